@@ -1,0 +1,28 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    creates .venv on first use, then opens AttnViz on seed-demo
+#   make test   creates .venv on first use, then runs the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+run: $(STAMP)
+	$(BIN)/attnviz $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py $(ARGS)
+
+# Reinstall whenever the declared dependencies change.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) build *.egg-info
