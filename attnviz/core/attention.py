@@ -1,0 +1,110 @@
+"""Scaled dot-product attention and multi-head attention, in numpy.
+
+Row vectors throughout, as in the seeds: Q = X W_q, scores = Q Kᵀ.
+Every function is pure: it returns new arrays and never changes its inputs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Every intermediate of softmax(Q Kᵀ / √d_k / T + M) V, kept for display."""
+
+    scores: np.ndarray   # q·kᵀ                     [..., n_q, n_k]
+    scaled: np.ndarray   # ÷ √d_k (if scale), ÷ T    [..., n_q, n_k]
+    masked: np.ndarray   # + M (−inf where hidden)  [..., n_q, n_k]
+    weights: np.ndarray  # softmax of masked        [..., n_q, n_k]
+    output: np.ndarray   # weights @ v              [..., n_q, d_v]
+
+
+@dataclass(frozen=True)
+class MultiHeadTrace:
+    """Every stage of the layer O = X + concat(head_0, ..., head_h-1) W_o."""
+
+    x: np.ndarray          # [n, d]
+    q: np.ndarray          # [n_heads, n, d_head]
+    k: np.ndarray          # [n_heads, n, d_head]  (K/V groups repeated per head)
+    v: np.ndarray          # [n_heads, n, d_head]
+    heads: AttentionTrace  # head axis first
+    concat: np.ndarray     # [n, d]
+    projected: np.ndarray  # concat @ w_o   [n, d]
+    output: np.ndarray     # x + projected (or projected alone without residual)
+
+
+def softmax(x, axis=-1):
+    """exp(x) / Σ exp(x), with the max subtracted first so exp never overflows."""
+    x = np.asarray(x, dtype=float)
+    peak = np.max(x, axis=axis, keepdims=True)
+    # A row that is entirely −inf has no visible key: it gets all-zero weights
+    # (nothing to attend to) instead of the NaN of 0 / 0.
+    peak = np.where(np.isfinite(peak), peak, 0.0)
+    e = np.exp(x - peak)
+    total = np.sum(e, axis=axis, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+
+
+def causal_mask(n):
+    """The seed's M: 0 where key j ≤ query i (past and self), −inf for the future."""
+    future = np.triu(np.ones((n, n), dtype=bool), k=1)  # [n, n], True above the diagonal
+    return np.where(future, -np.inf, 0.0)
+
+
+def attention(q, k, v, *, causal=True, scale=True, temperature=1.0, mask=None):
+    """softmax(q kᵀ / √d_k / temperature + M) v for each leading (head) axis.
+
+    `mask`, when given, is an additive (n_q, n_k) mask of 0 and −inf that
+    replaces the causal one (sliding window, padding, hand-painted, ...).
+    """
+    q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
+    d_k = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2)  # [..., n_q, d_k] @ [..., d_k, n_k] -> [..., n_q, n_k]
+    divisor = (np.sqrt(d_k) if scale else 1.0) * temperature
+    scaled = scores / divisor
+    if mask is None:
+        mask = causal_mask(scores.shape[-1]) if causal else 0.0
+    masked = scaled + mask
+    weights = softmax(masked, axis=-1)
+    output = weights @ v  # [..., n_q, n_k] @ [..., n_k, d_v] -> [..., n_q, d_v]
+    return AttentionTrace(scores, scaled, masked, weights, output)
+
+
+def split_heads(x, n_heads):
+    """Columns into heads: [n, d] -> [n_heads, n, d / n_heads] (seed 002: Q[:, i·d/h:(i+1)·d/h])."""
+    n, d = x.shape
+    if d % n_heads:
+        raise ValueError(f"d = {d} is not divisible by {n_heads} heads")
+    return x.reshape(n, n_heads, d // n_heads).transpose(1, 0, 2)
+
+
+def merge_heads(x):
+    """Concatenate heads side by side: [n_heads, n, d_head] -> [n, n_heads · d_head]."""
+    n_heads, n, d_head = x.shape
+    return x.transpose(1, 0, 2).reshape(n, n_heads * d_head)
+
+
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, *, n_kv_heads=None,
+                         causal=True, scale=True, temperature=1.0, residual=True, mask=None):
+    """X → Q, K, V → split into heads → attention per head → concat → W_o → + X.
+
+    With n_kv_heads < n_heads (grouped-query attention) w_k and w_v have
+    n_kv_heads · d_head columns, and head i reads K/V group i // (n_heads / n_kv_heads).
+    """
+    x = np.asarray(x, dtype=float)
+    n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
+    if n_heads % n_kv_heads:
+        raise ValueError(f"{n_heads} heads cannot share K/V in {n_kv_heads} groups")
+    q = split_heads(x @ w_q, n_heads)     # [n, d] @ [d, d] -> [n_heads, n, d_head]
+    k = split_heads(x @ w_k, n_kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
+    v = split_heads(x @ w_v, n_kv_heads)
+    group_size = n_heads // n_kv_heads
+    k = np.repeat(k, group_size, axis=0)  # [n_kv_heads, ...] -> [n_heads, ...]
+    v = np.repeat(v, group_size, axis=0)
+    heads = attention(q, k, v, causal=causal, scale=scale, temperature=temperature, mask=mask)
+    concat = merge_heads(heads.output)    # [n_heads, n, d_head] -> [n, d]
+    projected = concat @ np.asarray(w_o, dtype=float)  # [n, d] @ [d, d] -> [n, d]
+    output = x + projected if residual else projected
+    return MultiHeadTrace(x, q, k, v, heads, concat, projected, output)
