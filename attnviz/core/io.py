@@ -1,0 +1,361 @@
+"""Scenario files (JSON), q/k/v from .npz, weights as JSON or CSV.
+
+Reading never unpickles and never evaluates anything; every failure is a
+ScenarioError whose message names the file and the problem. Writing goes to a
+temporary file in the same folder that is then renamed over the target, so a
+crash or a full disk never leaves half a file.
+"""
+from __future__ import annotations
+
+import csv
+import io as _io
+import json
+import os
+import re
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, check_projection,
+                       derive_heads, make_head, make_scenario, same_shapes)
+
+FORMAT_NAME = "attnviz-scenario"
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 100 * 1024 * 1024  # far above any real scenario; refuses runaway files
+
+
+# ---------------------------------------------------------------- atomic writing
+
+def atomic_write(path, data: bytes) -> None:
+    """Write all of `data` to `path` or leave `path` as it was."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ScenarioError(f"{path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot write in {folder} ({e.strerror})") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        _remove_quietly(tmp)
+        raise ScenarioError(f"{path}: could not be written ({e.strerror or e})") from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+
+
+def _remove_quietly(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# ---------------------------------------------------------------- JSON scenario files
+
+def save_scenario(s: Scenario, path) -> None:
+    atomic_write(path, to_json_text(scenario_to_dict(s)).encode("utf-8"))
+
+
+_NUMBER_ROW = re.compile(r"\[\s*(-?[0-9][0-9eE.+-]*(?:,\s*-?[0-9][0-9eE.+-]*)*)\s*\]")
+
+
+def to_json_text(document: dict) -> str:
+    """Indented JSON with each row of numbers on one line, so people can read and diff it."""
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    return _NUMBER_ROW.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
+                           text) + "\n"
+
+
+def load_scenario(path) -> Scenario:
+    """A scenario from a .json scenario file or a .npz of q, k, v."""
+    path = Path(path)
+    data = _read_bytes(path)
+    if path.suffix.lower() == ".npz":
+        return _scenario_from_npz(path, data)
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a text file (it is not UTF-8)") from None
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{path}: broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    try:
+        return scenario_from_dict(document)
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}: {e}") from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        if path.is_dir():
+            raise ScenarioError(f"{path}: is a folder, not a scenario file")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError(f"{path}: {size / 2**20:.0f} MB is too large for a scenario "
+                                f"(the most is {MAX_FILE_BYTES // 2**20} MB)")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except PermissionError:
+        raise ScenarioError(f"{path}: permission denied (the file cannot be read)") from None
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+def scenario_to_dict(s: Scenario) -> dict:
+    derived = s.projection is not None
+    document = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "title": dict(s.title),
+        "description": dict(s.description),
+        "tokens": list(s.tokens),
+        "settings": {"causal": s.settings.causal, "scale": s.settings.scale,
+                     "temperature": s.settings.temperature},
+        "heads": [_head_to_dict(h, with_vectors=not derived) for h in s.heads],
+    }
+    if derived:
+        p = s.projection
+        document["projection"] = {
+            **{name: getattr(p, name).tolist() for name in ("x", "w_q", "w_k", "w_v", "w_o")},
+            "n_heads": p.n_heads, "n_kv_heads": p.n_kv_heads, "residual": p.residual,
+        }
+    return document
+
+
+def _head_to_dict(h: Head, with_vectors: bool) -> dict:
+    entry = {"name": h.name}
+    if h.labels:
+        entry["labels"] = list(h.labels)
+    if h.v_labels:
+        entry["v_labels"] = list(h.v_labels)
+    if with_vectors:
+        entry.update(q=h.q.tolist(), k=h.k.tolist(), v=h.v.tolist())
+    return entry
+
+
+def scenario_from_dict(document) -> Scenario:
+    _check_header(document)
+    tokens = _list_of_strings(document.get("tokens"), "tokens")
+    settings = _settings(document.get("settings", {}))
+    entries = document.get("heads")
+    if not isinstance(entries, list):
+        raise ScenarioError('"heads" must be a list of heads')
+    projection = document.get("projection")
+    if projection is not None:
+        projection = _projection(projection)
+        check_projection(projection, tokens, len(entries))
+        heads = _derived_heads(projection, entries)
+    else:
+        heads = [_head(i, entry) for i, entry in enumerate(entries)]
+    return make_scenario(tokens, heads, settings, projection,
+                         _texts(document.get("title"), "title"),
+                         _texts(document.get("description"), "description"))
+
+
+def _check_header(document) -> None:
+    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
+        raise ScenarioError(f'not an AttnViz scenario (it needs "format": "{FORMAT_NAME}")')
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ScenarioError(f'"version" must be a whole number, not {version!r}')
+    if version > FORMAT_VERSION:
+        raise ScenarioError(f"written by a newer AttnViz (format version {version}); "
+                            f"this version reads up to version {FORMAT_VERSION}")
+
+
+def _settings(entry) -> Settings:
+    if not isinstance(entry, dict):
+        raise ScenarioError('"settings" must be an object')
+    causal, scale = entry.get("causal", True), entry.get("scale", True)
+    temperature = entry.get("temperature", 1.0)
+    if not isinstance(causal, bool) or not isinstance(scale, bool):
+        raise ScenarioError('settings: "causal" and "scale" must be true or false')
+    if not isinstance(temperature, (int, float)) or isinstance(temperature, bool):
+        raise ScenarioError(f'settings: "temperature" must be a number, not {temperature!r}')
+    return Settings(causal, scale, float(temperature))
+
+
+def _head(index: int, entry) -> Head:
+    if not isinstance(entry, dict):
+        raise ScenarioError(f"head {index + 1}: must be an object with name, q, k and v")
+    name = entry.get("name", f"head {index}")
+    where = f"head {index + 1} ({name})"
+    missing = [m for m in "qkv" if m not in entry]
+    if missing:
+        raise ScenarioError(f"{where}: {', '.join(missing)} missing")
+    matrices = {m: _matrix(entry[m], f"{where}: {m}") for m in "qkv"}
+    return make_head(name, **matrices, labels=_labels(entry, "labels", where),
+                     v_labels=_labels(entry, "v_labels", where))
+
+
+def _derived_heads(projection: Projection, entries):
+    """In projection mode a head entry carries only its name (and labels): q, k, v are derived."""
+    names = [e.get("name", f"head {i}") if isinstance(e, dict) else f"head {i}"
+             for i, e in enumerate(entries)]
+    labels = _labels(entries[0], "labels", "head 1") if entries and isinstance(entries[0], dict) else ()
+    return derive_heads(projection, names, labels)
+
+
+def _projection(entry) -> Projection:
+    if not isinstance(entry, dict):
+        raise ScenarioError('"projection" must be an object')
+    matrices = {}
+    for name in ("x", "w_q", "w_k", "w_v", "w_o"):
+        if name not in entry:
+            raise ScenarioError(f"projection: {name} missing")
+        matrices[name] = _matrix(entry[name], f"projection: {name}")
+    n_heads, n_kv = entry.get("n_heads"), entry.get("n_kv_heads")
+    for key, value in (("n_heads", n_heads), ("n_kv_heads", n_kv)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ScenarioError(f"projection: {key} must be a whole number ≥ 1, not {value!r}")
+    if n_heads is None:
+        raise ScenarioError("projection: n_heads missing")
+    residual = entry.get("residual", True)
+    if not isinstance(residual, bool):
+        raise ScenarioError('projection: "residual" must be true or false')
+    for m in matrices.values():
+        m.setflags(write=False)
+    return Projection(**matrices, n_heads=n_heads, n_kv_heads=n_kv, residual=residual)
+
+
+def _matrix(value, where: str) -> np.ndarray:
+    """A list of equal-length lists of numbers -> float array; anything else is refused."""
+    if not isinstance(value, list) or not all(isinstance(row, list) for row in value):
+        raise ScenarioError(f"{where} must be a list of rows, each a list of numbers")
+    for r, row in enumerate(value):
+        for c, x in enumerate(row):
+            if not isinstance(x, (int, float)) or isinstance(x, bool):
+                raise ScenarioError(f"{where}, row {r + 1}, column {c + 1}: {x!r} is not a number")
+    widths = {len(row) for row in value}
+    if len(widths) > 1:
+        raise ScenarioError(f"{where}: rows have different lengths ({sorted(widths)})")
+    return np.array(value, dtype=float).reshape(len(value), widths.pop() if widths else 0)
+
+
+def _list_of_strings(value, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ScenarioError(f'"{where}" must be a list of strings')
+    return value
+
+
+def _labels(entry: dict, key: str, where: str) -> tuple[str, ...]:
+    value = entry.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ScenarioError(f'{where}: "{key}" must be a list of strings')
+    return tuple(value)
+
+
+def _texts(value, where: str):
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return value
+    raise ScenarioError(f'"{where}" must be a string or an object of language -> string')
+
+
+# ---------------------------------------------------------------- .npz
+
+def _scenario_from_npz(path: Path, data: bytes) -> Scenario:
+    """tokens (strings) and q, k, v shaped (heads, n, d) or (n, d); optional head_names."""
+    arrays = _npz_arrays(path, data)
+    try:
+        if "tokens" not in arrays or arrays["tokens"].dtype.kind != "U":
+            raise ScenarioError("no 'tokens' array of strings (the token texts are needed)")
+        tokens = [str(t) for t in arrays["tokens"].reshape(-1)]
+        q, k, v = _npz_qkv(arrays)
+        names = [str(n) for n in arrays.get("head_names", np.array([])).reshape(-1)]
+        names += [f"head {i}" for i in range(len(names), len(q))]
+        heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
+        return make_scenario(tokens, heads, title=path.stem)
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}: {e}") from None
+
+
+def _npz_qkv(arrays):
+    """q, k, v stacked as (heads, n, d) or (n, d), or per head as q_0, k_0, v_0, q_1, ..."""
+    if all(m in arrays for m in "qkv"):
+        q, k, v = (_per_head(arrays[m], m) for m in "qkv")
+        if not q.shape[0] == k.shape[0] == v.shape[0]:
+            raise ScenarioError(f"q, k and v have {q.shape[0]}, {k.shape[0]}, {v.shape[0]} heads")
+        return q, k, v
+    count = 0
+    while all(f"{m}_{count}" in arrays for m in "qkv"):
+        count += 1
+    if count == 0:
+        missing = [m for m in "qkv" if m not in arrays]
+        raise ScenarioError(f"no {', '.join(repr(m) for m in missing)} array")
+    return tuple([_per_head(arrays[f"{m}_{i}"], m)[0] for i in range(count)] for m in "qkv")
+
+
+def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
+    try:
+        with zipfile.ZipFile(_io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+        if unpacked > MAX_FILE_BYTES:
+            raise ScenarioError(f"{path}: unpacks to {unpacked / 2**20:.0f} MB, more than "
+                                f"the {MAX_FILE_BYTES // 2**20} MB a scenario may hold")
+        with np.load(_io.BytesIO(data), allow_pickle=False) as npz:
+            return {name: npz[name] for name in npz.files}
+    except zipfile.BadZipFile:
+        raise ScenarioError(f"{path}: not a valid .npz file (broken or not a zip archive)") from None
+    except ValueError as e:
+        if "allow_pickle" in str(e) or "Object arrays" in str(e):
+            raise ScenarioError(f"{path}: holds Python objects (pickles), which AttnViz never "
+                                "loads; save plain numeric and string arrays") from None
+        raise ScenarioError(f"{path}: unreadable array ({e})") from None
+    except (OSError, EOFError) as e:
+        raise ScenarioError(f"{path}: not a valid .npz file ({e})") from None
+
+
+def _per_head(a: np.ndarray, name: str) -> np.ndarray:
+    if a.dtype.kind not in "iuf":
+        raise ScenarioError(f"'{name}' holds {a.dtype} values, not numbers")
+    if a.ndim == 2:
+        a = a[None]  # one head: [n, d] -> [1, n, d]
+    if a.ndim != 3:
+        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (heads, n, d) or (n, d)")
+    return a.astype(float)
+
+
+def save_npz(s: Scenario, path, weights=None) -> None:
+    """tokens, q, k, v (and weights, when given) of every head, as plain arrays."""
+    arrays = {"tokens": np.array(s.tokens), "head_names": np.array([h.name for h in s.heads])}
+    if same_shapes(s):
+        arrays.update({m: np.stack([h.matrix(m) for h in s.heads]) for m in "qkv"})
+    else:
+        arrays.update({f"{m}_{i}": h.matrix(m) for i, h in enumerate(s.heads) for m in "qkv"})
+    if weights is not None:
+        arrays["weights"] = np.stack(weights)
+    buffer = _io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    atomic_write(path, buffer.getvalue())
+
+
+# ---------------------------------------------------------------- weights as text
+
+def weights_document(s: Scenario, weights, head_indices) -> dict:
+    """The `attnviz weights --format json` document."""
+    return {
+        "tokens": list(s.tokens),
+        "heads": [{"name": s.heads[i].name, "weights": weights[i].tolist()} for i in head_indices],
+    }
+
+
+def weights_csv(s: Scenario, weights, head_indices) -> str:
+    """One row per (head, query): head, query token, then the weight on each key."""
+    out = _io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["head", "query", *s.tokens])
+    for i in head_indices:
+        for token, row in zip(s.tokens, weights[i]):
+            writer.writerow([s.heads[i].name, token, *(repr(float(w)) for w in row)])
+    return out.getvalue()

@@ -1,0 +1,318 @@
+"""What the user looks at and edits: tokens, heads (q, k, v), settings, an optional projection.
+
+A Scenario is immutable: every edit returns a new, validated Scenario, so undo can
+keep old ones and no view can change what another view reads.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .attention import split_heads
+from .numbers import MAX_ABS, RANGE_TEXT
+
+MATRICES = ("q", "k", "v")
+MAX_TOKENS = 1024
+MAX_TOKEN_LENGTH = 40
+MAX_HEADS = 64
+MAX_DIM = 1024
+TEMPERATURE_RANGE = (0.01, 100.0)
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be shown; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True, eq=False)
+class Head:
+    name: str
+    q: np.ndarray  # [n, d_k]
+    k: np.ndarray  # [n, d_k]
+    v: np.ndarray  # [n, d_v]
+    labels: tuple[str, ...] = ()    # names of the d_k dimensions (動物, 食べ物, ...), or ()
+    v_labels: tuple[str, ...] = ()  # names of the d_v dimensions, or ()
+
+    @property
+    def d_k(self) -> int:
+        return self.q.shape[1]
+
+    def matrix(self, name: str) -> np.ndarray:
+        return {"q": self.q, "k": self.k, "v": self.v}[name]
+
+    def dim_labels(self, name: str) -> tuple[str, ...]:
+        """Column labels of q, k or v; v borrows the q/k labels when it has the same width."""
+        width = self.matrix(name).shape[1]
+        own = self.v_labels if name == "v" else self.labels
+        if name == "v" and not own and len(self.labels) == width:
+            own = self.labels
+        return own if len(own) == width else tuple(str(c) for c in range(width))
+
+
+@dataclass(frozen=True, eq=False)
+class Settings:
+    causal: bool = True     # hide the future: M = −inf above the diagonal
+    scale: bool = True      # divide the scores by √d_k
+    temperature: float = 1.0  # the tutorial's "scale strength": a further divisor
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """The whole layer of seed 002: Q = X W_q, ..., O = X + concat(heads) W_o."""
+
+    x: np.ndarray    # [n, d]
+    w_q: np.ndarray  # [d, d]
+    w_k: np.ndarray  # [d, n_kv_heads · d / n_heads]
+    w_v: np.ndarray  # [d, n_kv_heads · d / n_heads]
+    w_o: np.ndarray  # [d, d]
+    n_heads: int
+    n_kv_heads: int | None = None
+    residual: bool = True
+
+    @property
+    def kv_heads(self) -> int:
+        return self.n_heads if self.n_kv_heads is None else self.n_kv_heads
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    tokens: tuple[str, ...]
+    heads: tuple[Head, ...]
+    settings: Settings = field(default_factory=Settings)
+    projection: Projection | None = None
+    title: dict = field(default_factory=dict)        # language -> text
+    description: dict = field(default_factory=dict)  # language -> text
+
+    @property
+    def n(self) -> int:
+        return len(self.tokens)
+
+    def text(self, which: str, lang: str = "en") -> str:
+        """The title or description in `lang`, else in any language it has."""
+        texts = getattr(self, which)
+        return texts.get(lang) or next(iter(texts.values()), "")
+
+
+# ---------------------------------------------------------------- construction
+
+def make_head(name, q, k, v, labels=(), v_labels=()) -> Head:
+    return Head(str(name), _frozen(q), _frozen(k), _frozen(v), tuple(labels), tuple(v_labels))
+
+
+def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None) -> Scenario:
+    """Build and validate a Scenario; raises ScenarioError naming what is wrong."""
+    scenario = Scenario(tuple(tokens), tuple(heads), settings or Settings(), projection,
+                        _texts(title), _texts(description))
+    validate(scenario)
+    return scenario
+
+
+def derive_heads(projection: Projection, names=(), labels=()) -> tuple[Head, ...]:
+    """The heads' q, k, v as the projection computes them (K/V repeated per GQA group)."""
+    p = projection
+    q = split_heads(p.x @ p.w_q, p.n_heads)   # [n, d] @ [d, d] -> [n_heads, n, d_head]
+    k = split_heads(p.x @ p.w_k, p.kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
+    v = split_heads(p.x @ p.w_v, p.kv_heads)
+    group = p.n_heads // p.kv_heads
+    names = list(names) + [f"head {i}" for i in range(len(names), p.n_heads)]
+    return tuple(
+        make_head(names[i], q[i], k[i // group], v[i // group], labels)
+        for i in range(p.n_heads)
+    )
+
+
+def _frozen(a) -> np.ndarray:
+    array = np.array(a, dtype=float)
+    array.setflags(write=False)
+    return array
+
+
+def _texts(value) -> dict:
+    if value is None:
+        return {}
+    return dict(value) if isinstance(value, dict) else {"en": str(value), "ja": str(value)}
+
+
+# ---------------------------------------------------------------- validation
+
+def validate(s: Scenario) -> None:
+    _check_tokens(s.tokens)
+    if not s.heads:
+        raise ScenarioError("the scenario has no heads: add at least one head with q, k and v")
+    if len(s.heads) > MAX_HEADS:
+        raise ScenarioError(f"{len(s.heads)} heads is more than the {MAX_HEADS} AttnViz shows")
+    for index, head in enumerate(s.heads):
+        _check_head(index, head, s.tokens)
+    _check_settings(s.settings)
+    if s.projection is not None:
+        check_projection(s.projection, s.tokens, len(s.heads))
+
+
+def _check_tokens(tokens) -> None:
+    if not tokens:
+        raise ScenarioError("there are no tokens: a scenario needs at least one")
+    if len(tokens) > MAX_TOKENS:
+        raise ScenarioError(f"{len(tokens)} tokens is more than the {MAX_TOKENS} AttnViz shows")
+    for i, token in enumerate(tokens):
+        _check_token(i, token)
+
+
+def _check_token(i: int, token) -> None:
+    if not isinstance(token, str) or not token.strip():
+        raise ScenarioError(f"token {i + 1} is empty: every token needs a name")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise ScenarioError(f"token {i + 1} is {len(token)} characters long; "
+                            f"the most is {MAX_TOKEN_LENGTH}")
+
+
+def _check_head(index: int, head: Head, tokens) -> None:
+    where = f"head {index + 1} ({head.name})"
+    d = {}
+    for name in MATRICES:
+        m = head.matrix(name)
+        if m.ndim != 2 or m.shape[0] != len(tokens):
+            raise ScenarioError(f"{where}: {name} has shape {_shape(m)} but there are "
+                                f"{len(tokens)} tokens, so it needs {len(tokens)} rows")
+        if not 1 <= m.shape[1] <= MAX_DIM:
+            raise ScenarioError(f"{where}: {name} has {m.shape[1]} columns; it needs 1 to {MAX_DIM}")
+        _check_finite(f"{where}: {name}", m, tokens)
+        d[name] = m.shape[1]
+    if d["q"] != d["k"]:
+        raise ScenarioError(f"{where}: q has {d['q']} columns and k has {d['k']}; "
+                            "q·k needs the same d_k for both")
+
+
+def _check_finite(where: str, m: np.ndarray, tokens=None) -> None:
+    bad = np.argwhere(~(np.abs(m) <= MAX_ABS))  # NaN fails every comparison
+    if bad.size:
+        row, col = bad[0]
+        token = f" ({tokens[row]})" if tokens is not None and row < len(tokens) else ""
+        raise ScenarioError(f"{where}, row {row + 1}{token}, column {col + 1}: {float(m[row, col])} "
+                            f"is not a usable number (values must be finite and lie {RANGE_TEXT})")
+
+
+def _check_settings(settings: Settings) -> None:
+    low, high = TEMPERATURE_RANGE
+    t = settings.temperature
+    if not (isinstance(t, (int, float)) and low <= t <= high):
+        raise ScenarioError(f"temperature {t!r} is outside {low:g} to {high:g}")
+
+
+def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
+    """Shapes and values of X and the W matrices (before any head is derived from them)."""
+    n = len(tokens)
+    for name in ("x", "w_q", "w_k", "w_v", "w_o"):
+        m = getattr(p, name)
+        if m.ndim != 2 or m.size == 0:
+            raise ScenarioError(f"projection: {name} must be a non-empty matrix, not {_shape(m)}")
+        _check_finite(f"projection: {name}", m, tokens if name == "x" else None)
+    d = p.x.shape[1]
+    if p.x.shape[0] != n:
+        raise ScenarioError(f"projection: x has {p.x.shape[0]} rows but there are {n} tokens")
+    if not (isinstance(p.n_heads, int) and 1 <= p.n_heads <= MAX_HEADS and d % p.n_heads == 0):
+        raise ScenarioError(f"projection: d = {d} must split evenly into n_heads = {p.n_heads}")
+    if not (isinstance(p.kv_heads, int) and 1 <= p.kv_heads and p.n_heads % p.kv_heads == 0):
+        raise ScenarioError(f"projection: n_heads = {p.n_heads} must be a multiple of "
+                            f"n_kv_heads = {p.kv_heads}")
+    d_kv = p.kv_heads * d // p.n_heads
+    expected = {"w_q": (d, d), "w_k": (d, d_kv), "w_v": (d, d_kv), "w_o": (d, d)}
+    for name, shape in expected.items():
+        if getattr(p, name).shape != shape:
+            raise ScenarioError(f"projection: {name} has shape {_shape(getattr(p, name))}; "
+                                f"with d = {d} it must be {_shape(shape)}")
+    if n_head_entries != p.n_heads:
+        raise ScenarioError(f"projection: n_heads = {p.n_heads} but the scenario has "
+                            f"{n_head_entries} heads")
+
+
+def _shape(m) -> str:
+    dims = m if isinstance(m, tuple) else m.shape
+    return "(" + " × ".join(str(x) for x in dims) + ")"
+
+
+# ---------------------------------------------------------------- edits (pure)
+
+def with_value(s: Scenario, head: int, matrix: str, row: int, col: int, value: float) -> Scenario:
+    """A new scenario with one cell of one head's q, k or v set."""
+    _check_editable(s)
+    m = np.array(s.heads[head].matrix(matrix))
+    m[row, col] = value
+    _check_finite(f"head {head + 1} ({s.heads[head].name}): {matrix}", m, s.tokens)
+    return _with_head(s, head, **{matrix: _frozen(m)})
+
+
+def with_row(s: Scenario, head: int, matrix: str, row: int, values) -> Scenario:
+    """A new scenario with one whole row (one token's vector) set, e.g. by the q sliders."""
+    _check_editable(s)
+    m = np.array(s.heads[head].matrix(matrix))
+    m[row] = values
+    _check_finite(f"head {head + 1} ({s.heads[head].name}): {matrix}", m, s.tokens)
+    return _with_head(s, head, **{matrix: _frozen(m)})
+
+
+def with_settings(s: Scenario, **changes) -> Scenario:
+    settings = dataclasses.replace(s.settings, **changes)
+    _check_settings(settings)
+    return dataclasses.replace(s, settings=settings)
+
+
+def with_token_renamed(s: Scenario, i: int, name: str) -> Scenario:
+    _check_token(i, name)
+    return dataclasses.replace(s, tokens=s.tokens[:i] + (name,) + s.tokens[i + 1:])
+
+
+def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
+    """Insert a token before position i; every head gets a zero row there."""
+    _check_token(i, name)
+    if s.n >= MAX_TOKENS:
+        raise ScenarioError(f"a scenario holds at most {MAX_TOKENS} tokens")
+    tokens = s.tokens[:i] + (name,) + s.tokens[i:]
+    return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0))
+
+
+def with_token_removed(s: Scenario, i: int) -> Scenario:
+    if s.n <= 1:
+        raise ScenarioError("the last token cannot be removed: a scenario needs at least one")
+    return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0))
+
+
+def _with_rows(s: Scenario, tokens, change_rows) -> Scenario:
+    """Apply the same row insertion or deletion to every per-token matrix."""
+    if s.projection is not None:
+        projection = dataclasses.replace(s.projection, x=_frozen(change_rows(s.projection.x)))
+        return _with_projection(dataclasses.replace(s, tokens=tokens), projection)
+    heads = tuple(
+        dataclasses.replace(h, **{m: _frozen(change_rows(h.matrix(m))) for m in MATRICES})
+        for h in s.heads
+    )
+    return dataclasses.replace(s, tokens=tokens, heads=heads)
+
+
+def _with_projection(s: Scenario, projection: Projection) -> Scenario:
+    """Re-derive every head from a changed projection, keeping names and labels."""
+    names = [h.name for h in s.heads]
+    labels = s.heads[0].labels if s.heads else ()
+    return dataclasses.replace(s, projection=projection, heads=derive_heads(projection, names, labels))
+
+
+def _check_editable(s: Scenario) -> None:
+    if s.projection is not None:
+        raise ScenarioError("q, k and v are derived from X and the W matrices here: edit those instead")
+
+
+def _with_head(s: Scenario, index: int, **changes) -> Scenario:
+    heads = list(s.heads)
+    heads[index] = dataclasses.replace(heads[index], **changes)
+    return dataclasses.replace(s, heads=tuple(heads))
+
+
+def same_shapes(s: Scenario) -> bool:
+    """True when every head has the same q and v shapes, so they stack into one array."""
+    return len({(h.q.shape, h.v.shape) for h in s.heads}) == 1
+
+
+def same_scenario(a: Scenario, b: Scenario) -> bool:
+    """Exact equality of everything a file stores (arrays compared bit for bit)."""
+    from .io import scenario_to_dict  # the file form is the definition of "the same"
+    return scenario_to_dict(a) == scenario_to_dict(b)

@@ -1,0 +1,163 @@
+"""Scenario files: exact round trips, atomic writes, and a clear message for every broken file."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from attnviz.core import ScenarioError, list_presets, load_preset, load_scenario, save_scenario
+from attnviz.core.io import atomic_write, save_npz, scenario_to_dict
+from attnviz.core.scenario import same_scenario, with_value
+
+
+@pytest.mark.parametrize("preset", [p.id for p in list_presets()])
+def test_every_preset_round_trips_through_a_file_exactly(tmp_path, preset):
+    s = load_preset(preset)
+    save_scenario(s, tmp_path / "s.json")
+    assert same_scenario(load_scenario(tmp_path / "s.json"), s)
+
+
+def test_awkward_floats_survive_a_round_trip_bit_for_bit(tmp_path):
+    s = with_value(load_preset("toy-3token"), 0, "q", 0, 0, 0.1 + 0.2)
+    save_scenario(s, tmp_path / "s.json")
+    assert load_scenario(tmp_path / "s.json").heads[0].q[0, 0] == 0.1 + 0.2
+
+
+def test_the_file_names_its_format_and_version(tmp_path):
+    save_scenario(load_preset("toy-3token"), tmp_path / "s.json")
+    doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert doc["format"] == "attnviz-scenario" and doc["version"] == 1
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch):
+    target = tmp_path / "s.json"
+    target.write_text("old")
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(ScenarioError, match="No space left"):
+        atomic_write(target, b"new")
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["s.json"]
+
+
+def test_writing_into_a_missing_folder_says_so(tmp_path):
+    with pytest.raises(ScenarioError, match="does not exist"):
+        save_scenario(load_preset("toy-3token"), tmp_path / "nope" / "s.json")
+
+
+def write(tmp_path, content, name="s.json"):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def valid_document():
+    return scenario_to_dict(load_preset("toy-3token"))
+
+
+def broken(**changes):
+    doc = valid_document()
+    for key, value in changes.items():
+        doc[key] = value
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"format": "attnviz-scenario", "version": 1, "tok', "broken JSON at line 1"),
+    ("[1, 2]", "not an AttnViz scenario"),
+    (broken(version=2), "newer AttnViz.*version 2"),
+    (broken(tokens=[]), "no tokens"),
+    (broken(tokens="猫魚"), '"tokens" must be a list'),
+    (broken(heads=[]), "no heads"),
+    (json.dumps({**valid_document(), "heads": [{**valid_document()["heads"][0], "q": [[0, 2], [2, 0]]}]}),
+     r"q has shape \(2 × 2\) but there are 3 tokens"),
+    (json.dumps({**valid_document(), "heads": [{**valid_document()["heads"][0], "k": [[2, 0], [0, "x"], [1, 1]]}]}),
+     r"k, row 2, column 2: 'x' is not a number"),
+    (json.dumps({**valid_document(), "heads": [{**valid_document()["heads"][0], "v": [[2, 0], [0], [1, 1]]}]}),
+     "rows have different lengths"),
+    (broken(settings={"temperature": "hot"}), "temperature"),
+    (b"\xff\xfe\x00garbage", "not a text file"),
+])
+def test_broken_files_are_refused_with_a_message_naming_the_problem(tmp_path, content, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(write(tmp_path, content))
+
+
+def test_nan_in_a_file_is_refused_with_its_place(tmp_path):
+    text = json.dumps(valid_document()).replace("[0.0, 2.0]", "[NaN, 2.0]", 1)
+    with pytest.raises(ScenarioError, match=r"q, row 1 \(猫\), column 1: nan"):
+        load_scenario(write(tmp_path, text))
+
+
+def test_a_missing_file_a_folder_and_an_unreadable_file_are_refused(tmp_path, monkeypatch):
+    with pytest.raises(ScenarioError, match="no such file"):
+        load_scenario(tmp_path / "missing.json")
+    with pytest.raises(ScenarioError, match="is a folder"):
+        load_scenario(tmp_path)
+    locked = write(tmp_path, json.dumps(valid_document()))
+
+    def denied(self):  # chmod 000 does not stop root, which CI may run as
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(type(locked), "read_bytes", denied)
+    with pytest.raises(ScenarioError, match="permission denied"):
+        load_scenario(locked)
+
+
+def test_a_file_far_too_large_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(200 * 1024 * 1024)  # sparse: 200 MB on paper, nothing on disk
+    with pytest.raises(ScenarioError, match="too large"):
+        load_scenario(big)
+
+
+def npz(tmp_path, **arrays):
+    path = tmp_path / "model.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+def test_q_k_v_load_from_an_npz_of_heads(tmp_path):
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 2, 4, 5))
+    s = load_scenario(npz(tmp_path, tokens=np.array(["a", "b", "c", "d"]), q=q, k=k, v=v))
+    assert s.tokens == ("a", "b", "c", "d") and len(s.heads) == 2
+    np.testing.assert_array_equal(s.heads[1].k, k[1])
+
+
+def test_an_npz_with_pickled_objects_is_refused_without_unpickling(tmp_path):
+    evil = np.array([{"__reduce__": "rm -rf"}], dtype=object)
+    path = npz(tmp_path, tokens=evil, q=np.zeros((1, 1)), k=np.zeros((1, 1)), v=np.zeros((1, 1)))
+    with pytest.raises(ScenarioError, match="pickles"):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize("arrays, message", [
+    (dict(q=np.zeros((2, 2)), k=np.zeros((2, 2)), v=np.zeros((2, 2))), "tokens"),
+    (dict(tokens=np.array(["a", "b"]), q=np.zeros((2, 2)), k=np.zeros((2, 2))), "'v'"),
+    (dict(tokens=np.array(["a", "b"]), q=np.zeros((2, 2)), k=np.zeros((3, 2)), v=np.zeros((2, 2))),
+     "k has shape"),
+    (dict(tokens=np.array(["a"]), q=np.array([["x"]]), k=np.zeros((1, 1)), v=np.zeros((1, 1))), "not numbers"),
+])
+def test_malformed_npz_files_are_refused_with_a_message(tmp_path, arrays, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(npz(tmp_path, **arrays))
+
+
+def test_a_truncated_npz_is_refused(tmp_path):
+    good = npz(tmp_path, tokens=np.array(["a"]), q=np.ones((1, 1)), k=np.ones((1, 1)), v=np.ones((1, 1)))
+    data = good.read_bytes()
+    with pytest.raises(ScenarioError, match="not a valid .npz"):
+        load_scenario(write(tmp_path, data[: len(data) // 2], "cut.npz"))
+
+
+def test_exported_npz_data_opens_again_with_the_same_vectors(tmp_path):
+    s = load_preset("seed-demo")  # heads of different widths: stored per head
+    save_npz(s, tmp_path / "data.npz")
+    back = load_scenario(tmp_path / "data.npz")
+    assert back.tokens == s.tokens and [h.name for h in back.heads] == [h.name for h in s.heads]
+    for a, b in zip(back.heads, s.heads):
+        np.testing.assert_array_equal(a.q, b.q)
+        np.testing.assert_array_equal(a.v, b.v)
