@@ -1,0 +1,49 @@
+"""The built-in scenarios, shipped as JSON files in attnviz/resources/presets/."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .io import scenario_from_dict
+from .scenario import Scenario, ScenarioError
+
+DEFAULT_PRESET = "seed-demo"
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    id: str
+    tab: str      # the group it is listed under: tutorial, context, layer
+    title: dict   # language -> title
+
+
+def _folder():
+    return resources.files("attnviz") / "resources" / "presets"
+
+
+@lru_cache(maxsize=None)
+def _document(preset_id: str) -> dict:
+    entry = _folder() / f"{preset_id}.json"
+    if "/" in preset_id or "\\" in preset_id or not entry.is_file():
+        known = ", ".join(p.id for p in list_presets())
+        raise ScenarioError(f"unknown preset '{preset_id}' (the presets are: {known})")
+    return json.loads(entry.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def list_presets() -> tuple[PresetInfo, ...]:
+    """Every preset, in the order they are taught."""
+    ids = [p.name[:-5] for p in _folder().iterdir() if p.name.endswith(".json")]
+    documents = {i: _document(i) for i in ids}
+    ordered = sorted(ids, key=lambda i: (documents[i].get("order", 99), i))
+    return tuple(PresetInfo(i, documents[i].get("tab", ""), documents[i]["title"]) for i in ordered)
+
+
+def is_preset(name: str) -> bool:
+    return any(p.id == name for p in list_presets())
+
+
+def load_preset(preset_id: str) -> Scenario:
+    return scenario_from_dict(_document(preset_id))
