@@ -1,0 +1,164 @@
+"""The `attnviz` command line.
+
+    attnviz [SCENARIO]                   open the window (default preset: seed-demo)
+    attnviz presets                      one line per preset: id, tab, title
+    attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV
+
+SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
+and one line on stderr; the commands that need no window never import Qt.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .core import compute, load_scenario, load_preset
+from .core.io import weights_csv, weights_document
+from .core.numbers import NumberError, parse_number
+from .core.presets import DEFAULT_PRESET, is_preset, list_presets
+from .core.scenario import ScenarioError, with_settings
+
+PROG = "attnviz"
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print the usage and exit itself
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def open_scenario(name: str):
+    """A preset id or a path to a scenario file -> Scenario (ScenarioError if neither works)."""
+    if is_preset(name) and not os.path.exists(name):
+        return load_preset(name)
+    if not os.path.exists(name) and os.sep not in name and "." not in name:
+        known = ", ".join(p.id for p in list_presets())
+        raise ScenarioError(f"'{name}' is neither a preset ({known}) nor a file")
+    return load_scenario(name)
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_presets(args, out) -> int:
+    for preset in list_presets():
+        title = preset.title.get(args.lang) or next(iter(preset.title.values()), "")
+        out.write(f"{preset.id}\t{preset.tab}\t{title}\n")
+    return 0
+
+
+def cmd_weights(args, out) -> int:
+    scenario = open_scenario(args.scenario)
+    changes = {}
+    if args.no_causal:
+        changes["causal"] = False
+    if args.no_scale:
+        changes["scale"] = False
+    if args.temperature is not None:
+        changes["temperature"] = args.temperature
+    scenario = with_settings(scenario, **changes)
+    heads = _head_indices(args.head, len(scenario.heads))
+    weights = compute(scenario).weights()
+    if args.format == "csv":
+        out.write(weights_csv(scenario, weights, heads))
+    else:
+        out.write(json.dumps(weights_document(scenario, weights, heads), ensure_ascii=False) + "\n")
+    return 0
+
+
+def _head_indices(head, n_heads: int) -> list[int]:
+    if head is None:
+        return list(range(n_heads))
+    if not 0 <= head < n_heads:
+        have = "only head 0" if n_heads == 1 else f"heads 0 to {n_heads - 1}"
+        raise UsageError(f"--head {head}: this scenario has {have}")
+    return [head]
+
+
+# ---------------------------------------------------------------- parsing
+
+def _temperature(text: str) -> float:
+    try:
+        value = parse_number(text)
+    except NumberError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if not 0.01 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0.01 to 100")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a head number (0, 1, 2, ...)")
+    return int(text)
+
+
+def build_parsers():
+    commands = _Parser(prog=PROG, description="AttnViz command line.")
+    sub = commands.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    presets = sub.add_parser("presets", help="list the built-in scenarios: id, tab, title")
+    presets.add_argument("--lang", choices=["ja", "en"], default="en")
+    presets.set_defaults(run=cmd_presets)
+
+    weights = sub.add_parser("weights", help="print the attention weights of a scenario")
+    weights.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
+    weights.add_argument("--head", type=_non_negative, help="only this head (0 is the first)")
+    weights.add_argument("--no-causal", action="store_true", help="let every token see the future")
+    weights.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
+    weights.add_argument("--temperature", type=_temperature, help="a further divisor (0.01 to 100)")
+    weights.add_argument("--format", choices=["json", "csv"], default="json")
+    weights.set_defaults(run=cmd_weights)
+
+    window = _Parser(prog=PROG, description="Open the AttnViz window.",
+                     epilog=f"Other commands: {PROG} presets | weights (see '{PROG} COMMAND --help').")
+    window.add_argument("scenario", metavar="SCENARIO", nargs="?",
+                        help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
+    window.set_defaults(run=lambda args, out: window.print_help(out) or 0)
+    return commands, window, set(sub.choices)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    commands, window, names = build_parsers()
+    out = _utf8_stdout()
+    try:
+        parser = commands if argv and argv[0] in names else window
+        args = parser.parse_args(argv)
+        return args.run(args, out)
+    except (UsageError, ScenarioError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `attnviz presets | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        _flush_quietly(out)
+
+
+def _utf8_stdout():
+    """Japanese tokens print on any console, whatever its locale."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8")
+    except (AttributeError, ValueError):
+        pass
+    return sys.stdout
+
+
+def _flush_quietly(out) -> None:
+    try:
+        out.flush()
+    except (BrokenPipeError, ValueError):
+        try:
+            sys.stdout = open(os.devnull, "w")  # nothing else may write to the closed pipe
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

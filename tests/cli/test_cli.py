@@ -1,0 +1,91 @@
+"""The command line: presets, weights, and one clear line for every bad input."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.cli import main
+from attnviz.core import compute, load_preset
+from attnviz.core.scenario import with_settings
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_presets_lists_one_line_per_preset_with_id_tab_and_title(capsys):
+    code, out, _ = run(capsys, "presets")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 7
+    assert lines[0].split("\t") == ["seed-demo", "tutorial", "The cat ate the fish. It was fresh."]
+    code, out, _ = run(capsys, "presets", "--lang", "ja")
+    assert out.splitlines()[0].split("\t")[2] == "猫が魚を食べた。それは新鮮だった"
+
+
+def test_weights_json_prints_the_worked_examples_weights(capsys):
+    code, out, _ = run(capsys, "weights", "toy-3token", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["tokens"] == ["猫", "魚", "それ"]
+    assert doc["heads"][0]["name"] == "意味ヘッド"
+    assert doc["heads"][0]["weights"][2] == pytest.approx([0.045, 0.769, 0.186], abs=0.002)
+
+
+def test_weights_options_change_the_numbers_as_the_core_computes(capsys):
+    code, out, _ = run(capsys, "weights", "seed-demo", "--head", "1", "--no-causal", "--no-scale",
+                       "--temperature", "2")
+    doc = json.loads(out)
+    expected = compute(with_settings(load_preset("seed-demo"), causal=False, scale=False,
+                                     temperature=2.0)).heads[1].weights
+    assert [h["name"] for h in doc["heads"]] == ["直前を見るヘッド"]
+    np.testing.assert_array_equal(np.array(doc["heads"][0]["weights"]), expected)
+
+
+def test_weights_csv_has_a_header_of_keys_and_a_row_per_head_and_query(capsys):
+    code, out, _ = run(capsys, "weights", "seed-demo", "--format", "csv")
+    lines = out.splitlines()
+    assert lines[0] == "head,query,猫,が,魚,を,食べた,。,それ,は,新鮮,だった"
+    assert len(lines) == 1 + 2 * 10
+    sore = lines[1 + 6].split(",")
+    assert sore[:2] == ["意味ヘッド", "それ"] and sum(map(float, sore[2:])) == pytest.approx(1)
+
+
+def test_a_scenario_file_works_like_a_preset(capsys, tmp_path):
+    from attnviz.core import save_scenario
+    save_scenario(load_preset("toy-3token"), tmp_path / "mine.json")
+    code, out, _ = run(capsys, "weights", str(tmp_path / "mine.json"))
+    assert code == 0 and json.loads(out)["tokens"] == ["猫", "魚", "それ"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["weights", "no-such-preset"], "neither a preset"),
+    (["weights", "missing.json"], "no such file"),
+    (["weights", "toy-3token", "--head", "5"], "only head 0"),
+    (["weights", "toy-3token", "--head", "-1"], "not a head number"),
+    (["weights", "toy-3token", "--temperature", "abc"], "not a number"),
+    (["weights", "toy-3token", "--temperature", "0"], "outside 0.01 to 100"),
+    (["weights", "toy-3token", "--format", "xml"], "invalid choice"),
+    (["weights"], "required"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_input_exits_2_with_one_line_on_stderr(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err and err.startswith("attnviz: error:")
+
+
+def test_a_broken_file_gives_one_line_and_no_traceback_in_a_real_process(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "attnviz-scenario", "version": 1, "tokens": [')
+    main_py = str(Path(__file__).resolve().parents[2] / "main.py")
+    for argv in (["-m", "attnviz", "weights", str(broken)], [main_py, "presets"]):
+        result = subprocess.run([sys.executable, *argv], capture_output=True, text=True, encoding="utf-8")
+        if argv[0] == main_py:
+            assert result.returncode == 0 and result.stdout.startswith("seed-demo\t")
+        else:
+            assert result.returncode == 2 and "Traceback" not in result.stderr
+            assert result.stderr.strip().splitlines() == [f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
