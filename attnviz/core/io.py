@@ -43,6 +43,7 @@ def atomic_write(path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _mode_for(path))  # mkstemp makes 0600; a saved file should not be private
         os.replace(tmp, path)
     except OSError as e:
         _remove_quietly(tmp)
@@ -50,6 +51,16 @@ def atomic_write(path, data: bytes) -> None:
     except BaseException:
         _remove_quietly(tmp)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The replaced file's permissions, or what a new file gets under the user's umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _remove_quietly(path) -> None:

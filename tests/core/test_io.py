@@ -42,6 +42,15 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monk
     assert os.listdir(tmp_path) == ["s.json"]
 
 
+def test_a_saved_file_gets_the_usual_permissions_not_private_ones(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "new.json", b"{}")
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644
+
+
 def test_writing_into_a_missing_folder_says_so(tmp_path):
     with pytest.raises(ScenarioError, match="does not exist"):
         save_scenario(load_preset("toy-3token"), tmp_path / "nope" / "s.json")
