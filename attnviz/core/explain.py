@@ -1,0 +1,90 @@
+"""The arithmetic of one query row written out as the tutorial's table writes it.
+
+Plain strings, no Qt: the step table, exports and tests all read the same text.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import AttentionTrace
+
+MINUS = "\u2212"   # a real minus sign lines up with digits in proportional fonts
+MINUS_INFINITY = MINUS + "\u221e"
+MAX_TERMS = 4      # longer sums are shortened: 0.1×0.2 + 0.3×0.1 + … = 1.5
+MAX_ITEMS = 6      # longer vectors are shortened: [0.1, 0.2, 0.3, …]
+
+
+def fmt(x: float, decimals: int = 3) -> str:
+    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞'."""
+    x = float(x)
+    if math.isinf(x):
+        return MINUS_INFINITY if x < 0 else "\u221e"
+    if x != 0 and (abs(x) >= 1e5 or abs(x) < 10 ** -decimals):
+        text = f"{x:.{decimals}e}"
+    else:
+        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
+        text = "0" if text in ("-0", "") else text
+    return text.replace("-", MINUS)
+
+
+def fmt_vector(v, decimals: int = 3, max_items: int = MAX_ITEMS) -> str:
+    items = [fmt(x, decimals) for x in v[:max_items]]
+    return "[" + ", ".join(items + (["…"] if len(v) > max_items else [])) + "]"
+
+
+def dot_text(q, k, decimals: int = 3) -> str:
+    """'0×2 + 2×0 = 0': the dot product as the tutorial writes it."""
+    terms = [f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in zip(q, k)]
+    if len(terms) > MAX_TERMS:
+        terms = terms[:MAX_TERMS - 1] + ["…"]
+    return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), decimals)}"
+
+
+def _factor(x: float, decimals: int) -> str:
+    text = fmt(x, decimals)
+    return f"({text})" if text.startswith(MINUS) else text
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One key's line in the step table of query i."""
+
+    key: str
+    k: str
+    dot: str          # q·k written out
+    scaled: str       # after ÷ √d_k (and ÷ temperature)
+    mask: str         # '0' or '−∞'
+    weight: str       # softmax
+    weight_value: float
+    masked: bool
+
+
+def step_rows(tokens, q_row, k, trace: AttentionTrace, i: int) -> list[StepRow]:
+    rows = []
+    for j, token in enumerate(tokens):
+        masked = bool(np.isneginf(trace.masked[i, j]))
+        rows.append(StepRow(
+            key=token, k=fmt_vector(k[j]), dot=dot_text(q_row, k[j]),
+            scaled=fmt(trace.scaled[i, j]), mask=MINUS_INFINITY if masked else "0",
+            weight=fmt(trace.weights[i, j]), weight_value=float(trace.weights[i, j]), masked=masked))
+    return rows
+
+
+def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
+    """The column title: '÷√2', '÷√64 ÷ 0.5', '÷ 1' (nothing when scaling is off and T = 1)."""
+    parts = [f"÷√{d_k}"] if scale else []
+    if temperature != 1.0:
+        parts.append(f"÷ {fmt(temperature, 2)}")
+    return " ".join(parts) if parts else "÷ 1"
+
+
+def output_text(weights_row, v, output_row, decimals: int = 3) -> str:
+    """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys."""
+    terms = [f"{fmt(w, decimals)}×{fmt_vector(v[j], decimals)}"
+             for j, w in enumerate(weights_row) if w > 0]
+    if len(terms) > MAX_TERMS:
+        terms = terms[:MAX_TERMS - 1] + ["…"]
+    return " + ".join(terms) + f" = {fmt_vector(output_row, decimals)}"
