@@ -3,6 +3,7 @@
     attnviz [SCENARIO]                   open the window (default preset: seed-demo)
     attnviz presets                      one line per preset: id, tab, title
     attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV
+    attnviz screenshot SCENARIO -o F.png render the whole window offscreen
 
 SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
 and one line on stderr; the commands that need no window never import Qt.
@@ -19,6 +20,7 @@ from .core.io import weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, is_preset, list_presets
 from .core.scenario import ScenarioError, with_settings
+from .display import display_problem
 
 PROG = "attnviz"
 
@@ -79,6 +81,23 @@ def _head_indices(head, n_heads: int) -> list[int]:
     return [head]
 
 
+def cmd_gui(args, out) -> int:
+    scenario = open_scenario(args.scenario or DEFAULT_PRESET)  # bad input fails before Qt starts
+    problem = display_problem()
+    if problem:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return 2
+    from .gui.app import run  # Qt is imported only when a window is wanted
+    return run(scenario)
+
+
+def cmd_screenshot(args, out) -> int:
+    scenario = open_scenario(args.scenario)
+    from .gui.app import screenshot
+    screenshot(scenario, args.output, args.width, args.height)
+    return 0
+
+
 # ---------------------------------------------------------------- parsing
 
 def _temperature(text: str) -> float:
@@ -94,6 +113,12 @@ def _temperature(text: str) -> float:
 def _non_negative(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"'{text}' is not a head number (0, 1, 2, ...)")
+    return int(text)
+
+
+def _pixels(text: str) -> int:
+    if not text.isdigit() or not 200 <= int(text) <= 10000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a size in pixels from 200 to 10000")
     return int(text)
 
 
@@ -114,11 +139,19 @@ def build_parsers():
     weights.add_argument("--format", choices=["json", "csv"], default="json")
     weights.set_defaults(run=cmd_weights)
 
+    shot = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
+    shot.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
+    shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
+    shot.add_argument("--width", type=_pixels, default=1600, help="window width in pixels")
+    shot.add_argument("--height", type=_pixels, default=1000, help="window height in pixels")
+    shot.set_defaults(run=cmd_screenshot)
+
     window = _Parser(prog=PROG, description="Open the AttnViz window.",
-                     epilog=f"Other commands: {PROG} presets | weights (see '{PROG} COMMAND --help').")
+                     epilog=f"Other commands: {PROG} presets | weights | screenshot "
+                            f"(see '{PROG} COMMAND --help').")
     window.add_argument("scenario", metavar="SCENARIO", nargs="?",
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
-    window.set_defaults(run=lambda args, out: window.print_help(out) or 0)
+    window.set_defaults(run=cmd_gui)
     return commands, window, set(sub.choices)
 
 

@@ -1,0 +1,78 @@
+"""Starting Qt: the application object, fonts, the window, and offscreen screenshots."""
+from __future__ import annotations
+
+import os
+import sys
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QtMsgType, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication
+
+from ..core.io import atomic_write
+from ..core.scenario import ScenarioError
+from .fonts import install_fonts
+
+
+_QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
+
+
+def _qt_messages(kind, context, message):
+    if kind in (QtMsgType.QtDebugMsg, QtMsgType.QtInfoMsg) or any(q in message for q in _QUIET):
+        return
+    print(f"attnviz: Qt: {message}", file=sys.stderr)
+
+
+def create_app(argv=None) -> QApplication:
+    """The one QApplication, with AttnViz's names (for QSettings) and its Japanese font."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(list(argv) if argv is not None else [sys.argv[0]])
+    qInstallMessageHandler(_qt_messages)
+    app.setOrganizationName("AttnViz")
+    app.setApplicationName("AttnViz")
+    if not install_fonts(app):
+        print("attnviz: warning: no Japanese font found; Japanese text may show as boxes",
+              file=sys.stderr)
+    return app
+
+
+def run(scenario=None) -> int:
+    """Open the window on a preset id or a file and run until it is closed."""
+    from .main_window import MainWindow
+
+    app = create_app()
+    window = MainWindow(scenario)
+    window.show()
+    return app.exec()
+
+
+def use_offscreen() -> None:
+    """Render without a display (CI, scripts); must happen before the QApplication exists."""
+    if QApplication.instance() is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def png_bytes(image) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise ScenarioError("the image could not be encoded as PNG")
+    return bytes(data)
+
+
+def screenshot(scenario, path: str, width: int = 1600, height: int = 1000) -> None:
+    """Render the whole window offscreen into a PNG file (written atomically)."""
+    if not str(path).lower().endswith(".png"):
+        raise ScenarioError(f"{path}: a screenshot is a PNG file: give a name ending in .png")
+    from .main_window import MainWindow
+
+    use_offscreen()
+    app = create_app()
+    window = MainWindow(scenario)
+    window.resize(width, height)
+    window.show()
+    app.processEvents()
+    image = window.grab().toImage()
+    window.document.undo_stack.setClean()  # nothing to save: close without asking
+    window.close()
+    atomic_write(path, png_bytes(image))

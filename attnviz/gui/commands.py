@@ -1,0 +1,98 @@
+"""Every change to a scenario is one of these QUndoCommands.
+
+Each command computes its new Scenario with the core's pure edit functions when
+it is made, so an invalid edit raises before anything is pushed and nothing
+changes. QUndoStack.push() then calls redo(), which applies it.
+"""
+from __future__ import annotations
+
+from itertools import count
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QUndoCommand
+
+from ..core import scenario as edits
+
+_drags = count(1)
+
+
+def new_drag_id() -> int:
+    """A fresh id for one slider drag: every step of that drag merges into one undo step."""
+    return next(_drags)
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("commands", text)
+
+
+class ScenarioCommand(QUndoCommand):
+    """Swap the document's scenario from `before` to `after`, and back on undo."""
+
+    merge_kind = -1  # QUndoCommand.id(): -1 never merges
+
+    def __init__(self, document, after, text: str, drag_id: int | None = None):
+        super().__init__(text)
+        self.document = document
+        self.before = document.scenario
+        self.after = after
+        self.drag_id = drag_id
+
+    def redo(self):
+        self.document.apply(self.after)
+
+    def undo(self):
+        self.document.apply(self.before)
+
+    def id(self):
+        return self.merge_kind if self.drag_id is not None else -1
+
+    def mergeWith(self, other):
+        if other.drag_id != self.drag_id:
+            return False
+        self.after = other.after  # keep the first `before`: one undo step per drag
+        return True
+
+
+class SetCell(ScenarioCommand):
+    def __init__(self, document, head, matrix, row, col, value):
+        after = edits.with_value(document.scenario, head, matrix, row, col, value)
+        token = document.scenario.tokens[row]
+        super().__init__(document, after, tr("Set {0} of {1}").format(matrix, token))
+
+
+class SetRow(ScenarioCommand):
+    """One token's whole vector, as the q sliders set it; a drag merges into one step."""
+
+    merge_kind = 1
+
+    def __init__(self, document, head, matrix, row, values, drag_id=None):
+        after = edits.with_row(document.scenario, head, matrix, row, values)
+        token = document.scenario.tokens[row]
+        super().__init__(document, after, tr("Move {0} of {1}").format(matrix, token), drag_id)
+
+
+class SetSettings(ScenarioCommand):
+    merge_kind = 2
+
+    def __init__(self, document, text, drag_id=None, **changes):
+        after = edits.with_settings(document.scenario, **changes)
+        super().__init__(document, after, text, drag_id)
+
+
+class RenameToken(ScenarioCommand):
+    def __init__(self, document, index, name):
+        after = edits.with_token_renamed(document.scenario, index, name)
+        super().__init__(document, after, tr("Rename token to {0}").format(name))
+
+
+class InsertToken(ScenarioCommand):
+    def __init__(self, document, index, name):
+        after = edits.with_token_inserted(document.scenario, index, name)
+        super().__init__(document, after, tr("Insert token {0}").format(name))
+
+
+class RemoveToken(ScenarioCommand):
+    def __init__(self, document, index):
+        token = document.scenario.tokens[index]
+        after = edits.with_token_removed(document.scenario, index)
+        super().__init__(document, after, tr("Remove token {0}").format(token))

@@ -1,0 +1,207 @@
+"""The tutorial demo's controls: hide the future, ÷√d_k, temperature, and the query's q sliders."""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
+                               QVBoxLayout, QWidget)
+
+from ..core.explain import fmt
+from ..core.scenario import ScenarioError
+from .commands import SetRow, SetSettings, new_drag_id
+
+TEMPERATURE_STEPS = 100   # slider positions per factor of ten
+Q_SLIDER_RANGE = 5.0      # the q sliders span −5 to 5 ...
+Q_SLIDER_STEP = 0.1       # ... in steps of 0.1
+MAX_Q_SLIDERS = 8         # wider heads are edited in the table
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("controls", text)
+
+
+def temperature_to_position(t: float) -> int:
+    """Logarithmic: 0.1 -> -100, 1 -> 0, 10 -> 100."""
+    return round(math.log10(t) * TEMPERATURE_STEPS)
+
+
+def position_to_temperature(position: int) -> float:
+    return round(10 ** (position / TEMPERATURE_STEPS), 4)
+
+
+class DragTracker:
+    """Gives every change from one press-drag-release of a slider the same drag id."""
+
+    def __init__(self, slider: QSlider):
+        self.drag_id = None
+        slider.sliderPressed.connect(self._start)
+        slider.sliderReleased.connect(self._stop)
+
+    def _start(self):
+        self.drag_id = new_drag_id()
+
+    def _stop(self):
+        self.drag_id = None
+
+
+class SettingsBar(QWidget):
+    """causalToggle, scaleToggle and temperatureSlider, kept in step with the document."""
+
+    def __init__(self, document, report, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.report = report  # shows a refused change to the user
+        self.causal = QCheckBox(tr("Hide the future (causal mask)"), objectName="causalToggle")
+        self.scale = QCheckBox(tr("÷ √d_k"), objectName="scaleToggle")
+        self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
+        self.temperature.setRange(-TEMPERATURE_STEPS, TEMPERATURE_STEPS)
+        self.temperature.setPageStep(10)
+        self.temperature.setMinimumWidth(160)
+        self.temperature.setMaximumWidth(320)
+        self.temperature_label = QLabel(objectName="temperatureValue")
+        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 10.00 "))
+        self._drag = DragTracker(self.temperature)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        for widget in (self.causal, self.scale, QLabel(tr("Temperature")), self.temperature,
+                       self.temperature_label):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
+                                                         tr("Show the future"), causal=on))
+        self.scale.toggled.connect(lambda on: self._set(tr("Divide by √d_k") if on else
+                                                        tr("Do not divide by √d_k"), scale=on))
+        self.temperature.valueChanged.connect(self._temperature_moved)
+        document.changed.connect(self.refresh)
+        self.refresh()
+
+    def _temperature_moved(self, position: int):
+        t = position_to_temperature(position)
+        self.temperature_label.setText(f"T = {t:.2f}")
+        if t != self.document.scenario.settings.temperature:
+            self._set(tr("Temperature {0}").format(f"{t:.2f}"), drag_id=self._drag.drag_id, temperature=t)
+
+    def _set(self, text, drag_id=None, **changes):
+        try:
+            self.document.push(SetSettings(self.document, text, drag_id, **changes))
+        except ScenarioError as e:
+            self.report(str(e))
+            self.refresh()
+
+    def refresh(self):
+        settings = self.document.scenario.settings
+        with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature):
+            self.causal.setChecked(settings.causal)
+            self.scale.setChecked(settings.scale)
+            self.temperature.setValue(temperature_to_position(min(10.0, max(0.1, settings.temperature))))
+        self.temperature_label.setText(f"T = {settings.temperature:.2f}")
+
+
+class QuerySliders(QWidget):
+    """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders)."""
+
+    def __init__(self, document, report, parent=None):
+        super().__init__(parent)
+        self.setObjectName("qSliders")
+        self.document = document
+        self.report = report
+        self.title = QLabel(objectName="qSlidersTitle")
+        self.grid = QGridLayout()
+        self.sliders: list[QSlider] = []
+        self.values: list[QLabel] = []
+        self.names: list[QLabel] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addLayout(self.grid)
+        layout.addStretch(1)
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.refresh()
+
+    def _ensure(self, count: int):
+        scale = round(Q_SLIDER_RANGE / Q_SLIDER_STEP)
+        while len(self.sliders) < count:
+            i = len(self.sliders)
+            slider = QSlider(Qt.Horizontal, objectName=f"qSlider{i}")
+            slider.setRange(-scale, scale)
+            slider.setPageStep(5)
+            slider.drag = DragTracker(slider)
+            slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
+            name, value = QLabel(), QLabel()
+            value.setMinimumWidth(self.fontMetrics().horizontalAdvance("−0.00 "))
+            self.grid.addWidget(name, i, 0)
+            self.grid.addWidget(slider, i, 1)
+            self.grid.addWidget(value, i, 2)
+            self.sliders.append(slider)
+            self.names.append(name)
+            self.values.append(value)
+        for i, widgets in enumerate(zip(self.sliders, self.names, self.values)):
+            for widget in widgets:
+                widget.setVisible(i < count)
+
+    def _moved(self, i: int, position: int):
+        d = self.document
+        q = d.scenario.heads[d.active_head].q[d.query].copy()
+        q[i] = round(position * Q_SLIDER_STEP, 6)
+        if q[i] == d.scenario.heads[d.active_head].q[d.query][i]:
+            return
+        try:
+            d.push(SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id))
+        except ScenarioError as e:
+            self.report(str(e))
+            self.refresh()
+
+    def refresh(self):
+        d = self.document
+        head = d.scenario.heads[d.active_head]
+        token = d.scenario.tokens[d.query]
+        editable = d.scenario.projection is None
+        if head.d_k > MAX_Q_SLIDERS or not editable:
+            self._ensure(0)
+            reason = (tr("q is derived from X and W_q here") if not editable else
+                      tr("d_k = {0}: edit q in the table").format(head.d_k))
+            self.title.setText(tr("q of {0}: {1}").format(token, reason))
+            return
+        self._ensure(head.d_k)
+        self.title.setText(tr("q of {0} (what it is looking for)").format(token))
+        for i, label in enumerate(head.dim_labels("q")):
+            value = float(head.q[d.query][i])
+            with QSignalBlocker(self.sliders[i]):
+                self.sliders[i].setValue(round(max(-Q_SLIDER_RANGE, min(Q_SLIDER_RANGE, value)) / Q_SLIDER_STEP))
+            self.names[i].setText(label)
+            self.values[i].setText(fmt(value, 2))
+
+
+class Selectors(QWidget):
+    """Which head is active and which query is explained (also set by clicking a panel)."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.head = QComboBox(objectName="headSelector")
+        self.query = QComboBox(objectName="querySelector")
+        self.query.setMinimumContentsLength(6)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.addWidget(QLabel(tr("Head")))
+        layout.addWidget(self.head)
+        layout.addWidget(QLabel(tr("Query")))
+        layout.addWidget(self.query)
+        self.head.activated.connect(lambda i: document.select(head=i))
+        self.query.activated.connect(lambda i: document.select(query=i))
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self):
+        s = self.document.scenario
+        heads = [f"{i}: {h.name}" for i, h in enumerate(s.heads)]
+        for box, items, current in ((self.head, heads, self.document.active_head),
+                                    (self.query, list(s.tokens), self.document.query)):
+            with QSignalBlocker(box):
+                if [box.itemText(i) for i in range(box.count())] != items:
+                    box.clear()
+                    box.addItems(items)
+                box.setCurrentIndex(current)
