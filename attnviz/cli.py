@@ -3,6 +3,7 @@
     attnviz [SCENARIO]                   open the window (default preset: seed-demo)
     attnviz presets                      one line per preset: id, tab, title
     attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV
+    attnviz export SCENARIO -o FILE      a heatmap as PNG, SVG or PDF, no display needed
     attnviz screenshot SCENARIO -o F.png render the whole window offscreen
 
 SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
@@ -94,7 +95,19 @@ def cmd_gui(args, out) -> int:
 def cmd_screenshot(args, out) -> int:
     scenario = open_scenario(args.scenario)
     from .gui.app import screenshot
-    screenshot(scenario, args.output, args.width, args.height)
+    screenshot(scenario, args.output, args.width, args.height, args.lang)
+    return 0
+
+
+def cmd_export(args, out) -> int:
+    scenario = open_scenario(args.scenario)
+    kind = "all" if args.all_heads else "step" if args.step else "head"
+    head = _head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
+    if args.query is not None and not 0 <= args.query < scenario.n:
+        raise UsageError(f"--query {args.query}: this scenario has tokens 0 to {scenario.n - 1}")
+    from .gui.app import export
+    export(scenario, args.output, kind=kind, head=head, query=args.query, width=args.width,
+           caption=not args.no_caption, lang=args.lang)
     return 0
 
 
@@ -122,6 +135,12 @@ def _pixels(text: str) -> int:
     return int(text)
 
 
+def _export_pixels(text: str) -> int:
+    if not text.isdigit() or not 200 <= int(text) <= 8000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a width in pixels from 200 to 8000")
+    return int(text)
+
+
 def build_parsers():
     commands = _Parser(prog=PROG, description="AttnViz command line.")
     sub = commands.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -139,15 +158,30 @@ def build_parsers():
     weights.add_argument("--format", choices=["json", "csv"], default="json")
     weights.set_defaults(run=cmd_weights)
 
+    export = sub.add_parser("export", help="write a heatmap as PNG, SVG or PDF (by the file's suffix)")
+    export.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
+    export.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.pdf")
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--head", type=_non_negative, help="this head (0 is the first; the default)")
+    which.add_argument("--all-heads", action="store_true", help="every head in one grid")
+    which.add_argument("--step", action="store_true",
+                       help="the query's arithmetic beside its head (with --query, --head in the window)")
+    export.add_argument("--query", type=_non_negative, help="highlight this query row (0 is the first token)")
+    export.add_argument("--width", type=_export_pixels, default=2400, help="PNG width in pixels (default 2400)")
+    export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
+    export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")
+    export.set_defaults(run=cmd_export)
+
     shot = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
     shot.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
     shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
     shot.add_argument("--width", type=_pixels, default=1600, help="window width in pixels")
     shot.add_argument("--height", type=_pixels, default=1000, help="window height in pixels")
+    shot.add_argument("--lang", choices=["ja", "en"], help="interface language (default: the system's)")
     shot.set_defaults(run=cmd_screenshot)
 
     window = _Parser(prog=PROG, description="Open the AttnViz window.",
-                     epilog=f"Other commands: {PROG} presets | weights | screenshot "
+                     epilog=f"Other commands: {PROG} presets | weights | export | screenshot "
                             f"(see '{PROG} COMMAND --help').")
     window.add_argument("scenario", metavar="SCENARIO", nargs="?",
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")

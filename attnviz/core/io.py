@@ -339,7 +339,9 @@ def _per_head(a: np.ndarray, name: str) -> np.ndarray:
 
 def save_npz(s: Scenario, path, weights=None) -> None:
     """tokens, q, k, v (and weights, when given) of every head, as plain arrays."""
-    arrays = {"tokens": np.array(s.tokens), "head_names": np.array([h.name for h in s.heads])}
+    arrays = {"tokens": np.array(s.tokens), "head_names": np.array([h.name for h in s.heads]),
+              "causal": np.array(s.settings.causal), "scale": np.array(s.settings.scale),
+              "temperature": np.array(s.settings.temperature)}
     if same_shapes(s):
         arrays.update({m: np.stack([h.matrix(m) for h in s.heads]) for m in "qkv"})
     else:
@@ -352,6 +354,24 @@ def save_npz(s: Scenario, path, weights=None) -> None:
 
 
 # ---------------------------------------------------------------- weights as text
+
+def data_csv(s: Scenario, weights) -> str:
+    """Everything in one tidy table: head, quantity (q, k, v, weight), token, column, value.
+
+    For q, k and v the column is a dimension label; for weight it is the key token.
+    """
+    out = _io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["head", "quantity", "token", "column", "value"])
+    for i, head in enumerate(s.heads):
+        for name in "qkv":
+            labels = head.dim_labels(name)
+            for token, row in zip(s.tokens, head.matrix(name)):
+                writer.writerows([head.name, name, token, label, repr(float(x))] for label, x in zip(labels, row))
+        for token, row in zip(s.tokens, weights[i]):
+            writer.writerows([head.name, "weight", token, key, repr(float(w))] for key, w in zip(s.tokens, row))
+    return out.getvalue()
+
 
 def weights_document(s: Scenario, weights, head_indices) -> dict:
     """The `attnviz weights --format json` document."""

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 from ..core.io import atomic_write
 from ..core.scenario import ScenarioError
 from .fonts import install_fonts
+from .i18n import install_language, system_language
 
 
 _QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
@@ -60,7 +61,7 @@ def png_bytes(image) -> bytes:
     return bytes(data)
 
 
-def screenshot(scenario, path: str, width: int = 1600, height: int = 1000) -> None:
+def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None) -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(f"{path}: a screenshot is a PNG file: give a name ending in .png")
@@ -68,6 +69,7 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000) -> No
 
     use_offscreen()
     app = create_app()
+    install_language(lang or system_language())
     window = MainWindow(scenario)
     window.resize(width, height)
     window.show()
@@ -76,3 +78,19 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000) -> No
     window.document.undo_stack.setClean()  # nothing to save: close without asking
     window.close()
     atomic_write(path, png_bytes(image))
+
+
+def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | None = None,
+           width: int = 2400, caption: bool = True, lang: str | None = None) -> None:
+    """Write one figure (a head, all heads, or a query's steps) without a window or a display."""
+    from ..core import compute
+    from .export import export_figure, image_format
+    from .figure import Figure, FigureOptions
+
+    image_format(path)  # refuse a wrong suffix before starting Qt
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    figure = Figure(scenario, compute(scenario), FigureOptions(kind=kind, head=head, query=query,
+                                                               caption=caption))
+    export_figure(figure, path, width)

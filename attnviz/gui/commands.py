@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from itertools import count
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ..core import scenario as edits
+from .i18n import tr
 
 _drags = count(1)
 
@@ -20,9 +20,6 @@ def new_drag_id() -> int:
     """A fresh id for one slider drag: every step of that drag merges into one undo step."""
     return next(_drags)
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("commands", text)
 
 
 class ScenarioCommand(QUndoCommand):

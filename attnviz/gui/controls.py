@@ -3,22 +3,20 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
                                QVBoxLayout, QWidget)
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
+from .i18n import tr
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 Q_SLIDER_RANGE = 5.0      # the q sliders span −5 to 5 ...
 Q_SLIDER_STEP = 0.1       # ... in steps of 0.1
 MAX_Q_SLIDERS = 8         # wider heads are edited in the table
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("controls", text)
 
 
 def temperature_to_position(t: float) -> int:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 CJK_FAMILY = "Noto Sans CJK JP"
+WEIGHT_AXIS = QFont.Tag("wght")
 
 
 def _bundled_font() -> Path | None:
@@ -31,14 +32,29 @@ def install_fonts(app: QApplication) -> bool:
     font = app.font()
     # Latin text keeps the platform's UI font; anything it lacks comes from Noto.
     font.setFamilies([font.family(), CJK_FAMILY])
-    app.setFont(font)
+    app.setFont(weighted(font))
     return True
 
 
-def ui_font(point_size: float | None = None, bold: bool = False) -> QFont:
-    """The application font (with its CJK fallback) at another size."""
-    font = QFont(QApplication.font())
-    if point_size:
-        font.setPointSizeF(point_size)
-    font.setBold(bold)
+def weighted(font: QFont, bold: bool | None = None) -> QFont:
+    """Noto Sans CJK comes as a variable font whose default instance is Thin: ask for
+    the regular (400) or bold (700) weight on its axis too, or Japanese looks faint."""
+    font = QFont(font)
+    if bold is not None:
+        font.setBold(bold)
+    font.setVariableAxis(WEIGHT_AXIS, 700 if font.bold() else 400)
     return font
+
+
+def figure_font(pixel_size: float | None = None, point_size: float | None = None) -> QFont:
+    """The font of heatmaps and figures, on screen and in files alike: Noto Sans CJK JP
+    covers Latin, digits, −∞ and Japanese, so an SVG names one font and looks the same
+    wherever it is opened."""
+    font = QFont(QApplication.font())
+    font.setFamilies([CJK_FAMILY, QApplication.font().family()])
+    if pixel_size:
+        font.setPixelSize(round(pixel_size))
+    elif point_size:
+        font.setPointSizeF(point_size)
+    return weighted(font)
+

@@ -10,20 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, QSize, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QSize, Signal
+from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ..core.explain import MINUS_INFINITY
 from . import colormaps
+from .fonts import figure_font, weighted
+from .i18n import tr
 
 SELECT_OUTER = QColor(0, 0, 0)
 SELECT_INNER = QColor(255, 255, 255)
 ACTIVE_BORDER = QColor(230, 120, 0)
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("heatmap", text)
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class HeatmapPainter:
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None):
         self.colormap = colormap or colormaps.get()
-        self.font = QFont(font) if font is not None else QFont()
+        self.font = QFont(font) if font is not None else figure_font()
         self.show_values = show_values
         self.decimals = decimals
         self.background = background or QColor(255, 255, 255)
@@ -67,18 +66,18 @@ class HeatmapPainter:
         pad = max(4.0, rect.width() * 0.01)
         title_font = self._title_font()
         title_h = QFontMetricsF(title_font).height() * 1.4 if data.title else 0.0
-        label_font = QFont(self.font)
-        for _ in range(2):  # the label size depends on the cell size and back: settle it twice
-            fm = QFontMetricsF(label_font)
-            widest = max(fm.horizontalAdvance(t) for t in data.tokens) + fm.height() * 0.6
-            row_w = min(widest, rect.width() * 0.3)
-            horizontal_h = fm.height() * 1.3
-            cell = self._cell(rect, n, pad, title_h, row_w, horizontal_h)
-            vertical = widest - fm.height() * 0.6 > cell * 0.95
-            col_h = self._vertical_label_extent(fm, data.tokens) if vertical else horizontal_h
-            col_h = min(col_h, rect.height() * 0.3)
-            cell = self._cell(rect, n, pad, title_h, row_w, col_h)
-            label_font = self._fit_label_font(label_font, cell)
+        # Labels scale with the cells and the cells with the room the labels leave:
+        # size the font from a first estimate, then measure the labels once with it.
+        estimate = self._cell(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height())
+        label_font = self._fit_label_font(estimate)
+        fm = QFontMetricsF(label_font)
+        widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+        row_w = min(widest + fm.height() * 0.6, rect.width() * 0.3)
+        horizontal_h = fm.height() * 1.3
+        cell = self._cell(rect, n, pad, title_h, row_w, horizontal_h)
+        vertical = widest > cell * 0.95
+        col_h = min(self._vertical_label_extent(fm, data.tokens), rect.height() * 0.3) if vertical else horizontal_h
+        cell = self._cell(rect, n, pad, title_h, row_w, col_h)
         spare = max(0.0, rect.width() - 2 * pad - row_w - cell * n)  # centre the matrix in its panel
         grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell * n, cell * n)
         return Geometry(grid, cell, title_h, row_w, col_h, vertical, label_font, self._value_font(cell))
@@ -89,12 +88,13 @@ class HeatmapPainter:
         height = rect.height() - title_h - col_h - pad
         return max(0.5, min(width, height) / n)
 
-    def _fit_label_font(self, font: QFont, cell: float) -> QFont:
-        """Labels shrink with small cells and grow (up to 1.5×) with big ones."""
-        fitted = QFont(self.font)
+    def _fit_label_font(self, cell: float) -> QFont:
+        """Labels follow the cells: a line of text about half a cell high, never above
+        1.5× the base size (big cells on a projector) nor below 6 px."""
         base = QFontMetricsF(self.font).height()
-        size = min(max(cell * 0.8, 6.0), base) if cell < base else min(base * 1.5, cell * 0.35)
-        fitted.setPixelSize(max(6, int(size * 0.8)))
+        height = min(max(cell * 0.5, 6.0), base * 1.5)
+        fitted = QFont(self.font)
+        fitted.setPixelSize(max(6, round(QFontInfo(self.font).pixelSize() * height / base)))
         return fitted
 
     def _value_font(self, cell: float) -> QFont | None:
@@ -102,16 +102,14 @@ class HeatmapPainter:
         if not self.show_values:
             return None
         font = QFont(self.font)
-        size = min(QFontMetricsF(self.font).height() * 2.0, cell * 0.28)
+        size = min(QFontMetricsF(self.font).height() * 2.0, cell * 0.3)
         if size < 7:
             return None
         font.setPixelSize(int(size))
         return font
 
     def _title_font(self) -> QFont:
-        font = QFont(self.font)
-        font.setBold(True)
-        return font
+        return weighted(self.font, bold=True)
 
     @staticmethod
     def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
@@ -239,9 +237,7 @@ class HeatmapPainter:
         step = max(1, int(np.ceil(fm.height() * 0.9 / g.cell)))  # thin out labels that would overlap
         p.save()
         for i in range(0, n, step):
-            font = QFont(g.label_font)
-            font.setBold(i == data.selected_row)
-            p.setFont(font)
+            p.setFont(weighted(g.label_font, bold=i == data.selected_row))
             p.setPen(self.foreground)
             row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell,
                               g.row_label_width - fm.height() * 0.3, g.cell)

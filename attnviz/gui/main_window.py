@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMenu,
-                               QMessageBox, QSplitter, QToolBar)
+from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
+                               QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar)
 
 from ..core import load_preset, load_scenario, save_scenario
 from ..core.presets import DEFAULT_PRESET, is_preset, list_presets
@@ -14,16 +14,20 @@ from ..core.scenario import Scenario, ScenarioError
 from .commands import InsertToken, RemoveToken, RenameToken
 from .controls import QuerySliders, Selectors, SettingsBar
 from .document import ScenarioDocument
+from .export import export_data, export_figure, render_image
+from .export_dialog import ExportDialog
+from .figure import Figure, FigureOptions
 from .heads_view import HeadsView
 from .step_table import StepView
 from .tables import VectorTables
+from .i18n import tr
 
 MAX_RECENT = 8
 FILE_FILTER = "AttnViz scenario (*.json);;NumPy q, k, v (*.npz);;All files (*)"
+IMAGE_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"
+DATA_FILTER = "CSV table (*.csv);;NumPy arrays (*.npz)"
+CLIPBOARD_WIDTH = 1600
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 def resolve(scenario) -> tuple[Scenario, str]:
@@ -101,6 +105,10 @@ class MainWindow(QMainWindow):
         self.save_action = self._action(tr("&Save"), self.save, QKeySequence.Save)
         self.save_as_action = self._action(tr("Save &As…"), self.save_as, QKeySequence("Ctrl+Shift+S"))
         self.quit_action = self._action(tr("&Quit"), self.close, QKeySequence.Quit)
+        self.export_image_action = self._action(tr("&Export image…"), self.export_image_dialog,
+                                                QKeySequence("Ctrl+E"))
+        self.export_data_action = self._action(tr("Export &data…"), self.export_data_dialog)
+        self.copy_image_action = self._action(tr("&Copy image"), self.copy_image, QKeySequence("Ctrl+Shift+C"))
         self.rename_action = self._action(tr("Re&name token…"), self.rename_token_dialog, QKeySequence("F2"))
         self.insert_before_action = self._action(tr("Insert token &before…"),
                                                  lambda: self.insert_token_dialog(after=False))
@@ -131,10 +139,15 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_as_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.export_image_action)
+        file_menu.addAction(self.export_data_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu(tr("&Edit"))
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.copy_image_action)
         edit_menu.addSeparator()
         for action in (self.rename_action, self.insert_before_action, self.insert_after_action,
                        self.remove_action):
@@ -261,6 +274,54 @@ class MainWindow(QMainWindow):
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction(tr("(none yet)")).setEnabled(False)
 
+    # ------------------------------------------------------------- exports
+
+    def figure(self, kind: str = "head", caption: bool = True) -> Figure:
+        """What the window shows, as a figure: the active head, all heads, or the query's steps."""
+        d = self.document
+        options = FigureOptions(kind=kind, head=d.active_head, query=d.query, caption=caption)
+        return Figure(d.scenario, d.result, options)
+
+    def export_image(self, path: str, kind: str = "head", width: int = 2400, caption: bool = True) -> bool:
+        try:
+            export_figure(self.figure(kind, caption), path, width)
+        except ScenarioError as e:
+            self.warn(tr("Cannot export"), str(e))
+            return False
+        self.statusBar().showMessage(tr("Exported {0}").format(path), 5000)
+        return True
+
+    def export_image_dialog(self):
+        dialog = ExportDialog(self)
+        if dialog.exec() != QDialog.Accepted:
+            return
+        suggestion = os.path.join(self._folder(), f"{self.display_name().rsplit('.', 1)[0]}-{dialog.kind()}.png")
+        path, chosen = QFileDialog.getSaveFileName(self, tr("Export image"), suggestion, IMAGE_FILTER)
+        if path:
+            self.export_image(_with_suffix(path, chosen), dialog.kind(), dialog.width.value(),
+                              dialog.caption.isChecked())
+
+    def export_data(self, path: str) -> bool:
+        try:
+            export_data(self.document.scenario, self.document.result, path)
+        except ScenarioError as e:
+            self.warn(tr("Cannot export"), str(e))
+            return False
+        self.statusBar().showMessage(tr("Exported {0}").format(path), 5000)
+        return True
+
+    def export_data_dialog(self):
+        suggestion = os.path.join(self._folder(), self.display_name().rsplit(".", 1)[0] + "-data.csv")
+        path, chosen = QFileDialog.getSaveFileName(self, tr("Export data"), suggestion, DATA_FILTER)
+        if path:
+            self.export_data(_with_suffix(path, chosen))
+
+    def copy_image(self):
+        """The active head's heatmap on the clipboard, ready to paste into a slide."""
+        image = render_image(self.figure("head"), CLIPBOARD_WIDTH)
+        QApplication.clipboard().setImage(image)
+        self.statusBar().showMessage(tr("Heatmap copied to the clipboard"), 5000)
+
     # ------------------------------------------------------------- tokens
 
     def _push(self, make_command) -> bool:
@@ -306,3 +367,11 @@ class MainWindow(QMainWindow):
         menu.addAction(tr("Insert after…"), lambda: self.insert_token_dialog(True, index))
         menu.addAction(tr("Remove"), lambda: self.remove_token(index))
         menu.popup(position)
+
+
+def _with_suffix(path: str, chosen_filter: str) -> str:
+    """Add the chosen filter's suffix when the name has none (file dialogs differ in this)."""
+    if os.path.splitext(path)[1]:
+        return path
+    start = chosen_filter.find("*.")
+    return path + (chosen_filter[start + 1:chosen_filter.find(")", start)] if start >= 0 else "")

@@ -1,19 +1,38 @@
 """The arithmetic of the selected query, as the tutorial's table: k, q·k, ÷√d_k, mask, softmax, Σ weight·v."""
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ..core.explain import divisor_text, fmt_vector, output_text, step_rows
 from . import colormaps
+from .fonts import weighted
+from .i18n import tr
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("step_table", text)
 
 
 KEY, K, DOT, SCALED, MASK, WEIGHT = range(6)
+
+
+def step_headers(scenario, head: int) -> list[str]:
+    d_k = scenario.heads[head].d_k
+    return [tr("key"), "k", tr("1. score q·k"),
+            divisor_text(d_k, scenario.settings.scale, scenario.settings.temperature),
+            tr("mask"), tr("2. weight (softmax)")]
+
+
+def step_title(scenario, head: int, query: int) -> str:
+    h = scenario.heads[head]
+    return tr("Query {0} in head {1} ({2}): q = {3}").format(
+        scenario.tokens[query], head, h.name, fmt_vector(h.q[query]))
+
+
+def step_output(scenario, result, head: int, query: int) -> str:
+    trace = result.heads[head]
+    return tr("3. output of {0} = {1}").format(
+        scenario.tokens[query],
+        output_text(trace.weights[query], scenario.heads[head].v, trace.output[query]))
 
 
 class StepTableModel(QAbstractTableModel):
@@ -39,11 +58,7 @@ class StepTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def headers(self):
-        s = self.document.scenario
-        d_k = s.heads[self.document.active_head].d_k
-        return [tr("key"), "k", tr("1. score q·k"),
-                divisor_text(d_k, s.settings.scale, s.settings.temperature),
-                tr("mask"), tr("2. weight (softmax)")]
+        return step_headers(self.document.scenario, self.document.active_head)
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self._rows)
@@ -68,9 +83,7 @@ class StepTableModel(QAbstractTableModel):
         if role == Qt.ForegroundRole and column == WEIGHT and not row.masked:
             return QBrush(self.colormap.text_color(row.weight_value))
         if role == Qt.FontRole and index.row() == self._best:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return weighted(QApplication.font(), bold=True)
         return None
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
@@ -87,6 +100,8 @@ class StepView(QWidget):
         self.document = document
         self.title = QLabel(objectName="stepTitle")
         self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.PlainText)  # token names are data, never markup
+        self.title.setFont(weighted(self.title.font(), bold=True))
         self.model = StepTableModel(document, self)
         self.table = QTableView(objectName="stepTable")
         self.table.setModel(self.model)
@@ -98,6 +113,7 @@ class StepView(QWidget):
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
+        self.output.setTextFormat(Qt.PlainText)
         self.output.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -110,15 +126,5 @@ class StepView(QWidget):
 
     def refresh(self):
         d = self.document
-        s = d.scenario
-        head = s.heads[d.active_head]
-        token = s.tokens[d.query]
-        trace = d.result.heads[d.active_head]
-        self.title.setText(tr("Query <b>{0}</b> in head {1} ({2}): q = {3}").format(
-            _html(token), d.active_head, _html(head.name), fmt_vector(head.q[d.query])))
-        self.output.setText(tr("3. output of {0} = {1}").format(
-            token, output_text(trace.weights[d.query], head.v, trace.output[d.query])))
-
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        self.title.setText(step_title(d.scenario, d.active_head, d.query))
+        self.output.setText(step_output(d.scenario, d.result, d.active_head, d.query))

@@ -1,14 +1,12 @@
 """The q, k and v tables of the active head, each with what it means in the tutorial's words."""
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from .table_model import VectorTableModel
+from .i18n import tr
 
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("tables", text)
 
 
 def captions():

@@ -4,8 +4,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from attnviz.core import compute
-from attnviz.gui.step_table import StepTableModel
-from attnviz.gui.table_model import VectorTableModel
 
 
 def panel(window, i):

@@ -3,13 +3,10 @@ import json
 import subprocess
 import sys
 
-import numpy as np
-import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage, QPainter
+from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from attnviz.core import load_preset
 from attnviz.gui import MainWindow
 
 

@@ -1,0 +1,63 @@
+"""Interface language through Qt's translation system.
+
+Every user-visible string goes through tr(). Sources are English; the Japanese
+translations live in resources/translations/attnviz_ja.ts and are compiled into
+attnviz_ja.qm (committed, so users need no build step; `python tools/translations.py`
+regenerates both). Qt's own dialogs follow through Qt's qtbase_ja.qm.
+"""
+from __future__ import annotations
+
+from importlib import resources
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+LANGUAGES = {"en": "English", "ja": "日本語"}
+_installed: list[QTranslator] = []
+
+
+def tr(text: str) -> str:
+    # One (empty) context for the whole app: that is where pyside6-lupdate files
+    # tr() calls made outside a class.
+    return QCoreApplication.translate("", text)
+
+
+def system_language() -> str:
+    """The system's language when AttnViz speaks it, else English."""
+    for name in QLocale.system().uiLanguages():
+        lang = name.split("-")[0].split("_")[0].lower()
+        if lang in LANGUAGES:
+            return lang
+    return "en"
+
+
+def current_language() -> str:
+    return QLocale().name().split("_")[0] if QLocale().name().split("_")[0] in LANGUAGES else "en"
+
+
+def install_language(lang: str) -> str:
+    """Switch the interface (and Qt's dialogs) to `lang`; widgets get a LanguageChange event."""
+    lang = lang if lang in LANGUAGES else "en"
+    app = QCoreApplication.instance()
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    QLocale.setDefault(QLocale(QLocale.Japanese, QLocale.Japan) if lang == "ja" else
+                       QLocale(QLocale.English, QLocale.UnitedStates))
+    if lang != "en":
+        for translator in (_own_translator(lang), _qt_translator(lang)):
+            if translator is not None:
+                app.installTranslator(translator)
+                _installed.append(translator)
+    return lang
+
+
+def _own_translator(lang: str) -> QTranslator | None:
+    path = resources.files("attnviz") / "resources" / "translations" / f"attnviz_{lang}.qm"
+    translator = QTranslator()
+    return translator if path.is_file() and translator.load(str(path)) else None
+
+
+def _qt_translator(lang: str) -> QTranslator | None:
+    translator = QTranslator()
+    folder = QLibraryInfo.path(QLibraryInfo.TranslationsPath)
+    return translator if translator.load(f"qtbase_{lang}", folder) else None

@@ -1,0 +1,228 @@
+"""Exported images and data: what a teacher pastes into a slide is what the window shows."""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+
+from attnviz.core import compute, load_preset, load_scenario
+from attnviz.core.scenario import ScenarioError, with_token_renamed
+from attnviz.gui import colormaps
+from attnviz.gui.export import export_data, export_figure, render_image
+from attnviz.gui.figure import Figure, FigureOptions
+
+
+def figure(preset="seed-demo", **options):
+    s = preset if not isinstance(preset, str) else load_preset(preset)
+    return Figure(s, compute(s), FigureOptions(**options))
+
+
+def pixel_in_cell(fig, image, head, i, j, fx=0.2, fy=0.2):
+    """The image pixel at (fx, fy) inside cell (i, j): away from the value text in its centre."""
+    g = fig.heatmap.geometry(fig.head_rect(head), fig.head_data(head))
+    scale = image.width() / fig.size().width()
+    point = QPointF(g.grid.left() + (j + fx) * g.cell, g.grid.top() + (i + fy) * g.cell) * scale
+    return image.pixelColor(int(point.x()), int(point.y()))
+
+
+def test_a_png_has_the_requested_width_and_the_figures_aspect_ratio(tmp_path):
+    fig = figure()
+    export_figure(fig, tmp_path / "head0.png", width=1234)
+    image = QImage(str(tmp_path / "head0.png"))
+    assert image.width() == 1234
+    assert image.height() == round(fig.size().height() * 1234 / fig.size().width())
+
+
+def test_png_cells_have_the_colour_maps_colour_and_masked_cells_the_masks_look(tmp_path):
+    fig = figure()
+    export_figure(fig, tmp_path / "h.png", width=2000)
+    image = QImage(str(tmp_path / "h.png"))
+    weight = fig.head_data(0).weights[0, 0]  # 猫 sees only itself: 1.0
+    expected = colormaps.get().color(weight)
+    got = pixel_in_cell(fig, image, 0, 0, 0)
+    assert abs(got.red() - expected.red()) + abs(got.green() - expected.green()) + abs(got.blue() - expected.blue()) <= 6
+    masked = [pixel_in_cell(fig, image, 0, 0, 5, fx, fy) for fx, fy in ((0.15, 0.3), (0.3, 0.15), (0.85, 0.7))]
+    for color in masked:  # light grey fill or its grey hatch lines, never a colour of the map
+        assert color.red() == color.green() == color.blue() and 150 <= color.red() <= 240
+
+
+def label_box(fig, image, row):
+    g = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0))
+    scale = image.width() / fig.size().width()
+    x0, x1 = (g.grid.left() - g.row_label_width) * scale, g.grid.left() * scale
+    y0, y1 = (g.grid.top() + row * g.cell) * scale, (g.grid.top() + (row + 1) * g.cell) * scale
+    return image.copy(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def test_japanese_token_labels_are_drawn_as_glyphs_not_empty_boxes():
+    fig = figure(caption=False)
+    image = render_image(fig, 1600)
+    s = with_token_renamed(load_preset("seed-demo"), 0, "\ue000")  # a code point with no glyph: a box
+    boxed = figure(s, caption=False)
+    box_image = render_image(boxed, 1600)
+    cat, box = label_box(fig, image, 0), label_box(boxed, box_image, 0)
+    dark = sum(cat.pixelColor(x, y).lightness() < 128 for x in range(cat.width()) for y in range(cat.height()))
+    assert dark > 20  # something is drawn for 猫 ...
+    assert cat != box  # ... and it is not the missing-glyph box
+
+
+def test_an_svg_parses_has_the_tokens_as_text_and_one_rect_per_cell(tmp_path):
+    fig = figure()
+    export_figure(fig, tmp_path / "h.svg")
+    root = ET.parse(tmp_path / "h.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = svg_text(tmp_path / "h.svg")
+    for token in load_preset("seed-demo").tokens:
+        assert token in texts
+    cell = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0)).cell
+    cells = [r for r in root.iter(f"{ns}rect")
+             if abs(float(r.get("width")) - cell) < 0.01 and abs(float(r.get("height")) - cell) < 0.01]
+    assert len(cells) == 100
+
+
+def test_an_all_heads_svg_has_every_heads_cells(tmp_path):
+    fig = figure("gpt2-small-shape", kind="all")
+    export_figure(fig, tmp_path / "all.svg")
+    root = ET.parse(tmp_path / "all.svg").getroot()
+    cell = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0)).cell
+    rects = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")
+             if abs(float(r.get("width")) - cell) < 0.01 and abs(float(r.get("height")) - cell) < 0.01]
+    assert len(rects) == 12 * 100
+
+
+def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
+    for kind in ("head", "all", "step"):
+        fig = figure(kind=kind, query=6)
+        export_figure(fig, tmp_path / f"{kind}.pdf")
+        data = (tmp_path / f"{kind}.pdf").read_bytes()
+        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+        assert len(re.findall(rb"/Type\s*/Page\b", data)) == 1
+        x0, y0, x1, y1 = map(float, re.search(rb"/MediaBox\s*\[([^\]]+)\]", data).group(1).split())
+        assert (x1 - x0) / (y1 - y0) == pytest.approx(fig.size().width() / fig.size().height(), rel=0.01)
+
+
+def test_the_caption_names_the_head_and_the_settings():
+    s = load_preset("seed-demo")
+    assert figure(s, head=1).caption_text() == "Head 1: 直前を見るヘッド · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
+
+
+@pytest.mark.parametrize("name, message", [("x.jpg", "unknown image format"), ("noext", "unknown image format")])
+def test_an_unknown_suffix_is_refused_and_writes_nothing(tmp_path, name, message):
+    with pytest.raises(ScenarioError, match=message):
+        export_figure(figure(), tmp_path / name)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch):
+    def full(fd):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(ScenarioError, match="No space left"):
+        export_figure(figure(), tmp_path / "h.png")
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_unwritable_folder_is_refused_with_a_message(tmp_path, monkeypatch):
+    import tempfile
+
+    def denied(*args, **kwargs):  # chmod does not stop root, which CI may run as
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    with pytest.raises(ScenarioError, match="cannot write in"):
+        export_figure(figure(), tmp_path / "h.pdf")
+
+
+def test_data_exports_as_a_tidy_csv_with_every_heads_weights_and_vectors(tmp_path):
+    s = load_preset("seed-demo")
+    result = compute(s)
+    export_data(s, result, tmp_path / "d.csv")
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "d.csv").read_text(encoding="utf-8"))))
+    weight = [r for r in rows if r["head"] == "意味ヘッド" and r["quantity"] == "weight"
+              and r["token"] == "それ" and r["column"] == "魚"]
+    assert float(weight[0]["value"]) == result.heads[0].weights[6, 2]
+    q = [r for r in rows if r["quantity"] == "q" and r["head"] == "直前を見るヘッド"]
+    assert len(q) == 10 * 2
+    assert len(rows) == 2 * 100 + 3 * 10 * 4 + 3 * 10 * 2
+
+
+def test_data_exports_as_npz_that_opens_again(tmp_path):
+    s = load_preset("gpt2-small-shape")
+    result = compute(s)
+    export_data(s, result, tmp_path / "d.npz")
+    with np.load(tmp_path / "d.npz", allow_pickle=False) as npz:
+        np.testing.assert_array_equal(npz["weights"], np.stack(result.weights()))
+        assert npz["q"].shape == (12, 10, 64) and bool(npz["causal"])
+    assert load_scenario(tmp_path / "d.npz").tokens == s.tokens
+
+
+def test_the_window_exports_what_it_shows_and_copies_to_the_clipboard(window, tmp_path):
+    window.document.select(head=1, query=3)
+    assert window.export_image(str(tmp_path / "grid.png"), kind="all", width=900)
+    assert QImage(str(tmp_path / "grid.png")).width() == 900
+    fig = window.figure("head")
+    assert fig.options.head == 1 and fig.head_data(1).selected_row == 3
+    np.testing.assert_array_equal(fig.head_data(1).weights, window.findChild(object, "headPanel1").weights())
+    window.copy_image_action.trigger()
+    assert QApplication.clipboard().image().width() == 1600
+    assert window.export_data(str(tmp_path / "d.npz"))
+
+
+def test_a_failed_export_from_the_window_says_why(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    assert not window.export_image(str(tmp_path / "x.gif"))
+    assert "unknown image format" in shown[0]
+
+
+def run_cli(*args, cwd):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "attnviz", *args], capture_output=True, text=True,
+                          encoding="utf-8", cwd=cwd, env=env)
+
+
+def test_the_command_line_exports_without_a_display(tmp_path):
+    result = run_cli("export", "seed-demo", "-o", "head0.png", "--head", "0", "--width", "2400", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert QImage(str(tmp_path / "head0.png")).width() == 2400
+    result = run_cli("export", "seed-demo", "-o", "heads.pdf", "--all-heads", cwd=tmp_path)
+    assert result.returncode == 0 and (tmp_path / "heads.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "x.jpg"], "unknown image format"),
+    (["-o", "missing/x.png"], "does not exist"),
+    (["-o", "x.png", "--head", "7"], "heads 0 to 1"),
+    (["-o", "x.png", "--width", "99999"], "200 to 8000"),
+    (["-o", "x.png", "--head", "0", "--all-heads"], "not allowed with"),
+])
+def test_a_failed_command_line_export_exits_2_and_leaves_no_file(tmp_path, args, message):
+    result = run_cli("export", "seed-demo", *args, cwd=tmp_path)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_command_line_export_speaks_japanese_with_lang_ja(tmp_path):
+    from attnviz.gui.i18n import install_language
+    try:
+        install_language("ja")
+        assert figure(head=0).caption_text().startswith("ヘッド 0：意味ヘッド · 未来を隠す：オン")
+    finally:
+        install_language("en")
+    result = run_cli("export", "seed-demo", "-o", "ja.svg", "--lang", "ja", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "重み" in svg_text(tmp_path / "ja.svg") and "weight" not in svg_text(tmp_path / "ja.svg")
+
+
+def svg_text(path):
+    """All text of an SVG in document order (Qt writes a run of kanji and kana as separate <text>s)."""
+    return "".join(t.text or "" for t in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text"))
