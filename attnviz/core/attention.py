@@ -47,9 +47,13 @@ def softmax(x, axis=-1):
     return e / np.where(total > 0, total, 1.0)
 
 
-def causal_mask(n):
-    """The seed's M: 0 where key j ≤ query i (past and self), −inf for the future."""
-    future = np.triu(np.ones((n, n), dtype=bool), k=1)  # [n, n], True above the diagonal
+def causal_mask(n, n_k=None):
+    """The seed's M: 0 where key j ≤ query i (past and self), −inf for the future.
+
+    With n_k > n keys (queries for the last n positions only, as with a KV cache)
+    query i stands at position n_k − n + i."""
+    n_k = n if n_k is None else n_k
+    future = np.triu(np.ones((n, n_k), dtype=bool), k=n_k - n + 1)  # [n, n_k], True in the future
     return np.where(future, -np.inf, 0.0)
 
 
@@ -60,12 +64,14 @@ def attention(q, k, v, *, causal=True, scale=True, temperature=1.0, mask=None):
     replaces the causal one (sliding window, padding, hand-painted, ...).
     """
     q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
+    if not 0 < temperature < np.inf:
+        raise ValueError(f"temperature must be a positive number, not {temperature}")
     d_k = q.shape[-1]
     scores = q @ np.swapaxes(k, -1, -2)  # [..., n_q, d_k] @ [..., d_k, n_k] -> [..., n_q, n_k]
     divisor = (np.sqrt(d_k) if scale else 1.0) * temperature
     scaled = scores / divisor
     if mask is None:
-        mask = causal_mask(scores.shape[-1]) if causal else 0.0
+        mask = causal_mask(*scores.shape[-2:]) if causal else 0.0
     masked = scaled + mask
     weights = softmax(masked, axis=-1)
     output = weights @ v  # [..., n_q, n_k] @ [..., n_k, d_v] -> [..., n_q, d_v]

@@ -11,13 +11,13 @@ import csv
 import io as _io
 import json
 import os
-import re
 import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, check_projection,
                        derive_heads, make_head, make_scenario, same_shapes)
 
@@ -30,7 +30,7 @@ MAX_FILE_BYTES = 100 * 1024 * 1024  # far above any real scenario; refuses runaw
 
 def atomic_write(path, data: bytes) -> None:
     """Write all of `data` to `path` or leave `path` as it was."""
-    path = Path(path)
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)  # write through a link
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise ScenarioError(f"{path}: the folder {folder} does not exist")
@@ -45,6 +45,7 @@ def atomic_write(path, data: bytes) -> None:
             os.fsync(f.fileno())
         os.chmod(tmp, _mode_for(path))  # mkstemp makes 0600; a saved file should not be private
         os.replace(tmp, path)
+        _sync_folder(folder)
     except OSError as e:
         _remove_quietly(tmp)
         raise ScenarioError(f"{path}: could not be written ({e.strerror or e})") from None
@@ -63,6 +64,20 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _remove_quietly(path) -> None:
     try:
         os.unlink(path)
@@ -76,14 +91,20 @@ def save_scenario(s: Scenario, path) -> None:
     atomic_write(path, to_json_text(scenario_to_dict(s)).encode("utf-8"))
 
 
-_NUMBER_ROW = re.compile(r"\[\s*(-?[0-9][0-9eE.+-]*(?:,\s*-?[0-9][0-9eE.+-]*)*)\s*\]")
+def to_json_text(document) -> str:
+    """Indented JSON with each list of scalars (a row of numbers, the tokens) on one line,
+    so people can read and diff it."""
+    return _json(document, "") + "\n"
 
 
-def to_json_text(document: dict) -> str:
-    """Indented JSON with each row of numbers on one line, so people can read and diff it."""
-    text = json.dumps(document, ensure_ascii=False, indent=1)
-    return _NUMBER_ROW.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
-                           text) + "\n"
+def _json(value, indent: str) -> str:
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (list, dict)) for v in value):
+        return "[\n" + ",\n".join(inner + _json(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def load_scenario(path) -> Scenario:
@@ -93,15 +114,19 @@ def load_scenario(path) -> Scenario:
     if path.suffix.lower() == ".npz":
         return _scenario_from_npz(path, data)
     try:
-        document = json.loads(data.decode("utf-8"))
+        document = json.loads(data.decode("utf-8-sig"))  # -sig: Windows editors add a BOM
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: not a text file (it is not UTF-8)") from None
     except json.JSONDecodeError as e:
         raise ScenarioError(f"{path}: broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested far too deeply to be a scenario") from None
     try:
         return scenario_from_dict(document)
     except ScenarioError as e:
         raise ScenarioError(f"{path}: {e}") from None
+    except (OverflowError, MemoryError, RecursionError) as e:
+        raise ScenarioError(f"{path}: holds values too large to use ({type(e).__name__})") from None
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -190,16 +215,16 @@ def _settings(entry) -> Settings:
     temperature = entry.get("temperature", 1.0)
     if not isinstance(causal, bool) or not isinstance(scale, bool):
         raise ScenarioError('settings: "causal" and "scale" must be true or false')
-    if not isinstance(temperature, (int, float)) or isinstance(temperature, bool):
+    if not _is_number(temperature):
         raise ScenarioError(f'settings: "temperature" must be a number, not {temperature!r}')
     return Settings(causal, scale, float(temperature))
 
 
 def _head(index: int, entry) -> Head:
     if not isinstance(entry, dict):
-        raise ScenarioError(f"head {index + 1}: must be an object with name, q, k and v")
+        raise ScenarioError(f"head {index}: must be an object with name, q, k and v")
     name = entry.get("name", f"head {index}")
-    where = f"head {index + 1} ({name})"
+    where = f"head {index} ({name})"
     missing = [m for m in "qkv" if m not in entry]
     if missing:
         raise ScenarioError(f"{where}: {', '.join(missing)} missing")
@@ -210,9 +235,9 @@ def _head(index: int, entry) -> Head:
 
 def _derived_heads(projection: Projection, entries):
     """In projection mode a head entry carries only its name (and labels): q, k, v are derived."""
-    names = [e.get("name", f"head {i}") if isinstance(e, dict) else f"head {i}"
-             for i, e in enumerate(entries)]
-    labels = _labels(entries[0], "labels", "head 1") if entries and isinstance(entries[0], dict) else ()
+    entries = [e if isinstance(e, dict) else {} for e in entries]
+    names = [e.get("name", f"head {i}") for i, e in enumerate(entries)]
+    labels = [_labels(e, "labels", f"head {i}") for i, e in enumerate(entries)]
     return derive_heads(projection, names, labels)
 
 
@@ -244,12 +269,25 @@ def _matrix(value, where: str) -> np.ndarray:
         raise ScenarioError(f"{where} must be a list of rows, each a list of numbers")
     for r, row in enumerate(value):
         for c, x in enumerate(row):
-            if not isinstance(x, (int, float)) or isinstance(x, bool):
-                raise ScenarioError(f"{where}, row {r + 1}, column {c + 1}: {x!r} is not a number")
+            if not _is_number(x):
+                raise ScenarioError(f"{where}, row {r + 1}, column {c + 1}: {_short(x)} is not a number "
+                                    f"(or is too large: values must lie {RANGE_TEXT})")
     widths = {len(row) for row in value}
     if len(widths) > 1:
         raise ScenarioError(f"{where}: rows have different lengths ({sorted(widths)})")
     return np.array(value, dtype=float).reshape(len(value), widths.pop() if widths else 0)
+
+
+def _is_number(x) -> bool:
+    """A JSON number that float() can take: no booleans, no 400-digit integers."""
+    if isinstance(x, bool):
+        return False
+    return isinstance(x, float) or (isinstance(x, int) and abs(x) <= MAX_ABS)
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 30 else text[:27] + "..."
 
 
 def _list_of_strings(value, where: str) -> list[str]:
@@ -283,7 +321,10 @@ def _scenario_from_npz(path: Path, data: bytes) -> Scenario:
             raise ScenarioError("no 'tokens' array of strings (the token texts are needed)")
         tokens = [str(t) for t in arrays["tokens"].reshape(-1)]
         q, k, v = _npz_qkv(arrays)
-        names = [str(n) for n in arrays.get("head_names", np.array([])).reshape(-1)]
+        names = arrays.get("head_names", np.array([], dtype=str))
+        if names.dtype.kind != "U":
+            raise ScenarioError("'head_names' must be an array of strings")
+        names = [str(n) for n in names.reshape(-1)]
         names += [f"head {i}" for i in range(len(names), len(q))]
         heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
         return make_scenario(tokens, heads, title=path.stem)
@@ -304,27 +345,47 @@ def _npz_qkv(arrays):
     if count == 0:
         missing = [m for m in "qkv" if m not in arrays]
         raise ScenarioError(f"no {', '.join(repr(m) for m in missing)} array")
-    return tuple([_per_head(arrays[f"{m}_{i}"], m)[0] for i in range(count)] for m in "qkv")
+    return tuple([_one_head(arrays[f"{m}_{i}"], f"{m}_{i}") for i in range(count)] for m in "qkv")
+
+
+def _one_head(a: np.ndarray, name: str) -> np.ndarray:
+    if a.ndim != 2:
+        raise ScenarioError(f"'{name}' has shape {a.shape}; one head's matrix must be (n, d)")
+    return _per_head(a, name)[0]
 
 
 def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
+    """The .npy members of an npz, each checked before it is read: no pickles, no headers
+    that promise more data than the file holds (which would allocate without limit)."""
     try:
         with zipfile.ZipFile(_io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if unpacked > MAX_FILE_BYTES:
-            raise ScenarioError(f"{path}: unpacks to {unpacked / 2**20:.0f} MB, more than "
-                                f"the {MAX_FILE_BYTES // 2**20} MB a scenario may hold")
-        with np.load(_io.BytesIO(data), allow_pickle=False) as npz:
-            return {name: npz[name] for name in npz.files}
+            members = [m for m in archive.infolist() if m.filename.endswith(".npy")]
+            if sum(m.file_size for m in members) > MAX_FILE_BYTES:
+                raise ScenarioError(f"{path}: unpacks to more than the {MAX_FILE_BYTES // 2**20} MB "
+                                    "a scenario may hold")
+            return {m.filename[:-4]: _npy_member(archive, m) for m in members}
     except zipfile.BadZipFile:
         raise ScenarioError(f"{path}: not a valid .npz file (broken or not a zip archive)") from None
-    except ValueError as e:
-        if "allow_pickle" in str(e) or "Object arrays" in str(e):
-            raise ScenarioError(f"{path}: holds Python objects (pickles), which AttnViz never "
-                                "loads; save plain numeric and string arrays") from None
-        raise ScenarioError(f"{path}: unreadable array ({e})") from None
-    except (OSError, EOFError) as e:
-        raise ScenarioError(f"{path}: not a valid .npz file ({e})") from None
+    except ScenarioError as e:
+        raise ScenarioError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
+    except (ValueError, OSError, EOFError, MemoryError) as e:
+        raise ScenarioError(f"{path}: not a valid .npz file ({type(e).__name__}: {e})") from None
+
+
+def _npy_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> np.ndarray:
+    name = member.filename[:-4]
+    with archive.open(member) as f:
+        version = np.lib.format.read_magic(f)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(f)
+        if dtype.hasobject:
+            raise ScenarioError(f"'{name}' holds Python objects (pickles), which AttnViz never "
+                                "loads; save plain numeric and string arrays")
+        if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > member.file_size:
+            raise ScenarioError(f"'{name}' claims shape {shape}, more data than the file holds")
+    with archive.open(member) as f:
+        return np.lib.format.read_array(f, allow_pickle=False)
 
 
 def _per_head(a: np.ndarray, name: str) -> np.ndarray:
@@ -363,14 +424,21 @@ def data_csv(s: Scenario, weights) -> str:
     out = _io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["head", "quantity", "token", "column", "value"])
+    tokens = [_cell(t) for t in s.tokens]
     for i, head in enumerate(s.heads):
+        name_cell = _cell(head.name)
         for name in "qkv":
-            labels = head.dim_labels(name)
-            for token, row in zip(s.tokens, head.matrix(name)):
-                writer.writerows([head.name, name, token, label, repr(float(x))] for label, x in zip(labels, row))
-        for token, row in zip(s.tokens, weights[i]):
-            writer.writerows([head.name, "weight", token, key, repr(float(w))] for key, w in zip(s.tokens, row))
+            labels = [_cell(label) for label in head.dim_labels(name)]
+            for token, row in zip(tokens, head.matrix(name)):
+                writer.writerows([name_cell, name, token, label, repr(float(x))] for label, x in zip(labels, row))
+        for token, row in zip(tokens, weights[i]):
+            writer.writerows([name_cell, "weight", token, key, repr(float(w))] for key, w in zip(tokens, row))
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A token like '=cmd' would run as a formula in a spreadsheet: quote it as text."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def weights_document(s: Scenario, weights, head_indices) -> dict:
@@ -385,8 +453,9 @@ def weights_csv(s: Scenario, weights, head_indices) -> str:
     """One row per (head, query): head, query token, then the weight on each key."""
     out = _io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["head", "query", *s.tokens])
+    tokens = [_cell(t) for t in s.tokens]
+    writer.writerow(["head", "query", *tokens])
     for i in head_indices:
-        for token, row in zip(s.tokens, weights[i]):
-            writer.writerow([s.heads[i].name, token, *(repr(float(w)) for w in row)])
+        for token, row in zip(tokens, weights[i]):
+            writer.writerow([_cell(s.heads[i].name), token, *(repr(float(w)) for w in row)])
     return out.getvalue()

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .io import scenario_from_dict
+import os
+
+from .io import load_scenario, scenario_from_dict
 from .scenario import Scenario, ScenarioError
 
 DEFAULT_PRESET = "seed-demo"
@@ -47,3 +49,14 @@ def is_preset(name: str) -> bool:
 
 def load_preset(preset_id: str) -> Scenario:
     return scenario_from_dict(_document(preset_id))
+
+
+def open_named(name: str) -> tuple[Scenario, str]:
+    """A preset id or a file path -> (scenario, source); the source is "preset:<id>" or an
+    absolute path, so the window can show its name and save back to it."""
+    if is_preset(name) and not os.path.exists(name):
+        return load_preset(name), f"preset:{name}"
+    if not os.path.exists(name) and os.sep not in name and "." not in name:
+        known = ", ".join(p.id for p in list_presets())
+        raise ScenarioError(f"'{name}' is neither a preset ({known}) nor a file")
+    return load_scenario(name), os.path.abspath(name)

@@ -18,6 +18,7 @@ MAX_TOKENS = 1024
 MAX_TOKEN_LENGTH = 40
 MAX_HEADS = 64
 MAX_DIM = 1024
+MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
 TEMPERATURE_RANGE = (0.01, 100.0)
 
 
@@ -109,15 +110,18 @@ def make_scenario(tokens, heads, settings=None, projection=None, title=None, des
 
 
 def derive_heads(projection: Projection, names=(), labels=()) -> tuple[Head, ...]:
-    """The heads' q, k, v as the projection computes them (K/V repeated per GQA group)."""
+    """The heads' q, k, v as the projection computes them (K/V repeated per GQA group).
+
+    `labels` holds one tuple of dimension labels per head (missing ones: none)."""
     p = projection
     q = split_heads(p.x @ p.w_q, p.n_heads)   # [n, d] @ [d, d] -> [n_heads, n, d_head]
     k = split_heads(p.x @ p.w_k, p.kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
     v = split_heads(p.x @ p.w_v, p.kv_heads)
     group = p.n_heads // p.kv_heads
     names = list(names) + [f"head {i}" for i in range(len(names), p.n_heads)]
+    labels = list(labels) + [()] * (p.n_heads - len(labels))
     return tuple(
-        make_head(names[i], q[i], k[i // group], v[i // group], labels)
+        make_head(names[i], q[i], k[i // group], v[i // group], labels[i])
         for i in range(p.n_heads)
     )
 
@@ -142,8 +146,14 @@ def validate(s: Scenario) -> None:
         raise ScenarioError("the scenario has no heads: add at least one head with q, k and v")
     if len(s.heads) > MAX_HEADS:
         raise ScenarioError(f"{len(s.heads)} heads is more than the {MAX_HEADS} AttnViz shows")
+    if len(s.heads) * s.n ** 2 > MAX_CELLS:
+        raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
+                            f"(heads × tokens² must be at most {MAX_CELLS:,})")
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens)
+    for which in ("title", "description"):
+        for text in getattr(s, which).values():
+            _check_text(which, text)
     _check_settings(s.settings)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))
@@ -164,10 +174,21 @@ def _check_token(i: int, token) -> None:
     if len(token) > MAX_TOKEN_LENGTH:
         raise ScenarioError(f"token {i + 1} is {len(token)} characters long; "
                             f"the most is {MAX_TOKEN_LENGTH}")
+    _check_text(f"token {i + 1}", token)
+
+
+def _check_text(where: str, text) -> None:
+    """Text must be a string that can be saved: no lone surrogates (from a JSON \\ud800)."""
+    try:
+        text.encode("utf-8")
+    except (AttributeError, UnicodeEncodeError):
+        raise ScenarioError(f"{where}: {text!r} is not valid text") from None
 
 
 def _check_head(index: int, head: Head, tokens) -> None:
-    where = f"head {index + 1} ({head.name})"
+    where = f"head {index} ({head.name})"
+    for text in (head.name, *head.labels, *head.v_labels):
+        _check_text(where, text)
     d = {}
     for name in MATRICES:
         m = head.matrix(name)
@@ -238,7 +259,7 @@ def with_value(s: Scenario, head: int, matrix: str, row: int, col: int, value: f
     _check_editable(s)
     m = np.array(s.heads[head].matrix(matrix))
     m[row, col] = value
-    _check_finite(f"head {head + 1} ({s.heads[head].name}): {matrix}", m, s.tokens)
+    _check_finite(f"head {head} ({s.heads[head].name}): {matrix}", m, s.tokens)
     return _with_head(s, head, **{matrix: _frozen(m)})
 
 
@@ -247,7 +268,7 @@ def with_row(s: Scenario, head: int, matrix: str, row: int, values) -> Scenario:
     _check_editable(s)
     m = np.array(s.heads[head].matrix(matrix))
     m[row] = values
-    _check_finite(f"head {head + 1} ({s.heads[head].name}): {matrix}", m, s.tokens)
+    _check_finite(f"head {head} ({s.heads[head].name}): {matrix}", m, s.tokens)
     return _with_head(s, head, **{matrix: _frozen(m)})
 
 
@@ -265,8 +286,9 @@ def with_token_renamed(s: Scenario, i: int, name: str) -> Scenario:
 def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
     """Insert a token before position i; every head gets a zero row there."""
     _check_token(i, name)
-    if s.n >= MAX_TOKENS:
-        raise ScenarioError(f"a scenario holds at most {MAX_TOKENS} tokens")
+    if s.n >= MAX_TOKENS or len(s.heads) * (s.n + 1) ** 2 > MAX_CELLS:
+        raise ScenarioError(f"no room for another token: this scenario has {s.n} tokens "
+                            f"and {len(s.heads)} heads, the most AttnViz shows")
     tokens = s.tokens[:i] + (name,) + s.tokens[i:]
     return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0))
 
@@ -292,7 +314,7 @@ def _with_rows(s: Scenario, tokens, change_rows) -> Scenario:
 def _with_projection(s: Scenario, projection: Projection) -> Scenario:
     """Re-derive every head from a changed projection, keeping names and labels."""
     names = [h.name for h in s.heads]
-    labels = s.heads[0].labels if s.heads else ()
+    labels = [h.labels for h in s.heads]
     return dataclasses.replace(s, projection=projection, heads=derive_heads(projection, names, labels))
 
 
@@ -313,6 +335,20 @@ def same_shapes(s: Scenario) -> bool:
 
 
 def same_scenario(a: Scenario, b: Scenario) -> bool:
-    """Exact equality of everything a file stores (arrays compared bit for bit)."""
-    from .io import scenario_to_dict  # the file form is the definition of "the same"
-    return scenario_to_dict(a) == scenario_to_dict(b)
+    """Everything a file stores is identical, arrays bit for bit (so −0.0 differs from 0.0).
+
+    Cheap after an edit: unchanged arrays are shared between the two scenarios."""
+    if (a.tokens, a.settings.__dict__, a.title, a.description) != (b.tokens, b.settings.__dict__,
+                                                                   b.title, b.description):
+        return False
+    if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
+        return False
+    pairs = [(getattr(h, m), getattr(g, m)) for h, g in zip(a.heads, b.heads) for m in MATRICES]
+    if any((h.name, h.labels, h.v_labels) != (g.name, g.labels, g.v_labels) for h, g in zip(a.heads, b.heads)):
+        return False
+    if a.projection is not None:
+        p, r = a.projection, b.projection
+        if (p.n_heads, p.n_kv_heads, p.residual) != (r.n_heads, r.n_kv_heads, r.residual):
+            return False
+        pairs += [(getattr(p, m), getattr(r, m)) for m in ("x", "w_q", "w_k", "w_v", "w_o")]
+    return all(x is y or (x.shape == y.shape and x.tobytes() == y.tobytes()) for x, y in pairs)

@@ -68,6 +68,24 @@ def test_causal_mask_is_zero_on_and_below_the_diagonal_and_minus_infinity_above(
     assert np.all(m[np.triu_indices(4, k=1)] == -np.inf)
 
 
+def test_fewer_queries_than_keys_stand_at_the_last_positions():
+    m = causal_mask(2, 4)  # queries for positions 2 and 3 of 4
+    assert m.tolist() == [[0, 0, 0, -np.inf], [0, 0, 0, 0]]
+    rng = np.random.default_rng(5)
+    k, v = rng.normal(size=(4, 3)), rng.normal(size=(4, 2))
+    q = rng.normal(size=(4, 3))
+    full = attention(q, k, v)
+    last = attention(q[2:], k, v)
+    assert last.weights.shape == (2, 4)
+    np.testing.assert_allclose(last.weights, full.weights[2:])
+
+
+@pytest.mark.parametrize("t", [0.0, -1.0, np.inf, np.nan])
+def test_a_temperature_that_is_not_positive_is_refused(t):
+    with pytest.raises(ValueError, match="temperature"):
+        attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), temperature=t)
+
+
 def test_masked_scores_are_minus_infinity_and_their_weights_exactly_zero():
     rng = np.random.default_rng(2)
     q, k = rng.normal(size=(6, 3)), rng.normal(size=(6, 3))

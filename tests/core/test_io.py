@@ -170,3 +170,107 @@ def test_exported_npz_data_opens_again_with_the_same_vectors(tmp_path):
     for a, b in zip(back.heads, s.heads):
         np.testing.assert_array_equal(a.q, b.q)
         np.testing.assert_array_equal(a.v, b.v)
+
+
+def test_text_that_looks_like_numbers_survives_a_round_trip(tmp_path):
+    s = load_preset("toy-3token")
+    import dataclasses
+    odd = dataclasses.replace(s, title={"en": "[1,  2] and [ 3 ]"}, tokens=("[1,  2]", "魚", "それ"))
+    save_scenario(odd, tmp_path / "s.json")
+    back = load_scenario(tmp_path / "s.json")
+    assert back.title == {"en": "[1,  2] and [ 3 ]"} and back.tokens[0] == "[1,  2]"
+    assert same_scenario(back, odd)
+
+
+def test_minus_zero_and_zero_are_different_to_a_bit_for_bit_comparison():
+    s = load_preset("toy-3token")
+    assert not same_scenario(with_value(s, 0, "q", 0, 0, -0.0), s)
+
+
+def test_a_file_saved_by_windows_notepad_with_a_bom_opens(tmp_path):
+    text = json.dumps(valid_document(), ensure_ascii=False)
+    assert load_scenario(write(tmp_path, "\ufeff".encode() + text.encode("utf-8"))).tokens[0] == "猫"
+
+
+@pytest.mark.parametrize("content, message", [
+    (broken(settings={"temperature": 10 ** 400}), "temperature"),
+    (json.dumps({**valid_document(), "heads": [{**valid_document()["heads"][0], "q": [[10 ** 400, 0], [0, 0], [0, 0]]}]}),
+     "too large"),
+    ("[" * 100000 + "]" * 100000, "nested far too deeply"),
+    (broken(tokens=["\ud800", "魚", "それ"]), "not valid text"),
+    (broken(title="\udfff"), "not valid text"),
+])
+def test_hostile_json_is_refused_with_a_message_not_a_crash(tmp_path, content, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(write(tmp_path, content))
+
+
+def test_an_npz_whose_header_promises_more_data_than_it_holds_is_refused(tmp_path):
+    import io as _io
+    import zipfile
+    buffer = _io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": "<f8", "fortran_order": False, "shape": (10 ** 11,)})
+    path = tmp_path / "forged.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("tokens.npy", _npy_bytes(np.array(["a"])))
+        z.writestr("q.npy", buffer.getvalue() + b"\0" * 64)
+    with pytest.raises(ScenarioError, match="more data than the file holds"):
+        load_scenario(path)
+
+
+def _npy_bytes(a):
+    import io as _io
+    buffer = _io.BytesIO()
+    np.save(buffer, a, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def test_an_npz_with_stray_members_and_non_string_head_names_is_handled(tmp_path):
+    import zipfile
+    path = tmp_path / "odd.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("readme.txt", b"not an array")
+        for name, a in dict(tokens=np.array(["a", "b"]), q=np.ones((2, 2)), k=np.ones((2, 2)),
+                            v=np.ones((2, 2))).items():
+            z.writestr(f"{name}.npy", _npy_bytes(a))
+    assert load_scenario(path).tokens == ("a", "b")  # the stray member is ignored
+    bad = npz(tmp_path, tokens=np.array(["a"]), q=np.ones((1, 1)), k=np.ones((1, 1)), v=np.ones((1, 1)),
+              head_names=np.array([1.5]))
+    with pytest.raises(ScenarioError, match="head_names"):
+        load_scenario(bad)
+
+
+def test_more_heads_and_tokens_than_memory_allows_are_refused(tmp_path):
+    q = np.zeros((64, 1024, 1))
+    path = npz(tmp_path, tokens=np.array([f"t{i}" for i in range(1024)]), q=q, k=q, v=q)
+    with pytest.raises(ScenarioError, match="too large to show"):
+        load_scenario(path)
+
+
+def test_projection_heads_keep_their_own_labels_through_a_file(tmp_path):
+    doc = scenario_to_dict(load_preset("projection-demo"))
+    doc["heads"][1]["labels"] = ["x", "y"]
+    from attnviz.core.io import scenario_from_dict
+    s = scenario_from_dict(doc)
+    assert s.heads[0].labels == ("軸 1", "軸 2") and s.heads[1].labels == ("x", "y")
+    save_scenario(s, tmp_path / "p.json")
+    assert load_scenario(tmp_path / "p.json").heads[1].labels == ("x", "y")
+
+
+def test_saving_through_a_symbolic_link_writes_the_linked_file(tmp_path):
+    real = tmp_path / "real.json"
+    save_scenario(load_preset("toy-3token"), real)
+    (tmp_path / "link.json").symlink_to(real)
+    save_scenario(load_preset("seed-demo"), tmp_path / "link.json")
+    assert (tmp_path / "link.json").is_symlink()
+    assert load_scenario(real).n == 10
+
+
+def test_tokens_that_look_like_formulas_are_quoted_in_csv():
+    from attnviz.core import compute
+    from attnviz.core.io import data_csv, weights_csv
+    from attnviz.core.scenario import with_token_renamed
+    s = with_token_renamed(load_preset("toy-3token"), 0, "=HYPERLINK(1)")
+    weights = compute(s).weights()
+    assert "'=HYPERLINK(1)" in weights_csv(s, weights, [0]) and ",=HYPERLINK" not in weights_csv(s, weights, [0])
+    assert ",=HYPERLINK" not in data_csv(s, weights)

@@ -48,11 +48,14 @@ def test_each_head_is_attention_on_its_column_block_and_the_rest_follows_the_see
     np.testing.assert_array_equal(trace.output, x + trace.projected)  # O = X + Y'
 
 
-def test_n_kv_heads_equal_to_n_heads_is_plain_multi_head():
-    layer = random_layer(2)
-    plain = multi_head_attention(*layer, 4)
-    same = multi_head_attention(*layer, 4, n_kv_heads=4)
-    np.testing.assert_array_equal(plain.output, same.output)
+def test_n_kv_heads_equal_to_n_heads_gives_every_head_its_own_k_and_v():
+    x, w_q, w_k, w_v, w_o = random_layer(2)
+    trace = multi_head_attention(x, w_q, w_k, w_v, w_o, 4, n_kv_heads=4)
+    for i in range(4):
+        block = slice(2 * i, 2 * i + 2)
+        np.testing.assert_allclose(trace.k[i], (x @ w_k)[:, block])
+        np.testing.assert_allclose(trace.v[i], (x @ w_v)[:, block])
+    np.testing.assert_array_equal(trace.output, multi_head_attention(x, w_q, w_k, w_v, w_o, 4).output)
 
 
 def test_grouped_query_heads_share_the_k_and_v_of_their_group():

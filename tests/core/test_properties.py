@@ -77,3 +77,15 @@ def test_a_huge_temperature_spreads_weight_evenly_over_the_visible_keys(data, ca
     visible = np.tril(np.ones((n, n))) if causal else np.ones((n, n))
     expected = visible / visible.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(w, expected, atol=1e-9)
+
+
+@given(st.integers(1, 1024), st.booleans(), st.sampled_from([0.01, 1.0, 100.0]))
+@settings(max_examples=30, deadline=None)
+def test_the_extremes_validation_allows_stay_finite(d_k, scale, temperature):
+    """Every cell at ±1e6, d_k up to 1024, no ÷√d_k, T = 0.01: scores of 1e17, still finite."""
+    rng = np.random.default_rng(d_k)
+    q = rng.choice([-LIMIT, LIMIT], size=(4, d_k))
+    k = rng.choice([-LIMIT, LIMIT], size=(4, d_k))
+    trace = attention(q, k, k, scale=scale, temperature=temperature)
+    assert np.all(np.isfinite(trace.scaled[np.tril_indices(4)])) and np.all(np.isfinite(trace.weights))
+    np.testing.assert_allclose(trace.weights.sum(-1), 1.0)

@@ -21,7 +21,7 @@ def test_no_tokens_is_refused_with_a_message_that_says_so():
 
 def test_a_shape_mismatch_names_the_head_the_matrix_and_the_rows_needed():
     bad = make_head("意味", [[1, 0], [0, 1]], [[1, 0]], [[1], [2]])
-    with pytest.raises(ScenarioError, match=r"head 1 \(意味\): k has shape \(1 × 2\).*needs 2 rows"):
+    with pytest.raises(ScenarioError, match=r"head 0 \(意味\): k has shape \(1 × 2\).*needs 2 rows"):
         tiny(heads=[bad])
 
 
@@ -34,7 +34,7 @@ def test_q_and_k_of_different_widths_are_refused():
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, 2e6])
 def test_a_non_finite_or_huge_number_names_head_matrix_row_token_and_column(value):
     bad = make_head("h", [[1, 0], [0, value]], [[1, 0], [0, 1]], [[1], [2]])
-    with pytest.raises(ScenarioError, match=r"head 1 \(h\): q, row 2 \(魚\), column 2"):
+    with pytest.raises(ScenarioError, match=r"head 0 \(h\): q, row 2 \(魚\), column 2"):
         tiny(heads=[bad])
 
 
