@@ -6,16 +6,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test clean
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
-
-bench: $(STAMP)
-	$(BIN)/python bench/run.py $(ARGS)
 
 # Reinstall whenever the declared dependencies change.
 $(STAMP): pyproject.toml

@@ -16,10 +16,10 @@ import json
 import os
 import sys
 
-from .core import compute, load_scenario, load_preset
+from .core import compute
 from .core.io import weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
-from .core.presets import DEFAULT_PRESET, is_preset, list_presets
+from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, with_settings
 from .display import display_problem
 
@@ -37,12 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 def open_scenario(name: str):
     """A preset id or a path to a scenario file -> Scenario (ScenarioError if neither works)."""
-    if is_preset(name) and not os.path.exists(name):
-        return load_preset(name)
-    if not os.path.exists(name) and os.sep not in name and "." not in name:
-        known = ", ".join(p.id for p in list_presets())
-        raise ScenarioError(f"'{name}' is neither a preset ({known}) nor a file")
-    return load_scenario(name)
+    return open_named(name)[0]
 
 
 # ---------------------------------------------------------------- commands
@@ -83,13 +78,13 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 
 def cmd_gui(args, out) -> int:
-    scenario = open_scenario(args.scenario or DEFAULT_PRESET)  # bad input fails before Qt starts
+    opened = open_named(args.scenario or DEFAULT_PRESET)  # bad input fails before Qt starts
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from .gui.app import run  # Qt is imported only when a window is wanted
-    return run(scenario)
+    return run(opened)
 
 
 def cmd_screenshot(args, out) -> int:

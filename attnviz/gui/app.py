@@ -37,7 +37,7 @@ def create_app(argv=None) -> QApplication:
 
 
 def run(scenario=None) -> int:
-    """Open the window on a preset id or a file and run until it is closed."""
+    """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes."""
     from .main_window import MainWindow
 
     app = create_app()

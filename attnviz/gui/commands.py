@@ -11,6 +11,7 @@ from itertools import count
 from PySide6.QtGui import QUndoCommand
 
 from ..core import scenario as edits
+from ..core.scenario import same_scenario
 from .i18n import tr
 
 _drags = count(1)
@@ -47,6 +48,8 @@ class ScenarioCommand(QUndoCommand):
         if other.drag_id != self.drag_id:
             return False
         self.after = other.after  # keep the first `before`: one undo step per drag
+        # A drag that ends where it started leaves no undo step and no "modified" mark.
+        self.setObsolete(same_scenario(self.before, self.after))
         return True
 
 

@@ -13,14 +13,15 @@ from .commands import SetRow, SetSettings, new_drag_id
 from .i18n import tr
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
-Q_SLIDER_RANGE = 5.0      # the q sliders span −5 to 5 ...
+TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
+Q_SLIDER_RANGE = 5.0      # the q sliders span at least −5 to 5 (wider for larger values) ...
 Q_SLIDER_STEP = 0.1       # ... in steps of 0.1
 MAX_Q_SLIDERS = 8         # wider heads are edited in the table
 
 
 
 def temperature_to_position(t: float) -> int:
-    """Logarithmic: 0.1 -> -100, 1 -> 0, 10 -> 100."""
+    """Logarithmic: 0.01 -> -200, 0.1 -> -100, 1 -> 0, 10 -> 100, 100 -> 200."""
     return round(math.log10(t) * TEMPERATURE_STEPS)
 
 
@@ -53,7 +54,7 @@ class SettingsBar(QWidget):
         self.causal = QCheckBox(tr("Hide the future (causal mask)"), objectName="causalToggle")
         self.scale = QCheckBox(tr("÷ √d_k"), objectName="scaleToggle")
         self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
-        self.temperature.setRange(-TEMPERATURE_STEPS, TEMPERATURE_STEPS)
+        self.temperature.setRange(-TEMPERATURE_DECADES * TEMPERATURE_STEPS, TEMPERATURE_DECADES * TEMPERATURE_STEPS)
         self.temperature.setPageStep(10)
         self.temperature.setMinimumWidth(160)
         self.temperature.setMaximumWidth(320)
@@ -92,7 +93,7 @@ class SettingsBar(QWidget):
         with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature):
             self.causal.setChecked(settings.causal)
             self.scale.setChecked(settings.scale)
-            self.temperature.setValue(temperature_to_position(min(10.0, max(0.1, settings.temperature))))
+            self.temperature.setValue(temperature_to_position(settings.temperature))
         self.temperature_label.setText(f"T = {settings.temperature:.2f}")
 
 
@@ -119,11 +120,9 @@ class QuerySliders(QWidget):
         self.refresh()
 
     def _ensure(self, count: int):
-        scale = round(Q_SLIDER_RANGE / Q_SLIDER_STEP)
         while len(self.sliders) < count:
             i = len(self.sliders)
             slider = QSlider(Qt.Horizontal, objectName=f"qSlider{i}")
-            slider.setRange(-scale, scale)
             slider.setPageStep(5)
             slider.drag = DragTracker(slider)
             slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
@@ -166,8 +165,12 @@ class QuerySliders(QWidget):
         self.title.setText(tr("q of {0} (what it is looking for)").format(token))
         for i, label in enumerate(head.dim_labels("q")):
             value = float(head.q[d.query][i])
-            with QSignalBlocker(self.sliders[i]):
-                self.sliders[i].setValue(round(max(-Q_SLIDER_RANGE, min(Q_SLIDER_RANGE, value)) / Q_SLIDER_STEP))
+            slider = self.sliders[i]
+            with QSignalBlocker(slider):
+                if not slider.isSliderDown():  # never move the ends under the user's hand
+                    reach = round(max(Q_SLIDER_RANGE, math.ceil(abs(value))) / Q_SLIDER_STEP)
+                    slider.setRange(-reach, reach)
+                slider.setValue(round(value / Q_SLIDER_STEP))
             self.names[i].setText(label)
             self.values[i].setText(fmt(value, 2))
 

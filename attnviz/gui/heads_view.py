@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from .heatmap import ColorBar, HeadPanel
@@ -20,6 +20,7 @@ class HeadsView(QWidget):
         self.colorbar = ColorBar()
         self.description = QLabel(objectName="descriptionLabel")
         self.description.setWordWrap(True)
+        self.description.setTextFormat(Qt.PlainText)
         row = QHBoxLayout()
         row.addLayout(self.grid, 1)
         row.addWidget(self.colorbar)

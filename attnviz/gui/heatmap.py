@@ -32,7 +32,6 @@ class HeatmapData:
     masked: np.ndarray           # [n, n] bool: True where the score was −∞
     title: str = ""
     selected_row: int | None = None
-    visible_rows: np.ndarray | None = None  # guided steps may hide rows not yet computed
 
 
 @dataclass(frozen=True)
@@ -113,18 +112,18 @@ class HeatmapPainter:
 
     @staticmethod
     def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
-        longest = max(len(t) for t in tokens)
-        stacked = max(fm.height() * 0.95 * len(t) for t in tokens) if all(map(_is_cjk, tokens)) else 0
-        rotated = max(fm.horizontalAdvance(t) for t in tokens)
-        return (stacked or rotated) + fm.height() * 0.5 if longest else fm.height()
+        """Japanese labels stack one character a line; others are rotated (see below)."""
+        extent = max(fm.height() * 0.95 * len(t) if _is_cjk(t) else fm.horizontalAdvance(t) for t in tokens)
+        return extent + fm.height() * 0.5
 
     def cell_at(self, rect: QRectF, data: HeatmapData, pos: QPointF):
         """(row, column) under `pos`, or None outside the grid."""
         g = self.geometry(rect, data)
-        if not g.grid.contains(pos):
-            return None
+        in_rows = g.grid.top() <= pos.y() < g.grid.bottom()
+        if not in_rows or not g.grid.left() - g.row_label_width <= pos.x() < g.grid.right():
+            return None  # a click on a row's label counts as a click on the row
         n = len(data.tokens)
-        col = min(n - 1, int((pos.x() - g.grid.left()) / g.cell))
+        col = min(n - 1, max(0, int((pos.x() - g.grid.left()) / g.cell)))
         row = min(n - 1, int((pos.y() - g.grid.top()) / g.cell))
         return row, col
 
@@ -154,10 +153,7 @@ class HeatmapPainter:
 
     def _colors(self, data: HeatmapData) -> np.ndarray:
         rgb = self.colormap.lut[self.colormap.index(data.weights)]  # [n, n, 3]
-        rgb = np.where(data.masked[..., None], _rgb(colormaps.MASK_FILL), rgb)
-        if data.visible_rows is not None:
-            rgb = np.where(data.visible_rows[:, None, None], rgb, _rgb(self.background))
-        return rgb
+        return np.where(data.masked[..., None], _rgb(colormaps.MASK_FILL), rgb)
 
     def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         rgb = self._colors(data).astype(np.uint32)
@@ -190,8 +186,6 @@ class HeatmapPainter:
         spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
         hatch = QPainterPath()
         for i, j in zip(*np.nonzero(data.masked)):
-            if data.visible_rows is not None and not data.visible_rows[i]:
-                continue
             _hatch_cell(hatch, self._cell_rect(g, i, j), spacing)
         p.save()
         p.setPen(QPen(colormaps.MASK_HATCH, max(1.0, g.cell / 30)))
@@ -218,8 +212,6 @@ class HeatmapPainter:
         p.setFont(g.value_font)
         n = len(data.tokens)
         for i in range(n):
-            if data.visible_rows is not None and not data.visible_rows[i]:
-                continue
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
                 if data.masked[i, j]:
@@ -241,7 +233,8 @@ class HeatmapPainter:
             p.setPen(self.foreground)
             row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell,
                               g.row_label_width - fm.height() * 0.3, g.cell)
-            p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, data.tokens[i])
+            text = fm.elidedText(data.tokens[i], Qt.ElideRight, row_rect.width())
+            p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, text)
         p.setFont(g.label_font)
         for j in range(0, n, step):
             self._paint_column_label(p, g, fm, j, data.tokens[j])
@@ -259,10 +252,11 @@ class HeatmapPainter:
             for c, char in enumerate(token):
                 p.drawText(QRectF(x, top + c * step, g.cell, step), Qt.AlignCenter, char)
         else:
+            room = g.column_label_height - fm.height() * 0.5
             p.save()
             p.translate(x + g.cell / 2 + fm.ascent() / 2 - fm.descent(), bottom)
             p.rotate(-90)
-            p.drawText(QPointF(0, 0), token)
+            p.drawText(QPointF(0, 0), fm.elidedText(token, Qt.ElideRight, room))
             p.restore()
 
     def _paint_selection(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:

@@ -8,8 +8,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
                                QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar)
 
-from ..core import load_preset, load_scenario, save_scenario
-from ..core.presets import DEFAULT_PRESET, is_preset, list_presets
+from ..core import save_scenario
+from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
 from .commands import InsertToken, RemoveToken, RenameToken
 from .controls import QuerySliders, Selectors, SettingsBar
@@ -30,14 +30,13 @@ CLIPBOARD_WIDTH = 1600
 
 
 
-def resolve(scenario) -> tuple[Scenario, str]:
-    """A Scenario, a preset id or a file path -> (Scenario, source). Raises ScenarioError."""
+def resolve(scenario) -> tuple[Scenario, str | None]:
+    """A Scenario, (Scenario, source), a preset id or a file path -> (Scenario, source)."""
     if isinstance(scenario, Scenario):
         return scenario, None
-    name = str(scenario) if scenario else DEFAULT_PRESET
-    if is_preset(name) and not os.path.exists(name):
-        return load_preset(name), f"preset:{name}"
-    return load_scenario(name), os.path.abspath(name)
+    if isinstance(scenario, tuple):
+        return scenario
+    return open_named(str(scenario) if scenario else DEFAULT_PRESET)
 
 
 class MainWindow(QMainWindow):
@@ -104,7 +103,7 @@ class MainWindow(QMainWindow):
         self.open_action = self._action(tr("&Open…"), self.open_dialog, QKeySequence.Open)
         self.save_action = self._action(tr("&Save"), self.save, QKeySequence.Save)
         self.save_as_action = self._action(tr("Save &As…"), self.save_as, QKeySequence("Ctrl+Shift+S"))
-        self.quit_action = self._action(tr("&Quit"), self.close, QKeySequence.Quit)
+        self.quit_action = self._action(tr("&Quit"), self.close, QKeySequence("Ctrl+Q"))
         self.export_image_action = self._action(tr("&Export image…"), self.export_image_dialog,
                                                 QKeySequence("Ctrl+E"))
         self.export_data_action = self._action(tr("Export &data…"), self.export_data_dialog)

@@ -3,6 +3,7 @@ import numpy as np
 from PySide6.QtCore import QPoint, Qt
 
 from attnviz.core import compute
+from attnviz.gui.controls import temperature_to_position
 
 
 def panel(window, i):
@@ -53,13 +54,43 @@ def row_peak(window, token="それ"):
 def test_the_temperature_slider_sharpens_and_flattens_rows(window):
     slider = child(window, "temperatureSlider")
     normal = row_peak(window)
-    slider.setValue(slider.minimum())  # T = 0.1: sharp
+    slider.setValue(temperature_to_position(0.1))  # sharp
     assert window.document.scenario.settings.temperature == 0.1
     assert row_peak(window) > 0.99
-    slider.setValue(slider.maximum())  # T = 10: flat
+    slider.setValue(temperature_to_position(10))  # flat
     assert window.document.scenario.settings.temperature == 10.0
     assert row_peak(window) < normal / 2
     assert "10.00" in child(window, "temperatureValue").text()
+    slider.setValue(slider.maximum())  # the slider reaches every temperature a file may hold
+    assert window.document.scenario.settings.temperature == 100.0
+
+
+def test_a_temperature_from_a_file_beyond_the_usual_range_is_shown_as_it_is_and_kept(qtbot, tmp_path):
+    from attnviz.core import load_preset, save_scenario
+    from attnviz.core.scenario import with_settings
+    from attnviz.gui import MainWindow
+    save_scenario(with_settings(load_preset("seed-demo"), temperature=50.0), tmp_path / "hot.json")
+    w = MainWindow(str(tmp_path / "hot.json"))
+    qtbot.addWidget(w)
+    slider = w.findChild(object, "temperatureSlider")
+    assert slider.value() == temperature_to_position(50) and "50.00" in w.findChild(object, "temperatureValue").text()
+    assert w.document.scenario.settings.temperature == 50.0 and not w.document.modified
+
+
+def test_a_drag_that_ends_where_it_started_leaves_no_undo_step(window):
+    slider = child(window, "temperatureSlider")
+    drag(slider, [10, 30, 10, 0])
+    assert window.document.undo_stack.count() == 0 and not window.document.modified
+
+
+def test_q_sliders_reach_values_beyond_five_without_jumping(window):
+    doc = window.document
+    window.findChild(object, "qTable").model().setData(
+        window.findChild(object, "qTable").model().index(doc.query, 0), "7")
+    slider = child(window, "qSlider0")
+    assert slider.maximum() >= 70 and slider.value() == 70
+    slider.setValue(69)
+    assert doc.scenario.heads[0].q[doc.query, 0] == 6.9
 
 
 def drag(slider, positions):
@@ -102,6 +133,14 @@ def cell_center(panel_widget, row, col):
     data = panel_widget.data()
     g = panel_widget.painter.geometry(panel_widget._content_rect(), data)
     return QPoint(int(g.grid.left() + (col + 0.5) * g.cell), int(g.grid.top() + (row + 0.5) * g.cell))
+
+
+def test_clicking_a_row_label_selects_that_row(window, qtbot):
+    target = panel(window, 0)
+    g = target.painter.geometry(target._content_rect(), target.data())
+    qtbot.mouseClick(target, Qt.LeftButton, pos=QPoint(int(g.grid.left() - g.row_label_width / 2),
+                                                        int(g.grid.top() + 2.5 * g.cell)))
+    assert window.document.query == 2
 
 
 def test_clicking_a_panel_makes_its_head_active_and_selects_the_row(window, qtbot):

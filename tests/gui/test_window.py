@@ -1,12 +1,13 @@
 """The window as a whole: opening, saving, the title, unsaved changes, Japanese text."""
 import json
+import os
 import subprocess
 import sys
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QMessageBox
 
+from attnviz.core import load_scenario
 from attnviz.gui import MainWindow
 
 
@@ -30,23 +31,53 @@ def test_twelve_heads_get_twelve_panels(qtbot):
     assert [w.findChild(object, f"headPanel{i}") is not None for i in range(13)] == [True] * 12 + [False]
 
 
-def render(text, font):
+NO_FONTS_SCRIPT = """
+import os, sys
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QApplication
+
+def render(text):
     image = QImage(60, 40, QImage.Format_RGB32)
     image.fill(QColor("white"))
     p = QPainter(image)
-    p.setFont(font)
-    p.setPen(QColor("black"))
+    p.setFont(QApplication.font())
     p.drawText(image.rect(), Qt.AlignCenter, text)
     p.end()
     return image
 
+app = QApplication([])
+before = render("猫") == render("\\ue000")  # drawn as the missing-glyph box?
+from attnviz.gui.app import create_app
+create_app()
+after = render("猫") == render("\\ue000")
+print(before, after)
+"""
 
-def test_japanese_glyphs_are_drawn_not_empty_boxes(qtbot):
-    assert "Noto Sans CJK JP" in QFontDatabase.families()
-    font = QApplication.font()
-    cat, fish = render("猫", font), render("魚", font)
-    missing = render("\ue000", font)  # private use: drawn as the "missing glyph" box
-    assert cat != missing and fish != missing and cat != fish
+
+def test_japanese_is_drawn_on_a_machine_with_no_fonts_at_all(tmp_path):
+    """A fontconfig with no font folders: only the font AttnViz brings can draw 猫."""
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"<?xml version='1.0'?><fontconfig><cachedir>{tmp_path}</cachedir></fontconfig>")
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", NO_FONTS_SCRIPT], capture_output=True, text=True, env=env)
+    assert result.stdout.split() == ["True", "False"], result.stderr  # boxes before, glyphs after
+
+
+def test_launching_from_the_command_line_keeps_the_files_name_for_the_title_and_save(qtbot, tmp_path, monkeypatch):
+    from attnviz import cli
+    from attnviz.core import load_preset, save_scenario
+    path = tmp_path / "lesson.json"
+    save_scenario(load_preset("toy-3token"), path)
+    opened = []
+    monkeypatch.setattr(cli, "display_problem", lambda: None)
+    monkeypatch.setattr("attnviz.gui.app.run", lambda scenario: opened.append(scenario) or 0)
+    assert cli.main([str(path)]) == 0
+    w = make(qtbot, opened[0])
+    assert w.windowTitle() == "lesson.json[*] — AttnViz" and w.document.path == str(path)
+    w.rename_token(0, "犬")
+    assert w.save() and load_scenario(path).tokens[0] == "犬"
 
 
 def test_the_title_shows_the_name_and_a_modified_mark(qtbot):
