@@ -226,3 +226,20 @@ def test_the_command_line_export_speaks_japanese_with_lang_ja(tmp_path):
 def svg_text(path):
     """All text of an SVG in document order (Qt writes a run of kanji and kana as separate <text>s)."""
     return "".join(t.text or "" for t in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_the_export_dialog_writes_the_chosen_kind_at_the_chosen_width(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QDialog, QFileDialog
+    from attnviz.gui.export_dialog import ExportDialog
+
+    def accept(dialog):
+        dialog.findChild(object, "export_all").setChecked(True)
+        dialog.width.setValue(1000)
+        return QDialog.Accepted
+    monkeypatch.setattr(ExportDialog, "exec", accept)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(tmp_path / "slide"), "PNG image (*.png)"))
+    window.export_image_action.trigger()
+    image = QImage(str(tmp_path / "slide.png"))
+    assert image.width() == 1000
+    fig = window.figure("all")
+    assert image.height() == round(fig.size().height() * 1000 / fig.size().width())
