@@ -78,19 +78,19 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 
 def cmd_gui(args, out) -> int:
-    opened = open_named(args.scenario or DEFAULT_PRESET)  # bad input fails before Qt starts
+    opened = open_named(args.scenario) if args.scenario else None  # bad input fails before Qt starts
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from .gui.app import run  # Qt is imported only when a window is wanted
-    return run(opened)
+    return run(opened, args.lang)
 
 
 def cmd_screenshot(args, out) -> int:
     scenario = open_scenario(args.scenario)
     from .gui.app import screenshot
-    screenshot(scenario, args.output, args.width, args.height, args.lang)
+    screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step)
     return 0
 
 
@@ -173,6 +173,9 @@ def build_parsers():
     shot.add_argument("--width", type=_pixels, default=1600, help="window width in pixels")
     shot.add_argument("--height", type=_pixels, default=1000, help="window height in pixels")
     shot.add_argument("--lang", choices=["ja", "en"], help="interface language (default: the system's)")
+    shot.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
+    shot.add_argument("--step", type=int, choices=range(1, 6), metavar="1-5",
+                      help="at this guided step: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax, 5 output")
     shot.set_defaults(run=cmd_screenshot)
 
     window = _Parser(prog=PROG, description="Open the AttnViz window.",
@@ -180,6 +183,8 @@ def build_parsers():
                             f"(see '{PROG} COMMAND --help').")
     window.add_argument("scenario", metavar="SCENARIO", nargs="?",
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
+    window.add_argument("--lang", choices=["ja", "en"],
+                        help="interface language (default: the last one chosen, else the system's)")
     window.set_defaults(run=cmd_gui)
     return commands, window, set(sub.choices)
 

@@ -158,7 +158,8 @@ def projection_demo():
             "X (5 × 4) times W_q, W_k, W_v (4 × 4) gives Q, K, V, split into 2 heads of 2 dimensions; "
             "each head attends, the heads are concatenated, multiplied by W_o and added to X "
             "(O = X + Y')."),
-        heads=[{"name": "ヘッド 0", "labels": ["軸 1", "軸 2"]}, {"name": "ヘッド 1"}])
+        heads=[{"name": "ヘッド 0", "names": {"en": "head 0"}, "labels": ["軸 1", "軸 2"]},
+               {"name": "ヘッド 1", "names": {"en": "head 1"}}])
     doc["projection"] = {"x": x, **{k: v.tolist() for k, v in w.items()},
                          "n_heads": 2, "n_kv_heads": None, "residual": True}
     return doc
@@ -179,8 +180,15 @@ def gpt2_small_shape():
             "and carry no meaning."))
 
 
+HEAD_NAMES_EN = {"意味ヘッド": "semantic head", "直前を見るヘッド": "previous-token head",
+                 "文脈ヘッド": "context head", "指示ヘッド": "reference head",
+                 "ヘッド 0": "head 0", "ヘッド 1": "head 1"}
+
+
 def head(name, q, k, v, labels=()):
     entry = {"name": name, "q": _plain(q), "k": _plain(k), "v": _plain(v)}
+    if name in HEAD_NAMES_EN:
+        entry["names"] = {"en": HEAD_NAMES_EN[name]}
     if labels:
         entry["labels"] = list(labels)
     return entry

@@ -15,7 +15,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "attnviz" / "resources" / "translations" / "attnviz_ja.ts"
-SOURCES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "attnviz" / "gui").glob("*.py"))
+# The window's code, and the core's messages marked with QT_TR_NOOP (numbers, scenario edits).
+SOURCES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "attnviz" / "gui").glob("*.py"),
+                                                     *(ROOT / "attnviz" / "core").glob("*.py")])
 
 
 def tool(name: str) -> str:

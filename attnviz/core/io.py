@@ -8,6 +8,7 @@ crash or a full disk never leaves half a file.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io as _io
 import json
 import os
@@ -169,6 +170,8 @@ def scenario_to_dict(s: Scenario) -> dict:
 
 def _head_to_dict(h: Head, with_vectors: bool) -> dict:
     entry = {"name": h.name}
+    if h.names:
+        entry["names"] = dict(h.names)
     if h.labels:
         entry["labels"] = list(h.labels)
     if h.v_labels:
@@ -230,7 +233,14 @@ def _head(index: int, entry) -> Head:
         raise ScenarioError(f"{where}: {', '.join(missing)} missing")
     matrices = {m: _matrix(entry[m], f"{where}: {m}") for m in "qkv"}
     return make_head(name, **matrices, labels=_labels(entry, "labels", where),
-                     v_labels=_labels(entry, "v_labels", where))
+                     v_labels=_labels(entry, "v_labels", where), names=_names(entry, where))
+
+
+def _names(entry: dict, where: str) -> dict:
+    names = entry.get("names", {})
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise ScenarioError(f'{where}: "names" must be an object of language -> name')
+    return names
 
 
 def _derived_heads(projection: Projection, entries):
@@ -238,7 +248,8 @@ def _derived_heads(projection: Projection, entries):
     entries = [e if isinstance(e, dict) else {} for e in entries]
     names = [e.get("name", f"head {i}") for i, e in enumerate(entries)]
     labels = [_labels(e, "labels", f"head {i}") for i, e in enumerate(entries)]
-    return derive_heads(projection, names, labels)
+    heads = derive_heads(projection, names, labels)
+    return [dataclasses.replace(h, names=_names(e, f"head {i}")) for i, (h, e) in enumerate(zip(heads, entries))]
 
 
 def _projection(entry) -> Projection:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 import unicodedata
 
+from .messages import QT_TR_NOOP, AttnVizError
+
 # Every value AttnViz stores lies within ±MAX_ABS, so q·k over any d_k it allows
 # stays far below float64's overflow and no view ever sees inf or NaN.
 MAX_ABS = 1e6
@@ -15,7 +17,7 @@ _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe
 RANGE_TEXT = "between -1,000,000 and 1,000,000"
 
 
-class NumberError(ValueError):
+class NumberError(AttnVizError):
     """A value AttnViz does not accept; the message says why, in the user's terms."""
 
 
@@ -23,9 +25,10 @@ def check_value(value) -> float:
     """Refuse NaN, ±inf and magnitudes above MAX_ABS; return the value as a float."""
     value = float(value)
     if math.isnan(value):
-        raise NumberError("NaN (not a number) cannot be used")
+        raise NumberError(QT_TR_NOOP("NaN (not a number) cannot be used"))
     if not abs(value) <= MAX_ABS:
-        raise NumberError(f"{value:g} is too large: values must lie {RANGE_TEXT}")
+        raise NumberError(QT_TR_NOOP("{0} is too large: values must lie between -1,000,000 and 1,000,000"),
+                          f"{value:g}")
     return value
 
 
@@ -34,13 +37,14 @@ def parse_number(text: str) -> float:
     shown = str(text).strip()
     cleaned = unicodedata.normalize("NFKC", shown).translate(_MINUS_SIGNS).replace(" ", "")
     if not cleaned:
-        raise NumberError("the cell is empty: type a number such as 0.5")
+        raise NumberError(QT_TR_NOOP("the cell is empty: type a number such as 0.5"))
     if cleaned.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-        raise NumberError(f"“{shown}” is not a finite number: type one such as 0.5")
+        raise NumberError(QT_TR_NOOP("“{0}” is not a finite number: type one such as 0.5"), shown)
     try:
         value = float(cleaned)
     except ValueError:
-        raise NumberError(f"“{shown}” is not a number: type one such as 0.5 or -2") from None
+        raise NumberError(QT_TR_NOOP("“{0}” is not a number: type one such as 0.5 or -2"), shown) from None
     if not abs(value) <= MAX_ABS:
-        raise NumberError(f"“{shown}” is too large: values must lie {RANGE_TEXT}")
+        raise NumberError(QT_TR_NOOP("“{0}” is too large: values must lie between -1,000,000 and 1,000,000"),
+                          shown)
     return value

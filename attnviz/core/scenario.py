@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .attention import split_heads
+from .messages import QT_TR_NOOP, AttnVizError
 from .numbers import MAX_ABS, RANGE_TEXT
 
 MATRICES = ("q", "k", "v")
@@ -22,7 +23,7 @@ MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenari
 TEMPERATURE_RANGE = (0.01, 100.0)
 
 
-class ScenarioError(ValueError):
+class ScenarioError(AttnVizError):
     """A scenario that cannot be shown; the message says what is wrong and where."""
 
 
@@ -34,6 +35,11 @@ class Head:
     v: np.ndarray  # [n, d_v]
     labels: tuple[str, ...] = ()    # names of the d_k dimensions (動物, 食べ物, ...), or ()
     v_labels: tuple[str, ...] = ()  # names of the d_v dimensions, or ()
+    names: dict = field(default_factory=dict)  # the name in other languages: {"en": "semantic head"}
+
+    def title(self, lang: str) -> str:
+        """The name to show in the interface's language."""
+        return self.names.get(lang) or self.name
 
     @property
     def d_k(self) -> int:
@@ -97,8 +103,9 @@ class Scenario:
 
 # ---------------------------------------------------------------- construction
 
-def make_head(name, q, k, v, labels=(), v_labels=()) -> Head:
-    return Head(str(name), _frozen(q), _frozen(k), _frozen(v), tuple(labels), tuple(v_labels))
+def make_head(name, q, k, v, labels=(), v_labels=(), names=None) -> Head:
+    return Head(str(name), _frozen(q), _frozen(k), _frozen(v), tuple(labels), tuple(v_labels),
+                dict(names or {}))
 
 
 def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None) -> Scenario:
@@ -170,10 +177,10 @@ def _check_tokens(tokens) -> None:
 
 def _check_token(i: int, token) -> None:
     if not isinstance(token, str) or not token.strip():
-        raise ScenarioError(f"token {i + 1} is empty: every token needs a name")
+        raise ScenarioError(QT_TR_NOOP("token {0} is empty: every token needs a name"), i + 1)
     if len(token) > MAX_TOKEN_LENGTH:
-        raise ScenarioError(f"token {i + 1} is {len(token)} characters long; "
-                            f"the most is {MAX_TOKEN_LENGTH}")
+        raise ScenarioError(QT_TR_NOOP("token {0} is {1} characters long; the most is {2}"),
+                            i + 1, len(token), MAX_TOKEN_LENGTH)
     _check_text(f"token {i + 1}", token)
 
 
@@ -187,7 +194,7 @@ def _check_text(where: str, text) -> None:
 
 def _check_head(index: int, head: Head, tokens) -> None:
     where = f"head {index} ({head.name})"
-    for text in (head.name, *head.labels, *head.v_labels):
+    for text in (head.name, *head.labels, *head.v_labels, *head.names.values()):
         _check_text(where, text)
     d = {}
     for name in MATRICES:
@@ -217,7 +224,7 @@ def _check_settings(settings: Settings) -> None:
     low, high = TEMPERATURE_RANGE
     t = settings.temperature
     if not (isinstance(t, (int, float)) and low <= t <= high):
-        raise ScenarioError(f"temperature {t!r} is outside {low:g} to {high:g}")
+        raise ScenarioError(QT_TR_NOOP("temperature {0} is outside {1} to {2}"), repr(t), f"{low:g}", f"{high:g}")
 
 
 def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
@@ -287,15 +294,15 @@ def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
     """Insert a token before position i; every head gets a zero row there."""
     _check_token(i, name)
     if s.n >= MAX_TOKENS or len(s.heads) * (s.n + 1) ** 2 > MAX_CELLS:
-        raise ScenarioError(f"no room for another token: this scenario has {s.n} tokens "
-                            f"and {len(s.heads)} heads, the most AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("no room for another token: this scenario has {0} tokens and "
+                                       "{1} heads, the most AttnViz shows"), s.n, len(s.heads))
     tokens = s.tokens[:i] + (name,) + s.tokens[i:]
     return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0))
 
 
 def with_token_removed(s: Scenario, i: int) -> Scenario:
     if s.n <= 1:
-        raise ScenarioError("the last token cannot be removed: a scenario needs at least one")
+        raise ScenarioError(QT_TR_NOOP("the last token cannot be removed: a scenario needs at least one"))
     return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0))
 
 
@@ -313,14 +320,15 @@ def _with_rows(s: Scenario, tokens, change_rows) -> Scenario:
 
 def _with_projection(s: Scenario, projection: Projection) -> Scenario:
     """Re-derive every head from a changed projection, keeping names and labels."""
-    names = [h.name for h in s.heads]
-    labels = [h.labels for h in s.heads]
-    return dataclasses.replace(s, projection=projection, heads=derive_heads(projection, names, labels))
+    derived = derive_heads(projection, [h.name for h in s.heads], [h.labels for h in s.heads])
+    heads = tuple(dataclasses.replace(new, names=old.names) for new, old in zip(derived, s.heads))
+    return dataclasses.replace(s, projection=projection, heads=heads)
 
 
 def _check_editable(s: Scenario) -> None:
     if s.projection is not None:
-        raise ScenarioError("q, k and v are derived from X and the W matrices here: edit those instead")
+        raise ScenarioError(QT_TR_NOOP("q, k and v are derived from X and the W matrices here, so they "
+                                       "cannot be edited directly"))
 
 
 def _with_head(s: Scenario, index: int, **changes) -> Scenario:
@@ -344,7 +352,8 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
     if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
         return False
     pairs = [(getattr(h, m), getattr(g, m)) for h, g in zip(a.heads, b.heads) for m in MATRICES]
-    if any((h.name, h.labels, h.v_labels) != (g.name, g.labels, g.v_labels) for h, g in zip(a.heads, b.heads)):
+    if any((h.name, h.labels, h.v_labels, h.names) != (g.name, g.labels, g.v_labels, g.names)
+           for h, g in zip(a.heads, b.heads)):
         return False
     if a.projection is not None:
         p, r = a.projection, b.projection

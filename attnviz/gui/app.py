@@ -1,8 +1,11 @@
 """Starting Qt: the application object, fonts, the window, and offscreen screenshots."""
 from __future__ import annotations
 
+import atexit
+import json
 import os
 import sys
+import tempfile
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
@@ -36,20 +39,52 @@ def create_app(argv=None) -> QApplication:
     return app
 
 
-def run(scenario=None) -> int:
-    """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes."""
+def run(scenario=None, lang: str | None = None) -> int:
+    """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
+
+    With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
+    from . import settings
     from .main_window import MainWindow
 
     app = create_app()
-    window = MainWindow(scenario)
+    install_language(lang or settings.language(system_language()))
+    window = MainWindow(scenario if scenario is not None else _start_scenario())
     window.show()
     return app.exec()
 
 
-def use_offscreen() -> None:
-    """Render without a display (CI, scripts); must happen before the QApplication exists."""
-    if QApplication.instance() is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+def _start_scenario():
+    from ..core.presets import DEFAULT_PRESET, open_named
+    from . import settings
+    last = settings.last_scenario() if settings.reopen_last() else None
+    if last:
+        try:
+            return open_named(last[len("preset:"):] if last.startswith("preset:") else last)
+        except ScenarioError as e:
+            print(f"attnviz: the last scenario cannot be opened again: {e}", file=sys.stderr)
+    return open_named(DEFAULT_PRESET)
+
+
+def use_offscreen(width: int = 1920, height: int = 1080) -> None:
+    """Render without a display (CI, scripts), on a virtual screen of the given size (what a
+    full-screen window fills); must happen before the QApplication exists."""
+    if QApplication.instance() is not None or "QT_QPA_PLATFORM" in os.environ:
+        return
+    screen = {"screens": [{"name": "attnviz", "x": 0, "y": 0, "width": width, "height": height,
+                           "logicalDpi": 96, "dpr": 1}]}
+    fd, path = tempfile.mkstemp(prefix="attnviz-screen-", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(screen, f)
+    atexit.register(os.unlink, path)
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={path}"
+
+
+def isolate_settings() -> None:
+    """Point QSettings at a fresh temporary folder (for scripted renders)."""
+    from PySide6.QtCore import QSettings
+    folder = tempfile.mkdtemp(prefix="attnviz-settings-")
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
 
 
 def png_bytes(image) -> bytes:
@@ -61,18 +96,23 @@ def png_bytes(image) -> bytes:
     return bytes(data)
 
 
-def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None) -> None:
+def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
+               presentation: bool = False, stage: int | None = None) -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(f"{path}: a screenshot is a PNG file: give a name ending in .png")
     from .main_window import MainWindow
 
-    use_offscreen()
+    use_offscreen(width, height)
     app = create_app()
+    isolate_settings()  # a screenshot shows the defaults and leaves the user's settings alone
     install_language(lang or system_language())
     window = MainWindow(scenario)
-    window.resize(width, height)
     window.show()
+    if presentation:
+        window.classroom.set_presentation(True)
+    window.document.set_stage(stage)
+    window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
     app.processEvents()
     image = window.grab().toImage()
     window.document.undo_stack.setClean()  # nothing to save: close without asking

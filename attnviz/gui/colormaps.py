@@ -7,14 +7,16 @@ from functools import lru_cache
 import numpy as np
 from PySide6.QtGui import QColor
 
+from ..core.messages import QT_TR_NOOP
+
 # name -> (pyqtgraph map, shown name). All are perceptually ordered; viridis and
 # cividis stay readable with red-green colour blindness, CET-L1 is a plain grey
 # ramp for high-contrast projectors and black-and-white handouts.
 SEQUENTIAL = {
-    "viridis": ("viridis", "Viridis (colour-blind safe)"),
-    "cividis": ("cividis", "Cividis (colour-blind safe)"),
-    "grey": ("CET-L1", "Grey (high contrast)"),
-    "magma": ("magma", "Magma"),
+    "viridis": ("viridis", QT_TR_NOOP("Viridis (colour-blind safe)")),
+    "cividis": ("cividis", QT_TR_NOOP("Cividis (colour-blind safe)")),
+    "grey": ("CET-L1", QT_TR_NOOP("Grey (high contrast)")),
+    "magma": ("magma", QT_TR_NOOP("Magma")),
 }
 DEFAULT = "viridis"
 

@@ -3,21 +3,20 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
                                QVBoxLayout, QWidget)
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
-from .i18n import tr
+from .i18n import current_language, describe, tr
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
 Q_SLIDER_RANGE = 5.0      # the q sliders span at least −5 to 5 (wider for larger values) ...
 Q_SLIDER_STEP = 0.1       # ... in steps of 0.1
 MAX_Q_SLIDERS = 8         # wider heads are edited in the table
-
 
 
 def temperature_to_position(t: float) -> int:
@@ -44,27 +43,40 @@ class DragTracker:
         self.drag_id = None
 
 
-class SettingsBar(QWidget):
+class Retranslated(QWidget):
+    """A widget that sets its texts in retranslate(), again whenever the language changes."""
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self):
+        raise NotImplementedError
+
+
+class SettingsBar(Retranslated):
     """causalToggle, scaleToggle and temperatureSlider, kept in step with the document."""
 
     def __init__(self, document, report, parent=None):
         super().__init__(parent)
         self.document = document
         self.report = report  # shows a refused change to the user
-        self.causal = QCheckBox(tr("Hide the future (causal mask)"), objectName="causalToggle")
-        self.scale = QCheckBox(tr("÷ √d_k"), objectName="scaleToggle")
+        self.causal = QCheckBox(objectName="causalToggle")
+        self.scale = QCheckBox(objectName="scaleToggle")
+        self.temperature_name = QLabel()
         self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
-        self.temperature.setRange(-TEMPERATURE_DECADES * TEMPERATURE_STEPS, TEMPERATURE_DECADES * TEMPERATURE_STEPS)
+        reach = TEMPERATURE_DECADES * TEMPERATURE_STEPS
+        self.temperature.setRange(-reach, reach)
         self.temperature.setPageStep(10)
         self.temperature.setMinimumWidth(160)
         self.temperature.setMaximumWidth(320)
         self.temperature_label = QLabel(objectName="temperatureValue")
-        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 10.00 "))
+        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 100.00 "))
         self._drag = DragTracker(self.temperature)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.causal, self.scale, QLabel(tr("Temperature")), self.temperature,
-                       self.temperature_label):
+        for widget in (self.causal, self.scale, self.temperature_name, self.temperature, self.temperature_label):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
@@ -73,7 +85,21 @@ class SettingsBar(QWidget):
                                                         tr("Do not divide by √d_k"), scale=on))
         self.temperature.valueChanged.connect(self._temperature_moved)
         document.changed.connect(self.refresh)
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self):
+        self.causal.setText(tr("Hide the future (causal mask)"))
+        self.causal.setToolTip(tr("Each token may look only at itself and the tokens before it: the "
+                                  "scores of later tokens become −∞, so their weights are exactly 0."))
+        self.scale.setText(tr("÷ √d_k"))
+        self.scale.setToolTip(tr("Divide the scores q·k by √d_k before softmax, so that long vectors "
+                                 "do not make softmax all-or-nothing."))
+        self.temperature_name.setText(tr("Temperature"))
+        tip = tr("The tutorial's \"scale strength\": a further divisor of the scores. Large: flat weights "
+                 "(look a little everywhere); small: one sharp peak.")
+        for widget in (self.temperature_name, self.temperature, self.temperature_label):
+            widget.setToolTip(tip)
 
     def _temperature_moved(self, position: int):
         t = position_to_temperature(position)
@@ -85,7 +111,7 @@ class SettingsBar(QWidget):
         try:
             self.document.push(SetSettings(self.document, text, drag_id, **changes))
         except ScenarioError as e:
-            self.report(str(e))
+            self.report(describe(e))
             self.refresh()
 
     def refresh(self):
@@ -97,7 +123,7 @@ class SettingsBar(QWidget):
         self.temperature_label.setText(f"T = {settings.temperature:.2f}")
 
 
-class QuerySliders(QWidget):
+class QuerySliders(Retranslated):
     """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders)."""
 
     def __init__(self, document, report, parent=None):
@@ -106,6 +132,7 @@ class QuerySliders(QWidget):
         self.document = document
         self.report = report
         self.title = QLabel(objectName="qSlidersTitle")
+        self.title.setWordWrap(True)
         self.grid = QGridLayout()
         self.sliders: list[QSlider] = []
         self.values: list[QLabel] = []
@@ -117,6 +144,9 @@ class QuerySliders(QWidget):
         layout.addStretch(1)
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        self.refresh()
+
+    def retranslate(self):
         self.refresh()
 
     def _ensure(self, count: int):
@@ -147,7 +177,7 @@ class QuerySliders(QWidget):
         try:
             d.push(SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id))
         except ScenarioError as e:
-            self.report(str(e))
+            self.report(describe(e))
             self.refresh()
 
     def refresh(self):
@@ -173,32 +203,42 @@ class QuerySliders(QWidget):
                 slider.setValue(round(value / Q_SLIDER_STEP))
             self.names[i].setText(label)
             self.values[i].setText(fmt(value, 2))
+            slider.setToolTip(tr("Move the {0} component of the q of {1}: what {1} is looking for")
+                              .format(label, token))
 
 
-class Selectors(QWidget):
+class Selectors(Retranslated):
     """Which head is active and which query is explained (also set by clicking a panel)."""
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
+        self.head_name, self.query_name = QLabel(), QLabel()
         self.head = QComboBox(objectName="headSelector")
         self.query = QComboBox(objectName="querySelector")
         self.query.setMinimumContentsLength(6)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        layout.addWidget(QLabel(tr("Head")))
-        layout.addWidget(self.head)
-        layout.addWidget(QLabel(tr("Query")))
-        layout.addWidget(self.query)
+        for widget in (self.head_name, self.head, self.query_name, self.query):
+            layout.addWidget(widget)
         self.head.activated.connect(lambda i: document.select(head=i))
         self.query.activated.connect(lambda i: document.select(query=i))
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self):
+        self.head_name.setText(tr("Head"))
+        self.query_name.setText(tr("Query"))
+        self.head.setToolTip(tr("The head whose q, k and v the tables show (or click its heatmap)"))
+        self.query.setToolTip(tr("The query token whose arithmetic is explained step by step "
+                                 "(or click its row in a heatmap)"))
         self.refresh()
 
     def refresh(self):
         s = self.document.scenario
-        heads = [f"{i}: {h.name}" for i, h in enumerate(s.heads)]
+        lang = current_language()
+        heads = [f"{i}: {h.title(lang)}" for i, h in enumerate(s.heads)]
         for box, items, current in ((self.head, heads, self.document.active_head),
                                     (self.query, list(s.tokens), self.document.query)):
             with QSignalBlocker(box):

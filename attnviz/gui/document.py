@@ -16,7 +16,7 @@ from ..core.scenario import Scenario
 
 class ScenarioDocument(QObject):
     changed = Signal()            # the scenario (and so every number) changed
-    selectionChanged = Signal()   # the active head or the selected query changed
+    selectionChanged = Signal()   # the active head, the selected query or the guided step changed
     replaced = Signal()           # a different scenario was opened (new shape, new undo history)
 
     def __init__(self, scenario: Scenario, source: str | None = None, parent=None):
@@ -28,6 +28,7 @@ class ScenarioDocument(QObject):
         self.source = source  # a file path, "preset:<id>", or None
         self.active_head = 0
         self.query = self._default_query(scenario)
+        self.stage: int | None = None  # the guided step shown (1..5), or None for everything
 
     # ------------------------------------------------------------- reading
 
@@ -69,6 +70,7 @@ class ScenarioDocument(QObject):
         self.source = source
         self.active_head = 0
         self.query = self._default_query(scenario)
+        self.stage = None
         self._scenario = scenario
         self._result = None
         self.replaced.emit()
@@ -88,6 +90,12 @@ class ScenarioDocument(QObject):
             return
         self.active_head, self.query = head, query
         self.selectionChanged.emit()
+
+    def set_stage(self, stage: int | None) -> None:
+        """Show the selected query's arithmetic up to `stage` (None: show everything)."""
+        if stage != self.stage:
+            self.stage = stage
+            self.selectionChanged.emit()
 
     def _clamp_selection(self) -> None:
         head = min(self.active_head, len(self._scenario.heads) - 1)

@@ -19,11 +19,12 @@ from ..core.scenario import Scenario
 from . import colormaps
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
-from .i18n import tr
+from .i18n import current_language, tr
 from .step_table import step_headers, step_output, step_title
 
 KINDS = ("head", "all", "step")
 FONT_PX = 16          # logical pixels; PNG exports scale the whole figure
+GRID_FONT_PX = 13     # the all-heads grid has smaller panels
 HEAD_SIDE = 640       # one head's heatmap
 GRID_SIDE = 380       # each head in the all-heads grid
 COLORBAR_WIDTH = 96
@@ -45,7 +46,7 @@ class FigureOptions:
 class Figure:
     def __init__(self, scenario: Scenario, result: Result, options: FigureOptions):
         self.scenario, self.result, self.options = scenario, result, options
-        self.font = figure_font(pixel_size=FONT_PX)
+        self.font = figure_font(pixel_size=GRID_FONT_PX if options.kind == "all" else FONT_PX)
         self.heatmap = HeatmapPainter(colormaps.get(options.colormap), self.font,
                                       background=BACKGROUND, foreground=FOREGROUND)
 
@@ -93,7 +94,7 @@ class Figure:
         trace = self.result.heads[index]
         highlight = self.query if self.options.kind == "step" else self.options.query
         return HeatmapData(self.scenario.tokens, trace.weights, np.isneginf(trace.masked),
-                           f"{index}: {self.scenario.heads[index].name}", highlight)
+                           f"{index}: {self.scenario.heads[index].title(current_language())}", highlight)
 
     @property
     def query(self) -> int:
@@ -127,7 +128,8 @@ class Figure:
         if self.options.kind == "all":
             what = tr("All {0} heads").format(len(self.scenario.heads))
         else:
-            what = tr("Head {0}: {1}").format(self.options.head, self.scenario.heads[self.options.head].name)
+            what = tr("Head {0}: {1}").format(self.options.head,
+                                              self.scenario.heads[self.options.head].title(current_language()))
         mask = tr("causal mask on") if s.causal else tr("causal mask off")
         scale = tr("÷√d_k (d_k = {0})").format(d_k) if s.scale else tr("no ÷√d_k")
         temperature = tr("temperature {0}").format(fmt(s.temperature, 2))

@@ -1,32 +1,196 @@
 """All heads' panels in a grid that fits 2 heads and 12 alike, with the one shared colour bar."""
 from __future__ import annotations
 
+import html
 import math
 
-from PySide6.QtCore import QLocale, Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+import numpy as np
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout,
+                               QWidget)
 
-from .heatmap import ColorBar, HeadPanel
+from . import colormaps
+from .fonts import figure_font
+from .guided import banner, staged
+from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
+from .i18n import current_language, tr
+
+ACTIVE_BORDER = QColor(230, 120, 0)
+
+
+class ColorBar(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("colorBar")
+        self.colormap = colormaps.get()
+        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Expanding)
+
+    def set_colormap(self, name: str) -> None:
+        self.colormap = colormaps.get(name)
+        self.update()
+
+    def changeEvent(self, event):
+        if event.type() in (QEvent.LanguageChange, QEvent.FontChange):
+            self.updateGeometry()
+            self.update()
+        super().changeEvent(event)
+
+    def sizeHint(self):
+        fm = self.fontMetrics()
+        return QSize(int(fm.height() * 4.5), 200)
+
+    def minimumSizeHint(self):
+        return self.sizeHint()
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap,
+                       figure_font(point_size=self.font().pointSizeF()), self.palette().windowText().color())
+
+
+# ---------------------------------------------------------------- one panel per head
+
+class HeadPanel(QWidget):
+    """The heatmap of head `index`; clicking it makes the head active and selects the row."""
+
+    clicked = Signal(int, int)  # head, query row
+
+    def __init__(self, document, index: int, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.index = index
+        self.setObjectName(f"headPanel{index}")
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setMinimumSize(120, 120)
+        self.setFocusPolicy(Qt.ClickFocus)
+        self.colormap_name = colormaps.DEFAULT
+        self.min_points = 0.0  # presentation: labels and values never smaller than this
+        self.painter = HeatmapPainter()
+        self._data: HeatmapData | None = None
+        self._restyle()
+        self.refresh()
+
+    def weights(self) -> np.ndarray:
+        """The matrix this panel draws (masked cells are 0)."""
+        return np.array(self._data.weights)
+
+    def masked(self) -> np.ndarray:
+        return np.array(self._data.masked)
+
+    def data(self) -> HeatmapData:
+        return self._data
+
+    def refresh(self) -> None:
+        d = self.document
+        scenario = d.scenario
+        if self.index >= len(scenario.heads):
+            return
+        trace = d.result.heads[self.index]
+        data = HeatmapData(
+            tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
+            title=f"{self.index}: {scenario.heads[self.index].title(current_language())}",
+            selected_row=d.query)
+        # Guided steps explain the active head's row; the other heads stay as they are.
+        self._data = staged(data, trace, d.query, d.stage if d.active_head == self.index else None)
+        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
+                           "explain it step by step.").format(self.index))
+        self.update()
+
+    def set_colormap(self, name: str) -> None:
+        self.colormap_name = name
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """Fonts follow the application's (zoom), colours the palette (light or dark look)."""
+        palette = self.palette()
+        self.painter = HeatmapPainter(colormaps.get(self.colormap_name),
+                                      figure_font(point_size=max(self.font().pointSizeF(), self.min_points)),
+                                      background=palette.window().color(),
+                                      foreground=palette.windowText().color())
+        self.update()
+
+    def changeEvent(self, event):
+        if event.type() in (QEvent.FontChange, QEvent.PaletteChange, QEvent.ApplicationFontChange):
+            self._restyle()
+        elif event.type() == QEvent.LanguageChange:
+            self.refresh()
+        super().changeEvent(event)
+
+    def paintEvent(self, event):
+        if self._data is None:
+            return
+        p = QPainter(self)
+        self.painter.paint(p, self._content_rect(), self._data)
+        if self.document.active_head == self.index:
+            p.setPen(QPen(ACTIVE_BORDER, 3))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
+        p.end()
+
+    def _content_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(6, 4, -6, -6)
+
+    def mousePressEvent(self, event):
+        if event.button() != Qt.LeftButton or self._data is None:
+            return super().mousePressEvent(event)
+        cell = self.painter.cell_at(self._content_rect(), self._data, event.position())
+        row = cell[0] if cell else self.document.query
+        self.document.select(head=self.index, query=row)
+        self.clicked.emit(self.index, row)
+
+
+class GuideBar(QWidget):
+    """Shown during guided steps: which step, what it computes, and Previous / Next."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("guideBar")
+        self.label = QLabel(objectName="guideLabel")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.RichText)  # bold through markup: a style sheet would stop zoom
+        self.previous, self.next, self.stop = QToolButton(), QToolButton(), QToolButton()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.previous)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.next)
+        layout.addWidget(self.stop)
+
+    def bind(self, previous_action, next_action, stop_action):
+        for button, action in ((self.previous, previous_action), (self.next, next_action),
+                               (self.stop, stop_action)):
+            button.setDefaultAction(action)
 
 
 class HeadsView(QWidget):
+    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
+
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.setObjectName("headsView")
         self.document = document
         self.panels: list[HeadPanel] = []
+        self.focus = False
+        self.panels_points = 0.0
+        self._placed_active = 0
+        self.colormap_name = colormaps.DEFAULT
         self.grid = QGridLayout()
         self.grid.setSpacing(6)
         self.colorbar = ColorBar()
         self.description = QLabel(objectName="descriptionLabel")
         self.description.setWordWrap(True)
         self.description.setTextFormat(Qt.PlainText)
+        self.guide = GuideBar()
+        self.guide.hide()
         row = QHBoxLayout()
         row.addLayout(self.grid, 1)
         row.addWidget(self.colorbar)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.description)
+        layout.addWidget(self.guide)
         layout.addLayout(row, 1)
         document.replaced.connect(self.rebuild)
         document.changed.connect(self.refresh)
@@ -42,22 +206,86 @@ class HeadsView(QWidget):
                 panel.setParent(None)  # gone from findChild() now, not at the next event loop turn
                 panel.deleteLater()
             self.panels = [HeadPanel(self.document, i, self) for i in range(count)]
-            columns = math.ceil(math.sqrt(count))
-            for i, panel in enumerate(self.panels):
-                self.grid.addWidget(panel, i // columns, i % columns)
-        self.show_description()
+            for panel in self.panels:
+                panel.set_colormap(self.colormap_name)
+        self._place()
         self.refresh()
 
-    def show_description(self, lang: str | None = None):
-        """The scenario's story (what to look for), in the interface's language."""
-        lang = lang or QLocale().name()[:2]
-        text = self.document.scenario.text("description", lang)
-        self.description.setText(text)
-        self.description.setVisible(bool(text))
+    def _place(self):
+        self._placed_active = self.document.active_head
+        for i, panel in enumerate(self.panels):  # large type for the big head only
+            points = self.panels_points if i == self._placed_active else 0.0
+            if panel.min_points != points:
+                panel.min_points = points
+                panel._restyle()
+        for panel in self.panels:
+            self.grid.removeWidget(panel)
+        for r in range(self.grid.rowCount()):
+            self.grid.setRowStretch(r, 0)
+        for c in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(c, 0)
+        if self.focus and len(self.panels) > 1:
+            self._place_focus()
+        else:
+            columns = math.ceil(math.sqrt(len(self.panels)))
+            for i, panel in enumerate(self.panels):
+                self.grid.addWidget(panel, i // columns, i % columns)
+                self.grid.setColumnStretch(i % columns, 1)
+                self.grid.setRowStretch(i // columns, 1)
+
+    def _place_focus(self):
+        """The active head fills the left; the others stack, small, in a column on the right."""
+        active = self.document.active_head
+        others = [p for i, p in enumerate(self.panels) if i != active]
+        columns = 1 if len(others) <= 12 else 2  # thumbnails: one column keeps the big head big
+        per_column = math.ceil(len(others) / columns)
+        self.grid.addWidget(self.panels[active], 0, 0, per_column, 1)
+        for k, panel in enumerate(others):
+            self.grid.addWidget(panel, k % per_column, 1 + k // per_column)
+        self.grid.setColumnStretch(0, 7 if columns == 1 else 5)
+        for c in range(columns):
+            self.grid.setColumnStretch(1 + c, 1)
+
+    def set_presentation(self, on: bool, points: float = 0.0):
+        """The active head big and the rest small, with type of at least `points`."""
+        self.focus = on
+        self.panels_points = points if on else 0.0
+        self._place()
+        self.show_description()
+
+    def show_guide(self):
+        d = self.document
+        self.guide.setVisible(d.stage is not None)
+        if d.stage is not None:
+            head = d.scenario.heads[d.active_head]
+            text = banner(d.stage, d.scenario.tokens[d.query], head.d_k)
+            self.guide.label.setText(f"<b>{html.escape(text)}</b>")
+
+    def set_colormap(self, name: str):
+        self.colormap_name = name
+        for panel in self.panels:
+            panel.set_colormap(name)
+        self.colorbar.set_colormap(name)
 
     def refresh(self):
+        if self.focus and self._placed_active != self.document.active_head:
+            self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
+        self.show_description()
+        self.show_guide()
+
+    def show_description(self):
+        """The scenario's story (what to look for), in the interface's language."""
+        text = self.document.scenario.text("description", current_language())
+        self.description.setText(text)
+        self.description.setVisible(bool(text) and not self.focus)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.show_description()
+            self.show_guide()
+        super().changeEvent(event)
 
     def panel(self, index: int) -> HeadPanel:
         return self.panels[index]

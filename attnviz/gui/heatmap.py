@@ -1,4 +1,4 @@
-"""One head's weight matrix: colours, values, token labels, the masked cells, the selected row.
+"""Drawing one head's weight matrix: colours, values, token labels, masked cells, the selected row.
 
 HeatmapPainter draws onto any QPainter, so the window, PNG, SVG, PDF and the
 clipboard all show the same picture. Cell colours come from one QImage (fast on
@@ -10,18 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QSize, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ..core.explain import MINUS_INFINITY
 from . import colormaps
 from .fonts import figure_font, weighted
 from .i18n import tr
 
+NEUTRAL_FILL = QColor(232, 238, 247)  # a row of scores, before softmax gives them colours
 SELECT_OUTER = QColor(0, 0, 0)
 SELECT_INNER = QColor(255, 255, 255)
-ACTIVE_BORDER = QColor(230, 120, 0)
 
 
 
@@ -32,18 +31,31 @@ class HeatmapData:
     masked: np.ndarray           # [n, n] bool: True where the score was −∞
     title: str = ""
     selected_row: int | None = None
+    # Guided steps explain one row at a time: only that row is drawn, with the numbers
+    # of the current stage (scores, scaled scores, ...) and, before softmax, no colours.
+    only_row: int | None = None
+    row_text: tuple[str, ...] | None = None
+    colored: bool = True
+
+
+MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
 
 
 @dataclass(frozen=True)
 class Geometry:
     grid: QRectF        # the n × n cells
-    cell: float
+    cell_w: float
+    cell_h: float
     title_height: float
     row_label_width: float
     column_label_height: float
     column_labels_vertical: bool
     label_font: QFont
     value_font: QFont | None  # None: cells too small to print values in
+
+    @property
+    def cell(self) -> float:
+        return min(self.cell_w, self.cell_h)
 
 
 class HeatmapPainter:
@@ -67,41 +79,45 @@ class HeatmapPainter:
         title_h = QFontMetricsF(title_font).height() * 1.4 if data.title else 0.0
         # Labels scale with the cells and the cells with the room the labels leave:
         # size the font from a first estimate, then measure the labels once with it.
-        estimate = self._cell(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height())
+        estimate = min(self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height()))
         label_font = self._fit_label_font(estimate)
         fm = QFontMetricsF(label_font)
         widest = max(fm.horizontalAdvance(t) for t in data.tokens)
-        row_w = min(widest + fm.height() * 0.6, rect.width() * 0.3)
+        row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
         horizontal_h = fm.height() * 1.3
-        cell = self._cell(rect, n, pad, title_h, row_w, horizontal_h)
-        vertical = widest > cell * 0.95
+        cell_w, _ = self._cells(rect, n, pad, title_h, row_w, horizontal_h)
+        vertical = widest > cell_w * 0.95
         col_h = min(self._vertical_label_extent(fm, data.tokens), rect.height() * 0.3) if vertical else horizontal_h
-        cell = self._cell(rect, n, pad, title_h, row_w, col_h)
-        spare = max(0.0, rect.width() - 2 * pad - row_w - cell * n)  # centre the matrix in its panel
-        grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell * n, cell * n)
-        return Geometry(grid, cell, title_h, row_w, col_h, vertical, label_font, self._value_font(cell))
+        cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
+        spare = max(0.0, rect.width() - 2 * pad - row_w - cell_w * n)  # centre the matrix in its panel
+        grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell_w * n, cell_h * n)
+        return Geometry(grid, cell_w, cell_h, title_h, row_w, col_h, vertical, label_font,
+                        self._value_font(cell_w, cell_h))
 
     @staticmethod
-    def _cell(rect, n, pad, title_h, row_w, col_h) -> float:
-        width = rect.width() - row_w - 2 * pad
-        height = rect.height() - title_h - col_h - pad
-        return max(0.5, min(width, height) / n)
+    def _cells(rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
+        """(width, height) of a cell: square where the room is square, wider on a wide screen."""
+        width = max(0.5, (rect.width() - row_w - 2 * pad) / n)
+        height = max(0.5, (rect.height() - title_h - col_h - pad) / n)
+        cell_h = min(width, height)
+        return min(width, cell_h * MAX_ASPECT), cell_h
 
     def _fit_label_font(self, cell: float) -> QFont:
-        """Labels follow the cells: a line of text about half a cell high, never above
-        1.5× the base size (big cells on a projector) nor below 6 px."""
+        """Labels keep the base size, shrink only when a line of text would not fit a cell,
+        and grow (up to 1.5×) when cells are big."""
         base = QFontMetricsF(self.font).height()
-        height = min(max(cell * 0.5, 6.0), base * 1.5)
+        height = min(base * 1.5, max(min(base, cell * 0.8), cell * 0.5, 6.0))
         fitted = QFont(self.font)
         fitted.setPixelSize(max(6, round(QFontInfo(self.font).pixelSize() * height / base)))
         return fitted
 
-    def _value_font(self, cell: float) -> QFont | None:
-        """Values fill about a third of the cell, so they stay readable on a projector."""
+    def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
+        """Values about a third of the cell high (and "0.00" within its width), so they stay
+        readable on a projector."""
         if not self.show_values:
             return None
         font = QFont(self.font)
-        size = min(QFontMetricsF(self.font).height() * 2.0, cell * 0.3)
+        size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * 0.36, cell_w * 0.45)
         if size < 7:
             return None
         font.setPixelSize(int(size))
@@ -123,8 +139,8 @@ class HeatmapPainter:
         if not in_rows or not g.grid.left() - g.row_label_width <= pos.x() < g.grid.right():
             return None  # a click on a row's label counts as a click on the row
         n = len(data.tokens)
-        col = min(n - 1, max(0, int((pos.x() - g.grid.left()) / g.cell)))
-        row = min(n - 1, int((pos.y() - g.grid.top()) / g.cell))
+        col = min(n - 1, max(0, int((pos.x() - g.grid.left()) / g.cell_w)))
+        row = min(n - 1, int((pos.y() - g.grid.top()) / g.cell_h))
         return row, col
 
     # ------------------------------------------------------------- drawing
@@ -153,7 +169,13 @@ class HeatmapPainter:
 
     def _colors(self, data: HeatmapData) -> np.ndarray:
         rgb = self.colormap.lut[self.colormap.index(data.weights)]  # [n, n, 3]
-        return np.where(data.masked[..., None], _rgb(colormaps.MASK_FILL), rgb)
+        if not data.colored:
+            rgb = np.broadcast_to(_rgb(NEUTRAL_FILL), rgb.shape)
+        rgb = np.where(data.masked[..., None], _rgb(colormaps.MASK_FILL), rgb)
+        if data.only_row is not None:
+            shown = (np.arange(len(rgb)) == data.only_row)[:, None, None]
+            rgb = np.where(shown, rgb, _rgb(self.background))
+        return rgb
 
     def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         rgb = self._colors(data).astype(np.uint32)
@@ -177,7 +199,7 @@ class HeatmapPainter:
 
     @staticmethod
     def _cell_rect(g: Geometry, i: int, j: int) -> QRectF:
-        return QRectF(g.grid.left() + j * g.cell, g.grid.top() + i * g.cell, g.cell, g.cell)
+        return QRectF(g.grid.left() + j * g.cell_w, g.grid.top() + i * g.cell_h, g.cell_w, g.cell_h)
 
     def _paint_mask(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         """Diagonal hatching over every masked cell: no colour of the map looks like it."""
@@ -186,6 +208,8 @@ class HeatmapPainter:
         spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
         hatch = QPainterPath()
         for i, j in zip(*np.nonzero(data.masked)):
+            if data.only_row is not None and i != data.only_row:
+                continue
             _hatch_cell(hatch, self._cell_rect(g, i, j), spacing)
         p.save()
         p.setPen(QPen(colormaps.MASK_HATCH, max(1.0, g.cell / 30)))
@@ -196,10 +220,9 @@ class HeatmapPainter:
     def _paint_grid_lines(self, p: QPainter, g: Geometry, n: int) -> None:
         if g.cell < 10:
             return
-        lines = [QLineF(g.grid.left() + k * g.cell, g.grid.top(), g.grid.left() + k * g.cell, g.grid.bottom())
-                 for k in range(1, n)]
-        lines += [QLineF(g.grid.left(), g.grid.top() + k * g.cell, g.grid.right(), g.grid.top() + k * g.cell)
-                  for k in range(1, n)]
+        x0, y0 = g.grid.left(), g.grid.top()
+        lines = [QLineF(x0 + k * g.cell_w, y0, x0 + k * g.cell_w, g.grid.bottom()) for k in range(1, n)]
+        lines += [QLineF(x0, y0 + k * g.cell_h, g.grid.right(), y0 + k * g.cell_h) for k in range(1, n)]
         p.save()
         p.setPen(QPen(self.background, max(1.0, g.cell / 40)))
         p.drawLines(lines)
@@ -209,19 +232,31 @@ class HeatmapPainter:
         if g.value_font is None:
             return
         p.save()
-        p.setFont(g.value_font)
+        p.setFont(self._fitting(g.value_font, data.row_text, g.cell_w * 0.9) if data.row_text else g.value_font)
         n = len(data.tokens)
-        for i in range(n):
+        rows = range(n) if data.only_row is None else [data.only_row]
+        for i in rows:
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
                 if data.masked[i, j]:
                     p.setPen(colormaps.MASK_TEXT)
                     p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
-                else:
-                    w = float(data.weights[i, j])
-                    p.setPen(self.colormap.text_color(w))
-                    p.drawText(rect, Qt.AlignCenter, f"{w:.{self.decimals}f}")
+                    continue
+                w = float(data.weights[i, j])
+                p.setPen(self.colormap.text_color(w) if data.colored else QColor(20, 20, 20))
+                text = data.row_text[j] if data.row_text is not None else f"{w:.{self.decimals}f}"
+                p.drawText(rect, Qt.AlignCenter, text)
         p.restore()
+
+    @staticmethod
+    def _fitting(font: QFont, texts, width: float) -> QFont:
+        """The font, made smaller if the widest of `texts` would overflow `width`."""
+        widest = max(QFontMetricsF(font).horizontalAdvance(t) for t in texts)
+        if widest <= width:
+            return font
+        smaller = QFont(font)
+        smaller.setPixelSize(max(6, int(font.pixelSize() * width / widest)))
+        return smaller
 
     def _paint_labels(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         n = len(data.tokens)
@@ -231,8 +266,8 @@ class HeatmapPainter:
         for i in range(0, n, step):
             p.setFont(weighted(g.label_font, bold=i == data.selected_row))
             p.setPen(self.foreground)
-            row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell,
-                              g.row_label_width - fm.height() * 0.3, g.cell)
+            row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell_h,
+                              g.row_label_width - fm.height() * 0.25, g.cell_h)
             text = fm.elidedText(data.tokens[i], Qt.ElideRight, row_rect.width())
             p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, text)
         p.setFont(g.label_font)
@@ -241,20 +276,20 @@ class HeatmapPainter:
         p.restore()
 
     def _paint_column_label(self, p: QPainter, g: Geometry, fm: QFontMetricsF, j: int, token: str):
-        x = g.grid.left() + j * g.cell
+        x, w = g.grid.left() + j * g.cell_w, g.cell_w
         bottom = g.grid.top() - fm.height() * 0.25
         if not g.column_labels_vertical:
-            p.drawText(QRectF(x, g.grid.top() - g.column_label_height, g.cell, g.column_label_height),
+            p.drawText(QRectF(x, g.grid.top() - g.column_label_height, w, g.column_label_height),
                        Qt.AlignHCenter | Qt.AlignBottom, token)
         elif _is_cjk(token):  # tategaki: Japanese reads top to bottom, one character a line
             step = fm.height() * 0.95
             top = bottom - step * len(token)
             for c, char in enumerate(token):
-                p.drawText(QRectF(x, top + c * step, g.cell, step), Qt.AlignCenter, char)
+                p.drawText(QRectF(x, top + c * step, w, step), Qt.AlignCenter, char)
         else:
             room = g.column_label_height - fm.height() * 0.5
             p.save()
-            p.translate(x + g.cell / 2 + fm.ascent() / 2 - fm.descent(), bottom)
+            p.translate(x + w / 2 + fm.ascent() / 2 - fm.descent(), bottom)
             p.rotate(-90)
             p.drawText(QPointF(0, 0), fm.elidedText(token, Qt.ElideRight, room))
             p.restore()
@@ -262,7 +297,7 @@ class HeatmapPainter:
     def _paint_selection(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         if data.selected_row is None or not 0 <= data.selected_row < len(data.tokens):
             return
-        row = QRectF(g.grid.left(), g.grid.top() + data.selected_row * g.cell, g.grid.width(), g.cell)
+        row = QRectF(g.grid.left(), g.grid.top() + data.selected_row * g.cell_h, g.grid.width(), g.cell_h)
         width = max(2.0, min(5.0, g.cell * 0.08))
         p.save()
         p.setBrush(Qt.NoBrush)
@@ -334,93 +369,3 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
                Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, tr("masked\n(future)"))
     p.restore()
-
-
-class ColorBar(QWidget):
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setObjectName("colorBar")
-        self.colormap = colormaps.get()
-        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Expanding)
-
-    def sizeHint(self):
-        fm = self.fontMetrics()
-        return QSize(int(fm.height() * 4.5), 200)
-
-    def minimumSizeHint(self):
-        return self.sizeHint()
-
-    def paintEvent(self, event):
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap, self.font(),
-                       self.palette().windowText().color())
-
-
-# ---------------------------------------------------------------- one panel per head
-
-class HeadPanel(QWidget):
-    """The heatmap of head `index`; clicking it makes the head active and selects the row."""
-
-    clicked = Signal(int, int)  # head, query row
-
-    def __init__(self, document, index: int, parent=None):
-        super().__init__(parent)
-        self.document = document
-        self.index = index
-        self.setObjectName(f"headPanel{index}")
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        self.setMinimumSize(120, 120)
-        self.setFocusPolicy(Qt.ClickFocus)
-        self.painter = HeatmapPainter()
-        self._data: HeatmapData | None = None
-        self.refresh()
-
-    def weights(self) -> np.ndarray:
-        """The matrix this panel draws (masked cells are 0)."""
-        return np.array(self._data.weights)
-
-    def masked(self) -> np.ndarray:
-        return np.array(self._data.masked)
-
-    def data(self) -> HeatmapData:
-        return self._data
-
-    def refresh(self) -> None:
-        scenario = self.document.scenario
-        if self.index >= len(scenario.heads):
-            return
-        trace = self.document.result.heads[self.index]
-        self._data = HeatmapData(
-            tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
-            title=f"{self.index}: {scenario.heads[self.index].name}",
-            selected_row=self.document.query)
-        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
-                           "explain it step by step.").format(self.index))
-        self.update()
-
-    def set_style(self, painter: HeatmapPainter) -> None:
-        self.painter = painter
-        self.update()
-
-    def paintEvent(self, event):
-        if self._data is None:
-            return
-        p = QPainter(self)
-        self.painter.paint(p, self._content_rect(), self._data)
-        if self.document.active_head == self.index:
-            p.setPen(QPen(ACTIVE_BORDER, 3))
-            p.setBrush(Qt.NoBrush)
-            p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
-        p.end()
-
-    def _content_rect(self) -> QRectF:
-        return QRectF(self.rect()).adjusted(6, 4, -6, -6)
-
-    def mousePressEvent(self, event):
-        if event.button() != Qt.LeftButton or self._data is None:
-            return super().mousePressEvent(event)
-        cell = self.painter.cell_at(self._content_rect(), self._data, event.position())
-        row = cell[0] if cell else self.document.query
-        self.document.select(head=self.index, query=row)
-        self.clicked.emit(self.index, row)

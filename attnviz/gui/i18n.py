@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 LANGUAGES = {"en": "English", "ja": "日本語"}
 _installed: list[QTranslator] = []
@@ -19,6 +19,15 @@ def tr(text: str) -> str:
     # One (empty) context for the whole app: that is where pyside6-lupdate files
     # tr() calls made outside a class.
     return QCoreApplication.translate("", text)
+
+
+def describe(error) -> str:
+    """An AttnVizError's message in the interface's language (others as they are)."""
+    template, values = getattr(error, "template", None), getattr(error, "values", ())
+    if template is None:
+        return str(error)
+    translated = tr(template)
+    return translated.format(*values) if values else translated
 
 
 def system_language() -> str:
@@ -48,6 +57,10 @@ def install_language(lang: str) -> str:
             if translator is not None:
                 app.installTranslator(translator)
                 _installed.append(translator)
+    else:
+        QCoreApplication.sendEvent(app, QEvent(QEvent.LanguageChange))  # English: no translator to install
+    # Qt posts LanguageChange to every widget; deliver them now so the switch is complete on return.
+    QCoreApplication.sendPostedEvents(None, QEvent.LanguageChange)
     return lang
 
 

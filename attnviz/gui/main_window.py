@@ -1,9 +1,13 @@
-"""The main window: heads in the centre, q/k/v tables on the left, one query's steps below."""
+"""The main window: heads in the centre, q/k/v tables on the left, one query's steps below.
+
+This module holds the layout, files and token editing; the classroom features
+(language, look, zoom, presentation, guided steps) live in classroom.py.
+"""
 from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
                                QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar)
@@ -11,6 +15,8 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
 from ..core import save_scenario
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
+from . import settings
+from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
 from .controls import QuerySliders, Selectors, SettingsBar
 from .document import ScenarioDocument
@@ -18,16 +24,14 @@ from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
 from .figure import Figure, FigureOptions
 from .heads_view import HeadsView
+from .i18n import current_language, describe, tr
 from .step_table import StepView
 from .tables import VectorTables
-from .i18n import tr
 
-MAX_RECENT = 8
-FILE_FILTER = "AttnViz scenario (*.json);;NumPy q, k, v (*.npz);;All files (*)"
-IMAGE_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"
-DATA_FILTER = "CSV table (*.csv);;NumPy arrays (*.npz)"
+FILE_FILTER = "AttnViz (*.json *.npz);;JSON (*.json);;NumPy (*.npz);;* (*)"
+IMAGE_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
+DATA_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 CLIPBOARD_WIDTH = 1600
-
 
 
 def resolve(scenario) -> tuple[Scenario, str | None]:
@@ -46,18 +50,21 @@ class MainWindow(QMainWindow):
         loaded, source = resolve(scenario)
         self.document = ScenarioDocument(loaded, source, self)
         self.message = QLabel(objectName="messageLabel")
-        self.message.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.message.setStyleSheet("color: #d0302b; font-weight: bold;")
         self.statusBar().addWidget(self.message, 1)
         self._build_views()
         self._build_actions()
+        self.classroom = Classroom(self)
         self._build_menus()
         self.document.changed.connect(self._clear_message)
         self.document.replaced.connect(self._update_title)
         self.document.undo_stack.cleanChanged.connect(self._update_title)
-        self._update_title()
         self.resize(1500, 950)
         self.resizeDocks([self.vectors_dock], [380], Qt.Horizontal)
         self.resizeDocks([self.steps_dock], [300], Qt.Vertical)
+        self.classroom.restore()
+        self.retranslate()
+        settings.set_last_scenario(source)
 
     # ------------------------------------------------------------- layout
 
@@ -67,28 +74,25 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.heads)
         self.tables = VectorTables(d, self.report)
         self.tables.tokenMenuRequested.connect(self._token_menu)
-        self.vectors_dock = self._dock(tr("q, k, v of the active head"), "vectorsDock", self.tables,
-                                       Qt.LeftDockWidgetArea)
+        self.vectors_dock = self._dock("vectorsDock", self.tables, Qt.LeftDockWidgetArea)
         self.sliders = QuerySliders(d, self.report)
         self.steps = StepView(d)
-        split = QSplitter(Qt.Horizontal)
-        split.addWidget(self.sliders)
-        split.addWidget(self.steps)
-        split.setStretchFactor(1, 3)
-        self.steps_dock = self._dock(tr("One query, step by step"), "stepDock", split,
-                                     Qt.BottomDockWidgetArea)
+        self.steps_split = QSplitter(Qt.Horizontal)
+        self.steps_split.addWidget(self.sliders)
+        self.steps_split.addWidget(self.steps)
+        self.steps_split.setStretchFactor(1, 3)
+        self.steps_dock = self._dock("stepDock", self.steps_split, Qt.BottomDockWidgetArea)
         self.selectors = Selectors(d)
         self.settings_bar = SettingsBar(d, self.report)
-        toolbar = QToolBar(tr("Controls"), objectName="controlsToolbar")
-        toolbar.setMovable(False)
-        toolbar.addWidget(self.selectors)
-        toolbar.addSeparator()
-        toolbar.addWidget(self.settings_bar)
-        self.addToolBar(Qt.TopToolBarArea, toolbar)
-        self.toolbar = toolbar
+        self.toolbar = QToolBar(objectName="controlsToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(self.selectors)
+        self.toolbar.addSeparator()
+        self.toolbar.addWidget(self.settings_bar)
+        self.addToolBar(Qt.TopToolBarArea, self.toolbar)
 
-    def _dock(self, title, name, widget, area):
-        dock = QDockWidget(title, self, objectName=name)
+    def _dock(self, name, widget, area):
+        dock = QDockWidget(self, objectName=name)
         dock.setWidget(widget)
         dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
         self.addDockWidget(area, dock)
@@ -96,27 +100,28 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self):
         stack = self.document.undo_stack
-        self.undo_action = stack.createUndoAction(self, tr("&Undo"))
+        self.undo_action = stack.createUndoAction(self)
         self.undo_action.setShortcut(QKeySequence.Undo)
-        self.redo_action = stack.createRedoAction(self, tr("&Redo"))
+        self.redo_action = stack.createRedoAction(self)
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.open_action = self._action(tr("&Open…"), self.open_dialog, QKeySequence.Open)
-        self.save_action = self._action(tr("&Save"), self.save, QKeySequence.Save)
-        self.save_as_action = self._action(tr("Save &As…"), self.save_as, QKeySequence("Ctrl+Shift+S"))
-        self.quit_action = self._action(tr("&Quit"), self.close, QKeySequence("Ctrl+Q"))
-        self.export_image_action = self._action(tr("&Export image…"), self.export_image_dialog,
-                                                QKeySequence("Ctrl+E"))
-        self.export_data_action = self._action(tr("Export &data…"), self.export_data_dialog)
-        self.copy_image_action = self._action(tr("&Copy image"), self.copy_image, QKeySequence("Ctrl+Shift+C"))
-        self.rename_action = self._action(tr("Re&name token…"), self.rename_token_dialog, QKeySequence("F2"))
-        self.insert_before_action = self._action(tr("Insert token &before…"),
-                                                 lambda: self.insert_token_dialog(after=False))
-        self.insert_after_action = self._action(tr("Insert token &after…"),
-                                                lambda: self.insert_token_dialog(after=True))
-        self.remove_action = self._action(tr("Re&move token"), self.remove_token)
+        self.addActions([self.undo_action, self.redo_action])
+        self.open_action = self._action(self.open_dialog, QKeySequence.Open)
+        self.save_action = self._action(self.save, QKeySequence.Save)
+        self.save_as_action = self._action(self.save_as, QKeySequence("Ctrl+Shift+S"))
+        self.quit_action = self._action(self.close, QKeySequence("Ctrl+Q"))
+        self.export_image_action = self._action(self.export_image_dialog, QKeySequence("Ctrl+E"))
+        self.export_data_action = self._action(self.export_data_dialog)
+        self.copy_image_action = self._action(self.copy_image, QKeySequence("Ctrl+Shift+C"))
+        self.rename_action = self._action(self.rename_token_dialog, QKeySequence("F2"))
+        self.insert_before_action = self._action(lambda: self.insert_token_dialog(after=False))
+        self.insert_after_action = self._action(lambda: self.insert_token_dialog(after=True))
+        self.remove_action = self._action(self.remove_token)
+        self.reopen_action = self._action(settings.set_reopen_last)
+        self.reopen_action.setCheckable(True)
+        self.reopen_action.setChecked(settings.reopen_last())
 
-    def _action(self, text, slot, shortcut=None):
-        action = QAction(text, self)
+    def _action(self, slot, shortcut=None) -> QAction:
+        action = QAction(self)
         if shortcut is not None:
             action.setShortcut(shortcut)
         action.triggered.connect(slot)
@@ -125,36 +130,70 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self):
         bar = self.menuBar()
-        file_menu = bar.addMenu(tr("&File"))
-        self.presets_menu = file_menu.addMenu(tr("&New from preset"))
+        self.file_menu = bar.addMenu("")
+        self.presets_menu = self.file_menu.addMenu("")
+        self.file_menu.addAction(self.open_action)
+        self.recent_menu = self.file_menu.addMenu("")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.file_menu.addSeparator()
+        for action in (self.save_action, self.save_as_action, None, self.export_image_action,
+                       self.export_data_action, None, self.reopen_action, None, self.quit_action):
+            self.file_menu.addSeparator() if action is None else self.file_menu.addAction(action)
+        self.edit_menu = bar.addMenu("")
+        for action in (self.undo_action, self.redo_action, None, self.copy_image_action, None,
+                       self.rename_action, self.insert_before_action, self.insert_after_action,
+                       self.remove_action):
+            self.edit_menu.addSeparator() if action is None else self.edit_menu.addAction(action)
+        self.view_menu = bar.addMenu("")
+        for action in (self.vectors_dock.toggleViewAction(), self.steps_dock.toggleViewAction(),
+                       self.toolbar.toggleViewAction()):
+            self.view_menu.addAction(action)
+        self.view_menu.addSeparator()
+        self.classroom.fill_view_menu(self.view_menu)
+        self.help_menu = bar.addMenu("")
+        self.classroom.fill_help_menu(self.help_menu)
+
+    # ------------------------------------------------------------- language
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self):
+        """Every text of the window in the current language (Qt sends LanguageChange on a switch)."""
+        texts = {
+            self.open_action: tr("&Open…"), self.save_action: tr("&Save"),
+            self.save_as_action: tr("Save &As…"), self.quit_action: tr("&Quit"),
+            self.export_image_action: tr("&Export image…"), self.export_data_action: tr("Export &data…"),
+            self.copy_image_action: tr("&Copy image"), self.rename_action: tr("Re&name token…"),
+            self.insert_before_action: tr("Insert token &before…"),
+            self.insert_after_action: tr("Insert token &after…"), self.remove_action: tr("Re&move token"),
+            self.reopen_action: tr("Open the last scenario at start"),
+        }
+        for action, text in texts.items():
+            action.setText(text)
+        self.undo_action.setText(tr("&Undo"))
+        self.redo_action.setText(tr("&Redo"))
+        self.copy_image_action.setToolTip(tr("Put the active head's heatmap on the clipboard, for slides"))
+        for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
+                           (self.recent_menu, tr("Open &recent")), (self.edit_menu, tr("&Edit")),
+                           (self.view_menu, tr("&View")), (self.help_menu, tr("&Help"))):
+            menu.setTitle(text)
+        self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
+        self.steps_dock.setWindowTitle(tr("One query, step by step"))
+        self.toolbar.setWindowTitle(tr("Controls"))
+        self._fill_presets_menu()
+        self.classroom.retranslate()
+        self._update_title()
+
+    def _fill_presets_menu(self):
+        self.presets_menu.clear()
+        lang = current_language()
         for preset in list_presets():
-            title = preset.title.get("en", preset.id)
+            title = preset.title.get(lang) or preset.id
             action = self.presets_menu.addAction(f"{preset.id} — {title}")
             action.triggered.connect(lambda _=False, p=preset.id: self.open_scenario(p))
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu(tr("Open &recent"))
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu.addSeparator()
-        file_menu.addAction(self.save_action)
-        file_menu.addAction(self.save_as_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.export_image_action)
-        file_menu.addAction(self.export_data_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = bar.addMenu(tr("&Edit"))
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.copy_image_action)
-        edit_menu.addSeparator()
-        for action in (self.rename_action, self.insert_before_action, self.insert_after_action,
-                       self.remove_action):
-            edit_menu.addAction(action)
-        view_menu = bar.addMenu(tr("&View"))
-        view_menu.addAction(self.vectors_dock.toggleViewAction())
-        view_menu.addAction(self.steps_dock.toggleViewAction())
-        view_menu.addAction(self.toolbar.toggleViewAction())
 
     # ------------------------------------------------------------- messages and title
 
@@ -187,11 +226,12 @@ class MainWindow(QMainWindow):
         try:
             scenario, source = resolve(name)
         except ScenarioError as e:
-            self.warn(tr("Cannot open"), str(e))
+            self.warn(tr("Cannot open"), describe(e))
             return False
         self.document.replace(scenario, source)
+        settings.set_last_scenario(source)
         if source and not source.startswith("preset:"):
-            self._remember_recent(source)
+            settings.remember_recent(source)
         return True
 
     def open_dialog(self):
@@ -208,8 +248,7 @@ class MainWindow(QMainWindow):
     def save_as(self, path=None) -> bool:
         if not path:
             suggestion = os.path.join(self._folder(), self.display_name().rsplit(".", 1)[0] + ".json")
-            path, _ = QFileDialog.getSaveFileName(self, tr("Save scenario"), suggestion,
-                                                  "AttnViz scenario (*.json)")
+            path, _ = QFileDialog.getSaveFileName(self, tr("Save scenario"), suggestion, "JSON (*.json)")
         if not path:
             return False
         if not path.lower().endswith(".json"):
@@ -220,10 +259,12 @@ class MainWindow(QMainWindow):
         try:
             save_scenario(self.document.scenario, path)
         except ScenarioError as e:
-            self.warn(tr("Cannot save"), str(e))
+            self.warn(tr("Cannot save"), describe(e))
             return False
-        self.document.mark_saved(os.path.abspath(path))
-        self._remember_recent(os.path.abspath(path))
+        path = os.path.abspath(path)
+        self.document.mark_saved(path)
+        settings.remember_recent(path)
+        settings.set_last_scenario(path)
         self._update_title()
         return True
 
@@ -248,6 +289,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):
         if self.maybe_save():
+            self.classroom.save()
             event.accept()
         else:
             event.ignore()
@@ -256,18 +298,12 @@ class MainWindow(QMainWindow):
         path = self.document.path
         return os.path.dirname(path) if path else os.getcwd()
 
-    def _remember_recent(self, path: str):
-        settings = QSettings()
-        recent = [p for p in (settings.value("recentFiles", []) or []) if p != path]
-        settings.setValue("recentFiles", [path] + recent[:MAX_RECENT - 1])
-
     def recent_files(self) -> list[str]:
-        value = QSettings().value("recentFiles", []) or []
-        return [value] if isinstance(value, str) else list(value)
+        return settings.recent_files()
 
     def _fill_recent_menu(self):
         self.recent_menu.clear()
-        for path in self.recent_files():
+        for path in settings.recent_files():
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _=False, p=path: self.open_scenario(p))
         if self.recent_menu.isEmpty():
@@ -278,14 +314,15 @@ class MainWindow(QMainWindow):
     def figure(self, kind: str = "head", caption: bool = True) -> Figure:
         """What the window shows, as a figure: the active head, all heads, or the query's steps."""
         d = self.document
-        options = FigureOptions(kind=kind, head=d.active_head, query=d.query, caption=caption)
+        options = FigureOptions(kind=kind, head=d.active_head, query=d.query, caption=caption,
+                                colormap=self.classroom.colormap)
         return Figure(d.scenario, d.result, options)
 
     def export_image(self, path: str, kind: str = "head", width: int = 2400, caption: bool = True) -> bool:
         try:
             export_figure(self.figure(kind, caption), path, width)
         except ScenarioError as e:
-            self.warn(tr("Cannot export"), str(e))
+            self.warn(tr("Cannot export"), describe(e))
             return False
         self.statusBar().showMessage(tr("Exported {0}").format(path), 5000)
         return True
@@ -304,7 +341,7 @@ class MainWindow(QMainWindow):
         try:
             export_data(self.document.scenario, self.document.result, path)
         except ScenarioError as e:
-            self.warn(tr("Cannot export"), str(e))
+            self.warn(tr("Cannot export"), describe(e))
             return False
         self.statusBar().showMessage(tr("Exported {0}").format(path), 5000)
         return True
@@ -327,7 +364,7 @@ class MainWindow(QMainWindow):
         try:
             self.document.push(make_command())
         except ScenarioError as e:
-            self.report(str(e))
+            self.report(describe(e))
             return False
         return True
 
@@ -373,4 +410,4 @@ def _with_suffix(path: str, chosen_filter: str) -> str:
     if os.path.splitext(path)[1]:
         return path
     start = chosen_filter.find("*.")
-    return path + (chosen_filter[start + 1:chosen_filter.find(")", start)] if start >= 0 else "")
+    return path + (chosen_filter[start + 1:chosen_filter.find(")", start)].split()[0] if start >= 0 else "")

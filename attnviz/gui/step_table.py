@@ -1,14 +1,16 @@
 """The arithmetic of the selected query, as the tutorial's table: k, q·k, ÷√d_k, mask, softmax, Σ weight·v."""
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+import html
+
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ..core.explain import divisor_text, fmt_vector, output_text, step_rows
 from . import colormaps
 from .fonts import weighted
-from .i18n import tr
+from .i18n import current_language, tr
 
 
 
@@ -25,7 +27,7 @@ def step_headers(scenario, head: int) -> list[str]:
 def step_title(scenario, head: int, query: int) -> str:
     h = scenario.heads[head]
     return tr("Query {0} in head {1} ({2}): q = {3}").format(
-        scenario.tokens[query], head, h.name, fmt_vector(h.q[query]))
+        scenario.tokens[query], head, h.title(current_language()), fmt_vector(h.q[query]))
 
 
 def step_output(scenario, result, head: int, query: int) -> str:
@@ -45,6 +47,10 @@ class StepTableModel(QAbstractTableModel):
         self._rows = []
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        self.refresh()
+
+    def set_colormap(self, name: str):
+        self.colormap = colormaps.get(name)
         self.refresh()
 
     def refresh(self):
@@ -100,8 +106,6 @@ class StepView(QWidget):
         self.document = document
         self.title = QLabel(objectName="stepTitle")
         self.title.setWordWrap(True)
-        self.title.setTextFormat(Qt.PlainText)  # token names are data, never markup
-        self.title.setFont(weighted(self.title.font(), bold=True))
         self.model = StepTableModel(document, self)
         self.table = QTableView(objectName="stepTable")
         self.table.setModel(self.model)
@@ -110,6 +114,7 @@ class StepView(QWidget):
         self.table.setSelectionMode(QTableView.NoSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(K, QHeaderView.Interactive)  # long k vectors: capped and elided
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
@@ -125,6 +130,30 @@ class StepView(QWidget):
         self.refresh()
 
     def refresh(self):
+        from .guided import OUTPUT, visible_columns  # guided imports this module
         d = self.document
-        self.title.setText(step_title(d.scenario, d.active_head, d.query))
+        self.title.setText(f"<b>{html.escape(step_title(d.scenario, d.active_head, d.query))}</b>")
         self.output.setText(step_output(d.scenario, d.result, d.active_head, d.query))
+        self.output.setVisible(d.stage is None or d.stage >= OUTPUT)
+        shown = visible_columns(d.stage)
+        for column in range(self.model.columnCount()):
+            self.table.setColumnHidden(column, column not in shown)
+        self._fit_k_column()
+        self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
+
+    def _fit_k_column(self):
+        """k as wide as its contents, but at most a quarter of the table: q·k needs the room."""
+        self.table.resizeColumnToContents(K)
+        cap = max(60, self.table.viewport().width() // 4)
+        if self.table.columnWidth(K) > cap:
+            self.table.setColumnWidth(K, cap)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._fit_k_column()
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.model.refresh()
+            self.refresh()
+        super().changeEvent(event)

@@ -1,7 +1,7 @@
 """The q, k and v tables of the active head, each with what it means in the tutorial's words."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from .table_model import VectorTableModel
@@ -41,7 +41,6 @@ class VectorTables(QWidget):
                                  | QAbstractItemView.AnyKeyPressed)
             view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
             view.horizontalHeader().setMinimumSectionSize(44)
-            view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
             view.verticalHeader().setContextMenuPolicy(Qt.CustomContextMenu)
             view.verticalHeader().customContextMenuRequested.connect(
                 lambda pos, v=view: self._token_menu(v, pos))
@@ -55,7 +54,20 @@ class VectorTables(QWidget):
         outer.addWidget(splitter)
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        self._fit_rows()
         self.refresh()
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.refresh()
+        elif event.type() in (QEvent.FontChange, QEvent.ApplicationFontChange):
+            self._fit_rows()
+        super().changeEvent(event)
+
+    def _fit_rows(self):
+        """Row height from the font (zoom), set once: resizing to contents is slow for big tables."""
+        for view in self.views.values():
+            view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
 
     def _token_menu(self, view, pos):
         row = view.verticalHeader().logicalIndexAt(pos)
@@ -71,3 +83,6 @@ class VectorTables(QWidget):
             suffix = tr(" — derived from X, read-only") if derived else ""
             self.labels[matrix].setText(f"<b>{name}</b> ({d.scenario.n} × {width}): {meaning}{suffix}")
             self.labels[matrix].setToolTip(meaning)
+            self.views[matrix].setAccessibleName(f"{name}: {meaning}")
+            self.views[matrix].setToolTip(tr("Double-click a cell or start typing to change it; right-click "
+                                             "a token to rename, insert or remove it"))

@@ -1,18 +1,33 @@
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from attnviz.gui.app import create_app
+from attnviz.gui.i18n import current_language, install_language
+from attnviz.gui.theme import apply_theme
+
+_first_font = []
 
 
 @pytest.fixture(autouse=True)
 def app_setup(qapp, tmp_path, monkeypatch):
-    """AttnViz's names and fonts on pytest-qt's QApplication; settings in a temporary folder."""
+    """AttnViz's names and fonts on pytest-qt's QApplication; settings in a temporary folder;
+    language, zoom and look put back after each test (they are application-wide)."""
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
     create_app()
     QSettings().clear()
+    if not _first_font:
+        _first_font.append(QFont(qapp.font()))
     yield qapp
+    # Only what a test changed: each reset reaches every widget ever made, which is slow.
+    if current_language() != "en":
+        install_language("en")
+    if qapp.palette().window().color().lightness() < 128:
+        apply_theme("light")
+    if qapp.font() != _first_font[0]:
+        qapp.setFont(_first_font[0])
 
 
 @pytest.fixture(autouse=True)

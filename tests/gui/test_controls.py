@@ -132,14 +132,14 @@ def test_the_tutorials_story_with_the_q_sliders(window):
 def cell_center(panel_widget, row, col):
     data = panel_widget.data()
     g = panel_widget.painter.geometry(panel_widget._content_rect(), data)
-    return QPoint(int(g.grid.left() + (col + 0.5) * g.cell), int(g.grid.top() + (row + 0.5) * g.cell))
+    return QPoint(int(g.grid.left() + (col + 0.5) * g.cell_w), int(g.grid.top() + (row + 0.5) * g.cell_h))
 
 
 def test_clicking_a_row_label_selects_that_row(window, qtbot):
     target = panel(window, 0)
     g = target.painter.geometry(target._content_rect(), target.data())
     qtbot.mouseClick(target, Qt.LeftButton, pos=QPoint(int(g.grid.left() - g.row_label_width / 2),
-                                                        int(g.grid.top() + 2.5 * g.cell)))
+                                                        int(g.grid.top() + 2.5 * g.cell_h)))
     assert window.document.query == 2
 
 

@@ -29,7 +29,7 @@ def pixel_in_cell(fig, image, head, i, j, fx=0.2, fy=0.2):
     """The image pixel at (fx, fy) inside cell (i, j): away from the value text in its centre."""
     g = fig.heatmap.geometry(fig.head_rect(head), fig.head_data(head))
     scale = image.width() / fig.size().width()
-    point = QPointF(g.grid.left() + (j + fx) * g.cell, g.grid.top() + (i + fy) * g.cell) * scale
+    point = QPointF(g.grid.left() + (j + fx) * g.cell_w, g.grid.top() + (i + fy) * g.cell_h) * scale
     return image.pixelColor(int(point.x()), int(point.y()))
 
 
@@ -58,7 +58,7 @@ def label_box(fig, image, row):
     g = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0))
     scale = image.width() / fig.size().width()
     x0, x1 = (g.grid.left() - g.row_label_width) * scale, g.grid.left() * scale
-    y0, y1 = (g.grid.top() + row * g.cell) * scale, (g.grid.top() + (row + 1) * g.cell) * scale
+    y0, y1 = (g.grid.top() + row * g.cell_h) * scale, (g.grid.top() + (row + 1) * g.cell_h) * scale
     return image.copy(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
 
 
@@ -78,24 +78,24 @@ def test_an_svg_parses_has_the_tokens_as_text_and_one_rect_per_cell(tmp_path):
     fig = figure()
     export_figure(fig, tmp_path / "h.svg")
     root = ET.parse(tmp_path / "h.svg").getroot()
-    ns = "{http://www.w3.org/2000/svg}"
     texts = svg_text(tmp_path / "h.svg")
     for token in load_preset("seed-demo").tokens:
         assert token in texts
-    cell = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0)).cell
-    cells = [r for r in root.iter(f"{ns}rect")
-             if abs(float(r.get("width")) - cell) < 0.01 and abs(float(r.get("height")) - cell) < 0.01]
-    assert len(cells) == 100
+    assert len(cell_rects(fig, root)) == 100
 
 
 def test_an_all_heads_svg_has_every_heads_cells(tmp_path):
     fig = figure("gpt2-small-shape", kind="all")
     export_figure(fig, tmp_path / "all.svg")
     root = ET.parse(tmp_path / "all.svg").getroot()
-    cell = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0)).cell
-    rects = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")
-             if abs(float(r.get("width")) - cell) < 0.01 and abs(float(r.get("height")) - cell) < 0.01]
-    assert len(rects) == 12 * 100
+    assert len(cell_rects(fig, root)) == 12 * 100
+
+
+def cell_rects(fig, root):
+    """The SVG's <rect>s the size of one heatmap cell."""
+    g = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0))
+    return [r for r in root.iter("{http://www.w3.org/2000/svg}rect")
+            if abs(float(r.get("width")) - g.cell_w) < 0.01 and abs(float(r.get("height")) - g.cell_h) < 0.01]
 
 
 def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
@@ -111,7 +111,7 @@ def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
 
 def test_the_caption_names_the_head_and_the_settings():
     s = load_preset("seed-demo")
-    assert figure(s, head=1).caption_text() == "Head 1: 直前を見るヘッド · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
+    assert figure(s, head=1).caption_text() == "Head 1: previous-token head · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
 
 
 @pytest.mark.parametrize("name, message", [("x.jpg", "unknown image format"), ("noext", "unknown image format")])

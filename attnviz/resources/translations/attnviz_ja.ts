@@ -52,6 +52,18 @@
         <translation>√d_k で割らない</translation>
     </message>
     <message>
+        <source>Each token may look only at itself and the tokens before it: the scores of later tokens become −∞, so their weights are exactly 0.</source>
+        <translation>各トークンは自分と自分より前のトークンしか見られない。後ろのトークンのスコアは −∞ になり、重みはちょうど 0 になる。</translation>
+    </message>
+    <message>
+        <source>Divide the scores q·k by √d_k before softmax, so that long vectors do not make softmax all-or-nothing.</source>
+        <translation>softmax の前にスコア q・k を √d_k で割る。次元が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
+        <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中する。</translation>
+    </message>
+    <message>
         <source>Temperature {0}</source>
         <translation>温度 {0}</translation>
     </message>
@@ -72,12 +84,24 @@
         <translation>{0} の q（何を探しているか）</translation>
     </message>
     <message>
+        <source>Move the {0} component of the q of {1}: what {1} is looking for</source>
+        <translation>{1} の q の {0} 成分を動かす（{1} が何を探しているか）</translation>
+    </message>
+    <message>
         <source>Head</source>
         <translation>ヘッド</translation>
     </message>
     <message>
         <source>Query</source>
         <translation>クエリ</translation>
+    </message>
+    <message>
+        <source>The head whose q, k and v the tables show (or click its heatmap)</source>
+        <translation>表に q・k・v を表示するヘッド（ヒートマップをクリックしても選べる）</translation>
+    </message>
+    <message>
+        <source>The query token whose arithmetic is explained step by step (or click its row in a heatmap)</source>
+        <translation>計算を順に表示するクエリのトークン（ヒートマップの行をクリックしても選べる）</translation>
     </message>
     <message>
         <source>Export image</source>
@@ -214,6 +238,14 @@
         <translation>トークンを削除(&amp;M)</translation>
     </message>
     <message>
+        <source>Open the last scenario at start</source>
+        <translation>起動時に前回のシナリオを開く</translation>
+    </message>
+    <message>
+        <source>Put the active head&apos;s heatmap on the clipboard, for slides</source>
+        <translation>選択中のヘッドのヒートマップをクリップボードへ（スライド用）</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -232,6 +264,10 @@
     <message>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
     </message>
     <message>
         <source>untitled</source>
@@ -338,6 +374,10 @@
         <translation>3. {0} の出力 = {1}</translation>
     </message>
     <message>
+        <source>How the selected query&apos;s weights are computed, one key per row</source>
+        <translation>選択中のクエリの重みの計算（1 行に 1 つのキー）</translation>
+    </message>
+    <message>
         <source>Query q</source>
         <translation>Query（q）</translation>
     </message>
@@ -362,8 +402,210 @@
         <translation>このトークンが実際に渡す情報（本文）</translation>
     </message>
     <message>
+        <source>Double-click a cell or start typing to change it; right-click a token to rename, insert or remove it</source>
+        <translation>セルをダブルクリックするか入力を始めると変更できる。トークンを右クリックすると名前の変更・挿入・削除ができる</translation>
+    </message>
+    <message>
         <source> — derived from X, read-only</source>
         <translation> — X から計算、読み取り専用</translation>
+    </message>
+    <message>
+        <source>NaN (not a number) cannot be used</source>
+        <translation>NaN（数ではない値）は使えません</translation>
+    </message>
+    <message>
+        <source>{0} is too large: values must lie between -1,000,000 and 1,000,000</source>
+        <translation>{0} は大きすぎます。値は -1,000,000 から 1,000,000 の間にしてください</translation>
+    </message>
+    <message>
+        <source>the cell is empty: type a number such as 0.5</source>
+        <translation>セルが空です。0.5 のような数を入力してください</translation>
+    </message>
+    <message>
+        <source>“{0}” is not a finite number: type one such as 0.5</source>
+        <translation>「{0}」は有限の数ではありません。0.5 のような数を入力してください</translation>
+    </message>
+    <message>
+        <source>“{0}” is not a number: type one such as 0.5 or -2</source>
+        <translation>「{0}」は数ではありません。0.5 や -2 のような数を入力してください</translation>
+    </message>
+    <message>
+        <source>“{0}” is too large: values must lie between -1,000,000 and 1,000,000</source>
+        <translation>「{0}」は大きすぎます。値は -1,000,000 から 1,000,000 の間にしてください</translation>
+    </message>
+    <message>
+        <source>token {0} is empty: every token needs a name</source>
+        <translation>{0} 番目のトークンが空です。トークンには名前が必要です</translation>
+    </message>
+    <message>
+        <source>token {0} is {1} characters long; the most is {2}</source>
+        <translation>{0} 番目のトークンは {1} 文字あります。最大 {2} 文字までです</translation>
+    </message>
+    <message>
+        <source>temperature {0} is outside {1} to {2}</source>
+        <translation>温度 {0} が {1} から {2} の範囲外です</translation>
+    </message>
+    <message>
+        <source>no room for another token: this scenario has {0} tokens and {1} heads, the most AttnViz shows</source>
+        <translation>これ以上トークンを追加できません。このシナリオは {0} トークン・{1} ヘッドで、表示できる上限です</translation>
+    </message>
+    <message>
+        <source>the last token cannot be removed: a scenario needs at least one</source>
+        <translation>最後のトークンは削除できません。シナリオには 1 つ以上のトークンが必要です</translation>
+    </message>
+    <message>
+        <source>q, k and v are derived from X and the W matrices here, so they cannot be edited directly</source>
+        <translation>ここでは q・k・v は X と W 行列から計算されるため、直接は編集できません</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation</source>
+        <translation>プレゼンテーション(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>拡大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>縮小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Actual size</source>
+        <translation>元の大きさ(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Guided steps</source>
+        <translation>ステップ表示(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Next step</source>
+        <translation>次のステップ(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous step</source>
+        <translation>前のステップ(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Next &amp;query</source>
+        <translation>次のクエリ(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Previous q&amp;uery</source>
+        <translation>前のクエリ(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;What am I looking at?</source>
+        <translation>この画面の見かた(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnViz</source>
+        <translation>AttnViz について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Leave presentation</source>
+        <translation>プレゼンテーションを終える</translation>
+    </message>
+    <message>
+        <source>Full screen with large type for a projector: the active head big, the others small (F5 or Esc to leave)</source>
+        <translation>プロジェクター用の全画面・大きな文字。選択中のヘッドを大きく、ほかを小さく表示（F5 か Esc で戻る）</translation>
+    </message>
+    <message>
+        <source>Walk through the selected query&apos;s arithmetic one step at a time: q·k, ÷√d_k, mask, softmax, weighted sum of v</source>
+        <translation>選択中のクエリの計算を 1 ステップずつ表示：q・k、÷√d_k、マスク、softmax、v の加重平均</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>&amp;Colour map</source>
+        <translation>カラーマップ(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Look</source>
+        <translation>外観(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Guided &amp;steps</source>
+        <translation>ステップ表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Viridis (colour-blind safe)</source>
+        <translation>Viridis（色覚の違いに配慮）</translation>
+    </message>
+    <message>
+        <source>Cividis (colour-blind safe)</source>
+        <translation>Cividis（色覚の違いに配慮）</translation>
+    </message>
+    <message>
+        <source>Grey (high contrast)</source>
+        <translation>グレー（高コントラスト）</translation>
+    </message>
+    <message>
+        <source>Magma</source>
+        <translation>Magma</translation>
+    </message>
+    <message>
+        <source>score q·k</source>
+        <translation>スコア q・k</translation>
+    </message>
+    <message>
+        <source>mask the future</source>
+        <translation>未来を隠す</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>weighted sum of v</source>
+        <translation>v の加重平均</translation>
+    </message>
+    <message>
+        <source>The dot product of the q of {0} with the k of every token: the more they point the same way, the larger the score.</source>
+        <translation>{0} の q と各トークンの k の内積。向きが揃っているほどスコアが大きい。</translation>
+    </message>
+    <message>
+        <source>Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k does not push softmax to all-or-nothing.</source>
+        <translation>各スコアを √d_k = √{1}（と温度）で割る。d_k が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
+    </message>
+    <message>
+        <source>{0} may not look at the tokens after it: their scores become −∞.</source>
+        <translation>{0} は自分より後ろのトークンを見られない。そのスコアは −∞ になる。</translation>
+    </message>
+    <message>
+        <source>softmax turns the scores into weights that are all positive and add up to 1; −∞ becomes exactly 0.</source>
+        <translation>softmax でスコアを、すべて正で合計 1 の重みにする。−∞ はちょうど 0 になる。</translation>
+    </message>
+    <message>
+        <source>The output of {0} is the weighted sum of the v rows: the tokens with large weights pass on most.</source>
+        <translation>{0} の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざる。</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1}: {2}. {3}</source>
+        <translation>ステップ {0} / {1}：{2}。{3}</translation>
+    </message>
+    <message>
+        <source>What am I looking at?</source>
+        <translation>この画面の見かた</translation>
+    </message>
+    <message>
+        <source>About AttnViz</source>
+        <translation>AttnViz について</translation>
+    </message>
+    <message>
+        <source>AttnViz {0}: see and edit attention in a Transformer, offline.
+Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK (SIL Open Font License).</source>
+        <translation>AttnViz {0}：Transformer の Attention を、オフラインで見て・書き換えて試すアプリ。
+計算：numpy、画面：Qt（PySide6）と pyqtgraph、日本語フォント：Noto Sans CJK（SIL Open Font License）。</translation>
     </message>
 </context>
 </TS>

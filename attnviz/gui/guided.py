@@ -1,0 +1,65 @@
+"""Guided steps: one query row explained stage by stage, as a teacher walks a class through it.
+
+score q·k → ÷√d_k → mask → softmax → weighted sum of v. At each stage the heatmap
+shows only the selected row with the numbers computed so far, and the step table
+only the columns computed so far.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..core.explain import fmt
+from .heatmap import HeatmapData
+from .i18n import tr
+from .step_table import DOT, K, KEY, MASK, SCALED, WEIGHT
+
+SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = range(1, 6)
+STAGES = (SCORE, SCALE, MASKING, SOFTMAX, OUTPUT)
+
+
+def stage_title(stage: int) -> str:
+    return {SCORE: tr("score q·k"), SCALE: tr("÷ √d_k"), MASKING: tr("mask the future"),
+            SOFTMAX: tr("softmax"), OUTPUT: tr("weighted sum of v")}[stage]
+
+
+def stage_explanation(stage: int, token: str, d_k: int) -> str:
+    text = {
+        SCORE: tr("The dot product of the q of {0} with the k of every token: the more they point "
+                  "the same way, the larger the score."),
+        SCALE: tr("Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k "
+                  "does not push softmax to all-or-nothing."),
+        MASKING: tr("{0} may not look at the tokens after it: their scores become −∞."),
+        SOFTMAX: tr("softmax turns the scores into weights that are all positive and add up to 1; "
+                    "−∞ becomes exactly 0."),
+        OUTPUT: tr("The output of {0} is the weighted sum of the v rows: the tokens with large "
+                   "weights pass on most."),
+    }[stage]
+    return text.format(token, d_k)
+
+
+def banner(stage: int, token: str, d_k: int) -> str:
+    return tr("Step {0} of {1}: {2}. {3}").format(stage, len(STAGES), stage_title(stage),
+                                                 stage_explanation(stage, token, d_k))
+
+
+def visible_columns(stage: int | None) -> set[int]:
+    """The step table's columns computed by this stage (all of them outside guided steps)."""
+    every = {KEY, K, DOT, SCALED, MASK, WEIGHT}
+    if stage is None:
+        return every
+    return {KEY, K, DOT} | ({SCALED} if stage >= SCALE else set()) | ({MASK} if stage >= MASKING else set()) \
+        | ({WEIGHT} if stage >= SOFTMAX else set())
+
+
+def staged(data: HeatmapData, trace, row: int, stage: int | None) -> HeatmapData:
+    """What a panel draws at this stage: the selected row only, with that stage's numbers."""
+    if stage is None:
+        return data
+    if stage >= SOFTMAX:
+        return dataclasses.replace(data, only_row=row)
+    values = trace.scores[row] if stage == SCORE else trace.scaled[row]
+    masked = data.masked if stage >= MASKING else np.zeros_like(data.masked)
+    return dataclasses.replace(data, only_row=row, masked=masked, colored=False,
+                               row_text=tuple(fmt(x, 2) for x in values))

@@ -1,0 +1,35 @@
+"""Light and dark looks (Fusion style, so they are the same on every platform)."""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+THEMES = ("light", "dark")
+_default_palette: QPalette | None = None
+_default_style: str | None = None
+
+
+def apply_theme(name: str) -> str:
+    global _default_palette, _default_style
+    app = QApplication.instance()
+    if _default_palette is None:
+        _default_palette, _default_style = QPalette(app.palette()), app.style().name()
+    dark = name == "dark"
+    app.setStyle(QStyleFactory.create("Fusion" if dark else _default_style) or QStyleFactory.create("Fusion"))
+    app.setPalette(dark_palette() if dark else _default_palette)
+    QApplication.sendPostedEvents()  # every widget takes the new colours now
+    return "dark" if dark else "light"
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    base, window, text = QColor(30, 30, 30), QColor(45, 45, 45), QColor(230, 230, 230)
+    for role, color in ((QPalette.Window, window), (QPalette.WindowText, text), (QPalette.Base, base),
+                        (QPalette.AlternateBase, window), (QPalette.Text, text), (QPalette.Button, window),
+                        (QPalette.ButtonText, text), (QPalette.ToolTipBase, window), (QPalette.ToolTipText, text),
+                        (QPalette.Highlight, QColor(230, 120, 0)), (QPalette.HighlightedText, QColor(0, 0, 0)),
+                        (QPalette.PlaceholderText, QColor(150, 150, 150))):
+        p.setColor(role, color)
+    p.setColor(QPalette.Disabled, QPalette.Text, QColor(120, 120, 120))
+    p.setColor(QPalette.Disabled, QPalette.ButtonText, QColor(120, 120, 120))
+    return p
