@@ -250,3 +250,11 @@ def test_a_whole_session_works_with_the_network_cut_off(window, tmp_path, monkey
     qtbot.addWidget(show_guide(window))
     assert attempts == []
     assert "PySide6.QtNetwork" not in sys.modules
+
+
+def test_qts_own_dialogs_follow_the_language(window):
+    from PySide6.QtCore import QCoreApplication
+    window.classroom.set_language("ja")
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "キャンセル"
+    window.classroom.set_language("en")
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
