@@ -171,6 +171,8 @@ class Classroom:
     def set_zoom(self, factor: float, remember: bool = True):
         """Every text in the window scales: tables, step table, heatmaps (they follow the app font)."""
         factor = min(max(factor, ZOOM_STEPS[0]), ZOOM_STEPS[-1])
+        if abs(factor - self.zoom_factor) < 1e-6:
+            return
         font = QApplication.font()
         font.setPointSizeF(self._base_points * factor)
         QApplication.setFont(font)

@@ -9,12 +9,19 @@ _default_palette: QPalette | None = None
 _default_style: str | None = None
 
 
+_current = "light"
+
+
 def apply_theme(name: str) -> str:
-    global _default_palette, _default_style
+    """Switch the look; a no-op when it is already on (restyling reaches every widget)."""
+    global _default_palette, _default_style, _current
     app = QApplication.instance()
     if _default_palette is None:
         _default_palette, _default_style = QPalette(app.palette()), app.style().name()
     dark = name == "dark"
+    if ("dark" if dark else "light") == _current:
+        return _current
+    _current = "dark" if dark else "light"
     app.setStyle(QStyleFactory.create("Fusion" if dark else _default_style) or QStyleFactory.create("Fusion"))
     app.setPalette(dark_palette() if dark else _default_palette)
     QApplication.sendPostedEvents()  # every widget takes the new colours now
