@@ -49,7 +49,9 @@ def run(scenario=None, lang: str | None = None) -> int:
     app = create_app()
     install_language(lang or settings.language(system_language()))
     window = MainWindow(scenario if scenario is not None else _start_scenario())
+    window.enable_recovery()
     window.show()
+    window.offer_restore()
     return app.exec()
 
 

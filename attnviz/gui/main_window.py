@@ -6,6 +6,7 @@ This module holds the layout, files and token editing; the classroom features
 from __future__ import annotations
 
 import os
+import time
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -15,11 +16,12 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
 from ..core import save_scenario
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
-from . import settings
+from . import autosave, settings
 from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
 from .controls import QuerySliders, Selectors, SettingsBar
 from .document import ScenarioDocument
+from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
 from .figure import Figure, FigureOptions
@@ -65,6 +67,44 @@ class MainWindow(QMainWindow):
         self.classroom.restore()
         self.retranslate()
         settings.set_last_scenario(source)
+        self.autosave = self.errors = None
+
+    # ------------------------------------------------------------- crashes and recovery
+
+    def enable_recovery(self, folder=None) -> None:
+        """Autosave unsaved work and catch unexpected errors (the app does this; tests may)."""
+        self.autosave = autosave.Autosave(self.document, folder, self)
+        self.errors = ErrorReporter(self)
+        self.errors.install()
+
+    def offer_restore(self, folder=None) -> bool:
+        """After a crash: offer the newest unsaved work a session left behind."""
+        for copy in autosave.orphans(folder):
+            try:
+                scenario, source, saved = autosave.read(copy)
+            except ScenarioError:
+                autosave.remove(copy)  # unreadable: nothing to offer
+                continue
+            if self.ask_restore(scenario, source, saved) != QMessageBox.Yes:
+                autosave.remove(copy)
+                continue
+            self.document.replace(scenario, source)
+            self.document.undo_stack.resetClean()  # restored work is unsaved work
+            self._update_title()
+            autosave.remove(copy)
+            if self.autosave is not None:
+                self.autosave.write()
+            return True
+        return False
+
+    def ask_restore(self, scenario, source, saved):
+        name = os.path.basename(source) if source and not source.startswith("preset:") else (
+            source[len("preset:"):] if source else tr("untitled"))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved)) if saved else "?"
+        return QMessageBox.question(
+            self, tr("Restore unsaved work?"),
+            tr("AttnViz did not close properly last time. Unsaved changes to {0} from {1} were kept. "
+               "Restore them?").format(name, when), QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
 
     # ------------------------------------------------------------- layout
 
@@ -290,6 +330,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):
         if self.maybe_save():
             self.classroom.save()
+            if self.autosave is not None:
+                self.autosave.close()
+            if self.errors is not None:
+                self.errors.uninstall()
             event.accept()
         else:
             event.ignore()

@@ -274,6 +274,14 @@
         <translation>無題</translation>
     </message>
     <message>
+        <source>Restore unsaved work?</source>
+        <translation>保存していない作業を復元しますか？</translation>
+    </message>
+    <message>
+        <source>AttnViz did not close properly last time. Unsaved changes to {0} from {1} were kept. Restore them?</source>
+        <translation>前回 AttnViz は正しく終了しませんでした。{0} の保存していない変更（{1}）が残っています。復元しますか？</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
     </message>
@@ -606,6 +614,26 @@
 Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK (SIL Open Font License).</source>
         <translation>AttnViz {0}：Transformer の Attention を、オフラインで見て・書き換えて試すアプリ。
 計算：numpy、画面：Qt（PySide6）と pyqtgraph、日本語フォント：Noto Sans CJK（SIL Open Font License）。</translation>
+    </message>
+    <message>
+        <source>Something went wrong</source>
+        <translation>予期しないエラー</translation>
+    </message>
+    <message>
+        <source>AttnViz met an unexpected error ({0}). Your work is still open and nothing has been lost; you can save a copy now and carry on.</source>
+        <translation>AttnViz で予期しないエラーが起きました（{0}）。作業はそのまま開いていて、失われたものはありません。いまコピーを保存して、続けることができます。</translation>
+    </message>
+    <message>
+        <source>The details were written to {0}.</source>
+        <translation>詳細は {0} に記録しました。</translation>
+    </message>
+    <message>
+        <source>Save a copy…</source>
+        <translation>コピーを保存…</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>続ける</translation>
     </message>
 </context>
 </TS>

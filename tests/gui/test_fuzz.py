@@ -1,0 +1,88 @@
+"""Thousands of random actions, valid and invalid, with a fixed seed: after every one, each
+panel draws exactly what the core computes, nothing is NaN, and no exception escapes."""
+import random
+
+import numpy as np
+from PySide6.QtWidgets import QMessageBox, QTableView, QWidget
+
+from attnviz.core import compute, list_presets
+
+ACTIONS = 3000
+SEED = 20261129
+GARBAGE = ["abc", "", "nan", "inf", "-inf", "1e400", "-", "１e９", "２.５", "－１", "0x1F", "1,5", " ", "🐱",
+           "1e6", "-1e6", "1e-300", "3.14159", "−2"]
+NAMES = ["猫", "犬", "", "  ", "🐟", "a" * 41, "を", "token"]
+
+
+def check(window):
+    s = window.document.scenario
+    expected = compute(s).weights()
+    assert len(window.heads.panels) == len(s.heads)
+    for panel, weights in zip(window.heads.panels, expected):
+        drawn = panel.weights()
+        np.testing.assert_array_equal(drawn, weights)
+        assert np.all(np.isfinite(drawn))
+    for matrix in "qkv":
+        assert window.findChild(QTableView, f"{matrix}Table").model().rowCount() == s.n
+    assert window.findChild(QTableView, "stepTable").model().rowCount() == s.n
+
+
+def test_random_actions_never_break_the_window(window, monkeypatch):
+    monkeypatch.setattr(window, "ask_unsaved", lambda: QMessageBox.Discard)
+    rng = random.Random(SEED)
+    d = window.document
+    presets = [p.id for p in list_presets() if p.id != "gpt2-small-shape"] * 3 + ["gpt2-small-shape"]
+
+    def cell_edit(text):
+        m = window.findChild(QTableView, f"{rng.choice('qkv')}Table").model()
+        if m.rowCount() and m.columnCount():
+            m.setData(m.index(rng.randrange(m.rowCount()), rng.randrange(m.columnCount())), text)
+
+    def slider(name):
+        widget = window.findChild(QWidget, name)
+        if widget is not None and widget.isVisibleTo(window):
+            drag = rng.random() < 0.5
+            widget.setSliderDown(drag)
+            for _ in range(rng.randint(1, 4)):
+                widget.setValue(rng.randint(widget.minimum(), widget.maximum()))
+            widget.setSliderDown(False)
+
+    def tokens():
+        n = d.scenario.n
+        choice = rng.random()
+        if choice < 0.4 and n < 16:
+            window.insert_token(rng.randint(0, n), rng.choice(NAMES))
+        elif choice < 0.8:
+            window.remove_token(rng.randrange(n))
+        else:
+            window.rename_token(rng.randrange(n), rng.choice(NAMES))
+
+    actions = [
+        (20, lambda: cell_edit(f"{rng.uniform(-10, 10):.3g}")),
+        (10, lambda: cell_edit(rng.choice(GARBAGE))),
+        (8, lambda: window.undo_action.trigger()),
+        (5, lambda: window.redo_action.trigger()),
+        (4, lambda: window.findChild(QWidget, "causalToggle").click()),
+        (3, lambda: window.findChild(QWidget, "scaleToggle").click()),
+        (6, lambda: slider("temperatureSlider")),
+        (6, lambda: slider(f"qSlider{rng.randrange(4)}")),
+        (6, lambda: d.select(head=rng.randrange(len(d.scenario.heads)))),
+        (6, lambda: d.select(query=rng.randrange(d.scenario.n))),
+        (6, tokens),
+        (4, lambda: window.classroom.next_step()),
+        (1, lambda: window.open_scenario(rng.choice(presets))),
+    ]
+    weights = [w for w, _ in actions]
+    changes, refusals = [], []
+    d.changed.connect(lambda: changes.append(1))
+    message = window.findChild(QWidget, "messageLabel")
+    for step in range(ACTIONS):
+        message.clear()
+        rng.choices([a for _, a in actions], weights)[0]()
+        check(window)
+        if message.text():
+            refusals.append(message.text())
+        if step % 200 == 0:
+            window.grab()  # paint everything now and then: drawing must not fail either
+    # The run really edited and really was refused: it cannot pass by doing nothing.
+    assert len(changes) > ACTIONS // 3 and len(refusals) > ACTIONS // 20
