@@ -17,7 +17,7 @@ import os
 import sys
 
 from .core import compute
-from .core.io import weights_csv, weights_document
+from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, with_settings
@@ -88,7 +88,7 @@ def cmd_gui(args, out) -> int:
 
 
 def cmd_screenshot(args, out) -> int:
-    scenario = open_scenario(args.scenario)
+    scenario = open_named(args.scenario)  # with its source, so the title names it
     from .gui.app import screenshot
     screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step)
     return 0
@@ -96,6 +96,9 @@ def cmd_screenshot(args, out) -> int:
 
 def cmd_export(args, out) -> int:
     scenario = open_scenario(args.scenario)
+    if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
+        save_data(scenario, compute(scenario).weights(), args.output)
+        return 0
     kind = "all" if args.all_heads else "step" if args.step else "head"
     head = _head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
     if args.query is not None and not 0 <= args.query < scenario.n:
@@ -111,10 +114,10 @@ def cmd_export(args, out) -> int:
 def _temperature(text: str) -> float:
     try:
         value = parse_number(text)
-    except NumberError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    if not 0.01 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text} is outside 0.01 to 100")
+    except NumberError:
+        value = None
+    if value is None or not 0.01 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a temperature: give a number from 0.01 to 100")
     return value
 
 
@@ -153,9 +156,11 @@ def build_parsers():
     weights.add_argument("--format", choices=["json", "csv"], default="json")
     weights.set_defaults(run=cmd_weights)
 
-    export = sub.add_parser("export", help="write a heatmap as PNG, SVG or PDF (by the file's suffix)")
+    export = sub.add_parser("export", help="write a heatmap as PNG, SVG or PDF, or the numbers as CSV or "
+                                           ".npz (by the file's suffix)")
     export.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
-    export.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.pdf")
+    export.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="FILE.png, .svg or .pdf (a heatmap); FILE.csv or .npz (weights and q, k, v)")
     which = export.add_mutually_exclusive_group()
     which.add_argument("--head", type=_non_negative, help="this head (0 is the first; the default)")
     which.add_argument("--all-heads", action="store_true", help="every head in one grid")

@@ -54,8 +54,8 @@ def seed_demo():
         "tutorial", SEED_TOKENS,
         title=("猫が魚を食べた。それは新鮮だった", "The cat ate the fish. It was fresh."),
         description=(
-            "意味ヘッド（各次元に 動物・食べ物・動作・文法 の意味）と「直前を見るヘッド」。"
-            "クエリ「それ」は「魚」に注目する。「それ」の q の 食べ物 を 0 にし 動物 を上げると「猫」に移る。",
+            "意味ヘッド（各次元に「動物」「食べ物」「動作」「文法」の意味）と「直前を見るヘッド」。"
+            "クエリ「それ」は「魚」に注目する。「それ」の q の「食べ物」を 0 にし「動物」を上げると、注目先が「猫」に移る。",
             "A semantic head (dimensions mean animal, food, action, grammar) and a previous-token "
             "head. The query それ (it) attends to 魚 (fish); set its 食べ物 (food) to 0 and raise "
             "動物 (animal) and it attends to 猫 (cat)."),

@@ -69,7 +69,8 @@ def step_rows(tokens, q_row, k, trace: AttentionTrace, i: int) -> list[StepRow]:
         rows.append(StepRow(
             key=token, k=fmt_vector(k[j]), dot=dot_text(q_row, k[j]),
             scaled=fmt(trace.scaled[i, j]), mask=MINUS_INFINITY if masked else "0",
-            weight=fmt(trace.weights[i, j]), weight_value=float(trace.weights[i, j]), masked=masked))
+            weight="0" if masked else f"{trace.weights[i, j]:.3f}",  # aligned; a masked 0 is exact
+            weight_value=float(trace.weights[i, j]), masked=masked))
     return rows
 
 

@@ -425,6 +425,25 @@ def save_npz(s: Scenario, path, weights=None) -> None:
     atomic_write(path, buffer.getvalue())
 
 
+# ---------------------------------------------------------------- data exports
+
+DATA_SUFFIXES = (".csv", ".npz")
+
+
+def save_data(s: Scenario, weights, path) -> None:
+    """The weights and the q, k, v of every head: a tidy .csv or a .npz of arrays."""
+    suffix = Path(path).suffix.lower()
+    if Path(path).is_dir():
+        raise ScenarioError(f"{path}: is a folder; give a file name ending in .csv or .npz")
+    if suffix == ".csv":
+        atomic_write(path, data_csv(s, weights).encode("utf-8"))
+    elif suffix == ".npz":
+        save_npz(s, path, weights)
+    else:
+        raise ScenarioError(f"{path}: unknown data format '{suffix or '(none)'}'; "
+                            "use a name ending in .csv or .npz")
+
+
 # ---------------------------------------------------------------- weights as text
 
 def data_csv(s: Scenario, weights) -> str:

@@ -209,6 +209,9 @@ def _check_head(index: int, head: Head, tokens) -> None:
     if d["q"] != d["k"]:
         raise ScenarioError(f"{where}: q has {d['q']} columns and k has {d['k']}; "
                             "q·k needs the same d_k for both")
+    for name, labels, width in (("labels", head.labels, d["q"]), ("v_labels", head.v_labels, d["v"])):
+        if labels and len(labels) != width:
+            raise ScenarioError(f"{where}: {len(labels)} {name} for {width} dimensions")
 
 
 def _check_finite(where: str, m: np.ndarray, tokens=None) -> None:

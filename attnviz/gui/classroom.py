@@ -101,10 +101,26 @@ class Classroom:
         }
         for action, text in texts.items():
             action.setText(text)
-        self.presentation_action.setToolTip(tr("Full screen with large type for a projector: the active "
-                                               "head big, the others small (F5 or Esc to leave)"))
-        self.guided_action.setToolTip(tr("Walk through the selected query's arithmetic one step at a "
-                                         "time: q·k, ÷√d_k, mask, softmax, weighted sum of v"))
+        tips = {
+            self.presentation_action: tr("Full screen with large type for a projector: the active head big, "
+                                         "the others small (F5 or Esc to leave)"),
+            self.guided_action: tr("Walk through the selected query's arithmetic one step at a time: q·k, "
+                                   "÷√d_k, mask, softmax, weighted sum of v"),
+            self.next_action: tr("Compute the next step of the selected query's row"),
+            self.previous_action: tr("Go back one step"),
+            self.next_query_action: tr("Explain the next token's row"),
+            self.previous_query_action: tr("Explain the previous token's row"),
+            self.zoom_in_action: tr("Larger text everywhere"), self.zoom_out_action: tr("Smaller text everywhere"),
+            self.zoom_reset_action: tr("Text at its usual size"),
+            self.guide_action: tr("Query, key and value, the worked example, and how to use the window"),
+        }
+        for action, tip in tips.items():
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        # Buttons show these without the menu's keyboard letters, such as "(&N)" in Japanese.
+        for action, text in ((self.next_action, tr("Next step")), (self.previous_action, tr("Previous step")),
+                             (self.guided_action, tr("Guided steps"))):
+            action.setIconText(text)
         for name, action in self.colormap_actions.items():
             action.setText(tr(colormaps.SEQUENTIAL[name][1]))
         for name, action in self.theme_actions.items():
@@ -199,6 +215,7 @@ class Classroom:
             self.presenting = True
             self.set_zoom(settings.zoom(presentation=True), remember=False)
             w.heads.set_presentation(True, PRESENTATION_POINTS)
+            w.steps.set_compact(True)
             w.showFullScreen()
             # The steps beside the big head: a fixed share, so the head keeps its large type.
             w.resizeDocks([w.steps_dock], [int(w.screen().geometry().width() * STEPS_SHARE)], Qt.Horizontal)
@@ -206,6 +223,7 @@ class Classroom:
             state, geometry, zoom = self._saved_layout
             self.presenting = False
             w.heads.set_presentation(False)
+            w.steps.set_compact(False)
             self.set_zoom(zoom, remember=False)
             for widget in (w.menuBar(), w.statusBar(), w.sliders):
                 widget.show()

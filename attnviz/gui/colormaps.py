@@ -19,10 +19,25 @@ SEQUENTIAL = {
     "magma": ("magma", QT_TR_NOOP("Magma")),
 }
 DEFAULT = "viridis"
+# The grey ramp stops short of white, so a weight of 1 keeps an edge on a white page.
+RANGES = {"grey": (0.0, 0.88)}
 
-MASK_FILL = QColor(236, 236, 236)   # masked (future) cells: light grey, hatched, with −∞
-MASK_HATCH = QColor(175, 175, 175)
-MASK_TEXT = QColor(80, 80, 80)
+@dataclass(frozen=True)
+class MaskLook:
+    """How masked (future) cells are drawn: a warm paper tone no colour map uses, hatched, −∞."""
+
+    fill: QColor
+    hatch: QColor
+    text: QColor
+
+
+LIGHT_MASK = MaskLook(QColor(240, 233, 222), QColor(160, 148, 134), QColor(90, 80, 70))
+DARK_MASK = MaskLook(QColor(62, 57, 52), QColor(120, 110, 100), QColor(215, 205, 192))
+MASK_FILL, MASK_HATCH, MASK_TEXT = LIGHT_MASK.fill, LIGHT_MASK.hatch, LIGHT_MASK.text
+
+
+def mask_look(background: QColor) -> MaskLook:
+    return DARK_MASK if background.lightness() < 128 else LIGHT_MASK
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,7 @@ def get(name: str = DEFAULT) -> ColorMap:
     import pyqtgraph as pg  # only its colour tables are used here
 
     source, _ = SEQUENTIAL.get(name, SEQUENTIAL[DEFAULT])
-    lut = pg.colormap.get(source).getLookupTable(0.0, 1.0, 256)[:, :3].astype(np.uint8)
+    low, high = RANGES.get(name, (0.0, 1.0))
+    lut = pg.colormap.get(source).getLookupTable(low, high, 256)[:, :3].astype(np.uint8)
     lut.setflags(write=False)
     return ColorMap(name if name in SEQUENTIAL else DEFAULT, lut)

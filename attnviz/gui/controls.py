@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
-from .i18n import current_language, describe, tr
+from .i18n import describe, head_label, tr
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
@@ -237,8 +237,7 @@ class Selectors(Retranslated):
 
     def refresh(self):
         s = self.document.scenario
-        lang = current_language()
-        heads = [f"{i}: {h.title(lang)}" for i, h in enumerate(s.heads)]
+        heads = [head_label(s, i) for i in range(len(s.heads))]
         for box, items, current in ((self.head, heads, self.document.active_head),
                                     (self.query, list(s.tokens), self.document.query)):
             with QSignalBlocker(box):

@@ -11,12 +11,11 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QS
 from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 
-from ..core.io import atomic_write, data_csv, save_npz
+from ..core.io import atomic_write, save_data
 from ..core.scenario import ScenarioError
 from .figure import Figure
 
 IMAGE_FORMATS = (".png", ".svg", ".pdf")
-DATA_FORMATS = (".csv", ".npz")
 WIDTH_RANGE = (200, 8000)  # pixels; 8000 × 8000 × 4 bytes is already 256 MB
 
 
@@ -25,6 +24,8 @@ class ExportError(ScenarioError):
 
 
 def image_format(path) -> str:
+    if Path(path).is_dir():
+        raise ExportError(f"{path}: is a folder; give a file name ending in .png, .svg or .pdf")
     suffix = Path(path).suffix.lower()
     if suffix not in IMAGE_FORMATS:
         raise ExportError(f"{path}: unknown image format '{suffix or '(none)'}'; "
@@ -102,12 +103,4 @@ def _write_to_buffer(write, what: str) -> QByteArray:
 
 def export_data(scenario, result, path) -> None:
     """The weights and the q, k, v of every head: a tidy .csv or a .npz of arrays."""
-    suffix = Path(path).suffix.lower()
-    weights = result.weights()
-    if suffix == ".csv":
-        atomic_write(path, data_csv(scenario, weights).encode("utf-8"))
-    elif suffix == ".npz":
-        save_npz(scenario, path, weights)
-    else:
-        raise ExportError(f"{path}: unknown data format '{suffix or '(none)'}'; "
-                          "use a name ending in .csv or .npz")
+    save_data(scenario, result.weights(), path)

@@ -19,7 +19,7 @@ from ..core.scenario import Scenario
 from . import colormaps
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
-from .i18n import current_language, tr
+from .i18n import head_label, tr
 from .step_table import step_headers, step_output, step_title
 
 KINDS = ("head", "all", "step")
@@ -94,7 +94,7 @@ class Figure:
         trace = self.result.heads[index]
         highlight = self.query if self.options.kind == "step" else self.options.query
         return HeatmapData(self.scenario.tokens, trace.weights, np.isneginf(trace.masked),
-                           f"{index}: {self.scenario.heads[index].title(current_language())}", highlight)
+                           head_label(self.scenario, index), highlight)
 
     @property
     def query(self) -> int:
@@ -126,10 +126,9 @@ class Figure:
         s = self.scenario.settings
         d_k = self.scenario.heads[self.options.head].d_k
         if self.options.kind == "all":
-            what = tr("All {0} heads").format(len(self.scenario.heads))
+            what = tr("All heads ({0})").format(len(self.scenario.heads))
         else:
-            what = tr("Head {0}: {1}").format(self.options.head,
-                                              self.scenario.heads[self.options.head].title(current_language()))
+            what = head_label(self.scenario, self.options.head)
         mask = tr("causal mask on") if s.causal else tr("causal mask off")
         scale = tr("÷√d_k (d_k = {0})").format(d_k) if s.scale else tr("no ÷√d_k")
         temperature = tr("temperature {0}").format(fmt(s.temperature, 2))

@@ -14,7 +14,7 @@ from . import colormaps
 from .fonts import figure_font
 from .guided import banner, staged
 from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
-from .i18n import current_language, tr
+from .i18n import current_language, head_label, tr
 
 ACTIVE_BORDER = QColor(230, 120, 0)
 
@@ -47,7 +47,8 @@ class ColorBar(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
         paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap,
-                       figure_font(point_size=self.font().pointSizeF()), self.palette().windowText().color())
+                       figure_font(point_size=self.font().pointSizeF()), self.palette().windowText().color(),
+                       self.palette().window().color())
 
 
 # ---------------------------------------------------------------- one panel per head
@@ -63,10 +64,11 @@ class HeadPanel(QWidget):
         self.index = index
         self.setObjectName(f"headPanel{index}")
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        self.setMinimumSize(120, 120)
+        self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
         self.setFocusPolicy(Qt.ClickFocus)
         self.colormap_name = colormaps.DEFAULT
         self.min_points = 0.0  # presentation: labels and values never smaller than this
+        self.scale = 1.0       # presentation thumbnails: smaller type
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
         self._restyle()
@@ -90,7 +92,7 @@ class HeadPanel(QWidget):
         trace = d.result.heads[self.index]
         data = HeatmapData(
             tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
-            title=f"{self.index}: {scenario.heads[self.index].title(current_language())}",
+            title=head_label(scenario, self.index),
             selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, d.stage if d.active_head == self.index else None)
@@ -106,7 +108,8 @@ class HeadPanel(QWidget):
         """Fonts follow the application's (zoom), colours the palette (light or dark look)."""
         palette = self.palette()
         self.painter = HeatmapPainter(colormaps.get(self.colormap_name),
-                                      figure_font(point_size=max(self.font().pointSizeF(), self.min_points)),
+                                      figure_font(point_size=max(self.font().pointSizeF() * self.scale,
+                                                                 self.min_points)),
                                       background=palette.window().color(),
                                       foreground=palette.windowText().color())
         self.update()
@@ -213,10 +216,12 @@ class HeadsView(QWidget):
 
     def _place(self):
         self._placed_active = self.document.active_head
-        for i, panel in enumerate(self.panels):  # large type for the big head only
-            points = self.panels_points if i == self._placed_active else 0.0
-            if panel.min_points != points:
-                panel.min_points = points
+        for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
+            big = i == self._placed_active
+            points = self.panels_points if big else 0.0
+            scale = 0.55 if self.focus and not big else 1.0
+            if (panel.min_points, panel.scale) != (points, scale):
+                panel.min_points, panel.scale = points, scale
                 panel._restyle()
         for panel in self.panels:
             self.grid.removeWidget(panel)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
+                           QPolygonF)
 
 from ..core.explain import MINUS_INFINITY
 from . import colormaps
@@ -69,6 +70,8 @@ class HeatmapPainter:
         self.decimals = decimals
         self.background = background or QColor(255, 255, 255)
         self.foreground = foreground or QColor(20, 20, 20)
+        self.mask = colormaps.mask_look(self.background)
+        self._hatch_cache = (None, None)
 
     # ------------------------------------------------------------- layout
 
@@ -153,8 +156,9 @@ class HeatmapPainter:
         if data.title:
             p.setFont(self._title_font())
             p.setPen(self.foreground)
+            title = QFontMetricsF(self._title_font()).elidedText(data.title, Qt.ElideRight, rect.width())
             p.drawText(QRectF(rect.left(), rect.top(), rect.width(), g.title_height),
-                       Qt.AlignLeft | Qt.AlignVCenter, data.title)
+                       Qt.AlignLeft | Qt.AlignVCenter, title)
         if vector:
             self._paint_cells_as_rects(p, g, data)
         else:
@@ -171,7 +175,7 @@ class HeatmapPainter:
         rgb = self.colormap.lut[self.colormap.index(data.weights)]  # [n, n, 3]
         if not data.colored:
             rgb = np.broadcast_to(_rgb(NEUTRAL_FILL), rgb.shape)
-        rgb = np.where(data.masked[..., None], _rgb(colormaps.MASK_FILL), rgb)
+        rgb = np.where(data.masked[..., None], _rgb(self.mask.fill), rgb)
         if data.only_row is not None:
             shown = (np.arange(len(rgb)) == data.only_row)[:, None, None]
             rgb = np.where(shown, rgb, _rgb(self.background))
@@ -202,20 +206,20 @@ class HeatmapPainter:
         return QRectF(g.grid.left() + j * g.cell_w, g.grid.top() + i * g.cell_h, g.cell_w, g.cell_h)
 
     def _paint_mask(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
-        """Diagonal hatching over every masked cell: no colour of the map looks like it."""
+        """Diagonal hatching over the masked cells, clipped exactly to them: no colour of any
+        map looks like it. The path is cached: it changes only with the mask or the size."""
         if g.cell < 6 or not data.masked.any():
             return
-        spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
-        hatch = QPainterPath()
-        for i, j in zip(*np.nonzero(data.masked)):
-            if data.only_row is not None and i != data.only_row:
-                continue
-            _hatch_cell(hatch, self._cell_rect(g, i, j), spacing)
-        p.save()
-        p.setPen(QPen(colormaps.MASK_HATCH, max(1.0, g.cell / 30)))
-        p.setBrush(Qt.NoBrush)
-        p.drawPath(hatch)
-        p.restore()
+        shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
+        key = (g.grid.getRect(), shown.tobytes(), shown.shape)
+        if self._hatch_cache[0] != key:
+            region = QPainterPath()
+            for i, j0, j1 in _runs(shown):
+                region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
+                                      (j1 - j0) * g.cell_w, g.cell_h))
+            spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
+            self._hatch_cache = (key, hatch(region, g.grid, spacing, max(1.0, g.cell / 30)))
+        p.fillPath(self._hatch_cache[1], self.mask.hatch)
 
     def _paint_grid_lines(self, p: QPainter, g: Geometry, n: int) -> None:
         if g.cell < 10:
@@ -239,7 +243,7 @@ class HeatmapPainter:
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
                 if data.masked[i, j]:
-                    p.setPen(colormaps.MASK_TEXT)
+                    p.setPen(self.mask.text)
                     p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
                     continue
                 w = float(data.weights[i, j])
@@ -283,9 +287,19 @@ class HeatmapPainter:
                        Qt.AlignHCenter | Qt.AlignBottom, token)
         elif _is_cjk(token):  # tategaki: Japanese reads top to bottom, one character a line
             step = fm.height() * 0.95
-            top = bottom - step * len(token)
-            for c, char in enumerate(token):
-                p.drawText(QRectF(x, top + c * step, w, step), Qt.AlignCenter, char)
+            room = max(1, int((g.column_label_height - fm.height() * 0.5) / step))
+            chars = list(token) if len(token) <= room else list(token[:room - 1]) + ["︙"]  # vertical …
+            top = bottom - step * len(chars)
+            for c, char in enumerate(chars):
+                cell = QRectF(x, top + c * step, w, step)
+                if char in _TURNED_IN_TATEGAKI:  # ー and 〜 run along the column, as in print
+                    p.save()
+                    p.translate(cell.center())
+                    p.rotate(90)
+                    p.drawText(cell.translated(-cell.center()), Qt.AlignCenter, char)
+                    p.restore()
+                else:
+                    p.drawText(cell, Qt.AlignCenter, char)
         else:
             room = g.column_label_height - fm.height() * 0.5
             p.save()
@@ -308,17 +322,29 @@ class HeatmapPainter:
         p.restore()
 
 
-def _hatch_cell(path: QPainterPath, r: QRectF, spacing: float) -> None:
-    """Lines x − y = c at fixed spacing, clipped to the cell: a continuous hatch across cells."""
-    start = np.ceil((r.left() - r.bottom()) / spacing) * spacing
-    c = start
-    while c < r.right() - r.top():
-        # Intersect x − y = c with the cell: x from max(left, top + c) to min(right, bottom + c).
-        x0, x1 = max(r.left(), r.top() + c), min(r.right(), r.bottom() + c)
-        if x1 > x0:
-            path.moveTo(x0, x0 - c)
-            path.lineTo(x1, x1 - c)
+def hatch(region: QPainterPath, bounds: QRectF, spacing: float, width: float) -> QPainterPath:
+    """Stripes along x − y = c, every `spacing`, as filled bands cut exactly to `region`
+    (a stroked line would poke out of the cells at its ends)."""
+    stripes = QPainterPath()
+    top, bottom = bounds.top() - width, bounds.bottom() + width
+    c = np.floor((bounds.left() - bottom) / spacing) * spacing
+    while c < bounds.right() - top:
+        stripes.addPolygon(QPolygonF([QPointF(top + c, top), QPointF(top + c + width, top),
+                                      QPointF(bottom + c + width, bottom), QPointF(bottom + c, bottom)]))
+        stripes.closeSubpath()
         c += spacing
+    return stripes.intersected(region)
+
+
+def _runs(mask: np.ndarray):
+    """(row, first column, end column) of each horizontal run of True cells."""
+    for i, row in enumerate(mask):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        for j0, j1 in zip(edges[::2], edges[1::2]):
+            yield i, int(j0), int(j1)
+
+
+_TURNED_IN_TATEGAKI = set("ー〜～…‥－—―")
 
 
 def _is_cjk(text: str) -> bool:
@@ -331,7 +357,8 @@ def _rgb(color: QColor) -> np.ndarray:
 
 # ---------------------------------------------------------------- colour bar
 
-def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor) -> None:
+def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
+                   background: QColor = QColor(255, 255, 255)) -> None:
     """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching."""
     fm = QFontMetricsF(font)
     p.save()
@@ -358,12 +385,12 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
         p.drawText(QRectF(bar.right() + fm.height() * 0.4, y - fm.height() / 2, rect.width(), fm.height()),
                    Qt.AlignLeft | Qt.AlignVCenter, f"{value:g}")
     cell = QRectF(bar.left(), rect.bottom() - swatch - fm.height() * 2.6, swatch, swatch)
-    p.fillRect(cell, colormaps.MASK_FILL)
-    hatch = QPainterPath()
-    _hatch_cell(hatch, cell, swatch / 4)
-    p.setPen(QPen(colormaps.MASK_HATCH, 1))
-    p.drawPath(hatch)
-    p.setPen(colormaps.MASK_TEXT)
+    mask = colormaps.mask_look(background)
+    p.fillRect(cell, mask.fill)
+    region = QPainterPath()
+    region.addRect(cell)
+    p.fillPath(hatch(region, cell, swatch / 4, max(1.0, swatch / 30)), mask.hatch)
+    p.setPen(mask.text)
     p.drawText(cell, Qt.AlignCenter, MINUS_INFINITY)
     p.setPen(foreground)
     p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),

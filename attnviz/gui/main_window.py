@@ -215,7 +215,21 @@ class MainWindow(QMainWindow):
             action.setText(text)
         self.undo_action.setText(tr("&Undo"))
         self.redo_action.setText(tr("&Redo"))
-        self.copy_image_action.setToolTip(tr("Put the active head's heatmap on the clipboard, for slides"))
+        tips = {
+            self.copy_image_action: tr("Put the active head's heatmap on the clipboard, for slides"),
+            self.open_action: tr("Open a scenario file (.json) or q, k, v from a NumPy file (.npz)"),
+            self.save_action: tr("Save the scenario, with every edit, as a .json file"),
+            self.export_image_action: tr("Save a heatmap as PNG, SVG or PDF for slides and papers"),
+            self.export_data_action: tr("Save the weights and q, k, v of every head as CSV or .npz"),
+            self.rename_action: tr("Rename the selected query token"),
+            self.insert_before_action: tr("Add a token before the selected one (its q, k, v start at 0)"),
+            self.insert_after_action: tr("Add a token after the selected one (its q, k, v start at 0)"),
+            self.remove_action: tr("Remove the selected token from every head"),
+            self.undo_action: tr("Take back the last edit"), self.redo_action: tr("Do again what was taken back"),
+        }
+        for action, tip in tips.items():
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
                            (self.recent_menu, tr("Open &recent")), (self.edit_menu, tr("&Edit")),
                            (self.view_menu, tr("&View")), (self.help_menu, tr("&Help"))):

@@ -10,29 +10,30 @@ from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableView, QVB
 from ..core.explain import divisor_text, fmt_vector, output_text, step_rows
 from . import colormaps
 from .fonts import weighted
-from .i18n import current_language, tr
+from .i18n import head_label, tr
 
 
 
 KEY, K, DOT, SCALED, MASK, WEIGHT = range(6)
 
 
-def step_headers(scenario, head: int) -> list[str]:
+def step_headers(scenario, head: int, short: bool = False) -> list[str]:
+    """Numbered as the five guided steps: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax, 5 output."""
     d_k = scenario.heads[head].d_k
-    return [tr("key"), "k", tr("1. score q·k"),
-            divisor_text(d_k, scenario.settings.scale, scenario.settings.temperature),
-            tr("mask"), tr("2. weight (softmax)")]
+    divisor = "2. " + divisor_text(d_k, scenario.settings.scale, scenario.settings.temperature)
+    if short:  # a narrow table on a projector
+        return [tr("key"), "k", "1. q·k", divisor, tr("3. mask"), "4. softmax"]
+    return [tr("key"), "k", tr("1. score q·k"), divisor, tr("3. mask"), tr("4. weight (softmax)")]
 
 
 def step_title(scenario, head: int, query: int) -> str:
-    h = scenario.heads[head]
-    return tr("Query {0} in head {1} ({2}): q = {3}").format(
-        scenario.tokens[query], head, h.title(current_language()), fmt_vector(h.q[query]))
+    return tr("Query {0} in {1}: q = {2}").format(
+        scenario.tokens[query], head_label(scenario, head), fmt_vector(scenario.heads[head].q[query]))
 
 
 def step_output(scenario, result, head: int, query: int) -> str:
     trace = result.heads[head]
-    return tr("3. output of {0} = {1}").format(
+    return tr("5. output of {0} = {1}").format(
         scenario.tokens[query],
         output_text(trace.weights[query], scenario.heads[head].v, trace.output[query]))
 
@@ -44,6 +45,7 @@ class StepTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.document = document
         self.colormap = colormaps.get()
+        self.compact = False  # presenting: the sums' results only, so every column fits
         self._rows = []
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
@@ -64,7 +66,7 @@ class StepTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def headers(self):
-        return step_headers(self.document.scenario, self.document.active_head)
+        return step_headers(self.document.scenario, self.document.active_head, short=self.compact)
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self._rows)
@@ -78,7 +80,8 @@ class StepTableModel(QAbstractTableModel):
         row = self._rows[index.row()]
         column = index.column()
         if role == Qt.DisplayRole:
-            return (row.key, row.k, row.dot, row.scaled, row.mask, row.weight)[column]
+            dot = row.dot.rsplit(" = ", 1)[-1] if self.compact else row.dot
+            return (row.key, row.k, dot, row.scaled, row.mask, row.weight)[column]
         if role == Qt.TextAlignmentRole:
             left = column in (KEY, DOT)
             return int((Qt.AlignLeft if left else Qt.AlignRight) | Qt.AlignVCenter)
@@ -135,14 +138,29 @@ class StepView(QWidget):
         self.title.setText(f"<b>{html.escape(step_title(d.scenario, d.active_head, d.query))}</b>")
         self.output.setText(step_output(d.scenario, d.result, d.active_head, d.query))
         self.output.setVisible(d.stage is None or d.stage >= OUTPUT)
-        shown = visible_columns(d.stage)
+        shown = visible_columns(d.stage) - ({K} if self.model.compact else set())
         for column in range(self.model.columnCount()):
             self.table.setColumnHidden(column, column not in shown)
         self._fit_k_column()
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
 
+    def set_compact(self, on: bool):
+        """For a projector: no k column and only the results of q·k, so the weights stay in view."""
+        self.model.compact = on
+        self.model.refresh()
+        header = self.table.horizontalHeader()
+        if on:  # every column an equal share: nothing scrolls out of a projector's view
+            header.setSectionResizeMode(QHeaderView.Stretch)
+        else:
+            header.setSectionResizeMode(QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(K, QHeaderView.Interactive)
+            header.setSectionResizeMode(DOT, QHeaderView.Stretch)
+        self.refresh()
+
     def _fit_k_column(self):
         """k as wide as its contents, but at most a quarter of the table: q·k needs the room."""
+        if self.model.compact:
+            return
         self.table.resizeColumnToContents(K)
         cap = max(60, self.table.viewport().width() // 4)
         if self.table.columnWidth(K) > cap:

@@ -81,7 +81,8 @@ class VectorTables(QWidget):
         for matrix, (name, meaning) in captions().items():
             width = head.matrix(matrix).shape[1]
             suffix = tr(" — derived from X, read-only") if derived else ""
-            self.labels[matrix].setText(f"<b>{name}</b> ({d.scenario.n} × {width}): {meaning}{suffix}")
+            self.labels[matrix].setText(tr("{0} ({1} × {2}): {3}").format(f"<b>{name}</b>", d.scenario.n, width,
+                                                                       meaning + suffix))
             self.labels[matrix].setToolTip(meaning)
             self.views[matrix].setAccessibleName(f"{name}: {meaning}")
             self.views[matrix].setToolTip(tr("Double-click a cell or start typing to change it; right-click "

@@ -66,8 +66,8 @@ def test_a_scenario_file_works_like_a_preset(capsys, tmp_path):
     (["weights", "missing.json"], "no such file"),
     (["weights", "toy-3token", "--head", "5"], "only head 0"),
     (["weights", "toy-3token", "--head", "-1"], "not a head number"),
-    (["weights", "toy-3token", "--temperature", "abc"], "not a number"),
-    (["weights", "toy-3token", "--temperature", "0"], "outside 0.01 to 100"),
+    (["weights", "toy-3token", "--temperature", "abc"], "not a temperature: give a number from 0.01 to 100"),
+    (["weights", "toy-3token", "--temperature", "0"], "not a temperature"),
     (["weights", "toy-3token", "--format", "xml"], "invalid choice"),
     (["weights"], "required"),
     (["--bogus"], "unrecognized arguments"),
@@ -89,3 +89,20 @@ def test_a_broken_file_gives_one_line_and_no_traceback_in_a_real_process(tmp_pat
         else:
             assert result.returncode == 2 and "Traceback" not in result.stderr
             assert result.stderr.strip().splitlines() == [f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
+
+
+def test_export_writes_the_numbers_as_csv_or_npz_without_a_window(capsys, tmp_path):
+    import numpy as np
+    code, _, err = run(capsys, "export", "toy-3token", "-o", str(tmp_path / "d.csv"))
+    assert code == 0, err
+    lines = (tmp_path / "d.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "head,quantity,token,column,value"
+    assert "意味ヘッド,weight,それ,魚,0.7679179361387025" in lines
+    code, _, _ = run(capsys, "export", "toy-3token", "-o", str(tmp_path / "d.npz"))
+    with np.load(tmp_path / "d.npz", allow_pickle=False) as data:
+        assert data["weights"][0][2] == pytest.approx([0.0454, 0.7679, 0.1867], abs=1e-4)
+
+
+def test_exporting_onto_a_folder_says_it_is_a_folder(capsys, tmp_path):
+    code, _, err = run(capsys, "export", "toy-3token", "-o", str(tmp_path))
+    assert code == 2 and "is a folder" in err

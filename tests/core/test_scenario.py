@@ -120,3 +120,9 @@ def test_numbers_people_type_are_accepted(text, value):
 def test_text_that_is_not_a_usable_number_is_refused_with_a_reason(text, reason):
     with pytest.raises(NumberError, match=reason):
         parse_number(text)
+
+
+def test_dimension_labels_must_match_the_dimensions():
+    bad = make_head("h", [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]], labels=["animal"])
+    with pytest.raises(ScenarioError, match="1 labels for 2 dimensions"):
+        tiny(heads=[bad])

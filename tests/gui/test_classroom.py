@@ -43,7 +43,7 @@ def texts(window):
 LANGUAGE_NEUTRAL = {"softmax", "causal", "mask", "query", "key", "value", "attnviz", "viridis", "cividis",
                     "magma", "english", "cos", "sin", "numpy", "qt", "pyside6", "pyqtgraph", "noto", "sans",
                     "cjk", "sil", "open", "font", "license", "transformer", "attention", "json", "npz",
-                    "gpt", "small", "esc"}  # GPT-2 small is a name; Esc a key
+                    "gpt", "small", "esc", "png", "svg", "pdf", "csv"}  # names of models, keys, formats
 
 
 PRESET_IDS = re.compile("|".join(p.id for p in __import__("attnviz.core", fromlist=["x"]).list_presets()))

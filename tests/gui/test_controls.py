@@ -167,7 +167,7 @@ def test_the_step_table_shows_the_traces_numbers(window):
             assert abs(float(text[5]) - trace.weights[i, j]) <= 5e-4
             assert abs(float(text[3].replace("\u2212", "-")) - trace.scaled[i, j]) <= 5e-4
             assert text[2].endswith(f"= {trace.scores[i, j]:g}")
-    assert model.headerData(3, Qt.Horizontal) == "÷√4"
+    assert model.headerData(3, Qt.Horizontal) == "2. ÷√4"  # numbered as the five guided steps
 
 
 def test_the_step_table_writes_out_the_worked_example(qtbot):

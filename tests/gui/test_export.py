@@ -50,8 +50,14 @@ def test_png_cells_have_the_colour_maps_colour_and_masked_cells_the_masks_look(t
     got = pixel_in_cell(fig, image, 0, 0, 0)
     assert abs(got.red() - expected.red()) + abs(got.green() - expected.green()) + abs(got.blue() - expected.blue()) <= 6
     masked = [pixel_in_cell(fig, image, 0, 0, 5, fx, fy) for fx, fy in ((0.15, 0.3), (0.3, 0.15), (0.85, 0.7))]
-    for color in masked:  # light grey fill or its grey hatch lines, never a colour of the map
-        assert color.red() == color.green() == color.blue() and 150 <= color.red() <= 240
+    look = colormaps.LIGHT_MASK
+    fill, hatch = (np.array(c.getRgb()[:3], float) for c in (look.fill, look.hatch))
+    lut = colormaps.get().lut.astype(float)
+    for color in masked:  # the mask's fill, its hatch, or a blend of the two: never a colour of the map
+        rgb = np.array(color.getRgb()[:3], float)
+        t = np.clip(np.dot(rgb - fill, hatch - fill) / np.dot(hatch - fill, hatch - fill), 0, 1)
+        assert np.linalg.norm(rgb - (fill + t * (hatch - fill))) <= 8
+        assert np.min(np.linalg.norm(lut - rgb, axis=1)) > 25
 
 
 def label_box(fig, image, row):
@@ -111,7 +117,7 @@ def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
 
 def test_the_caption_names_the_head_and_the_settings():
     s = load_preset("seed-demo")
-    assert figure(s, head=1).caption_text() == "Head 1: previous-token head · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
+    assert figure(s, head=1).caption_text() == "1: previous-token head · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
 
 
 @pytest.mark.parametrize("name, message", [("x.jpg", "unknown image format"), ("noext", "unknown image format")])
@@ -215,7 +221,7 @@ def test_the_command_line_export_speaks_japanese_with_lang_ja(tmp_path):
     from attnviz.gui.i18n import install_language
     try:
         install_language("ja")
-        assert figure(head=0).caption_text().startswith("ヘッド 0：意味ヘッド · 未来を隠す：オン")
+        assert figure(head=0).caption_text().startswith("0: 意味ヘッド · 未来を隠す：オン")
     finally:
         install_language("en")
     result = run_cli("export", "seed-demo", "-o", "ja.svg", "--lang", "ja", cwd=tmp_path)
@@ -243,3 +249,27 @@ def test_the_export_dialog_writes_the_chosen_kind_at_the_chosen_width(window, tm
     assert image.width() == 1000
     fig = window.figure("all")
     assert image.height() == round(fig.size().height() * 1000 / fig.size().width())
+
+
+def test_the_hatching_stays_inside_the_masked_cells(tmp_path):
+    fig = figure("toy-3token", caption=False)
+    image = render_image(fig, 1600)
+    expected = colormaps.get().color(fig.head_data(0).weights[1, 1])  # 魚 → 魚, left of a masked cell
+    for fy in (0.1, 0.5, 0.9):
+        got = pixel_in_cell(fig, image, 0, 1, 1, 0.96, fy)  # just inside its right edge
+        assert abs(got.red() - expected.red()) + abs(got.green() - expected.green()) <= 6
+
+
+def test_long_japanese_column_labels_are_shortened_not_cut_off():
+    from attnviz.core.scenario import with_token_renamed
+    s = with_token_renamed(load_preset("toy-3token"), 1, "トランスフォーマーモデル")
+    fig = figure(s, caption=False)
+    g = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0))
+    assert g.column_labels_vertical and g.column_label_height <= fig.head_rect(0).height() * 0.3 + 1e-6
+    # The label is drawn from its first characters down to a vertical ellipsis within that height.
+    image = render_image(fig, 1600)
+    scale = image.width() / fig.size().width()
+    top = int((g.grid.top() - g.column_label_height) * scale)
+    x = int((g.grid.left() + 1.5 * g.cell_w) * scale)
+    assert any(image.pixelColor(x + dx, y).lightness() < 100
+               for dx in range(-15, 16) for y in range(top, top + int(g.column_label_height * scale)))

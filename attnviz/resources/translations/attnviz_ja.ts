@@ -5,23 +5,23 @@
     <name></name>
     <message>
         <source>Set {0} of {1}</source>
-        <translation>{1} の {0} を変更</translation>
+        <translation>「{1}」の {0} を変更</translation>
     </message>
     <message>
         <source>Move {0} of {1}</source>
-        <translation>{1} の {0} を動かす</translation>
+        <translation>「{1}」の {0} を動かす</translation>
     </message>
     <message>
         <source>Rename token to {0}</source>
-        <translation>トークン名を {0} に変更</translation>
+        <translation>トークン名を「{0}」に変更</translation>
     </message>
     <message>
         <source>Insert token {0}</source>
-        <translation>トークン {0} を挿入</translation>
+        <translation>トークン「{0}」を挿入</translation>
     </message>
     <message>
         <source>Remove token {0}</source>
-        <translation>トークン {0} を削除</translation>
+        <translation>トークン「{0}」を削除</translation>
     </message>
     <message>
         <source>Hide the future (causal mask)</source>
@@ -77,15 +77,15 @@
     </message>
     <message>
         <source>q of {0}: {1}</source>
-        <translation>{0} の q：{1}</translation>
+        <translation>「{0}」の q：{1}</translation>
     </message>
     <message>
         <source>q of {0} (what it is looking for)</source>
-        <translation>{0} の q（何を探しているか）</translation>
+        <translation>「{0}」の q（何を探しているか）</translation>
     </message>
     <message>
         <source>Move the {0} component of the q of {1}: what {1} is looking for</source>
-        <translation>{1} の q の {0} 成分を動かす（{1} が何を探しているか）</translation>
+        <translation>「{1}」の q の「{0}」成分を動かす（「{1}」が何を探しているか）</translation>
     </message>
     <message>
         <source>Head</source>
@@ -132,12 +132,8 @@
         <translation>ヘッド名と設定のキャプションを付ける</translation>
     </message>
     <message>
-        <source>All {0} heads</source>
-        <translation>全 {0} ヘッド</translation>
-    </message>
-    <message>
-        <source>Head {0}: {1}</source>
-        <translation>ヘッド {0}：{1}</translation>
+        <source>All heads ({0})</source>
+        <translation>全ヘッド（{0}）</translation>
     </message>
     <message>
         <source>causal mask on</source>
@@ -282,6 +278,46 @@
         <translation>前回 AttnViz は正しく終了しませんでした。{0} の保存していない変更（{1}）が残っています。復元しますか？</translation>
     </message>
     <message>
+        <source>Open a scenario file (.json) or q, k, v from a NumPy file (.npz)</source>
+        <translation>シナリオファイル（.json）か、NumPy ファイル（.npz）の q・k・v を開く</translation>
+    </message>
+    <message>
+        <source>Save the scenario, with every edit, as a .json file</source>
+        <translation>編集したシナリオを .json ファイルに保存する</translation>
+    </message>
+    <message>
+        <source>Save a heatmap as PNG, SVG or PDF for slides and papers</source>
+        <translation>ヒートマップを PNG・SVG・PDF で保存する（スライドや論文用）</translation>
+    </message>
+    <message>
+        <source>Save the weights and q, k, v of every head as CSV or .npz</source>
+        <translation>全ヘッドの重みと q・k・v を CSV か .npz で保存する</translation>
+    </message>
+    <message>
+        <source>Rename the selected query token</source>
+        <translation>選択中のクエリのトークン名を変更する</translation>
+    </message>
+    <message>
+        <source>Add a token before the selected one (its q, k, v start at 0)</source>
+        <translation>選択中のトークンの前にトークンを追加する（q・k・v は 0 から）</translation>
+    </message>
+    <message>
+        <source>Add a token after the selected one (its q, k, v start at 0)</source>
+        <translation>選択中のトークンの後ろにトークンを追加する（q・k・v は 0 から）</translation>
+    </message>
+    <message>
+        <source>Remove the selected token from every head</source>
+        <translation>選択中のトークンを全ヘッドから削除する</translation>
+    </message>
+    <message>
+        <source>Take back the last edit</source>
+        <translation>直前の編集を取り消す</translation>
+    </message>
+    <message>
+        <source>Do again what was taken back</source>
+        <translation>取り消した編集をやり直す</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
     </message>
@@ -331,7 +367,7 @@
     </message>
     <message>
         <source>New name for {0}:</source>
-        <translation>{0} の新しい名前：</translation>
+        <translation>「{0}」の新しい名前：</translation>
     </message>
     <message>
         <source>Insert token</source>
@@ -366,20 +402,20 @@
         <translation>1. スコア（q・k）</translation>
     </message>
     <message>
-        <source>mask</source>
-        <translation>マスク</translation>
+        <source>3. mask</source>
+        <translation>3. マスク</translation>
     </message>
     <message>
-        <source>2. weight (softmax)</source>
-        <translation>2. 重み（softmax）</translation>
+        <source>4. weight (softmax)</source>
+        <translation>4. 重み（softmax）</translation>
     </message>
     <message>
-        <source>Query {0} in head {1} ({2}): q = {3}</source>
-        <translation>ヘッド {1}（{2}）のクエリ {0}：q = {3}</translation>
+        <source>Query {0} in {1}: q = {2}</source>
+        <translation>{1}のクエリ「{0}」：q = {2}</translation>
     </message>
     <message>
-        <source>3. output of {0} = {1}</source>
-        <translation>3. {0} の出力 = {1}</translation>
+        <source>5. output of {0} = {1}</source>
+        <translation>5. 「{0}」の出力 = {1}</translation>
     </message>
     <message>
         <source>How the selected query&apos;s weights are computed, one key per row</source>
@@ -408,6 +444,10 @@
     <message>
         <source>what this token passes on</source>
         <translation>このトークンが実際に渡す情報（本文）</translation>
+    </message>
+    <message>
+        <source>{0} ({1} × {2}): {3}</source>
+        <translation>{0}（{1} × {2}）：{3}</translation>
     </message>
     <message>
         <source>Double-click a cell or start typing to change it; right-click a token to rename, insert or remove it</source>
@@ -522,6 +562,50 @@
         <translation>選択中のクエリの計算を 1 ステップずつ表示：q・k、÷√d_k、マスク、softmax、v の加重平均</translation>
     </message>
     <message>
+        <source>Compute the next step of the selected query&apos;s row</source>
+        <translation>選択中のクエリの行を、次のステップまで計算する</translation>
+    </message>
+    <message>
+        <source>Go back one step</source>
+        <translation>1 ステップ戻る</translation>
+    </message>
+    <message>
+        <source>Explain the next token&apos;s row</source>
+        <translation>次のトークンの行を説明する</translation>
+    </message>
+    <message>
+        <source>Explain the previous token&apos;s row</source>
+        <translation>前のトークンの行を説明する</translation>
+    </message>
+    <message>
+        <source>Larger text everywhere</source>
+        <translation>すべての文字を大きく</translation>
+    </message>
+    <message>
+        <source>Smaller text everywhere</source>
+        <translation>すべての文字を小さく</translation>
+    </message>
+    <message>
+        <source>Text at its usual size</source>
+        <translation>文字を元の大きさに</translation>
+    </message>
+    <message>
+        <source>Query, key and value, the worked example, and how to use the window</source>
+        <translation>Query・Key・Value、数値例、画面の使いかた</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>次のステップ</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>前のステップ</translation>
+    </message>
+    <message>
+        <source>Guided steps</source>
+        <translation>ステップ表示</translation>
+    </message>
+    <message>
         <source>Light</source>
         <translation>ライト</translation>
     </message>
@@ -579,7 +663,7 @@
     </message>
     <message>
         <source>The dot product of the q of {0} with the k of every token: the more they point the same way, the larger the score.</source>
-        <translation>{0} の q と各トークンの k の内積。向きが揃っているほどスコアが大きい。</translation>
+        <translation>「{0}」の q と各トークンの k の内積。向きが揃っているほどスコアが大きい。</translation>
     </message>
     <message>
         <source>Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k does not push softmax to all-or-nothing.</source>
@@ -587,7 +671,7 @@
     </message>
     <message>
         <source>{0} may not look at the tokens after it: their scores become −∞.</source>
-        <translation>{0} は自分より後ろのトークンを見られない。そのスコアは −∞ になる。</translation>
+        <translation>「{0}」は自分より後ろのトークンを見られない。そのスコアは −∞ になる。</translation>
     </message>
     <message>
         <source>softmax turns the scores into weights that are all positive and add up to 1; −∞ becomes exactly 0.</source>
@@ -595,7 +679,7 @@
     </message>
     <message>
         <source>The output of {0} is the weighted sum of the v rows: the tokens with large weights pass on most.</source>
-        <translation>{0} の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざる。</translation>
+        <translation>「{0}」の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざる。</translation>
     </message>
     <message>
         <source>Step {0} of {1}: {2}. {3}</source>
@@ -634,6 +718,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Continue</source>
         <translation>続ける</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>ヘッド {0}</translation>
     </message>
 </context>
 </TS>
