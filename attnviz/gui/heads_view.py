@@ -71,22 +71,33 @@ class HeadPanel(QWidget):
         self.scale = 1.0       # presentation thumbnails: smaller type
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
+        self._dirty = True
         self._restyle()
-        self.refresh()
+        self._retranslate()
 
     def weights(self) -> np.ndarray:
         """The matrix this panel draws (masked cells are 0)."""
-        return np.array(self._data.weights)
+        return np.array(self.data().weights)
 
     def masked(self) -> np.ndarray:
-        return np.array(self._data.masked)
+        return np.array(self.data().masked)
 
     def data(self) -> HeatmapData:
+        """What the panel draws now (built from the document when it changed since)."""
+        if self._dirty:
+            self._rebuild()
         return self._data
 
     def refresh(self) -> None:
+        """The document changed: draw again at the next paint. Reading the results waits
+        until then, so any number of changes in one event-loop turn cost one recompute."""
+        self._dirty = True
+        self.update()
+
+    def _rebuild(self) -> None:
         d = self.document
         scenario = d.scenario
+        self._dirty = False
         if self.index >= len(scenario.heads):
             return
         trace = d.result.heads[self.index]
@@ -96,9 +107,10 @@ class HeadPanel(QWidget):
             selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, d.stage if d.active_head == self.index else None)
+
+    def _retranslate(self) -> None:
         self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
                            "explain it step by step.").format(self.index))
-        self.update()
 
     def set_colormap(self, name: str) -> None:
         self.colormap_name = name
@@ -118,14 +130,16 @@ class HeadPanel(QWidget):
         if event.type() in (QEvent.FontChange, QEvent.PaletteChange, QEvent.ApplicationFontChange):
             self._restyle()
         elif event.type() == QEvent.LanguageChange:
+            self._retranslate()
             self.refresh()
         super().changeEvent(event)
 
     def paintEvent(self, event):
-        if self._data is None:
+        data = self.data()
+        if data is None:
             return
         p = QPainter(self)
-        self.painter.paint(p, self._content_rect(), self._data)
+        self.painter.paint(p, self._content_rect(), data)
         if self.document.active_head == self.index:
             p.setPen(QPen(ACTIVE_BORDER, 3))
             p.setBrush(Qt.NoBrush)
@@ -136,9 +150,9 @@ class HeadPanel(QWidget):
         return QRectF(self.rect()).adjusted(6, 4, -6, -6)
 
     def mousePressEvent(self, event):
-        if event.button() != Qt.LeftButton or self._data is None:
+        if event.button() != Qt.LeftButton or self.data() is None:
             return super().mousePressEvent(event)
-        cell = self.painter.cell_at(self._content_rect(), self._data, event.position())
+        cell = self.painter.cell_at(self._content_rect(), self.data(), event.position())
         row = cell[0] if cell else self.document.query
         self.document.select(head=self.index, query=row)
         self.clicked.emit(self.index, row)

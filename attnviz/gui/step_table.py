@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -47,8 +47,6 @@ class StepTableModel(QAbstractTableModel):
         self.colormap = colormaps.get()
         self.compact = False  # presenting: the sums' results only, so every column fits
         self._rows = []
-        document.changed.connect(self.refresh)
-        document.selectionChanged.connect(self.refresh)
         self.refresh()
 
     def set_colormap(self, name: str):
@@ -128,8 +126,20 @@ class StepView(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.output)
-        document.changed.connect(self.refresh)
-        document.selectionChanged.connect(self.refresh)
+        self._pending = False
+        document.changed.connect(self.schedule)
+        document.selectionChanged.connect(self.schedule)
+        self.refresh()
+
+    def schedule(self):
+        """Rebuild at the next event-loop turn: many changes in one turn, one rebuild."""
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.sync)
+
+    def sync(self):
+        self._pending = False
+        self.model.refresh()
         self.refresh()
 
     def refresh(self):

@@ -88,7 +88,11 @@ def test_guided_steps_show_only_what_has_been_computed(window):
     d = window.document
     step_table = window.findChild(QTableView, "stepTable")
     trace = compute(d.scenario).heads[0]
-    window.classroom.next_action.trigger()
+
+    def press(action):
+        action.trigger()
+        QApplication.processEvents()  # the step table follows at the next event-loop turn
+    press(window.classroom.next_action)
     assert d.stage == SCORE
     data = panel(window).data()
     assert data.only_row == d.query and not data.colored and not data.masked.any()
@@ -96,18 +100,18 @@ def test_guided_steps_show_only_what_has_been_computed(window):
     assert [step_table.isColumnHidden(c) for c in (SCALED, MASK, WEIGHT)] == [True, True, True]
     assert not window.findChild(QLabel, "stepOutput").isVisible()
     assert "Step 1 of 5" in window.findChild(QLabel, "guideLabel").text()
-    window.classroom.next_action.trigger()
+    press(window.classroom.next_action)
     assert d.stage == SCALE and panel(window).data().row_text == tuple(fmt(x, 2) for x in trace.scaled[d.query])
     assert not step_table.isColumnHidden(SCALED) and step_table.isColumnHidden(MASK)
-    window.classroom.next_action.trigger()
+    press(window.classroom.next_action)
     assert d.stage == MASKING and panel(window).data().masked[d.query].sum() == 3  # それ hides は, 新鮮, だった
-    window.classroom.next_action.trigger()
+    press(window.classroom.next_action)
     assert d.stage == SOFTMAX and panel(window).data().colored and not step_table.isColumnHidden(WEIGHT)
-    window.classroom.next_action.trigger()
+    press(window.classroom.next_action)
     assert d.stage == OUTPUT and window.findChild(QLabel, "stepOutput").isVisible()
-    window.classroom.next_action.trigger()
+    press(window.classroom.next_action)
     assert d.stage is None and panel(window).data().only_row is None
-    window.classroom.previous_action.trigger()
+    press(window.classroom.previous_action)
     assert d.stage == OUTPUT
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
 
 from attnviz.core import compute
 
@@ -40,6 +41,7 @@ def test_typing_a_v_value_changes_the_output_line_not_the_weights(window, doc):
     text_before = output.text()
     assert type_into(window, "v", 2, 1, "10")  # 魚's value, which それ reads most
     np.testing.assert_array_equal(panel(window, 0).weights(), before)
+    QApplication.processEvents()  # the step table follows at the next event-loop turn
     assert output.text() != text_before
     out = compute(doc.scenario).heads[0].output[doc.query]
     assert output.text().endswith("= [" + ", ".join(f"{x:.3f}".rstrip("0").rstrip(".") for x in out) + "]")
@@ -83,10 +85,31 @@ def test_undo_and_redo_restore_the_exact_arrays(window, doc):
 
 
 def test_one_edit_is_one_recompute(window, doc):
-    doc.result  # settle
+    QApplication.processEvents()  # settle
     before = doc.recomputes
     type_into(window, "q", 1, 1, "3")
+    QApplication.processEvents()
+    window.grab()  # every panel and the step table drawn
     assert doc.recomputes == before + 1
+
+
+def test_many_edits_in_one_event_loop_turn_are_one_recompute(window, doc):
+    QApplication.processEvents()
+    before = doc.recomputes
+    for value in ("1", "2", "3", "4", "5"):  # as fast as a script or a pasted block can type
+        type_into(window, "q", 1, 1, value)
+    QApplication.processEvents()
+    window.grab()
+    assert doc.recomputes == before + 1
+    np.testing.assert_array_equal(panel(window, 0).weights(), expected(doc, 0))
+
+
+def test_a_panel_is_one_widget_however_many_cells_it_draws(qtbot):
+    from attnviz.gui import MainWindow
+    w = MainWindow("gpt2-small-shape")
+    qtbot.addWidget(w)
+    for i in range(12):
+        assert w.findChild(QWidget, f"headPanel{i}").findChildren(QWidget) == []
 
 
 def test_the_vector_tables_pass_qt_model_tester(window, qtmodeltester):
