@@ -37,9 +37,11 @@ def fmt_vector(v, decimals: int = 3, max_items: int = MAX_ITEMS) -> str:
 
 def dot_text(q, k, decimals: int = 3) -> str:
     """'0×2 + 2×0 = 0': the dot product as the tutorial writes it."""
-    terms = [f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in zip(q, k)]
-    if len(terms) > MAX_TERMS:
-        terms = terms[:MAX_TERMS - 1] + ["…"]
+    pairs = list(zip(q, k))
+    shown = pairs if len(pairs) <= MAX_TERMS else pairs[:MAX_TERMS - 1]  # format only what is shown
+    terms = [f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in shown]
+    if len(pairs) > MAX_TERMS:
+        terms.append("…")
     return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), decimals)}"
 
 

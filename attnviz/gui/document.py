@@ -24,6 +24,7 @@ class ScenarioDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self._scenario = scenario
         self._result: Result | None = None
+        self._last = None  # (scenario, result) last computed
         self.recomputes = 0  # counted for the "one recompute per edit" regression test
         self.source = source  # a file path, "preset:<id>", or None
         self.active_head = 0
@@ -39,7 +40,8 @@ class ScenarioDocument(QObject):
     @property
     def result(self) -> Result:
         if self._result is None:
-            self._result = compute(self._scenario)
+            self._result = compute(self._scenario, self._last)  # unchanged heads keep their traces
+            self._last = (self._scenario, self._result)
             self.recomputes += 1
         return self._result
 

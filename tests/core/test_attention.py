@@ -128,3 +128,18 @@ def test_inputs_are_never_modified():
     q = np.ones((3, 2))
     q.setflags(write=False)
     attention(q, q, q)  # would raise if the core wrote into its input
+
+
+def test_recomputing_after_an_edit_reuses_the_unchanged_heads_and_equals_a_fresh_compute():
+    from attnviz.core import compute, load_preset
+    from attnviz.core.scenario import with_settings, with_value
+    s = load_preset("gpt2-small-shape")
+    first = compute(s)
+    edited = with_value(s, 3, "k", 2, 5, 1.5)
+    again = compute(edited, (s, first))
+    assert again.heads[0] is first.heads[0] and again.heads[3] is not first.heads[3]
+    for a, b in zip(again.heads, compute(edited).heads):
+        np.testing.assert_array_equal(a.weights, b.weights)
+        np.testing.assert_array_equal(a.output, b.output)
+    cooler = with_settings(edited, temperature=0.5)  # settings change every head
+    assert all(h is not g for h, g in zip(compute(cooler, (edited, again)).heads, again.heads))
