@@ -1,18 +1,27 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
 #   make test   creates .venv on first use, then runs the whole test suite
+# and, for developers:
+#   make bench  the benchmarks (installs matplotlib for the comparison; a few minutes)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test clean
+.PHONY: run test bench clean
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP) $(VENV)/.bench
+	$(BIN)/python bench/run.py $(ARGS)
+
+$(VENV)/.bench: pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
 
 # Reinstall whenever the declared dependencies change.
 $(STAMP): pyproject.toml

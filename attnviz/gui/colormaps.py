@@ -1,8 +1,10 @@
 """Colour maps for weights (0 to 1), as 256-entry lookup tables from pyqtgraph's set."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 from PySide6.QtGui import QColor
@@ -20,7 +22,7 @@ SEQUENTIAL = {
 }
 DEFAULT = "viridis"
 # The grey ramp stops short of white, so a weight of 1 keeps an edge on a white page.
-RANGES = {"grey": (0.0, 0.88)}
+RANGES = {"grey": (0.0, 0.8)}
 
 @dataclass(frozen=True)
 class MaskLook:
@@ -60,11 +62,16 @@ class ColorMap:
 
 
 @lru_cache(maxsize=None)
-def get(name: str = DEFAULT) -> ColorMap:
-    import pyqtgraph as pg  # only its colour tables are used here
+def _tables() -> dict:
+    """pyqtgraph's tables, stored by tools/make_colormaps.py (importing pyqtgraph at every
+    start would cost a quarter of a second)."""
+    text = (resources.files("attnviz") / "resources" / "colormaps.json").read_text(encoding="utf-8")
+    return json.loads(text)
 
-    source, _ = SEQUENTIAL.get(name, SEQUENTIAL[DEFAULT])
-    low, high = RANGES.get(name, (0.0, 1.0))
-    lut = pg.colormap.get(source).getLookupTable(low, high, 256)[:, :3].astype(np.uint8)
+
+@lru_cache(maxsize=None)
+def get(name: str = DEFAULT) -> ColorMap:
+    name = name if name in SEQUENTIAL else DEFAULT
+    lut = np.frombuffer(bytes.fromhex(_tables()[name]), dtype=np.uint8).reshape(256, 3).copy()
     lut.setflags(write=False)
-    return ColorMap(name if name in SEQUENTIAL else DEFAULT, lut)
+    return ColorMap(name, lut)

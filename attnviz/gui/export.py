@@ -9,7 +9,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF
 from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
-from PySide6.QtSvg import QSvgGenerator
 
 from ..core.io import atomic_write, save_data
 from ..core.scenario import ScenarioError
@@ -62,6 +61,8 @@ def png_bytes(image: QImage) -> bytes:
 
 
 def svg_bytes(figure: Figure) -> bytes:
+    from PySide6.QtSvg import QSvgGenerator  # only when an SVG is asked for, not at start-up
+
     def paint(buffer):
         size = figure.size()
         generator = QSvgGenerator()

@@ -5,7 +5,7 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
@@ -72,6 +72,7 @@ class HeadPanel(QWidget):
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
         self._dirty = True
+        self._drawn_active = None
         self._restyle()
         self._retranslate()
 
@@ -89,10 +90,17 @@ class HeadPanel(QWidget):
         return self._data
 
     def refresh(self) -> None:
-        """The document changed: draw again at the next paint. Reading the results waits
-        until then, so any number of changes in one event-loop turn cost one recompute."""
+        """The document changed: what this panel draws is rebuilt when next asked for."""
         self._dirty = True
-        self.update()
+
+    def redraw_if_changed(self) -> None:
+        """Repaint only when the picture differs: an edit of one head leaves the others be."""
+        before, was_active = self._data, self._drawn_active
+        if self.data() is None or not _same_picture(before, self._data) or was_active != self._is_active():
+            self.update()
+
+    def _is_active(self) -> bool:
+        return self.document.active_head == self.index
 
     def _rebuild(self) -> None:
         d = self.document
@@ -140,7 +148,8 @@ class HeadPanel(QWidget):
             return
         p = QPainter(self)
         self.painter.paint(p, self._content_rect(), data)
-        if self.document.active_head == self.index:
+        self._drawn_active = self._is_active()
+        if self._drawn_active:
             p.setPen(QPen(ACTIVE_BORDER, 3))
             p.setBrush(Qt.NoBrush)
             p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
@@ -156,6 +165,16 @@ class HeadPanel(QWidget):
         row = cell[0] if cell else self.document.query
         self.document.select(head=self.index, query=row)
         self.clicked.emit(self.index, row)
+
+
+def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:
+    """The same drawing: the weights are the very same arrays (unchanged heads keep their
+    trace) and everything else around them is equal."""
+    if a is None:
+        return False
+    fields = ("tokens", "title", "selected_row", "only_row", "row_text", "colored")
+    return (a.weights is b.weights and np.array_equal(a.masked, b.masked)
+            and all(getattr(a, f) == getattr(b, f) for f in fields))
 
 
 class GuideBar(QWidget):
@@ -190,6 +209,7 @@ class HeadsView(QWidget):
         self.document = document
         self.panels: list[HeadPanel] = []
         self.focus = False
+        self._pending = False
         self.panels_points = 0.0
         self._placed_active = 0
         self.colormap_name = colormaps.DEFAULT
@@ -287,12 +307,22 @@ class HeadsView(QWidget):
         self.colorbar.set_colormap(name)
 
     def refresh(self):
+        """Panels are brought up to date at the next event-loop turn, once for any number of
+        changes in this one: reading the results then costs one recompute."""
         if self.focus and self._placed_active != self.document.active_head:
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self._sync)
         self.show_description()
         self.show_guide()
+
+    def _sync(self):
+        self._pending = False
+        for panel in self.panels:
+            panel.redraw_if_changed()
 
     def show_description(self):
         """The scenario's story (what to look for), in the interface's language."""

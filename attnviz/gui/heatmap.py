@@ -163,7 +163,7 @@ class HeatmapPainter:
             self._paint_cells_as_rects(p, g, data)
         else:
             self._paint_cells_as_image(p, g, data)
-        self._paint_mask(p, g, data)
+        self._paint_mask(p, g, data, vector)
         self._paint_grid_lines(p, g, len(data.tokens))
         self._paint_values(p, g, data)
         self._paint_labels(p, g, data)
@@ -205,21 +205,42 @@ class HeatmapPainter:
     def _cell_rect(g: Geometry, i: int, j: int) -> QRectF:
         return QRectF(g.grid.left() + j * g.cell_w, g.grid.top() + i * g.cell_h, g.cell_w, g.cell_h)
 
-    def _paint_mask(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
-        """Diagonal hatching over the masked cells, clipped exactly to them: no colour of any
-        map looks like it. The path is cached: it changes only with the mask or the size."""
+    def _paint_mask(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool) -> None:
+        """Diagonal hatching over the masked cells, cut exactly to them: no colour of any map
+        looks like it. Cached, since it changes only with the mask or the size: as a path for
+        vector files, as a ready-drawn image on screen (filling the path takes milliseconds)."""
         if g.cell < 6 or not data.masked.any():
             return
         shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
-        key = (g.grid.getRect(), shown.tobytes(), shown.shape)
+        scale = p.device().devicePixelRatioF() if p.device() is not None else 1.0
+        key = (g.grid.getRect(), shown.tobytes(), shown.shape, self.mask.hatch.rgb(), vector, scale)
         if self._hatch_cache[0] != key:
-            region = QPainterPath()
-            for i, j0, j1 in _runs(shown):
-                region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
-                                      (j1 - j0) * g.cell_w, g.cell_h))
-            spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
-            self._hatch_cache = (key, hatch(region, g.grid, spacing, max(1.0, g.cell / 30)))
-        p.fillPath(self._hatch_cache[1], self.mask.hatch)
+            self._hatch_cache = (key, self._hatch_layer(g, shown, vector, scale))
+        layer = self._hatch_cache[1]
+        if vector:
+            p.fillPath(layer, self.mask.hatch)
+        else:
+            p.drawImage(g.grid.topLeft(), layer)
+
+    def _hatch_layer(self, g: Geometry, shown: np.ndarray, vector: bool, scale: float):
+        region = QPainterPath()
+        for i, j0, j1 in _runs(shown):
+            region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
+                                  (j1 - j0) * g.cell_w, g.cell_h))
+        spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
+        path = hatch(region, g.grid, spacing, max(1.0, g.cell / 30))
+        if vector:
+            return path
+        image = QImage(max(1, round(g.grid.width() * scale)), max(1, round(g.grid.height() * scale)),
+                       QImage.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(scale)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.Antialiasing)
+        painter.translate(-g.grid.topLeft())
+        painter.fillPath(path, self.mask.hatch)
+        painter.end()
+        return image
 
     def _paint_grid_lines(self, p: QPainter, g: Geometry, n: int) -> None:
         if g.cell < 10:

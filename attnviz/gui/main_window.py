@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
         self.presets_menu = self.file_menu.addMenu("")
+        self.presets_menu.aboutToShow.connect(self._fill_presets_menu)  # read the presets when asked
         self.file_menu.addAction(self.open_action)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -237,7 +238,6 @@ class MainWindow(QMainWindow):
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
         self.toolbar.setWindowTitle(tr("Controls"))
-        self._fill_presets_menu()
         self.classroom.retranslate()
         self._update_title()
 

@@ -114,9 +114,9 @@ class StepView(QWidget):
         self.table.setEditTriggers(QTableView.NoEditTriggers)
         self.table.setSelectionMode(QTableView.NoSelection)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(K, QHeaderView.Interactive)  # long k vectors: capped and elided
+        header.setSectionResizeMode(QHeaderView.Interactive)
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
+        self._layout = None
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
         self.output.setTextFormat(Qt.PlainText)
@@ -151,7 +151,10 @@ class StepView(QWidget):
         shown = visible_columns(d.stage) - ({K} if self.model.compact else set())
         for column in range(self.model.columnCount()):
             self.table.setColumnHidden(column, column not in shown)
-        self._fit_k_column()
+        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()))
+        if layout != self._layout:  # sizing columns reads every row: only when their kind changes
+            self._layout = layout
+            self._fit_columns()
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
 
     def set_compact(self, on: bool):
@@ -162,23 +165,24 @@ class StepView(QWidget):
         if on:  # every column an equal share: nothing scrolls out of a projector's view
             header.setSectionResizeMode(QHeaderView.Stretch)
         else:
-            header.setSectionResizeMode(QHeaderView.ResizeToContents)
-            header.setSectionResizeMode(K, QHeaderView.Interactive)
+            header.setSectionResizeMode(QHeaderView.Interactive)
             header.setSectionResizeMode(DOT, QHeaderView.Stretch)
+        self._layout = None
         self.refresh()
 
-    def _fit_k_column(self):
-        """k as wide as its contents, but at most a quarter of the table: q·k needs the room."""
+    def _fit_columns(self):
+        """Columns as wide as their contents, k at most a quarter of the table (q·k needs the room)."""
         if self.model.compact:
             return
-        self.table.resizeColumnToContents(K)
+        for column in (KEY, K, SCALED, MASK, WEIGHT):
+            self.table.resizeColumnToContents(column)
         cap = max(60, self.table.viewport().width() // 4)
         if self.table.columnWidth(K) > cap:
             self.table.setColumnWidth(K, cap)
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
-        self._fit_k_column()
+        self._fit_columns()
 
     def changeEvent(self, event):
         if event.type() == QEvent.LanguageChange:

@@ -21,6 +21,7 @@ class VectorTableModel(QAbstractTableModel):
         self.document = document
         self.matrix = matrix  # "q", "k" or "v"
         self._shape = self._current_shape()
+        self._seen = (None, None)  # the array and the headers last shown: unchanged ones repaint nothing
         document.changed.connect(self._refresh)
         document.selectionChanged.connect(self._refresh)
 
@@ -94,13 +95,21 @@ class VectorTableModel(QAbstractTableModel):
     # ------------------------------------------------------------- following the document
 
     def _refresh(self):
-        shape = self._current_shape()
+        """Tell the view only what changed: edits share unchanged arrays between scenarios,
+        so an edit of q repaints the q table and leaves k and v alone."""
+        values = self._values()
+        headers = (self.document.scenario.tokens, self._head().dim_labels(self.matrix))
+        shape = values.shape
         if shape != self._shape:
             self.beginResetModel()
             self._shape = shape
+            self._seen = (values, headers)
             self.endResetModel()
             return
-        if shape[0] and shape[1]:
+        old_values, old_headers = self._seen
+        self._seen = (values, headers)
+        if values is not old_values and shape[0] and shape[1]:
             self.dataChanged.emit(self.index(0, 0), self.index(shape[0] - 1, shape[1] - 1))
-        self.headerDataChanged.emit(Qt.Vertical, 0, shape[0] - 1)
-        self.headerDataChanged.emit(Qt.Horizontal, 0, shape[1] - 1)
+        if headers != old_headers:
+            self.headerDataChanged.emit(Qt.Vertical, 0, shape[0] - 1)
+            self.headerDataChanged.emit(Qt.Horizontal, 0, shape[1] - 1)

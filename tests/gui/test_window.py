@@ -145,6 +145,7 @@ def test_saving_into_a_missing_folder_says_so_and_keeps_the_work(qtbot, tmp_path
 
 def test_new_from_preset_replaces_the_scenario_and_clears_the_history(qtbot):
     w = make(qtbot)
+    w.presets_menu.aboutToShow.emit()  # the menu is filled when it opens
     action = next(a for a in w.presets_menu.actions() if a.text().startswith("toy-3token"))
     action.trigger()
     assert w.document.scenario.tokens == ("猫", "魚", "それ")

@@ -1,0 +1,29 @@
+"""Writes attnviz/resources/colormaps.json: the 256-colour tables of the maps AttnViz offers.
+
+They come from pyqtgraph's colour maps; storing the tables spares every start of the
+app the import of pyqtgraph (a quarter of a second). tests/gui/test_colormaps.py
+checks that they still equal pyqtgraph's.
+"""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def tables() -> dict:
+    import pyqtgraph as pg
+    from attnviz.gui.colormaps import RANGES, SEQUENTIAL
+    out = {}
+    for name, (source, _) in SEQUENTIAL.items():
+        low, high = RANGES.get(name, (0.0, 1.0))
+        lut = pg.colormap.get(source).getLookupTable(low, high, 256)[:, :3]
+        out[name] = "".join(f"{int(r):02x}{int(g):02x}{int(b):02x}" for r, g, b in lut)
+    return out
+
+
+if __name__ == "__main__":
+    path = ROOT / "attnviz" / "resources" / "colormaps.json"
+    path.write_text(json.dumps(tables(), indent=1) + "\n", encoding="utf-8")
+    print(path)
