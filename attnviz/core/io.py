@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .masks import KINDS, MaskSpec
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, check_projection,
                        derive_heads, make_head, make_scenario, same_shapes)
@@ -155,8 +156,7 @@ def scenario_to_dict(s: Scenario) -> dict:
         "title": dict(s.title),
         "description": dict(s.description),
         "tokens": list(s.tokens),
-        "settings": {"causal": s.settings.causal, "scale": s.settings.scale,
-                     "temperature": s.settings.temperature},
+        "settings": _settings_to_dict(s.settings),
         "heads": [_head_to_dict(h, with_vectors=not derived) for h in s.heads],
     }
     if derived:
@@ -166,6 +166,16 @@ def scenario_to_dict(s: Scenario) -> dict:
             "n_heads": p.n_heads, "n_kv_heads": p.n_kv_heads, "residual": p.residual,
         }
     return document
+
+
+def _settings_to_dict(settings: Settings) -> dict:
+    entry = {"causal": settings.causal, "scale": settings.scale, "temperature": settings.temperature}
+    m = settings.mask
+    if m is not None:
+        entry["mask"] = {"kind": m.kind, "window": m.window, "prefix": m.prefix, "padding": list(m.padding)}
+        if m.custom is not None:
+            entry["mask"]["custom"] = [[int(x) for x in row] for row in m.custom]
+    return entry
 
 
 def _head_to_dict(h: Head, with_vectors: bool) -> dict:
@@ -220,7 +230,28 @@ def _settings(entry) -> Settings:
         raise ScenarioError('settings: "causal" and "scale" must be true or false')
     if not _is_number(temperature):
         raise ScenarioError(f'settings: "temperature" must be a number, not {temperature!r}')
-    return Settings(causal, scale, float(temperature))
+    return Settings(causal, scale, float(temperature), _mask(entry.get("mask")))
+
+
+def _mask(entry):
+    """settings.mask: {"kind", "window", "prefix", "padding", "custom"}, checked field by field."""
+    if entry is None:
+        return None
+    if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+        raise ScenarioError(f'settings: "mask" must be an object whose "kind" is one of {", ".join(KINDS)}')
+    window, prefix = entry.get("window", 3), entry.get("prefix", 2)
+    padding, custom = entry.get("padding", []), entry.get("custom")
+    for key, value in (("window", window), ("prefix", prefix)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ScenarioError(f'settings: mask "{key}" must be a whole number, not {value!r}')
+    if not isinstance(padding, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
+        raise ScenarioError('settings: mask "padding" must be a list of token positions')
+    if custom is not None:
+        if not isinstance(custom, list) or not all(isinstance(r, list) and all(x in (0, 1) for x in r)
+                                                   for r in custom):
+            raise ScenarioError('settings: mask "custom" must be rows of 0 (hidden) and 1 (visible)')
+        custom = tuple(tuple(bool(x) for x in row) for row in custom)
+    return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 
 def _head(index: int, entry) -> Head:

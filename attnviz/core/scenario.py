@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import masks
 from .attention import split_heads
+from .masks import MaskSpec
 from .messages import QT_TR_NOOP, AttnVizError
 from .numbers import MAX_ABS, RANGE_TEXT
 
@@ -62,6 +64,15 @@ class Settings:
     causal: bool = True     # hide the future: M = −inf above the diagonal
     scale: bool = True      # divide the scores by √d_k
     temperature: float = 1.0  # the tutorial's "scale strength": a further divisor
+    mask: MaskSpec | None = None  # another mask (window, prefix-LM, padding, painted) instead of causal
+
+    @property
+    def mask_kind(self) -> str:
+        return self.mask.kind if self.mask is not None else ("causal" if self.causal else "none")
+
+    def additive_mask(self, n: int):
+        """The M added to the scores, or None when the causal flag alone decides."""
+        return masks.additive(self.mask, n) if self.mask is not None else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,7 +172,7 @@ def validate(s: Scenario) -> None:
     for which in ("title", "description"):
         for text in getattr(s, which).values():
             _check_text(which, text)
-    _check_settings(s.settings)
+    _check_settings(s.settings, s.tokens)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))
 
@@ -223,7 +234,11 @@ def _check_finite(where: str, m: np.ndarray, tokens=None) -> None:
                             f"is not a usable number (values must be finite and lie {RANGE_TEXT})")
 
 
-def _check_settings(settings: Settings) -> None:
+def _check_settings(settings: Settings, tokens) -> None:
+    if settings.mask is not None:
+        trouble = masks.problem(settings.mask, tokens)
+        if trouble:
+            raise ScenarioError(trouble[0], *trouble[1])
     low, high = TEMPERATURE_RANGE
     t = settings.temperature
     if not (isinstance(t, (int, float)) and low <= t <= high):
@@ -284,7 +299,7 @@ def with_row(s: Scenario, head: int, matrix: str, row: int, values) -> Scenario:
 
 def with_settings(s: Scenario, **changes) -> Scenario:
     settings = dataclasses.replace(s.settings, **changes)
-    _check_settings(settings)
+    _check_settings(settings, s.tokens)
     return dataclasses.replace(s, settings=settings)
 
 
@@ -300,17 +315,22 @@ def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
         raise ScenarioError(QT_TR_NOOP("no room for another token: this scenario has {0} tokens and "
                                        "{1} heads, the most AttnViz shows"), s.n, len(s.heads))
     tokens = s.tokens[:i] + (name,) + s.tokens[i:]
-    return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0))
+    mask = masks.with_rows_changed(s.settings.mask, s.n, insert=i)
+    return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0), mask)
 
 
 def with_token_removed(s: Scenario, i: int) -> Scenario:
     if s.n <= 1:
         raise ScenarioError(QT_TR_NOOP("the last token cannot be removed: a scenario needs at least one"))
-    return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0))
+    mask = masks.with_rows_changed(s.settings.mask, s.n, remove=i)
+    return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0), mask)
 
 
-def _with_rows(s: Scenario, tokens, change_rows) -> Scenario:
-    """Apply the same row insertion or deletion to every per-token matrix."""
+def _with_rows(s: Scenario, tokens, change_rows, mask) -> Scenario:
+    """Apply the same row insertion or deletion to every per-token matrix (and the mask)."""
+    settings = dataclasses.replace(s.settings, mask=mask)
+    _check_settings(settings, tokens)
+    s = dataclasses.replace(s, settings=settings)
     if s.projection is not None:
         projection = dataclasses.replace(s.projection, x=_frozen(change_rows(s.projection.x)))
         return _with_projection(dataclasses.replace(s, tokens=tokens), projection)
