@@ -14,9 +14,9 @@ sys.path.insert(0, str(ROOT))
 
 def tables() -> dict:
     import pyqtgraph as pg
-    from attnviz.gui.colormaps import RANGES, SEQUENTIAL
+    from attnviz.gui.colormaps import DIVERGING, RANGES, SEQUENTIAL
     out = {}
-    for name, (source, _) in SEQUENTIAL.items():
+    for name, (source, _) in {**SEQUENTIAL, **DIVERGING}.items():
         low, high = RANGES.get(name, (0.0, 1.0))
         lut = pg.colormap.get(source).getLookupTable(low, high, 256)[:, :3]
         out[name] = "".join(f"{int(r):02x}{int(g):02x}{int(b):02x}" for r, g, b in lut)

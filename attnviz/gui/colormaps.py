@@ -21,6 +21,9 @@ SEQUENTIAL = {
     "magma": ("magma", QT_TR_NOOP("Magma")),
 }
 DEFAULT = "viridis"
+# For signed differences (after − before, softmax − linear): blue below 0, yellow above,
+# a colour-blind-safe diverging map; not offered for weights.
+DIVERGING = {"difference": ("CET-CBD1", "difference")}
 # The grey ramp stops short of white, so a weight of 1 keeps an edge on a white page.
 RANGES = {"grey": (0.0, 0.8)}
 
@@ -71,7 +74,7 @@ def _tables() -> dict:
 
 @lru_cache(maxsize=None)
 def get(name: str = DEFAULT) -> ColorMap:
-    name = name if name in SEQUENTIAL else DEFAULT
+    name = name if name in SEQUENTIAL or name in DIVERGING else DEFAULT
     lut = np.frombuffer(bytes.fromhex(_tables()[name]), dtype=np.uint8).reshape(256, 3).copy()
     lut.setflags(write=False)
     return ColorMap(name, lut)

@@ -4,10 +4,12 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
                                QVBoxLayout, QWidget)
 
+from ..core import masks
 from ..core.explain import fmt
+from ..core.masks import MaskSpec
 from ..core.scenario import ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
 from .i18n import describe, head_label, tr
@@ -55,6 +57,21 @@ class Retranslated(QWidget):
         raise NotImplementedError
 
 
+MASK_KINDS = masks.KINDS
+
+
+def mask_name(kind: str) -> str:
+    return {"none": tr("no mask"), "causal": tr("causal"), "window": tr("sliding window"),
+            "prefix": tr("prefix LM"), "padding": tr("padding"), "custom": tr("hand-painted")}[kind]
+
+
+def _rows_of(s):
+    """The mask shown now, as rows of visible cells: where hand-painting starts."""
+    visible = masks.visible(s.settings.mask, s.n) if s.settings.mask is not None else \
+        masks.visible(MaskSpec("causal" if s.settings.causal else "none"), s.n)
+    return tuple(tuple(bool(x) for x in row) for row in visible)
+
+
 class SettingsBar(Retranslated):
     """causalToggle, scaleToggle and temperatureSlider, kept in step with the document."""
 
@@ -63,6 +80,10 @@ class SettingsBar(Retranslated):
         self.document = document
         self.report = report  # shows a refused change to the user
         self.causal = QCheckBox(objectName="causalToggle")
+        self.mask_kind = QComboBox(objectName="maskSelector")
+        self.mask_kind.addItems([""] * len(MASK_KINDS))
+        self.mask_size = QSpinBox(objectName="maskSize")
+        self.mask_size.setRange(1, 1024)
         self.scale = QCheckBox(objectName="scaleToggle")
         self.temperature_name = QLabel()
         self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
@@ -76,11 +97,14 @@ class SettingsBar(Retranslated):
         self._drag = DragTracker(self.temperature)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.causal, self.scale, self.temperature_name, self.temperature, self.temperature_label):
+        for widget in (self.causal, self.mask_kind, self.mask_size, self.scale, self.temperature_name,
+                       self.temperature, self.temperature_label):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
-                                                         tr("Show the future"), causal=on))
+                                                         tr("Show the future"), causal=on, mask=None))
+        self.mask_kind.activated.connect(lambda i: self._set_mask(MASK_KINDS[i]))
+        self.mask_size.valueChanged.connect(self._size_changed)
         self.scale.toggled.connect(lambda on: self._set(tr("Divide by √d_k") if on else
                                                         tr("Do not divide by √d_k"), scale=on))
         self.temperature.valueChanged.connect(self._temperature_moved)
@@ -90,6 +114,12 @@ class SettingsBar(Retranslated):
 
     def retranslate(self):
         self.causal.setText(tr("Hide the future (causal mask)"))
+        for i, kind in enumerate(MASK_KINDS):
+            self.mask_kind.setItemText(i, mask_name(kind))
+        self.mask_kind.setToolTip(tr("Which keys each query may see. Sliding window: itself and the tokens "
+                                     "just before it. Prefix LM: the first tokens see each other. Padding and "
+                                     "hand-painted: Shift+click a heatmap cell to hide or show it."))
+        self.mask_size.setToolTip(tr("The window's width, or the prefix's length, in tokens"))
         self.causal.setToolTip(tr("Each token may look only at itself and the tokens before it: the "
                                   "scores of later tokens become −∞, so their weights are exactly 0."))
         self.scale.setText(tr("÷ √d_k"))
@@ -100,6 +130,26 @@ class SettingsBar(Retranslated):
                  "(look a little everywhere); small: one sharp peak.")
         for widget in (self.temperature_name, self.temperature, self.temperature_label):
             widget.setToolTip(tip)
+
+    def _size_changed(self, _):
+        kind = self.document.scenario.settings.mask_kind
+        if kind in ("window", "prefix"):
+            self._set_mask(kind)
+
+    def _set_mask(self, kind: str):
+        """none and causal are the simple flag; the others a MaskSpec (painting starts from
+        the mask shown now)."""
+        s = self.document.scenario
+        if kind in ("none", "causal"):
+            self._set(tr("Mask: {0}").format(mask_name(kind)), causal=kind == "causal", mask=None)
+            return
+        current = s.settings.mask or MaskSpec()
+        size = self.mask_size.value()
+        spec = MaskSpec(kind, window=size if kind == "window" else current.window,
+                        prefix=min(size, s.n) if kind == "prefix" else current.prefix,
+                        padding=current.padding if current.kind == "padding" else (),
+                        custom=_rows_of(s) if kind == "custom" else None)
+        self._set(tr("Mask: {0}").format(mask_name(kind)), mask=spec)
 
     def _temperature_moved(self, position: int):
         t = position_to_temperature(position)
@@ -116,8 +166,14 @@ class SettingsBar(Retranslated):
 
     def refresh(self):
         settings = self.document.scenario.settings
-        with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature):
-            self.causal.setChecked(settings.causal)
+        kind = settings.mask_kind
+        with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature), \
+                QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):
+            self.causal.setChecked(kind == "causal")
+            self.mask_kind.setCurrentIndex(MASK_KINDS.index(kind))
+            self.mask_size.setVisible(kind in ("window", "prefix"))
+            if kind in ("window", "prefix"):
+                self.mask_size.setValue(settings.mask.window if kind == "window" else settings.mask.prefix)
             self.scale.setChecked(settings.scale)
             self.temperature.setValue(temperature_to_position(settings.temperature))
         self.temperature_label.setText(f"T = {settings.temperature:.2f}")

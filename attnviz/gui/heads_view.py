@@ -10,11 +10,14 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
+from ..core import masks
+from ..core.scenario import ScenarioError
 from . import colormaps
 from .fonts import figure_font
 from .guided import banner, staged
 from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
-from .i18n import current_language, head_label, tr
+from .commands import SetSettings
+from .i18n import current_language, describe, head_label, tr
 
 ACTIVE_BORDER = QColor(230, 120, 0)
 
@@ -67,6 +70,7 @@ class HeadPanel(QWidget):
         self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
         self.setFocusPolicy(Qt.ClickFocus)
         self.colormap_name = colormaps.DEFAULT
+        self.report = lambda message: None  # shows a refused mask; set by the window
         self.min_points = 0.0  # presentation: labels and values never smaller than this
         self.scale = 1.0       # presentation thumbnails: smaller type
         self.painter = HeatmapPainter()
@@ -155,6 +159,23 @@ class HeadPanel(QWidget):
             p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
         p.end()
 
+    def _paint_mask(self, i: int, j: int) -> bool:
+        """Shift+click: with a hand-painted mask, hide or show key j for query i; with padding,
+        pad or unpad token j. True when the click was used for that."""
+        d = self.document
+        spec = d.scenario.settings.mask
+        if spec is None or spec.kind not in ("custom", "padding"):
+            return False
+        if spec.kind == "custom":
+            new, text = masks.toggled(spec, d.scenario.n, i, j), tr("Paint the mask")
+        else:
+            new, text = masks.toggled_padding(spec, j), tr("Pad or unpad {0}").format(d.scenario.tokens[j])
+        try:
+            d.push(SetSettings(d, text, mask=new))
+        except ScenarioError as e:
+            self.report(describe(e))
+        return True
+
     def _content_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(6, 4, -6, -6)
 
@@ -162,6 +183,8 @@ class HeadPanel(QWidget):
         if event.button() != Qt.LeftButton or self.data() is None:
             return super().mousePressEvent(event)
         cell = self.painter.cell_at(self._content_rect(), self.data(), event.position())
+        if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
+            return
         row = cell[0] if cell else self.document.query
         self.document.select(head=self.index, query=row)
         self.clicked.emit(self.index, row)
@@ -209,6 +232,7 @@ class HeadsView(QWidget):
         self.document = document
         self.panels: list[HeadPanel] = []
         self.focus = False
+        self.report = lambda message: None  # where refused edits are shown; set by the window
         self._pending = False
         self.panels_points = 0.0
         self._placed_active = 0
@@ -245,6 +269,7 @@ class HeadsView(QWidget):
             self.panels = [HeadPanel(self.document, i, self) for i in range(count)]
             for panel in self.panels:
                 panel.set_colormap(self.colormap_name)
+                panel.report = self.report
         self._place()
         self.refresh()
 

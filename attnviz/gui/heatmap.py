@@ -63,8 +63,10 @@ class HeatmapPainter:
     """Draws a HeatmapData into a rectangle; the same code for screen and files."""
 
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
-                 decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None):
-        self.colormap = colormap or colormaps.get()
+                 decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
+                 signed: bool = False):
+        self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
+        self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
         self.font = QFont(font) if font is not None else figure_font()
         self.show_values = show_values
         self.decimals = decimals
@@ -171,8 +173,15 @@ class HeatmapPainter:
         p.restore()
         return g
 
+    def _position(self, values):
+        """Where a value sits on the colour map: weights 0..1 as they are, differences −1..1 halved."""
+        return (np.asarray(values) + 1) / 2 if self.signed else values
+
+    def _text(self, w: float) -> str:
+        return f"{w:+.{self.decimals}f}".replace("-", "\u2212") if self.signed else f"{w:.{self.decimals}f}"
+
     def _colors(self, data: HeatmapData) -> np.ndarray:
-        rgb = self.colormap.lut[self.colormap.index(data.weights)]  # [n, n, 3]
+        rgb = self.colormap.lut[self.colormap.index(self._position(data.weights))]  # [n, n, 3]
         if not data.colored:
             rgb = np.broadcast_to(_rgb(NEUTRAL_FILL), rgb.shape)
         rgb = np.where(data.masked[..., None], _rgb(self.mask.fill), rgb)
@@ -268,8 +277,8 @@ class HeatmapPainter:
                     p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
                     continue
                 w = float(data.weights[i, j])
-                p.setPen(self.colormap.text_color(w) if data.colored else QColor(20, 20, 20))
-                text = data.row_text[j] if data.row_text is not None else f"{w:.{self.decimals}f}"
+                p.setPen(self.colormap.text_color(self._position(w)) if data.colored else QColor(20, 20, 20))
+                text = data.row_text[j] if data.row_text is not None else self._text(w)
                 p.drawText(rect, Qt.AlignCenter, text)
         p.restore()
 

@@ -11,7 +11,7 @@ import time
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar)
+                               QMainWindow, QMenu, QMessageBox, QSplitter, QTabWidget, QToolBar, QWidget)
 
 from ..core import save_scenario
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
@@ -111,6 +111,9 @@ class MainWindow(QMainWindow):
     def _build_views(self):
         d = self.document
         self.heads = HeadsView(d)
+        self.heads.report = self.report
+        for panel in self.heads.panels:
+            panel.report = self.report
         self.setCentralWidget(self.heads)
         self.tables = VectorTables(d, self.report)
         self.tables.tokenMenuRequested.connect(self._token_menu)
@@ -122,6 +125,11 @@ class MainWindow(QMainWindow):
         self.steps_split.addWidget(self.steps)
         self.steps_split.setStretchFactor(1, 3)
         self.steps_dock = self._dock("stepDock", self.steps_split, Qt.BottomDockWidgetArea)
+        self.maths_tabs = None  # built when first shown: the maths views need pyqtgraph
+        self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.steps_dock, self.maths_dock)
+        self.steps_dock.raise_()
+        self.maths_dock.visibilityChanged.connect(lambda shown: self.maths() if shown else None)
         self.selectors = Selectors(d)
         self.settings_bar = SettingsBar(d, self.report)
         self.toolbar = QToolBar(objectName="controlsToolbar")
@@ -130,6 +138,26 @@ class MainWindow(QMainWindow):
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.settings_bar)
         self.addToolBar(Qt.TopToolBarArea, self.toolbar)
+
+    def maths(self) -> QTabWidget:
+        """The maths views (geometry, √d_k, softmax, kernel, before/after), made on first use."""
+        if self.maths_tabs is None:
+            from .geometry import GeometryView
+            from .maths import DiffView, KernelView, SoftmaxView, SqrtDkExplorer
+            d = self.document
+            self.maths_tabs = QTabWidget(objectName="mathsTabs")
+            self.maths_views = [GeometryView(d, self.report), SqrtDkExplorer(d), SoftmaxView(d), KernelView(d),
+                                DiffView(d)]
+            for view in self.maths_views:
+                self.maths_tabs.addTab(view, "")
+            self.maths_dock.setWidget(self.maths_tabs)
+            self._name_maths_tabs()
+        return self.maths_tabs
+
+    def _name_maths_tabs(self):
+        if self.maths_tabs is not None:
+            for i, text in enumerate((tr("Geometry"), tr("√d_k"), tr("Softmax"), tr("Kernel"), tr("Before / after"))):
+                self.maths_tabs.setTabText(i, text)
 
     def _dock(self, name, widget, area):
         dock = QDockWidget(self, objectName=name)
@@ -187,7 +215,7 @@ class MainWindow(QMainWindow):
             self.edit_menu.addSeparator() if action is None else self.edit_menu.addAction(action)
         self.view_menu = bar.addMenu("")
         for action in (self.vectors_dock.toggleViewAction(), self.steps_dock.toggleViewAction(),
-                       self.toolbar.toggleViewAction()):
+                       self.maths_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
         self.classroom.fill_view_menu(self.view_menu)
@@ -237,6 +265,8 @@ class MainWindow(QMainWindow):
             menu.setTitle(text)
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
+        self.maths_dock.setWindowTitle(tr("See the maths"))
+        self._name_maths_tabs()
         self.toolbar.setWindowTitle(tr("Controls"))
         self.classroom.retranslate()
         self._update_title()

@@ -43,7 +43,8 @@ def texts(window):
 LANGUAGE_NEUTRAL = {"softmax", "causal", "mask", "query", "key", "value", "attnviz", "viridis", "cividis",
                     "magma", "english", "cos", "sin", "numpy", "qt", "pyside6", "pyqtgraph", "noto", "sans",
                     "cjk", "sil", "open", "font", "license", "transformer", "attention", "json", "npz",
-                    "gpt", "small", "esc", "png", "svg", "pdf", "csv"}  # names of models, keys, formats
+                    "gpt", "small", "esc", "png", "svg", "pdf", "csv", "shift", "pca", "elu", "max", "nan",
+                    "exp"}  # names of models, keys, formats, functions
 
 
 PRESET_IDS = re.compile("|".join(p.id for p in __import__("attnviz.core", fromlist=["x"]).list_presets()))
@@ -68,6 +69,7 @@ def test_switching_the_language_changes_menus_controls_and_step_table_headers(wi
 
 
 def test_the_japanese_interface_has_no_untranslated_text(window):
+    window.maths()  # the maths views too
     window.classroom.set_language("ja")
     window.classroom.guided_action.trigger()  # the guide bar too
     leftovers = {t for t in texts(window) if english_words(t)}

@@ -40,6 +40,30 @@
         <translation>未来を隠す</translation>
     </message>
     <message>
+        <source>no mask</source>
+        <translation>マスクなし</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>未来を隠す（causal）</translation>
+    </message>
+    <message>
+        <source>sliding window</source>
+        <translation>スライディングウィンドウ</translation>
+    </message>
+    <message>
+        <source>prefix LM</source>
+        <translation>プレフィックス LM</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>パディング</translation>
+    </message>
+    <message>
+        <source>hand-painted</source>
+        <translation>手で描く</translation>
+    </message>
+    <message>
         <source>Show the future</source>
         <translation>未来を見せる</translation>
     </message>
@@ -52,6 +76,14 @@
         <translation>√d_k で割らない</translation>
     </message>
     <message>
+        <source>Which keys each query may see. Sliding window: itself and the tokens just before it. Prefix LM: the first tokens see each other. Padding and hand-painted: Shift+click a heatmap cell to hide or show it.</source>
+        <translation>各クエリがどのキーを見られるか。スライディングウィンドウ：自分と直前のいくつかのトークン。プレフィックス LM：先頭のトークンどうしは互いに見られる。パディングと手で描く：ヒートマップのマスを Shift+クリックすると隠す／見せるを切り替える。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s width, or the prefix&apos;s length, in tokens</source>
+        <translation>ウィンドウの幅、またはプレフィックスの長さ（トークン数）</translation>
+    </message>
+    <message>
         <source>Each token may look only at itself and the tokens before it: the scores of later tokens become −∞, so their weights are exactly 0.</source>
         <translation>各トークンは自分と自分より前のトークンしか見られない。後ろのトークンのスコアは −∞ になり、重みはちょうど 0 になる。</translation>
     </message>
@@ -62,6 +94,10 @@
     <message>
         <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
         <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中する。</translation>
+    </message>
+    <message>
+        <source>Mask: {0}</source>
+        <translation>マスク：{0}</translation>
     </message>
     <message>
         <source>Temperature {0}</source>
@@ -168,6 +204,14 @@
     <message>
         <source>Head {0}: rows are queries, columns are keys. Click a row to explain it step by step.</source>
         <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示する。</translation>
+    </message>
+    <message>
+        <source>Paint the mask</source>
+        <translation>マスクを描く</translation>
+    </message>
+    <message>
+        <source>Pad or unpad {0}</source>
+        <translation>「{0}」のパディングを切り替える</translation>
     </message>
     <message>
         <source>q, k, v of the active head</source>
@@ -278,6 +322,26 @@
         <translation>前回 AttnViz は正しく終了しませんでした。{0} の保存していない変更（{1}）が残っています。復元しますか？</translation>
     </message>
     <message>
+        <source>Geometry</source>
+        <translation>幾何</translation>
+    </message>
+    <message>
+        <source>√d_k</source>
+        <translation>√d_k</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>カーネル</translation>
+    </message>
+    <message>
+        <source>Before / after</source>
+        <translation>変更前／変更後</translation>
+    </message>
+    <message>
         <source>Open a scenario file (.json) or q, k, v from a NumPy file (.npz)</source>
         <translation>シナリオファイル（.json）か、NumPy ファイル（.npz）の q・k・v を開く</translation>
     </message>
@@ -316,6 +380,10 @@
     <message>
         <source>Do again what was taken back</source>
         <translation>取り消した編集をやり直す</translation>
+    </message>
+    <message>
+        <source>See the maths</source>
+        <translation>数学を見る</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -394,8 +462,100 @@
         <translation>削除</translation>
     </message>
     <message>
+        <source>Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) softmax saturates: each row puts almost all its weight on one key. With it (top row) the rows stay spread at any d_k.</source>
+        <translation>分散 1 の乱数の q と k。q・k の振れ幅は √d_k に比例するので、÷√d_k がないと（下の段）softmax が飽和し、各行がほぼすべての重みを 1 つのキーに置く。割れば（上の段）どの d_k でも重みは広がったまま。</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>乱数のシード</translation>
+    </message>
+    <message>
+        <source>Another seed draws other random q and k</source>
+        <translation>シードを変えると別の乱数の q と k になる</translation>
+    </message>
+    <message>
+        <source>d_k = {0}, ÷√d_k: largest weight {1}</source>
+        <translation>d_k = {0}、÷√d_k あり：最大の重み {1}</translation>
+    </message>
+    <message>
+        <source>d_k = {0}, no ÷√d_k: largest weight {1}</source>
+        <translation>d_k = {0}、÷√d_k なし：最大の重み {1}</translation>
+    </message>
+    <message>
+        <source>softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.</source>
+        <translation>softmax(x) = e^x / Σ e^x。AttnViz は先に最大のスコアを引く（e^(x − max)）。結果は変わらないが、e^x があふれ（オーバーフロー）なくなる。スコアを何倍かにして確かめよう。</translation>
+    </message>
+    <message>
+        <source>Scores ×</source>
+        <translation>スコア ×</translation>
+    </message>
+    <message>
+        <source>Multiply this row&apos;s scores, e.g. by 1000, to see e^x overflow</source>
+        <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見る</translation>
+    </message>
+    <message>
         <source>key</source>
         <translation>キー</translation>
+    </message>
+    <message>
+        <source>e^x without − max</source>
+        <translation>e^x（最大を引かない）</translation>
+    </message>
+    <message>
+        <source>weight without − max</source>
+        <translation>重み（最大を引かない）</translation>
+    </message>
+    <message>
+        <source>Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e^0 = 1 and the weights come out right.</source>
+        <translation>最大を引かないと e^x が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われる。引けば最大の項は e^0 = 1 になり、重みは正しく求まる。</translation>
+    </message>
+    <message>
+        <source>Both ways give the same weights here: the scores are small enough for e^x. Multiply them by 1000 to see the difference.</source>
+        <translation>ここではどちらのやり方でも同じ重みになる（スコアが e^x にとって十分小さい）。1000 倍にすると違いが分かる。</translation>
+    </message>
+    <message>
+        <source>scores x</source>
+        <translation>スコア x</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>重み</translation>
+    </message>
+    <message>
+        <source>Attention is a kernel smoother: each row averages the v&apos;s with weights from a kernel of q and k. Softmax uses exp(q·k / √d_k); linear attention uses φ(q)·φ(k) with φ(x) = elu(x) + 1, normalised per row, which can be computed in time linear in the length.</source>
+        <translation>Attention はカーネル平滑化：各行は q と k のカーネルから決まる重みで v を平均する。softmax は exp(q・k / √d_k) を、線形 Attention は φ(x) = elu(x) + 1 として φ(q)・φ(k) を使い、行ごとに正規化する（長さに比例する時間で計算できる）。</translation>
+    </message>
+    <message>
+        <source>softmax: {0}</source>
+        <translation>softmax：{0}</translation>
+    </message>
+    <message>
+        <source>linear, φ = elu + 1</source>
+        <translation>線形、φ = elu + 1</translation>
+    </message>
+    <message>
+        <source>linear − softmax</source>
+        <translation>線形 − softmax</translation>
+    </message>
+    <message>
+        <source>Pin the weights now</source>
+        <translation>今の重みを固定</translation>
+    </message>
+    <message>
+        <source>Remember every head&apos;s weights; after your edits, each cell shows after − before</source>
+        <translation>全ヘッドの重みを記録する。編集後、各マスに「変更後 − 変更前」を表示する</translation>
+    </message>
+    <message>
+        <source>Pin, then edit: blue cells lost weight, yellow ones gained it.</source>
+        <translation>固定してから編集する：青いマスは重みが減り、黄色いマスは増えた。</translation>
+    </message>
+    <message>
+        <source>The tokens changed since the weights were pinned: pin them again.</source>
+        <translation>重みを固定した後でトークンが変わりました。もう一度固定してください。</translation>
+    </message>
+    <message>
+        <source>{0}: after − before</source>
+        <translation>{0}：変更後 − 変更前</translation>
     </message>
     <message>
         <source>1. score q·k</source>
@@ -722,6 +882,70 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>head {0}</source>
         <translation>ヘッド {0}</translation>
+    </message>
+    <message>
+        <source>unknown mask &apos;{0}&apos;</source>
+        <translation>不明なマスク「{0}」</translation>
+    </message>
+    <message>
+        <source>a sliding window needs a width of at least 1, not {0}</source>
+        <translation>スライディングウィンドウの幅は 1 以上にしてください（{0} になっています）</translation>
+    </message>
+    <message>
+        <source>the prefix length must be 0 to {0}, not {1}</source>
+        <translation>プレフィックスの長さは 0 から {0} にしてください（{1} になっています）</translation>
+    </message>
+    <message>
+        <source>padded tokens must be token positions 0 to {0}</source>
+        <translation>パディングするトークンの位置は 0 から {0} にしてください</translation>
+    </message>
+    <message>
+        <source>a hand-painted mask must be {0} × {0}, one row and column per token</source>
+        <translation>手で描くマスクは {0} × {0}（トークンごとに 1 行 1 列）にしてください</translation>
+    </message>
+    <message>
+        <source>with this mask the query {0} would see no key at all; every row needs one</source>
+        <translation>このマスクではクエリ「{0}」がどのキーも見られなくなります。どの行にも見えるキーが 1 つ以上必要です</translation>
+    </message>
+    <message>
+        <source>Plane:</source>
+        <translation>平面：</translation>
+    </message>
+    <message>
+        <source>PCA projection</source>
+        <translation>PCA 射影</translation>
+    </message>
+    <message>
+        <source>Show the two directions along which the q and k vectors vary most (principal components) instead of two dimensions</source>
+        <translation>2 つの次元の代わりに、q と k のベクトルが最も大きくばらつく 2 つの方向（主成分）で表示する</translation>
+    </message>
+    <message>
+        <source>Drag the tip of an arrow to change those two components of that q or k</source>
+        <translation>矢印の先をドラッグすると、その q か k のこの 2 成分が変わる</translation>
+    </message>
+    <message>
+        <source>PC 1</source>
+        <translation>主成分 1</translation>
+    </message>
+    <message>
+        <source>PC 2</source>
+        <translation>主成分 2</translation>
+    </message>
+    <message>
+        <source>{0} tokens are too many arrows to read; the geometry view shows up to {1}.</source>
+        <translation>{0} トークンは矢印が多すぎて読めません。幾何の表示は {1} トークンまでです。</translation>
+    </message>
+    <message>
+        <source>PCA projection: the plane where q and k vary most (drag in a two-dimension plane to edit).</source>
+        <translation>PCA 射影：q と k が最も大きくばらつく平面（編集するには 2 次元の平面でドラッグ）。</translation>
+    </message>
+    <message>
+        <source>Drag an arrow&apos;s tip to change q or k in these two dimensions; the thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
+        <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わる。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いている。</translation>
+    </message>
+    <message>
+        <source>At the origin in this plane: {0}.</source>
+        <translation>この平面では原点にある：{0}。</translation>
     </message>
 </context>
 </TS>

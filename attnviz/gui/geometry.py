@@ -1,0 +1,297 @@
+"""q and k as arrows in a plane: drag a tip and the weights move (seed 003 §4.1, seed 002).
+
+Two dimensions of the active head (動物 × 食べ物 in seed-demo), or its first two
+principal components. The selected query's q stands out (select another query to move
+its q); each key's arrow is labelled with its dot product with that q and drawn
+thicker the more weight it gets. Every
+arrow is drawn by one pyqtgraph item (many items would be slow and, with some PySide6
+versions, crash); dragging a tip edits those two components, one undo step per drag.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ..core.explain import fmt
+from ..core.scenario import ScenarioError
+from .commands import SetRow, new_drag_id
+from .fonts import figure_font
+from .i18n import describe, tr
+
+MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
+GRAB_PIXELS = 12         # how near a tip a press must be to grab it
+QUERY_COLOR = QColor(230, 120, 0)
+KEY_COLOR = QColor(49, 104, 142)
+
+
+class ArrowsItem(pg.GraphicsObject):
+    """All arrows in one item. Emits tipDragged(kind, token, x, y, finished) while a tip moves."""
+
+    tipDragged = Signal(str, int, float, float, bool)
+
+    def __init__(self):
+        super().__init__()
+        self.arrows: list[tuple[str, int, np.ndarray, QColor, float, str]] = []  # kind, token, tip, colour, width, label
+        self.draggable = True
+        self._grabbed = None
+        self._bounds = QRectF(-1, -1, 2, 2)
+
+    def set_arrows(self, arrows, draggable: bool):
+        self.prepareGeometryChange()
+        self.arrows, self.draggable = arrows, draggable
+        tips = np.array([a[2] for a in arrows] + [[0.0, 0.0]])
+        low, high = tips.min(axis=0), tips.max(axis=0)
+        pad = max(float((high - low).max()) * 0.15, 0.5)
+        self._bounds = QRectF(low[0] - pad, low[1] - pad, high[0] - low[0] + 2 * pad, high[1] - low[1] + 2 * pad)
+        self.update()
+
+    def boundingRect(self):
+        return self._bounds
+
+    def paint(self, p: QPainter, *args):
+        p.setRenderHint(QPainter.Antialiasing)
+        pixel = self.pixelLength(pg.Point(1, 0)) or 0.01  # data units per screen pixel
+        font = figure_font()
+        for kind, _, tip, color, width, label in sorted(self.arrows, key=lambda a: a[4]):
+            pen = QPen(color, width)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.drawLine(QPointF(0, 0), QPointF(*tip))
+            p.setBrush(color)
+            p.drawPath(_head(tip, pixel * (6 + width)))
+            if label:
+                p.save()
+                p.translate(QPointF(*tip))
+                p.scale(pixel, -pixel)  # text upright and a constant size whatever the zoom
+                p.setFont(font)
+                p.setPen(color.darker(130))
+                p.drawText(_label_box(tip, label, font), Qt.AlignCenter, label)
+                p.restore()
+
+    def nearest(self, pos: QPointF):
+        pixel = self.pixelLength(pg.Point(1, 0)) or 0.01
+        best, best_distance = None, GRAB_PIXELS * pixel
+        for kind, token, tip, *_ in self.arrows:
+            distance = float(np.hypot(tip[0] - pos.x(), tip[1] - pos.y()))
+            if distance <= best_distance:
+                best, best_distance = (kind, token), distance
+        return best
+
+    def mouseDragEvent(self, ev):
+        if ev.button() != Qt.LeftButton or not self.draggable:
+            ev.ignore()
+            return
+        if ev.isStart():
+            self._grabbed = self.nearest(ev.buttonDownPos())
+            if self._grabbed is None:
+                ev.ignore()  # not on a tip: let the view pan
+                return
+        if self._grabbed is None:
+            ev.ignore()
+            return
+        ev.accept()
+        pos = ev.pos()
+        self.tipDragged.emit(self._grabbed[0], self._grabbed[1], pos.x(), pos.y(), ev.isFinish())
+        if ev.isFinish():
+            self._grabbed = None
+
+
+def quiet_plot(pg):
+    """A PlotWidget without pyqtgraph's own right-click menus: they are English only and
+    their exporter fails with recent PySide6 (File → Export image does it properly)."""
+    plot = pg.PlotWidget()
+    plot.setMenuEnabled(False)
+    for action in plot.scene().contextMenu:
+        action.setParent(None)  # gone, not merely hidden
+    plot.scene().contextMenu = []
+    return plot
+
+
+def _label_box(tip: np.ndarray, label: str, font) -> QRectF:
+    """Where a label goes, in pixels from the tip: beyond it, along the arrow, so labels of
+    arrows pointing different ways do not overlap."""
+    from PySide6.QtGui import QFontMetricsF
+    fm = QFontMetricsF(font)
+    w, h = fm.horizontalAdvance(label) + 4, fm.height()
+    dx, dy = tip / (np.hypot(*tip) or 1.0)
+    cx, cy = dx * (w / 2 + 8), -dy * (h / 2 + 8)  # screen y grows downwards
+    return QRectF(cx - w / 2, cy - h / 2, w, h)
+
+
+def _grouped(points: np.ndarray):
+    """(point, [indices]) for each distinct point, in order of first appearance."""
+    groups: dict[tuple, list[int]] = {}
+    for j, point in enumerate(points):
+        groups.setdefault((round(float(point[0]), 9), round(float(point[1]), 9)), []).append(j)
+    return [(points[js[0]], js) for js in groups.values()]
+
+
+def _head(tip: np.ndarray, size: float) -> QPainterPath:
+    """A small triangle at the tip, pointing away from the origin."""
+    direction = tip / (np.hypot(*tip) or 1.0)
+    normal = np.array([-direction[1], direction[0]])
+    base = tip - direction * size
+    path = QPainterPath()
+    path.addPolygon(QPolygonF([QPointF(*tip), QPointF(*(base + normal * size * 0.5)),
+                               QPointF(*(base - normal * size * 0.5))]))
+    return path
+
+
+class GeometryView(QWidget):
+    def __init__(self, document, report, parent=None):
+        super().__init__(parent)
+        self.setObjectName("geometryView")
+        self.document = document
+        self.report = report
+        self.x_dim, self.y_dim = QComboBox(objectName="geometryX"), QComboBox(objectName="geometryY")
+        self.pca = QCheckBox(objectName="geometryPca")
+        self.axes_name = QLabel()
+        self.note = QLabel(objectName="geometryNote", wordWrap=True)
+        self.plot = quiet_plot(pg)
+        self.plot.setAspectLocked(True)
+        self._colour_plot()
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.addLine(x=0, pen=pg.mkPen((150, 150, 150)))
+        self.plot.addLine(y=0, pen=pg.mkPen((150, 150, 150)))
+        self.arrows = ArrowsItem()
+        self.plot.addItem(self.arrows)
+        self.arrows.tipDragged.connect(self._dragged)
+        self._drag_id = None
+        self._stale = True
+        controls = QHBoxLayout()
+        for widget in (self.axes_name, self.x_dim, self.y_dim, self.pca):
+            controls.addWidget(widget)
+        controls.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(self.note)
+        layout.addWidget(self.plot, 1)
+        for box in (self.x_dim, self.y_dim):
+            box.activated.connect(lambda _: self.refresh(fit=True))
+        self.pca.toggled.connect(lambda _: self.refresh(fit=True))
+        document.changed.connect(self.schedule)
+        document.selectionChanged.connect(self.schedule)
+        document.replaced.connect(lambda: self._fill_dims(reset=True))
+        self.retranslate()
+        self._fill_dims(reset=True)
+
+    def retranslate(self):
+        self.axes_name.setText(tr("Plane:"))
+        self.pca.setText(tr("PCA projection"))
+        self.pca.setToolTip(tr("Show the two directions along which the q and k vectors vary most "
+                               "(principal components) instead of two dimensions"))
+        self.plot.setToolTip(tr("Drag the tip of an arrow to change those two components of that q or k"))
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.retranslate()
+            self.refresh()
+        elif event.type() == QEvent.PaletteChange:
+            self._colour_plot()
+        super().changeEvent(event)
+
+    def _colour_plot(self):
+        """The window's light or dark look, not pyqtgraph's black."""
+        self.plot.setBackground(self.palette().base().color())
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).setTextPen(self.palette().text().color())
+
+    def schedule(self):
+        if not self._stale:
+            self._stale = True
+            if self.isVisible():
+                QTimer.singleShot(0, self._sync)
+
+    def _sync(self):
+        if self._stale:
+            self.refresh()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self._sync()
+
+    def _fill_dims(self, reset=False):
+        head = self.document.scenario.heads[self.document.active_head]
+        labels = list(head.dim_labels("q"))
+        for box, default in ((self.x_dim, 0), (self.y_dim, min(1, len(labels) - 1))):
+            current = box.currentIndex()
+            box.clear()
+            box.addItems(labels)
+            box.setCurrentIndex(default if reset or not 0 <= current < len(labels) else current)
+        self.refresh(fit=True)
+
+    # ------------------------------------------------------------- drawing
+
+    def plane(self):
+        """(q, k projected to 2-D [n, 2] each, axis names, draggable)."""
+        head = self.document.scenario.heads[self.document.active_head]
+        if self.pca.isChecked() and head.d_k > 2:
+            both = np.vstack([head.q, head.k])                  # [2n, d_k]
+            centred = both - both.mean(axis=0)
+            _, _, vt = np.linalg.svd(centred, full_matrices=False)
+            basis = vt[:2].T                                     # [d_k, 2]
+            return head.q @ basis, head.k @ basis, (tr("PC 1"), tr("PC 2")), False
+        x, y = self.x_dim.currentIndex(), self.y_dim.currentIndex()
+        labels = head.dim_labels("q")
+        return head.q[:, [x, y]], head.k[:, [x, y]], (labels[x], labels[y]), \
+            self.document.scenario.projection is None
+
+    def refresh(self, fit=False):
+        self._stale = False
+        d = self.document
+        s, i = d.scenario, d.query
+        if s.n > MAX_TOKENS:
+            self.note.setText(tr("{0} tokens are too many arrows to read; the geometry view shows up to {1}.")
+                              .format(s.n, MAX_TOKENS))
+            self.arrows.set_arrows([], False)
+            return
+        if self.x_dim.count() != s.heads[d.active_head].d_k:
+            self._fill_dims(reset=True)
+            return
+        q2, k2, names, draggable = self.plane()
+        head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
+        dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
+        arrows, at_origin = [], []
+        for tip, keys in _grouped(k2):  # keys at the same point share one arrow and one label
+            if not np.any(tip):
+                at_origin += [s.tokens[j] for j in keys]
+                continue
+            visible = [j for j in keys if not np.isneginf(trace.masked[i, j])]
+            weight = float(sum(trace.weights[i, j] for j in visible))
+            who = ", ".join(s.tokens[j] for j in keys)
+            label = f"k {who}  q·k = {fmt(dots[keys[0]], 2)}" + (f"  w = {fmt(weight, 2)}" if visible else "")
+            color = QColor(KEY_COLOR) if visible else QColor(190, 190, 190)
+            arrows.append(("k", keys[0], tip, color, 1.0 + 5.0 * weight, label))
+        arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}"))
+        self.arrows.set_arrows(arrows, draggable)
+        self.plot.setLabel("bottom", names[0])
+        self.plot.setLabel("left", names[1])
+        note = (tr("PCA projection: the plane where q and k vary most (drag in a two-dimension plane to "
+                   "edit).") if not draggable and self.pca.isChecked() else
+                tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
+                   "the more weight the query {0} gives it.").format(s.tokens[i]))
+        if at_origin:
+            note += " " + tr("At the origin in this plane: {0}.").format(", ".join(at_origin))
+        self.note.setText(note)
+        if fit:
+            self.plot.getViewBox().autoRange(items=[self.arrows])
+
+    # ------------------------------------------------------------- dragging
+
+    def _dragged(self, kind: str, token: int, x: float, y: float, finished: bool):
+        d = self.document
+        if self._drag_id is None:
+            self._drag_id = new_drag_id()
+        current = d.scenario.heads[d.active_head].matrix(kind)[token]
+        row = np.array(current)
+        row[[self.x_dim.currentIndex(), self.y_dim.currentIndex()]] = [round(x, 2), round(y, 2)]
+        try:
+            if not np.array_equal(row, current):
+                d.push(SetRow(d, d.active_head, kind, token, row, self._drag_id))
+        except ScenarioError as e:
+            self.report(describe(e))
+        if finished:
+            self._drag_id = None
