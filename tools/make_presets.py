@@ -165,6 +165,64 @@ def projection_demo():
     return doc
 
 
+def gqa_demo():
+    # 4 query heads share 2 K/V groups: heads 0 and 1 read the same K and V, so do 2 and 3.
+    tokens = ["猫", "が", "魚", "を", "食べた"]
+    rng = np.random.default_rng(8)
+    x = np.round(rng.normal(0, 1, (5, 8)), 1)
+    w = {"w_q": np.round(np.eye(8) * 1.5 + rng.normal(0, 0.4, (8, 8)), 1),
+         "w_k": np.round(np.eye(8)[:, :4] + rng.normal(0, 0.4, (8, 4)), 1),
+         "w_v": np.round(np.eye(8)[:, :4] + rng.normal(0, 0.4, (8, 4)), 1),
+         "w_o": np.round(np.eye(8) + rng.normal(0, 0.3, (8, 8)), 1)}
+    doc = scenario(
+        "layer", tokens,
+        title=("GQA：4 ヘッドが 2 組の K・V を共有", "GQA: 4 heads share 2 groups of K and V"),
+        description=(
+            "Q はヘッドごと、K と V は 2 組だけ（ヘッド 0・1 が 1 組目、2・3 が 2 組目を共有）。"
+            "KV キャッシュのメモリが半分になる。",
+            "Q per head, but only 2 groups of K and V (heads 0 and 1 share the first, 2 and 3 the "
+            "second): the KV cache needs half the memory."),
+        heads=[{"name": f"ヘッド {i}", "names": {"en": f"head {i}"}} for i in range(4)])
+    doc["projection"] = {"x": x.tolist(), **{k: v.tolist() for k, v in w.items()},
+                         "n_heads": 4, "n_kv_heads": 2, "residual": True}
+    return doc
+
+
+# The same words, the same embeddings and weights, in two orders (seed 003 §5): without
+# position information attention cannot tell them apart.
+POSITION_EMBEDDING = {"猫": [1.0, 0.0, 0.5, 0.0], "が": [0.0, 0.2, 0.0, 1.0], "座った": [0.0, 1.0, 0.3, 0.2]}
+POSITION_W = {"w_q": [[1.2, 0.3, 0.0, 0.1], [0.2, 1.0, 0.4, 0.0], [0.0, 0.5, 1.1, 0.3], [0.3, 0.0, 0.2, 0.9]],
+              "w_k": [[1.0, 0.0, 0.3, 0.2], [0.1, 1.3, 0.0, 0.4], [0.4, 0.2, 0.9, 0.0], [0.0, 0.3, 0.1, 1.2]],
+              "w_v": [[0.9, 0.1, 0.0, 0.3], [0.0, 1.1, 0.2, 0.0], [0.3, 0.0, 1.0, 0.1], [0.1, 0.4, 0.0, 1.0]],
+              "w_o": [[1.0, 0.2, 0.0, 0.0], [0.0, 1.0, 0.3, 0.0], [0.1, 0.0, 1.0, 0.2], [0.0, 0.1, 0.0, 1.0]]}
+
+
+def position_demo(tokens, title, other):
+    doc = scenario(
+        "layer", tokens, causal=False,
+        title=title,
+        description=(
+            f"位置の情報がないと、Attention だけでは「{other[0]}」と区別できない（同じ語の出力が並べ替わるだけ）。"
+            "レイヤー表示で位置を「正弦波」か「RoPE」にすると出力が変わる。未来を隠すマスクも順序の情報になるので外してある。",
+            f"Without position information attention alone cannot tell this from {other[1]} (the same "
+            "words get the same outputs, only reordered). Set positions to sinusoidal or RoPE in the "
+            "layer view and the outputs change. The causal mask is off, as it too carries order."),
+        heads=[{"name": "ヘッド 0", "names": {"en": "head 0"}}, {"name": "ヘッド 1", "names": {"en": "head 1"}}])
+    doc["projection"] = {"x": [POSITION_EMBEDDING[t] for t in tokens], **POSITION_W,
+                         "n_heads": 2, "n_kv_heads": None, "residual": True, "positions": "none"}
+    return doc
+
+
+def position_nekoga():
+    return position_demo(["猫", "が", "座った"], ("猫が座った（位置なし）", "猫が座った (no positions)"),
+                         ("座ったが猫", "座ったが猫"))
+
+
+def position_suwatta():
+    return position_demo(["座った", "が", "猫"], ("座ったが猫（位置なし）", "座ったが猫 (no positions)"),
+                         ("猫が座った", "猫が座った"))
+
+
 def gpt2_small_shape():
     # Random q, k, v with GPT-2 small's head shape (12 heads of 64); unit variance,
     # so q·k / √64 also has unit variance and rows are neither flat nor one-hot.
@@ -213,7 +271,8 @@ PRESETS = {
     "seed-demo": seed_demo, "toy-3token": toy_3token,
     "hashi-chopsticks": hashi_chopsticks, "hashi-bridge": hashi_bridge,
     "taro-hanako": taro_hanako, "projection-demo": projection_demo,
-    "gpt2-small-shape": gpt2_small_shape,
+    "gpt2-small-shape": gpt2_small_shape, "gqa-demo": gqa_demo,
+    "position-nekoga": position_nekoga, "position-suwatta": position_suwatta,
 }
 
 

@@ -25,7 +25,7 @@ class AttentionTrace:
 class MultiHeadTrace:
     """Every stage of the layer O = X + concat(head_0, ..., head_h-1) W_o."""
 
-    x: np.ndarray          # [n, d]
+    x: np.ndarray          # [n, d] the residual stream: X (+ sinusoidal positions)
     q: np.ndarray          # [n_heads, n, d_head]
     k: np.ndarray          # [n_heads, n, d_head]  (K/V groups repeated per head)
     v: np.ndarray          # [n_heads, n, d_head]
@@ -33,6 +33,7 @@ class MultiHeadTrace:
     concat: np.ndarray     # [n, d]
     projected: np.ndarray  # concat @ w_o   [n, d]
     output: np.ndarray     # x + projected (or projected alone without residual)
+    normed: np.ndarray | None = None  # LayerNorm(x) when the layer normalises first, else x
 
 
 def softmax(x, axis=-1):
@@ -92,25 +93,80 @@ def merge_heads(x):
     return x.transpose(1, 0, 2).reshape(n, n_heads * d_head)
 
 
-def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, *, n_kv_heads=None,
-                         causal=True, scale=True, temperature=1.0, residual=True, mask=None):
-    """X → Q, K, V → split into heads → attention per head → concat → W_o → + X.
+def layer_norm(x, eps=1e-5):
+    """Each row to mean 0 and variance 1 (no learned gain or bias), as before a block's attention."""
+    x = np.asarray(x, dtype=float)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
 
-    With n_kv_heads < n_heads (grouped-query attention) w_k and w_v have
-    n_kv_heads · d_head columns, and head i reads K/V group i // (n_heads / n_kv_heads).
+
+def sinusoidal_positions(n, d):
+    """The Transformer's positional encodings: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)."""
+    position = np.arange(n)[:, None]                         # [n, 1]
+    frequency = 1.0 / 10000 ** (np.arange(0, d, 2) / d)     # [ceil(d/2)]
+    angles = position * frequency                            # [n, ceil(d/2)]
+    pe = np.zeros((n, d))
+    pe[:, 0::2] = np.sin(angles)
+    pe[:, 1::2] = np.cos(angles[:, : d // 2])
+    return pe
+
+
+def rope(x):
+    """Rotary position embedding: rotate each pair of dimensions (2i, 2i+1) of token p by the
+    angle p / 10000^(2i/d), so that q·k depends on how far apart the two tokens are."""
+    x = np.asarray(x, dtype=float)
+    n, d = x.shape[-2], x.shape[-1]
+    if d % 2:
+        raise ValueError(f"RoPE rotates pairs of dimensions: d_head = {d} must be even")
+    angles = np.arange(n)[:, None] / 10000 ** (np.arange(0, d, 2) / d)   # [n, d/2]
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out
+
+
+POSITIONS = ("none", "sinusoidal", "rope")
+
+
+def project_heads(x, w_q, w_k, w_v, n_heads, n_kv_heads=None, layer_norm_first=False, positions="none"):
+    """The layer up to the heads: (stream, normed, q, k, v) with q, k, v [n_heads, n, d_head].
+
+    stream = X (+ sinusoidal positions); normed = LayerNorm(stream) when asked; Q = normed W_q,
+    K and V likewise; K and V repeated per GQA group; RoPE rotates q and k when asked.
     """
     x = np.asarray(x, dtype=float)
     n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
     if n_heads % n_kv_heads:
         raise ValueError(f"{n_heads} heads cannot share K/V in {n_kv_heads} groups")
-    q = split_heads(x @ w_q, n_heads)     # [n, d] @ [d, d] -> [n_heads, n, d_head]
-    k = split_heads(x @ w_k, n_kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
-    v = split_heads(x @ w_v, n_kv_heads)
+    stream = x + sinusoidal_positions(*x.shape) if positions == "sinusoidal" else x
+    normed = layer_norm(stream) if layer_norm_first else stream
+    q = split_heads(normed @ w_q, n_heads)     # [n, d] @ [d, d] -> [n_heads, n, d_head]
+    k = split_heads(normed @ w_k, n_kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
+    v = split_heads(normed @ w_v, n_kv_heads)
     group_size = n_heads // n_kv_heads
-    k = np.repeat(k, group_size, axis=0)  # [n_kv_heads, ...] -> [n_heads, ...]
+    k = np.repeat(k, group_size, axis=0)       # [n_kv_heads, ...] -> [n_heads, ...]
     v = np.repeat(v, group_size, axis=0)
+    if positions == "rope":
+        q, k = rope(q), rope(k)
+    return stream, normed, q, k, v
+
+
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, *, n_kv_heads=None,
+                         causal=True, scale=True, temperature=1.0, residual=True, mask=None,
+                         layer_norm_first=False, positions="none"):
+    """X → Q, K, V → split into heads → attention per head → concat → W_o → + X.
+
+    With n_kv_heads < n_heads (grouped-query attention) w_k and w_v have
+    n_kv_heads · d_head columns, and head i reads K/V group i // (n_heads / n_kv_heads).
+    layer_norm_first normalises X before the projections (the residual adds X itself);
+    positions is "none", "sinusoidal" (added to X) or "rope" (rotating q and k).
+    """
+    stream, normed, q, k, v = project_heads(x, w_q, w_k, w_v, n_heads, n_kv_heads, layer_norm_first, positions)
     heads = attention(q, k, v, causal=causal, scale=scale, temperature=temperature, mask=mask)
     concat = merge_heads(heads.output)    # [n_heads, n, d_head] -> [n, d]
     projected = concat @ np.asarray(w_o, dtype=float)  # [n, d] @ [d, d] -> [n, d]
-    output = x + projected if residual else projected
-    return MultiHeadTrace(x, q, k, v, heads, concat, projected, output)
+    output = stream + projected if residual else projected
+    return MultiHeadTrace(stream, q, k, v, heads, concat, projected, output, normed)

@@ -57,7 +57,8 @@ def _reusable(s: Scenario, previous) -> list:
 def _layer(s: Scenario, options) -> MultiHeadTrace:
     p = s.projection
     return multi_head_attention(p.x, p.w_q, p.w_k, p.w_v, p.w_o, p.n_heads,
-                                n_kv_heads=p.n_kv_heads, residual=p.residual, **options)
+                                n_kv_heads=p.n_kv_heads, residual=p.residual, layer_norm_first=p.layer_norm,
+                                positions=p.positions, **options)
 
 
 def _unstack(trace: AttentionTrace) -> tuple[AttentionTrace, ...]:

@@ -164,6 +164,7 @@ def scenario_to_dict(s: Scenario) -> dict:
         document["projection"] = {
             **{name: getattr(p, name).tolist() for name in ("x", "w_q", "w_k", "w_v", "w_o")},
             "n_heads": p.n_heads, "n_kv_heads": p.n_kv_heads, "residual": p.residual,
+            "layer_norm": p.layer_norm, "positions": p.positions,
         }
     return document
 
@@ -297,12 +298,16 @@ def _projection(entry) -> Projection:
             raise ScenarioError(f"projection: {key} must be a whole number ≥ 1, not {value!r}")
     if n_heads is None:
         raise ScenarioError("projection: n_heads missing")
-    residual = entry.get("residual", True)
-    if not isinstance(residual, bool):
-        raise ScenarioError('projection: "residual" must be true or false')
+    residual, norm = entry.get("residual", True), entry.get("layer_norm", False)
+    positions = entry.get("positions", "none")
+    if not isinstance(residual, bool) or not isinstance(norm, bool):
+        raise ScenarioError('projection: "residual" and "layer_norm" must be true or false')
+    if not isinstance(positions, str):
+        raise ScenarioError('projection: "positions" must be "none", "sinusoidal" or "rope"')
     for m in matrices.values():
         m.setflags(write=False)
-    return Projection(**matrices, n_heads=n_heads, n_kv_heads=n_kv, residual=residual)
+    return Projection(**matrices, n_heads=n_heads, n_kv_heads=n_kv, residual=residual, layer_norm=norm,
+                      positions=positions)
 
 
 def _matrix(value, where: str) -> np.ndarray:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import masks
-from .attention import split_heads
+from .attention import POSITIONS, project_heads
 from .masks import MaskSpec
 from .messages import QT_TR_NOOP, AttnVizError
 from .numbers import MAX_ABS, RANGE_TEXT
@@ -87,6 +87,8 @@ class Projection:
     n_heads: int
     n_kv_heads: int | None = None
     residual: bool = True
+    layer_norm: bool = False   # LayerNorm(X) before the projections (the residual adds X itself)
+    positions: str = "none"    # "none", "sinusoidal" (added to X) or "rope" (rotating q and k)
 
     @property
     def kv_heads(self) -> int:
@@ -132,16 +134,10 @@ def derive_heads(projection: Projection, names=(), labels=()) -> tuple[Head, ...
 
     `labels` holds one tuple of dimension labels per head (missing ones: none)."""
     p = projection
-    q = split_heads(p.x @ p.w_q, p.n_heads)   # [n, d] @ [d, d] -> [n_heads, n, d_head]
-    k = split_heads(p.x @ p.w_k, p.kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
-    v = split_heads(p.x @ p.w_v, p.kv_heads)
-    group = p.n_heads // p.kv_heads
+    _, _, q, k, v = project_heads(p.x, p.w_q, p.w_k, p.w_v, p.n_heads, p.kv_heads, p.layer_norm, p.positions)
     names = list(names) + [f"head {i}" for i in range(len(names), p.n_heads)]
     labels = list(labels) + [()] * (p.n_heads - len(labels))
-    return tuple(
-        make_head(names[i], q[i], k[i // group], v[i // group], labels[i])
-        for i in range(p.n_heads)
-    )
+    return tuple(make_head(names[i], q[i], k[i], v[i], labels[i]) for i in range(p.n_heads))
 
 
 def _frozen(a) -> np.ndarray:
@@ -267,6 +263,11 @@ def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
         if getattr(p, name).shape != shape:
             raise ScenarioError(f"projection: {name} has shape {_shape(getattr(p, name))}; "
                                 f"with d = {d} it must be {_shape(shape)}")
+    if p.positions not in POSITIONS:
+        raise ScenarioError(f"projection: positions must be one of {', '.join(POSITIONS)}, not {p.positions!r}")
+    if p.positions == "rope" and (d // p.n_heads) % 2:
+        raise ScenarioError(QT_TR_NOOP("RoPE rotates pairs of dimensions: each head needs an even width, "
+                                       "not {0}"), d // p.n_heads)
     if n_head_entries != p.n_heads:
         raise ScenarioError(f"projection: n_heads = {p.n_heads} but the scenario has "
                             f"{n_head_entries} heads")
@@ -339,6 +340,39 @@ def _with_rows(s: Scenario, tokens, change_rows, mask) -> Scenario:
         for h in s.heads
     )
     return dataclasses.replace(s, tokens=tokens, heads=heads)
+
+
+PROJECTION_MATRICES = ("x", "w_q", "w_k", "w_v", "w_o")
+
+
+def with_projection_value(s: Scenario, name: str, row: int, col: int, value: float) -> Scenario:
+    """One cell of X or a W matrix; the heads' q, k, v follow."""
+    m = np.array(getattr(s.projection, name))
+    m[row, col] = value
+    _check_finite(f"projection: {name}", m, s.tokens if name == "x" else None)
+    return _with_projection(s, dataclasses.replace(s.projection, **{name: _frozen(m)}))
+
+
+def with_projection_options(s: Scenario, **changes) -> Scenario:
+    """LayerNorm, positions or the number of K/V groups (GQA). Fewer groups keep the first
+    groups' columns of W_k and W_v; more groups repeat them, so nothing is made up."""
+    p = s.projection
+    if "n_kv_heads" in changes:
+        groups = changes["n_kv_heads"] or p.n_heads
+        if groups < 1 or p.n_heads % groups:
+            raise ScenarioError(QT_TR_NOOP("{0} heads cannot share K and V in {1} groups"), p.n_heads, groups)
+        d_head = p.x.shape[1] // p.n_heads
+        changes["w_k"], changes["w_v"] = (_frozen(_regroup(getattr(p, w), p.kv_heads, groups, d_head))
+                                          for w in ("w_k", "w_v"))
+        changes["n_kv_heads"] = None if groups == p.n_heads else groups
+    projection = dataclasses.replace(p, **changes)
+    check_projection(projection, s.tokens, len(s.heads))
+    return _with_projection(s, projection)
+
+
+def _regroup(w: np.ndarray, old: int, new: int, d_head: int) -> np.ndarray:
+    blocks = [w[:, g * d_head:(g + 1) * d_head] for g in range(old)]  # one [d, d_head] block per group
+    return np.concatenate([blocks[g % old] for g in range(new)], axis=1)
 
 
 def _with_projection(s: Scenario, projection: Projection) -> Scenario:

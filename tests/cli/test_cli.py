@@ -21,7 +21,7 @@ def run(capsys, *argv):
 def test_presets_lists_one_line_per_preset_with_id_tab_and_title(capsys):
     code, out, _ = run(capsys, "presets")
     lines = out.splitlines()
-    assert code == 0 and len(lines) == 7
+    assert code == 0 and len(lines) == 10
     assert lines[0].split("\t") == ["seed-demo", "tutorial", "The cat ate the fish. It was fresh."]
     code, out, _ = run(capsys, "presets", "--lang", "ja")
     assert out.splitlines()[0].split("\t")[2] == "猫が魚を食べた。それは新鮮だった"

@@ -6,7 +6,7 @@ from attnviz.core import compute, list_presets, load_preset
 from attnviz.core.scenario import with_row, with_settings
 
 EXPECTED = ["seed-demo", "toy-3token", "hashi-chopsticks", "hashi-bridge", "taro-hanako",
-            "projection-demo", "gpt2-small-shape"]
+            "projection-demo", "gpt2-small-shape", "gqa-demo", "position-nekoga", "position-suwatta"]
 
 
 def weights_of(scenario, head=0):

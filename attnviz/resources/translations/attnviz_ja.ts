@@ -654,12 +654,20 @@
         <translation>温度 {0} が {1} から {2} の範囲外です</translation>
     </message>
     <message>
+        <source>RoPE rotates pairs of dimensions: each head needs an even width, not {0}</source>
+        <translation>RoPE は次元を 2 つずつ回転させるので、各ヘッドの幅は偶数が必要です（{0} になっています）</translation>
+    </message>
+    <message>
         <source>no room for another token: this scenario has {0} tokens and {1} heads, the most AttnViz shows</source>
         <translation>これ以上トークンを追加できません。このシナリオは {0} トークン・{1} ヘッドで、表示できる上限です</translation>
     </message>
     <message>
         <source>the last token cannot be removed: a scenario needs at least one</source>
         <translation>最後のトークンは削除できません。シナリオには 1 つ以上のトークンが必要です</translation>
+    </message>
+    <message>
+        <source>{0} heads cannot share K and V in {1} groups</source>
+        <translation>{0} 個のヘッドは {1} 組の K・V を共有できません</translation>
     </message>
     <message>
         <source>q, k and v are derived from X and the W matrices here, so they cannot be edited directly</source>
