@@ -27,6 +27,8 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
     """
     options = dict(causal=s.settings.causal, scale=s.settings.scale,
                    temperature=s.settings.temperature, mask=s.settings.additive_mask(s.n))
+    if s.weights_only:
+        return Result(tuple(_given_trace(w) for w in s.given), None)
     layer = _layer(s, options) if s.projection is not None else None
     if layer is not None:
         return Result(_unstack(layer.heads), layer)
@@ -39,6 +41,15 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
         stacked = [np.stack([h.matrix(m) for h in s.heads]) for m in "qkv"]  # [h, n, d]
         return Result(_unstack(attention(*stacked, **options)), None)
     return Result(tuple(attention(h.q, h.k, h.v, **options) for h in s.heads), None)
+
+
+def _given_trace(weights: np.ndarray) -> AttentionTrace:
+    """A model's weights as a trace: a weight of exactly 0 was masked; log w stands for the
+    scores (softmax recovers w from them, up to a constant per row); there is no v."""
+    with np.errstate(divide="ignore"):
+        logs = np.log(weights)
+    masked = np.where(weights > 0, 0.0, -np.inf)
+    return AttentionTrace(logs, logs, logs + masked, weights, np.zeros((len(weights), 0)))
 
 
 def _reusable(s: Scenario, previous) -> list:

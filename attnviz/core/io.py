@@ -21,7 +21,7 @@ import numpy as np
 from .masks import KINDS, MaskSpec
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, check_projection,
-                       derive_heads, make_head, make_scenario, same_shapes)
+                       derive_heads, make_head, make_scenario, same_shapes, weights_only_heads)
 
 FORMAT_NAME = "attnviz-scenario"
 FORMAT_VERSION = 1
@@ -109,12 +109,15 @@ def _json(value, indent: str) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def load_scenario(path) -> Scenario:
-    """A scenario from a .json scenario file or a .npz of q, k, v."""
+def load_scenario(path, layer: int = 0) -> Scenario:
+    """A scenario from a .json scenario file, or a model's attention from a .npz (or a folder
+    of .npy files): tokens, and q, k, v or weights, optionally for several layers."""
     path = Path(path)
+    if path.suffix.lower() == ".npy":
+        return _scenario_from_arrays(path, _npy_folder(path), layer)
     data = _read_bytes(path)
     if path.suffix.lower() == ".npz":
-        return _scenario_from_npz(path, data)
+        return _scenario_from_arrays(path, _npz_arrays(path, data), layer)
     try:
         document = json.loads(data.decode("utf-8-sig"))  # -sig: Windows editors add a BOM
     except UnicodeDecodeError:
@@ -157,8 +160,12 @@ def scenario_to_dict(s: Scenario) -> dict:
         "description": dict(s.description),
         "tokens": list(s.tokens),
         "settings": _settings_to_dict(s.settings),
-        "heads": [_head_to_dict(h, with_vectors=not derived) for h in s.heads],
+        "heads": [_head_to_dict(h, with_vectors=not (derived or s.weights_only)) for h in s.heads],
     }
+    if s.weights_only:
+        document["weights"] = s.given.tolist()  # a model's weights, kept as they were loaded
+    if s.layer is not None:
+        document["layer"] = list(s.layer)
     if derived:
         p = s.projection
         document["projection"] = {
@@ -200,15 +207,31 @@ def scenario_from_dict(document) -> Scenario:
     if not isinstance(entries, list):
         raise ScenarioError('"heads" must be a list of heads')
     projection = document.get("projection")
+    given = document.get("weights")
     if projection is not None:
         projection = _projection(projection)
         check_projection(projection, tokens, len(entries))
         heads = _derived_heads(projection, entries)
+    elif given is not None:
+        given = np.array([_matrix(m, f"weights of head {h}") for h, m in enumerate(given)]) \
+            if isinstance(given, list) else _matrix(given, "weights")
+        names = [e.get("name", f"head {i}") if isinstance(e, dict) else f"head {i}" for i, e in enumerate(entries)]
+        heads = weights_only_heads(len(names), len(tokens), names)
     else:
         heads = [_head(i, entry) for i, entry in enumerate(entries)]
     return make_scenario(tokens, heads, settings, projection,
                          _texts(document.get("title"), "title"),
-                         _texts(document.get("description"), "description"))
+                         _texts(document.get("description"), "description"),
+                         given=given, layer=_layer_entry(document.get("layer")))
+
+
+def _layer_entry(value):
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2 or
+            not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or not 0 <= value[0] < value[1]):
+        raise ScenarioError('"layer" must be [this layer, number of layers]')
+    return tuple(value)
 
 
 def _check_header(document) -> None:
@@ -360,45 +383,76 @@ def _texts(value, where: str):
 
 # ---------------------------------------------------------------- .npz
 
-def _scenario_from_npz(path: Path, data: bytes) -> Scenario:
-    """tokens (strings) and q, k, v shaped (heads, n, d) or (n, d); optional head_names."""
-    arrays = _npz_arrays(path, data)
+def _scenario_from_arrays(path: Path, arrays: dict, layer: int) -> Scenario:
+    """tokens (strings) and either q, k, v — (heads, n, d), (n, d), or per head q_0, k_0, v_0 —
+    or weights (heads, n, n); a leading axis of layers; optional head_names."""
     try:
         if "tokens" not in arrays or arrays["tokens"].dtype.kind != "U":
             raise ScenarioError("no 'tokens' array of strings (the token texts are needed)")
         tokens = [str(t) for t in arrays["tokens"].reshape(-1)]
-        q, k, v = _npz_qkv(arrays)
         names = arrays.get("head_names", np.array([], dtype=str))
         if names.dtype.kind != "U":
             raise ScenarioError("'head_names' must be an array of strings")
         names = [str(n) for n in names.reshape(-1)]
-        names += [f"head {i}" for i in range(len(names), len(q))]
-        heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
-        return make_scenario(tokens, heads, title=path.stem)
+        title = path.stem if path.suffix.lower() != ".npy" else path.parent.name
+        if any(m in arrays for m in ("q", "q_0")) or "weights" not in arrays:
+            (q, k, v), layers = _npz_qkv(arrays, layer)
+            names += [f"head {i}" for i in range(len(names), len(q))]
+            heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
+            return make_scenario(tokens, heads, title=title, layer=(layer, layers) if layers > 1 else None)
+        weights, layers = _layer_of(arrays["weights"], "weights", layer)
+        return make_scenario(tokens, weights_only_heads(len(weights), len(tokens), names), title=title,
+                             given=weights, layer=(layer, layers) if layers > 1 else None)
     except ScenarioError as e:
         raise ScenarioError(f"{path}: {e}") from None
 
 
-def _npz_qkv(arrays):
-    """q, k, v stacked as (heads, n, d) or (n, d), or per head as q_0, k_0, v_0, q_1, ..."""
+def model_layers(path) -> int:
+    """How many layers a model's file holds (1 for scenario files)."""
+    scenario = load_scenario(path)
+    return scenario.layer[1] if scenario.layer else 1
+
+
+def _layer_of(a: np.ndarray, name: str, layer: int) -> tuple[np.ndarray, int]:
+    """(heads, n, d) of one layer from (layers, heads, n, d), (heads, n, d) or (n, d)."""
+    if a.dtype.kind not in "iuf":
+        raise ScenarioError(f"'{name}' holds {a.dtype} values, not numbers")
+    layers = a.shape[0] if a.ndim == 4 else 1
+    if a.ndim == 4:
+        if not 0 <= layer < layers:
+            raise ScenarioError(f"there is no layer {layer}: '{name}' has layers 0 to {layers - 1}")
+        a = a[layer]
+    elif a.ndim == 2:
+        a = a[None]  # one head: [n, d] -> [1, n, d]
+    if a.ndim != 3:
+        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (layers, heads, n, d), "
+                            "(heads, n, d) or (n, d)")
+    return a.astype(float), layers
+
+
+def _npz_qkv(arrays, layer: int = 0):
+    """(q, k, v) of one layer and the number of layers."""
     if all(m in arrays for m in "qkv"):
-        q, k, v = (_per_head(arrays[m], m) for m in "qkv")
+        picked = [_layer_of(arrays[m], m, layer) for m in "qkv"]
+        (q, layers), (k, _), (v, _) = picked
+        if len({count for _, count in picked}) > 1:
+            raise ScenarioError("q, k and v have different numbers of layers")
         if not q.shape[0] == k.shape[0] == v.shape[0]:
             raise ScenarioError(f"q, k and v have {q.shape[0]}, {k.shape[0]}, {v.shape[0]} heads")
-        return q, k, v
+        return (q, k, v), layers
     count = 0
     while all(f"{m}_{count}" in arrays for m in "qkv"):
         count += 1
     if count == 0:
         missing = [m for m in "qkv" if m not in arrays]
-        raise ScenarioError(f"no {', '.join(repr(m) for m in missing)} array")
-    return tuple([_one_head(arrays[f"{m}_{i}"], f"{m}_{i}") for i in range(count)] for m in "qkv")
+        raise ScenarioError(f"no {', '.join(repr(m) for m in missing)} array, and no 'weights' either")
+    return tuple([_one_head(arrays[f"{m}_{i}"], f"{m}_{i}") for i in range(count)] for m in "qkv"), 1
 
 
 def _one_head(a: np.ndarray, name: str) -> np.ndarray:
     if a.ndim != 2:
         raise ScenarioError(f"'{name}' has shape {a.shape}; one head's matrix must be (n, d)")
-    return _per_head(a, name)[0]
+    return _layer_of(a, name, 0)[0][0]
 
 
 def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
@@ -419,9 +473,34 @@ def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
         raise ScenarioError(f"{path}: not a valid .npz file ({type(e).__name__}: {e})") from None
 
 
+NPY_NAMES = ("tokens", "q", "k", "v", "weights", "head_names")
+
+
+def _npy_folder(path: Path) -> dict[str, np.ndarray]:
+    """A model dumped with np.save, one file per array: tokens.npy beside q.npy, k.npy, v.npy or
+    weights.npy. Opening any of them opens the set in its folder."""
+    files = {name: path.parent / f"{name}.npy" for name in NPY_NAMES if (path.parent / f"{name}.npy").is_file()}
+    if not path.is_file():
+        raise ScenarioError(f"{path}: no such file")
+    if sum(f.stat().st_size for f in files.values()) > MAX_FILE_BYTES:
+        raise ScenarioError(f"{path.parent}: the arrays are larger than the {MAX_FILE_BYTES // 2**20} MB "
+                            "a scenario may hold")
+    try:
+        return {name: _read_npy(lambda f=f: open(f, "rb"), name, f.stat().st_size) for name, f in files.items()}
+    except ScenarioError as e:
+        raise ScenarioError(f"{path.parent}: {e}") from None
+    except (ValueError, OSError, EOFError, MemoryError) as e:
+        raise ScenarioError(f"{path}: not a valid .npy file ({type(e).__name__}: {e})") from None
+
+
 def _npy_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> np.ndarray:
-    name = member.filename[:-4]
-    with archive.open(member) as f:
+    return _read_npy(lambda: archive.open(member), member.filename[:-4], member.file_size)
+
+
+def _read_npy(open_file, name: str, size: int) -> np.ndarray:
+    """One .npy array, its header checked first: no objects (pickles), no more data promised
+    than the file holds."""
+    with open_file() as f:
         version = np.lib.format.read_magic(f)
         read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
                        else np.lib.format.read_array_header_2_0)
@@ -429,20 +508,10 @@ def _npy_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> np.ndarray
         if dtype.hasobject:
             raise ScenarioError(f"'{name}' holds Python objects (pickles), which AttnViz never "
                                 "loads; save plain numeric and string arrays")
-        if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > member.file_size:
+        if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > size:
             raise ScenarioError(f"'{name}' claims shape {shape}, more data than the file holds")
-    with archive.open(member) as f:
+    with open_file() as f:
         return np.lib.format.read_array(f, allow_pickle=False)
-
-
-def _per_head(a: np.ndarray, name: str) -> np.ndarray:
-    if a.dtype.kind not in "iuf":
-        raise ScenarioError(f"'{name}' holds {a.dtype} values, not numbers")
-    if a.ndim == 2:
-        a = a[None]  # one head: [n, d] -> [1, n, d]
-    if a.ndim != 3:
-        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (heads, n, d) or (n, d)")
-    return a.astype(float)
 
 
 def save_npz(s: Scenario, path, weights=None) -> None:

@@ -51,12 +51,13 @@ def load_preset(preset_id: str) -> Scenario:
     return scenario_from_dict(_document(preset_id))
 
 
-def open_named(name: str) -> tuple[Scenario, str]:
+def open_named(name: str, layer: int = 0) -> tuple[Scenario, str]:
     """A preset id or a file path -> (scenario, source); the source is "preset:<id>" or an
-    absolute path, so the window can show its name and save back to it."""
+    absolute path, so the window can show its name and save back to it. `layer` picks one
+    layer of a model's file."""
     if is_preset(name) and not os.path.exists(name):
         return load_preset(name), f"preset:{name}"
     if not os.path.exists(name) and os.sep not in name and "." not in name:
         known = ", ".join(p.id for p in list_presets())
         raise ScenarioError(f"'{name}' is neither a preset ({known}) nor a file")
-    return load_scenario(name), os.path.abspath(name)
+    return load_scenario(name, layer), os.path.abspath(name)

@@ -103,10 +103,17 @@ class Scenario:
     projection: Projection | None = None
     title: dict = field(default_factory=dict)        # language -> text
     description: dict = field(default_factory=dict)  # language -> text
+    # A model's attention loaded as weights only ([heads, n, n], no q, k, v): shown as they are.
+    given: np.ndarray | None = None
+    layer: tuple[int, int] | None = None  # (this layer, of how many) when loaded from a model's file
 
     @property
     def n(self) -> int:
         return len(self.tokens)
+
+    @property
+    def weights_only(self) -> bool:
+        return self.given is not None
 
     def text(self, which: str, lang: str = "en") -> str:
         """The title or description in `lang`, else in any language it has."""
@@ -121,12 +128,20 @@ def make_head(name, q, k, v, labels=(), v_labels=(), names=None) -> Head:
                 dict(names or {}))
 
 
-def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None) -> Scenario:
+def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None,
+                  given=None, layer=None) -> Scenario:
     """Build and validate a Scenario; raises ScenarioError naming what is wrong."""
     scenario = Scenario(tuple(tokens), tuple(heads), settings or Settings(), projection,
-                        _texts(title), _texts(description))
+                        _texts(title), _texts(description), None if given is None else _frozen(given), layer)
     validate(scenario)
     return scenario
+
+
+def weights_only_heads(n_heads: int, n: int, names=()) -> tuple[Head, ...]:
+    """Heads for weights loaded without q, k, v: no dimensions, only a name."""
+    names = list(names) + [f"head {i}" for i in range(len(names), n_heads)]
+    empty = np.zeros((n, 0))
+    return tuple(make_head(names[i], empty, empty, empty) for i in range(n_heads))
 
 
 def derive_heads(projection: Projection, names=(), labels=()) -> tuple[Head, ...]:
@@ -164,7 +179,9 @@ def validate(s: Scenario) -> None:
         raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
                             f"(heads × tokens² must be at most {MAX_CELLS:,})")
     for index, head in enumerate(s.heads):
-        _check_head(index, head, s.tokens)
+        _check_head(index, head, s.tokens, s.weights_only)
+    if s.weights_only:
+        _check_given(s)
     for which in ("title", "description"):
         for text in getattr(s, which).values():
             _check_text(which, text)
@@ -199,7 +216,23 @@ def _check_text(where: str, text) -> None:
         raise ScenarioError(f"{where}: {text!r} is not valid text") from None
 
 
-def _check_head(index: int, head: Head, tokens) -> None:
+def _check_given(s: Scenario) -> None:
+    """Loaded weights: one n × n matrix per head, each row a distribution."""
+    w = s.given
+    if w.shape != (len(s.heads), s.n, s.n):
+        raise ScenarioError(f"weights have shape {_shape(w)}; with {len(s.heads)} heads of {s.n} tokens "
+                            f"they must be {_shape((len(s.heads), s.n, s.n))}")
+    if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
+        raise ScenarioError("weights must be finite numbers from 0 to 1")
+    sums = w.sum(axis=-1)
+    bad = np.argwhere(np.abs(sums - 1) > 1e-3)
+    if bad.size:
+        h, row = bad[0]
+        raise ScenarioError(f"head {h}, row {row + 1} ({s.tokens[row]}): the weights add up to "
+                            f"{sums[h, row]:.4f}, not 1")
+
+
+def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> None:
     where = f"head {index} ({head.name})"
     for text in (head.name, *head.labels, *head.v_labels, *head.names.values()):
         _check_text(where, text)
@@ -209,7 +242,7 @@ def _check_head(index: int, head: Head, tokens) -> None:
         if m.ndim != 2 or m.shape[0] != len(tokens):
             raise ScenarioError(f"{where}: {name} has shape {_shape(m)} but there are "
                                 f"{len(tokens)} tokens, so it needs {len(tokens)} rows")
-        if not 1 <= m.shape[1] <= MAX_DIM:
+        if not (0 if weights_only else 1) <= m.shape[1] <= MAX_DIM:
             raise ScenarioError(f"{where}: {name} has {m.shape[1]} columns; it needs 1 to {MAX_DIM}")
         _check_finite(f"{where}: {name}", m, tokens)
         d[name] = m.shape[1]
@@ -312,6 +345,7 @@ def with_token_renamed(s: Scenario, i: int, name: str) -> Scenario:
 def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
     """Insert a token before position i; every head gets a zero row there."""
     _check_token(i, name)
+    _check_tokens_editable(s)
     if s.n >= MAX_TOKENS or len(s.heads) * (s.n + 1) ** 2 > MAX_CELLS:
         raise ScenarioError(QT_TR_NOOP("no room for another token: this scenario has {0} tokens and "
                                        "{1} heads, the most AttnViz shows"), s.n, len(s.heads))
@@ -320,7 +354,14 @@ def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
     return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0), mask)
 
 
+def _check_tokens_editable(s: Scenario) -> None:
+    if s.weights_only:
+        raise ScenarioError(QT_TR_NOOP("these weights were computed by a model for these tokens: "
+                                       "tokens cannot be added or removed"))
+
+
 def with_token_removed(s: Scenario, i: int) -> Scenario:
+    _check_tokens_editable(s)
     if s.n <= 1:
         raise ScenarioError(QT_TR_NOOP("the last token cannot be removed: a scenario needs at least one"))
     mask = masks.with_rows_changed(s.settings.mask, s.n, remove=i)
@@ -408,7 +449,11 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
         return False
     if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
         return False
+    if (a.given is None) != (b.given is None) or a.layer != b.layer:
+        return False
     pairs = [(getattr(h, m), getattr(g, m)) for h, g in zip(a.heads, b.heads) for m in MATRICES]
+    if a.given is not None:
+        pairs.append((a.given, b.given))
     if any((h.name, h.labels, h.v_labels, h.names) != (g.name, g.labels, g.v_labels, g.names)
            for h, g in zip(a.heads, b.heads)):
         return False

@@ -96,3 +96,19 @@ class RemoveToken(ScenarioCommand):
         token = document.scenario.tokens[index]
         after = edits.with_token_removed(document.scenario, index)
         super().__init__(document, after, tr("Remove token {0}").format(token))
+
+
+class SetProjectionCell(ScenarioCommand):
+    """One cell of X or of a W matrix; the derived q, k and v follow."""
+
+    def __init__(self, document, name, row, col, value):
+        after = edits.with_projection_value(document.scenario, name, row, col, value)
+        super().__init__(document, after, tr("Set {0}").format(name.replace("w_", "W_").replace("x", "X")))
+
+
+class SetProjectionOptions(ScenarioCommand):
+    """LayerNorm, positions, K/V groups."""
+
+    def __init__(self, document, text, **changes):
+        after = edits.with_projection_options(document.scenario, **changes)
+        super().__init__(document, after, text)

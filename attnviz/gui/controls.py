@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
                                QVBoxLayout, QWidget)
 
@@ -166,6 +166,8 @@ class SettingsBar(Retranslated):
 
     def refresh(self):
         settings = self.document.scenario.settings
+        # A model's weights are shown as they were computed: nothing here would change them.
+        self.setEnabled(not self.document.scenario.weights_only)
         kind = settings.mask_kind
         with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature), \
                 QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):
@@ -240,10 +242,11 @@ class QuerySliders(Retranslated):
         d = self.document
         head = d.scenario.heads[d.active_head]
         token = d.scenario.tokens[d.query]
-        editable = d.scenario.projection is None
+        editable = d.scenario.projection is None and not d.scenario.weights_only
         if head.d_k > MAX_Q_SLIDERS or not editable:
             self._ensure(0)
-            reason = (tr("q is derived from X and W_q here") if not editable else
+            reason = (tr("this file holds weights only") if d.scenario.weights_only else
+                      tr("q is derived from X and W_q here") if not editable else
                       tr("d_k = {0}: edit q in the table").format(head.d_k))
             self.title.setText(tr("q of {0}: {1}").format(token, reason))
             return
@@ -264,26 +267,37 @@ class QuerySliders(Retranslated):
 
 
 class Selectors(Retranslated):
-    """Which head is active and which query is explained (also set by clicking a panel)."""
+    """Which head is active and which query is explained (also set by clicking a panel), and,
+    for a model's file with several layers, which layer is shown."""
+
+    layerRequested = Signal(int)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
-        self.head_name, self.query_name = QLabel(), QLabel()
+        self.head_name, self.query_name, self.layer_name = QLabel(), QLabel(), QLabel()
         self.head = QComboBox(objectName="headSelector")
         self.query = QComboBox(objectName="querySelector")
         self.query.setMinimumContentsLength(6)
+        self.layer = QComboBox(objectName="layerSelector")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.head_name, self.head, self.query_name, self.query):
+        for widget in (self.layer_name, self.layer, self.head_name, self.head, self.query_name, self.query):
             layout.addWidget(widget)
+        self.layer.activated.connect(lambda i: self.layerRequested.emit(i) if i != self._layer() else None)
         self.head.activated.connect(lambda i: document.select(head=i))
         self.query.activated.connect(lambda i: document.select(query=i))
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
         self.retranslate()
 
+    def _layer(self) -> int:
+        layer = self.document.scenario.layer
+        return layer[0] if layer else 0
+
     def retranslate(self):
+        self.layer_name.setText(tr("Layer"))
+        self.layer.setToolTip(tr("This model file holds several layers: show another one"))
         self.head_name.setText(tr("Head"))
         self.query_name.setText(tr("Query"))
         self.head.setToolTip(tr("The head whose q, k and v the tables show (or click its heatmap)"))
@@ -294,8 +308,12 @@ class Selectors(Retranslated):
     def refresh(self):
         s = self.document.scenario
         heads = [head_label(s, i) for i in range(len(s.heads))]
+        layers = [str(i) for i in range(s.layer[1])] if s.layer else []
+        self.layer.setVisible(bool(layers))
+        self.layer_name.setVisible(bool(layers))
         for box, items, current in ((self.head, heads, self.document.active_head),
-                                    (self.query, list(s.tokens), self.document.query)):
+                                    (self.query, list(s.tokens), self.document.query),
+                                    (self.layer, layers, self._layer())):
             with QSignalBlocker(box):
                 if [box.itemText(i) for i in range(box.count())] != items:
                     box.clear()

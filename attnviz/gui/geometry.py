@@ -243,6 +243,10 @@ class GeometryView(QWidget):
         self._stale = False
         d = self.document
         s, i = d.scenario, d.query
+        if s.weights_only:
+            self.note.setText(tr("This file holds the model's weights only: there are no q and k to draw."))
+            self.arrows.set_arrows([], False)
+            return
         if s.n > MAX_TOKENS:
             self.note.setText(tr("{0} tokens are too many arrows to read; the geometry view shows up to {1}.")
                               .format(s.n, MAX_TOKENS))

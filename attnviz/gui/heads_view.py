@@ -115,7 +115,7 @@ class HeadPanel(QWidget):
         trace = d.result.heads[self.index]
         data = HeatmapData(
             tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
-            title=head_label(scenario, self.index),
+            title=head_label(scenario, self.index) + _group_note(scenario, self.index),
             selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, d.stage if d.active_head == self.index else None)
@@ -188,6 +188,17 @@ class HeadPanel(QWidget):
         row = cell[0] if cell else self.document.query
         self.document.select(head=self.index, query=row)
         self.clicked.emit(self.index, row)
+
+
+def _group_note(scenario, index: int) -> str:
+    """With grouped-query attention, which heads read the same K and V as this one."""
+    p = scenario.projection
+    if p is None or p.kv_heads == p.n_heads:
+        return ""
+    size = p.n_heads // p.kv_heads
+    group = index // size
+    others = [str(i) for i in range(group * size, (group + 1) * size) if i != index]
+    return tr(" · K/V group {0}, shared with head {1}").format(group, ", ".join(others))
 
 
 def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:

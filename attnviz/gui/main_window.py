@@ -30,7 +30,7 @@ from .i18n import current_language, describe, tr
 from .step_table import StepView
 from .tables import VectorTables
 
-FILE_FILTER = "AttnViz (*.json *.npz);;JSON (*.json);;NumPy (*.npz);;* (*)"
+FILE_FILTER = "AttnViz (*.json *.npz *.npy);;JSON (*.json);;NumPy (*.npz *.npy);;* (*)"
 IMAGE_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
 DATA_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 CLIPBOARD_WIDTH = 1600
@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.vectors_dock], [380], Qt.Horizontal)
         self.resizeDocks([self.steps_dock], [300], Qt.Vertical)
         self.classroom.restore()
+        self._show_pipeline()
         self.retranslate()
         settings.set_last_scenario(source)
         self.autosave = self.errors = None
@@ -118,6 +119,10 @@ class MainWindow(QMainWindow):
         self.tables = VectorTables(d, self.report)
         self.tables.tokenMenuRequested.connect(self._token_menu)
         self.vectors_dock = self._dock("vectorsDock", self.tables, Qt.LeftDockWidgetArea)
+        self.pipeline = None  # the layer view, made for scenarios with X and W matrices
+        self.pipeline_dock = self._dock("pipelineDock", QWidget(), Qt.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
+        d.replaced.connect(self._show_pipeline)
         self.sliders = QuerySliders(d, self.report)
         self.steps = StepView(d)
         self.steps_split = QSplitter(Qt.Horizontal)
@@ -131,6 +136,7 @@ class MainWindow(QMainWindow):
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(lambda shown: self.maths() if shown else None)
         self.selectors = Selectors(d)
+        self.selectors.layerRequested.connect(self.open_layer)
         self.settings_bar = SettingsBar(d, self.report)
         self.toolbar = QToolBar(objectName="controlsToolbar")
         self.toolbar.setMovable(False)
@@ -138,6 +144,19 @@ class MainWindow(QMainWindow):
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.settings_bar)
         self.addToolBar(Qt.TopToolBarArea, self.toolbar)
+
+    def _show_pipeline(self):
+        """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
+        the q, k, v tables go away for a model's weights (there are none)."""
+        self.vectors_dock.setVisible(not self.document.scenario.weights_only)
+        layered = self.document.scenario.projection is not None
+        if layered and self.pipeline is None:
+            from .pipeline import PipelineView
+            self.pipeline = PipelineView(self.document, self.report)
+            self.pipeline_dock.setWidget(self.pipeline)
+        self.pipeline_dock.setVisible(layered)
+        if layered:
+            self.pipeline_dock.raise_()
 
     def maths(self) -> QTabWidget:
         """The maths views (geometry, √d_k, softmax, kernel, before/after), made on first use."""
@@ -214,8 +233,9 @@ class MainWindow(QMainWindow):
                        self.remove_action):
             self.edit_menu.addSeparator() if action is None else self.edit_menu.addAction(action)
         self.view_menu = bar.addMenu("")
-        for action in (self.vectors_dock.toggleViewAction(), self.steps_dock.toggleViewAction(),
-                       self.maths_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
+        for action in (self.vectors_dock.toggleViewAction(), self.pipeline_dock.toggleViewAction(),
+                       self.steps_dock.toggleViewAction(), self.maths_dock.toggleViewAction(),
+                       self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
         self.classroom.fill_view_menu(self.view_menu)
@@ -266,6 +286,7 @@ class MainWindow(QMainWindow):
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
         self.maths_dock.setWindowTitle(tr("See the maths"))
+        self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self._name_maths_tabs()
         self.toolbar.setWindowTitle(tr("Controls"))
         self.classroom.retranslate()
@@ -303,12 +324,13 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------- files
 
-    def open_scenario(self, name) -> bool:
-        """Open a preset id or a file; on failure say why and keep what is open."""
+    def open_scenario(self, name, layer: int = 0) -> bool:
+        """Open a preset id or a file (one layer of a model's file); on failure say why and keep
+        what is open."""
         if not self.maybe_save():
             return False
         try:
-            scenario, source = resolve(name)
+            scenario, source = resolve(name) if layer == 0 else open_named(str(name), layer)
         except ScenarioError as e:
             self.warn(tr("Cannot open"), describe(e))
             return False
@@ -317,6 +339,13 @@ class MainWindow(QMainWindow):
         if source and not source.startswith("preset:"):
             settings.remember_recent(source)
         return True
+
+    def open_layer(self, layer: int) -> bool:
+        """Another layer of the model's file that is open (asking first about unsaved edits)."""
+        source = self.document.source
+        if not source or source.startswith("preset:") or self.document.scenario.layer is None:
+            return False
+        return self.open_scenario(source, layer)
 
     def open_dialog(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Open scenario"), self._folder(), FILE_FILTER)

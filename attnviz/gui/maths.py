@@ -280,6 +280,11 @@ class KernelView(MathView):
     def refresh(self):
         d = self.document
         tokens = d.scenario.tokens
+        if d.scenario.weights_only:
+            self.explanation.setText(tr("This file holds the model's weights only: linear attention needs q and k."))
+            self.maps.show_maps([])
+            return
+        self.retranslate()
         softmax_w, linear_w, difference = self.weights()
         masked = np.isneginf(d.result.heads[d.active_head].masked)
         label = head_label(d.scenario, d.active_head)

@@ -27,6 +27,8 @@ def step_headers(scenario, head: int, short: bool = False) -> list[str]:
 
 
 def step_title(scenario, head: int, query: int) -> str:
+    if scenario.weights_only:
+        return tr("Query {0} in {1}: the model's weights").format(scenario.tokens[query], head_label(scenario, head))
     return tr("Query {0} in {1}: q = {2}").format(
         scenario.tokens[query], head_label(scenario, head), fmt_vector(scenario.heads[head].q[query]))
 
@@ -147,8 +149,9 @@ class StepView(QWidget):
         d = self.document
         self.title.setText(f"<b>{html.escape(step_title(d.scenario, d.active_head, d.query))}</b>")
         self.output.setText(step_output(d.scenario, d.result, d.active_head, d.query))
-        self.output.setVisible(d.stage is None or d.stage >= OUTPUT)
-        shown = visible_columns(d.stage) - ({K} if self.model.compact else set())
+        self.output.setVisible((d.stage is None or d.stage >= OUTPUT) and not d.scenario.weights_only)
+        shown = visible_columns(d.stage) - ({K} if self.model.compact else set()) \
+            - ({K, DOT, SCALED} if d.scenario.weights_only else set())  # a model's weights: no q, k
         for column in range(self.model.columnCount()):
             self.table.setColumnHidden(column, column not in shown)
         layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()))

@@ -80,7 +80,8 @@ class VectorTables(QWidget):
         derived = d.scenario.projection is not None
         for matrix, (name, meaning) in captions().items():
             width = head.matrix(matrix).shape[1]
-            suffix = tr(" — derived from X, read-only") if derived else ""
+            suffix = (tr(" — this file holds the weights only, no q, k, v") if d.scenario.weights_only else
+                      tr(" — derived from X, read-only") if derived else "")
             self.labels[matrix].setText(tr("{0} ({1} × {2}): {3}").format(f"<b>{name}</b>", d.scenario.n, width,
                                                                        meaning + suffix))
             self.labels[matrix].setToolTip(meaning)

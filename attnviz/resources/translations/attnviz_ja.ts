@@ -24,6 +24,10 @@
         <translation>トークン「{0}」を削除</translation>
     </message>
     <message>
+        <source>Set {0}</source>
+        <translation>{0} を変更</translation>
+    </message>
+    <message>
         <source>Hide the future (causal mask)</source>
         <translation>未来を隠す（causal mask）</translation>
     </message>
@@ -104,6 +108,10 @@
         <translation>温度 {0}</translation>
     </message>
     <message>
+        <source>this file holds weights only</source>
+        <translation>このファイルには重みしかない</translation>
+    </message>
+    <message>
         <source>q is derived from X and W_q here</source>
         <translation>ここでは q は X と W_q から計算される</translation>
     </message>
@@ -122,6 +130,14 @@
     <message>
         <source>Move the {0} component of the q of {1}: what {1} is looking for</source>
         <translation>「{1}」の q の「{0}」成分を動かす（「{1}」が何を探しているか）</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>This model file holds several layers: show another one</source>
+        <translation>このモデルのファイルには複数の層がある：別の層を表示する</translation>
     </message>
     <message>
         <source>Head</source>
@@ -212,6 +228,10 @@
     <message>
         <source>Pad or unpad {0}</source>
         <translation>「{0}」のパディングを切り替える</translation>
+    </message>
+    <message>
+        <source> · K/V group {0}, shared with head {1}</source>
+        <translation> · K/V 組 {0}（ヘッド {1} と共有）</translation>
     </message>
     <message>
         <source>q, k, v of the active head</source>
@@ -386,6 +406,10 @@
         <translation>数学を見る</translation>
     </message>
     <message>
+        <source>The layer: X to O</source>
+        <translation>層：X から O まで</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
     </message>
@@ -526,6 +550,10 @@
         <translation>Attention はカーネル平滑化：各行は q と k のカーネルから決まる重みで v を平均する。softmax は exp(q・k / √d_k) を、線形 Attention は φ(x) = elu(x) + 1 として φ(q)・φ(k) を使い、行ごとに正規化する（長さに比例する時間で計算できる）。</translation>
     </message>
     <message>
+        <source>This file holds the model&apos;s weights only: linear attention needs q and k.</source>
+        <translation>このファイルにはモデルの重みしかありません。線形 Attention には q と k が必要です。</translation>
+    </message>
+    <message>
         <source>softmax: {0}</source>
         <translation>softmax：{0}</translation>
     </message>
@@ -570,6 +598,10 @@
         <translation>4. 重み（softmax）</translation>
     </message>
     <message>
+        <source>Query {0} in {1}: the model&apos;s weights</source>
+        <translation>{1}のクエリ「{0}」：モデルの重み</translation>
+    </message>
+    <message>
         <source>Query {0} in {1}: q = {2}</source>
         <translation>{1}のクエリ「{0}」：q = {2}</translation>
     </message>
@@ -604,6 +636,10 @@
     <message>
         <source>what this token passes on</source>
         <translation>このトークンが実際に渡す情報（本文）</translation>
+    </message>
+    <message>
+        <source> — this file holds the weights only, no q, k, v</source>
+        <translation> — このファイルには重みしかなく、q・k・v はない</translation>
     </message>
     <message>
         <source>{0} ({1} × {2}): {3}</source>
@@ -660,6 +696,10 @@
     <message>
         <source>no room for another token: this scenario has {0} tokens and {1} heads, the most AttnViz shows</source>
         <translation>これ以上トークンを追加できません。このシナリオは {0} トークン・{1} ヘッドで、表示できる上限です</translation>
+    </message>
+    <message>
+        <source>these weights were computed by a model for these tokens: tokens cannot be added or removed</source>
+        <translation>この重みはモデルがこのトークン列について計算したものなので、トークンを追加・削除できません</translation>
     </message>
     <message>
         <source>the last token cannot be removed: a scenario needs at least one</source>
@@ -940,6 +980,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>主成分 2</translation>
     </message>
     <message>
+        <source>This file holds the model&apos;s weights only: there are no q and k to draw.</source>
+        <translation>このファイルにはモデルの重みしかないので、描く q と k がありません。</translation>
+    </message>
+    <message>
         <source>{0} tokens are too many arrows to read; the geometry view shows up to {1}.</source>
         <translation>{0} トークンは矢印が多すぎて読めません。幾何の表示は {1} トークンまでです。</translation>
     </message>
@@ -954,6 +998,102 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>At the origin in this plane: {0}.</source>
         <translation>この平面では原点にある：{0}。</translation>
+    </message>
+    <message>
+        <source>X: the input ({0} × {1})</source>
+        <translation>X：入力（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>X + positions ({0} × {1})</source>
+        <translation>X + 位置（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>LayerNorm(X) ({0} × {1})</source>
+        <translation>LayerNorm(X)（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>{0}: split into {1} heads of {2} × {3}</source>
+        <translation>{0}：{1} ヘッド（各 {2} × {3}）に分割</translation>
+    </message>
+    <message>
+        <source>scores Q_i K_iᵀ / √d_k of head {0} ({1} × {1}; {2} heads)</source>
+        <translation>ヘッド {0} のスコア Q_i K_iᵀ / √d_k（{1} × {1}、{2} ヘッド）</translation>
+    </message>
+    <message>
+        <source>weights softmax of head {0} ({1} × {1}; {2} heads)</source>
+        <translation>ヘッド {0} の重み softmax（{1} × {1}、{2} ヘッド）</translation>
+    </message>
+    <message>
+        <source>Y_i = weights V_i of head {0} ({1} × {2}; {3} heads)</source>
+        <translation>ヘッド {0} の Y_i = 重み V_i（{1} × {2}、{3} ヘッド）</translation>
+    </message>
+    <message>
+        <source>Y = concat(Y_0, …) ({0} × {1})</source>
+        <translation>Y = concat(Y_0, …)（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>Y&apos; = Y W_o ({0} × {1})</source>
+        <translation>Y&apos; = Y W_o（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>O = X + Y&apos; ({0} × {1})</source>
+        <translation>O = X + Y&apos;（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>O = Y&apos; ({0} × {1})</source>
+        <translation>O = Y&apos;（{0} × {1}）</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>K/V groups</source>
+        <translation>K/V の組数</translation>
+    </message>
+    <message>
+        <source>LayerNorm first</source>
+        <translation>先に LayerNorm</translation>
+    </message>
+    <message>
+        <source>Normalise each row of X (mean 0, variance 1) before the projections, as a Transformer block does; the residual still adds X</source>
+        <translation>射影の前に X の各行を正規化する（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>sinusoidal, added to X</source>
+        <translation>正弦波（X に足す）</translation>
+    </message>
+    <message>
+        <source>RoPE, rotating q and k</source>
+        <translation>RoPE（q と k を回転）</translation>
+    </message>
+    <message>
+        <source>Without positions attention cannot tell the order of the words</source>
+        <translation>位置の情報がないと、Attention は語の順序を区別できない</translation>
+    </message>
+    <message>
+        <source>Grouped-query attention: fewer groups of K and V than heads, each group shared by several heads (Q stays per head)</source>
+        <translation>GQA：K と V の組をヘッドより少なくし、1 組を複数のヘッドで共有する（Q はヘッドごと）</translation>
+    </message>
+    <message>
+        <source>Every stage of the layer with its shape: click one to see its matrix</source>
+        <translation>層のすべての段階と形。クリックするとその行列を表示する</translation>
+    </message>
+    <message>
+        <source>edit the numbers: everything after it follows</source>
+        <translation>数値を編集できる：後の段階がすべて追従する</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>計算結果</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,52 @@
+"""Dump a Hugging Face model's attention for AttnViz.
+
+Run it in your own environment, where the model lives (AttnViz itself never needs torch
+or transformers):
+
+    pip install torch transformers numpy
+    python dump_attention.py --model gpt2 --text "The cat sat on the mat." --out cat.npz
+    attnviz cat.npz                  # then pick the layer in the toolbar
+
+It writes `tokens` (strings) and `weights` (layers × heads × tokens × tokens), the format
+AttnViz opens (see the README, "Your own model"). Only numbers and strings: no pickles.
+"""
+import argparse
+
+import numpy as np
+import torch
+from transformers import AutoModel, AutoTokenizer
+
+MAX_TOKEN_LENGTH = 40  # AttnViz's limit for one token's text
+
+
+def readable(tokenizer, ids):
+    """Each token as text a person can read: 'Ġcat' -> 'cat', a bare space -> '␣'."""
+    texts = []
+    for i in ids:
+        text = tokenizer.decode([i]).strip() or "␣"
+        texts.append(text[:MAX_TOKEN_LENGTH])
+    return texts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="a model name on the Hub or a local folder")
+    parser.add_argument("--text", required=True, help="the sentence to look at")
+    parser.add_argument("--out", required=True, help="the .npz file to write")
+    args = parser.parse_args()
+    tokenizer = AutoTokenizer.from_pretrained(args.model)
+    # "eager" attention returns the weights (the fused kernels do not).
+    model = AutoModel.from_pretrained(args.model, attn_implementation="eager").eval()
+    inputs = tokenizer(args.text, return_tensors="pt")
+    with torch.no_grad():
+        outputs = model(**inputs, output_attentions=True)
+    weights = torch.stack(outputs.attentions)[:, 0].double().numpy()  # [layers, heads, n, n]
+    weights /= weights.sum(axis=-1, keepdims=True)  # exact rows of 1 after float32 rounding
+    tokens = readable(tokenizer, inputs["input_ids"][0].tolist())
+    np.savez_compressed(args.out, tokens=np.array(tokens), weights=weights,
+                        head_names=np.array([f"head {h}" for h in range(weights.shape[1])]))
+    print(f"{args.out}: {weights.shape[0]} layers × {weights.shape[1]} heads × {len(tokens)} tokens")
+
+
+if __name__ == "__main__":
+    main()

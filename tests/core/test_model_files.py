@@ -1,0 +1,96 @@
+"""Attention from your own model: .npz or .npy files of tokens and q, k, v or weights, per layer."""
+import numpy as np
+import pytest
+
+from attnviz.core import ScenarioError, compute, load_scenario, save_scenario
+from attnviz.core.io import model_layers
+from attnviz.core.scenario import same_scenario, with_token_inserted
+
+TOKENS = np.array(["The", "cat", "sat", "down"])
+
+
+def model_weights(layers, heads=3, n=4, seed=0):
+    """Causal softmax weights as a model would dump them (float32, rows summing to 1)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(layers, heads, n, n)) + np.triu(np.full((n, n), -np.inf), 1)
+    w = np.exp(scores - scores.max(-1, keepdims=True))
+    return (w / w.sum(-1, keepdims=True)).astype(np.float32)
+
+
+def test_weights_alone_open_and_are_shown_exactly(tmp_path):
+    w = model_weights(1)[0]
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=w, head_names=np.array(["a", "b", "c"]))
+    s = load_scenario(tmp_path / "m.npz")
+    assert s.weights_only and s.tokens == tuple(TOKENS) and [h.name for h in s.heads] == ["a", "b", "c"]
+    result = compute(s)
+    for i in range(3):
+        np.testing.assert_array_equal(result.heads[i].weights, w[i].astype(float))
+        assert np.all(np.isneginf(result.heads[i].masked[np.triu_indices(4, 1)]))  # the zeros: masked
+
+
+def test_q_k_v_of_several_layers_open_one_layer_at_a_time(tmp_path):
+    rng = np.random.default_rng(1)
+    q, k, v = rng.normal(size=(3, 5, 2, 4, 8))  # 5 layers, 2 heads, 4 tokens, 8 dims
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, q=q, k=k, v=v)
+    assert model_layers(tmp_path / "m.npz") == 5
+    s = load_scenario(tmp_path / "m.npz", layer=3)
+    assert s.layer == (3, 5)
+    np.testing.assert_array_equal(s.heads[1].k, k[3, 1])
+    with pytest.raises(ScenarioError, match="no layer 7: 'q' has layers 0 to 4"):
+        load_scenario(tmp_path / "m.npz", layer=7)
+
+
+def test_weights_of_several_layers(tmp_path):
+    w = model_weights(4)
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=w)
+    s = load_scenario(tmp_path / "m.npz", layer=2)
+    np.testing.assert_array_equal(compute(s).heads[0].weights, w[2, 0].astype(float))
+
+
+def test_a_folder_of_npy_files_opens_from_any_of_them(tmp_path):
+    np.save(tmp_path / "tokens.npy", TOKENS)
+    np.save(tmp_path / "weights.npy", model_weights(2))
+    s = load_scenario(tmp_path / "weights.npy", layer=1)
+    assert s.layer == (1, 2) and s.n == 4 and s.heads[0].title("en") == "head 0"
+    assert load_scenario(tmp_path / "tokens.npy").n == 4
+
+
+@pytest.mark.parametrize("arrays, message", [
+    (dict(weights=model_weights(1)[0]), "tokens"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "weights have shape"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0] * 2), "from 0 to 1"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0] * 0.5), "add up to 0.5000, not 1"),
+    (dict(tokens=TOKENS), "no 'q', 'k', 'v' array, and no 'weights' either"),
+    (dict(tokens=TOKENS, q=np.zeros((2, 5, 4, 8)), k=np.zeros((2, 5, 4, 8)), v=np.zeros((3, 5, 4, 8))),
+     "different numbers of layers"),
+])
+def test_malformed_model_files_are_refused_with_a_message(tmp_path, arrays, message):
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(tmp_path / "bad.npz")
+
+
+def test_a_pickled_npy_is_refused(tmp_path):
+    np.save(tmp_path / "tokens.npy", np.array([object()], dtype=object), allow_pickle=True)
+    np.save(tmp_path / "weights.npy", model_weights(1))
+    with pytest.raises(ScenarioError, match="pickles"):
+        load_scenario(tmp_path / "weights.npy")
+
+
+def test_loaded_weights_round_trip_through_a_scenario_file_and_keep_their_tokens(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=model_weights(3), head_names=np.array(["a", "b", "c"]))
+    s = load_scenario(tmp_path / "m.npz", layer=1)
+    save_scenario(s, tmp_path / "s.json")
+    back = load_scenario(tmp_path / "s.json")
+    assert same_scenario(back, s) and back.layer == (1, 3)
+    with pytest.raises(ScenarioError, match="cannot be added or removed"):
+        with_token_inserted(s, 0, "A")
+
+
+def test_two_hundred_and_fifty_six_tokens_by_twelve_heads_open(tmp_path):
+    rng = np.random.default_rng(2)
+    q, k, v = rng.normal(size=(3, 12, 256, 64)).astype(np.float32)
+    np.savez_compressed(tmp_path / "m.npz", tokens=np.array([f"t{i}" for i in range(256)]), q=q, k=k, v=v)
+    s = load_scenario(tmp_path / "m.npz")
+    assert len(s.heads) == 12 and s.n == 256
+    assert np.allclose(compute(s).heads[11].weights.sum(-1), 1)
