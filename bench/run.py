@@ -180,8 +180,11 @@ from PySide6.QtCore import QEvent, QObject
 from attnviz.gui.app import create_app, isolate_settings
 app = create_app()
 isolate_settings()
+from attnviz.gui.i18n import install_language
+install_language("en")
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
+w.enable_recovery()          # as attnviz.gui.app.run() does
 painted = []
 class F(QObject):
     def eventFilter(self, o, e):
@@ -189,6 +192,7 @@ class F(QObject):
         return False
 f = F(); w.heads.panels[0].installEventFilter(f)
 w.show()
+w.offer_restore()
 while not painted: app.processEvents()
 print("painted", flush=True)
 """

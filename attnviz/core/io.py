@@ -271,10 +271,10 @@ def _mask(entry):
     if not isinstance(padding, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
         raise ScenarioError('settings: mask "padding" must be a list of token positions')
     if custom is not None:
-        if not isinstance(custom, list) or not all(isinstance(r, list) and all(x in (0, 1) for x in r)
-                                                   for r in custom):
-            raise ScenarioError('settings: mask "custom" must be rows of 0 (hidden) and 1 (visible)')
-        custom = tuple(tuple(bool(x) for x in row) for row in custom)
+        if (not isinstance(custom, list) or not all(isinstance(r, list) and all(x in (0, 1) for x in r)
+                                                    for r in custom) or len({len(r) for r in custom}) > 1):
+            raise ScenarioError('settings: mask "custom" must be equal rows of 0 (hidden) and 1 (visible)')
+        custom = tuple(tuple(bool(x) for x in row) for row in custom) if entry["kind"] == "custom" else None
     return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 

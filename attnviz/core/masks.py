@@ -59,7 +59,8 @@ def problem(spec: MaskSpec, tokens) -> tuple | None:
         return QT_TR_NOOP("the prefix length must be 0 to {0}, not {1}"), (n, spec.prefix)
     if spec.kind == "padding" and any(not isinstance(p, int) or not 0 <= p < n for p in spec.padding):
         return QT_TR_NOOP("padded tokens must be token positions 0 to {0}"), (n - 1,)
-    if spec.kind == "custom" and (spec.custom is None or np.shape(spec.custom) != (n, n)):
+    if spec.kind == "custom" and (spec.custom is None or len(spec.custom) != n
+                                  or any(len(row) != n for row in spec.custom)):
         return QT_TR_NOOP("a hand-painted mask must be {0} × {0}, one row and column per token"), (n,)
     empty = np.flatnonzero(~visible(spec, n).any(axis=1))
     if empty.size:
@@ -93,8 +94,10 @@ def with_rows_changed(spec: MaskSpec | None, n: int, insert: int | None = None,
         return None
     if insert is not None:
         padding = tuple(p + (p >= insert) for p in spec.padding)
+        prefix = spec.prefix + (insert < spec.prefix)  # a token inserted inside the prefix joins it
     else:
         padding = tuple(p - (p > remove) for p in spec.padding if p != remove)
+        prefix = spec.prefix - (remove < spec.prefix)
     custom = spec.custom
     if custom is not None:
         grid = np.array(custom, dtype=bool)
@@ -106,7 +109,7 @@ def with_rows_changed(spec: MaskSpec | None, n: int, insert: int | None = None,
         else:
             grid = np.delete(np.delete(grid, remove, axis=0), remove, axis=1)
         custom = _rows(grid)
-    return dataclasses.replace(spec, padding=padding, custom=custom)
+    return dataclasses.replace(spec, padding=padding, prefix=prefix, custom=custom)
 
 
 def _rows(grid: np.ndarray) -> tuple[tuple[bool, ...], ...]:

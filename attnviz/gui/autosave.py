@@ -27,6 +27,9 @@ def data_folder() -> Path:
 
 
 class Autosave(QObject):
+    """Raises OSError when the data folder cannot be made (a read-only profile): the window
+    then runs without autosave and says so."""
+
     def __init__(self, document, folder: Path | None = None, parent=None):
         super().__init__(parent)
         self.document = document
@@ -39,8 +42,14 @@ class Autosave(QObject):
         self.lock.tryLock(0)
         self.timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self.timer.timeout.connect(self.write)
-        document.changed.connect(self.timer.start)
+        document.changed.connect(self._changed)
         document.undo_stack.cleanChanged.connect(lambda clean: self.discard() if clean else None)
+
+    def _changed(self) -> None:
+        # Started by the first change and not restarted by the next ones: however fast the
+        # edits come, a copy is written at most DELAY_MS after the oldest unsaved one.
+        if not self.timer.isActive():
+            self.timer.start()
 
     def write(self) -> None:
         """Save a copy of unsaved work; a failure here must never disturb the user's editing."""
@@ -88,6 +97,18 @@ def read(copy: Path):
     except (OSError, ValueError):
         meta = {}
     return scenario, meta.get("source"), meta.get("time")
+
+
+def set_aside(copy: Path) -> None:
+    """A copy that cannot be read (a newer AttnViz, a damaged disk) is kept, not deleted:
+    moved to autosave/unreadable/ where a person can still rescue it."""
+    aside = copy.parent / "unreadable"
+    try:
+        aside.mkdir(exist_ok=True)
+        copy.replace(aside / copy.name)
+    except OSError:
+        pass
+    remove(copy)
 
 
 def remove(copy: Path) -> None:

@@ -11,6 +11,7 @@ import time
 import traceback
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .autosave import data_folder
@@ -38,12 +39,17 @@ def write_log(text: str, path: Path | None = None) -> Path | None:
 
 
 class ErrorReporter:
-    """Installed as sys.excepthook for the life of the window."""
+    """Installed as sys.excepthook for the life of the window.
+
+    The dialog opens at the next event-loop turn, not inside whatever raised (a paint
+    event, a drag); the same error is shown once per session, so an error that recurs on
+    every repaint cannot trap the user in dialogs."""
 
     def __init__(self, window):
         self.window = window
         self.reporting = False
         self.count = 0
+        self.shown: set[str] = set()
 
     def install(self) -> None:
         self.previous = sys.excepthook
@@ -61,8 +67,15 @@ class ErrorReporter:
         details = "".join(traceback.format_exception(kind, error, tb))
         logged = write_log(details)
         print(details, file=sys.stderr)
-        if self.reporting:  # an error while reporting one: logged, not shown twice
+        if self.window.autosave is not None:
+            self.window.autosave.write()  # first of all, a copy of the work
+        where = "".join(traceback.format_exception_only(kind, error)) + "".join(traceback.format_tb(tb)[-1:])
+        if self.reporting or where in self.shown:  # shown already, or an error while showing one
             return
+        self.shown.add(where)
+        QTimer.singleShot(0, lambda: self._show(error, details, logged))
+
+    def _show(self, error, details, logged):
         self.reporting = True
         try:
             self.report(error, details, logged)
@@ -79,6 +92,9 @@ class ErrorReporter:
         box.setDetailedText(details)
         save = box.addButton(tr("Save a copy…"), QMessageBox.AcceptRole)
         box.addButton(tr("Continue"), QMessageBox.RejectRole)
+        quit_button = box.addButton(tr("Quit"), QMessageBox.DestructiveRole)
         box.exec()
         if box.clickedButton() is save:
             self.window.save_as()
+        elif box.clickedButton() is quit_button:
+            QApplication.quit()  # unsaved work is in the autosave copy: offered at the next start

@@ -120,7 +120,8 @@ class Figure:
         else:
             rect = QRectF(body.left() + HEAD_SIDE + MARGIN / 2, body.top(),
                           COLORBAR_WIDTH - MARGIN / 2, min(body.height(), HEAD_SIDE))
-        paint_colorbar(p, rect, self.heatmap.colormap, self.font, FOREGROUND)
+        paint_colorbar(p, rect, self.heatmap.colormap, self.font, FOREGROUND,
+                       mask_kind=self.scenario.settings.mask_kind)
 
     def caption_text(self) -> str:
         s = self.scenario.settings

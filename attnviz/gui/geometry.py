@@ -55,7 +55,8 @@ class ArrowsItem(pg.GraphicsObject):
         p.setRenderHint(QPainter.Antialiasing)
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01  # data units per screen pixel
         font = figure_font()
-        for kind, _, tip, color, width, label in sorted(self.arrows, key=lambda a: a[4]):
+        # Keys by weight, thin under thick, and the query's q always on top.
+        for kind, _, tip, color, width, label in sorted(self.arrows, key=lambda a: (a[0] == "q", a[4])):
             pen = QPen(color, width)
             pen.setCosmetic(True)
             p.setPen(pen)
@@ -252,8 +253,9 @@ class GeometryView(QWidget):
                               .format(s.n, MAX_TOKENS))
             self.arrows.set_arrows([], False)
             return
-        if self.x_dim.count() != s.heads[d.active_head].d_k:
-            self._fill_dims(reset=True)
+        labels = list(s.heads[d.active_head].dim_labels("q"))
+        if [self.x_dim.itemText(c) for c in range(self.x_dim.count())] != labels:
+            self._fill_dims(reset=True)  # another head: its own dimensions
             return
         q2, k2, names, draggable = self.plane()
         head, trace = s.heads[d.active_head], d.result.heads[d.active_head]

@@ -27,7 +27,13 @@ class ColorBar(QWidget):
         super().__init__(parent)
         self.setObjectName("colorBar")
         self.colormap = colormaps.get()
+        self.mask_kind = "causal"
         self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Expanding)
+
+    def set_mask_kind(self, kind: str) -> None:
+        if kind != self.mask_kind:
+            self.mask_kind = kind
+            self.update()
 
     def set_colormap(self, name: str) -> None:
         self.colormap = colormaps.get(name)
@@ -51,7 +57,7 @@ class ColorBar(QWidget):
         p.setRenderHint(QPainter.Antialiasing)
         paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap,
                        figure_font(point_size=self.font().pointSizeF()), self.palette().windowText().color(),
-                       self.palette().window().color())
+                       self.palette().window().color(), self.mask_kind)
 
 
 # ---------------------------------------------------------------- one panel per head
@@ -349,6 +355,7 @@ class HeadsView(QWidget):
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
+        self.colorbar.set_mask_kind(self.document.scenario.settings.mask_kind)
         if not self._pending:
             self._pending = True
             QTimer.singleShot(0, self._sync)

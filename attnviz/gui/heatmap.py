@@ -64,8 +64,9 @@ class HeatmapPainter:
 
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
-                 signed: bool = False):
+                 signed: bool = False, reach: float = 1.0):
         self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
+        self.reach = reach    # signed values are drawn divided by this; printed times it
         self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
         self.font = QFont(font) if font is not None else figure_font()
         self.show_values = show_values
@@ -178,7 +179,9 @@ class HeatmapPainter:
         return (np.asarray(values) + 1) / 2 if self.signed else values
 
     def _text(self, w: float) -> str:
-        return f"{w:+.{self.decimals}f}".replace("-", "\u2212") if self.signed else f"{w:.{self.decimals}f}"
+        if self.signed:
+            return f"{w * self.reach:+.{self.decimals}f}".replace("-", "\u2212")
+        return f"{w:.{self.decimals}f}"
 
     def _colors(self, data: HeatmapData) -> np.ndarray:
         rgb = self.colormap.lut[self.colormap.index(self._position(data.weights))]  # [n, n, 3]
@@ -273,8 +276,9 @@ class HeatmapPainter:
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
                 if data.masked[i, j]:
-                    p.setPen(self.mask.text)
-                    p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
+                    if not self.signed:  # a difference of two −∞ is no number: leave it blank
+                        p.setPen(self.mask.text)
+                        p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
                     continue
                 w = float(data.weights[i, j])
                 p.setPen(self.colormap.text_color(self._position(w)) if data.colored else QColor(20, 20, 20))
@@ -387,8 +391,13 @@ def _rgb(color: QColor) -> np.ndarray:
 
 # ---------------------------------------------------------------- colour bar
 
+def mask_legend(mask_kind: str) -> str:
+    """What the hatched swatch stands for: the future with the causal mask, else hidden keys."""
+    return tr("masked\n(future)") if mask_kind == "causal" else tr("masked\n(hidden)")
+
+
 def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
-                   background: QColor = QColor(255, 255, 255)) -> None:
+                   background: QColor = QColor(255, 255, 255), mask_kind: str = "causal") -> None:
     """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching."""
     fm = QFontMetricsF(font)
     p.save()
@@ -424,5 +433,5 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.drawText(cell, Qt.AlignCenter, MINUS_INFINITY)
     p.setPen(foreground)
     p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
-               Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, tr("masked\n(future)"))
+               Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, mask_legend(mask_kind))
     p.restore()

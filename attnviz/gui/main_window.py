@@ -74,7 +74,11 @@ class MainWindow(QMainWindow):
 
     def enable_recovery(self, folder=None) -> None:
         """Autosave unsaved work and catch unexpected errors (the app does this; tests may)."""
-        self.autosave = autosave.Autosave(self.document, folder, self)
+        try:
+            self.autosave = autosave.Autosave(self.document, folder, self)
+        except OSError as e:  # a read-only profile: work on, without the safety net, and say so
+            self.report(tr("Unsaved work cannot be kept safe: the data folder cannot be written ({0})")
+                        .format(e.strerror or e))
         self.errors = ErrorReporter(self)
         self.errors.install()
 
@@ -83,8 +87,8 @@ class MainWindow(QMainWindow):
         for copy in autosave.orphans(folder):
             try:
                 scenario, source, saved = autosave.read(copy)
-            except ScenarioError:
-                autosave.remove(copy)  # unreadable: nothing to offer
+            except Exception:  # noqa: BLE001 (whatever is wrong with it, start-up must go on)
+                autosave.set_aside(copy)  # unreadable: kept aside, never deleted
                 continue
             if self.ask_restore(scenario, source, saved) != QMessageBox.Yes:
                 autosave.remove(copy)

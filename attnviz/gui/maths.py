@@ -82,10 +82,10 @@ class Heatmaps(QWidget):
         p.end()
 
 
-def _painter(signed=False, colormap=colormaps.DEFAULT, widget=None):
+def _painter(signed=False, colormap=colormaps.DEFAULT, widget=None, reach=1.0):
     font = figure_font(point_size=widget.font().pointSizeF()) if widget is not None else figure_font()
     palette = widget.palette() if widget is not None else None
-    return HeatmapPainter(colormaps.get("difference" if signed else colormap), font, signed=signed,
+    return HeatmapPainter(colormaps.get("difference" if signed else colormap), font, signed=signed, reach=reach,
                           background=palette.window().color() if palette else None,
                           foreground=palette.windowText().color() if palette else None)
 
@@ -157,6 +157,7 @@ class SoftmaxView(MathView):
         self.table = QTableWidget(objectName="softmaxTable")
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.verdict = QLabel(objectName="softmaxVerdict", wordWrap=True)
+        self.formula = QLabel(objectName="softmaxFormula")
         top = QHBoxLayout()
         top.addWidget(self.explanation, 1)
         top.addWidget(self.factor_name)
@@ -166,6 +167,7 @@ class SoftmaxView(MathView):
         body.addWidget(self.table, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.formula)
         layout.addLayout(body, 1)
         layout.addWidget(self.verdict)
         self.retranslate()
@@ -188,6 +190,9 @@ class SoftmaxView(MathView):
         self.plots.show_row(d.scenario.tokens, steps)
         headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("e^x without − max"),
                    tr("weight without − max")]
+        t = d.scenario.settings.temperature
+        self.formula.setText(tr("x = q·k / √d_k / T with T = {0}, × {1}: the scores softmax receives").format(
+            fmt(t, 2), self.FACTORS[self.factor.currentIndex()]))
         columns = (steps.x, steps.shifted, steps.exp_shifted, steps.weights, steps.exp_naive, steps.naive)
         self.table.setColumnCount(len(headers))
         self.table.setRowCount(d.scenario.n)
@@ -237,11 +242,11 @@ class SoftmaxBars(QWidget):
 
     def show_row(self, tokens, steps):
         pg = self.pg
-        x = np.arange(len(tokens))
-        finite = np.where(np.isfinite(steps.x), steps.x, 0.0)
-        ticks = [list(enumerate(tokens))]
-        for plot, values, title in ((self.scores, finite, tr("scores x")), (self.weights, steps.weights,
-                                                                            tr("weights"))):
+        visible = np.isfinite(steps.x)
+        x = np.arange(len(tokens))[visible]  # masked keys (−∞) get no bar, not a bar of 0
+        ticks = [[(j, t if visible[j] else f"{t} (−∞)") for j, t in enumerate(tokens)]]
+        for plot, values, title in ((self.scores, steps.x[visible], tr("scores x")),
+                                    (self.weights, steps.weights[visible], tr("weights"))):
             plot.clear()
             plot.addItem(pg.BarGraphItem(x=x, height=values, width=0.7, brush=(68, 1, 84) if plot is self.scores
                                          else (33, 145, 140)))
@@ -287,12 +292,13 @@ class KernelView(MathView):
         self.retranslate()
         softmax_w, linear_w, difference = self.weights()
         masked = np.isneginf(d.result.heads[d.active_head].masked)
+        reach = max(0.05, float(np.abs(difference).max()))
         label = head_label(d.scenario, d.active_head)
         self.maps.show_maps([
             (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), _painter(widget=self)),
             (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), _painter(widget=self)),
-            (HeatmapData(tokens, difference, masked, tr("linear − softmax"), d.query),
-             _painter(signed=True, widget=self)),
+            (HeatmapData(tokens, difference / reach, masked, tr("linear − softmax (scale ±{0})").format(fmt(reach, 2)),
+                         d.query), _painter(signed=True, widget=self, reach=reach)),
         ])
 
 
@@ -332,11 +338,13 @@ class DiffView(MathView):
 
     def unpin(self):
         self.pinned = None
+        self.retranslate()
 
     def differences(self) -> list[np.ndarray] | None:
-        """after − before for each head, or None when nothing is pinned or the tokens changed."""
+        """after − before for each head, or None when nothing is pinned or the tokens changed
+        in number (a renamed token still compares)."""
         d = self.document
-        if self.pinned is None or self.pinned_tokens != d.scenario.tokens or \
+        if self.pinned is None or len(self.pinned_tokens) != d.scenario.n or \
                 len(self.pinned) != len(d.scenario.heads):
             return None
         return [after - before for after, before in zip(d.result.weights(), self.pinned)]
@@ -350,11 +358,15 @@ class DiffView(MathView):
                 self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
             return
         self.retranslate()
+        # One symmetric scale for every head, as large as the largest change: small changes
+        # stay visible; the caption says what the ends of the scale are.
+        reach = max(0.05, max(float(np.abs(diff).max()) for diff in differences))
+        self.explanation.setText(self.explanation.text() + " " + tr("Scale: ±{0}.").format(fmt(reach, 2)))
         items = []
         for i, difference in enumerate(differences):
             masked = np.isneginf(d.result.heads[i].masked)
-            items.append((HeatmapData(d.scenario.tokens, difference, masked,
+            items.append((HeatmapData(d.scenario.tokens, difference / reach, masked,
                                       tr("{0}: after − before").format(head_label(d.scenario, i))),
-                          _painter(signed=True, widget=self)))
+                          _painter(signed=True, widget=self, reach=reach)))
         self.maps.columns = max(1, min(4, len(items)))
         self.maps.show_maps(items)

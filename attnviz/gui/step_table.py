@@ -68,6 +68,11 @@ class StepTableModel(QAbstractTableModel):
     def headers(self):
         return step_headers(self.document.scenario, self.document.active_head, short=self.compact)
 
+    def columns_text(self):
+        """The texts of the columns that are sized to their contents (key, k, ÷√d_k, mask, weight)."""
+        return [[r.key for r in self._rows], [r.k for r in self._rows], [r.scaled for r in self._rows],
+                [r.mask for r in self._rows], [r.weight for r in self._rows]]
+
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self._rows)
 
@@ -154,7 +159,8 @@ class StepView(QWidget):
             - ({K, DOT, SCALED} if d.scenario.weights_only else set())  # a model's weights: no q, k
         for column in range(self.model.columnCount()):
             self.table.setColumnHidden(column, column not in shown)
-        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()))
+        widest = tuple(max((len(t) for t in texts), default=0) for texts in self.model.columns_text())
+        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()), widest)
         if layout != self._layout:  # sizing columns reads every row: only when their kind changes
             self._layout = layout
             self._fit_columns()

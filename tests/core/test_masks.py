@@ -81,3 +81,24 @@ def test_a_file_with_a_broken_mask_is_refused(tmp_path):
     (tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(ScenarioError, match='mask "window" must be a whole number'):
         load_scenario(tmp_path / "m.json")
+
+
+def test_a_prefix_grows_and_shrinks_with_the_tokens_inside_it():
+    s = with_settings(load_preset("toy-3token"), mask=MaskSpec("prefix", prefix=3))
+    assert with_token_removed(s, 1).settings.mask.prefix == 2
+    assert with_token_inserted(s, 0, "黒い").settings.mask.prefix == 4
+    assert with_token_inserted(s, 3, "だ").settings.mask.prefix == 3  # after the prefix: unchanged
+
+
+def test_a_ragged_painted_mask_in_a_file_is_refused(tmp_path):
+    import json
+    from attnviz.core.io import scenario_to_dict
+    doc = scenario_to_dict(load_preset("toy-3token"))
+    doc["settings"]["mask"] = {"kind": "custom", "custom": [[1], [1, 1], [1, 1, 1]]}
+    (tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="equal rows"):
+        load_scenario(tmp_path / "m.json")
+    doc["settings"]["mask"] = {"kind": "window", "window": 2, "custom": [[1]]}  # stray: ignored
+    (tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
+    s = load_scenario(tmp_path / "m.json")
+    assert s.settings.mask.custom is None and with_token_inserted(s, 0, "a").n == 4

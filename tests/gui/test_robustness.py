@@ -243,3 +243,62 @@ def test_the_error_dialog_offers_to_save_a_copy(recovering, tmp_path, monkeypatc
         ErrorReporter(recovering).report(e, "Traceback ... RuntimeError: boom", tmp_path / "errors.log")
     assert saved == [True]
     recovering.errors.uninstall()
+
+
+def test_a_steady_stream_of_edits_is_still_autosaved(recovering, qtbot):
+    w = recovering
+    w.autosave.timer.setInterval(200)
+    model = w.findChild(QTableView, "qTable").model()
+    start = time.monotonic()
+    r = 0
+    while not w.autosave.path.exists() and time.monotonic() - start < 3:
+        model.setData(model.index(0, 0), str(r % 5 + 1))  # an edit every 50 ms, never a pause
+        r += 1
+        qtbot.wait(50)
+    assert w.autosave.path.exists() and time.monotonic() - start < 1.5
+
+
+def test_a_read_only_data_folder_lets_the_window_work_without_autosave(qtbot, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    w = MainWindow("toy-3token")
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.enable_recovery(blocked)
+    assert w.autosave is None and "cannot be kept safe" in w.findChild(QWidget, "messageLabel").text()
+    assert w.rename_token(0, "犬")
+    w.errors.uninstall()
+
+
+def test_an_unreadable_copy_is_set_aside_not_deleted(qtbot, tmp_path):
+    folder = tmp_path / "autosave"
+    folder.mkdir()
+    (folder / "session-broken.json").write_text("{ broken", encoding="utf-8")
+    w = MainWindow("seed-demo")
+    qtbot.addWidget(w)
+    assert not w.offer_restore(tmp_path)
+    assert (folder / "unreadable" / "session-broken.json").read_text() == "{ broken"
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_error_that_repeats_on_every_repaint_is_shown_once_and_after_the_paint(recovering, qtbot,
+                                                                                   tmp_path, monkeypatch):
+    from attnviz.gui import errors
+    w = recovering
+    shown = []
+    monkeypatch.setattr(errors.ErrorReporter, "report", lambda self, e, d, logged: shown.append(e))
+    monkeypatch.setattr(errors, "log_path", lambda: tmp_path / "errors.log")
+    w.rename_token(0, "犬")
+
+    def broken():
+        raise ValueError("the same bug")
+    for _ in range(5):
+        try:
+            broken()
+        except ValueError:
+            w.errors(*sys.exc_info())
+    assert shown == []  # not inside the failing code
+    qtbot.waitUntil(lambda: bool(shown), timeout=2000)
+    qtbot.wait(50)
+    assert len(shown) == 1 and w.errors.count == 5
+    assert load_scenario(w.autosave.path).tokens[0] == "犬"  # the work was copied at once
+    w.errors.uninstall()

@@ -208,6 +208,12 @@
         <translation>温度 {0}</translation>
     </message>
     <message>
+        <source>masked
+(hidden)</source>
+        <translation>マスク
+（見えない）</translation>
+    </message>
+    <message>
         <source>weight</source>
         <translation>重み</translation>
     </message>
@@ -332,6 +338,10 @@
     <message>
         <source>untitled</source>
         <translation>無題</translation>
+    </message>
+    <message>
+        <source>Unsaved work cannot be kept safe: the data folder cannot be written ({0})</source>
+        <translation>保存していない作業を守れません：データフォルダに書き込めません（{0}）</translation>
     </message>
     <message>
         <source>Restore unsaved work?</source>
@@ -530,6 +540,10 @@
         <translation>重み（最大を引かない）</translation>
     </message>
     <message>
+        <source>x = q·k / √d_k / T with T = {0}, × {1}: the scores softmax receives</source>
+        <translation>x = q・k / √d_k / T（T = {0}）× {1}：softmax が受け取るスコア</translation>
+    </message>
+    <message>
         <source>Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e^0 = 1 and the weights come out right.</source>
         <translation>最大を引かないと e^x が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われる。引けば最大の項は e^0 = 1 になり、重みは正しく求まる。</translation>
     </message>
@@ -562,8 +576,8 @@
         <translation>線形、φ = elu + 1</translation>
     </message>
     <message>
-        <source>linear − softmax</source>
-        <translation>線形 − softmax</translation>
+        <source>linear − softmax (scale ±{0})</source>
+        <translation>線形 − softmax（目盛り ±{0}）</translation>
     </message>
     <message>
         <source>Pin the weights now</source>
@@ -580,6 +594,10 @@
     <message>
         <source>The tokens changed since the weights were pinned: pin them again.</source>
         <translation>重みを固定した後でトークンが変わりました。もう一度固定してください。</translation>
+    </message>
+    <message>
+        <source>Scale: ±{0}.</source>
+        <translation>目盛り：±{0}。</translation>
     </message>
     <message>
         <source>{0}: after − before</source>
@@ -926,6 +944,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Continue</source>
         <translation>続ける</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>終了</translation>
     </message>
     <message>
         <source>head {0}</source>
