@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
 from .commands import SetRow, new_drag_id
 from .fonts import figure_font
 from .i18n import describe, tr
+from .lazy import MathView
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
 GRAB_PIXELS = 12         # how near a tip a press must be to grab it
@@ -141,11 +142,10 @@ def _head(tip: np.ndarray, size: float) -> QPainterPath:
     return path
 
 
-class GeometryView(QWidget):
+class GeometryView(MathView):
     def __init__(self, document, report, parent=None):
-        super().__init__(parent)
+        super().__init__(document, parent)
         self.setObjectName("geometryView")
-        self.document = document
         self.report = report
         self.x_dim, self.y_dim = QComboBox(objectName="geometryX"), QComboBox(objectName="geometryY")
         self.pca = QCheckBox(objectName="geometryPca")
@@ -161,7 +161,6 @@ class GeometryView(QWidget):
         self.plot.addItem(self.arrows)
         self.arrows.tipDragged.connect(self._dragged)
         self._drag_id = None
-        self._stale = True
         controls = QHBoxLayout()
         for widget in (self.axes_name, self.x_dim, self.y_dim, self.pca):
             controls.addWidget(widget)
@@ -173,8 +172,6 @@ class GeometryView(QWidget):
         for box in (self.x_dim, self.y_dim):
             box.activated.connect(lambda _: self.refresh(fit=True))
         self.pca.toggled.connect(lambda _: self.refresh(fit=True))
-        document.changed.connect(self.schedule)
-        document.selectionChanged.connect(self.schedule)
         document.replaced.connect(lambda: self._fill_dims(reset=True))
         self.retranslate()
         self._fill_dims(reset=True)
@@ -187,10 +184,7 @@ class GeometryView(QWidget):
         self.plot.setToolTip(tr("Drag the tip of an arrow to change those two components of that q or k"))
 
     def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        elif event.type() == QEvent.PaletteChange:
+        if event.type() == QEvent.PaletteChange:
             self._colour_plot()
         super().changeEvent(event)
 
@@ -199,20 +193,6 @@ class GeometryView(QWidget):
         self.plot.setBackground(self.palette().base().color())
         for axis in ("left", "bottom"):
             self.plot.getAxis(axis).setTextPen(self.palette().text().color())
-
-    def schedule(self):
-        if not self._stale:
-            self._stale = True
-            if self.isVisible():
-                QTimer.singleShot(0, self._sync)
-
-    def _sync(self):
-        if self._stale:
-            self.refresh()
-
-    def showEvent(self, event):
-        super().showEvent(event)
-        self._sync()
 
     def _fill_dims(self, reset=False):
         head = self.document.scenario.heads[self.document.active_head]

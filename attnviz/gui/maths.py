@@ -4,7 +4,7 @@ and before / after an edit. Each view draws what attnviz.core.explorers computes
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -15,45 +15,7 @@ from . import colormaps
 from .fonts import figure_font
 from .heatmap import HeatmapData, HeatmapPainter
 from .i18n import head_label, tr
-
-
-class MathView(QWidget):
-    """Redraws at the next event-loop turn after a change, and only while it is shown."""
-
-    def __init__(self, document, parent=None):
-        super().__init__(parent)
-        self.document = document
-        self._stale = True
-        document.changed.connect(self.schedule)
-        document.selectionChanged.connect(self.schedule)
-
-    def schedule(self):
-        if not self._stale:
-            self._stale = True
-            if self.isVisible():
-                QTimer.singleShot(0, self.sync)
-
-    def sync(self):
-        if self._stale:
-            self._stale = False
-            self.refresh()
-
-    def showEvent(self, event):
-        super().showEvent(event)
-        self.sync()
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.retranslate()
-            self._stale = True
-            self.sync() if self.isVisible() else None
-        super().changeEvent(event)
-
-    def retranslate(self):
-        pass
-
-    def refresh(self):
-        raise NotImplementedError
+from .lazy import MathView
 
 
 class Heatmaps(QWidget):
