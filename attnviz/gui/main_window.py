@@ -125,7 +125,7 @@ class MainWindow(QMainWindow):
         self.vectors_dock = self._dock("vectorsDock", self.tables, Qt.LeftDockWidgetArea)
         self.pipeline = None  # the layer view, made for scenarios with X and W matrices
         self.pipeline_dock = self._dock("pipelineDock", QWidget(), Qt.LeftDockWidgetArea)
-        self.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
+        self.pipeline_dock.hide()  # tabbed beside the tables only when a scenario has a layer to show
         d.replaced.connect(self._show_pipeline)
         self.sliders = QuerySliders(d, self.report)
         self.steps = StepView(d)
@@ -158,6 +158,8 @@ class MainWindow(QMainWindow):
             from .pipeline import PipelineView
             self.pipeline = PipelineView(self.document, self.report)
             self.pipeline_dock.setWidget(self.pipeline)
+        if layered and not self.tabifiedDockWidgets(self.vectors_dock):
+            self.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
         self.pipeline_dock.setVisible(layered)
         if layered:
             self.pipeline_dock.raise_()
