@@ -86,7 +86,7 @@ def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
 
 def output_text(weights_row, v, output_row, decimals: int = 3) -> str:
     """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys."""
-    terms = [f"{fmt(w, decimals)}×{fmt_vector(v[j], decimals)}"
+    terms = [f"{w:.{decimals}f}×{fmt_vector(v[j], decimals)}"  # weights as the table shows them
              for j, w in enumerate(weights_row) if w > 0]
     if len(terms) > MAX_TERMS:
         terms = terms[:MAX_TERMS - 1] + ["…"]

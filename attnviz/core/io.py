@@ -26,6 +26,9 @@ from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, chec
 FORMAT_NAME = "attnviz-scenario"
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 100 * 1024 * 1024  # far above any real scenario; refuses runaway files
+# A model's file holds every layer (one is shown at a time): 24 layers × 16 heads × 512
+# tokens of float32 fit; a hostile header still cannot make AttnViz allocate beyond it.
+MAX_MODEL_BYTES = 1024 * 1024 * 1024
 
 
 # ---------------------------------------------------------------- atomic writing
@@ -135,13 +138,14 @@ def load_scenario(path, layer: int = 0) -> Scenario:
 
 
 def _read_bytes(path: Path) -> bytes:
+    limit = MAX_MODEL_BYTES if path.suffix.lower() == ".npz" else MAX_FILE_BYTES
     try:
         if path.is_dir():
             raise ScenarioError(f"{path}: is a folder, not a scenario file")
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioError(f"{path}: {size / 2**20:.0f} MB is too large for a scenario "
-                                f"(the most is {MAX_FILE_BYTES // 2**20} MB)")
+        if size > limit:
+            raise ScenarioError(f"{path}: {size / 2**20:.0f} MB is too large (the most is "
+                                f"{limit // 2**20} MB): save fewer layers or tokens, or float32")
         return path.read_bytes()
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
@@ -387,9 +391,7 @@ def _scenario_from_arrays(path: Path, arrays: dict, layer: int) -> Scenario:
     """tokens (strings) and either q, k, v — (heads, n, d), (n, d), or per head q_0, k_0, v_0 —
     or weights (heads, n, n); a leading axis of layers; optional head_names."""
     try:
-        if "tokens" not in arrays or arrays["tokens"].dtype.kind != "U":
-            raise ScenarioError("no 'tokens' array of strings (the token texts are needed)")
-        tokens = [str(t) for t in arrays["tokens"].reshape(-1)]
+        tokens = _tokens(arrays)
         names = arrays.get("head_names", np.array([], dtype=str))
         if names.dtype.kind != "U":
             raise ScenarioError("'head_names' must be an array of strings")
@@ -397,14 +399,42 @@ def _scenario_from_arrays(path: Path, arrays: dict, layer: int) -> Scenario:
         title = path.stem if path.suffix.lower() != ".npy" else path.parent.name
         if any(m in arrays for m in ("q", "q_0")) or "weights" not in arrays:
             (q, k, v), layers = _npz_qkv(arrays, layer)
+            if names and len(names) != len(q):
+                raise ScenarioError(f"{len(names)} head_names for {len(q)} heads")
             names += [f"head {i}" for i in range(len(names), len(q))]
             heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
             return make_scenario(tokens, heads, title=title, layer=(layer, layers) if layers > 1 else None)
         weights, layers = _layer_of(arrays["weights"], "weights", layer)
+        if weights.shape[-1] != weights.shape[-2]:
+            raise ScenarioError(f"'weights' holds {weights.shape[-2]} × {weights.shape[-1]} matrices; "
+                                "attention weights are tokens × tokens")
+        bad = np.argwhere(~np.isfinite(weights))
+        if bad.size:
+            h, row, _ = bad[0]
+            raise ScenarioError(f"head {h}, row {row + 1}: the weights hold NaN or infinity")
+        if names and len(names) != len(weights):
+            raise ScenarioError(f"{len(names)} head_names for {len(weights)} heads")
         return make_scenario(tokens, weights_only_heads(len(weights), len(tokens), names), title=title,
                              given=weights, layer=(layer, layers) if layers > 1 else None)
     except ScenarioError as e:
         raise ScenarioError(f"{path}: {e}") from None
+
+
+def _tokens(arrays) -> list[str]:
+    """The token texts: a 1-D array of strings (bytes are read as UTF-8)."""
+    tokens = arrays.get("tokens")
+    if tokens is None:
+        raise ScenarioError("no 'tokens' array (the token texts are needed)")
+    if tokens.ndim != 1:
+        raise ScenarioError(f"'tokens' has shape {tokens.shape}; it must be one row of token texts")
+    if tokens.dtype.kind == "S":
+        try:
+            return [t.decode("utf-8") for t in tokens]
+        except UnicodeDecodeError:
+            raise ScenarioError("'tokens' holds bytes that are not UTF-8 text") from None
+    if tokens.dtype.kind != "U":
+        raise ScenarioError(f"'tokens' holds {tokens.dtype} values; it must hold the token texts (strings)")
+    return [str(t) for t in tokens]
 
 
 def model_layers(path) -> int:
@@ -425,8 +455,9 @@ def _layer_of(a: np.ndarray, name: str, layer: int) -> tuple[np.ndarray, int]:
     elif a.ndim == 2:
         a = a[None]  # one head: [n, d] -> [1, n, d]
     if a.ndim != 3:
-        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (layers, heads, n, d), "
-                            "(heads, n, d) or (n, d)")
+        last = "n" if name == "weights" else "d"
+        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (layers, heads, n, {last}), "
+                            f"(heads, n, {last}) or (n, {last})")
     return a.astype(float), layers
 
 
@@ -461,9 +492,9 @@ def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(_io.BytesIO(data)) as archive:
             members = [m for m in archive.infolist() if m.filename.endswith(".npy")]
-            if sum(m.file_size for m in members) > MAX_FILE_BYTES:
-                raise ScenarioError(f"{path}: unpacks to more than the {MAX_FILE_BYTES // 2**20} MB "
-                                    "a scenario may hold")
+            if sum(m.file_size for m in members) > MAX_MODEL_BYTES:
+                raise ScenarioError(f"{path}: unpacks to more than the {MAX_MODEL_BYTES // 2**20} MB "
+                                    "a model's file may hold: save fewer layers or tokens, or float32")
             return {m.filename[:-4]: _npy_member(archive, m) for m in members}
     except zipfile.BadZipFile:
         raise ScenarioError(f"{path}: not a valid .npz file (broken or not a zip archive)") from None
@@ -482,9 +513,9 @@ def _npy_folder(path: Path) -> dict[str, np.ndarray]:
     files = {name: path.parent / f"{name}.npy" for name in NPY_NAMES if (path.parent / f"{name}.npy").is_file()}
     if not path.is_file():
         raise ScenarioError(f"{path}: no such file")
-    if sum(f.stat().st_size for f in files.values()) > MAX_FILE_BYTES:
-        raise ScenarioError(f"{path.parent}: the arrays are larger than the {MAX_FILE_BYTES // 2**20} MB "
-                            "a scenario may hold")
+    if sum(f.stat().st_size for f in files.values()) > MAX_MODEL_BYTES:
+        raise ScenarioError(f"{path.parent}: the arrays are larger than the {MAX_MODEL_BYTES // 2**20} MB "
+                            "a model's files may hold: save fewer layers or tokens, or float32")
     try:
         return {name: _read_npy(lambda f=f: open(f, "rb"), name, f.stat().st_size) for name, f in files.items()}
     except ScenarioError as e:

@@ -167,7 +167,7 @@ class SettingsBar(Retranslated):
     def refresh(self):
         settings = self.document.scenario.settings
         # A model's weights are shown as they were computed: nothing here would change them.
-        self.setEnabled(not self.document.scenario.weights_only)
+        self.setVisible(not self.document.scenario.weights_only)
         kind = settings.mask_kind
         with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature), \
                 QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):

@@ -121,7 +121,7 @@ class Figure:
             rect = QRectF(body.left() + HEAD_SIDE + MARGIN / 2, body.top(),
                           COLORBAR_WIDTH - MARGIN / 2, min(body.height(), HEAD_SIDE))
         paint_colorbar(p, rect, self.heatmap.colormap, self.font, FOREGROUND,
-                       mask_kind=self.scenario.settings.mask_kind)
+                       mask_kind="given" if self.scenario.weights_only else self.scenario.settings.mask_kind)
 
     def caption_text(self) -> str:
         s = self.scenario.settings

@@ -123,6 +123,11 @@ def _label_box(tip: np.ndarray, label: str, font) -> QRectF:
     return QRectF(cx - w / 2, cy - h / 2, w, h)
 
 
+def _snap(value: float) -> float:
+    """Dragged values land on tenths: q = [2, 0] reads as 2 and 0, and q·k as a round 6."""
+    return round(round(value * 10) / 10, 1)
+
+
 def _grouped(points: np.ndarray):
     """(point, [indices]) for each distinct point, in order of first appearance."""
     groups: dict[tuple, list[int]] = {}
@@ -255,10 +260,15 @@ class GeometryView(MathView):
         self.arrows.set_arrows(arrows, draggable)
         self.plot.setLabel("bottom", names[0])
         self.plot.setLabel("left", names[1])
-        note = (tr("PCA projection: the plane where q and k vary most (drag in a two-dimension plane to "
-                   "edit).") if not draggable and self.pca.isChecked() else
-                tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
-                   "the more weight the query {0} gives it.").format(s.tokens[i]))
+        if self.pca.isChecked():
+            note = tr("PCA projection: the plane where q and k vary most (drag in a two-dimension plane to "
+                      "edit).")
+        elif not draggable:
+            note = tr("Here q and k are derived from X and the W matrices: change those in the layer panel. "
+                      "The thicker a key's arrow, the more weight the query {0} gives it.").format(s.tokens[i])
+        else:
+            note = tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
+                      "the more weight the query {0} gives it.").format(s.tokens[i])
         if at_origin:
             note += " " + tr("At the origin in this plane: {0}.").format(", ".join(at_origin))
         self.note.setText(note)
@@ -273,7 +283,7 @@ class GeometryView(MathView):
             self._drag_id = new_drag_id()
         current = d.scenario.heads[d.active_head].matrix(kind)[token]
         row = np.array(current)
-        row[[self.x_dim.currentIndex(), self.y_dim.currentIndex()]] = [round(x, 2), round(y, 2)]
+        row[[self.x_dim.currentIndex(), self.y_dim.currentIndex()]] = [_snap(x), _snap(y)]
         try:
             if not np.array_equal(row, current):
                 d.push(SetRow(d, d.active_head, kind, token, row, self._drag_id))

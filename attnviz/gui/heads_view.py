@@ -355,7 +355,8 @@ class HeadsView(QWidget):
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
-        self.colorbar.set_mask_kind(self.document.scenario.settings.mask_kind)
+        s = self.document.scenario
+        self.colorbar.set_mask_kind("given" if s.weights_only else s.settings.mask_kind)
         if not self._pending:
             self._pending = True
             QTimer.singleShot(0, self._sync)

@@ -392,8 +392,10 @@ def _rgb(color: QColor) -> np.ndarray:
 # ---------------------------------------------------------------- colour bar
 
 def mask_legend(mask_kind: str) -> str:
-    """What the hatched swatch stands for: the future with the causal mask, else hidden keys."""
-    return tr("masked\n(future)") if mask_kind == "causal" else tr("masked\n(hidden)")
+    """What the hatched swatch stands for: the future with the causal mask, else hidden keys
+    (or, in a model's weights, a weight of exactly 0)."""
+    return {"causal": tr("masked\n(future)"), "given": tr("weight\nexactly 0")}.get(mask_kind,
+                                                                                  tr("masked\n(hidden)"))
 
 
 def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,

@@ -79,6 +79,6 @@ def _qt_translator(lang: str) -> QTranslator | None:
 def head_label(scenario, index: int) -> str:
     """'0: semantic head', or just 'head 3' when a head has no name of its own."""
     name = scenario.heads[index].title(current_language())
-    if not name.strip() or name == f"head {index}":
+    if not name.strip() or name in (f"head {index}", tr("head {0}").format(index)):
         return tr("head {0}").format(index)
     return f"{index}: {name}"

@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 import time
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QSplitter, QTabWidget, QToolBar, QWidget)
+                               QMainWindow, QMenu, QMessageBox, QSplitter, QTabBar, QTabWidget, QToolBar,
+                               QWidget)
 
 from ..core import save_scenario
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
@@ -138,7 +139,7 @@ class MainWindow(QMainWindow):
         self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.steps_dock, self.maths_dock)
         self.steps_dock.raise_()
-        self.maths_dock.visibilityChanged.connect(lambda shown: self.maths() if shown else None)
+        self.maths_dock.visibilityChanged.connect(self._maths_shown)
         self.selectors = Selectors(d)
         self.selectors.layerRequested.connect(self.open_layer)
         self.settings_bar = SettingsBar(d, self.report)
@@ -148,6 +149,21 @@ class MainWindow(QMainWindow):
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.settings_bar)
         self.addToolBar(Qt.TopToolBarArea, self.toolbar)
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if self.document.scenario.projection is not None:  # a tabbed dock comes forward once shown
+            QTimer.singleShot(0, lambda: self._bring_forward(self.pipeline_dock))
+
+    def _bring_forward(self, dock):
+        """Make a tabbed dock the one shown. (QDockWidget.raise_() does not switch the tab
+        while the window is being laid out; choosing the tab does.)"""
+        dock.raise_()
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                for i in range(bar.count()):
+                    if bar.tabText(i) == dock.windowTitle():
+                        bar.setCurrentIndex(i)
 
     def _show_pipeline(self):
         """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
@@ -162,7 +178,13 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
         self.pipeline_dock.setVisible(layered)
         if layered:
-            self.pipeline_dock.raise_()
+            QTimer.singleShot(0, lambda: self._bring_forward(self.pipeline_dock))
+
+    def _maths_shown(self, shown: bool):
+        """The maths views need room: the first time they come forward, give them half the height."""
+        if shown and self.maths_tabs is None:
+            self.maths()
+            self.resizeDocks([self.maths_dock], [max(300, self.height() // 2)], Qt.Vertical)
 
     def maths(self) -> QTabWidget:
         """The maths views (geometry, √d_k, softmax, kernel, before/after), made on first use."""
@@ -347,11 +369,18 @@ class MainWindow(QMainWindow):
         return True
 
     def open_layer(self, layer: int) -> bool:
-        """Another layer of the model's file that is open (asking first about unsaved edits)."""
-        source = self.document.source
-        if not source or source.startswith("preset:") or self.document.scenario.layer is None:
+        """Another layer of the model's file that is open (asking first about unsaved edits),
+        keeping the head and the query, to compare one head across layers."""
+        d = self.document
+        source = d.source
+        if not source or source.startswith("preset:") or d.scenario.layer is None:
             return False
-        return self.open_scenario(source, layer)
+        head, query = d.active_head, d.query
+        opened = self.open_scenario(source, layer)
+        if opened:
+            d.select(head=head, query=query)
+        self.selectors.refresh()  # refused or cancelled: the chooser goes back to the layer shown
+        return opened
 
     def open_dialog(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Open scenario"), self._folder(), FILE_FILTER)

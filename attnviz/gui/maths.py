@@ -148,6 +148,14 @@ class SoftmaxView(MathView):
 
     def refresh(self):
         d = self.document
+        self.plots.setVisible(not d.scenario.weights_only)
+        self.table.setVisible(not d.scenario.weights_only)
+        self.factor.setVisible(not d.scenario.weights_only)
+        if d.scenario.weights_only:
+            self.formula.setText("")
+            self.verdict.setText(tr("This file holds the model's weights only: there are no scores to put "
+                                    "through softmax."))
+            return
         steps = self.steps()
         self.plots.show_row(d.scenario.tokens, steps)
         headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("e^x without − max"),

@@ -57,7 +57,12 @@ def test_a_folder_of_npy_files_opens_from_any_of_them(tmp_path):
 
 @pytest.mark.parametrize("arrays, message", [
     (dict(weights=model_weights(1)[0]), "tokens"),
-    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "weights have shape"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "attention weights are tokens × tokens"),
+    (dict(tokens=TOKENS, weights=np.where(np.eye(4) > 0, np.nan, model_weights(1)[0])), "head 0, row 1: the weights hold NaN"),
+    (dict(tokens=TOKENS.reshape(2, 2), weights=model_weights(1)[0]), "one row of token texts"),
+    (dict(tokens=np.arange(4), weights=model_weights(1)[0]), "must hold the token texts"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0], head_names=np.array(["a"])), "1 head_names for 3 heads"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[None, None][0]), "(layers, heads, n, n)"),
     (dict(tokens=TOKENS, weights=model_weights(1)[0] * 2), "from 0 to 1"),
     (dict(tokens=TOKENS, weights=model_weights(1)[0] * 0.5), "add up to 0.5000, not 1"),
     (dict(tokens=TOKENS), "no 'q', 'k', 'v' array, and no 'weights' either"),
@@ -68,6 +73,11 @@ def test_malformed_model_files_are_refused_with_a_message(tmp_path, arrays, mess
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(ScenarioError, match=message):
         load_scenario(tmp_path / "bad.npz")
+
+
+def test_tokens_saved_as_bytes_are_read_as_text(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=np.array([t.encode() for t in ["猫", "が"]]), weights=model_weights(1, n=2)[0])
+    assert load_scenario(tmp_path / "m.npz").tokens == ("猫", "が")
 
 
 def test_a_pickled_npy_is_refused(tmp_path):

@@ -117,3 +117,26 @@ def test_weights_alone_hide_the_vector_tables_and_the_controls_that_would_not_ch
     w.maths()
     w.maths_views[0].refresh()
     assert "weights only" in w.maths_views[0].note.text()
+
+
+def test_switching_layers_keeps_the_head_and_query_and_a_cancel_keeps_the_chooser_true(qtbot, tmp_path,
+                                                                                          monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    path, weights = model_file(tmp_path)
+    w = open_window(qtbot, str(path))
+    w.document.select(head=2, query=3)
+    chooser = w.findChild(QComboBox, "layerSelector")
+    chooser.setCurrentIndex(1)
+    chooser.activated.emit(1)
+    assert (w.document.scenario.layer, w.document.active_head, w.document.query) == ((1, 3), 2, 3)
+    w.rename_token(0, "A")  # an unsaved edit, then the user cancels the switch
+    monkeypatch.setattr(w, "ask_unsaved", lambda: QMessageBox.Cancel)
+    chooser.setCurrentIndex(2)
+    chooser.activated.emit(2)
+    assert w.document.scenario.layer == (1, 3) and chooser.currentIndex() == 1
+
+
+def test_a_layer_scenario_brings_the_layer_panel_forward(qtbot):
+    w = open_window(qtbot, "projection-demo")
+    qtbot.waitUntil(lambda: not w.pipeline_dock.visibleRegion().isEmpty(), timeout=2000)
+    assert w.vectors_dock.visibleRegion().isEmpty()

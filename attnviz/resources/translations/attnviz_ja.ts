@@ -208,6 +208,12 @@
         <translation>温度 {0}</translation>
     </message>
     <message>
+        <source>weight
+exactly 0</source>
+        <translation>重みが
+ちょうど 0</translation>
+    </message>
+    <message>
         <source>masked
 (hidden)</source>
         <translation>マスク
@@ -526,6 +532,10 @@
     <message>
         <source>Multiply this row&apos;s scores, e.g. by 1000, to see e^x overflow</source>
         <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見る</translation>
+    </message>
+    <message>
+        <source>This file holds the model&apos;s weights only: there are no scores to put through softmax.</source>
+        <translation>このファイルにはモデルの重みしかないので、softmax にかけるスコアがありません。</translation>
     </message>
     <message>
         <source>key</source>
@@ -1012,6 +1022,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>PCA projection: the plane where q and k vary most (drag in a two-dimension plane to edit).</source>
         <translation>PCA 射影：q と k が最も大きくばらつく平面（編集するには 2 次元の平面でドラッグ）。</translation>
+    </message>
+    <message>
+        <source>Here q and k are derived from X and the W matrices: change those in the layer panel. The thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
+        <translation>ここでは q と k は X と W 行列から計算されるので、層のパネルでそちらを変更する。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いている。</translation>
     </message>
     <message>
         <source>Drag an arrow&apos;s tip to change q or k in these two dimensions; the thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
