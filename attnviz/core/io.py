@@ -437,12 +437,6 @@ def _tokens(arrays) -> list[str]:
     return [str(t) for t in tokens]
 
 
-def model_layers(path) -> int:
-    """How many layers a model's file holds (1 for scenario files)."""
-    scenario = load_scenario(path)
-    return scenario.layer[1] if scenario.layer else 1
-
-
 def _layer_of(a: np.ndarray, name: str, layer: int) -> tuple[np.ndarray, int]:
     """(heads, n, d) of one layer from (layers, heads, n, d), (heads, n, d) or (n, d)."""
     if a.dtype.kind not in "iuf":

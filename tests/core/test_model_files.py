@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 from attnviz.core import ScenarioError, compute, load_scenario, save_scenario
-from attnviz.core.io import model_layers
 from attnviz.core.scenario import same_scenario, with_token_inserted
 
 TOKENS = np.array(["The", "cat", "sat", "down"])
@@ -32,7 +31,7 @@ def test_q_k_v_of_several_layers_open_one_layer_at_a_time(tmp_path):
     rng = np.random.default_rng(1)
     q, k, v = rng.normal(size=(3, 5, 2, 4, 8))  # 5 layers, 2 heads, 4 tokens, 8 dims
     np.savez(tmp_path / "m.npz", tokens=TOKENS, q=q, k=k, v=v)
-    assert model_layers(tmp_path / "m.npz") == 5
+    assert load_scenario(tmp_path / "m.npz").layer == (0, 5)
     s = load_scenario(tmp_path / "m.npz", layer=3)
     assert s.layer == (3, 5)
     np.testing.assert_array_equal(s.heads[1].k, k[3, 1])
