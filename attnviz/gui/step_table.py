@@ -4,7 +4,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ..core.explain import divisor_text, fmt_vector, output_text, step_rows
@@ -180,14 +180,19 @@ class StepView(QWidget):
         self.refresh()
 
     def _fit_columns(self):
-        """Columns as wide as their contents, k at most a quarter of the table (q·k needs the room)."""
+        """Columns as wide as their contents, k at most a quarter of the table (q·k needs the
+        room). Measured from the few longest texts, not by asking the view to read every row
+        (resizeColumnToContents takes a third of a second at 512 tokens)."""
         if self.model.compact:
             return
-        for column in (KEY, K, SCALED, MASK, WEIGHT):
-            self.table.resizeColumnToContents(column)
-        cap = max(60, self.table.viewport().width() // 4)
-        if self.table.columnWidth(K) > cap:
-            self.table.setColumnWidth(K, cap)
+        fm = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row is bold
+        headers = self.model.headers()
+        for column, texts in zip((KEY, K, SCALED, MASK, WEIGHT), self.model.columns_text()):
+            longest = sorted(texts, key=len)[-3:] + [headers[column]]
+            width = max(fm.horizontalAdvance(t) for t in longest) + fm.height()
+            if column == K:
+                width = min(width, max(60, self.table.viewport().width() // 4))
+            self.table.setColumnWidth(column, width)
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
