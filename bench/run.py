@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -270,7 +269,7 @@ def main() -> int:
     from attnviz.gui.app import create_app, isolate_settings
     app = create_app()
     isolate_settings()
-    results, lines = [], []
+    results = []
 
     def record(name, unit, value, target=None, better="lower", **extra):
         entry = {"benchmark": name, "unit": unit, **(value if isinstance(value, dict) else {"value": value}),

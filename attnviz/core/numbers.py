@@ -1,7 +1,6 @@
 """Reading a number typed by a person: one rule for every cell, slider and file."""
 from __future__ import annotations
 
-import math
 import unicodedata
 
 from .messages import QT_TR_NOOP, AttnVizError
@@ -19,17 +18,6 @@ RANGE_TEXT = "between -1,000,000 and 1,000,000"
 
 class NumberError(AttnVizError):
     """A value AttnViz does not accept; the message says why, in the user's terms."""
-
-
-def check_value(value) -> float:
-    """Refuse NaN, ±inf and magnitudes above MAX_ABS; return the value as a float."""
-    value = float(value)
-    if math.isnan(value):
-        raise NumberError(QT_TR_NOOP("NaN (not a number) cannot be used"))
-    if not abs(value) <= MAX_ABS:
-        raise NumberError(QT_TR_NOOP("{0} is too large: values must lie between -1,000,000 and 1,000,000"),
-                          f"{value:g}")
-    return value
 
 
 def parse_number(text: str) -> float:

@@ -27,6 +27,7 @@ DIVERGING = {"difference": ("CET-CBD1", "difference")}
 # The grey ramp stops short of white, so a weight of 1 keeps an edge on a white page.
 RANGES = {"grey": (0.0, 0.8)}
 
+
 @dataclass(frozen=True)
 class MaskLook:
     """How masked (future) cells are drawn: a warm paper tone no colour map uses, hatched, −∞."""
@@ -38,7 +39,7 @@ class MaskLook:
 
 LIGHT_MASK = MaskLook(QColor(240, 233, 222), QColor(160, 148, 134), QColor(90, 80, 70))
 DARK_MASK = MaskLook(QColor(62, 57, 52), QColor(120, 110, 100), QColor(215, 205, 192))
-MASK_FILL, MASK_HATCH, MASK_TEXT = LIGHT_MASK.fill, LIGHT_MASK.hatch, LIGHT_MASK.text
+MASK_TEXT = LIGHT_MASK.text
 
 
 def mask_look(background: QColor) -> MaskLook:

@@ -22,7 +22,6 @@ def new_drag_id() -> int:
     return next(_drags)
 
 
-
 class ScenarioCommand(QUndoCommand):
     """Swap the document's scenario from `before` to `after`, and back on undo."""
 

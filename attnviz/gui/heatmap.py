@@ -24,7 +24,6 @@ SELECT_OUTER = QColor(0, 0, 0)
 SELECT_INNER = QColor(255, 255, 255)
 
 
-
 @dataclass(frozen=True)
 class HeatmapData:
     tokens: tuple[str, ...]

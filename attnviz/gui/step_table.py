@@ -13,7 +13,6 @@ from .fonts import weighted
 from .i18n import head_label, tr
 
 
-
 KEY, K, DOT, SCALED, MASK, WEIGHT = range(6)
 
 

@@ -8,7 +8,6 @@ from .table_model import VectorTableModel
 from .i18n import tr
 
 
-
 def captions():
     return {
         "q": (tr("Query q"), tr("what this token is looking for")),

@@ -682,14 +682,6 @@ exactly 0</source>
         <translation> — X から計算、読み取り専用</translation>
     </message>
     <message>
-        <source>NaN (not a number) cannot be used</source>
-        <translation>NaN（数ではない値）は使えません</translation>
-    </message>
-    <message>
-        <source>{0} is too large: values must lie between -1,000,000 and 1,000,000</source>
-        <translation>{0} は大きすぎます。値は -1,000,000 から 1,000,000 の間にしてください</translation>
-    </message>
-    <message>
         <source>the cell is empty: type a number such as 0.5</source>
         <translation>セルが空です。0.5 のような数を入力してください</translation>
     </message>
