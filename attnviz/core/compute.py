@@ -25,10 +25,10 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
     very same arrays under the same settings keep their trace: an edit shares every
     array it does not change, so editing one cell recomputes one head, not twelve.
     """
-    options = dict(causal=s.settings.causal, scale=s.settings.scale,
-                   temperature=s.settings.temperature, mask=s.settings.additive_mask(s.n))
     if s.weights_only:
         return Result(tuple(_given_trace(w) for w in s.given), None)
+    options = dict(causal=s.settings.causal, scale=s.settings.scale,
+                   temperature=s.settings.temperature, mask=s.settings.additive_mask(s.n))
     layer = _layer(s, options) if s.projection is not None else None
     if layer is not None:
         return Result(_unstack(layer.heads), layer)
@@ -57,9 +57,7 @@ def _reusable(s: Scenario, previous) -> list:
     if previous is None:
         return [None] * len(s.heads)
     old, result = previous
-    same_settings = (old.settings.causal, old.settings.scale, old.settings.temperature, old.settings.mask) == \
-                    (s.settings.causal, s.settings.scale, s.settings.temperature, s.settings.mask)
-    if not same_settings or old.projection is not None or len(old.heads) != len(s.heads):
+    if old.settings != s.settings or old.projection is not None or len(old.heads) != len(s.heads):
         return [None] * len(s.heads)
     return [trace if all(h.matrix(m) is g.matrix(m) for m in "qkv") else None
             for h, g, trace in zip(s.heads, old.heads, result.heads)]

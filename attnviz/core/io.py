@@ -20,8 +20,9 @@ import numpy as np
 
 from .masks import KINDS, MaskSpec
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import (Head, Projection, Scenario, ScenarioError, Settings, check_projection,
-                       derive_heads, make_head, make_scenario, same_shapes, weights_only_heads)
+from .scenario import (PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
+                       check_projection, derive_heads, head_names, make_head, make_scenario, same_shapes,
+                       weights_only_heads)
 
 FORMAT_NAME = "attnviz-scenario"
 FORMAT_VERSION = 1
@@ -173,7 +174,7 @@ def scenario_to_dict(s: Scenario) -> dict:
     if derived:
         p = s.projection
         document["projection"] = {
-            **{name: getattr(p, name).tolist() for name in ("x", "w_q", "w_k", "w_v", "w_o")},
+            **{name: getattr(p, name).tolist() for name in PROJECTION_MATRICES},
             "n_heads": p.n_heads, "n_kv_heads": p.n_kv_heads, "residual": p.residual,
             "layer_norm": p.layer_norm, "positions": p.positions,
         }
@@ -315,7 +316,7 @@ def _projection(entry) -> Projection:
     if not isinstance(entry, dict):
         raise ScenarioError('"projection" must be an object')
     matrices = {}
-    for name in ("x", "w_q", "w_k", "w_v", "w_o"):
+    for name in PROJECTION_MATRICES:
         if name not in entry:
             raise ScenarioError(f"projection: {name} missing")
         matrices[name] = _matrix(entry[name], f"projection: {name}")
@@ -401,7 +402,7 @@ def _scenario_from_arrays(path: Path, arrays: dict, layer: int) -> Scenario:
             (q, k, v), layers = _npz_qkv(arrays, layer)
             if names and len(names) != len(q):
                 raise ScenarioError(f"{len(names)} head_names for {len(q)} heads")
-            names += [f"head {i}" for i in range(len(names), len(q))]
+            names = head_names(names, len(q))
             heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
             return make_scenario(tokens, heads, title=title, layer=(layer, layers) if layers > 1 else None)
         weights, layers = _layer_of(arrays["weights"], "weights", layer)

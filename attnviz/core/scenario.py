@@ -59,7 +59,7 @@ class Head:
         return own if len(own) == width else tuple(str(c) for c in range(width))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Settings:
     causal: bool = True     # hide the future: M = −inf above the diagonal
     scale: bool = True      # divide the scores by √d_k
@@ -93,6 +93,9 @@ class Projection:
     @property
     def kv_heads(self) -> int:
         return self.n_heads if self.n_kv_heads is None else self.n_kv_heads
+
+
+PROJECTION_MATRICES = ("x", "w_q", "w_k", "w_v", "w_o")  # what the user edits; the heads follow
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,9 +140,14 @@ def make_scenario(tokens, heads, settings=None, projection=None, title=None, des
     return scenario
 
 
+def head_names(names, n_heads: int) -> list[str]:
+    """The given names, then "head i" for every head without one."""
+    return list(names) + [f"head {i}" for i in range(len(names), n_heads)]
+
+
 def weights_only_heads(n_heads: int, n: int, names=()) -> tuple[Head, ...]:
     """Heads for weights loaded without q, k, v: no dimensions, only a name."""
-    names = list(names) + [f"head {i}" for i in range(len(names), n_heads)]
+    names = head_names(names, n_heads)
     empty = np.zeros((n, 0))
     return tuple(make_head(names[i], empty, empty, empty) for i in range(n_heads))
 
@@ -150,7 +158,7 @@ def derive_heads(projection: Projection, names=(), labels=()) -> tuple[Head, ...
     `labels` holds one tuple of dimension labels per head (missing ones: none)."""
     p = projection
     _, _, q, k, v = project_heads(p.x, p.w_q, p.w_k, p.w_v, p.n_heads, p.kv_heads, p.layer_norm, p.positions)
-    names = list(names) + [f"head {i}" for i in range(len(names), p.n_heads)]
+    names = head_names(names, p.n_heads)
     labels = list(labels) + [()] * (p.n_heads - len(labels))
     return tuple(make_head(names[i], q[i], k[i], v[i], labels[i]) for i in range(p.n_heads))
 
@@ -277,7 +285,7 @@ def _check_settings(settings: Settings, tokens) -> None:
 def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
     """Shapes and values of X and the W matrices (before any head is derived from them)."""
     n = len(tokens)
-    for name in ("x", "w_q", "w_k", "w_v", "w_o"):
+    for name in PROJECTION_MATRICES:
         m = getattr(p, name)
         if m.ndim != 2 or m.size == 0:
             raise ScenarioError(f"projection: {name} must be a non-empty matrix, not {_shape(m)}")
@@ -315,18 +323,18 @@ def _shape(m) -> str:
 
 def with_value(s: Scenario, head: int, matrix: str, row: int, col: int, value: float) -> Scenario:
     """A new scenario with one cell of one head's q, k or v set."""
-    _check_editable(s)
-    m = np.array(s.heads[head].matrix(matrix))
-    m[row, col] = value
-    _check_finite(f"head {head} ({s.heads[head].name}): {matrix}", m, s.tokens)
-    return _with_head(s, head, **{matrix: _frozen(m)})
+    return _with_entries(s, head, matrix, (row, col), value)
 
 
 def with_row(s: Scenario, head: int, matrix: str, row: int, values) -> Scenario:
     """A new scenario with one whole row (one token's vector) set, e.g. by the q sliders."""
+    return _with_entries(s, head, matrix, row, values)
+
+
+def _with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenario:
     _check_editable(s)
     m = np.array(s.heads[head].matrix(matrix))
-    m[row] = values
+    m[index] = values
     _check_finite(f"head {head} ({s.heads[head].name}): {matrix}", m, s.tokens)
     return _with_head(s, head, **{matrix: _frozen(m)})
 
@@ -381,9 +389,6 @@ def _with_rows(s: Scenario, tokens, change_rows, mask) -> Scenario:
         for h in s.heads
     )
     return dataclasses.replace(s, tokens=tokens, heads=heads)
-
-
-PROJECTION_MATRICES = ("x", "w_q", "w_k", "w_v", "w_o")
 
 
 def with_projection_value(s: Scenario, name: str, row: int, col: int, value: float) -> Scenario:
@@ -444,22 +449,21 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
     """Everything a file stores is identical, arrays bit for bit (so −0.0 differs from 0.0).
 
     Cheap after an edit: unchanged arrays are shared between the two scenarios."""
-    if (a.tokens, a.settings.__dict__, a.title, a.description) != (b.tokens, b.settings.__dict__,
-                                                                   b.title, b.description):
+    if (a.tokens, a.settings, a.title, a.description) != (b.tokens, b.settings, b.title, b.description):
         return False
     if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
         return False
     if (a.given is None) != (b.given is None) or a.layer != b.layer:
         return False
-    pairs = [(getattr(h, m), getattr(g, m)) for h, g in zip(a.heads, b.heads) for m in MATRICES]
-    if a.given is not None:
-        pairs.append((a.given, b.given))
     if any((h.name, h.labels, h.v_labels, h.names) != (g.name, g.labels, g.v_labels, g.names)
            for h, g in zip(a.heads, b.heads)):
         return False
+    pairs = [(getattr(h, m), getattr(g, m)) for h, g in zip(a.heads, b.heads) for m in MATRICES]
+    if a.given is not None:
+        pairs.append((a.given, b.given))
     if a.projection is not None:
-        p, r = a.projection, b.projection
-        if (p.n_heads, p.n_kv_heads, p.residual) != (r.n_heads, r.n_kv_heads, r.residual):
+        options = [f.name for f in dataclasses.fields(Projection) if f.name not in PROJECTION_MATRICES]
+        if any(getattr(a.projection, f) != getattr(b.projection, f) for f in options):
             return False
-        pairs += [(getattr(p, m), getattr(r, m)) for m in ("x", "w_q", "w_k", "w_v", "w_o")]
+        pairs += [(getattr(a.projection, m), getattr(b.projection, m)) for m in PROJECTION_MATRICES]
     return all(x is y or (x.shape == y.shape and x.tobytes() == y.tobytes()) for x, y in pairs)

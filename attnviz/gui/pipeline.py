@@ -11,12 +11,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, Q
 from ..core.attention import POSITIONS
 from ..core.explain import fmt
 from ..core.numbers import NumberError, parse_number
+from ..core.scenario import PROJECTION_MATRICES as EDITABLE
 from ..core.scenario import ScenarioError
 from .commands import SetProjectionCell, SetProjectionOptions
 from .i18n import describe, tr
-
-EDITABLE = ("x", "w_q", "w_k", "w_v", "w_o")
-
 
 def stages(scenario, result, head: int):
     """[(key, title, matrix, row labels, column labels)] of the layer as it is now."""

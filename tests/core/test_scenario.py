@@ -126,3 +126,15 @@ def test_dimension_labels_must_match_the_dimensions():
     bad = make_head("h", [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]], labels=["animal"])
     with pytest.raises(ScenarioError, match="1 labels for 2 dimensions"):
         tiny(heads=[bad])
+
+
+def test_same_scenario_compares_every_option_of_a_layer_not_only_its_matrices():
+    import dataclasses
+
+    from attnviz.core.scenario import same_scenario
+    s = load_preset("projection-demo")
+    # The same X, W and derived heads: only the flags differ, and a file would store them.
+    for change in ({"layer_norm": True}, {"positions": "rope"}, {"residual": False}):
+        other = dataclasses.replace(s, projection=dataclasses.replace(s.projection, **change))
+        assert not same_scenario(s, other), change
+    assert same_scenario(s, dataclasses.replace(s, projection=dataclasses.replace(s.projection)))
