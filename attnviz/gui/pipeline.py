@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSignalBloc
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QSpinBox, QSplitter, QTableView, QVBoxLayout, QWidget)
 
-from ..core.attention import POSITIONS
+from ..core.attention import POSITIONS, merge_heads
 from ..core.explain import fmt
 from ..core.numbers import NumberError, parse_number
 from ..core.scenario import PROJECTION_MATRICES as EDITABLE
@@ -35,7 +35,7 @@ def stages(scenario, result, head: int):
         m = getattr(p, key)
         out.append((key, f"{name} ({m.shape[0]} × {m.shape[1]})", m, dims, by_head if key == "w_q" else kv_cols))
     for key, name in (("q", "Q"), ("k", "K"), ("v", "V")):
-        merged = np.concatenate(list(getattr(layer, key)), axis=1)  # [h, n, d_head] -> [n, d]
+        merged = merge_heads(getattr(layer, key))  # [h, n, d_head] -> [n, h · d_head]
         out.append((key, tr("{0}: split into {1} heads of {2} × {3}").format(name, h, n, d_head), merged,
                     tokens, by_head))
     out += [
