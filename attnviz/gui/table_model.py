@@ -11,6 +11,7 @@ from ..core.explain import fmt
 from ..core.numbers import NumberError, parse_number
 from ..core.scenario import ScenarioError
 from .commands import SetCell
+from .i18n import describe
 
 
 class VectorTableModel(QAbstractTableModel):
@@ -88,7 +89,7 @@ class VectorTableModel(QAbstractTableModel):
             self.document.push(SetCell(self.document, self.document.active_head, self.matrix,
                                        index.row(), index.column(), number))
         except (NumberError, ScenarioError) as e:
-            self.rejected.emit(str(e))
+            self.rejected.emit(describe(e))
             return False
         return True
 

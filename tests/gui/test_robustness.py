@@ -48,6 +48,13 @@ def test_anything_else_typed_in_a_cell_is_refused_and_changes_nothing(window, te
     assert window.findChild(QWidget, "messageLabel").text()
 
 
+def test_a_letter_typed_in_a_cell_is_refused_in_the_interface_language(window):
+    window.classroom.set_language("ja")
+    assert not model(window).setData(model(window).index(6, 1), "abc")
+    assert window.findChild(QWidget, "messageLabel").text() == \
+        "「abc」は数ではありません。0.5 や -2 のような数を入力してください"
+
+
 def test_a_million_in_every_cell_keeps_every_weight_exact_and_finite(window):
     d = window.document
     rng = np.random.default_rng(0)
