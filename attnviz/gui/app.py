@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from ..core.io import atomic_write
@@ -89,20 +89,12 @@ def isolate_settings() -> None:
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
 
 
-def png_bytes(image) -> bytes:
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise ScenarioError("the image could not be encoded as PNG")
-    return bytes(data)
-
-
 def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
                presentation: bool = False, stage: int | None = None) -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(f"{path}: a screenshot is a PNG file: give a name ending in .png")
+    from .export import png_bytes
     from .main_window import MainWindow
 
     use_offscreen(width, height)
