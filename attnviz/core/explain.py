@@ -63,6 +63,11 @@ class StepRow:
     weight_value: float
     masked: bool
 
+    @property
+    def cells(self) -> tuple[str, str, str, str, str, str]:
+        """The row as the step table shows it: key, k, q·k, ÷√d_k, mask, weight."""
+        return (self.key, self.k, self.dot, self.scaled, self.mask, self.weight)
+
 
 def step_rows(tokens, q_row, k, trace: AttentionTrace, i: int) -> list[StepRow]:
     rows = []

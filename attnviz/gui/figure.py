@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from PySide6.QtCore import QLineF, QRectF, QSizeF, Qt
@@ -144,8 +145,10 @@ class Figure:
 
     # ------------------------------------------------------------- the step table
 
+    @cached_property
     def step_table(self):
-        """(title, headers, rows, output line) of the selected query, as the window shows them."""
+        """(title, headers, rows, output line) of the selected query, as the window shows them
+        (made once: sizing and painting the figure both read it)."""
         o, s, i = self.options, self.scenario, self.query
         head, trace = s.heads[o.head], self.result.heads[o.head]
         rows = step_rows(s.tokens, head.q[i], head.k, trace, i)
@@ -156,21 +159,21 @@ class Figure:
         return QFontMetricsF(self.font).height() * 1.6
 
     def _step_widths(self) -> list[float]:
-        title, headers, rows, _ = self.step_table()
+        title, headers, rows, _ = self.step_table
         fm = QFontMetricsF(weighted(self.font, bold=True))  # bold is the wider: headers, best row
-        cells = [headers] + [[r.key, r.k, r.dot, r.scaled, r.mask, r.weight] for r in rows]
+        cells = [headers] + [r.cells for r in rows]
         return [max(fm.horizontalAdvance(c[i]) for c in cells) + fm.height() for i in range(6)]
 
     def _step_width(self) -> float:
         return sum(self._step_widths())
 
     def _step_height(self) -> float:
-        _, _, rows, _ = self.step_table()
+        _, _, rows, _ = self.step_table
         return self._row_height() * (len(rows) + 4)
 
     def _paint_step(self, p, body):
         left = body.left() + HEAD_SIDE + COLORBAR_WIDTH + MARGIN
-        title, headers, rows, output = self.step_table()
+        title, headers, rows, output = self.step_table
         widths, h = self._step_widths(), self._row_height()
         fm = QFontMetricsF(self.font)
         p.save()
@@ -180,7 +183,7 @@ class Figure:
         p.drawText(QRectF(left, body.top(), sum(widths), h), Qt.AlignLeft | Qt.AlignVCenter, title)
         top = body.top() + h
         best = max(range(len(rows)), key=lambda j: rows[j].weight_value)
-        for r, cells in enumerate([headers] + [[x.key, x.k, x.dot, x.scaled, x.mask, x.weight] for x in rows]):
+        for r, cells in enumerate([headers] + [x.cells for x in rows]):
             y = top + r * h
             x = left
             row = rows[r - 1] if r else None

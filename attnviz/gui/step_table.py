@@ -67,10 +67,11 @@ class StepTableModel(QAbstractTableModel):
     def headers(self):
         return step_headers(self.document.scenario, self.document.active_head, short=self.compact)
 
+    FITTED = (KEY, K, SCALED, MASK, WEIGHT)  # the columns sized to their contents
+
     def columns_text(self):
-        """The texts of the columns that are sized to their contents (key, k, ÷√d_k, mask, weight)."""
-        return [[r.key for r in self._rows], [r.k for r in self._rows], [r.scaled for r in self._rows],
-                [r.mask for r in self._rows], [r.weight for r in self._rows]]
+        """The texts of the FITTED columns, one list per column."""
+        return [[r.cells[column] for r in self._rows] for column in self.FITTED]
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self._rows)
@@ -84,8 +85,9 @@ class StepTableModel(QAbstractTableModel):
         row = self._rows[index.row()]
         column = index.column()
         if role == Qt.DisplayRole:
-            dot = row.dot.rsplit(" = ", 1)[-1] if self.compact else row.dot
-            return (row.key, row.k, dot, row.scaled, row.mask, row.weight)[column]
+            if column == DOT and self.compact:
+                return row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
+            return row.cells[column]
         if role == Qt.TextAlignmentRole:
             left = column in (KEY, DOT)
             return int((Qt.AlignLeft if left else Qt.AlignRight) | Qt.AlignVCenter)
@@ -186,7 +188,7 @@ class StepView(QWidget):
             return
         fm = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row is bold
         headers = self.model.headers()
-        for column, texts in zip((KEY, K, SCALED, MASK, WEIGHT), self.model.columns_text()):
+        for column, texts in zip(self.model.FITTED, self.model.columns_text()):
             longest = sorted(texts, key=len)[-3:] + [headers[column]]
             width = max(fm.horizontalAdvance(t) for t in longest) + fm.height()
             if column == K:
