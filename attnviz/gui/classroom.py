@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from . import colormaps, settings
+from .actions import make_action, name_actions
 from .guided import STAGES
 from .help import show_guide, show_about
 from .i18n import LANGUAGES, current_language, install_language, tr
@@ -36,12 +37,7 @@ class Classroom:
     # ------------------------------------------------------------- actions and menus
 
     def _action(self, slot, shortcuts=(), checkable=False) -> QAction:
-        action = QAction(self.window)
-        action.setShortcuts([QKeySequence(s) for s in shortcuts])
-        action.setCheckable(checkable)
-        action.triggered.connect(slot)
-        self.window.addAction(action)  # shortcuts keep working with the menu bar hidden
-        return action
+        return make_action(self.window, slot, shortcuts, checkable)
 
     def _group(self, names, slot) -> tuple[QActionGroup, dict]:
         group = QActionGroup(self.window)
@@ -99,8 +95,6 @@ class Classroom:
             self.guide_action: tr("&What am I looking at?"), self.about_action: tr("&About AttnViz"),
             self.exit_presentation_action: tr("Leave presentation"),
         }
-        for action, text in texts.items():
-            action.setText(text)
         tips = {
             self.presentation_action: tr("Full screen with large type for a projector: the active head big, "
                                          "the others small (F5 or Esc to leave)"),
@@ -114,9 +108,7 @@ class Classroom:
             self.zoom_reset_action: tr("Text at its usual size"),
             self.guide_action: tr("Query, key and value, the worked example, and how to use the window"),
         }
-        for action, tip in tips.items():
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
+        name_actions(texts, tips)
         # Buttons show these without the menu's keyboard letters, such as "(&N)" in Japanese.
         for action, text in ((self.next_action, tr("Next step")), (self.previous_action, tr("Previous step")),
                              (self.guided_action, tr("Guided steps"))):

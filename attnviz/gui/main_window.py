@@ -18,6 +18,7 @@ from ..core import save_scenario
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
 from . import autosave, settings
+from .actions import make_action, name_actions
 from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
 from .controls import QuerySliders, Selectors, SettingsBar
@@ -222,26 +223,20 @@ class MainWindow(QMainWindow):
         self.addActions([self.undo_action, self.redo_action])
         self.open_action = self._action(self.open_dialog, QKeySequence.Open)
         self.save_action = self._action(self.save, QKeySequence.Save)
-        self.save_as_action = self._action(self.save_as, QKeySequence("Ctrl+Shift+S"))
-        self.quit_action = self._action(self.close, QKeySequence("Ctrl+Q"))
-        self.export_image_action = self._action(self.export_image_dialog, QKeySequence("Ctrl+E"))
+        self.save_as_action = self._action(self.save_as, "Ctrl+Shift+S")
+        self.quit_action = self._action(self.close, "Ctrl+Q")
+        self.export_image_action = self._action(self.export_image_dialog, "Ctrl+E")
         self.export_data_action = self._action(self.export_data_dialog)
-        self.copy_image_action = self._action(self.copy_image, QKeySequence("Ctrl+Shift+C"))
-        self.rename_action = self._action(self.rename_token_dialog, QKeySequence("F2"))
+        self.copy_image_action = self._action(self.copy_image, "Ctrl+Shift+C")
+        self.rename_action = self._action(self.rename_token_dialog, "F2")
         self.insert_before_action = self._action(lambda: self.insert_token_dialog(after=False))
         self.insert_after_action = self._action(lambda: self.insert_token_dialog(after=True))
         self.remove_action = self._action(self.remove_token)
-        self.reopen_action = self._action(settings.set_reopen_last)
-        self.reopen_action.setCheckable(True)
+        self.reopen_action = self._action(settings.set_reopen_last, checkable=True)
         self.reopen_action.setChecked(settings.reopen_last())
 
-    def _action(self, slot, shortcut=None) -> QAction:
-        action = QAction(self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
+    def _action(self, slot, *shortcuts, checkable=False) -> QAction:
+        return make_action(self, slot, shortcuts, checkable)
 
     def _build_menus(self):
         bar = self.menuBar()
@@ -287,11 +282,8 @@ class MainWindow(QMainWindow):
             self.insert_before_action: tr("Insert token &before…"),
             self.insert_after_action: tr("Insert token &after…"), self.remove_action: tr("Re&move token"),
             self.reopen_action: tr("Open the last scenario at start"),
+            self.undo_action: tr("&Undo"), self.redo_action: tr("&Redo"),
         }
-        for action, text in texts.items():
-            action.setText(text)
-        self.undo_action.setText(tr("&Undo"))
-        self.redo_action.setText(tr("&Redo"))
         tips = {
             self.copy_image_action: tr("Put the active head's heatmap on the clipboard, for slides"),
             self.open_action: tr("Open a scenario file (.json) or q, k, v from a NumPy file (.npz)"),
@@ -304,9 +296,7 @@ class MainWindow(QMainWindow):
             self.remove_action: tr("Remove the selected token from every head"),
             self.undo_action: tr("Take back the last edit"), self.redo_action: tr("Do again what was taken back"),
         }
-        for action, tip in tips.items():
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
+        name_actions(texts, tips)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
                            (self.recent_menu, tr("Open &recent")), (self.edit_menu, tr("&Edit")),
                            (self.view_menu, tr("&View")), (self.help_menu, tr("&Help"))):
