@@ -67,7 +67,7 @@ class HeadPanel(QWidget):
 
     clicked = Signal(int, int)  # head, query row
 
-    def __init__(self, document, index: int, parent=None):
+    def __init__(self, document, index: int, report=None, parent=None):
         super().__init__(parent)
         self.document = document
         self.index = index
@@ -76,7 +76,7 @@ class HeadPanel(QWidget):
         self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
         self.setFocusPolicy(Qt.ClickFocus)
         self.colormap_name = colormaps.DEFAULT
-        self.report = lambda message: None  # shows a refused mask; set by the window
+        self.report = report or (lambda message: None)  # shows a refused mask painting
         self.min_points = 0.0  # presentation: labels and values never smaller than this
         self.scale = 1.0       # presentation thumbnails: smaller type
         self.painter = HeatmapPainter()
@@ -243,13 +243,13 @@ class GuideBar(QWidget):
 class HeadsView(QWidget):
     """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
 
-    def __init__(self, document, parent=None):
+    def __init__(self, document, report=None, parent=None):
         super().__init__(parent)
         self.setObjectName("headsView")
         self.document = document
         self.panels: list[HeadPanel] = []
         self.focus = False
-        self.report = lambda message: None  # where refused edits are shown; set by the window
+        self.report = report  # where refused edits are shown
         self._pending = False
         self.panels_points = 0.0
         self._placed_active = 0
@@ -283,10 +283,9 @@ class HeadsView(QWidget):
                 self.grid.removeWidget(panel)
                 panel.setParent(None)  # gone from findChild() now, not at the next event loop turn
                 panel.deleteLater()
-            self.panels = [HeadPanel(self.document, i, self) for i in range(count)]
+            self.panels = [HeadPanel(self.document, i, self.report, self) for i in range(count)]
             for panel in self.panels:
                 panel.set_colormap(self.colormap_name)
-                panel.report = self.report
         self._place()
         self.refresh()
 

@@ -105,8 +105,7 @@ class MainWindow(QMainWindow):
         return False
 
     def ask_restore(self, scenario, source, saved):
-        name = os.path.basename(source) if source and not source.startswith("preset:") else (
-            source[len("preset:"):] if source else tr("untitled"))
+        name = source_name(source)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved)) if saved else "?"
         return QMessageBox.question(
             self, tr("Restore unsaved work?"),
@@ -117,10 +116,7 @@ class MainWindow(QMainWindow):
 
     def _build_views(self):
         d = self.document
-        self.heads = HeadsView(d)
-        self.heads.report = self.report
-        for panel in self.heads.panels:
-            panel.report = self.report
+        self.heads = HeadsView(d, self.report)
         self.setCentralWidget(self.heads)
         self.tables = VectorTables(d, self.report)
         self.tables.tokenMenuRequested.connect(self._token_menu)
@@ -329,12 +325,7 @@ class MainWindow(QMainWindow):
         self.message.clear()
 
     def display_name(self) -> str:
-        source = self.document.source
-        if source is None:
-            return tr("untitled")
-        if source.startswith("preset:"):
-            return source[len("preset:"):]
-        return os.path.basename(source)
+        return source_name(self.document.source)
 
     def _update_title(self, *_):
         self.setWindowTitle(f"{self.display_name()}[*] — AttnViz")
@@ -461,13 +452,7 @@ class MainWindow(QMainWindow):
         return Figure(d.scenario, d.result, options)
 
     def export_image(self, path: str, kind: str = "head", width: int = 2400, caption: bool = True) -> bool:
-        try:
-            export_figure(self.figure(kind, caption), path, width)
-        except ScenarioError as e:
-            self.warn(tr("Cannot export"), describe(e))
-            return False
-        self.statusBar().showMessage(tr("Exported {0}").format(path), 5000)
-        return True
+        return self._export(lambda: export_figure(self.figure(kind, caption), path, width), path)
 
     def export_image_dialog(self):
         dialog = ExportDialog(self)
@@ -480,8 +465,12 @@ class MainWindow(QMainWindow):
                               dialog.caption.isChecked())
 
     def export_data(self, path: str) -> bool:
+        return self._export(lambda: export_data(self.document.scenario, self.document.result, path), path)
+
+    def _export(self, write, path: str) -> bool:
+        """Write an export; a refused path or a failed write is said, and nothing else changes."""
         try:
-            export_data(self.document.scenario, self.document.result, path)
+            write()
         except ScenarioError as e:
             self.warn(tr("Cannot export"), describe(e))
             return False
@@ -545,6 +534,15 @@ class MainWindow(QMainWindow):
         menu.addAction(tr("Insert after…"), lambda: self.insert_token_dialog(True, index))
         menu.addAction(tr("Remove"), lambda: self.remove_token(index))
         menu.popup(position)
+
+
+def source_name(source: str | None) -> str:
+    """What the title bar calls a scenario: its file's name, its preset id, or "untitled"."""
+    if source is None:
+        return tr("untitled")
+    if source.startswith("preset:"):
+        return source[len("preset:"):]
+    return os.path.basename(source)
 
 
 def _with_suffix(path: str, chosen_filter: str) -> str:
