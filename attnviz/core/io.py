@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .masks import KINDS, MaskSpec
+from .masks import KINDS, MaskSpec, as_rows
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
                        check_projection, derive_heads, head_names, make_head, make_scenario, same_shapes,
@@ -279,7 +279,7 @@ def _mask(entry):
         if (not isinstance(custom, list) or not all(isinstance(r, list) and all(x in (0, 1) for x in r)
                                                     for r in custom) or len({len(r) for r in custom}) > 1):
             raise ScenarioError('settings: mask "custom" must be equal rows of 0 (hidden) and 1 (visible)')
-        custom = tuple(tuple(bool(x) for x in row) for row in custom) if entry["kind"] == "custom" else None
+        custom = as_rows(custom) if entry["kind"] == "custom" else None
     return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 

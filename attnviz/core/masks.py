@@ -71,14 +71,14 @@ def problem(spec: MaskSpec, tokens) -> tuple | None:
 
 def causal_custom(n: int) -> tuple[tuple[bool, ...], ...]:
     """A hand-painted mask starts as the causal one."""
-    return _rows(visible(MaskSpec("causal"), n))
+    return as_rows(visible(MaskSpec("causal"), n))
 
 
 def toggled(spec: MaskSpec, n: int, i: int, j: int) -> MaskSpec:
     """Hand-painting: hide key j from query i, or show it again."""
     grid = visible(spec, n).copy()
     grid[i, j] = not grid[i, j]
-    return MaskSpec("custom", spec.window, spec.prefix, spec.padding, _rows(grid))
+    return MaskSpec("custom", spec.window, spec.prefix, spec.padding, as_rows(grid))
 
 
 def toggled_padding(spec: MaskSpec, token: int) -> MaskSpec:
@@ -108,9 +108,10 @@ def with_rows_changed(spec: MaskSpec | None, n: int, insert: int | None = None,
             grid[:, insert] = idx >= insert
         else:
             grid = np.delete(np.delete(grid, remove, axis=0), remove, axis=1)
-        custom = _rows(grid)
+        custom = as_rows(grid)
     return dataclasses.replace(spec, padding=padding, prefix=prefix, custom=custom)
 
 
-def _rows(grid: np.ndarray) -> tuple[tuple[bool, ...], ...]:
+def as_rows(grid: np.ndarray) -> tuple[tuple[bool, ...], ...]:
+    """A boolean grid as a painted mask stores it (hashable, saved as it is)."""
     return tuple(tuple(bool(x) for x in row) for row in grid)

@@ -67,9 +67,8 @@ def mask_name(kind: str) -> str:
 
 def _rows_of(s):
     """The mask shown now, as rows of visible cells: where hand-painting starts."""
-    visible = masks.visible(s.settings.mask, s.n) if s.settings.mask is not None else \
-        masks.visible(MaskSpec("causal" if s.settings.causal else "none"), s.n)
-    return tuple(tuple(bool(x) for x in row) for row in visible)
+    spec = s.settings.mask or MaskSpec("causal" if s.settings.causal else "none")
+    return masks.as_rows(masks.visible(spec, s.n))
 
 
 class SettingsBar(Retranslated):

@@ -19,7 +19,7 @@ from ..core.explain import fmt, step_rows
 from ..core.scenario import Scenario
 from . import colormaps
 from .fonts import figure_font, weighted
-from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
+from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .i18n import head_label, tr
 from .step_table import step_headers, step_output, step_title
 
@@ -121,8 +121,7 @@ class Figure:
         else:
             rect = QRectF(body.left() + HEAD_SIDE + MARGIN / 2, body.top(),
                           COLORBAR_WIDTH - MARGIN / 2, min(body.height(), HEAD_SIDE))
-        paint_colorbar(p, rect, self.heatmap.colormap, self.font, FOREGROUND,
-                       mask_kind="given" if self.scenario.weights_only else self.scenario.settings.mask_kind)
+        paint_colorbar(p, rect, self.heatmap.colormap, self.font, FOREGROUND, mask_kind=legend_kind(self.scenario))
 
     def caption_text(self) -> str:
         s = self.scenario.settings

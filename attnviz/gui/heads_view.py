@@ -15,7 +15,7 @@ from ..core.scenario import ScenarioError
 from . import colormaps
 from .fonts import figure_font
 from .guided import banner, staged
-from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
+from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .commands import SetSettings
 from .i18n import current_language, describe, head_label, tr
 
@@ -354,8 +354,7 @@ class HeadsView(QWidget):
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
-        s = self.document.scenario
-        self.colorbar.set_mask_kind("given" if s.weights_only else s.settings.mask_kind)
+        self.colorbar.set_mask_kind(legend_kind(self.document.scenario))
         if not self._pending:
             self._pending = True
             QTimer.singleShot(0, self._sync)

@@ -193,8 +193,7 @@ class HeatmapPainter:
         return rgb
 
     def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
-        rgb = self._colors(data).astype(np.uint32)
-        argb = np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
+        argb = _argb32(self._colors(data))  # kept alive until drawn: the QImage only points at it
         n = argb.shape[0]
         image = QImage(argb.data, n, n, 4 * n, QImage.Format_ARGB32)
         p.save()
@@ -384,11 +383,22 @@ def _is_cjk(text: str) -> bool:
     return bool(text) and all(ord(ch) >= 0x3000 for ch in text)
 
 
+def _argb32(rgb: np.ndarray) -> np.ndarray:
+    """[..., 3] uint8 colours -> opaque 0xAARRGGBB pixels, laid out as QImage.Format_ARGB32 reads them."""
+    rgb = rgb.astype(np.uint32)
+    return np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
+
+
 def _rgb(color: QColor) -> np.ndarray:
     return np.array([color.red(), color.green(), color.blue()], dtype=np.uint8)
 
 
 # ---------------------------------------------------------------- colour bar
+
+def legend_kind(scenario) -> str:
+    """What the hatching stands for in this scenario: its mask, or a model's weights of 0."""
+    return "given" if scenario.weights_only else scenario.settings.mask_kind
+
 
 def mask_legend(mask_kind: str) -> str:
     """What the hatched swatch stands for: the future with the causal mask, else hidden keys
@@ -411,9 +421,7 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     top = rect.top() + fm.height() * 1.8
     bottom = rect.bottom() - swatch - fm.height() * 3.2
     bar = QRectF(rect.left() + fm.height() * 0.3, top, bar_w, max(10.0, bottom - top))
-    gradient = np.ascontiguousarray(colormap.lut[::-1]).astype(np.uint32)  # top = 1
-    argb = np.ascontiguousarray(((0xFF << 24) | (gradient[:, 0] << 16) | (gradient[:, 1] << 8)
-                                 | gradient[:, 2])[:, None])
+    argb = _argb32(colormap.lut[::-1, None])  # [256, 1], top = 1
     image = QImage(argb.data, 1, 256, 4, QImage.Format_ARGB32)
     p.drawImage(bar, image)
     p.setPen(QPen(foreground, 1))
