@@ -112,6 +112,13 @@ def quiet_plot(pg):
     return plot
 
 
+def follow_palette(plot, palette) -> None:
+    """The window's light or dark look on a pyqtgraph plot, not pyqtgraph's black."""
+    plot.setBackground(palette.base().color())
+    for axis in ("left", "bottom"):
+        plot.getAxis(axis).setTextPen(palette.text().color())
+
+
 def _label_box(tip: np.ndarray, label: str, font) -> QRectF:
     """Where a label goes, in pixels from the tip: beyond it, along the arrow, so labels of
     arrows pointing different ways do not overlap."""
@@ -158,7 +165,7 @@ class GeometryView(MathView):
         self.note = QLabel(objectName="geometryNote", wordWrap=True)
         self.plot = quiet_plot(pg)
         self.plot.setAspectLocked(True)
-        self._colour_plot()
+        follow_palette(self.plot, self.palette())
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.addLine(x=0, pen=pg.mkPen((150, 150, 150)))
         self.plot.addLine(y=0, pen=pg.mkPen((150, 150, 150)))
@@ -190,14 +197,8 @@ class GeometryView(MathView):
 
     def changeEvent(self, event):
         if event.type() == QEvent.PaletteChange:
-            self._colour_plot()
+            follow_palette(self.plot, self.palette())
         super().changeEvent(event)
-
-    def _colour_plot(self):
-        """The window's light or dark look, not pyqtgraph's black."""
-        self.plot.setBackground(self.palette().base().color())
-        for axis in ("left", "bottom"):
-            self.plot.getAxis(axis).setTextPen(self.palette().text().color())
 
     def _fill_dims(self, reset=False):
         head = self.document.scenario.heads[self.document.active_head]

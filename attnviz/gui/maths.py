@@ -4,7 +4,7 @@ and before / after an edit. Each view draws what attnviz.core.explorers computes
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -57,6 +57,8 @@ def _painter(signed=False, colormap=colormaps.DEFAULT, widget=None, reach=1.0):
 class SqrtDkExplorer(MathView):
     """Random q and k of growing d_k, with and without ÷√d_k, side by side (§4.1)."""
 
+    reads_document = False  # its own random q and k: only the seed changes them
+
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("sqrtExplorer")
@@ -89,14 +91,14 @@ class SqrtDkExplorer(MathView):
     def refresh(self):
         items = []
         demos = self.demos()
+        painter = _painter(widget=self)
         for row, scaled in ((0, True), (1, False)):
             for demo in demos:
                 w = demo.scaled if scaled else demo.unscaled
                 caption = (tr("d_k = {0}, ÷√d_k: largest weight {1}") if scaled else
                            tr("d_k = {0}, no ÷√d_k: largest weight {1}")).format(demo.d_k, fmt(ScaleDemo.peak(w), 2))
                 tokens = tuple(str(i + 1) for i in range(len(w)))
-                items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption),
-                              _painter(widget=self)))
+                items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption), painter))
         self.maps.show_maps(items)
 
 
@@ -202,13 +204,22 @@ class SoftmaxBars(QWidget):
         self.scores = quiet_plot(pg)
         self.weights = quiet_plot(pg)
         self.weights.setYRange(0, 1)
-        for plot in (self.scores, self.weights):  # the window's look, not pyqtgraph's black
-            plot.setBackground(self.palette().base().color())
+        self._colour_plots()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scores)
         layout.addWidget(self.weights)
         self.setMinimumWidth(240)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.PaletteChange:
+            self._colour_plots()
+        super().changeEvent(event)
+
+    def _colour_plots(self):
+        from .geometry import follow_palette  # with pyqtgraph, loaded when the view is first made
+        for plot in (self.scores, self.weights):
+            follow_palette(plot, self.palette())
 
     def show_row(self, tokens, steps):
         pg = self.pg
@@ -264,9 +275,10 @@ class KernelView(MathView):
         masked = np.isneginf(d.result.heads[d.active_head].masked)
         reach = max(0.05, float(np.abs(difference).max()))
         label = head_label(d.scenario, d.active_head)
+        painter = _painter(widget=self)
         self.maps.show_maps([
-            (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), _painter(widget=self)),
-            (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), _painter(widget=self)),
+            (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), painter),
+            (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), painter),
             (HeatmapData(tokens, difference / reach, masked, tr("linear − softmax (scale ±{0})").format(fmt(reach, 2)),
                          d.query), _painter(signed=True, widget=self, reach=reach)),
         ])
@@ -332,11 +344,11 @@ class DiffView(MathView):
         # stay visible; the caption says what the ends of the scale are.
         reach = max(0.05, max(float(np.abs(diff).max()) for diff in differences))
         self.explanation.setText(self.explanation.text() + " " + tr("Scale: ±{0}.").format(fmt(reach, 2)))
+        painter = _painter(signed=True, widget=self, reach=reach)
         items = []
         for i, difference in enumerate(differences):
             masked = np.isneginf(d.result.heads[i].masked)
             items.append((HeatmapData(d.scenario.tokens, difference / reach, masked,
-                                      tr("{0}: after − before").format(head_label(d.scenario, i))),
-                          _painter(signed=True, widget=self, reach=reach)))
+                                      tr("{0}: after − before").format(head_label(d.scenario, i))), painter))
         self.maps.columns = max(1, min(4, len(items)))
         self.maps.show_maps(items)

@@ -149,3 +149,26 @@ def test_before_and_after_shows_the_difference_for_every_head(window, maths, qtb
     for diff, a, b in zip(view.differences(), after, before):
         np.testing.assert_array_equal(diff, a - b)
     assert len(view.maps.items) == 2 and view.maps.items[0][1].signed
+
+
+def test_the_maths_views_follow_a_switch_to_the_dark_look_at_once(window, maths, qtbot):
+    kernel = show(maths, "kernelView", qtbot)
+    window.classroom.set_theme("dark")
+    QApplication.processEvents()
+    # No edit in between: the switch alone redraws the heatmaps on the dark background ...
+    assert all(painter.background.lightness() < 128 for _, painter in kernel.maps.items)
+    softmax = show(maths, "softmaxView", qtbot)
+    # ... and the softmax bars too, not only the geometry plot.
+    assert all(plot.backgroundBrush().color().lightness() < 128
+               for plot in (softmax.plots.scores, softmax.plots.weights))
+
+
+def test_the_root_d_k_explorer_does_not_redraw_for_edits_it_does_not_show(window, maths, qtbot):
+    view = show(maths, "sqrtExplorer", qtbot)
+    drawn = view.maps.items
+    model = window.findChild(QWidget, "qTable").model()
+    assert model.setData(model.index(0, 0), "0.5")
+    QApplication.processEvents()
+    assert view.maps.items is drawn  # its random q and k do not depend on the scenario
+    view.seed.setValue(1)
+    assert view.maps.items is not drawn
