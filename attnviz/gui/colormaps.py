@@ -34,12 +34,12 @@ class MaskLook:
 
     fill: QColor
     hatch: QColor
-    text: QColor
+    text: QColor    # −∞ on a masked cell's fill
+    dimmed: QColor  # a masked key's row in the step table, on the page: dimmed, still readable
 
 
-LIGHT_MASK = MaskLook(QColor(240, 233, 222), QColor(160, 148, 134), QColor(90, 80, 70))
-DARK_MASK = MaskLook(QColor(62, 57, 52), QColor(120, 110, 100), QColor(215, 205, 192))
-MASK_TEXT = LIGHT_MASK.text
+LIGHT_MASK = MaskLook(QColor(240, 233, 222), QColor(160, 148, 134), QColor(90, 80, 70), QColor(90, 80, 70))
+DARK_MASK = MaskLook(QColor(62, 57, 52), QColor(120, 110, 100), QColor(215, 205, 192), QColor(158, 148, 136))
 
 
 def mask_look(background: QColor) -> MaskLook:

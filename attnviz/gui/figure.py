@@ -193,7 +193,7 @@ class Figure:
                     p.fillRect(cell, self.heatmap.colormap.color(row.weight_value))
                     p.setPen(self.heatmap.colormap.text_color(row.weight_value))
                 else:
-                    p.setPen(colormaps.MASK_TEXT if row is not None and row.masked else FOREGROUND)
+                    p.setPen(colormaps.LIGHT_MASK.dimmed if row is not None and row.masked else FOREGROUND)
                 align = Qt.AlignLeft if c in (0, 2) else Qt.AlignRight
                 p.drawText(cell.adjusted(fm.height() / 2, 0, -fm.height() / 2, 0), align | Qt.AlignVCenter, text)
                 x += widths[c]

@@ -92,7 +92,7 @@ class StepTableModel(QAbstractTableModel):
             left = column in (KEY, DOT)
             return int((Qt.AlignLeft if left else Qt.AlignRight) | Qt.AlignVCenter)
         if role == Qt.ForegroundRole and row.masked:
-            return QBrush(colormaps.MASK_TEXT)
+            return QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed)
         if role == Qt.BackgroundRole and column == WEIGHT and not row.masked:
             return QBrush(self.colormap.color(row.weight_value))
         if role == Qt.ForegroundRole and column == WEIGHT and not row.masked:

@@ -187,6 +187,28 @@ def test_the_dark_look_darkens_the_window_and_the_panels(window):
     assert panel(window).painter.background.lightness() < 80
 
 
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two QColors (1 to 21)."""
+    def luminance(c):
+        linear = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in (c.redF(), c.greenF(), c.blueF())]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("look", ["light", "dark"])
+def test_masked_rows_of_the_step_table_stay_readable_in_either_look(window, look):
+    window.classroom.set_theme(look)
+    model = window.findChild(QTableView, "stepTable").model()
+    masked = window.document.scenario.tokens.index("は")  # after それ: hidden from it
+    text = model.data(model.index(masked, 0), Qt.ForegroundRole).color()
+    normal = QApplication.palette().text().color()
+    base = QApplication.palette().base().color()
+    assert contrast(text, base) >= 4.5           # readable from the back of the room ...
+    assert contrast(normal, base) > contrast(text, base)  # ... and still dimmed
+
+
+
 def test_settings_persist_from_one_window_to_the_next(qtbot, tmp_path):
     first = MainWindow("seed-demo")
     qtbot.addWidget(first)
