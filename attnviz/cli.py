@@ -44,8 +44,7 @@ def open_scenario(name: str):
 
 def cmd_presets(args, out) -> int:
     for preset in list_presets():
-        title = preset.title.get(args.lang) or next(iter(preset.title.values()), "")
-        out.write(f"{preset.id}\t{preset.tab}\t{title}\n")
+        out.write(f"{preset.id}\t{preset.tab}\t{preset.title_in(args.lang)}\n")
     return 0
 
 
@@ -127,16 +126,13 @@ def _non_negative(text: str) -> int:
     return int(text)
 
 
-def _pixels(text: str) -> int:
-    if not text.isdigit() or not 200 <= int(text) <= 10000:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a size in pixels from 200 to 10000")
-    return int(text)
-
-
-def _export_pixels(text: str) -> int:
-    if not text.isdigit() or not 200 <= int(text) <= 8000:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a width in pixels from 200 to 8000")
-    return int(text)
+def _pixels(what: str, high: int):
+    """An argparse type: a whole number of pixels from 200 to `high`."""
+    def parse(text: str) -> int:
+        if not text.isdigit() or not 200 <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a {what} in pixels from 200 to {high}")
+        return int(text)
+    return parse
 
 
 def build_parsers():
@@ -167,7 +163,7 @@ def build_parsers():
     which.add_argument("--step", action="store_true",
                        help="the query's arithmetic beside its head (with --query, --head in the window)")
     export.add_argument("--query", type=_non_negative, help="highlight this query row (0 is the first token)")
-    export.add_argument("--width", type=_export_pixels, default=2400, help="PNG width in pixels (default 2400)")
+    export.add_argument("--width", type=_pixels("width", 8000), default=2400, help="PNG width in pixels (default 2400)")
     export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
     export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")
     export.set_defaults(run=cmd_export)
@@ -175,8 +171,8 @@ def build_parsers():
     shot = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
     shot.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
     shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
-    shot.add_argument("--width", type=_pixels, default=1600, help="window width in pixels")
-    shot.add_argument("--height", type=_pixels, default=1000, help="window height in pixels")
+    shot.add_argument("--width", type=_pixels("size", 10000), default=1600, help="window width in pixels")
+    shot.add_argument("--height", type=_pixels("size", 10000), default=1000, help="window height in pixels")
     shot.add_argument("--lang", choices=["ja", "en"], help="interface language (default: the system's)")
     shot.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
     shot.add_argument("--step", type=int, choices=range(1, 6), metavar="1-5",

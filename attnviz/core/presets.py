@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-
-import os
 
 from .io import load_scenario, scenario_from_dict
 from .scenario import Scenario, ScenarioError
@@ -20,6 +19,10 @@ class PresetInfo:
     tab: str      # the group it is listed under: tutorial, context, layer
     title: dict   # language -> title
 
+    def title_in(self, lang: str) -> str:
+        """The title in `lang`, else in any language it has, else the id."""
+        return self.title.get(lang) or next(iter(self.title.values()), "") or self.id
+
 
 def _folder():
     return resources.files("attnviz") / "resources" / "presets"
@@ -29,8 +32,7 @@ def _folder():
 def _document(preset_id: str) -> dict:
     entry = _folder() / f"{preset_id}.json"
     if "/" in preset_id or "\\" in preset_id or not entry.is_file():
-        known = ", ".join(p.id for p in list_presets())
-        raise ScenarioError(f"unknown preset '{preset_id}' (the presets are: {known})")
+        raise ScenarioError(f"unknown preset '{preset_id}' (the presets are: {_known()})")
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
@@ -41,6 +43,10 @@ def list_presets() -> tuple[PresetInfo, ...]:
     documents = {i: _document(i) for i in ids}
     ordered = sorted(ids, key=lambda i: (documents[i].get("order", 99), i))
     return tuple(PresetInfo(i, documents[i].get("tab", ""), documents[i]["title"]) for i in ordered)
+
+
+def _known() -> str:
+    return ", ".join(p.id for p in list_presets())
 
 
 def is_preset(name: str) -> bool:
@@ -58,6 +64,5 @@ def open_named(name: str, layer: int = 0) -> tuple[Scenario, str]:
     if is_preset(name) and not os.path.exists(name):
         return load_preset(name), f"preset:{name}"
     if not os.path.exists(name) and os.sep not in name and "." not in name:
-        known = ", ".join(p.id for p in list_presets())
-        raise ScenarioError(f"'{name}' is neither a preset ({known}) nor a file")
+        raise ScenarioError(f"'{name}' is neither a preset ({_known()}) nor a file")
     return load_scenario(name, layer), os.path.abspath(name)

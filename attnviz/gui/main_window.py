@@ -310,8 +310,7 @@ class MainWindow(QMainWindow):
         self.presets_menu.clear()
         lang = current_language()
         for preset in list_presets():
-            title = preset.title.get(lang) or preset.id
-            action = self.presets_menu.addAction(f"{preset.id} — {title}")
+            action = self.presets_menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
             action.triggered.connect(lambda _=False, p=preset.id: self.open_scenario(p))
 
     # ------------------------------------------------------------- messages and title
