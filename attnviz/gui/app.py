@@ -70,7 +70,7 @@ def _start_scenario():
 def use_offscreen(width: int = 1920, height: int = 1080) -> None:
     """Render without a display (CI, scripts), on a virtual screen of the given size (what a
     full-screen window fills); must happen before the QApplication exists."""
-    if QApplication.instance() is not None or "QT_QPA_PLATFORM" in os.environ:
+    if QApplication.instance() is not None or os.environ.get("QT_QPA_PLATFORM"):  # set and not empty
         return
     screen = {"screens": [{"name": "attnviz", "x": 0, "y": 0, "width": width, "height": height,
                            "logicalDpi": 96, "dpr": 1}]}

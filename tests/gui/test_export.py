@@ -195,6 +195,17 @@ def run_cli(*args, cwd):
                           encoding="utf-8", cwd=cwd, env=env)
 
 
+@pytest.mark.parametrize("platform", [None, ""])
+def test_the_command_line_finds_its_own_way_to_render_with_no_display_and_no_platform_set(tmp_path, platform):
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    if platform is not None:
+        env["QT_QPA_PLATFORM"] = platform  # set but empty, as a shell script may leave it
+    result = subprocess.run([sys.executable, "-m", "attnviz", "export", "seed-demo", "-o", "h.png"],
+                            capture_output=True, text=True, encoding="utf-8", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert QImage(str(tmp_path / "h.png")).width() == 2400
+
+
 def test_the_command_line_exports_without_a_display(tmp_path):
     result = run_cli("export", "seed-demo", "-o", "head0.png", "--head", "0", "--width", "2400", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
