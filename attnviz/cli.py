@@ -21,6 +21,7 @@ from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, with_settings
+from .core.text import terminal_safe
 from .display import display_problem
 
 PROG = "attnviz"
@@ -61,9 +62,9 @@ def cmd_weights(args, out) -> int:
     heads = _head_indices(args.head, len(scenario.heads))
     weights = compute(scenario).weights()
     if args.format == "csv":
-        out.write(weights_csv(scenario, weights, heads))
+        out.write(terminal_safe(weights_csv(scenario, weights, heads)))
     else:
-        out.write(json.dumps(weights_document(scenario, weights, heads), ensure_ascii=False) + "\n")
+        out.write(terminal_safe(json.dumps(weights_document(scenario, weights, heads), ensure_ascii=False)) + "\n")
     return 0
 
 
@@ -116,21 +117,29 @@ def _temperature(text: str) -> float:
     except NumberError:
         value = None
     if value is None or not 0.01 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a temperature: give a number from 0.01 to 100")
+        raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a temperature: give a number from 0.01 to 100")
     return value
 
 
-def _non_negative(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"'{text}' is not a head number (0, 1, 2, ...)")
-    return int(text)
+def _whole(text: str) -> bool:
+    """Plain digits 0-9 (str.isdigit() also takes "³" and "٣", which int() refuses)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+def _index(what: str):
+    """An argparse type: a head, query or layer number (0, 1, 2, ...)."""
+    def parse(text: str) -> int:
+        if not _whole(text):
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} number (0, 1, 2, ...)")
+        return int(text)
+    return parse
 
 
 def _pixels(what: str, high: int):
     """An argparse type: a whole number of pixels from 200 to `high`."""
     def parse(text: str) -> int:
-        if not text.isdigit() or not 200 <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a {what} in pixels from 200 to {high}")
+        if not _whole(text) or not 200 <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} in pixels from 200 to {high}")
         return int(text)
     return parse
 
@@ -145,7 +154,7 @@ def build_parsers():
 
     weights = sub.add_parser("weights", help="print the attention weights of a scenario")
     weights.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
-    weights.add_argument("--head", type=_non_negative, help="only this head (0 is the first)")
+    weights.add_argument("--head", type=_index("head"), help="only this head (0 is the first)")
     weights.add_argument("--no-causal", action="store_true", help="let every token see the future")
     weights.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
     weights.add_argument("--temperature", type=_temperature, help="a further divisor (0.01 to 100)")
@@ -158,11 +167,11 @@ def build_parsers():
     export.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="FILE.png, .svg or .pdf (a heatmap); FILE.csv or .npz (weights and q, k, v)")
     which = export.add_mutually_exclusive_group()
-    which.add_argument("--head", type=_non_negative, help="this head (0 is the first; the default)")
+    which.add_argument("--head", type=_index("head"), help="this head (0 is the first; the default)")
     which.add_argument("--all-heads", action="store_true", help="every head in one grid")
     which.add_argument("--step", action="store_true",
                        help="the query's arithmetic beside its head (with --query, --head in the window)")
-    export.add_argument("--query", type=_non_negative, help="highlight this query row (0 is the first token)")
+    export.add_argument("--query", type=_index("query"), help="highlight this query row (0 is the first token)")
     export.add_argument("--width", type=_pixels("width", 8000), default=2400, help="PNG width in pixels (default 2400)")
     export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
     export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")
@@ -199,7 +208,10 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         return args.run(args, out)
     except (UsageError, ScenarioError) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {terminal_safe(str(e))}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{PROG}: error: not enough memory for this", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `attnviz presets | head`
         return 0

@@ -1,9 +1,11 @@
-"""Scenario files (JSON), q/k/v from .npz, weights as JSON or CSV.
+"""Scenario files and a model's arrays: reading and writing, safely.
 
-Reading never unpickles and never evaluates anything; every failure is a
-ScenarioError whose message names the file and the problem. Writing goes to a
-temporary file in the same folder that is then renamed over the target, so a
-crash or a full disk never leaves half a file.
+A scenario is saved as JSON (people can read and diff it) or, when it is too large for
+that, as a compact .npz: the same document as a small JSON header plus the arrays. A
+model's attention comes as an .npz (or a folder of .npy files) of tokens and q, k, v or
+weights, optionally per layer. Reading never unpickles or evaluates anything, checks every
+limit before decompressing or widening, and turns every failure into a FileProblem that
+names the file and the place; writing is atomic (core.files).
 """
 from __future__ import annotations
 
@@ -11,90 +13,54 @@ import csv
 import dataclasses
 import io as _io
 import json
-import os
-import tempfile
-import zipfile
+import math
 from pathlib import Path
 
 import numpy as np
 
+from .files import FileProblem, atomic_write, os_problem, problem, read_limited
 from .masks import KINDS, MaskSpec, as_rows
+from .npz import Arrays, folder_names
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import (PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
-                       check_projection, derive_heads, head_names, make_head, make_scenario, same_shapes,
-                       weights_only_heads)
+from .scenario import (MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
+                       MAX_VALUES, PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
+                       check_projection, count_values, derive_heads, head_names, make_head, make_scenario,
+                       same_shapes, weights_only_heads)
+from .text import csv_cell, shortened, visible
 
 FORMAT_NAME = "attnviz-scenario"
 FORMAT_VERSION = 1
-MAX_FILE_BYTES = 100 * 1024 * 1024  # far above any real scenario; refuses runaway files
-# A model's file holds every layer (one is shown at a time): 24 layers × 16 heads × 512
+MAX_FILE_BYTES = 100 * 1024 * 1024  # a JSON scenario; AttnViz writes JSON only far below this
+# A model's file holds every layer (one is read at a time): 24 layers × 16 heads × 512
 # tokens of float32 fit; a hostile header still cannot make AttnViz allocate beyond it.
 MAX_MODEL_BYTES = 1024 * 1024 * 1024
+JSON_MAX_VALUES = 2_000_000  # ≈ 50 MB of JSON text; larger scenarios are saved as .npz
+HEADER = "attnviz"           # the JSON document inside a scenario .npz
+MAX_HEADER_BYTES = 16 * 1024 * 1024
+MAX_DIGITS = 24              # an integer in a JSON file (Python refuses more than 4,300 anyway)
+SCENARIO_SUFFIXES = (".json", ".npz")
 
 
-# ---------------------------------------------------------------- atomic writing
+# ---------------------------------------------------------------- saving
 
-def atomic_write(path, data: bytes) -> None:
-    """Write all of `data` to `path` or leave `path` as it was."""
-    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)  # write through a link
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ScenarioError(f"{path}: the folder {folder} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot write in {folder} ({e.strerror})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _mode_for(path))  # mkstemp makes 0600; a saved file should not be private
-        os.replace(tmp, path)
-        _sync_folder(folder)
-    except OSError as e:
-        _remove_quietly(tmp)
-        raise ScenarioError(f"{path}: could not be written ({e.strerror or e})") from None
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """The replaced file's permissions, or what a new file gets under the user's umask."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
+def save_scenario(s: Scenario, path, meta: dict | None = None, private: bool = False) -> None:
+    """Save as JSON or as a compact .npz, by the file's suffix; `meta` (an autosave's source and
+    time) travels in the document. Refuses JSON for a scenario too large to open again as JSON."""
+    if Path(path).suffix.lower() == ".npz":
+        atomic_write(path, _npz_writer(scenario_arrays(s, meta=meta)), private)
         return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    if too_large_for_json(s):
+        raise problem(path, ScenarioError(
+            "this scenario holds {0:,} numbers, too many for a .json file: save it as .npz "
+            "(the compact scenario format)", count_values(s)))
+    document = scenario_to_dict(s)
+    if meta:
+        document["autosave"] = meta
+    atomic_write(path, to_json_text(document).encode("utf-8"), private)
 
 
-def _remove_quietly(path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-# ---------------------------------------------------------------- JSON scenario files
-
-def save_scenario(s: Scenario, path) -> None:
-    atomic_write(path, to_json_text(scenario_to_dict(s)).encode("utf-8"))
+def too_large_for_json(s: Scenario) -> bool:
+    return count_values(s) > JSON_MAX_VALUES
 
 
 def to_json_text(document) -> str:
@@ -113,50 +79,8 @@ def _json(value, indent: str) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def load_scenario(path, layer: int = 0) -> Scenario:
-    """A scenario from a .json scenario file, or a model's attention from a .npz (or a folder
-    of .npy files): tokens, and q, k, v or weights, optionally for several layers."""
-    path = Path(path)
-    if path.suffix.lower() == ".npy":
-        return _scenario_from_arrays(path, _npy_folder(path), layer)
-    data = _read_bytes(path)
-    if path.suffix.lower() == ".npz":
-        return _scenario_from_arrays(path, _npz_arrays(path, data), layer)
-    try:
-        document = json.loads(data.decode("utf-8-sig"))  # -sig: Windows editors add a BOM
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text file (it is not UTF-8)") from None
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{path}: broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except RecursionError:
-        raise ScenarioError(f"{path}: nested far too deeply to be a scenario") from None
-    try:
-        return scenario_from_dict(document)
-    except ScenarioError as e:
-        raise ScenarioError(f"{path}: {e}") from None
-    except (OverflowError, MemoryError, RecursionError) as e:
-        raise ScenarioError(f"{path}: holds values too large to use ({type(e).__name__})") from None
-
-
-def _read_bytes(path: Path) -> bytes:
-    limit = MAX_MODEL_BYTES if path.suffix.lower() == ".npz" else MAX_FILE_BYTES
-    try:
-        if path.is_dir():
-            raise ScenarioError(f"{path}: is a folder, not a scenario file")
-        size = path.stat().st_size
-        if size > limit:
-            raise ScenarioError(f"{path}: {size / 2**20:.0f} MB is too large (the most is "
-                                f"{limit // 2**20} MB): save fewer layers or tokens, or float32")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except PermissionError:
-        raise ScenarioError(f"{path}: permission denied (the file cannot be read)") from None
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot be read ({e.strerror or e})") from None
-
-
-def scenario_to_dict(s: Scenario) -> dict:
+def scenario_to_dict(s: Scenario, with_arrays: bool = True) -> dict:
+    """The scenario as a JSON document; without arrays, the header of a scenario .npz."""
     derived = s.projection is not None
     document = {
         "format": FORMAT_NAME,
@@ -165,16 +89,16 @@ def scenario_to_dict(s: Scenario) -> dict:
         "description": dict(s.description),
         "tokens": list(s.tokens),
         "settings": _settings_to_dict(s.settings),
-        "heads": [_head_to_dict(h, with_vectors=not (derived or s.weights_only)) for h in s.heads],
+        "heads": [_head_to_dict(h, with_vectors=with_arrays and not (derived or s.weights_only)) for h in s.heads],
     }
     if s.weights_only:
-        document["weights"] = s.given.tolist()  # a model's weights, kept as they were loaded
+        document["weights"] = s.given.tolist() if with_arrays else "array"  # a model's, as loaded
     if s.layer is not None:
         document["layer"] = list(s.layer)
     if derived:
         p = s.projection
         document["projection"] = {
-            **{name: getattr(p, name).tolist() for name in PROJECTION_MATRICES},
+            **{name: getattr(p, name).tolist() if with_arrays else "array" for name in PROJECTION_MATRICES},
             "n_heads": p.n_heads, "n_kv_heads": p.n_kv_heads, "residual": p.residual,
             "layer_norm": p.layer_norm, "positions": p.positions,
         }
@@ -204,13 +128,152 @@ def _head_to_dict(h: Head, with_vectors: bool) -> dict:
     return entry
 
 
+def scenario_arrays(s: Scenario, weights=None, meta: dict | None = None) -> dict[str, np.ndarray]:
+    """A scenario .npz: the document as a JSON header, and its arrays as plain .npy members that
+    any NumPy reads (tokens, head_names, q, k, v stacked per head, weights, the projection)."""
+    header = scenario_to_dict(s, with_arrays=False)
+    if meta:
+        header["autosave"] = meta
+    arrays = {HEADER: np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8),
+              "tokens": np.array(s.tokens), "head_names": np.array([h.name for h in s.heads]),
+              "causal": np.array(s.settings.causal), "scale": np.array(s.settings.scale),
+              "temperature": np.array(s.settings.temperature)}
+    if not s.weights_only:
+        if same_shapes(s):
+            arrays.update({m: _compact(np.stack([h.matrix(m) for h in s.heads])) for m in "qkv"})
+        else:
+            arrays.update({f"{m}_{i}": _compact(h.matrix(m)) for i, h in enumerate(s.heads) for m in "qkv"})
+    if s.projection is not None:
+        arrays.update({f"projection_{m}": _compact(getattr(s.projection, m)) for m in PROJECTION_MATRICES})
+    weights = s.given if s.weights_only else None if weights is None else np.stack(weights)
+    if weights is not None:
+        arrays["weights"] = _compact(weights)
+    return arrays
+
+
+def _compact(a: np.ndarray) -> np.ndarray:
+    """float32 when that keeps every value exactly (values from a float32 model file, or typed
+    as 0.5), so a saved model is no larger than the file it came from; float64 otherwise."""
+    narrow = a.astype(np.float32)
+    return narrow if np.array_equal(narrow.astype(a.dtype), a) else a
+
+
+def _npz_writer(arrays: dict[str, np.ndarray]):
+    return lambda f: np.savez(f, **arrays)  # stored, not compressed: fast, and read layer by layer
+
+
+# ---------------------------------------------------------------- loading
+
+def load_scenario(path, layer: int = 0) -> Scenario:
+    """A scenario from a .json or .npz scenario file, or a model's attention from a .npz (or a
+    folder of .npy files): tokens, and q, k, v or weights, optionally for several layers."""
+    return load_with_meta(path, layer)[0]
+
+
+def load_with_meta(path, layer: int = 0) -> tuple[Scenario, dict]:
+    """(scenario, the document's "autosave" entry or {}); every failure is a FileProblem."""
+    try:
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".npy":
+            return _load_npy_folder(path, layer), {}
+        if suffix == ".npz":
+            return _load_npz(path, layer)
+        return _load_json(path)
+    except FileProblem:
+        raise
+    except ScenarioError as e:
+        raise problem(path, e) from None
+    except (ValueError, TypeError, OverflowError, RecursionError, OSError) as e:
+        raise problem(path, f"cannot be read ({type(e).__name__}: {e})") from None
+    except MemoryError:
+        raise problem(path, "too large to open with the memory available") from None
+
+
+def holds_layers(path) -> bool:
+    """True for a model's file, which holds every layer; a scenario file holds the one it shows."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".npy":
+        return True
+    try:
+        return suffix == ".npz" and HEADER not in Arrays(path, MAX_MODEL_BYTES)
+    except ScenarioError:
+        return False
+
+
+def _load_json(path: Path) -> tuple[Scenario, dict]:
+    document = _parse_json(read_limited(path, MAX_FILE_BYTES), path)
+    return scenario_from_dict(document), _meta(document)
+
+
+def _parse_json(data: bytes, path) -> dict:
+    try:
+        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int)  # -sig: Windows editors add a BOM
+    except UnicodeDecodeError:
+        raise problem(path, "not a text file (it is not UTF-8)") from None
+    except json.JSONDecodeError as e:
+        raise problem(path, f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise problem(path, "nested far too deeply to be a scenario") from None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ScenarioError(f"holds an integer of {len(text.lstrip('-')):,} digits; numbers must lie {RANGE_TEXT}")
+    return int(text)
+
+
+def _meta(document) -> dict:
+    meta = document.get("autosave") if isinstance(document, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _load_npz(path: Path, layer: int) -> tuple[Scenario, dict]:
+    arrays = Arrays(path, MAX_MODEL_BYTES)
+    if HEADER in arrays:
+        return _scenario_npz(path, arrays)
+    return _model_scenario(path, arrays, layer), {}
+
+
+def _scenario_npz(path: Path, arrays: Arrays) -> tuple[Scenario, dict]:
+    """A scenario saved as .npz: its header document, with the arrays put back in place."""
+    info = arrays.info(HEADER)
+    if info.ndim != 1 or info.dtype != np.uint8 or info.nbytes > MAX_HEADER_BYTES:
+        raise problem(path, "its scenario header is damaged")
+    document = _parse_json(arrays.read(HEADER).tobytes(), path)
+    if not isinstance(document, dict):
+        raise problem(path, "its scenario header is damaged")
+    numeric = [n for n in arrays.infos if n not in (HEADER, "tokens", "head_names")]
+    if sum(math.prod(arrays.info(n).shape) for n in numeric) > MAX_VALUES + MAX_CELLS:
+        raise problem(path, f"holds more than the {MAX_VALUES:,} numbers a scenario may have")
+
+    def array(name):
+        if name not in arrays:
+            raise ScenarioError(f"the array '{name}' is missing")
+        return arrays.read(name)
+    heads = document.get("heads")
+    if isinstance(heads, list) and len(heads) <= MAX_HEADS and "weights" not in document and \
+            "projection" not in document:
+        stacked = {m: array(m) for m in "qkv"} if all(m in arrays for m in "qkv") else None
+        for i, entry in enumerate(heads):
+            if isinstance(entry, dict):
+                entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}") for m in "qkv"})
+    if "weights" in document:
+        document["weights"] = array("weights")
+    if isinstance(document.get("projection"), dict):
+        document["projection"].update({m: array(f"projection_{m}") for m in PROJECTION_MATRICES})
+    return scenario_from_dict(document), _meta(document)
+
+
 def scenario_from_dict(document) -> Scenario:
     _check_header(document)
-    tokens = _list_of_strings(document.get("tokens"), "tokens")
-    settings = _settings(document.get("settings", {}))
+    tokens = _list_of_strings(document.get("tokens"), "tokens", MAX_TOKENS)
+    settings = _settings(document.get("settings", {}), len(tokens))
     entries = document.get("heads")
     if not isinstance(entries, list):
         raise ScenarioError('"heads" must be a list of heads')
+    if len(entries) > MAX_HEADS:
+        raise ScenarioError(f"{len(entries)} heads is more than the {MAX_HEADS} AttnViz shows")
     projection = document.get("projection")
     given = document.get("weights")
     if projection is not None:
@@ -218,8 +281,7 @@ def scenario_from_dict(document) -> Scenario:
         check_projection(projection, tokens, len(entries))
         heads = _derived_heads(projection, entries)
     elif given is not None:
-        given = np.array([_matrix(m, f"weights of head {h}") for h, m in enumerate(given)]) \
-            if isinstance(given, list) else _matrix(given, "weights")
+        given = _weights(given, len(entries))
         names = [e.get("name", f"head {i}") if isinstance(e, dict) else f"head {i}" for i, e in enumerate(entries)]
         heads = weights_only_heads(len(names), len(tokens), names)
     else:
@@ -230,12 +292,25 @@ def scenario_from_dict(document) -> Scenario:
                          given=given, layer=_layer_entry(document.get("layer")))
 
 
+def _weights(given, n_heads: int) -> np.ndarray:
+    """A weights-only scenario's [heads, n, n], each head's matrix checked on its own."""
+    if isinstance(given, np.ndarray):
+        return _matrix(given, "weights", ndim=3)
+    if not isinstance(given, list) or len(given) != n_heads:
+        raise ScenarioError(f'"weights" must hold one matrix for each of the {n_heads} heads')
+    matrices = [_matrix(m, f"weights of head {h}") for h, m in enumerate(given)]
+    if len({m.shape for m in matrices}) > 1:
+        raise ScenarioError("the heads' weight matrices have different shapes")
+    return np.array(matrices) if matrices else np.zeros((0, 0, 0))
+
+
 def _layer_entry(value):
     if value is None:
         return None
     if (not isinstance(value, list) or len(value) != 2 or
-            not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or not 0 <= value[0] < value[1]):
-        raise ScenarioError('"layer" must be [this layer, number of layers]')
+            not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or
+            not 0 <= value[0] < value[1] <= MAX_LAYERS):
+        raise ScenarioError(f'"layer" must be [this layer, number of layers], with at most {MAX_LAYERS} layers')
     return tuple(value)
 
 
@@ -244,13 +319,13 @@ def _check_header(document) -> None:
         raise ScenarioError(f'not an AttnViz scenario (it needs "format": "{FORMAT_NAME}")')
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ScenarioError(f'"version" must be a whole number, not {version!r}')
+        raise ScenarioError(f'"version" must be a whole number, not {_short(version)}')
     if version > FORMAT_VERSION:
         raise ScenarioError(f"written by a newer AttnViz (format version {version}); "
                             f"this version reads up to version {FORMAT_VERSION}")
 
 
-def _settings(entry) -> Settings:
+def _settings(entry, n: int) -> Settings:
     if not isinstance(entry, dict):
         raise ScenarioError('"settings" must be an object')
     causal, scale = entry.get("causal", True), entry.get("scale", True)
@@ -258,12 +333,13 @@ def _settings(entry) -> Settings:
     if not isinstance(causal, bool) or not isinstance(scale, bool):
         raise ScenarioError('settings: "causal" and "scale" must be true or false')
     if not _is_number(temperature):
-        raise ScenarioError(f'settings: "temperature" must be a number, not {temperature!r}')
-    return Settings(causal, scale, float(temperature), _mask(entry.get("mask")))
+        raise ScenarioError(f'settings: "temperature" must be a number, not {_short(temperature)}')
+    return Settings(causal, scale, float(temperature), _mask(entry.get("mask"), n))
 
 
-def _mask(entry):
-    """settings.mask: {"kind", "window", "prefix", "padding", "custom"}, checked field by field."""
+def _mask(entry, n: int):
+    """settings.mask: {"kind", "window", "prefix", "padding", "custom"}, checked field by field,
+    every size bounded by the number of tokens."""
     if entry is None:
         return None
     if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
@@ -271,15 +347,20 @@ def _mask(entry):
     window, prefix = entry.get("window", 3), entry.get("prefix", 2)
     padding, custom = entry.get("padding", []), entry.get("custom")
     for key, value in (("window", window), ("prefix", prefix)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ScenarioError(f'settings: mask "{key}" must be a whole number, not {value!r}')
-    if not isinstance(padding, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS:
+            raise ScenarioError(f'settings: mask "{key}" must be a whole number from 0 to {MAX_TOKENS}, '
+                                f'not {_short(value)}')
+    if not isinstance(padding, list) or len(padding) > n or \
+            not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
         raise ScenarioError('settings: mask "padding" must be a list of token positions')
+    if entry["kind"] != "custom":
+        custom = None  # a painted mask kept from before is not used by the other kinds
     if custom is not None:
-        if (not isinstance(custom, list) or not all(isinstance(r, list) and all(x in (0, 1) for x in r)
-                                                    for r in custom) or len({len(r) for r in custom}) > 1):
-            raise ScenarioError('settings: mask "custom" must be equal rows of 0 (hidden) and 1 (visible)')
-        custom = as_rows(custom) if entry["kind"] == "custom" else None
+        if (not isinstance(custom, list) or len(custom) != n or
+                not all(isinstance(r, list) and len(r) == n and all(x in (0, 1) for x in r) for r in custom)):
+            raise ScenarioError('settings: mask "custom" must be one row of 0 (hidden) and 1 (visible) '
+                                'per token, each as long as there are tokens')
+        custom = as_rows(custom)
     return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 
@@ -287,7 +368,9 @@ def _head(index: int, entry) -> Head:
     if not isinstance(entry, dict):
         raise ScenarioError(f"head {index}: must be an object with name, q, k and v")
     name = entry.get("name", f"head {index}")
-    where = f"head {index} ({name})"
+    if not isinstance(name, str):
+        raise ScenarioError(f'head {index}: "name" must be text, not {_short(name)}')
+    where = f"head {index} ({shortened(name, 40)})"
     missing = [m for m in "qkv" if m not in entry]
     if missing:
         raise ScenarioError(f"{where}: {', '.join(missing)} missing")
@@ -307,6 +390,8 @@ def _derived_heads(projection: Projection, entries):
     """In projection mode a head entry carries only its name (and labels): q, k, v are derived."""
     entries = [e if isinstance(e, dict) else {} for e in entries]
     names = [e.get("name", f"head {i}") for i, e in enumerate(entries)]
+    if not all(isinstance(n, str) for n in names):
+        raise ScenarioError('every head\'s "name" must be text')
     labels = [_labels(e, "labels", f"head {i}") for i, e in enumerate(entries)]
     heads = derive_heads(projection, names, labels)
     return [dataclasses.replace(h, names=_names(e, f"head {i}")) for i, (h, e) in enumerate(zip(heads, entries))]
@@ -322,8 +407,8 @@ def _projection(entry) -> Projection:
         matrices[name] = _matrix(entry[name], f"projection: {name}")
     n_heads, n_kv = entry.get("n_heads"), entry.get("n_kv_heads")
     for key, value in (("n_heads", n_heads), ("n_kv_heads", n_kv)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise ScenarioError(f"projection: {key} must be a whole number ≥ 1, not {value!r}")
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_HEADS):
+            raise ScenarioError(f"projection: {key} must be a whole number from 1 to {MAX_HEADS}, not {_short(value)}")
     if n_heads is None:
         raise ScenarioError("projection: n_heads missing")
     residual, norm = entry.get("residual", True), entry.get("layer_norm", False)
@@ -338,8 +423,13 @@ def _projection(entry) -> Projection:
                       positions=positions)
 
 
-def _matrix(value, where: str) -> np.ndarray:
-    """A list of equal-length lists of numbers -> float array; anything else is refused."""
+def _matrix(value, where: str, ndim: int = 2) -> np.ndarray:
+    """A list of equal-length lists of numbers (or, from an .npz, a numeric array) -> float
+    array; anything else is refused."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != ndim or value.dtype.kind not in "iuf":
+            raise ScenarioError(f"{where} must be a {ndim}-D array of numbers, not {value.dtype} {value.shape}")
+        return value.astype(float)
     if not isinstance(value, list) or not all(isinstance(row, list) for row in value):
         raise ScenarioError(f"{where} must be a list of rows, each a list of numbers")
     for r, row in enumerate(value):
@@ -349,7 +439,7 @@ def _matrix(value, where: str) -> np.ndarray:
                                     f"(or is too large: values must lie {RANGE_TEXT})")
     widths = {len(row) for row in value}
     if len(widths) > 1:
-        raise ScenarioError(f"{where}: rows have different lengths ({sorted(widths)})")
+        raise ScenarioError(f"{where}: rows have different lengths ({sorted(widths)[:5]})")
     return np.array(value, dtype=float).reshape(len(value), widths.pop() if widths else 0)
 
 
@@ -365,15 +455,17 @@ def _short(x) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def _list_of_strings(value, where: str) -> list[str]:
+def _list_of_strings(value, where: str, most: int | None = None) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
         raise ScenarioError(f'"{where}" must be a list of strings')
+    if most is not None and len(value) > most:
+        raise ScenarioError(f"{len(value):,} {where} is more than the {most:,} AttnViz shows")
     return value
 
 
 def _labels(entry: dict, key: str, where: str) -> tuple[str, ...]:
     value = entry.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value) or len(value) > MAX_DIM:
         raise ScenarioError(f'{where}: "{key}" must be a list of strings')
     return tuple(value)
 
@@ -386,174 +478,165 @@ def _texts(value, where: str):
     raise ScenarioError(f'"{where}" must be a string or an object of language -> string')
 
 
-# ---------------------------------------------------------------- .npz
+# ---------------------------------------------------------------- a model's arrays
 
-def _scenario_from_arrays(path: Path, arrays: dict, layer: int) -> Scenario:
+MODEL_ARRAYS = ("tokens", "q", "k", "v", "weights", "head_names", "causal", "scale", "temperature")
+MAX_TOKEN_BYTES = MAX_TOKENS * 4 * 1024  # the tokens array: up to 1,024 characters each
+
+
+def _load_npy_folder(path: Path, layer: int) -> Scenario:
+    """A model dumped with np.save, one file per array: tokens.npy beside q.npy, k.npy, v.npy or
+    weights.npy (or layer7_tokens.npy, layer7_weights.npy, ...). Opening any of them opens the
+    set; opening weights.npy shows the weights even when q, k, v lie beside it."""
+    files, opened = folder_names(path, MODEL_ARRAYS, shared=("tokens", "head_names"))
+    return _model_scenario(path, Arrays(path, MAX_MODEL_BYTES, files), layer, prefer_weights=opened == "weights")
+
+
+def _model_scenario(path: Path, arrays: Arrays, layer: int, prefer_weights: bool = False) -> Scenario:
     """tokens (strings) and either q, k, v — (heads, n, d), (n, d), or per head q_0, k_0, v_0 —
-    or weights (heads, n, n); a leading axis of layers; optional head_names."""
+    or weights (heads, n, n); a leading axis of layers; optional head_names, causal, scale,
+    temperature. Shapes are checked from the headers before any data is read."""
     try:
-        tokens = _tokens(arrays)
-        names = arrays.get("head_names", np.array([], dtype=str))
-        if names.dtype.kind != "U":
-            raise ScenarioError("'head_names' must be an array of strings")
-        names = [str(n) for n in names.reshape(-1)]
+        tokens = _model_tokens(arrays)
+        names = _model_head_names(arrays)
+        settings = _model_settings(arrays)
         title = path.stem if path.suffix.lower() != ".npy" else path.parent.name
-        if any(m in arrays for m in ("q", "q_0")) or "weights" not in arrays:
-            (q, k, v), layers = _npz_qkv(arrays, layer)
-            if names and len(names) != len(q):
-                raise ScenarioError(f"{len(names)} head_names for {len(q)} heads")
-            names = head_names(names, len(q))
-            heads = [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))]
-            return make_scenario(tokens, heads, title=title, layer=(layer, layers) if layers > 1 else None)
-        weights, layers = _layer_of(arrays["weights"], "weights", layer)
-        if weights.shape[-1] != weights.shape[-2]:
-            raise ScenarioError(f"'weights' holds {weights.shape[-2]} × {weights.shape[-1]} matrices; "
-                                "attention weights are tokens × tokens")
-        bad = np.argwhere(~np.isfinite(weights))
-        if bad.size:
-            h, row, _ = bad[0]
-            raise ScenarioError(f"head {h}, row {row + 1}: the weights hold NaN or infinity")
+        has_qkv = all(m in arrays for m in "qkv") or all(f"{m}_0" in arrays for m in "qkv")
+        if has_qkv and not (prefer_weights and "weights" in arrays):
+            heads, layers = _model_heads(arrays, len(tokens), layer, names)
+            return make_scenario(tokens, heads, settings, title=title, layer=(layer, layers) if layers > 1 else None)
+        if "weights" not in arrays:
+            missing = [m for m in "qkv" if m not in arrays]
+            raise ScenarioError(f"no 'weights' array, and no {', '.join(repr(m) for m in missing)} "
+                                "array either (a model's file holds tokens and weights, or tokens and q, k, v)")
+        weights, layers = _model_weights(arrays, len(tokens), layer)
         if names and len(names) != len(weights):
             raise ScenarioError(f"{len(names)} head_names for {len(weights)} heads")
-        return make_scenario(tokens, weights_only_heads(len(weights), len(tokens), names), title=title,
+        return make_scenario(tokens, weights_only_heads(len(weights), len(tokens), names), settings, title=title,
                              given=weights, layer=(layer, layers) if layers > 1 else None)
+    except FileProblem:
+        raise
     except ScenarioError as e:
-        raise ScenarioError(f"{path}: {e}") from None
+        raise problem(path, e) from None
 
 
-def _tokens(arrays) -> list[str]:
-    """The token texts: a 1-D array of strings (bytes are read as UTF-8)."""
-    tokens = arrays.get("tokens")
-    if tokens is None:
+def _model_tokens(arrays: Arrays) -> list[str]:
+    """The token texts: a 1-D array of strings (bytes are read as UTF-8), made visible
+    (a tokenizer's "\\n" is shown as ␊) and at most MAX_TOKEN_LENGTH characters."""
+    if "tokens" not in arrays:
         raise ScenarioError("no 'tokens' array (the token texts are needed)")
-    if tokens.ndim != 1:
-        raise ScenarioError(f"'tokens' has shape {tokens.shape}; it must be one row of token texts")
-    if tokens.dtype.kind == "S":
+    info = arrays.info("tokens")
+    if info.ndim != 1:
+        raise ScenarioError(f"'tokens' has shape {info.shape}; it must be one row of token texts")
+    if info.dtype.kind not in "US":
+        raise ScenarioError(f"'tokens' holds {info.dtype} values; it must hold the token texts (strings)")
+    if info.shape[0] > MAX_TOKENS:
+        raise ScenarioError(f"{info.shape[0]:,} tokens is more than the {MAX_TOKENS:,} AttnViz shows")
+    if info.nbytes > MAX_TOKEN_BYTES:
+        raise ScenarioError("'tokens' holds texts far too long to be tokens")
+    return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens"), "tokens")]
+
+
+def _texts_of(array: np.ndarray, name: str) -> list[str]:
+    if array.dtype.kind == "S":
         try:
-            return [t.decode("utf-8") for t in tokens]
+            return [t.decode("utf-8") for t in array]
         except UnicodeDecodeError:
-            raise ScenarioError("'tokens' holds bytes that are not UTF-8 text") from None
-    if tokens.dtype.kind != "U":
-        raise ScenarioError(f"'tokens' holds {tokens.dtype} values; it must hold the token texts (strings)")
-    return [str(t) for t in tokens]
+            raise ScenarioError(f"'{name}' holds bytes that are not UTF-8 text") from None
+    return [str(t) for t in array]
 
 
-def _layer_of(a: np.ndarray, name: str, layer: int) -> tuple[np.ndarray, int]:
-    """(heads, n, d) of one layer from (layers, heads, n, d), (heads, n, d) or (n, d)."""
-    if a.dtype.kind not in "iuf":
-        raise ScenarioError(f"'{name}' holds {a.dtype} values, not numbers")
-    layers = a.shape[0] if a.ndim == 4 else 1
-    if a.ndim == 4:
-        if not 0 <= layer < layers:
-            raise ScenarioError(f"there is no layer {layer}: '{name}' has layers 0 to {layers - 1}")
-        a = a[layer]
-    elif a.ndim == 2:
-        a = a[None]  # one head: [n, d] -> [1, n, d]
-    if a.ndim != 3:
-        last = "n" if name == "weights" else "d"
-        raise ScenarioError(f"'{name}' has shape {a.shape}; it must be (layers, heads, n, {last}), "
-                            f"(heads, n, {last}) or (n, {last})")
-    return a.astype(float), layers
+def _model_head_names(arrays: Arrays) -> list[str]:
+    if "head_names" not in arrays:
+        return []
+    info = arrays.info("head_names")
+    if info.dtype.kind not in "US" or math.prod(info.shape) > MAX_HEADS or info.nbytes > MAX_TOKEN_BYTES:
+        raise ScenarioError("'head_names' must be an array of strings, one per head")
+    return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(arrays.read("head_names").reshape(-1), "head_names")]
 
 
-def _npz_qkv(arrays, layer: int = 0):
-    """(q, k, v) of one layer and the number of layers."""
+def _model_settings(arrays: Arrays) -> Settings:
+    """causal, scale and temperature as the file states them (a BERT-like encoder's dump says
+    causal = false); the defaults otherwise."""
+    values = {}
+    for name, kinds in (("causal", "b"), ("scale", "b"), ("temperature", "iuf")):
+        if name in arrays:
+            info = arrays.info(name)
+            if info.shape != () or info.dtype.kind not in kinds:
+                raise ScenarioError(f"'{name}' must be a single {'true or false' if kinds == 'b' else 'number'}")
+            values[name] = arrays.read(name).item()
+    return Settings(**values)
+
+
+def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
+    """Check the shape of q, k, v or weights from its header: (layers, heads, n, d), (heads, n, d)
+    or (n, d), within every limit; return the number of layers."""
+    info = arrays.info(name)
+    last_name = "n" if name == "weights" else "d"
+    if info.dtype.kind not in "iuf":
+        raise ScenarioError(f"'{name}' holds {info.dtype} values, not numbers")
+    if info.ndim not in (2, 3, 4):
+        raise ScenarioError(f"'{name}' has shape {info.shape}; it must be (layers, heads, n, {last_name}), "
+                            f"(heads, n, {last_name}) or (n, {last_name})")
+    layers = info.shape[0] if info.ndim == 4 else 1
+    heads = info.shape[-3] if info.ndim >= 3 else 1
+    rows, width = info.shape[-2:]
+    if rows != n:
+        raise ScenarioError(f"'{name}' has {rows} rows per head but there are {n} tokens")
+    if name == "weights" and width != n:
+        raise ScenarioError(f"'weights' holds {rows} × {width} matrices; attention weights are tokens × tokens")
+    per_layer = heads * rows * width  # what one layer widens to: ≤ 128 MB as float64
+    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or width > MAX_DIM or \
+            per_layer > (MAX_CELLS if name == "weights" else MAX_VALUES // 3):
+        raise ScenarioError(f"'{name}' has shape {info.shape}: more heads, layers or dimensions than AttnViz "
+                            f"shows (at most {MAX_HEADS} heads, {MAX_LAYERS} layers, {MAX_DIM} dimensions)")
+    if last is not None and layers != last:
+        raise ScenarioError("q, k and v have different numbers of layers")
+    return layers
+
+
+def _one_layer(arrays: Arrays, name: str, layer: int, layers: int) -> np.ndarray:
+    """[heads, n, d] of one layer, read alone and only then widened to float64."""
+    if not 0 <= layer < layers:
+        raise ScenarioError(f"there is no layer {layer}: '{name}' has layers 0 to {layers - 1}")
+    info = arrays.info(name)
+    a = arrays.read(name, layer) if info.ndim == 4 else arrays.read(name)
+    return (a[None] if a.ndim == 2 else a).astype(float)
+
+
+def _model_heads(arrays: Arrays, n: int, layer: int, names: list[str]):
     if all(m in arrays for m in "qkv"):
-        picked = [_layer_of(arrays[m], m, layer) for m in "qkv"]
-        (q, layers), (k, _), (v, _) = picked
-        if len({count for _, count in picked}) > 1:
-            raise ScenarioError("q, k and v have different numbers of layers")
+        layers = _checked(arrays, "q", n, None)
+        for m in "kv":
+            _checked(arrays, m, n, layers)
+        q, k, v = (_one_layer(arrays, m, layer, layers) for m in "qkv")
         if not q.shape[0] == k.shape[0] == v.shape[0]:
             raise ScenarioError(f"q, k and v have {q.shape[0]}, {k.shape[0]}, {v.shape[0]} heads")
-        return (q, k, v), layers
-    count = 0
-    while all(f"{m}_{count}" in arrays for m in "qkv"):
-        count += 1
-    if count == 0:
-        missing = [m for m in "qkv" if m not in arrays]
-        raise ScenarioError(f"no {', '.join(repr(m) for m in missing)} array, and no 'weights' either")
-    return tuple([_one_head(arrays[f"{m}_{i}"], f"{m}_{i}") for i in range(count)] for m in "qkv"), 1
-
-
-def _one_head(a: np.ndarray, name: str) -> np.ndarray:
-    if a.ndim != 2:
-        raise ScenarioError(f"'{name}' has shape {a.shape}; one head's matrix must be (n, d)")
-    return _layer_of(a, name, 0)[0][0]
-
-
-def _npz_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
-    """The .npy members of an npz, each checked before it is read: no pickles, no headers
-    that promise more data than the file holds (which would allocate without limit)."""
-    try:
-        with zipfile.ZipFile(_io.BytesIO(data)) as archive:
-            members = [m for m in archive.infolist() if m.filename.endswith(".npy")]
-            if sum(m.file_size for m in members) > MAX_MODEL_BYTES:
-                raise ScenarioError(f"{path}: unpacks to more than the {MAX_MODEL_BYTES // 2**20} MB "
-                                    "a model's file may hold: save fewer layers or tokens, or float32")
-            return {m.filename[:-4]: _npy_member(archive, m) for m in members}
-    except zipfile.BadZipFile:
-        raise ScenarioError(f"{path}: not a valid .npz file (broken or not a zip archive)") from None
-    except ScenarioError as e:
-        raise ScenarioError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
-    except (ValueError, OSError, EOFError, MemoryError) as e:
-        raise ScenarioError(f"{path}: not a valid .npz file ({type(e).__name__}: {e})") from None
-
-
-NPY_NAMES = ("tokens", "q", "k", "v", "weights", "head_names")
-
-
-def _npy_folder(path: Path) -> dict[str, np.ndarray]:
-    """A model dumped with np.save, one file per array: tokens.npy beside q.npy, k.npy, v.npy or
-    weights.npy. Opening any of them opens the set in its folder."""
-    files = {name: path.parent / f"{name}.npy" for name in NPY_NAMES if (path.parent / f"{name}.npy").is_file()}
-    if not path.is_file():
-        raise ScenarioError(f"{path}: no such file")
-    if sum(f.stat().st_size for f in files.values()) > MAX_MODEL_BYTES:
-        raise ScenarioError(f"{path.parent}: the arrays are larger than the {MAX_MODEL_BYTES // 2**20} MB "
-                            "a model's files may hold: save fewer layers or tokens, or float32")
-    try:
-        return {name: _read_npy(lambda f=f: open(f, "rb"), name, f.stat().st_size) for name, f in files.items()}
-    except ScenarioError as e:
-        raise ScenarioError(f"{path.parent}: {e}") from None
-    except (ValueError, OSError, EOFError, MemoryError) as e:
-        raise ScenarioError(f"{path}: not a valid .npy file ({type(e).__name__}: {e})") from None
-
-
-def _npy_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> np.ndarray:
-    return _read_npy(lambda: archive.open(member), member.filename[:-4], member.file_size)
-
-
-def _read_npy(open_file, name: str, size: int) -> np.ndarray:
-    """One .npy array, its header checked first: no objects (pickles), no more data promised
-    than the file holds."""
-    with open_file() as f:
-        version = np.lib.format.read_magic(f)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, _, dtype = read_header(f)
-        if dtype.hasobject:
-            raise ScenarioError(f"'{name}' holds Python objects (pickles), which AttnViz never "
-                                "loads; save plain numeric and string arrays")
-        if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > size:
-            raise ScenarioError(f"'{name}' claims shape {shape}, more data than the file holds")
-    with open_file() as f:
-        return np.lib.format.read_array(f, allow_pickle=False)
-
-
-def save_npz(s: Scenario, path, weights=None) -> None:
-    """tokens, q, k, v (and weights, when given) of every head, as plain arrays."""
-    arrays = {"tokens": np.array(s.tokens), "head_names": np.array([h.name for h in s.heads]),
-              "causal": np.array(s.settings.causal), "scale": np.array(s.settings.scale),
-              "temperature": np.array(s.settings.temperature)}
-    if same_shapes(s):
-        arrays.update({m: np.stack([h.matrix(m) for h in s.heads]) for m in "qkv"})
     else:
-        arrays.update({f"{m}_{i}": h.matrix(m) for i, h in enumerate(s.heads) for m in "qkv"})
-    if weights is not None:
-        arrays["weights"] = np.stack(weights)
-    buffer = _io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    atomic_write(path, buffer.getvalue())
+        count = 0
+        while count < MAX_HEADS and all(f"{m}_{count}" in arrays for m in "qkv"):
+            count += 1
+        for i in range(count):
+            for m in "qkv":
+                if arrays.info(f"{m}_{i}").ndim != 2 or _checked(arrays, f"{m}_{i}", n, None) != 1:
+                    raise ScenarioError(f"'{m}_{i}' has shape {arrays.info(f'{m}_{i}').shape}; one head's "
+                                        "matrix must be (n, d)")
+        q, k, v = ([arrays.read(f"{m}_{i}").astype(float) for i in range(count)] for m in "qkv")
+        layers = 1
+    if names and len(names) != len(q):
+        raise ScenarioError(f"{len(names)} head_names for {len(q)} heads")
+    names = head_names(names, len(q))
+    return [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))], layers
+
+
+def _model_weights(arrays: Arrays, n: int, layer: int):
+    layers = _checked(arrays, "weights", n, None)
+    weights = _one_layer(arrays, "weights", layer, layers)
+    bad = np.argwhere(~np.isfinite(weights))
+    if bad.size:
+        h, row, _ = bad[0]
+        raise ScenarioError(f"head {h}, row {row + 1}: the weights hold NaN or infinity")
+    return weights, layers
 
 
 # ---------------------------------------------------------------- data exports
@@ -562,20 +645,22 @@ DATA_SUFFIXES = (".csv", ".npz")
 
 
 def save_data(s: Scenario, weights, path) -> None:
-    """The weights and the q, k, v of every head: a tidy .csv or a .npz of arrays."""
+    """The weights and the q, k, v of every head: a tidy .csv, or an .npz of arrays (which is
+    also a scenario file: AttnViz opens it again)."""
     suffix = Path(path).suffix.lower()
-    if Path(path).is_dir():
-        raise ScenarioError(f"{path}: is a folder; give a file name ending in .csv or .npz")
+    try:
+        is_folder = Path(path).is_dir()
+    except (OSError, ValueError) as e:
+        raise os_problem(path, e) from None
+    if is_folder:
+        raise problem(path, "is a folder; give a file name ending in .csv or .npz")
     if suffix == ".csv":
         atomic_write(path, data_csv(s, weights).encode("utf-8"))
     elif suffix == ".npz":
-        save_npz(s, path, weights)
+        atomic_write(path, _npz_writer(scenario_arrays(s, weights)))
     else:
-        raise ScenarioError(f"{path}: unknown data format '{suffix or '(none)'}'; "
-                            "use a name ending in .csv or .npz")
+        raise problem(path, f"unknown data format '{suffix or '(none)'}'; use a name ending in .csv or .npz")
 
-
-# ---------------------------------------------------------------- weights as text
 
 def data_csv(s: Scenario, weights) -> str:
     """Everything in one tidy table: head, quantity (q, k, v, weight), token, column, value.
@@ -585,11 +670,11 @@ def data_csv(s: Scenario, weights) -> str:
     out = _io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["head", "quantity", "token", "column", "value"])
-    tokens = [_cell(t) for t in s.tokens]
+    tokens = [csv_cell(t) for t in s.tokens]
     for i, head in enumerate(s.heads):
-        name_cell = _cell(head.name)
+        name_cell = csv_cell(head.name)
         for name in "qkv":
-            labels = [_cell(label) for label in head.dim_labels(name)]
+            labels = [csv_cell(label) for label in head.dim_labels(name)]
             for token, row in zip(tokens, head.matrix(name)):
                 writer.writerows([name_cell, name, token, label, repr(float(x))] for label, x in zip(labels, row))
         for token, row in zip(tokens, weights[i]):
@@ -597,26 +682,23 @@ def data_csv(s: Scenario, weights) -> str:
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
-    """A token like '=cmd' would run as a formula in a spreadsheet: quote it as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
-def weights_document(s: Scenario, weights, head_indices) -> dict:
-    """The `attnviz weights --format json` document."""
+def weights_document(s: Scenario, weights, head_indices, names=None) -> dict:
+    """The `attnviz weights --format json` document (`names`: the heads' names to print)."""
+    names = names or [h.name for h in s.heads]
     return {
         "tokens": list(s.tokens),
-        "heads": [{"name": s.heads[i].name, "weights": weights[i].tolist()} for i in head_indices],
+        "heads": [{"name": names[i], "weights": weights[i].tolist()} for i in head_indices],
     }
 
 
-def weights_csv(s: Scenario, weights, head_indices) -> str:
+def weights_csv(s: Scenario, weights, head_indices, names=None) -> str:
     """One row per (head, query): head, query token, then the weight on each key."""
+    names = names or [h.name for h in s.heads]
     out = _io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    tokens = [_cell(t) for t in s.tokens]
+    tokens = [csv_cell(t) for t in s.tokens]
     writer.writerow(["head", "query", *tokens])
     for i in head_indices:
         for token, row in zip(tokens, weights[i]):
-            writer.writerow([_cell(s.heads[i].name), token, *(repr(float(w)) for w in row)])
+            writer.writerow([csv_cell(names[i]), token, *(repr(float(w)) for w in row)])
     return out.getvalue()

@@ -1,6 +1,7 @@
 """Reading a number typed by a person: one rule for every cell, slider and file."""
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from .messages import QT_TR_NOOP, AttnVizError
@@ -14,6 +15,8 @@ MAX_ABS = 1e6
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-"})
 
 RANGE_TEXT = "between -1,000,000 and 1,000,000"
+# Decimal notation only: Python's float() would also take "1_0" (as 10), "infinity" and "nan".
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 class NumberError(AttnVizError):
@@ -28,10 +31,9 @@ def parse_number(text: str) -> float:
         raise NumberError(QT_TR_NOOP("the cell is empty: type a number such as 0.5"))
     if cleaned.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         raise NumberError(QT_TR_NOOP("“{0}” is not a finite number: type one such as 0.5"), shown)
-    try:
-        value = float(cleaned)
-    except ValueError:
-        raise NumberError(QT_TR_NOOP("“{0}” is not a number: type one such as 0.5 or -2"), shown) from None
+    if not _NUMBER.fullmatch(cleaned) or not cleaned.isascii():
+        raise NumberError(QT_TR_NOOP("“{0}” is not a number: type one such as 0.5 or -2"), shown)
+    value = float(cleaned)
     if not abs(value) <= MAX_ABS:
         raise NumberError(QT_TR_NOOP("“{0}” is too large: values must lie between -1,000,000 and 1,000,000"),
                           shown)

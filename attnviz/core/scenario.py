@@ -15,6 +15,7 @@ from .attention import POSITIONS, project_heads
 from .masks import MaskSpec
 from .messages import QT_TR_NOOP, AttnVizError
 from .numbers import MAX_ABS, RANGE_TEXT
+from .text import code_point, first_control, looks_empty
 
 MATRICES = ("q", "k", "v")
 MAX_TOKENS = 1024
@@ -22,6 +23,9 @@ MAX_TOKEN_LENGTH = 40
 MAX_HEADS = 64
 MAX_DIM = 1024
 MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
+MAX_VALUES = 2 ** 24  # every number a scenario holds (q, k, v, X, W): at most 128 MB as float64
+MAX_LAYERS = 256     # a model's layers (the largest public models have about 130)
+MAX_NAME_LENGTH = 200  # head names and dimension labels
 TEMPERATURE_RANGE = (0.01, 100.0)
 
 
@@ -186,13 +190,15 @@ def validate(s: Scenario) -> None:
     if len(s.heads) * s.n ** 2 > MAX_CELLS:
         raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
                             f"(heads × tokens² must be at most {MAX_CELLS:,})")
+    if count_values(s) > MAX_VALUES:
+        raise ScenarioError(f"the scenario holds {count_values(s):,} numbers; the most is {MAX_VALUES:,}")
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens, s.weights_only)
     if s.weights_only:
         _check_given(s)
     for which in ("title", "description"):
         for text in getattr(s, which).values():
-            _check_text(which, text)
+            _check_text(which, text, multiline=which == "description")
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))
@@ -208,7 +214,7 @@ def _check_tokens(tokens) -> None:
 
 
 def _check_token(i: int, token) -> None:
-    if not isinstance(token, str) or not token.strip():
+    if not isinstance(token, str) or looks_empty(token):  # zero-width and filler characters too
         raise ScenarioError(QT_TR_NOOP("token {0} is empty: every token needs a name"), i + 1)
     if len(token) > MAX_TOKEN_LENGTH:
         raise ScenarioError(QT_TR_NOOP("token {0} is {1} characters long; the most is {2}"),
@@ -216,12 +222,18 @@ def _check_token(i: int, token) -> None:
     _check_text(f"token {i + 1}", token)
 
 
-def _check_text(where: str, text) -> None:
-    """Text must be a string that can be saved: no lone surrogates (from a JSON \\ud800)."""
+def _check_text(where: str, text, multiline: bool = False) -> None:
+    """Text must be a string that can be saved and shown: no lone surrogates (from a JSON
+    \\ud800) and no control characters (they would split a CSV row, break an SVG or reach a
+    terminal); a description may hold line breaks and tabs."""
     try:
         text.encode("utf-8")
     except (AttributeError, UnicodeEncodeError):
         raise ScenarioError(f"{where}: {text!r} is not valid text") from None
+    bad = first_control(text.replace("\n", "").replace("\t", "") if multiline else text)
+    if bad is not None:
+        raise ScenarioError(QT_TR_NOOP("{0} contains a control character ({1}), which AttnViz does not accept"),
+                            where, code_point(bad))
 
 
 def _check_given(s: Scenario) -> None:
@@ -241,9 +253,12 @@ def _check_given(s: Scenario) -> None:
 
 
 def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> None:
-    where = f"head {index} ({head.name})"
+    where = f"head {index}"
     for text in (head.name, *head.labels, *head.v_labels, *head.names.values()):
         _check_text(where, text)
+        if len(text) > MAX_NAME_LENGTH:
+            raise ScenarioError(f"{where}: a name or label of {len(text)} characters; the most is {MAX_NAME_LENGTH}")
+    where = f"head {index} ({head.name})"
     d = {}
     for name in MATRICES:
         m = head.matrix(name)
@@ -438,6 +453,14 @@ def _with_head(s: Scenario, index: int, **changes) -> Scenario:
     heads = list(s.heads)
     heads[index] = dataclasses.replace(heads[index], **changes)
     return dataclasses.replace(s, heads=tuple(heads))
+
+
+def count_values(s: Scenario) -> int:
+    """How many numbers the scenario holds (derived q, k, v count: they are kept too)."""
+    total = sum(h.matrix(m).size for h in s.heads for m in MATRICES)
+    if s.projection is not None:
+        total += sum(getattr(s.projection, m).size for m in PROJECTION_MATRICES)
+    return total + (s.given.size if s.given is not None else 0)
 
 
 def same_shapes(s: Scenario) -> bool:

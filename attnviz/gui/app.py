@@ -10,8 +10,9 @@ import tempfile
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
-from ..core.io import atomic_write
+from ..core.files import atomic_write
 from ..core.scenario import ScenarioError
+from ..core.text import terminal_safe
 from .fonts import install_fonts
 from .i18n import install_language, system_language
 
@@ -33,6 +34,8 @@ def create_app(argv=None) -> QApplication:
     qInstallMessageHandler(_qt_messages)
     app.setOrganizationName("AttnViz")
     app.setApplicationName("AttnViz")
+    from . import settings
+    settings.check_files()
     if not install_fonts(app):
         print("attnviz: warning: no Japanese font found; Japanese text may show as boxes",
               file=sys.stderr)
@@ -48,22 +51,30 @@ def run(scenario=None, lang: str | None = None) -> int:
 
     app = create_app()
     install_language(lang or settings.language(system_language()))
-    window = MainWindow(scenario if scenario is not None else _start_scenario())
+    notices = []
+    window = MainWindow(scenario if scenario is not None else _start_scenario(notices))
     window.enable_recovery()
     window.show()
+    notices += settings.notices()  # damaged settings met while the window restored its layout
+    for line in notices:
+        print(f"attnviz: {terminal_safe(line)}", file=sys.stderr)
+    if notices:
+        window.report(notices[-1])
     window.offer_restore()
     return app.exec()
 
 
-def _start_scenario():
+def _start_scenario(notices: list | None = None):
+    """The last scenario when the user asked for that, else seed-demo: whatever was remembered,
+    AttnViz starts (a file that cannot be opened again is said in one line)."""
     from ..core.presets import DEFAULT_PRESET, open_named
     from . import settings
     last = settings.last_scenario() if settings.reopen_last() else None
     if last:
         try:
             return open_named(last[len("preset:"):] if last.startswith("preset:") else last)
-        except ScenarioError as e:
-            print(f"attnviz: the last scenario cannot be opened again: {e}", file=sys.stderr)
+        except Exception as e:  # noqa: BLE001 (nothing remembered may stop the start)
+            (notices if notices is not None else []).append(f"the last scenario cannot be opened again: {e}")
     return open_named(DEFAULT_PRESET)
 
 

@@ -131,7 +131,7 @@ class Classroom:
     # ------------------------------------------------------------- remembered choices
 
     def restore(self):
-        self.set_colormap(settings.colormap(colormaps.DEFAULT), remember=False)
+        self.set_colormap(settings.colormap(colormaps.DEFAULT, tuple(colormaps.SEQUENTIAL)), remember=False)
         self.set_theme(settings.theme(), remember=False)
         self.set_zoom(settings.zoom(), remember=False)
         geometry, state = settings.window_state()

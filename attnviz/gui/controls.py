@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 from ..core import masks
 from ..core.explain import fmt
 from ..core.masks import MaskSpec
-from ..core.scenario import ScenarioError
+from ..core.scenario import MAX_TOKENS, ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
 from .i18n import describe, head_label, tr
 
@@ -82,7 +82,7 @@ class SettingsBar(Retranslated):
         self.mask_kind = QComboBox(objectName="maskSelector")
         self.mask_kind.addItems([""] * len(MASK_KINDS))
         self.mask_size = QSpinBox(objectName="maskSize")
-        self.mask_size.setRange(1, 1024)
+        self.mask_size.setRange(1, MAX_TOKENS)
         self.scale = QCheckBox(objectName="scaleToggle")
         self.temperature_name = QLabel()
         self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
@@ -296,7 +296,6 @@ class Selectors(Retranslated):
 
     def retranslate(self):
         self.layer_name.setText(tr("Layer"))
-        self.layer.setToolTip(tr("This model file holds several layers: show another one"))
         self.head_name.setText(tr("Head"))
         self.query_name.setText(tr("Query"))
         self.head.setToolTip(tr("The head whose q, k and v the tables show (or click its heatmap)"))
@@ -310,6 +309,12 @@ class Selectors(Retranslated):
         layers = [str(i) for i in range(s.layer[1])] if s.layer else []
         self.layer.setVisible(bool(layers))
         self.layer_name.setVisible(bool(layers))
+        # A scenario saved from one layer holds that layer only: the others are in the model's file.
+        self.layer.setEnabled(self.document.layers_in_file)
+        self.layer.setToolTip(tr("This model file holds several layers: show another one")
+                              if self.document.layers_in_file else
+                              tr("This file holds one layer of the model: open the model's own file to "
+                                 "see the others"))
         for box, items, current in ((self.head, heads, self.document.active_head),
                                     (self.query, list(s.tokens), self.document.query),
                                     (self.layer, layers, self._layer())):

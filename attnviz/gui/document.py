@@ -11,6 +11,8 @@ from PySide6.QtGui import QUndoStack
 
 from ..core import compute
 from ..core.compute import Result
+from ..core.files import stamp
+from ..core.io import holds_layers
 from ..core.scenario import Scenario
 
 
@@ -27,6 +29,7 @@ class ScenarioDocument(QObject):
         self._last = None  # (scenario, result) last computed
         self.recomputes = 0  # counted for the "one recompute per edit" regression test
         self.source = source  # a file path, "preset:<id>", or None
+        self._note_file()
         self.active_head = 0
         self.query = self._default_query(scenario)
         self.stage: int | None = None  # the guided step shown (1..5), or None for everything
@@ -70,6 +73,7 @@ class ScenarioDocument(QObject):
         """Open another scenario: a fresh history, head 0, the default query."""
         self.undo_stack.clear()
         self.source = source
+        self._note_file()
         self.active_head = 0
         self.query = self._default_query(scenario)
         self.stage = None
@@ -81,7 +85,20 @@ class ScenarioDocument(QObject):
 
     def mark_saved(self, path: str) -> None:
         self.source = path
+        self._note_file()
         self.undo_stack.setClean()
+
+    def _note_file(self) -> None:
+        """What the file on disk is now: its stamp (to notice another program changing it) and
+        whether it holds a model's other layers (a scenario file holds only the one shown)."""
+        path = self.path
+        self.disk_stamp = stamp(path) if path else None
+        self.layers_in_file = bool(path) and holds_layers(path)
+
+    def changed_on_disk(self, path: str) -> bool:
+        """True when `path` is this document's file and something else wrote it since."""
+        current = stamp(path)
+        return path == self.path and current is not None and current != self.disk_stamp
 
     def select(self, head: int | None = None, query: int | None = None) -> None:
         head = self.active_head if head is None else head

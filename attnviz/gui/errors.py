@@ -6,6 +6,8 @@ words, and offers to save the work before anything else happens.
 """
 from __future__ import annotations
 
+import os
+import stat
 import sys
 import time
 import traceback
@@ -26,12 +28,19 @@ def log_path() -> Path:
 
 
 def write_log(text: str, path: Path | None = None) -> Path | None:
+    """Append to the log, which only its owner may read (tracebacks name files and folders)."""
     path = path or log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
-            path.replace(path.with_suffix(".old.log"))  # keep one old log, not an ever-growing one
-        with open(path, "a", encoding="utf-8") as f:
+        if os.path.lexists(path):
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode):
+                return None  # a pipe or a link where the log should be: never written through
+            if info.st_size > MAX_LOG_BYTES:
+                path.replace(path.with_suffix(".old.log"))  # keep one old log, not an ever-growing one
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        os.fchmod(fd, 0o600) if hasattr(os, "fchmod") else None
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n{text}\n")
         return path
     except OSError:

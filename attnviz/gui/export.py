@@ -10,7 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF
 from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 
-from ..core.io import atomic_write, save_data
+from ..core.files import atomic_write
+from ..core.io import save_data
 from ..core.scenario import ScenarioError
 from .figure import Figure
 

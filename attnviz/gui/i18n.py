@@ -22,11 +22,13 @@ def tr(text: str) -> str:
 
 
 def describe(error) -> str:
-    """An AttnVizError's message in the interface's language (others as they are)."""
+    """An AttnVizError's message in the interface's language (others as they are); an error
+    carried inside another (a file's problem inside "file: ...") is translated too."""
     template, values = getattr(error, "template", None), getattr(error, "values", ())
     if template is None:
         return str(error)
     translated = tr(template)
+    values = [describe(v) if hasattr(v, "template") else v for v in values]
     return translated.format(*values) if values else translated
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
                                QWidget)
 
 from ..core import save_scenario
+from ..core.io import holds_layers, too_large_for_json
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
 from . import autosave, settings
@@ -33,6 +34,7 @@ from .step_table import StepView
 from .tables import VectorTables
 
 FILE_FILTER = "AttnViz (*.json *.npz *.npy);;JSON (*.json);;NumPy (*.npz *.npy);;* (*)"
+SAVE_FILTERS = {".json": "AttnViz JSON (*.json)", ".npz": "AttnViz compact (*.npz)"}
 IMAGE_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
 DATA_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 CLIPBOARD_WIDTH = 1600
@@ -81,16 +83,22 @@ class MainWindow(QMainWindow):
         except OSError as e:  # a read-only profile: work on, without the safety net, and say so
             self.report(tr("Unsaved work cannot be kept safe: the data folder cannot be written ({0})")
                         .format(e.strerror or e))
+        else:
+            self.autosave.failed.connect(self._autosave_failed)
         self.errors = ErrorReporter(self)
         self.errors.install()
+
+    def _autosave_failed(self, reason: str) -> None:
+        """Said once, in the status bar: editing goes on, the copy is only older."""
+        self.statusBar().showMessage(tr("Unsaved work could not be copied to safety: {0}").format(reason), 15000)
 
     def offer_restore(self, folder=None) -> bool:
         """After a crash: offer the newest unsaved work a session left behind."""
         for copy in autosave.orphans(folder):
             try:
                 scenario, source, saved = autosave.read(copy)
-            except Exception:  # noqa: BLE001 (whatever is wrong with it, start-up must go on)
-                autosave.set_aside(copy)  # unreadable: kept aside, never deleted
+            except ScenarioError as e:  # unreadable: kept aside, never deleted, and the user is told
+                self.tell_kept(autosave.set_aside(copy), e)
                 continue
             if self.ask_restore(scenario, source, saved) != QMessageBox.Yes:
                 autosave.remove(copy)
@@ -103,6 +111,11 @@ class MainWindow(QMainWindow):
                 self.autosave.write()
             return True
         return False
+
+    def tell_kept(self, kept, error) -> None:
+        QMessageBox.warning(self, tr("Unsaved work could not be restored"), tr(
+            "AttnViz found a copy of unsaved work from a session that did not close properly, but cannot "
+            "open it ({0}). It was not deleted: it is kept in {1}").format(describe(error), kept))
 
     def ask_restore(self, scenario, source, saved):
         name = source_name(source)
@@ -368,28 +381,44 @@ class MainWindow(QMainWindow):
             self.open_scenario(path)
 
     def save(self) -> bool:
+        """Save to the scenario's own file; a model's file (or none) asks for a new name."""
         path = self.document.path
-        if path is None or not path.lower().endswith(".json"):
+        if path is None or os.path.splitext(path)[1].lower() not in SAVE_FILTERS or holds_layers(path):
             return self.save_as()
         return self.save_to(path)
 
     def save_as(self, path=None) -> bool:
         if not path:
-            suggestion = os.path.join(self._folder(), self.display_name().rsplit(".", 1)[0] + ".json")
-            path, _ = QFileDialog.getSaveFileName(self, tr("Save scenario"), suggestion, "JSON (*.json)")
+            suggestion = self._suggested_name()
+            chosen = SAVE_FILTERS[os.path.splitext(suggestion)[1]]
+            path, chosen = QFileDialog.getSaveFileName(self, tr("Save scenario"), suggestion,
+                                                       ";;".join(SAVE_FILTERS.values()), chosen)
+            path = _with_suffix(path, chosen) if path else path
         if not path:
             return False
-        if not path.lower().endswith(".json"):
-            path += ".json"
+        if os.path.splitext(path)[1].lower() not in SAVE_FILTERS:
+            path += ".npz" if too_large_for_json(self.document.scenario) else ".json"
         return self.save_to(path)
 
+    def _suggested_name(self) -> str:
+        """The scenario's name, as .npz when it is too large for JSON; never the model's own file
+        (a scenario holds one layer: saving it over the model's file would lose the others)."""
+        d = self.document
+        stem = self.display_name().rsplit(".", 1)[0]
+        if d.path and holds_layers(d.path):
+            stem += f"-layer{d.scenario.layer[0]}" if d.scenario.layer else "-edited"
+        suffix = ".npz" if too_large_for_json(d.scenario) else ".json"
+        return os.path.join(self._folder(), stem + suffix)
+
     def save_to(self, path: str) -> bool:
+        path = os.path.abspath(path)
+        if self.document.changed_on_disk(path) and self.ask_overwrite_changed(path) != QMessageBox.Save:
+            return False
         try:
             save_scenario(self.document.scenario, path)
         except ScenarioError as e:
             self.warn(tr("Cannot save"), describe(e))
             return False
-        path = os.path.abspath(path)
         self.document.mark_saved(path)
         settings.remember_recent(path)
         settings.set_last_scenario(path)
@@ -404,6 +433,14 @@ class MainWindow(QMainWindow):
         if answer == QMessageBox.Save:
             return self.save()
         return answer == QMessageBox.Discard
+
+    def ask_overwrite_changed(self, path: str):
+        """Another program (or another AttnViz) wrote the file since it was opened here."""
+        return QMessageBox.warning(
+            self, tr("The file changed on disk"),
+            tr("{0} was changed by another program since AttnViz opened it. Saving replaces those changes "
+               "with what you see here. Save anyway?").format(os.path.basename(path)),
+            QMessageBox.Save | QMessageBox.Cancel, QMessageBox.Cancel)
 
     def ask_unsaved(self):
         return QMessageBox.question(

@@ -96,7 +96,7 @@ def test_a_ragged_painted_mask_in_a_file_is_refused(tmp_path):
     doc = scenario_to_dict(load_preset("toy-3token"))
     doc["settings"]["mask"] = {"kind": "custom", "custom": [[1], [1, 1], [1, 1, 1]]}
     (tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ScenarioError, match="equal rows"):
+    with pytest.raises(ScenarioError, match="one row of 0 .hidden. and 1 .visible. per token"):
         load_scenario(tmp_path / "m.json")
     doc["settings"]["mask"] = {"kind": "window", "window": 2, "custom": [[1]]}  # stray: ignored
     (tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")

@@ -56,7 +56,7 @@ def test_a_folder_of_npy_files_opens_from_any_of_them(tmp_path):
 
 @pytest.mark.parametrize("arrays, message", [
     (dict(weights=model_weights(1)[0]), "tokens"),
-    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "attention weights are tokens × tokens"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "'weights' has 3 rows per head but there are 4 tokens"),
     (dict(tokens=TOKENS, weights=np.where(np.eye(4) > 0, np.nan, model_weights(1)[0])), "head 0, row 1: the weights hold NaN"),
     (dict(tokens=TOKENS.reshape(2, 2), weights=model_weights(1)[0]), "one row of token texts"),
     (dict(tokens=np.arange(4), weights=model_weights(1)[0]), "must hold the token texts"),
@@ -64,7 +64,7 @@ def test_a_folder_of_npy_files_opens_from_any_of_them(tmp_path):
     (dict(tokens=TOKENS, weights=model_weights(1)[None, None][0]), "(layers, heads, n, n)"),
     (dict(tokens=TOKENS, weights=model_weights(1)[0] * 2), "from 0 to 1"),
     (dict(tokens=TOKENS, weights=model_weights(1)[0] * 0.5), "add up to 0.5000, not 1"),
-    (dict(tokens=TOKENS), "no 'q', 'k', 'v' array, and no 'weights' either"),
+    (dict(tokens=TOKENS), "no 'weights' array, and no 'q', 'k', 'v' array either"),
     (dict(tokens=TOKENS, q=np.zeros((2, 5, 4, 8)), k=np.zeros((2, 5, 4, 8)), v=np.zeros((3, 5, 4, 8))),
      "different numbers of layers"),
 ])

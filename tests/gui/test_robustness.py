@@ -120,7 +120,13 @@ def test_hostile_files_are_refused_with_a_message_and_what_was_open_stays(window
 
 def test_an_unreadable_file_is_refused_too(window, tmp_path, monkeypatch):
     save_scenario(load_preset("toy-3token"), tmp_path / "locked.json")
-    monkeypatch.setattr(type(tmp_path), "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "no")))
+    real_open = os.open  # chmod 000 does not stop root, which CI may run as
+
+    def denied(path, *args, **kwargs):
+        if str(path).endswith("locked.json"):
+            raise PermissionError(13, "no")
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr(os, "open", denied)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     assert not window.open_scenario(str(tmp_path / "locked.json"))
@@ -276,14 +282,18 @@ def test_a_read_only_data_folder_lets_the_window_work_without_autosave(qtbot, tm
     w.errors.uninstall()
 
 
-def test_an_unreadable_copy_is_set_aside_not_deleted(qtbot, tmp_path):
+def test_an_unreadable_copy_is_set_aside_not_deleted_and_the_user_is_told_where(qtbot, tmp_path, monkeypatch):
     folder = tmp_path / "autosave"
     folder.mkdir()
     (folder / "session-broken.json").write_text("{ broken", encoding="utf-8")
     w = MainWindow("seed-demo")
     qtbot.addWidget(w)
+    told = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
     assert not w.offer_restore(tmp_path)
-    assert (folder / "unreadable" / "session-broken.json").read_text() == "{ broken"
+    kept = folder / "unreadable" / "session-broken.json"
+    assert kept.read_text() == "{ broken"
+    assert len(told) == 1 and str(kept) in told[0] and "broken JSON" in told[0]
 
 
 @pytest.mark.qt_no_exception_capture

@@ -140,6 +140,10 @@
         <translation>このモデルのファイルには複数の層がある：別の層を表示する</translation>
     </message>
     <message>
+        <source>This file holds one layer of the model: open the model&apos;s own file to see the others</source>
+        <translation>このファイルにはモデルの 1 つの層だけが入っています。ほかの層を見るには、モデルのファイルそのものを開いてください</translation>
+    </message>
+    <message>
         <source>Head</source>
         <translation>ヘッド</translation>
     </message>
@@ -350,6 +354,18 @@ exactly 0</source>
         <translation>保存していない作業を守れません：データフォルダに書き込めません（{0}）</translation>
     </message>
     <message>
+        <source>Unsaved work could not be copied to safety: {0}</source>
+        <translation>保存していない作業を退避できませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>Unsaved work could not be restored</source>
+        <translation>保存していない作業を復元できませんでした</translation>
+    </message>
+    <message>
+        <source>AttnViz found a copy of unsaved work from a session that did not close properly, but cannot open it ({0}). It was not deleted: it is kept in {1}</source>
+        <translation>正しく終了しなかったセッションの、保存していない作業のコピーが見つかりましたが、開けません（{0}）。コピーは削除していません。次の場所に残してあります：{1}</translation>
+    </message>
+    <message>
         <source>Restore unsaved work?</source>
         <translation>保存していない作業を復元しますか？</translation>
     </message>
@@ -440,6 +456,14 @@ exactly 0</source>
     <message>
         <source>Cannot save</source>
         <translation>保存できません</translation>
+    </message>
+    <message>
+        <source>The file changed on disk</source>
+        <translation>ファイルがディスク上で変更されました</translation>
+    </message>
+    <message>
+        <source>{0} was changed by another program since AttnViz opened it. Saving replaces those changes with what you see here. Save anyway?</source>
+        <translation>{0} は、AttnViz で開いた後にほかのプログラムによって変更されています。保存すると、その変更は今の画面の内容で置き換わります。保存しますか？</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -704,6 +728,10 @@ exactly 0</source>
     <message>
         <source>token {0} is {1} characters long; the most is {2}</source>
         <translation>{0} 番目のトークンは {1} 文字あります。最大 {2} 文字までです</translation>
+    </message>
+    <message>
+        <source>{0} contains a control character ({1}), which AttnViz does not accept</source>
+        <translation>{0} に制御文字（{1}）が含まれています。制御文字は使えません</translation>
     </message>
     <message>
         <source>temperature {0} is outside {1} to {2}</source>

@@ -1,0 +1,200 @@
+"""Reading and writing files so that no file can hang AttnViz, exhaust memory or lose work.
+
+Reading: only regular files are opened (a FIFO would block forever, /dev/zero never ends),
+and never more than a limit. Writing: to a temporary file beside the target that is then
+renamed over it, so a crash or a full disk never leaves half a file; a read-only file is
+not replaced; temporary files that a killed AttnViz left behind are cleaned up.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from .scenario import ScenarioError
+
+TEMP_PREFIX = ".attnviz-"  # short: the target's own name may already use the system's 255 bytes
+TEMP_SUFFIX = ".tmp"
+STALE_SECONDS = 3600       # a temporary file this old belongs to a save that never finished
+
+
+class FileProblem(ScenarioError):
+    """A file that cannot be read or written; the message names the file and what is wrong."""
+
+
+def problem(path, what) -> FileProblem:
+    """`what` is a message, or an error whose message (and translation) it carries."""
+    return FileProblem("{0}: {1}", str(path), what)
+
+
+def os_problem(path, error: BaseException) -> FileProblem:
+    """An OSError (or a bad path) in the user's terms."""
+    if isinstance(error, FileNotFoundError):
+        return problem(path, "no such file")
+    if isinstance(error, PermissionError):
+        return problem(path, "permission denied (the file cannot be read)")
+    if isinstance(error, IsADirectoryError):
+        return problem(path, "is a folder, not a file")
+    if isinstance(error, ValueError):  # a NUL byte in the name
+        return problem(repr(str(path)), "is not a usable file name")
+    return problem(path, f"cannot be used ({getattr(error, 'strerror', None) or error})")
+
+
+# ---------------------------------------------------------------- reading
+
+def regular_file(path) -> os.stat_result:
+    """The file's stat, refusing folders, FIFOs, devices and sockets before anything opens them."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as e:
+        raise os_problem(path, e) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise problem(path, "is a folder, not a scenario file")
+    if not stat.S_ISREG(info.st_mode):
+        raise problem(path, "is not a regular file (a pipe, a device or a socket): AttnViz opens files only")
+    return info
+
+
+def open_regular(path, limit: int) -> BinaryIO:
+    """An open binary file, checked to be regular and at most `limit` bytes."""
+    info = regular_file(path)
+    if info.st_size > limit:
+        raise too_large(path, info.st_size, limit)
+    try:
+        # O_NONBLOCK: should the file be swapped for a FIFO after the check, open still returns.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError) as e:
+        raise os_problem(path, e) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise problem(path, "is not a regular file: AttnViz opens files only")
+    return os.fdopen(fd, "rb")
+
+
+def read_limited(path, limit: int) -> bytes:
+    """All of a regular file of at most `limit` bytes (reading limit + 1 at most, whatever
+    its size claimed)."""
+    with open_regular(path, limit) as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise os_problem(path, e) from None
+    if len(data) > limit:
+        raise too_large(path, len(data), limit)
+    return data
+
+
+def too_large(path, size: int, limit: int) -> FileProblem:
+    return problem(path, f"{size / 2**20:.0f} MB is too large (the most is {limit // 2**20} MB): "
+                         "save fewer layers or tokens, or float32")
+
+
+def stamp(path) -> tuple | None:
+    """What identifies the file's contents on disk (for "changed since it was opened"), or None."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
+# ---------------------------------------------------------------- writing
+
+Writer = Callable[[BinaryIO], None]
+
+
+def atomic_write(path, data: bytes | Writer, private: bool = False) -> None:
+    """Write `data` (bytes, or a function writing to a file) to `path`, or leave `path` as it was.
+
+    `private` files (crash copies, logs) are readable by their owner only."""
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)  # write through a link
+    folder = path.parent if str(path.parent) else Path(".")
+    _check_target(path, folder)
+    clean_stale_temporaries(folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+    except OSError as e:
+        raise problem(path, f"cannot write in {folder} ({e.strerror})") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            data(f) if callable(data) else f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600 if private else _mode_for(path))  # mkstemp makes 0600
+        os.replace(tmp, path)
+        _sync_folder(folder)
+    except OSError as e:
+        _remove_quietly(tmp)
+        raise problem(path, f"could not be written ({e.strerror or e})") from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+
+
+def _check_target(path: Path, folder: Path) -> None:
+    try:
+        folder_exists = folder.is_dir()
+        info = os.stat(path) if os.path.lexists(path) else None
+    except (OSError, ValueError) as e:
+        raise os_problem(path, e) from None
+    if not folder_exists:
+        raise problem(path, f"the folder {folder} does not exist")
+    if info is None:
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise problem(path, "is a folder; give a file name")
+    if not stat.S_ISREG(info.st_mode):
+        raise problem(path, "is not a regular file (a pipe or a device): AttnViz does not write there")
+    if not info.st_mode & 0o222:  # checked by its bits: root may write anything, and must not either
+        raise problem(path, "is read-only: AttnViz does not replace it; save under another name "
+                            "or make the file writable first")
+
+
+def clean_stale_temporaries(folder: Path) -> None:
+    """Remove temporary files of AttnViz's own pattern that a killed save left behind."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    old = time.time() - STALE_SECONDS
+    for entry in entries:
+        if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX):
+            try:
+                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < old:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def _mode_for(path: Path) -> int:
+    """The replaced file's permissions, or what a new file gets under the user's umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _remove_quietly(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

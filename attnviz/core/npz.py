@@ -1,0 +1,208 @@
+"""Arrays from an .npz archive or a folder of .npy files, read safely and one layer at a time.
+
+Every array's header (shape, type) is read first and the data only when asked for, so the
+caller can check shapes against AttnViz's limits before a byte is decompressed or widened.
+Data is read through the stream, never more than its header promised (the sizes a zip
+header states are not trusted), and a layer of a (layers, ...) array is read alone: the
+other layers are skipped, not kept. No pickles: arrays of Python objects are refused.
+"""
+from __future__ import annotations
+
+import math
+import os
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .files import FileProblem, open_regular, problem, regular_file, stamp
+
+MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
+MAX_HEADER_BYTES = 10_000     # an .npy header is a short line of Python literals
+CHUNK = 1 << 20
+READABLE_KINDS = "biufSU"     # booleans, numbers and text; no objects, no records
+
+
+@dataclass(frozen=True)
+class ArrayInfo:
+    """One array as its header describes it."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    fortran: bool
+    offset: int  # where its data starts in the .npy stream
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * self.dtype.itemsize
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
+class Arrays:
+    """The arrays of one .npz file, or the .npy files in one folder that share a name prefix."""
+
+    def __init__(self, path, limit: int, folder_names: dict[str, Path] | None = None):
+        self.path = Path(path)
+        self.limit = limit        # no single read may exceed it
+        self.folder = folder_names  # name -> .npy file, for a folder of .npy files
+        self.reads = 0            # arrays read so far (tests count them)
+        self.stamp = stamp(self.path)
+        self.infos = self._index()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.infos
+
+    def info(self, name: str) -> ArrayInfo:
+        return self.infos[name]
+
+    def unchanged(self) -> bool:
+        """True while the file on disk is the one indexed."""
+        return stamp(self.path) == self.stamp
+
+    # ------------------------------------------------------------- the index
+
+    def _index(self) -> dict[str, ArrayInfo]:
+        if self.folder is not None:
+            return {name: self._guarded(lambda f=f, n=name: self._header_of_file(n, f)) for name, f in
+                    self.folder.items()}
+        return self._guarded(self._index_archive)
+
+    def _index_archive(self) -> dict[str, ArrayInfo]:
+        with open_regular(self.path, self.limit) as f:
+            count = _member_count(f)
+            if count > MAX_MEMBERS:
+                raise problem(self.path, f"holds {count:,} files; an .npz of AttnViz holds at most {MAX_MEMBERS:,}")
+            with zipfile.ZipFile(f) as archive:
+                infos = {}
+                for member in archive.infolist():
+                    if member.filename.endswith(".npy"):
+                        name = member.filename[:-4]
+                        with archive.open(member) as stream:
+                            infos[name] = _header(name, stream)
+                        if infos[name].offset + infos[name].nbytes > member.file_size:
+                            raise FileProblem(f"'{name}' claims shape {infos[name].shape}, more data than "
+                                              "the file holds")
+                return infos
+
+    def _header_of_file(self, name: str, file: Path) -> ArrayInfo:
+        with open_regular(file, self.limit) as f:
+            info = _header(name, f)
+            if info.offset + info.nbytes > os.fstat(f.fileno()).st_size:
+                raise FileProblem(f"'{name}' claims shape {info.shape}, more data than the file holds")
+            return info
+
+    # ------------------------------------------------------------- reading
+
+    def read(self, name: str, index: int | None = None) -> np.ndarray:
+        """The array `name`, or its slice [index] along the first axis (one layer), as stored."""
+        info = self.infos[name]
+        shape, skip = info.shape, 0
+        if index is not None:
+            if not 0 <= index < shape[0]:
+                raise IndexError(index)
+            shape = shape[1:]
+            if not info.fortran:  # C order: the layer is one contiguous run of bytes
+                skip = index * math.prod(shape) * info.dtype.itemsize
+        whole = index is not None and info.fortran
+        nbytes = info.nbytes if whole else math.prod(shape) * info.dtype.itemsize
+        if nbytes > self.limit:
+            raise problem(self.path, f"'{name}' holds {nbytes / 2**20:.0f} MB; the most AttnViz reads is "
+                                     f"{self.limit // 2**20} MB")
+        data = self._guarded(lambda: self._read_bytes(name, info.offset + skip, nbytes))
+        self.reads += 1
+        array = np.frombuffer(data, dtype=info.dtype).reshape(info.shape if whole else shape,
+                                                              order="F" if info.fortran else "C")
+        return np.ascontiguousarray(array[index]) if whole else array
+
+    def _read_bytes(self, name: str, start: int, nbytes: int) -> bytearray:
+        if self.folder is not None:
+            with open_regular(self.folder[name], self.limit + start) as f:
+                f.seek(start)
+                return _read_exact(f, nbytes, name)
+        if not self.unchanged():
+            raise problem(self.path, "changed on disk since it was opened: open it again")
+        with open_regular(self.path, self.limit) as f, zipfile.ZipFile(f) as archive, \
+                archive.open(name + ".npy") as stream:
+            stream.seek(start)  # a compressed member is decompressed up to here and discarded
+            return _read_exact(stream, nbytes, name)
+
+    def _guarded(self, work):
+        """Run `work`; every way a damaged or hostile file can fail becomes a FileProblem."""
+        try:
+            return work()
+        except FileProblem as e:
+            raise e if str(e).startswith(str(self.path)) else problem(self.path, str(e)) from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, KeyError):
+            raise problem(self.path, "not a valid .npz file (broken or not a zip archive)") from None
+        except (ValueError, OSError, OverflowError, struct.error, NotImplementedError) as e:
+            raise problem(self.path, f"not a valid NumPy file ({type(e).__name__}: {e})") from None
+        except MemoryError:
+            raise problem(self.path, "too large to read with the memory available") from None
+
+
+def _member_count(f) -> int:
+    """The number of files the archive's end record declares, read before zipfile lists them
+    (a hostile archive may declare millions)."""
+    find_end = getattr(zipfile, "_EndRecData", None)  # private, stable since Python 2; checked anyway
+    if find_end is None:
+        return 0
+    end = find_end(f)
+    if end is None:
+        raise zipfile.BadZipFile("no end of archive record")
+    f.seek(0)
+    return end[zipfile._ECD_ENTRIES_TOTAL]
+
+
+def _header(name: str, stream) -> ArrayInfo:
+    version = np.lib.format.read_magic(stream)
+    read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, fortran, dtype = read(stream, max_header_size=MAX_HEADER_BYTES)
+    if dtype.hasobject:
+        raise FileProblem(f"'{name}' holds Python objects (pickles), which AttnViz never loads; "
+                          "save plain numeric and string arrays")
+    if dtype.kind not in READABLE_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        raise FileProblem(f"'{name}' holds {dtype} values; AttnViz reads numbers and text")
+    if any(d < 0 for d in shape):
+        raise FileProblem(f"'{name}' has a negative size in its shape {shape}")
+    return ArrayInfo(name, tuple(int(d) for d in shape), dtype, bool(fortran), stream.tell())
+
+
+def _read_exact(stream, nbytes: int, name: str) -> bytearray:
+    """Exactly `nbytes` from the stream, in chunks (no second copy), or a FileProblem."""
+    data = bytearray(nbytes)
+    view = memoryview(data)
+    done = 0
+    while done < nbytes:
+        got = stream.readinto(view[done:done + CHUNK])
+        if not got:
+            raise FileProblem(f"'{name}' ends early: the file is truncated")
+        done += got
+    return data
+
+
+def folder_names(path: Path, names, shared=()) -> tuple[dict[str, Path], str]:
+    """The .npy files beside `path` that form one set: `path` is <prefix><name>.npy for one of
+    `names` (weights.npy, layer7_weights.npy), and so are the others, with the same prefix;
+    the `shared` ones may also come without it (one tokens.npy for every layer's files).
+    Returns them and the prefix."""
+    regular_file(path)
+    stem = path.stem
+    matched = next((n for n in sorted(names, key=len, reverse=True) if stem.endswith(n)), None)
+    if matched is None:
+        raise problem(path, f"is not one of the arrays AttnViz reads ({', '.join(n + '.npy' for n in names)}, "
+                            "optionally with a common prefix such as layer7_weights.npy)")
+    prefix = stem[:len(stem) - len(matched)]
+    found = {}
+    for name in names:
+        candidates = [path.parent / f"{prefix}{name}.npy"]
+        if prefix and name in shared:
+            candidates.append(path.parent / f"{name}.npy")
+        found.update({name: c for c in reversed(candidates) if c.is_file()})  # the prefixed one wins
+    return found, matched

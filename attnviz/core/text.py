@@ -1,0 +1,85 @@
+"""Text that comes from users and files: names that can be seen, and outputs a name cannot corrupt.
+
+A token, head name or label is shown in cells, saved in JSON, CSV and SVG, and printed
+to terminals. Control characters would split CSV rows, make SVG malformed XML or drive
+a terminal; invisible characters make a name that looks empty. Typed names and scenario
+files refuse them; a model's files (written by a tokenizer, where "\\n" is a real token)
+get them replaced by visible stand-ins.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+# Bidirectional overrides and isolates reorder what is shown around them ("Trojan source");
+# line and paragraph separators break a line wherever they are drawn.
+_LAYOUT_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x2028, 0x2029}
+# Letters and symbols that draw nothing (fillers, the blank braille cell).
+_BLANK_LOOKING = {0x115F, 0x1160, 0x180E, 0x2800, 0x3164, 0xFFA0, 0x034F}
+CSV_RISKY_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def is_control(ch: str) -> bool:
+    """C0, DEL, C1 and the layout controls."""
+    return unicodedata.category(ch) == "Cc" or ord(ch) in _LAYOUT_CONTROLS
+
+
+def _is_blank(ch: str) -> bool:
+    code = ord(ch)
+    return (unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp") or code in _BLANK_LOOKING
+            or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)  # variation selectors
+
+
+def looks_empty(text: str) -> bool:
+    """True when nothing of `text` would be seen: spaces, zero-width and filler characters only."""
+    return all(_is_blank(ch) for ch in text)
+
+
+def first_control(text: str) -> str | None:
+    """The first control character in `text`, or None."""
+    return next((ch for ch in text if is_control(ch)), None)
+
+
+def code_point(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def visible(text: str) -> str:
+    """Control characters as visible stand-ins: C0 as their control pictures (␊ for a newline,
+    ␛ for escape), the others as <U+XXXX>; a name of blanks as ␣ per space (or <U+200B>)."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7F:
+            out.append("\u2421")
+        elif is_control(ch):
+            out.append(f"<{code_point(ch)}>")
+        else:
+            out.append(ch)
+    shown = "".join(out)
+    if looks_empty(shown):
+        shown = "".join("\u2423" if ch == " " else f"<{code_point(ch)}>" for ch in shown)
+    return shown or "\u2205"  # ∅: an empty string from a model is still a token
+
+
+def shortened(text: str, limit: int) -> str:
+    """At most `limit` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def csv_cell(text: str) -> str:
+    """A text field for a spreadsheet: one that would run as a formula (=, +, -, @) or whose
+    first character a spreadsheet drops (tab, CR) gets a leading apostrophe; controls become
+    visible, so no field can split a row."""
+    risky = text.startswith(CSV_RISKY_STARTS)
+    text = visible(text) if first_control(text) else text
+    return "'" + text if risky else text
+
+
+def terminal_safe(text: str) -> str:
+    """For printing: every control character but the newline made visible (no escape sequences
+    reach the terminal from a token or a file name)."""
+    if not any(is_control(ch) for ch in text if ch != "\n"):
+        return text
+    return "\n".join(visible(line) if first_control(line) else line for line in text.split("\n"))

@@ -1,0 +1,129 @@
+"""Hostile input on the command line: one line on stderr, exit 2, bounded memory, a clean terminal."""
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import hostile
+from attnviz.cli import main
+from attnviz.core import load_preset
+from attnviz.core.io import scenario_to_dict
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_refusal(code, out, err, message):
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("attnviz: error:") and message in err, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["weights", "toy-3token", "--head", "³"], "'³' is not a head number"),
+    (["weights", "toy-3token", "--head", "٣"], "'٣' is not a head number"),
+    (["weights", "toy-3token", "--temperature", "1_0"], "'1_0' is not a temperature"),
+    (["export", "toy-3token", "-o", "x.png", "--width", "１０００"], "not a width in pixels"),
+    (["export", "toy-3token", "-o", "x.png", "--query", "99999999999999999999"], "not a query number"),
+])
+def test_numbers_on_the_command_line_are_plain_decimal_digits(capsys, argv, message):
+    one_line_refusal(*run(capsys, *argv), message)
+
+
+def test_the_temperature_written_plainly_is_read(capsys):
+    code, out, _ = run(capsys, "weights", "toy-3token", "--temperature", "10")
+    assert code == 0 and json.loads(out)["heads"][0]["weights"][2][1] < 0.5  # flatter than 0.768
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"format": "attnviz-scenario", "version": ' + "1" * 5000 + "}", "integer of 5,000 digits"),
+    (None, "different shapes"),
+])
+def test_files_that_used_to_raise_value_errors_give_one_line(capsys, tmp_path, content, message):
+    if content is None:  # ragged weights of a weights-only scenario
+        np.savez(tmp_path / "m.npz", tokens=np.array(["a", "b"]), weights=np.array([[[1, 0], [0.5, 0.5]]] * 2))
+        from attnviz.core import load_scenario
+        doc = scenario_to_dict(load_scenario(tmp_path / "m.npz"))
+        doc["weights"][1] = [[1.0]]
+        content = json.dumps(doc)
+    (tmp_path / "bad.json").write_text(content)
+    one_line_refusal(*run(capsys, "weights", str(tmp_path / "bad.json")), message)
+
+
+def test_escape_sequences_in_a_file_never_reach_the_terminal(capsys, tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=np.array(["\x1b]0;pwned\x07", "\x9b2J"]),
+             weights=np.array([[[1.0, 0.0], [0.5, 0.5]]]), head_names=np.array(["\x1b[31mred"]))
+    for fmt in ("json", "csv"):
+        code, out, _ = run(capsys, "weights", str(tmp_path / "m.npz"), "--format", fmt)
+        assert code == 0 and "\x1b" not in out and "\x9b" not in out and "\x07" not in out
+    bad = tmp_path / "\x1b[2Jevil.json"
+    bad.write_text("{")
+    code, out, err = run(capsys, "weights", str(bad))
+    assert code == 2 and "\x1b" not in err and "␛[2Jevil.json" in err
+
+
+# ---------------------------------------------------------------- memory: each bomb under a 2 GiB cap
+
+CAPPED = textwrap.dedent("""
+    import resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    from attnviz.cli import main
+    try:
+        code = main(sys.argv[1:])
+    finally:
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # peak, in KiB
+    sys.exit(code)
+""")
+PEAK_KIB = 600 * 1024  # one layer read and widened (≈ 150 MB) and Python: never the whole file
+
+
+@pytest.fixture(scope="module")
+def bombs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bombs")
+    hostile.float32_bomb(folder / "float32.npz")
+    hostile.int8_bomb(folder / "int8.npz")
+    hostile.many_members(folder / "members.npz", 5000)
+    (folder / "deep.json").write_text("[" * 200_000 + "]" * 200_000)
+    doc = scenario_to_dict(load_preset("toy-3token"))
+    doc["layer"] = [0, 10 ** 9]
+    (folder / "layers.json").write_text(json.dumps(doc))
+    return folder
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
+@pytest.mark.parametrize("bomb, message", [("float32.npz", "add up to 0.0000"), ("int8.npz", "30,000 tokens"),
+                                           ("members.npz", "5,000 files"), ("deep.json", "nested far too deeply"),
+                                           ("layers.json", "at most 256 layers")])
+def test_each_bomb_is_refused_within_2_gib_with_one_line(bombs, bomb, message):
+    result = subprocess.run([sys.executable, "-c", CAPPED, "weights", str(bombs / bomb)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr[-500:]
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+    assert int(result.stdout) < PEAK_KIB
+
+
+# ---------------------------------------------------------------- a display that is not there
+
+def test_a_stale_display_is_reported_not_a_qt_abort(monkeypatch, capsys):
+    from attnviz import display
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("DISPLAY", ":97")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr("ctypes.util.find_library", lambda name: name)  # every X11 library present
+    monkeypatch.setattr(display, "x_server_problem", lambda d: f"cannot connect to the display {d!r} (DISPLAY)")
+    code, out, err = run(capsys, "toy-3token")
+    one_line_refusal(code, out, err, "cannot connect to the display ':97'")
+
+
+def test_the_x_server_check_connects_for_real():
+    import ctypes.util
+    from attnviz.display import x_server_problem
+    if ctypes.util.find_library("xcb") is None:
+        pytest.skip("no libxcb on this machine")
+    assert "no X server answers" in x_server_problem(":97")  # nothing listens on display 97

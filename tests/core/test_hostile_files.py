@@ -1,0 +1,287 @@
+"""What AttnViz saves it reopens; no file hangs it, eats memory or raises anything but a FileProblem."""
+import json
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import hostile
+from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
+from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
+from attnviz.core.io import (JSON_MAX_VALUES, MAX_FILE_BYTES, data_csv, save_data, scenario_to_dict,
+                             too_large_for_json, weights_csv)
+from attnviz.core.scenario import (MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario,
+                                   with_token_renamed)
+
+TOKENS = np.array(["The", "cat", "sat", "down"])
+
+
+def causal_weights(layers, heads, n, seed=0):
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(layers, heads, n, n)) + np.triu(np.full((n, n), -np.inf), 1)
+    w = np.exp(scores - scores.max(-1, keepdims=True))
+    return (w / w.sum(-1, keepdims=True)).astype(np.float32)
+
+
+def refused_within(seconds, load, *args):
+    """Run `load` in a thread: it must raise a FileProblem within `seconds` (a hang fails the
+    test instead of hanging the suite)."""
+    outcome = []
+
+    def run():
+        try:
+            load(*args)
+            outcome.append(None)
+        except Exception as e:  # noqa: BLE001
+            outcome.append(e)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still reading after {seconds} s"
+    assert isinstance(outcome[0], FileProblem), repr(outcome[0])
+    return str(outcome[0])
+
+
+# ---------------------------------------------------------------- what is saved can be reopened
+
+def big_model(heads=64, n=512, d=64):
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, heads, n, d)).astype(np.float32)
+    return make_scenario([f"t{i}" for i in range(n)], [make_head(f"h{i}", q[i], k[i], v[i]) for i in range(heads)])
+
+
+def test_a_64_head_512_token_model_is_saved_compactly_and_reopens_exactly(tmp_path):
+    s = with_token_renamed(big_model(), 0, "猫")
+    assert too_large_for_json(s)
+    with pytest.raises(ScenarioError, match="too many for a .json file: save it as .npz"):
+        save_scenario(s, tmp_path / "big.json")
+    assert not (tmp_path / "big.json").exists()
+    save_scenario(s, tmp_path / "big.npz")
+    assert (tmp_path / "big.npz").stat().st_size < 30 * 2**20  # float32 kept: no larger than the model
+    assert same_scenario(load_scenario(tmp_path / "big.npz"), s)
+
+
+def test_the_largest_scenario_attnviz_accepts_round_trips(tmp_path):
+    """The limits on opening are at least as large as what AttnViz writes: a weights-only
+    scenario at MAX_CELLS (64 heads × 512²), whose .json would be 364 MB."""
+    w = causal_weights(1, MAX_HEADS, 512)[0]
+    s = make_scenario([f"t{i}" for i in range(512)], [make_head(f"h{i}", np.zeros((512, 0)), np.zeros((512, 0)),
+                                                                np.zeros((512, 0))) for i in range(MAX_HEADS)],
+                      given=w)
+    assert s.given.size == MAX_CELLS
+    save_scenario(s, tmp_path / "w.npz")
+    back = load_scenario(tmp_path / "w.npz")
+    assert same_scenario(back, s)
+    np.testing.assert_array_equal(compute(back).heads[63].weights, compute(s).heads[63].weights)
+
+
+def test_json_is_written_only_as_large_as_json_is_read():
+    # every value takes at most 26 characters ("-1.2345678901234567e-300, ")
+    assert JSON_MAX_VALUES * 26 < MAX_FILE_BYTES and MAX_VALUES > JSON_MAX_VALUES
+
+
+def test_a_scenario_file_npz_keeps_everything_json_keeps(tmp_path):
+    for preset in ("seed-demo", "projection-demo", "gqa-demo"):
+        s = load_preset(preset)
+        save_scenario(s, tmp_path / f"{preset}.npz")
+        assert same_scenario(load_scenario(tmp_path / f"{preset}.npz"), s), preset
+
+
+def test_exported_data_of_a_weights_only_model_reopens(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=causal_weights(1, 3, 4)[0])
+    s = load_scenario(tmp_path / "m.npz")
+    save_data(s, compute(s).weights(), tmp_path / "data.npz")  # File → Export data
+    back = load_scenario(tmp_path / "data.npz")
+    assert back.weights_only and same_scenario(back, s)
+
+
+# ---------------------------------------------------------------- limits before work
+
+def test_a_float32_bomb_is_read_one_layer_at_a_time(tmp_path):
+    hostile.float32_bomb(tmp_path / "bomb.npz")
+    assert (tmp_path / "bomb.npz").stat().st_size < 2 * 2**20
+    assert "add up to 0.0000, not 1" in refused_within(60, load_scenario, tmp_path / "bomb.npz")
+
+
+def test_an_int8_bomb_is_refused_by_its_token_count_before_anything_is_read(tmp_path):
+    hostile.int8_bomb(tmp_path / "bomb.npz")
+    assert "30,000 tokens is more than the 1,024" in refused_within(30, load_scenario, tmp_path / "bomb.npz")
+
+
+def test_an_archive_declaring_thousands_of_members_is_refused_before_they_are_listed(tmp_path):
+    hostile.many_members(tmp_path / "many.npz", 5000)
+    assert "holds 5,000 files" in refused_within(30, load_scenario, tmp_path / "many.npz")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("name", ["pipe.json", "pipe.npz", "pipe.npy"])
+def test_a_fifo_is_refused_without_blocking(tmp_path, name):
+    os.mkfifo(tmp_path / name)
+    assert "not a regular file" in refused_within(10, load_scenario, tmp_path / name)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_link_to_an_endless_device_is_refused_without_reading_it(tmp_path, device):
+    (tmp_path / "endless.json").symlink_to(device)
+    assert "not a regular file" in refused_within(10, load_scenario, tmp_path / "endless.json")
+
+
+def write_doc(tmp_path, change, name="s.json"):
+    doc = scenario_to_dict(load_preset("toy-3token"))
+    change(doc)
+    (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    return tmp_path / name
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(layer=[0, 10 ** 9]), "at most 256 layers"),
+    (lambda d: d["settings"].update(mask={"kind": "window", "window": 2 ** 31}), "from 0 to 1024"),
+    (lambda d: d["settings"].update(mask={"kind": "padding", "padding": list(range(10_000))}), "token positions"),
+    (lambda d: d.update(tokens=["t"] * 5000), "5,000 tokens is more than"),
+    (lambda d: d.update(heads=[d["heads"][0]] * 100), "100 heads is more than"),
+])
+def test_numbers_in_a_json_file_are_bounded_where_they_are_read(tmp_path, change, message):
+    with pytest.raises(FileProblem, match=message):
+        load_scenario(write_doc(tmp_path, change))
+
+
+def test_an_integer_of_thousands_of_digits_is_a_file_problem_not_a_value_error(tmp_path):
+    path = tmp_path / "digits.json"
+    path.write_text(json.dumps(scenario_to_dict(load_preset("toy-3token"))).replace("2.0", "1" * 5000, 1))
+    with pytest.raises(FileProblem, match="an integer of 5,000 digits"):
+        load_scenario(path)
+
+
+def test_ragged_weights_rows_are_a_file_problem(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=causal_weights(1, 2, 4)[0])
+    s = load_scenario(tmp_path / "m.npz")
+    doc = scenario_to_dict(s)
+    doc["weights"][1] = doc["weights"][1][:3]
+    (tmp_path / "ragged.json").write_text(json.dumps(doc))
+    with pytest.raises(FileProblem, match="different shapes"):
+        load_scenario(tmp_path / "ragged.json")
+    doc["weights"][1] = [[1.0]] + doc["weights"][0][1:]
+    (tmp_path / "ragged.json").write_text(json.dumps(doc))
+    with pytest.raises(FileProblem, match="rows have different lengths"):
+        load_scenario(tmp_path / "ragged.json")
+
+
+def test_a_nul_in_a_path_is_a_file_problem():
+    with pytest.raises(FileProblem, match="not a usable file name"):
+        load_scenario("/tmp/a\0b.json")
+
+
+# ---------------------------------------------------------------- a model's files, named as they are
+
+def test_a_layer_file_of_a_folder_opens_itself_not_the_folders_weights(tmp_path):
+    w = causal_weights(2, 3, 4)
+    np.save(tmp_path / "tokens.npy", TOKENS)
+    np.save(tmp_path / "weights.npy", w)
+    np.save(tmp_path / "layer7_weights.npy", w[1:])  # one layer saved on its own
+    s = load_scenario(tmp_path / "layer7_weights.npy")
+    assert s.layer is None
+    np.testing.assert_array_equal(s.given, w[1].astype(float))
+    with pytest.raises(FileProblem, match="is not one of the arrays AttnViz reads"):
+        np.save(tmp_path / "notes.npy", np.zeros(3))
+        load_scenario(tmp_path / "notes.npy")
+
+
+def test_a_stray_q_beside_the_weights_does_not_stop_them_opening(tmp_path):
+    np.save(tmp_path / "tokens.npy", TOKENS)
+    np.save(tmp_path / "weights.npy", causal_weights(1, 3, 4)[0])
+    np.save(tmp_path / "q.npy", np.zeros((3, 4, 8)))
+    assert load_scenario(tmp_path / "weights.npy").weights_only
+    assert load_scenario(tmp_path / "tokens.npy").weights_only  # q alone is no q, k, v
+
+
+def test_a_models_causal_flag_is_honoured(tmp_path):
+    rng = np.random.default_rng(0)
+    q = rng.normal(size=(2, 4, 8))
+    np.savez(tmp_path / "encoder.npz", tokens=TOKENS, q=q, k=q, v=q, causal=np.array(False))
+    assert load_scenario(tmp_path / "encoder.npz").settings.causal is False
+
+
+# ---------------------------------------------------------------- outputs a token cannot corrupt
+
+@pytest.mark.parametrize("name", ["a\rb", "=2+3\r", "x\x00", "\x1b[31mred", "bell\x07", "\u202eevil", "line\nbreak"])
+def test_control_characters_in_a_typed_or_saved_token_are_refused(tmp_path, name):
+    with pytest.raises(ScenarioError, match="control character"):
+        with_token_renamed(load_preset("toy-3token"), 0, name)
+    path = write_doc(tmp_path, lambda d: d["tokens"].__setitem__(0, name))
+    with pytest.raises(FileProblem, match="control character"):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u2800", "\u3164", " \u200d ", "\ufe0f"])
+def test_invisible_only_names_count_as_empty(name):
+    with pytest.raises(ScenarioError, match="is empty"):
+        with_token_renamed(load_preset("toy-3token"), 0, name)
+
+
+def test_emoji_sequences_with_zero_width_joiners_are_still_fine():
+    assert with_token_renamed(load_preset("toy-3token"), 0, "👨\u200d👩\u200d👧").tokens[0] == "👨\u200d👩\u200d👧"
+
+
+def test_a_models_control_character_tokens_open_visibly(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=np.array(["\n", "\x1b[2J", " ", "\u200b", "a" * 60]),
+             weights=causal_weights(1, 1, 5)[0])
+    assert load_scenario(tmp_path / "m.npz").tokens == ("␊", "␛[2J", "␣", "<U+200B>", "a" * 39 + "…")
+
+
+@pytest.mark.parametrize("token", ["=2+3", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])
+def test_csv_cells_that_a_spreadsheet_would_run_or_split_are_quoted(token):
+    from attnviz.core.text import csv_cell
+    cell = csv_cell(token)
+    assert cell.startswith("'") and "\r" not in cell and "\t" not in cell[:2]
+
+
+def test_csv_never_splits_a_row_whatever_the_names(tmp_path):
+    np.savez(tmp_path / "m.npz", tokens=np.array(["a\r=2+3", "b\nc", "\t=1"]), weights=causal_weights(1, 1, 3)[0],
+             head_names=np.array(["x\r\ny"]))
+    s = load_scenario(tmp_path / "m.npz")
+    text = weights_csv(s, compute(s).weights(), [0]) + data_csv(s, compute(s).weights())
+    assert "\r" not in text and all(line.count(",") >= 2 for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- saving
+
+def test_a_read_only_file_is_not_replaced(tmp_path):
+    target = tmp_path / "lesson.json"
+    save_scenario(load_preset("toy-3token"), target)
+    before = target.read_bytes()
+    target.chmod(0o444)
+    with pytest.raises(FileProblem, match="is read-only"):
+        save_scenario(load_preset("seed-demo"), target)
+    assert target.read_bytes() == before
+
+
+def test_a_file_name_of_255_bytes_can_be_saved(tmp_path):
+    name = "あ" * 83 + ".json"  # 83 × 3 + 5 = 254 bytes
+    save_scenario(load_preset("toy-3token"), tmp_path / name)
+    assert load_scenario(tmp_path / name).n == 3
+
+
+def test_stale_temporary_files_of_a_killed_save_are_cleaned_at_the_next_save(tmp_path):
+    stale, fresh, other = (tmp_path / ".attnviz-dead1234.tmp", tmp_path / ".attnviz-live5678.tmp",
+                           tmp_path / ".someone-elses.tmp")
+    for path in (stale, fresh, other):
+        path.write_bytes(b"half a file")
+    old = time.time() - STALE_SECONDS - 60
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    save_scenario(load_preset("toy-3token"), tmp_path / "s.json")
+    assert not stale.exists() and fresh.exists() and other.exists()
+
+
+def test_private_files_are_readable_by_their_owner_only(tmp_path):
+    atomic_write(tmp_path / "copy.json", b"{}", private=True)
+    assert (tmp_path / "copy.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_writing_onto_a_fifo_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "pipe.json")
+    with pytest.raises(FileProblem, match="not a regular file"):
+        save_scenario(load_preset("toy-3token"), tmp_path / "pipe.json")
