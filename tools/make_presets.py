@@ -60,7 +60,8 @@ def seed_demo():
             "head. The query それ (it) attends to 魚 (fish); set its 食べ物 (food) to 0 and raise "
             "動物 (animal) and it attends to 猫 (cat)."),
         heads=[head("意味ヘッド", q, k, k, MEANING),
-               head("直前を見るヘッド", q_pos, k_pos, k_pos, ["位置 cos", "位置 sin"])])
+               head("直前を見るヘッド", q_pos, k_pos, k_pos, ["位置 cos", "位置 sin"])],
+        focus="それ")
 
 
 def toy_3token():
@@ -70,10 +71,16 @@ def toy_3token():
         "tutorial", ["猫", "魚", "それ"],
         title=("計算例：3 トークン（d_k = 2）", "Worked example: 3 tokens (d_k = 2)"),
         description=(
-            "チュートリアルの数値例。q(それ) = [0, 2] の重みは約 [0.045, 0.769, 0.186]、出力は約 [0.28, 1.72]。",
-            "The tutorial's worked example. The weights of q(それ) = [0, 2] are about "
-            "[0.045, 0.769, 0.186] and its output is about [0.28, 1.72]."),
-        heads=[head("意味ヘッド", q, k, k, MEANING[:2])])
+            "チュートリアルの数値例。q(それ) = [0, 2] の重みは [0.045, 0.768, 0.187]、出力は約 [0.28, 1.72]。",
+            "The tutorial's worked example. The weights of q(それ) = [0, 2] are [0.045, 0.768, 0.187] "
+            "and its output is about [0.28, 1.72]."),
+        note=("チュートリアルは ÷√2 の結果を 2.83、1.41 に丸めてから softmax にかけるので、約 [0.045, 0.769, 0.186] "
+              "と書いています（e^2.83 ≈ 16.95、e^1.41 ≈ 4.10、合計 ≈ 22.05）。ここでは丸めずに計算するので "
+              "0.768、0.187 になります。",
+              "The tutorial rounds ÷√2 to 2.83 and 1.41 before softmax, and so prints about "
+              "[0.045, 0.769, 0.186] (e^2.83 ≈ 16.95, e^1.41 ≈ 4.10, sum ≈ 22.05). Here nothing is "
+              "rounded first, which gives 0.768 and 0.187."),
+        heads=[head("意味ヘッド", q, k, k, MEANING[:2])], focus="それ")
 
 
 # The same word はし with the same q and k in two sentences: only the context differs.
@@ -106,7 +113,7 @@ def hashi_chopsticks():
             "はし has the same q and k as in 川にかかるはしを渡った. Here it attends to ご飯 (rice) and "
             "食べた (ate), so its output points to 食事 (meal): chopsticks. The mask is off so it can "
             "see the words after it (bidirectional, as in BERT)."),
-        heads=[head("文脈ヘッド", q, k, k, HASHI_LABELS)])
+        heads=[head("文脈ヘッド", q, k, k, HASHI_LABELS)], focus="はし")
 
 
 def hashi_bridge():
@@ -119,7 +126,7 @@ def hashi_bridge():
             "「はし」の q と k は「はしを使ってご飯を食べた」と同じ。文脈の「川」「渡った」を見て、出力は 川・移動 の向きになる（橋）。",
             "はし has the same q and k as in はしを使ってご飯を食べた. Here it attends to 川 (river) and "
             "渡った (crossed), so its output points to 川・移動: bridge."),
-        heads=[head("文脈ヘッド", q, k, k, HASHI_LABELS)])
+        heads=[head("文脈ヘッド", q, k, k, HASHI_LABELS)], focus="はし")
 
 
 def taro_hanako():
@@ -139,7 +146,7 @@ def taro_hanako():
             "「彼女」の q は「人」で「女性」を探す。「花子」の k が最もよく揃い、「太郎」や「本」にはほとんど注目しない。",
             "The q of 彼女 (she) looks for a person who is female: the k of 花子 (Hanako) lines up best; "
             "太郎 (Taro) and 本 (book) get little weight."),
-        heads=[head("指示ヘッド", q, k, k, labels)])
+        heads=[head("指示ヘッド", q, k, k, labels)], focus="彼女")
 
 
 def projection_demo():
@@ -159,7 +166,7 @@ def projection_demo():
             "each head attends, the heads are concatenated, multiplied by W_o and added to X "
             "(O = X + Y')."),
         heads=[{"name": "ヘッド 0", "names": {"en": "head 0"}, "labels": ["軸 1", "軸 2"]},
-               {"name": "ヘッド 1", "names": {"en": "head 1"}}])
+               {"name": "ヘッド 1", "names": {"en": "head 1"}}], focus="食べた")
     doc["projection"] = {"x": x, **{k: v.tolist() for k, v in w.items()},
                          "n_heads": 2, "n_kv_heads": None, "residual": True}
     return doc
@@ -182,7 +189,7 @@ def gqa_demo():
             "KV キャッシュのメモリが半分になる。",
             "Q per head, but only 2 groups of K and V (heads 0 and 1 share the first, 2 and 3 the "
             "second): the KV cache needs half the memory."),
-        heads=[{"name": f"ヘッド {i}", "names": {"en": f"head {i}"}} for i in range(4)])
+        heads=[{"name": f"ヘッド {i}", "names": {"en": f"head {i}"}} for i in range(4)], focus="食べた")
     doc["projection"] = {"x": x.tolist(), **{k: v.tolist() for k, v in w.items()},
                          "n_heads": 4, "n_kv_heads": 2, "residual": True}
     return doc
@@ -207,7 +214,8 @@ def position_demo(tokens, title, other):
             f"Without position information attention alone cannot tell this from {other[1]} (the same "
             "words get the same outputs, only reordered). Set positions to sinusoidal or RoPE in the "
             "layer view and the outputs change. The causal mask is off, as it too carries order."),
-        heads=[{"name": "ヘッド 0", "names": {"en": "head 0"}}, {"name": "ヘッド 1", "names": {"en": "head 1"}}])
+        heads=[{"name": "ヘッド 0", "names": {"en": "head 0"}}, {"name": "ヘッド 1", "names": {"en": "head 1"}}],
+        focus="猫")  # 猫's output is only reordered without positions, and changes with them
     doc["projection"] = {"x": [POSITION_EMBEDDING[t] for t in tokens], **POSITION_W,
                          "n_heads": 2, "n_kv_heads": None, "residual": True, "positions": "none"}
     return doc
@@ -230,7 +238,7 @@ def gpt2_small_shape():
     heads = [head(f"head {i}", *(np.round(rng.normal(0, 1, (10, 64)), 3) for _ in "qkv"))
              for i in range(12)]
     return scenario(
-        "layer", SEED_TOKENS, heads=heads,
+        "layer", SEED_TOKENS, heads=heads, focus=len(SEED_TOKENS) - 1,
         title=("GPT-2 small の形：12 ヘッド × 64 次元", "GPT-2 small's shape: 12 heads × 64 dimensions"),
         description=(
             "d = 768 を 12 ヘッドに分けた形（各 64 次元）。値は固定シードの乱数で、意味はない。",
@@ -252,15 +260,20 @@ def head(name, q, k, v, labels=()):
     return entry
 
 
-def scenario(tab, tokens, *, title, description, heads, causal=True):
-    return {
+def scenario(tab, tokens, *, title, description, heads, focus, causal=True, note=None):
+    """`focus`: the token the story is about, selected when the preset opens."""
+    doc = {
         "format": "attnviz-scenario", "version": 1, "tab": tab,
         "title": {"ja": title[0], "en": title[1]},
         "description": {"ja": description[0], "en": description[1]},
         "tokens": tokens,
         "settings": {"causal": causal, "scale": True, "temperature": 1.0},
         "heads": heads,
+        "focus": tokens.index(focus) if isinstance(focus, str) else focus,
     }
+    if note:
+        doc["note"] = {"ja": note[0], "en": note[1]}
+    return doc
 
 
 def _plain(m):

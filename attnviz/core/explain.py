@@ -52,33 +52,69 @@ def _factor(x: float, decimals: int) -> str:
 
 @dataclass(frozen=True)
 class StepRow:
-    """One key's line in the step table of query i."""
+    """One key's line in the step table of query i (or the Σ line under them)."""
 
     key: str
     k: str
     dot: str          # q·k written out
     scaled: str       # after ÷ √d_k (and ÷ temperature)
     mask: str         # '0' or '−∞'
-    weight: str       # softmax
+    exp: str          # e to the masked score (0 for a masked key), as the tutorial divides it
+    weight: str       # softmax: exp / Σ exp
     weight_value: float
     masked: bool
 
     @property
-    def cells(self) -> tuple[str, str, str, str, str, str]:
-        """The row as the step table shows it: key, k, q·k, ÷√d_k, mask, weight."""
-        return (self.key, self.k, self.dot, self.scaled, self.mask, self.weight)
+    def cells(self) -> tuple[str, ...]:
+        """The row as the step table shows it: key, k, q·k, ÷√d_k, mask, eˣ, weight."""
+        return (self.key, self.k, self.dot, self.scaled, self.mask, self.exp, self.weight)
+
+
+# e^x is written out as the tutorial does (e^2.83 ≈ 16.9) while it stays printable; beyond,
+# softmax subtracts the largest score first, and the table shows e^(x − max) as computed.
+EXP_DIRECT_LIMIT = 60.0
+
+
+def exponentials(masked_row) -> tuple[np.ndarray, bool]:
+    """(e^x for each key, 0 where masked; True when the max was subtracted first)."""
+    x = np.asarray(masked_row, dtype=float)
+    finite = x[np.isfinite(x)]
+    peak = float(finite.max()) if finite.size else 0.0
+    shifted = abs(peak) > EXP_DIRECT_LIMIT
+    with np.errstate(under="ignore"):
+        return np.exp(x - peak if shifted else x), shifted
+
+
+def fmt3(x: float) -> str:
+    """Three significant digits, as the tutorial's e^x: 1.00, 16.9, 4.11, 22.0, 3.42e−5; 0 stays 0."""
+    if x == 0:
+        return "0"
+    text = f"{x:#.3g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}e{int(exponent)}"
+    return text.replace("-", MINUS)
 
 
 def step_rows(tokens, q_row, k, trace: AttentionTrace, i: int) -> list[StepRow]:
+    exps, _ = exponentials(trace.masked[i])
     rows = []
     for j, token in enumerate(tokens):
         masked = bool(np.isneginf(trace.masked[i, j]))
         rows.append(StepRow(
             key=token, k=fmt_vector(k[j]), dot=dot_text(q_row, k[j]),
             scaled=fmt(trace.scaled[i, j]), mask=MINUS_INFINITY if masked else "0",
+            exp="0" if masked else fmt3(exps[j]),
             weight="0" if masked else f"{trace.weights[i, j]:.3f}",  # aligned; a masked 0 is exact
             weight_value=float(trace.weights[i, j]), masked=masked))
     return rows
+
+
+def sum_row(trace: AttentionTrace, i: int) -> StepRow:
+    """The Σ line: the sum of e^x that each one is divided by, and the weights' sum, 1."""
+    exps, _ = exponentials(trace.masked[i])
+    return StepRow(key="Σ", k="", dot="", scaled="", mask="", exp=fmt3(float(exps.sum())),
+                   weight=f"{float(trace.weights[i].sum()):.3f}", weight_value=0.0, masked=False)
 
 
 def divisor_text(d_k: int, scale: bool, temperature: float) -> str:

@@ -95,6 +95,10 @@ def scenario_to_dict(s: Scenario, with_arrays: bool = True) -> dict:
         document["weights"] = s.given.tolist() if with_arrays else "array"  # a model's, as loaded
     if s.layer is not None:
         document["layer"] = list(s.layer)
+    if s.note:
+        document["note"] = dict(s.note)
+    if s.focus is not None:
+        document["focus"] = s.focus
     if derived:
         p = s.projection
         document["projection"] = {
@@ -289,7 +293,16 @@ def scenario_from_dict(document) -> Scenario:
     return make_scenario(tokens, heads, settings, projection,
                          _texts(document.get("title"), "title"),
                          _texts(document.get("description"), "description"),
-                         given=given, layer=_layer_entry(document.get("layer")))
+                         given=given, layer=_layer_entry(document.get("layer")),
+                         note=_texts(document.get("note"), "note"), focus=_focus(document.get("focus"), len(tokens)))
+
+
+def _focus(value, n: int):
+    """The story's query: a whole number here; that it is a token of this scenario is validated
+    with the rest (after the heads, whose shapes say more about a broken file)."""
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ScenarioError(f'"focus" must be a token position from 0 to {n - 1}, not {_short(value)}')
+    return value
 
 
 def _weights(given, n_heads: int) -> np.ndarray:

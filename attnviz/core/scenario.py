@@ -113,6 +113,8 @@ class Scenario:
     # A model's attention loaded as weights only ([heads, n, n], no q, k, v): shown as they are.
     given: np.ndarray | None = None
     layer: tuple[int, int] | None = None  # (this layer, of how many) when loaded from a model's file
+    note: dict = field(default_factory=dict)  # language -> a word about the numbers, under the step table
+    focus: int | None = None  # the query the scenario's story is about (それ, 彼女, はし): selected at start
 
     @property
     def n(self) -> int:
@@ -136,10 +138,11 @@ def make_head(name, q, k, v, labels=(), v_labels=(), names=None) -> Head:
 
 
 def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None,
-                  given=None, layer=None) -> Scenario:
+                  given=None, layer=None, note=None, focus=None) -> Scenario:
     """Build and validate a Scenario; raises ScenarioError naming what is wrong."""
     scenario = Scenario(tuple(tokens), tuple(heads), settings or Settings(), projection,
-                        _texts(title), _texts(description), None if given is None else _frozen(given), layer)
+                        _texts(title), _texts(description), None if given is None else _frozen(given), layer,
+                        _texts(note), focus)
     validate(scenario)
     return scenario
 
@@ -196,12 +199,15 @@ def validate(s: Scenario) -> None:
         _check_head(index, head, s.tokens, s.weights_only)
     if s.weights_only:
         _check_given(s)
-    for which in ("title", "description"):
+    for which in ("title", "description", "note"):
         for text in getattr(s, which).values():
-            _check_text(which, text, multiline=which == "description")
+            _check_text(which, text, multiline=which != "title")
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))
+    if s.focus is not None and not (isinstance(s.focus, int) and not isinstance(s.focus, bool)
+                                    and 0 <= s.focus < s.n):
+        raise ScenarioError(f"the story's query {s.focus!r} is not a token position (0 to {s.n - 1})")
 
 
 def _check_tokens(tokens) -> None:
@@ -374,7 +380,8 @@ def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
                                        "{1} heads, the most AttnViz shows"), s.n, len(s.heads))
     tokens = s.tokens[:i] + (name,) + s.tokens[i:]
     mask = masks.with_rows_changed(s.settings.mask, s.n, insert=i)
-    return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0), mask)
+    focus = None if s.focus is None else s.focus + (s.focus >= i)
+    return _with_rows(s, tokens, lambda m: np.insert(m, i, 0.0, axis=0), mask, focus)
 
 
 def _check_tokens_editable(s: Scenario) -> None:
@@ -388,14 +395,15 @@ def with_token_removed(s: Scenario, i: int) -> Scenario:
     if s.n <= 1:
         raise ScenarioError(QT_TR_NOOP("the last token cannot be removed: a scenario needs at least one"))
     mask = masks.with_rows_changed(s.settings.mask, s.n, remove=i)
-    return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0), mask)
+    focus = None if s.focus in (None, i) else s.focus - (s.focus > i)  # the story's token gone: no story
+    return _with_rows(s, s.tokens[:i] + s.tokens[i + 1:], lambda m: np.delete(m, i, axis=0), mask, focus)
 
 
-def _with_rows(s: Scenario, tokens, change_rows, mask) -> Scenario:
+def _with_rows(s: Scenario, tokens, change_rows, mask, focus) -> Scenario:
     """Apply the same row insertion or deletion to every per-token matrix (and the mask)."""
     settings = dataclasses.replace(s.settings, mask=mask)
     _check_settings(settings, tokens)
-    s = dataclasses.replace(s, settings=settings)
+    s = dataclasses.replace(s, settings=settings, focus=focus)
     if s.projection is not None:
         projection = dataclasses.replace(s.projection, x=_frozen(change_rows(s.projection.x)))
         return _with_projection(dataclasses.replace(s, tokens=tokens), projection)
@@ -472,7 +480,8 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
     """Everything a file stores is identical, arrays bit for bit (so −0.0 differs from 0.0).
 
     Cheap after an edit: unchanged arrays are shared between the two scenarios."""
-    if (a.tokens, a.settings, a.title, a.description) != (b.tokens, b.settings, b.title, b.description):
+    if (a.tokens, a.settings, a.title, a.description, a.note, a.focus) != \
+            (b.tokens, b.settings, b.title, b.description, b.note, b.focus):
         return False
     if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
         return False

@@ -54,7 +54,8 @@ def run(scenario=None, lang: str | None = None) -> int:
     notices = []
     window = MainWindow(scenario if scenario is not None else _start_scenario(notices))
     window.enable_recovery()
-    window.show()
+    # The first time, the whole screen: the lesson's tables, heads and steps all fit on 1920 × 1080.
+    window.showMaximized() if window.classroom.first_start else window.show()
     notices += settings.notices()  # damaged settings met while the window restored its layout
     for line in notices:
         print(f"attnviz: {terminal_safe(line)}", file=sys.stderr)

@@ -17,8 +17,12 @@ from .i18n import LANGUAGES, current_language, install_language, tr
 from .theme import THEMES, apply_theme
 
 ZOOM_STEPS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 2.8)
+DESK_ZOOM = 1.0           # Ctrl+0 on the desk ...
+PRESENTATION_ZOOM = 1.6   # ... and while presenting: each mode has its own zoom, remembered apart
+PRESENTATION_MAX_ZOOM = 2.0  # beyond, a 1920 × 1080 screen cannot hold the steps and the controls
 PRESENTATION_POINTS = 24  # heatmap labels and values on a projector: readable from the back
-STEPS_SHARE = 0.23        # of the screen's width, for the step table while presenting
+STEPS_SHARE = 0.42        # of the screen's width, for the step table and the controls while presenting
+SLIDER_SHARE = 1 / 3      # a presentation q slider is at least this share of the screen wide
 
 
 class Classroom:
@@ -28,6 +32,7 @@ class Classroom:
         self.colormap = colormaps.DEFAULT
         self.theme = "light"
         self.presenting = False
+        self.first_start = False  # no window layout remembered: the app opens maximised
         self._saved_layout = None
         self._base_points = QApplication.font().pointSizeF()
         self._build_actions()
@@ -54,7 +59,9 @@ class Classroom:
         self.exit_presentation_action = self._action(lambda: self.set_presentation(False), ["Esc"])
         self.zoom_in_action = self._action(lambda: self.zoom(+1), [QKeySequence.ZoomIn, "Ctrl+="])
         self.zoom_out_action = self._action(lambda: self.zoom(-1), [QKeySequence.ZoomOut])
-        self.zoom_reset_action = self._action(lambda: self.set_zoom(1.0), ["Ctrl+0"])
+        self.zoom_reset_action = self._action(self.reset_zoom, ["Ctrl+0"])
+        self.controls_action = self._action(self.toggle_controls, ["H"], checkable=True)
+        self.controls_action.setEnabled(False)  # presenting only: on the desk, H is a letter to type
         self.guided_action = self._action(self.toggle_guided, ["Ctrl+G"], checkable=True)
         self.next_action = self._action(self.next_step, ["Ctrl+Right"])
         self.previous_action = self._action(self.previous_step, ["Ctrl+Left"])
@@ -66,9 +73,10 @@ class Classroom:
         _, self.colormap_actions = self._group(colormaps.SEQUENTIAL, self.set_colormap)
         _, self.theme_actions = self._group(THEMES, self.set_theme)
         self.window.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
+        self.window.presenter.toggle.clicked.connect(self.toggle_controls)
 
     def fill_view_menu(self, menu):
-        for action in (self.presentation_action, None, self.zoom_in_action, self.zoom_out_action,
+        for action in (self.presentation_action, self.controls_action, None, self.zoom_in_action, self.zoom_out_action,
                        self.zoom_reset_action, None):
             menu.addSeparator() if action is None else menu.addAction(action)
         self.colormap_menu = menu.addMenu("")
@@ -94,6 +102,7 @@ class Classroom:
             self.previous_query_action: tr("Previous q&uery"),
             self.guide_action: tr("&What am I looking at?"), self.about_action: tr("&About AttnViz"),
             self.exit_presentation_action: tr("Leave presentation"),
+            self.controls_action: tr("Presentation &controls"),
         }
         tips = {
             self.presentation_action: tr("Full screen with large type for a projector: the active head big, "
@@ -106,6 +115,8 @@ class Classroom:
             self.previous_query_action: tr("Explain the previous token's row"),
             self.zoom_in_action: tr("Larger text everywhere"), self.zoom_out_action: tr("Smaller text everywhere"),
             self.zoom_reset_action: tr("Text at its usual size"),
+            self.controls_action: tr("While presenting: show or hide the query, its q sliders, the mask, "
+                                     "÷√d_k and the temperature (H)"),
             self.guide_action: tr("Query, key and value, the worked example, and how to use the window"),
         }
         name_actions(texts, tips)
@@ -135,6 +146,7 @@ class Classroom:
         self.set_theme(settings.theme(), remember=False)
         self.set_zoom(settings.zoom(), remember=False)
         geometry, state = settings.window_state()
+        self.first_start = geometry is None
         if geometry is not None:
             self.window.restoreGeometry(geometry)
         if state is not None:
@@ -170,15 +182,29 @@ class Classroom:
     def zoom_factor(self) -> float:
         return QApplication.font().pointSizeF() / self._base_points
 
+    def zoom_range(self) -> tuple[float, float]:
+        """Presenting, text is never smaller than on the desk it came from."""
+        if self.presenting:
+            low = max(DESK_ZOOM, self._saved_layout[2])
+            return low, max(low, PRESENTATION_MAX_ZOOM)
+        return ZOOM_STEPS[0], ZOOM_STEPS[-1]
+
     def zoom(self, direction: int):
         current = self.zoom_factor
-        steps = [z for z in ZOOM_STEPS if (z > current + 1e-6 if direction > 0 else z < current - 1e-6)]
+        low, high = self.zoom_range()
+        steps = [z for z in ZOOM_STEPS if (z > current + 1e-6 if direction > 0 else z < current - 1e-6)
+                 and low - 1e-6 <= z <= high + 1e-6]
         if steps:
             self.set_zoom(steps[0] if direction > 0 else steps[-1])
 
+    def reset_zoom(self):
+        """Ctrl+0: the usual size of the mode the window is in (a projector's, or the desk's)."""
+        self.set_zoom(PRESENTATION_ZOOM if self.presenting else DESK_ZOOM)
+
     def set_zoom(self, factor: float, remember: bool = True):
         """Every text in the window scales: tables, step table, heatmaps (they follow the app font)."""
-        factor = min(max(factor, ZOOM_STEPS[0]), ZOOM_STEPS[-1])
+        low, high = self.zoom_range()
+        factor = min(max(factor, low), high)
         if abs(factor - self.zoom_factor) < 1e-6:
             return
         font = QApplication.font()
@@ -207,23 +233,46 @@ class Classroom:
             self.presenting = True
             self.set_zoom(settings.zoom(presentation=True), remember=False)
             w.heads.set_presentation(True, PRESENTATION_POINTS)
-            w.steps.set_compact(True)
+            w.heads.valuePixelsChanged.connect(self._match_step_table)
+            self._show_controls(settings.presentation_controls())
             w.showFullScreen()
-            # The steps beside the big head: a fixed share, so the head keeps its large type.
-            w.resizeDocks([w.steps_dock], [int(w.screen().geometry().width() * STEPS_SHARE)], Qt.Horizontal)
+            width = w.screen().geometry().width()
+            w.presenter.set_slider_width(int(width * SLIDER_SHARE))
+            # The steps and controls beside the big head: a fixed share, so the head keeps its large type.
+            w.resizeDocks([w.steps_dock], [int(width * STEPS_SHARE)], Qt.Horizontal)
+            QApplication.sendPostedEvents()
+            self._match_step_table(w.heads.value_pixels())
         else:
             state, geometry, zoom = self._saved_layout
             self.presenting = False
+            w.heads.valuePixelsChanged.disconnect(self._match_step_table)
             w.heads.set_presentation(False)
+            self.set_zoom(zoom, remember=False)  # first: the desk's step table is laid out at the desk's size
             w.steps.set_compact(False)
-            self.set_zoom(zoom, remember=False)
+            w.presenter.hide()
             for widget in (w.menuBar(), w.statusBar(), w.sliders):
                 widget.show()
             w.showNormal()
             w.restoreState(state)
             w.restoreGeometry(geometry)
         self.presentation_action.setChecked(on)
+        self.controls_action.setEnabled(on)
         self._presentation_keys(on)
+
+    def _match_step_table(self, pixels: int):
+        """The step table's type as large as the big heatmap's values."""
+        if self.presenting and pixels != self.window.steps.presentation_pixels:
+            self.window.steps.set_compact(True, pixels)
+
+    def toggle_controls(self):
+        if self.presenting:
+            self._show_controls(not self.window.presenter.shown())
+            settings.set_presentation_controls(self.window.presenter.shown())
+
+    def _show_controls(self, on: bool):
+        self.window.presenter.show()
+        self.window.presenter.show_body(on)
+        self.controls_action.setChecked(on)
 
     def _presentation_keys(self, on: bool):
         """With no tables to type into, the arrow keys (and a clicker's page keys) step through."""

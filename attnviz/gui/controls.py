@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
+                               QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
 from ..core import masks
 from ..core.explain import fmt
@@ -17,7 +17,8 @@ from .i18n import describe, head_label, tr
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
 Q_SLIDER_RANGE = 5.0      # the q sliders span at least −5 to 5 (wider for larger values) ...
-Q_SLIDER_STEP = 0.1       # ... in steps of 0.1
+Q_SLIDER_STEP = 0.1       # ... in steps of 0.1 (hold Shift while dragging) ...
+Q_SLIDER_SNAP = 0.5       # ... or, dragged without Shift, of 0.5: "to 0" lands on 0 on a projector
 MAX_Q_SLIDERS = 8         # wider heads are edited in the table
 
 
@@ -72,34 +73,45 @@ def _rows_of(s):
 
 
 class SettingsBar(Retranslated):
-    """causalToggle, scaleToggle and temperatureSlider, kept in step with the document."""
+    """causalToggle, scaleToggle and temperatureSlider, kept in step with the document.
 
-    def __init__(self, document, report, parent=None):
+    In presentation (`prefix` "presentation", no mask menu, the temperature `stacked` on a line
+    of its own) the same controls sit in the presentation panel, named presentationCausalToggle
+    and so on."""
+
+    def __init__(self, document, report, parent=None, prefix: str = "", with_masks: bool = True,
+                 stacked: bool = False):
         super().__init__(parent)
         self.document = document
         self.report = report  # shows a refused change to the user
-        self.causal = QCheckBox(objectName="causalToggle")
-        self.mask_kind = QComboBox(objectName="maskSelector")
+        name = (lambda base: prefix + base[0].upper() + base[1:]) if prefix else (lambda base: base)
+        self.causal = QCheckBox(objectName=name("causalToggle"))
+        self.mask_kind = QComboBox(objectName=name("maskSelector"))
         self.mask_kind.addItems([""] * len(MASK_KINDS))
-        self.mask_size = QSpinBox(objectName="maskSize")
+        self.mask_size = QSpinBox(objectName=name("maskSize"))
         self.mask_size.setRange(1, MAX_TOKENS)
-        self.scale = QCheckBox(objectName="scaleToggle")
+        self.with_masks = with_masks
+        self.scale = QCheckBox(objectName=name("scaleToggle"))
         self.temperature_name = QLabel()
-        self.temperature = QSlider(Qt.Horizontal, objectName="temperatureSlider")
+        self.temperature = QSlider(Qt.Horizontal, objectName=name("temperatureSlider"))
         reach = TEMPERATURE_DECADES * TEMPERATURE_STEPS
         self.temperature.setRange(-reach, reach)
         self.temperature.setPageStep(10)
         self.temperature.setMinimumWidth(160)
         self.temperature.setMaximumWidth(320)
-        self.temperature_label = QLabel(objectName="temperatureValue")
+        self.temperature_label = QLabel(objectName=name("temperatureValue"))
         self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 100.00 "))
         self._drag = DragTracker(self.temperature)
-        layout = QHBoxLayout(self)
+        rows = [QHBoxLayout(), QHBoxLayout()]
+        for widget in (self.causal, self.mask_kind, self.mask_size, self.scale):
+            rows[0].addWidget(widget)
+        for widget in (self.temperature_name, self.temperature, self.temperature_label):
+            rows[1 if stacked else 0].addWidget(widget)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.causal, self.mask_kind, self.mask_size, self.scale, self.temperature_name,
-                       self.temperature, self.temperature_label):
-            layout.addWidget(widget)
-        layout.addStretch(1)
+        for row in rows:
+            row.addStretch(1)
+            layout.addLayout(row)
         self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
                                                          tr("Show the future"), causal=on, mask=None))
         self.mask_kind.activated.connect(lambda i: self._set_mask(MASK_KINDS[i]))
@@ -172,7 +184,8 @@ class SettingsBar(Retranslated):
                 QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):
             self.causal.setChecked(kind == "causal")
             self.mask_kind.setCurrentIndex(MASK_KINDS.index(kind))
-            self.mask_size.setVisible(kind in ("window", "prefix"))
+            self.mask_kind.setVisible(self.with_masks)
+            self.mask_size.setVisible(self.with_masks and kind in ("window", "prefix"))
             if kind in ("window", "prefix"):
                 self.mask_size.setValue(settings.mask.window if kind == "window" else settings.mask.prefix)
             self.scale.setChecked(settings.scale)
@@ -181,11 +194,16 @@ class SettingsBar(Retranslated):
 
 
 class QuerySliders(Retranslated):
-    """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders)."""
+    """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders).
 
-    def __init__(self, document, report, parent=None):
+    A drag snaps to steps of 0.5 (Shift: 0.1), so "to 0" lands on 0. The presentation panel
+    has its own, named presentationQSlider0, ..., with sliders at least `slider_width` wide."""
+
+    def __init__(self, document, report, parent=None, prefix: str = "", slider_width: int = 0):
         super().__init__(parent)
-        self.setObjectName("qSliders")
+        self.setObjectName(prefix + ("QSliders" if prefix else "qSliders"))
+        self.prefix = prefix
+        self.slider_width = slider_width
         self.document = document
         self.report = report
         self.title = QLabel(objectName="qSlidersTitle")
@@ -209,8 +227,9 @@ class QuerySliders(Retranslated):
     def _ensure(self, count: int):
         while len(self.sliders) < count:
             i = len(self.sliders)
-            slider = QSlider(Qt.Horizontal, objectName=f"qSlider{i}")
-            slider.setPageStep(5)
+            slider = QSlider(Qt.Horizontal, objectName=f"{self.prefix}{'QSlider' if self.prefix else 'qSlider'}{i}")
+            slider.setPageStep(round(Q_SLIDER_SNAP / Q_SLIDER_STEP))
+            slider.setMinimumWidth(self.slider_width)
             slider.drag = DragTracker(slider)
             slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
             name, value = QLabel(), QLabel()
@@ -229,6 +248,8 @@ class QuerySliders(Retranslated):
         d = self.document
         q = d.scenario.heads[d.active_head].q[d.query].copy()
         q[i] = round(position * Q_SLIDER_STEP, 6)
+        if self.sliders[i].isSliderDown() and not QApplication.keyboardModifiers() & Qt.ShiftModifier:
+            q[i] = round(q[i] / Q_SLIDER_SNAP) * Q_SLIDER_SNAP  # the handle follows the snapped value
         if q[i] == d.scenario.heads[d.active_head].q[d.query][i]:
             return
         try:
@@ -251,6 +272,7 @@ class QuerySliders(Retranslated):
             return
         self._ensure(head.d_k)
         self.title.setText(tr("q of {0} (what it is looking for)").format(token))
+        self.title.setVisible(not self.prefix)  # presenting: the chooser above says whose q it is
         for i, label in enumerate(head.dim_labels("q")):
             value = float(head.q[d.query][i])
             slider = self.sliders[i]
@@ -323,3 +345,75 @@ class Selectors(Retranslated):
                     box.clear()
                     box.addItems(items)
                 box.setCurrentIndex(current)
+
+
+class PresentationControls(Retranslated):
+    """The tutorial's experiments without leaving full screen: the query, its q sliders (each at
+    least a third of the screen wide), hide the future, ÷√d_k and the temperature, beside the
+    step table. H (or the button) shows and hides them; every change is one undo step, as on
+    the desk. Nothing here takes the keyboard focus, so a clicker's keys keep stepping."""
+
+    def __init__(self, document, report, parent=None):
+        super().__init__(parent)
+        self.setObjectName("presentationControls")
+        self.document = document
+        self.toggle = QToolButton(objectName="presentationControlsToggle")
+        self.toggle.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.query_name = QLabel()
+        self.query = QComboBox(objectName="presentationQuery")
+        self.query.activated.connect(lambda i: document.select(query=i))
+        self.sliders = QuerySliders(document, report, prefix="presentation")
+        self.settings = SettingsBar(document, report, prefix="presentation", with_masks=False, stacked=True)
+        self.body = QWidget(objectName="presentationControlsBody")
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.query_name)
+        top.addWidget(self.query)
+        top.addStretch(1)
+        top.addWidget(self.toggle)  # stays when the rest is hidden: the mouse can bring it back
+        self.query_row = QWidget()
+        self.query_row.setLayout(top)
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addWidget(self.sliders)
+        body.addWidget(self.settings)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.query_row)
+        layout.addWidget(self.body)
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.retranslate()
+
+    def set_slider_width(self, pixels: int) -> None:
+        self.sliders.slider_width = pixels
+        for slider in self.sliders.sliders:
+            slider.setMinimumWidth(pixels)
+
+    def show_body(self, on: bool) -> None:
+        self.body.setVisible(on)
+        self.query_name.setVisible(on)
+        self.query.setVisible(on)
+        self.retranslate()
+
+    def shown(self) -> bool:
+        return not self.body.isHidden()
+
+    def retranslate(self):
+        self.query_name.setText(tr("Query"))
+        self.query.setToolTip(tr("The query token whose arithmetic is explained step by step "
+                                 "(or click its row in a heatmap)"))
+        self.toggle.setText(tr("Hide the controls (H)") if self.shown() else tr("Show the controls (H)"))
+        self.toggle.setToolTip(tr("The query, its q sliders, the mask, ÷√d_k and the temperature, "
+                                  "without leaving full screen"))
+        self.refresh()
+
+    def refresh(self):
+        tokens = list(self.document.scenario.tokens)
+        with QSignalBlocker(self.query):
+            if [self.query.itemText(i) for i in range(self.query.count())] != tokens:
+                self.query.clear()
+                self.query.addItems(tokens)
+            self.query.setCurrentIndex(self.document.query)
+        for widget in self.findChildren(QWidget):
+            widget.setFocusPolicy(Qt.NoFocus)  # the clicker's keys go to the window, not to a control

@@ -125,5 +125,5 @@ class ScenarioDocument(QObject):
 
     @staticmethod
     def _default_query(scenario: Scenario) -> int:
-        # The tutorial's query is それ; elsewhere, the last token sees the most keys.
-        return scenario.tokens.index("それ") if "それ" in scenario.tokens else scenario.n - 1
+        """The token the scenario's story is about; else the last, which sees the most keys."""
+        return scenario.focus if scenario.focus is not None else scenario.n - 1

@@ -15,13 +15,13 @@ from PySide6.QtCore import QLineF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 
 from ..core.compute import Result
-from ..core.explain import fmt, step_rows
+from ..core.explain import fmt, step_rows, sum_row
 from ..core.scenario import Scenario
 from . import colormaps
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .i18n import head_label, tr
-from .step_table import step_headers, step_output, step_title
+from .step_table import COLUMNS, WEIGHT, step_headers, step_output, step_title
 
 KINDS = ("head", "all", "step")
 FONT_PX = 16          # logical pixels; PNG exports scale the whole figure
@@ -150,8 +150,8 @@ class Figure:
         (made once: sizing and painting the figure both read it)."""
         o, s, i = self.options, self.scenario, self.query
         head, trace = s.heads[o.head], self.result.heads[o.head]
-        rows = step_rows(s.tokens, head.q[i], head.k, trace, i)
-        return (step_title(s, o.head, i), step_headers(s, o.head), rows,
+        rows = step_rows(s.tokens, head.q[i], head.k, trace, i) + [sum_row(trace, i)]
+        return (step_title(s, o.head, i), step_headers(s, o.head, i, self.result), rows,
                 step_output(s, self.result, o.head, i))
 
     def _row_height(self) -> float:
@@ -161,7 +161,7 @@ class Figure:
         title, headers, rows, _ = self.step_table
         fm = QFontMetricsF(weighted(self.font, bold=True))  # bold is the wider: headers, best row
         cells = [headers] + [r.cells for r in rows]
-        return [max(fm.horizontalAdvance(c[i]) for c in cells) + fm.height() for i in range(6)]
+        return [max(fm.horizontalAdvance(c[i]) for c in cells) + fm.height() for i in range(COLUMNS)]
 
     def _step_width(self) -> float:
         return sum(self._step_widths())
@@ -181,15 +181,16 @@ class Figure:
         p.setPen(FOREGROUND)
         p.drawText(QRectF(left, body.top(), sum(widths), h), Qt.AlignLeft | Qt.AlignVCenter, title)
         top = body.top() + h
-        best = max(range(len(rows)), key=lambda j: rows[j].weight_value)
+        best = max(range(len(rows) - 1), key=lambda j: rows[j].weight_value)
         for r, cells in enumerate([headers] + [x.cells for x in rows]):
             y = top + r * h
             x = left
             row = rows[r - 1] if r else None
-            p.setFont(bold if r == 0 or r - 1 == best else self.font)
+            total = r == len(rows)  # the Σ row
+            p.setFont(bold if r == 0 or r - 1 == best or total else self.font)
             for c, text in enumerate(cells):
                 cell = QRectF(x, y, widths[c], h)
-                if row is not None and c == 5 and not row.masked:
+                if row is not None and c == WEIGHT and not row.masked and not total:
                     p.fillRect(cell, self.heatmap.colormap.color(row.weight_value))
                     p.setPen(self.heatmap.colormap.text_color(row.weight_value))
                 else:

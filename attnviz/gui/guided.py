@@ -10,10 +10,10 @@ import dataclasses
 
 import numpy as np
 
-from ..core.explain import fmt
+from ..core.explain import MINUS_INFINITY, fmt
 from .heatmap import HeatmapData
 from .i18n import tr
-from .step_table import DOT, K, KEY, MASK, SCALED, WEIGHT
+from .step_table import DOT, EXP, K, KEY, MASK, SCALED, WEIGHT
 
 SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = range(1, 6)
 STAGES = (SCORE, SCALE, MASKING, SOFTMAX, OUTPUT)
@@ -31,8 +31,9 @@ def stage_explanation(stage: int, token: str, d_k: int) -> str:
         SCALE: tr("Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k "
                   "does not push softmax to all-or-nothing."),
         MASKING: tr("{0} may not look at the tokens after it: their scores become −∞."),
-        SOFTMAX: tr("softmax turns the scores into weights that are all positive and add up to 1; "
-                    "−∞ becomes exactly 0."),
+        SOFTMAX: tr("softmax: each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights "
+                    "add up to 1. A masked score −∞ gives e^−∞ = 0: its weight is exactly 0; every other "
+                    "weight is positive."),
         OUTPUT: tr("The output of {0} is the weighted sum of the v rows: the tokens with large "
                    "weights pass on most."),
     }[stage]
@@ -46,11 +47,11 @@ def banner(stage: int, token: str, d_k: int) -> str:
 
 def visible_columns(stage: int | None) -> set[int]:
     """The step table's columns computed by this stage (all of them outside guided steps)."""
-    every = {KEY, K, DOT, SCALED, MASK, WEIGHT}
+    every = {KEY, K, DOT, SCALED, MASK, EXP, WEIGHT}
     if stage is None:
         return every
     return {KEY, K, DOT} | ({SCALED} if stage >= SCALE else set()) | ({MASK} if stage >= MASKING else set()) \
-        | ({WEIGHT} if stage >= SOFTMAX else set())
+        | ({EXP, WEIGHT} if stage >= SOFTMAX else set())
 
 
 def staged(data: HeatmapData, trace, row: int, stage: int | None) -> HeatmapData:
@@ -61,5 +62,5 @@ def staged(data: HeatmapData, trace, row: int, stage: int | None) -> HeatmapData
         return dataclasses.replace(data, only_row=row)
     values = trace.scores[row] if stage == SCORE else trace.scaled[row]
     masked = data.masked if stage >= MASKING else np.zeros_like(data.masked)
-    return dataclasses.replace(data, only_row=row, masked=masked, colored=False,
+    return dataclasses.replace(data, only_row=row, masked=masked, colored=False, masked_text=MINUS_INFINITY,
                                row_text=tuple(fmt(x, 2) for x in values))

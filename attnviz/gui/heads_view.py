@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
@@ -20,6 +20,7 @@ from .commands import SetSettings
 from .i18n import current_language, describe, head_label, tr
 
 ACTIVE_BORDER = QColor(230, 120, 0)
+PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 
 
 class ColorBar(QWidget):
@@ -46,8 +47,10 @@ class ColorBar(QWidget):
         super().changeEvent(event)
 
     def sizeHint(self):
+        """Wide enough for "0.75" and "masked (future)", and never wider than 130 px: zoomed in on a
+        projector, the heatmap needs the room more."""
         fm = self.fontMetrics()
-        return QSize(int(fm.height() * 4.5), 200)
+        return QSize(min(int(fm.height() * 4.5), 130), 200)
 
     def minimumSizeHint(self):
         return self.sizeHint()
@@ -55,9 +58,12 @@ class ColorBar(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap,
-                       figure_font(point_size=self.font().pointSizeF()), self.palette().windowText().color(),
-                       self.palette().window().color(), self.mask_kind)
+        font = figure_font(point_size=self.font().pointSizeF())
+        fits = self.width() / 4.5  # the line height its texts fit in (see sizeHint)
+        if QFontMetricsF(font).height() > fits:
+            font = figure_font(pixel_size=QFontInfo(font).pixelSize() * fits / QFontMetricsF(font).height())
+        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap, font,
+                       self.palette().windowText().color(), self.palette().window().color(), self.mask_kind)
 
 
 # ---------------------------------------------------------------- one panel per head
@@ -66,6 +72,7 @@ class HeadPanel(QWidget):
     """The heatmap of head `index`; clicking it makes the head active and selects the row."""
 
     clicked = Signal(int, int)  # head, query row
+    resized = Signal()          # its size or type changed: what it draws is laid out anew
 
     def __init__(self, document, index: int, report=None, parent=None):
         super().__init__(parent)
@@ -141,8 +148,10 @@ class HeadPanel(QWidget):
                                       figure_font(point_size=max(self.font().pointSizeF() * self.scale,
                                                                  self.min_points)),
                                       background=palette.window().color(),
-                                      foreground=palette.windowText().color())
+                                      foreground=palette.windowText().color(),
+                                      value_share=PRESENTED_VALUE_SHARE if self.min_points else 0.36)
         self.update()
+        self.resized.emit()
 
     def changeEvent(self, event):
         if event.type() in (QEvent.FontChange, QEvent.PaletteChange, QEvent.ApplicationFontChange):
@@ -184,6 +193,18 @@ class HeadPanel(QWidget):
 
     def _content_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(6, 4, -6, -6)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.resized.emit()
+
+    def value_pixels(self) -> int:
+        """The pixel size of the values it draws (of its labels when cells are too small for values)."""
+        data = self.data()
+        if data is None:
+            return 0
+        g = self.painter.geometry(self._content_rect(), data)
+        return (g.value_font or g.label_font).pixelSize()
 
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:
@@ -243,6 +264,8 @@ class GuideBar(QWidget):
 class HeadsView(QWidget):
     """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
 
+    valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
+
     def __init__(self, document, report=None, parent=None):
         super().__init__(parent)
         self.setObjectName("headsView")
@@ -286,6 +309,7 @@ class HeadsView(QWidget):
             self.panels = [HeadPanel(self.document, i, self.report, self) for i in range(count)]
             for panel in self.panels:
                 panel.set_colormap(self.colormap_name)
+                panel.resized.connect(lambda p=panel: self._panel_resized(p))
         self._place()
         self.refresh()
 
@@ -313,6 +337,14 @@ class HeadsView(QWidget):
                 self.grid.setColumnStretch(i % columns, 1)
                 self.grid.setRowStretch(i // columns, 1)
 
+    def _panel_resized(self, panel: "HeadPanel") -> None:
+        if self.focus and panel.index == self.document.active_head:
+            self.valuePixelsChanged.emit(panel.value_pixels())
+
+    def value_pixels(self) -> int:
+        """The size of the active head's values: the step table matches it while presenting."""
+        return self.panels[self.document.active_head].value_pixels() if self.panels else 0
+
     def _place_focus(self):
         """The active head fills the left; the others stack, small, in a column on the right."""
         active = self.document.active_head
@@ -322,7 +354,7 @@ class HeadsView(QWidget):
         self.grid.addWidget(self.panels[active], 0, 0, per_column, 1)
         for k, panel in enumerate(others):
             self.grid.addWidget(panel, k % per_column, 1 + k // per_column)
-        self.grid.setColumnStretch(0, 7 if columns == 1 else 5)
+        self.grid.setColumnStretch(0, 10 if columns == 1 else 7)  # thumbnails: a glance, the head: the lesson
         for c in range(columns):
             self.grid.setColumnStretch(1 + c, 1)
 

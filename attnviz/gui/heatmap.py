@@ -14,7 +14,6 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
                            QPolygonF)
 
-from ..core.explain import MINUS_INFINITY
 from . import colormaps
 from .fonts import figure_font, weighted
 from .i18n import tr
@@ -36,6 +35,8 @@ class HeatmapData:
     only_row: int | None = None
     row_text: tuple[str, ...] | None = None
     colored: bool = True
+    # What a masked cell says: its weight, 0 (from softmax on), or its score, −∞ (at the mask step).
+    masked_text: str = "0"
 
 
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
@@ -49,7 +50,7 @@ class Geometry:
     title_height: float
     row_label_width: float
     column_label_height: float
-    column_labels_vertical: bool
+    column_labels: str  # "one row", "two rows" (staggered: each label may take two columns) or "turned"
     label_font: QFont
     value_font: QFont | None  # None: cells too small to print values in
 
@@ -63,12 +64,13 @@ class HeatmapPainter:
 
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
-                 signed: bool = False, reach: float = 1.0):
+                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36):
         self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
         self.reach = reach    # signed values are drawn divided by this; printed times it
         self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
         self.font = QFont(font) if font is not None else figure_font()
         self.show_values = show_values
+        self.value_share = value_share  # a value's type, as a share of its cell's height
         self.decimals = decimals
         self.background = background or QColor(255, 255, 255)
         self.foreground = foreground or QColor(20, 20, 20)
@@ -89,15 +91,24 @@ class HeatmapPainter:
         fm = QFontMetricsF(label_font)
         widest = max(fm.horizontalAdvance(t) for t in data.tokens)
         row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
-        horizontal_h = fm.height() * 1.3
-        cell_w, _ = self._cells(rect, n, pad, title_h, row_w, horizontal_h)
-        vertical = widest > cell_w * 0.95
-        col_h = min(self._vertical_label_extent(fm, data.tokens), rect.height() * 0.3) if vertical else horizontal_h
+        columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.tokens)
         cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
         spare = max(0.0, rect.width() - 2 * pad - row_w - cell_w * n)  # centre the matrix in its panel
         grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell_w * n, cell_h * n)
-        return Geometry(grid, cell_w, cell_h, title_h, row_w, col_h, vertical, label_font,
+        return Geometry(grid, cell_w, cell_h, title_h, row_w, col_h, columns, label_font,
                         self._value_font(cell_w, cell_h))
+
+    def _column_labels(self, rect, n, pad, title_h, row_w, fm: QFontMetricsF, tokens) -> tuple[str, float]:
+        """How the keys' labels go above the columns, and the height they take: on one line when they
+        fit their columns; staggered on two lines when each fits two columns (食べた above 猫 が 魚
+        reads better than any turned text); else turned to read upwards. Never one character a line."""
+        widest = max(fm.horizontalAdvance(t) for t in tokens)
+        line = fm.height() * 1.3
+        if widest <= self._cells(rect, n, pad, title_h, row_w, line)[0] * 0.95:
+            return "one row", line
+        if n > 1 and widest <= self._cells(rect, n, pad, title_h, row_w, 2 * line)[0] * 1.9:
+            return "two rows", 2 * line
+        return "turned", min(self._vertical_label_extent(fm, tokens), rect.height() * 0.3)
 
     @staticmethod
     def _cells(rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
@@ -122,7 +133,7 @@ class HeatmapPainter:
         if not self.show_values:
             return None
         font = QFont(self.font)
-        size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * 0.36, cell_w * 0.45)
+        size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * self.value_share, cell_w * 0.45)
         if size < 7:
             return None
         font.setPixelSize(int(size))
@@ -133,9 +144,9 @@ class HeatmapPainter:
 
     @staticmethod
     def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
-        """Japanese labels stack one character a line; others are rotated (see below)."""
-        extent = max(fm.height() * 0.95 * len(t) if _is_cjk(t) else fm.horizontalAdvance(t) for t in tokens)
-        return extent + fm.height() * 0.5
+        """Labels too wide for their column are turned to read upwards (never stacked one
+        character a line: 食/べ/た reads as three words)."""
+        return max(fm.horizontalAdvance(t) for t in tokens) + fm.height() * 0.5
 
     def cell_at(self, rect: QRectF, data: HeatmapData, pos: QPointF):
         """(row, column) under `pos`, or None outside the grid."""
@@ -274,9 +285,9 @@ class HeatmapPainter:
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
                 if data.masked[i, j]:
-                    if not self.signed:  # a difference of two −∞ is no number: leave it blank
+                    if not self.signed:  # a difference of two masked weights is no news: blank
                         p.setPen(self.mask.text)
-                        p.drawText(rect, Qt.AlignCenter, MINUS_INFINITY)
+                        p.drawText(rect, Qt.AlignCenter, data.masked_text)
                     continue
                 w = float(data.weights[i, j])
                 p.setPen(self.colormap.text_color(self._position(w)) if data.colored else QColor(20, 20, 20))
@@ -307,31 +318,21 @@ class HeatmapPainter:
             text = fm.elidedText(data.tokens[i], Qt.ElideRight, row_rect.width())
             p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, text)
         p.setFont(g.label_font)
-        for j in range(0, n, step):
-            self._paint_column_label(p, g, fm, j, data.tokens[j])
+        for k, j in enumerate(range(0, n, step)):
+            self._paint_column_label(p, g, fm, j, data.tokens[j], k)
         p.restore()
 
-    def _paint_column_label(self, p: QPainter, g: Geometry, fm: QFontMetricsF, j: int, token: str):
+    def _paint_column_label(self, p: QPainter, g: Geometry, fm: QFontMetricsF, j: int, token: str, k: int = 0):
+        """Label of column j, the k-th label drawn (staggered labels alternate lines by k)."""
         x, w = g.grid.left() + j * g.cell_w, g.cell_w
         bottom = g.grid.top() - fm.height() * 0.25
-        if not g.column_labels_vertical:
+        if g.column_labels == "one row":
             p.drawText(QRectF(x, g.grid.top() - g.column_label_height, w, g.column_label_height),
                        Qt.AlignHCenter | Qt.AlignBottom, token)
-        elif _is_cjk(token):  # tategaki: Japanese reads top to bottom, one character a line
-            step = fm.height() * 0.95
-            room = max(1, int((g.column_label_height - fm.height() * 0.5) / step))
-            chars = list(token) if len(token) <= room else list(token[:room - 1]) + ["︙"]  # vertical …
-            top = bottom - step * len(chars)
-            for c, char in enumerate(chars):
-                cell = QRectF(x, top + c * step, w, step)
-                if char in _TURNED_IN_TATEGAKI:  # ー and 〜 run along the column, as in print
-                    p.save()
-                    p.translate(cell.center())
-                    p.rotate(90)
-                    p.drawText(cell.translated(-cell.center()), Qt.AlignCenter, char)
-                    p.restore()
-                else:
-                    p.drawText(cell, Qt.AlignCenter, char)
+        elif g.column_labels == "two rows":
+            line = g.column_label_height / 2
+            top = g.grid.top() - line * (2 - k % 2)  # the first label on the upper line, the next lower
+            p.drawText(QRectF(x - w / 2, top, 2 * w, line), Qt.AlignHCenter | Qt.AlignBottom, token)
         else:
             room = g.column_label_height - fm.height() * 0.5
             p.save()
@@ -374,13 +375,6 @@ def _runs(mask: np.ndarray):
         edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
         for j0, j1 in zip(edges[::2], edges[1::2]):
             yield i, int(j0), int(j1)
-
-
-_TURNED_IN_TATEGAKI = set("ー〜～…‥－—―")
-
-
-def _is_cjk(text: str) -> bool:
-    return bool(text) and all(ord(ch) >= 0x3000 for ch in text)
 
 
 def _argb32(rgb: np.ndarray) -> np.ndarray:
@@ -439,7 +433,7 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     region.addRect(cell)
     p.fillPath(hatch(region, cell, swatch / 4, max(1.0, swatch / 30)), mask.hatch)
     p.setPen(mask.text)
-    p.drawText(cell, Qt.AlignCenter, MINUS_INFINITY)
+    p.drawText(cell, Qt.AlignCenter, "0")
     p.setPen(foreground)
     p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
                Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, mask_legend(mask_kind))

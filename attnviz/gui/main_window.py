@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
                                QMainWindow, QMenu, QMessageBox, QSplitter, QTabBar, QTabWidget, QToolBar,
-                               QWidget)
+                               QVBoxLayout, QWidget)
 
 from ..core import save_scenario
 from ..core.io import holds_layers, too_large_for_json
@@ -22,7 +22,7 @@ from . import autosave, settings
 from .actions import make_action, name_actions
 from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
-from .controls import QuerySliders, Selectors, SettingsBar
+from .controls import PresentationControls, QuerySliders, Selectors, SettingsBar
 from .document import ScenarioDocument
 from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
@@ -65,9 +65,12 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._clear_message)
         self.document.replaced.connect(self._update_title)
         self.document.undo_stack.cleanChanged.connect(self._update_title)
+        # The tables run the window's full height on the left, so all ten rows of q, k and v of
+        # the tutorial's sentence fit on a 1920 × 1080 screen.
+        self.setCorner(Qt.BottomLeftCorner, Qt.LeftDockWidgetArea)
         self.resize(1500, 950)
         self.resizeDocks([self.vectors_dock], [380], Qt.Horizontal)
-        self.resizeDocks([self.steps_dock], [300], Qt.Vertical)
+        self.resizeDocks([self.steps_dock], [380], Qt.Vertical)
         self.classroom.restore()
         self._show_pipeline()
         self.retranslate()
@@ -144,7 +147,14 @@ class MainWindow(QMainWindow):
         self.steps_split.addWidget(self.sliders)
         self.steps_split.addWidget(self.steps)
         self.steps_split.setStretchFactor(1, 3)
-        self.steps_dock = self._dock("stepDock", self.steps_split, Qt.BottomDockWidgetArea)
+        self.presenter = PresentationControls(d, self.report)  # shown beside the steps while presenting
+        self.presenter.hide()
+        column = QWidget(objectName="stepColumn")
+        stack = QVBoxLayout(column)
+        stack.setContentsMargins(0, 0, 0, 0)
+        stack.addWidget(self.steps_split, 1)
+        stack.addWidget(self.presenter)
+        self.steps_dock = self._dock("stepDock", column, Qt.BottomDockWidgetArea)
         self.maths_tabs = None  # built when first shown: the maths views need pyqtgraph
         self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.steps_dock, self.maths_dock)
@@ -179,7 +189,9 @@ class MainWindow(QMainWindow):
         """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
         the q, k, v tables go away for a model's weights (there are none)."""
         self.vectors_dock.setVisible(not self.document.scenario.weights_only)
+        self.vectors_dock.toggleViewAction().setEnabled(not self.document.scenario.weights_only)
         layered = self.document.scenario.projection is not None
+        self.pipeline_dock.toggleViewAction().setEnabled(layered)
         if layered and self.pipeline is None:
             from .pipeline import PipelineView
             self.pipeline = PipelineView(self.document, self.report)
@@ -219,7 +231,10 @@ class MainWindow(QMainWindow):
     def _dock(self, name, widget, area):
         dock = QDockWidget(self, objectName=name)
         dock.setWidget(widget)
-        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        # Closable: the View menu's toggles need it (Qt disables them otherwise), and a closed
+        # panel comes back from there.
+        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable |
+                         QDockWidget.DockWidgetClosable)
         self.addDockWidget(area, dock)
         return dock
 

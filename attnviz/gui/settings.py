@@ -181,3 +181,12 @@ def window_state():
 def set_window_state(geometry, state) -> None:
     _set("window/geometry", geometry)
     _set("window/state", state)
+
+
+def presentation_controls() -> bool:
+    """Whether the controls were shown the last time a presentation ended."""
+    return _get("presentation/controls", True, _boolean)
+
+
+def set_presentation_controls(on: bool) -> None:
+    _set("presentation/controls", on)

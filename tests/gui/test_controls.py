@@ -4,6 +4,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from attnviz.core import compute
 from attnviz.gui.controls import temperature_to_position
+from attnviz.gui.step_table import DOT, KEY, K, MASK, SCALED, WEIGHT
 
 
 def panel(window, i):
@@ -157,16 +158,16 @@ def test_the_step_table_shows_the_traces_numbers(window):
     model = child(window, "stepTable").model()
     trace = compute(doc.scenario).heads[0]
     i = doc.query
-    assert model.rowCount() == 10
+    assert model.rowCount() == 10 + 1  # a row per key, and Σ
     for j in range(10):
-        text = [model.data(model.index(j, c)) for c in range(6)]
+        text = [model.data(model.index(j, c)) for c in range(7)]
         if j > i:
-            assert text[4] == "\u2212\u221e" and text[5] == "0"
+            assert text[MASK] == "\u2212\u221e" and text[WEIGHT] == "0"
         else:
-            assert text[4] == "0"
-            assert abs(float(text[5]) - trace.weights[i, j]) <= 5e-4
-            assert abs(float(text[3].replace("\u2212", "-")) - trace.scaled[i, j]) <= 5e-4
-            assert text[2].endswith(f"= {trace.scores[i, j]:g}")
+            assert text[MASK] == "0"
+            assert abs(float(text[WEIGHT]) - trace.weights[i, j]) <= 5e-4
+            assert abs(float(text[SCALED].replace("\u2212", "-")) - trace.scaled[i, j]) <= 5e-4
+            assert text[DOT].endswith(f"= {trace.scores[i, j]:g}")
     assert model.headerData(3, Qt.Horizontal) == "2. ÷√4"  # numbered as the five guided steps
 
 
@@ -175,8 +176,8 @@ def test_the_step_table_writes_out_the_worked_example(qtbot):
     w = MainWindow("toy-3token")
     qtbot.addWidget(w)
     model = w.findChild(object, "stepTable").model()
-    rows = [[model.data(model.index(j, c)) for c in range(6)] for j in range(3)]
-    assert rows[0][:3] == ["猫", "[2, 0]", "0×2 + 2×0 = 0"]
-    assert rows[1][2:4] == ["0×0 + 2×2 = 4", "2.828"]
-    assert [r[5] for r in rows] == ["0.045", "0.768", "0.187"]
-    assert w.findChild(object, "stepOutput").text().endswith("= [0.277, 1.723]")
+    rows = [[model.data(model.index(j, c)) for c in range(7)] for j in range(3)]
+    assert [rows[0][c] for c in (KEY, K, DOT)] == ["猫", "[2, 0]", "0×2 + 2×0 = 0"]
+    assert [rows[1][c] for c in (DOT, SCALED)] == ["0×0 + 2×2 = 4", "2.828"]
+    assert [r[WEIGHT] for r in rows] == ["0.045", "0.768", "0.187"]
+    assert w.findChild(object, "stepOutput").text().replace("\u00a0", " ").endswith("= [0.277, 1.723]")

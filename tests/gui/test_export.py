@@ -276,8 +276,8 @@ def test_long_japanese_column_labels_are_shortened_not_cut_off():
     s = with_token_renamed(load_preset("toy-3token"), 1, "トランスフォーマーモデル")
     fig = figure(s, caption=False)
     g = fig.heatmap.geometry(fig.head_rect(0), fig.head_data(0))
-    assert g.column_labels_vertical and g.column_label_height <= fig.head_rect(0).height() * 0.3 + 1e-6
-    # The label is drawn from its first characters down to a vertical ellipsis within that height.
+    assert g.column_labels == "turned" and g.column_label_height <= fig.head_rect(0).height() * 0.3 + 1e-6
+    # The label is turned to read upwards (never stacked a character a line), shortened to that height.
     image = render_image(fig, 1600)
     scale = image.width() / fig.size().width()
     top = int((g.grid.top() - g.column_label_height) * scale)

@@ -6,6 +6,7 @@ import numpy as np
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QWidget
 
 from attnviz.core import compute, list_presets
+from attnviz.gui.step_table import WEIGHT
 
 ACTIONS = 3000
 SEED = 20261129
@@ -31,8 +32,8 @@ def check(window):
     for matrix in "qkv":
         assert window.findChild(QTableView, f"{matrix}Table").model().rowCount() == s.n
     step = window.findChild(QTableView, "stepTable").model()
-    assert step.rowCount() == s.n
-    shown = [step.data(step.index(j, 5)) for j in range(s.n)]
+    assert step.rowCount() == s.n + 1  # the keys and Σ
+    shown = [step.data(step.index(j, WEIGHT)) for j in range(s.n)]
     expected = result.heads[d.active_head].weights[d.query]
     assert all(abs(float(text) - w) <= 5e-4 for text, w in zip(shown, expected)), \
         (shown, expected.tolist(), d.active_head, d.query)

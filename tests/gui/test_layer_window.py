@@ -5,6 +5,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QListWidget, Q
 
 from attnviz.core import compute
 from attnviz.gui import MainWindow
+from attnviz.gui.step_table import DOT, EXP, WEIGHT
 
 
 def open_window(qtbot, scenario):
@@ -111,7 +112,7 @@ def test_weights_alone_hide_the_vector_tables_and_the_controls_that_would_not_ch
     assert not w.findChild(QComboBox, "layerSelector").isVisible()
     QApplication.processEvents()
     step = w.findChild(QTableView, "stepTable")
-    assert step.isColumnHidden(2) and not step.isColumnHidden(5)
+    assert step.isColumnHidden(DOT) and step.isColumnHidden(EXP) and not step.isColumnHidden(WEIGHT)
     assert not w.insert_token(0, "A")
     assert "cannot be added or removed" in w.findChild(QWidget, "messageLabel").text()
     w.maths()

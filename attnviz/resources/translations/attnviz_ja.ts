@@ -144,6 +144,18 @@
         <translation>このファイルにはモデルの 1 つの層だけが入っています。ほかの層を見るには、モデルのファイルそのものを開いてください</translation>
     </message>
     <message>
+        <source>Hide the controls (H)</source>
+        <translation>操作パネルを隠す（H）</translation>
+    </message>
+    <message>
+        <source>Show the controls (H)</source>
+        <translation>操作パネルを出す（H）</translation>
+    </message>
+    <message>
+        <source>The query, its q sliders, the mask, ÷√d_k and the temperature, without leaving full screen</source>
+        <translation>クエリ、その q のスライダー、マスク、÷√d_k、温度を、全画面のまま操作する</translation>
+    </message>
+    <message>
         <source>Head</source>
         <translation>ヘッド</translation>
     </message>
@@ -646,8 +658,12 @@ exactly 0</source>
         <translation>3. マスク</translation>
     </message>
     <message>
-        <source>4. weight (softmax)</source>
-        <translation>4. 重み（softmax）</translation>
+        <source>mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>4. weight = {0} / Σ</source>
+        <translation>4. 重み = {0} / Σ</translation>
     </message>
     <message>
         <source>Query {0} in {1}: the model&apos;s weights</source>
@@ -660,6 +676,10 @@ exactly 0</source>
     <message>
         <source>5. output of {0} = {1}</source>
         <translation>5. 「{0}」の出力 = {1}</translation>
+    </message>
+    <message>
+        <source>Σ: the sum of the column. Each weight is its row&apos;s eˣ divided by this sum, so the weights add up to 1.</source>
+        <translation>Σ：この列の合計。各行の重みは、その行の eˣ をこの合計で割ったもの。だから重みの合計は 1 になる。</translation>
     </message>
     <message>
         <source>How the selected query&apos;s weights are computed, one key per row</source>
@@ -810,6 +830,10 @@ exactly 0</source>
         <translation>プレゼンテーションを終える</translation>
     </message>
     <message>
+        <source>Presentation &amp;controls</source>
+        <translation>プレゼンテーションの操作パネル(&amp;C)</translation>
+    </message>
+    <message>
         <source>Full screen with large type for a projector: the active head big, the others small (F5 or Esc to leave)</source>
         <translation>プロジェクター用の全画面・大きな文字。選択中のヘッドを大きく、ほかを小さく表示（F5 か Esc で戻る）</translation>
     </message>
@@ -844,6 +868,10 @@ exactly 0</source>
     <message>
         <source>Text at its usual size</source>
         <translation>文字を元の大きさに</translation>
+    </message>
+    <message>
+        <source>While presenting: show or hide the query, its q sliders, the mask, ÷√d_k and the temperature (H)</source>
+        <translation>プレゼンテーション中に、クエリ・q のスライダー・マスク・÷√d_k・温度の操作パネルを出し入れする（H）</translation>
     </message>
     <message>
         <source>Query, key and value, the worked example, and how to use the window</source>
@@ -930,8 +958,8 @@ exactly 0</source>
         <translation>「{0}」は自分より後ろのトークンを見られない。そのスコアは −∞ になる。</translation>
     </message>
     <message>
-        <source>softmax turns the scores into weights that are all positive and add up to 1; −∞ becomes exactly 0.</source>
-        <translation>softmax でスコアを、すべて正で合計 1 の重みにする。−∞ はちょうど 0 になる。</translation>
+        <source>softmax: each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights add up to 1. A masked score −∞ gives e^−∞ = 0: its weight is exactly 0; every other weight is positive.</source>
+        <translation>softmax：各スコア x を eˣ にし、それぞれをその合計 Σ で割るので、重みの合計は 1 になる。マスクされたスコア −∞ は e^−∞ = 0 なので重みはちょうど 0、それ以外の重みはすべて正になる。</translation>
     </message>
     <message>
         <source>The output of {0} is the weighted sum of the v rows: the tokens with large weights pass on most.</source>
