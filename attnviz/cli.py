@@ -21,7 +21,7 @@ from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, with_settings
-from .core.text import terminal_safe
+from .core.text import terminal_safe, visible
 from .display import display_problem
 
 PROG = "attnviz"
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         return args.run(args, out)
     except (UsageError, ScenarioError) as e:
-        print(f"{PROG}: error: {terminal_safe(str(e))}", file=sys.stderr)
+        print(f"{PROG}: error: {visible(str(e))}", file=sys.stderr)  # one line, whatever a file name holds
         return 2
     except MemoryError:
         print(f"{PROG}: error: not enough memory for this", file=sys.stderr)

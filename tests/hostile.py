@@ -42,8 +42,10 @@ def _deflated(header: bytes, zero_bytes: int) -> tuple[bytes, int, int]:
     return head + block * full + c.compress(bytes(tail)) + c.flush(zlib.Z_FINISH), crc, len(header) + zero_bytes
 
 
-def write_zip(path, members: dict[str, bytes | tuple[bytes, int, int]]) -> None:
-    """A zip of stored members (bytes) and pre-deflated ones ((stream, crc, size)), below 4 GB."""
+def write_zip(path, members: dict[str, bytes | tuple[bytes, int, int]], flags: int = 0,
+              declared: int | None = None) -> None:
+    """A zip of stored members (bytes) and pre-deflated ones ((stream, crc, size)), below 4 GB;
+    `flags` in every header (1: "encrypted"), `declared` files in the end record (a lie)."""
     local, central, offset = [], [], 0
     for name, content in members.items():
         if isinstance(content, bytes):
@@ -51,14 +53,15 @@ def write_zip(path, members: dict[str, bytes | tuple[bytes, int, int]]) -> None:
         else:
             (data, crc, size), method = content, 8
         encoded = name.encode()
-        header = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, method, 0, 0x21, crc, len(data), size,
+        header = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, flags, method, 0, 0x21, crc, len(data), size,
                              len(encoded), 0) + encoded
-        central.append(struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, method, 0, 0x21, crc, len(data),
+        central.append(struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, flags, method, 0, 0x21, crc, len(data),
                                    size, len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
         local.append(header + data)
         offset += len(header) + len(data)
     directory = b"".join(central)
-    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(central), len(central), len(directory), offset, 0)
+    count = len(central) if declared is None else declared
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, len(directory), offset, 0)
     with open(path, "wb") as f:
         f.write(b"".join(local) + directory + end)
 
@@ -87,3 +90,14 @@ def many_members(path, count: int) -> None:
     with zipfile.ZipFile(path, "w") as z:
         for i in range(count):
             z.writestr(f"m{i}.npy", b"")
+
+
+def header_bomb(path) -> None:
+    """An .npy whose version-2 header says it is 4 GB long (NumPy would read it all first)."""
+    write_zip(path, {"tokens.npy": tokens(2),
+                     "weights.npy": b"\x93NUMPY\x02\x00" + (0xFFFFFFF3).to_bytes(4, "little") + b"{" * 64})
+
+
+def listed_but_not_declared(path, count: int) -> None:
+    """An end record declaring one file before a list of `count` (zipfile would parse them all)."""
+    write_zip(path, {f"m{i}.npy": b"" for i in range(count)}, declared=1)

@@ -36,7 +36,11 @@ MAX_FILE_BYTES = 100 * 1024 * 1024  # a JSON scenario; AttnViz writes JSON only 
 MAX_MODEL_BYTES = 1024 * 1024 * 1024
 JSON_MAX_VALUES = 2_000_000  # ≈ 50 MB of JSON text; larger scenarios are saved as .npz
 HEADER = "attnviz"           # the JSON document inside a scenario .npz
-MAX_HEADER_BYTES = 16 * 1024 * 1024
+MAX_HEADER_BYTES = 64 * 1024 * 1024  # above anything a valid scenario's names, labels and texts need
+# Lists and objects a JSON file may open, and values it may separate: counted in its bytes before
+# Python builds them (a 100 MB file of "[0]," would otherwise become gigabytes of lists). An
+# AttnViz file holds at most JSON_MAX_VALUES numbers and some text; this leaves room to spare.
+MAX_JSON_ITEMS = 6_000_000
 MAX_DIGITS = 24              # an integer in a JSON file (Python refuses more than 4,300 anyway)
 SCENARIO_SUFFIXES = (".json", ".npz")
 
@@ -188,10 +192,10 @@ def load_with_meta(path, layer: int = 0) -> tuple[Scenario, dict]:
         raise
     except ScenarioError as e:
         raise problem(path, e) from None
-    except (ValueError, TypeError, OverflowError, RecursionError, OSError) as e:
-        raise problem(path, f"cannot be read ({type(e).__name__}: {e})") from None
     except MemoryError:
         raise problem(path, "too large to open with the memory available") from None
+    except Exception as e:  # noqa: BLE001 (whatever a hostile file makes the parsers raise: one kind of error)
+        raise problem(path, f"cannot be read ({type(e).__name__}: {' '.join(str(e).split())})") from None
 
 
 def holds_layers(path) -> bool:
@@ -201,7 +205,7 @@ def holds_layers(path) -> bool:
         return True
     try:
         return suffix == ".npz" and HEADER not in Arrays(path, MAX_MODEL_BYTES)
-    except ScenarioError:
+    except Exception:  # noqa: BLE001 (a file that cannot be read holds nothing to switch to)
         return False
 
 
@@ -211,6 +215,10 @@ def _load_json(path: Path) -> tuple[Scenario, dict]:
 
 
 def _parse_json(data: bytes, path) -> dict:
+    items = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if items > MAX_JSON_ITEMS:
+        raise problem(path, f"holds {items:,} values and lists, far more than a scenario "
+                            f"(at most {JSON_MAX_VALUES:,} numbers) has")
     try:
         return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int)  # -sig: Windows editors add a BOM
     except UnicodeDecodeError:
@@ -247,25 +255,33 @@ def _scenario_npz(path: Path, arrays: Arrays) -> tuple[Scenario, dict]:
     document = _parse_json(arrays.read(HEADER).tobytes(), path)
     if not isinstance(document, dict):
         raise problem(path, "its scenario header is damaged")
-    numeric = [n for n in arrays.infos if n not in (HEADER, "tokens", "head_names")]
-    if sum(math.prod(arrays.info(n).shape) for n in numeric) > MAX_VALUES + MAX_CELLS:
-        raise problem(path, f"holds more than the {MAX_VALUES:,} numbers a scenario may have")
+    read = 0
 
-    def array(name):
+    def array(name, ndim):
+        """A numeric array of `ndim` axes, its type and size checked before it is read."""
+        nonlocal read
         if name not in arrays:
             raise ScenarioError(f"the array '{name}' is missing")
+        info = arrays.info(name)
+        if info.dtype.kind not in "iuf" or info.ndim != ndim:
+            raise ScenarioError(f"the array '{name}' holds {info.dtype} {info.shape}, not numbers of {ndim} axes")
+        read += math.prod(info.shape)
+        if read > MAX_VALUES + MAX_CELLS:
+            raise ScenarioError(f"holds more than the {MAX_VALUES:,} numbers a scenario may have")
         return arrays.read(name)
     heads = document.get("heads")
     if isinstance(heads, list) and len(heads) <= MAX_HEADS and "weights" not in document and \
             "projection" not in document:
-        stacked = {m: array(m) for m in "qkv"} if all(m in arrays for m in "qkv") else None
+        stacked = {m: array(m, 3) for m in "qkv"} if all(m in arrays for m in "qkv") else None
+        if stacked and any(len(a) != len(heads) for a in stacked.values()):
+            raise ScenarioError(f"q, k and v hold {len(stacked['q'])} heads; the scenario has {len(heads)}")
         for i, entry in enumerate(heads):
             if isinstance(entry, dict):
-                entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}") for m in "qkv"})
+                entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}", 2) for m in "qkv"})
     if "weights" in document:
-        document["weights"] = array("weights")
+        document["weights"] = array("weights", 3)
     if isinstance(document.get("projection"), dict):
-        document["projection"].update({m: array(f"projection_{m}") for m in PROJECTION_MATRICES})
+        document["projection"].update({m: array(f"projection_{m}", 2) for m in PROJECTION_MATRICES})
     return scenario_from_dict(document), _meta(document)
 
 
@@ -479,7 +495,7 @@ def _list_of_strings(value, where: str, most: int | None = None) -> list[str]:
 def _labels(entry: dict, key: str, where: str) -> tuple[str, ...]:
     value = entry.get(key, [])
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value) or len(value) > MAX_DIM:
-        raise ScenarioError(f'{where}: "{key}" must be a list of strings')
+        raise ScenarioError(f'{where}: "{key}" must be a list of at most {MAX_DIM} strings')
     return tuple(value)
 
 

@@ -8,11 +8,10 @@ other layers are skipped, not kept. No pickles: arrays of Python objects are ref
 """
 from __future__ import annotations
 
+import io
 import math
 import os
-import struct
 import zipfile
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import numpy as np
 from .files import FileProblem, open_regular, problem, regular_file, stamp
 
 MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
+MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
 MAX_HEADER_BYTES = 10_000     # an .npy header is a short line of Python literals
 CHUNK = 1 << 20
 READABLE_KINDS = "biufSU"     # booleans, numbers and text; no objects, no records
@@ -50,11 +50,15 @@ class Arrays:
 
     def __init__(self, path, limit: int, folder_names: dict[str, Path] | None = None):
         self.path = Path(path)
-        self.limit = limit        # no single read may exceed it
+        self.limit = limit        # what all its arrays together may hold (and so any one read)
         self.folder = folder_names  # name -> .npy file, for a folder of .npy files
         self.reads = 0            # arrays read so far (tests count them)
         self.stamp = stamp(self.path)
         self.infos = self._index()
+        total = sum(info.nbytes for info in self.infos.values())
+        if total > limit:  # also bounds what reaching a late layer of a compressed array inflates
+            raise problem(self.path, f"unpacks to {total / 2**20:,.0f} MB, more than the {limit // 2**20:,} MB "
+                                     "a model's file may hold: save fewer layers or tokens, or float32")
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
@@ -76,10 +80,14 @@ class Arrays:
 
     def _index_archive(self) -> dict[str, ArrayInfo]:
         with open_regular(self.path, self.limit) as f:
-            count = _member_count(f)
-            if count > MAX_MEMBERS:
-                raise problem(self.path, f"holds {count:,} files; an .npz of AttnViz holds at most {MAX_MEMBERS:,}")
+            count, directory = _directory(f)
+            if count > MAX_MEMBERS or directory > MAX_DIRECTORY_BYTES:
+                raise problem(self.path, f"lists {count:,} files in {directory:,} bytes; an .npz of AttnViz "
+                                         f"holds at most {MAX_MEMBERS:,}")
             with zipfile.ZipFile(f) as archive:
+                if len(archive.infolist()) > MAX_MEMBERS:
+                    raise problem(self.path, f"lists {len(archive.infolist()):,} files; an .npz of AttnViz "
+                                             f"holds at most {MAX_MEMBERS:,}")
                 infos = {}
                 for member in archive.infolist():
                     if member.filename.endswith(".npy"):
@@ -134,36 +142,54 @@ class Arrays:
             return _read_exact(stream, nbytes, name)
 
     def _guarded(self, work):
-        """Run `work`; every way a damaged or hostile file can fail becomes a FileProblem."""
+        """Run `work`; every way a damaged or hostile file can fail (an encrypted member raises
+        RuntimeError, a broken stream zlib.error, ...) becomes a FileProblem on one line."""
         try:
             return work()
         except FileProblem as e:
-            raise e if str(e).startswith(str(self.path)) else problem(self.path, str(e)) from None
-        except (zipfile.BadZipFile, zlib.error, EOFError, KeyError):
-            raise problem(self.path, "not a valid .npz file (broken or not a zip archive)") from None
-        except (ValueError, OSError, OverflowError, struct.error, NotImplementedError) as e:
-            raise problem(self.path, f"not a valid NumPy file ({type(e).__name__}: {e})") from None
+            raise e if str(e).startswith(str(self.path)) else problem(self.path, e) from None
         except MemoryError:
             raise problem(self.path, "too large to read with the memory available") from None
+        except (zipfile.BadZipFile, EOFError, KeyError):
+            raise problem(self.path, "not a valid .npz file (broken or not a zip archive)") from None
+        except Exception as e:  # noqa: BLE001 (whatever a hostile archive makes zipfile or NumPy raise)
+            raise problem(self.path, f"not a valid NumPy file ({type(e).__name__}: {one_line(e)})") from None
 
 
-def _member_count(f) -> int:
-    """The number of files the archive's end record declares, read before zipfile lists them
-    (a hostile archive may declare millions)."""
+def one_line(error) -> str:
+    return " ".join(str(error).split())
+
+
+def _directory(f) -> tuple[int, int]:
+    """(files declared, bytes of the list of files) from the archive's end record, read before
+    zipfile parses that list: a hostile archive may list millions of files."""
     find_end = getattr(zipfile, "_EndRecData", None)  # private, stable since Python 2; checked anyway
     if find_end is None:
-        return 0
+        return 0, 0
     end = find_end(f)
     if end is None:
         raise zipfile.BadZipFile("no end of archive record")
     f.seek(0)
-    return end[zipfile._ECD_ENTRIES_TOTAL]
+    return end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
 
 
 def _header(name: str, stream) -> ArrayInfo:
-    version = np.lib.format.read_magic(stream)
-    read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-    shape, fortran, dtype = read(stream, max_header_size=MAX_HEADER_BYTES)
+    """The .npy header, its length checked before it is read (NumPy would read a 4 GB one first)."""
+    magic = stream.read(8)
+    if len(magic) < 8 or magic[:6] != b"\x93NUMPY" or magic[6] not in (1, 2, 3):
+        raise FileProblem(f"'{name}' is not a NumPy array")
+    width = 2 if magic[6] == 1 else 4
+    length_bytes = stream.read(width)
+    length = int.from_bytes(length_bytes, "little") if len(length_bytes) == width else -1
+    if not 0 < length <= MAX_HEADER_BYTES:
+        raise FileProblem(f"'{name}' has a damaged header ({length:,} bytes long)")
+    text = stream.read(length)
+    if len(text) != length:
+        raise FileProblem(f"'{name}' ends inside its header: the file is truncated")
+    header = io.BytesIO(magic + length_bytes + text)
+    np.lib.format.read_magic(header)
+    read = np.lib.format.read_array_header_1_0 if magic[6] == 1 else np.lib.format.read_array_header_2_0
+    shape, fortran, dtype = read(header, max_header_size=MAX_HEADER_BYTES)
     if dtype.hasobject:
         raise FileProblem(f"'{name}' holds Python objects (pickles), which AttnViz never loads; "
                           "save plain numeric and string arrays")
@@ -171,7 +197,7 @@ def _header(name: str, stream) -> ArrayInfo:
         raise FileProblem(f"'{name}' holds {dtype} values; AttnViz reads numbers and text")
     if any(d < 0 for d in shape):
         raise FileProblem(f"'{name}' has a negative size in its shape {shape}")
-    return ArrayInfo(name, tuple(int(d) for d in shape), dtype, bool(fortran), stream.tell())
+    return ArrayInfo(name, tuple(int(d) for d in shape), dtype, bool(fortran), 8 + width + length)
 
 
 def _read_exact(stream, nbytes: int, name: str) -> bytearray:

@@ -25,7 +25,12 @@ MAX_DIM = 1024
 MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
 MAX_VALUES = 2 ** 24  # every number a scenario holds (q, k, v, X, W): at most 128 MB as float64
 MAX_LAYERS = 256     # a model's layers (the largest public models have about 130)
-MAX_NAME_LENGTH = 200  # head names and dimension labels
+MAX_NAME_LENGTH = 200  # head names
+MAX_LABEL_LENGTH = 40  # dimension labels (動物, 食べ物), as long as a token at most
+MAX_TEXT_LENGTH = 10_000  # a title, description or note, in each language
+MAX_LANGUAGES = 8      # the languages a text or name is given in
+# With these, everything a scenario holds besides its numbers fits a saved file's header:
+# names, labels and texts cannot make a scenario that opens but cannot be saved again.
 TEMPERATURE_RANGE = (0.01, 100.0)
 
 
@@ -200,7 +205,12 @@ def validate(s: Scenario) -> None:
     if s.weights_only:
         _check_given(s)
     for which in ("title", "description", "note"):
-        for text in getattr(s, which).values():
+        texts = getattr(s, which)
+        if len(texts) > MAX_LANGUAGES or any(not isinstance(k, str) or len(k) > 16 for k in texts):
+            raise ScenarioError(f"the {which} is given in {len(texts)} languages; the most is {MAX_LANGUAGES}")
+        for text in texts.values():
+            if len(text) > MAX_TEXT_LENGTH:  # before its characters are looked at one by one
+                raise ScenarioError(f"the {which} is {len(text):,} characters long; the most is {MAX_TEXT_LENGTH:,}")
             _check_text(which, text, multiline=which != "title")
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
@@ -260,10 +270,16 @@ def _check_given(s: Scenario) -> None:
 
 def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> None:
     where = f"head {index}"
-    for text in (head.name, *head.labels, *head.v_labels, *head.names.values()):
+    if len(head.names) > MAX_LANGUAGES:
+        raise ScenarioError(f"{where}: names in {len(head.names)} languages; the most is {MAX_LANGUAGES}")
+    for text in (head.name, *head.names.values()):
+        if isinstance(text, str) and len(text) > MAX_NAME_LENGTH:
+            raise ScenarioError(f"{where}: a name of {len(text)} characters; the most is {MAX_NAME_LENGTH}")
         _check_text(where, text)
-        if len(text) > MAX_NAME_LENGTH:
-            raise ScenarioError(f"{where}: a name or label of {len(text)} characters; the most is {MAX_NAME_LENGTH}")
+    for text in (*head.labels, *head.v_labels):
+        if isinstance(text, str) and len(text) > MAX_LABEL_LENGTH:
+            raise ScenarioError(f"{where}: a dimension label of {len(text)} characters; the most is {MAX_LABEL_LENGTH}")
+        _check_text(where, text)
     where = f"head {index} ({head.name})"
     d = {}
     for name in MATRICES:

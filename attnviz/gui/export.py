@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF
 from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 
-from ..core.files import atomic_write
+from ..core.files import atomic_write, os_problem
 from ..core.io import save_data
 from ..core.scenario import ScenarioError
 from .figure import Figure
@@ -24,7 +24,11 @@ class ExportError(ScenarioError):
 
 
 def image_format(path) -> str:
-    if Path(path).is_dir():
+    try:
+        is_folder = Path(path).is_dir()
+    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL in it
+        raise os_problem(path, e) from None
+    if is_folder:
         raise ExportError(f"{path}: is a folder; give a file name ending in .png, .svg or .pdf")
     suffix = Path(path).suffix.lower()
     if suffix not in IMAGE_FORMATS:

@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         for copy in autosave.orphans(folder):
             try:
                 scenario, source, saved = autosave.read(copy)
-            except ScenarioError as e:  # unreadable: kept aside, never deleted, and the user is told
+            except Exception as e:  # noqa: BLE001 (unreadable, however: kept aside, never deleted, and said)
                 self.tell_kept(autosave.set_aside(copy), e)
                 continue
             if self.ask_restore(scenario, source, saved) != QMessageBox.Yes:

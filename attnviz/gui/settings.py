@@ -38,7 +38,8 @@ def check_files() -> None:
     if sys.platform in ("win32", "darwin"):
         return
     config = Path(QStandardPaths.writableLocation(QStandardPaths.GenericConfigLocation))
-    for path in (config / "AttnViz" / "AttnViz.conf", config / "AttnViz.conf"):
+    files = (config / "AttnViz" / "AttnViz.conf", config / "AttnViz.conf")
+    for path in (*files, *(f.with_name(f.name + ".lock") for f in files)):  # QSettings locks with these
         try:
             bad = os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode)
         except OSError:

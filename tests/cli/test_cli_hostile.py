@@ -75,8 +75,8 @@ CAPPED = textwrap.dedent("""
     from attnviz.cli import main
     try:
         code = main(sys.argv[1:])
-    finally:
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # peak, in KiB
+    finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
+        print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
     sys.exit(code)
 """)
 PEAK_KIB = 600 * 1024  # one layer read and widened (≈ 150 MB) and Python: never the whole file
@@ -127,3 +127,16 @@ def test_the_x_server_check_connects_for_real():
     if ctypes.util.find_library("xcb") is None:
         pytest.skip("no libxcb on this machine")
     assert "no X server answers" in x_server_problem(":97")  # nothing listens on display 97
+
+
+def test_a_file_name_with_a_newline_gives_one_line(capsys, tmp_path):
+    bad = tmp_path / "evil\nattnviz: all good.json"
+    bad.write_text("{")
+    code, out, err = run(capsys, "weights", str(bad))
+    one_line_refusal(code, out, err, "evil␊attnviz: all good.json")
+
+
+@pytest.mark.parametrize("suffix", ["svg", "png", "pdf"])
+def test_an_export_name_too_long_for_the_file_system_gives_one_line(capsys, tmp_path, suffix):
+    code, out, err = run(capsys, "export", "toy-3token", "-o", str(tmp_path / f"{'a' * 252}.{suffix}"))
+    one_line_refusal(code, out, err, "too long")

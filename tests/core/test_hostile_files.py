@@ -112,7 +112,7 @@ def test_an_int8_bomb_is_refused_by_its_token_count_before_anything_is_read(tmp_
 
 def test_an_archive_declaring_thousands_of_members_is_refused_before_they_are_listed(tmp_path):
     hostile.many_members(tmp_path / "many.npz", 5000)
-    assert "holds 5,000 files" in refused_within(30, load_scenario, tmp_path / "many.npz")
+    assert "lists 5,000 files" in refused_within(30, load_scenario, tmp_path / "many.npz")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -285,3 +285,82 @@ def test_writing_onto_a_fifo_is_refused(tmp_path):
     os.mkfifo(tmp_path / "pipe.json")
     with pytest.raises(FileProblem, match="not a regular file"):
         save_scenario(load_preset("toy-3token"), tmp_path / "pipe.json")
+
+
+# ---------------------------------------------------------------- found by an attack on the first version
+
+def scenario_npz(tmp_path, preset="seed-demo"):
+    save_scenario(load_preset(preset), tmp_path / "s.npz")
+    with np.load(tmp_path / "s.npz", allow_pickle=False) as data:
+        return {k: data[k] for k in data.files}
+
+
+def test_an_encrypted_member_is_a_file_problem(tmp_path):
+    hostile.write_zip(tmp_path / "locked.npz", {"tokens.npy": hostile.tokens(2)}, flags=1)
+    assert "encrypted" in refused_within(10, load_scenario, tmp_path / "locked.npz")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a: a.update(q=a["q"][:1], k=a["k"][:1], v=a["v"][:1]), "hold 1 heads; the scenario has 12"),
+    (lambda a: a.update(q=np.array(1.0)), "not numbers of 3 axes"),
+    (lambda a: a.update(q=np.array(["x" * 10_000] * 12)), "not numbers of 3 axes"),
+])
+def test_a_scenario_npz_whose_arrays_disagree_with_its_header_is_refused_before_reading_them(
+        tmp_path, change, message):
+    arrays = scenario_npz(tmp_path, "gpt2-small-shape")
+    change(arrays)
+    np.savez(tmp_path / "bad.npz", **arrays)
+    assert message in refused_within(10, load_scenario, tmp_path / "bad.npz")
+
+
+def test_an_npy_header_claiming_4_gb_is_refused_before_it_is_read(tmp_path):
+    hostile.header_bomb(tmp_path / "bomb.npz")
+    message = refused_within(10, load_scenario, tmp_path / "bomb.npz")
+    assert "damaged header (4,294,967,283 bytes long)" in message and "\n" not in message
+
+
+def test_a_list_of_files_longer_than_declared_is_refused_before_it_is_parsed(tmp_path):
+    hostile.listed_but_not_declared(tmp_path / "forged.npz", 20_000)
+    assert "lists 20,000 files" in refused_within(10, load_scenario, tmp_path / "forged.npz")
+
+
+def test_a_file_unpacking_beyond_the_limit_is_refused_before_a_late_layer_is_inflated(tmp_path):
+    hostile.write_zip(tmp_path / "layers.npz", {
+        "tokens.npy": hostile.tokens(512),
+        "weights.npy": hostile._deflated(hostile.npy_header((80, 16, 512, 512), "<f4"), 80 * 16 * 2 ** 20)})
+    assert "unpacks to 1,280 MB" in refused_within(10, load_scenario, tmp_path / "layers.npz", 79)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(description="x" * 60_000), "60,000 characters long; the most is 10,000"),
+    (lambda d: d["heads"][0].update(labels=["x" * 200, "y"]), "label of 200 characters; the most is 40"),
+    (lambda d: d.update(title={f"l{i}": "t" for i in range(20)}), "20 languages"),
+])
+def test_texts_that_could_not_be_saved_again_are_refused_when_read(tmp_path, change, message):
+    with pytest.raises(FileProblem, match=message):
+        load_scenario(write_doc(tmp_path, change))
+
+
+def test_the_largest_names_labels_and_texts_still_save_and_reopen(tmp_path):
+    from attnviz.core.scenario import MAX_LABEL_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH
+    doc = scenario_to_dict(big_model(heads=64, n=8, d=1024))
+    for head in doc["heads"]:
+        head.update(name="名" * MAX_NAME_LENGTH, labels=["ラ" * MAX_LABEL_LENGTH] * 1024, v_labels=["ベ" * MAX_LABEL_LENGTH] * 1024)
+    doc.update(description={lang: "説" * MAX_TEXT_LENGTH for lang in "abcdefgh"})
+    (tmp_path / "big.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    s = load_scenario(tmp_path / "big.json")
+    for name in ("again.npz", "again.json"):
+        save_scenario(s, tmp_path / name)
+        assert same_scenario(load_scenario(tmp_path / name), s)
+
+
+def test_a_json_of_millions_of_tiny_lists_is_refused_before_python_builds_them(tmp_path):
+    doc = json.dumps(scenario_to_dict(load_preset("toy-3token")))
+    (tmp_path / "lists.json").write_text(doc.replace('"q": [', '"q": [' + "[0]," * 7_000_000, 1))
+    assert "far more than a scenario" in refused_within(10, load_scenario, tmp_path / "lists.json")
+
+
+@pytest.mark.parametrize("name", ["a\uffff", "\ufffe", "x\ufdd0"])
+def test_noncharacters_that_xml_cannot_hold_are_refused(name):
+    with pytest.raises(ScenarioError, match="control character"):
+        with_token_renamed(load_preset("toy-3token"), 0, name)

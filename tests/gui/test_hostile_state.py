@@ -248,3 +248,24 @@ def test_an_svg_of_a_model_with_control_character_tokens_is_well_formed(tmp_path
     export_figure(Figure(s, compute(s), FigureOptions(kind="step", query=3)), tmp_path / "m.svg")
     texts = "".join(t.text or "" for t in ET.parse(tmp_path / "m.svg").getroot().iter("{http://www.w3.org/2000/svg}text"))
     assert "␛[2J" in texts and "<&>" in texts
+
+
+
+def test_a_crash_copy_that_makes_the_reader_raise_anything_is_kept_and_said(qtbot, tmp_path, monkeypatch):
+    import hostile
+    (tmp_path / "autosave").mkdir()
+    hostile.write_zip(tmp_path / "autosave" / "session-locked.npz", {"tokens.npy": hostile.tokens(2)}, flags=1)
+    w = new_window(qtbot)
+    told = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
+    assert not w.offer_restore(tmp_path)
+    assert "encrypted" in told[0] and (tmp_path / "autosave" / "unreadable" / "session-locked.npz").exists()
+
+
+def test_restoring_a_copy_whose_source_is_a_hostile_file_works(qtbot, tmp_path, monkeypatch):
+    import hostile
+    hostile.write_zip(tmp_path / "locked.npz", {"tokens.npy": hostile.tokens(2)}, flags=1)
+    crash_copy(tmp_path, {"source": str(tmp_path / "locked.npz"), "time": time.time()})
+    w = new_window(qtbot)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    assert w.offer_restore(tmp_path) and w.document.scenario.n == 3 and not w.document.layers_in_file

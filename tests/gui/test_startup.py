@@ -53,6 +53,10 @@ STATES = {
                                             os.mkfifo(data / "autosave" / "session-pipe.json")),
     "pipe-as-settings": lambda root, data: ((root / "config" / "AttnViz").mkdir(parents=True),
                                             os.mkfifo(root / "config" / "AttnViz" / "AttnViz.conf")),
+    "pipe-as-settings-lock": lambda root, data: ((root / "config" / "AttnViz").mkdir(parents=True),
+                                                 os.mkfifo(root / "config" / "AttnViz" / "AttnViz.conf.lock")),
+    "folder-as-settings-lock": lambda root, data: (root / "config" / "AttnViz" / "AttnViz.conf.lock").mkdir(
+        parents=True),
 }
 
 
