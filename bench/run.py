@@ -238,6 +238,40 @@ with open("/proc/self/status") as status:
 """
 
 
+MODEL = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+from attnviz.core import llama
+start = time.perf_counter()
+model = llama.load()
+load_s = time.perf_counter() - start
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
+text = "The cat ate the fish. It was fresh. " * 4
+ids = llama.encode(model, text).ids[:32]
+assert len(ids) == 32
+def time_it(work, repeats):
+    samples = []
+    for _ in range(repeats):
+        t = time.perf_counter(); work(); samples.append((time.perf_counter() - t) * 1000)
+    return samples
+base = llama.run(model, ids)
+forward = time_it(lambda: llama.run(model, ids), {reps})
+change = lambda layer: ((layer, 0, llama.Change(off=True)),)
+rerun = {{layer: time_it(lambda: llama.run(model, ids, change(layer), after=base), {reps})
+          for layer in (0, 15, 29)}}
+print(json.dumps({{"load_s": load_s, "peak_mb": peak, "forward": forward, "rerun": rerun}}))
+"""
+
+
+def model_figures(reps: int):
+    """Loading the built-in model, a forward pass of 32 tokens, reruns after a change in a layer."""
+    out = subprocess.run([sys.executable, "-c", MODEL.format(root=str(ROOT), reps=reps)], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def startup(script: str, repeats: int) -> list[float]:
     samples = []
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -303,6 +337,17 @@ def main() -> int:
     record("start-up ratio to the floor", "×", app_start["median"] / floor["median"], 1.5)
     record("peak memory gpt2-small-shape", "MB", peak_memory_mb("gpt2-small-shape"), 250)
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
+    from attnviz.core import llama
+    if llama.bundled_model() is not None:
+        m = model_figures(max(3, reps // 4))
+        record("real model: load (file → ready)", "s", m["load_s"], 5)
+        record("real model: peak memory after loading", "MB", m["peak_mb"], 1024)
+        forward = summary(m["forward"])
+        record("real model: forward pass, 32 tokens", "ms", forward, 1000)
+        for layer, samples in m["rerun"].items():
+            rerun = summary(samples)
+            record(f"real model: rerun after a change in layer {layer}", "ms", rerun,
+                   share_of_forward=round(rerun["median"] / forward["median"], 3))
     print_table(results)
     for entry in results:
         print(json.dumps({**entry, "machine": machine()}, ensure_ascii=False))

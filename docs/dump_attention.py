@@ -7,8 +7,10 @@ or transformers):
     python dump_attention.py --model gpt2 --text "The cat sat on the mat." --out cat.npz
     attnviz cat.npz                  # then pick the layer in the toolbar
 
-It writes `tokens` (strings) and `weights` (layers × heads × tokens × tokens), the format
-AttnViz opens (see the README, "Your own model"). Only numbers and strings: no pickles.
+It writes `tokens` (strings), `weights` (layers × heads × tokens × tokens) and `causal` (whether
+each token sees only the tokens before it: true for GPT-style decoders, false for BERT-style
+encoders; AttnViz draws the mask accordingly), the format AttnViz opens (see the README, "Your
+own model"). Only numbers and strings: no pickles.
 """
 import argparse
 
@@ -28,6 +30,17 @@ def readable(tokenizer, ids):
     return texts
 
 
+def is_causal(model) -> bool:
+    """Decoders (GPT-2, Llama, ...) hide the future; encoders (BERT, MiniLM, ...) do not."""
+    config = model.config
+    if getattr(config, "is_decoder", False):
+        return True
+    return config.model_type not in ENCODERS and not getattr(config, "is_encoder_decoder", False)
+
+
+ENCODERS = {"bert", "roberta", "distilbert", "albert", "electra", "deberta", "deberta-v2", "xlm-roberta", "mpnet"}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, help="a model name on the Hub or a local folder")
@@ -44,7 +57,7 @@ def main():
     weights /= weights.sum(axis=-1, keepdims=True)  # rows of exactly 1 after the model's rounding
     weights = weights.astype(np.float32)  # half the file, and plenty for a picture
     tokens = readable(tokenizer, inputs["input_ids"][0].tolist())
-    np.savez_compressed(args.out, tokens=np.array(tokens), weights=weights,
+    np.savez_compressed(args.out, tokens=np.array(tokens), weights=weights, causal=np.array(is_causal(model)),
                         head_names=np.array([f"head {h}" for h in range(weights.shape[1])]))
     print(f"{args.out}: {weights.shape[0]} layers × {weights.shape[1]} heads × {len(tokens)} tokens")
 

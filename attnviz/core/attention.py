@@ -112,14 +112,15 @@ def sinusoidal_positions(n, d):
     return pe
 
 
-def rope(x):
+def rope(x, base: float = 10000.0):
     """Rotary position embedding: rotate each pair of dimensions (2i, 2i+1) of token p by the
-    angle p / 10000^(2i/d), so that q·k depends on how far apart the two tokens are."""
+    angle p / base^(2i/d), so that q·k depends on how far apart the two tokens are. (llama.cpp
+    stores q and k weights so that these pairs are the ones to rotate.)"""
     x = np.asarray(x, dtype=float)
     n, d = x.shape[-2], x.shape[-1]
     if d % 2:
         raise ValueError(f"RoPE rotates pairs of dimensions: d_head = {d} must be even")
-    angles = np.arange(n)[:, None] / 10000 ** (np.arange(0, d, 2) / d)   # [n, d/2]
+    angles = np.arange(n)[:, None] / base ** (np.arange(0, d, 2) / d)   # [n, d/2]
     cos, sin = np.cos(angles), np.sin(angles)
     even, odd = x[..., 0::2], x[..., 1::2]
     out = np.empty_like(x)

@@ -92,7 +92,8 @@ def fmt3(x: float) -> str:
     text = f"{x:#.3g}"
     if "e" in text:
         mantissa, exponent = text.split("e")
-        text = f"{mantissa}e{int(exponent)}"
+        text = f"{mantissa.rstrip('.')}e{int(exponent)}"
+    text = text.rstrip(".")  # 598. -> 598
     return text.replace("-", MINUS)
 
 

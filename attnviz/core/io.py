@@ -551,7 +551,7 @@ def _model_scenario(path: Path, arrays: Arrays, layer: int, prefer_weights: bool
 
 def _model_tokens(arrays: Arrays) -> list[str]:
     """The token texts: a 1-D array of strings (bytes are read as UTF-8), made visible
-    (a tokenizer's "\\n" is shown as ␊) and at most MAX_TOKEN_LENGTH characters."""
+    (a tokenizer's "\\n" is shown as ↵) and at most MAX_TOKEN_LENGTH characters."""
     if "tokens" not in arrays:
         raise ScenarioError("no 'tokens' array (the token texts are needed)")
     info = arrays.info("tokens")

@@ -107,6 +107,40 @@ class Projection:
 PROJECTION_MATRICES = ("x", "w_q", "w_k", "w_v", "w_o")  # what the user edits; the heads follow
 
 
+@dataclass(frozen=True)
+class Change:
+    """What the user did to one head of one layer of a live model: new q, k, v, or its output off."""
+
+    q: np.ndarray | None = None   # [n, d_head], or None: the model's own
+    k: np.ndarray | None = None
+    v: np.ndarray | None = None
+    off: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Live:
+    """The scenario is one layer of a real model's forward pass (core/llama.py): editing a head
+    changes the model, which runs again from that layer and predicts anew."""
+
+    model: object              # the loaded model, shared by every scenario made from it
+    text: str                  # what the model read ...
+    ids: tuple[int, ...]       # ... as token ids
+    layer: int                 # the layer shown
+    changes: tuple = ()        # ((layer, head, Change), ...), sorted: every head changed so far
+
+    def change(self, layer: int, head: int) -> Change | None:
+        return next((c for lay, h, c in self.changes if (lay, h) == (layer, head)), None)
+
+    def with_change(self, head: int, **fields) -> "Live":
+        """Head `head` of the shown layer changed in `fields` (q, k, v or off)."""
+        new = dataclasses.replace(self.change(self.layer, head) or Change(), **fields)
+        kept = tuple(c for c in self.changes if (c[0], c[1]) != (self.layer, head))
+        if not new.off and all(getattr(new, m) is None for m in "qkv"):  # back to the model's own
+            return dataclasses.replace(self, changes=kept)
+        return dataclasses.replace(self, changes=tuple(sorted(kept + ((self.layer, head, new),),
+                                                              key=lambda c: (c[0], c[1]))))
+
+
 @dataclass(frozen=True, eq=False)
 class Scenario:
     tokens: tuple[str, ...]
@@ -120,6 +154,7 @@ class Scenario:
     layer: tuple[int, int] | None = None  # (this layer, of how many) when loaded from a model's file
     note: dict = field(default_factory=dict)  # language -> a word about the numbers, under the step table
     focus: int | None = None  # the query the scenario's story is about (それ, 彼女, はし): selected at start
+    live: Live | None = None  # one layer of a real model's run, which its edits change
 
     @property
     def n(self) -> int:
@@ -143,11 +178,11 @@ def make_head(name, q, k, v, labels=(), v_labels=(), names=None) -> Head:
 
 
 def make_scenario(tokens, heads, settings=None, projection=None, title=None, description=None,
-                  given=None, layer=None, note=None, focus=None) -> Scenario:
+                  given=None, layer=None, note=None, focus=None, live=None) -> Scenario:
     """Build and validate a Scenario; raises ScenarioError naming what is wrong."""
     scenario = Scenario(tuple(tokens), tuple(heads), settings or Settings(), projection,
                         _texts(title), _texts(description), None if given is None else _frozen(given), layer,
-                        _texts(note), focus)
+                        _texts(note), focus, live)
     validate(scenario)
     return scenario
 
@@ -377,6 +412,9 @@ def _with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenari
 
 
 def with_settings(s: Scenario, **changes) -> Scenario:
+    if s.live is not None:
+        raise ScenarioError(QT_TR_NOOP("the mask, ÷√d_k and the temperature are the model's own: "
+                                       "change its heads instead"))
     settings = dataclasses.replace(s.settings, **changes)
     _check_settings(settings, s.tokens)
     return dataclasses.replace(s, settings=settings)
@@ -384,6 +422,8 @@ def with_settings(s: Scenario, **changes) -> Scenario:
 
 def with_token_renamed(s: Scenario, i: int, name: str) -> Scenario:
     _check_token(i, name)
+    if s.live is not None:  # its labels come from the text the model read
+        _check_tokens_editable(s)
     return dataclasses.replace(s, tokens=s.tokens[:i] + (name,) + s.tokens[i + 1:])
 
 
@@ -401,7 +441,7 @@ def with_token_inserted(s: Scenario, i: int, name: str) -> Scenario:
 
 
 def _check_tokens_editable(s: Scenario) -> None:
-    if s.weights_only:
+    if s.weights_only or s.live is not None:
         raise ScenarioError(QT_TR_NOOP("these weights were computed by a model for these tokens: "
                                        "tokens cannot be added or removed"))
 
@@ -476,7 +516,20 @@ def _check_editable(s: Scenario) -> None:
 def _with_head(s: Scenario, index: int, **changes) -> Scenario:
     heads = list(s.heads)
     heads[index] = dataclasses.replace(heads[index], **changes)
-    return dataclasses.replace(s, heads=tuple(heads))
+    live = s.live.with_change(index, **{m: changes[m] for m in MATRICES if m in changes}) if s.live else None
+    return dataclasses.replace(s, heads=tuple(heads), live=live)
+
+
+def with_head_off(s: Scenario, head: int, off: bool) -> Scenario:
+    """A live model's head switched off (its output zeroed before W_o) or on again."""
+    if s.live is None:
+        raise ScenarioError(QT_TR_NOOP("only a real model's heads can be switched off"))
+    return dataclasses.replace(s, live=s.live.with_change(head, off=off))
+
+
+def head_is_off(s: Scenario, head: int) -> bool:
+    change = s.live.change(s.live.layer, head) if s.live else None
+    return bool(change and change.off)
 
 
 def count_values(s: Scenario) -> int:
@@ -485,6 +538,15 @@ def count_values(s: Scenario) -> int:
     if s.projection is not None:
         total += sum(getattr(s.projection, m).size for m in PROJECTION_MATRICES)
     return total + (s.given.size if s.given is not None else 0)
+
+
+def _same_live(a: Live | None, b: Live | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if (a.model, a.text, a.ids, a.layer) != (b.model, b.text, b.ids, b.layer) or len(a.changes) != len(b.changes):
+        return False
+    return all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
+               all(getattr(x[2], m) is getattr(y[2], m) for m in MATRICES) for x, y in zip(a.changes, b.changes))
 
 
 def same_shapes(s: Scenario) -> bool:
@@ -501,7 +563,7 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
         return False
     if len(a.heads) != len(b.heads) or (a.projection is None) != (b.projection is None):
         return False
-    if (a.given is None) != (b.given is None) or a.layer != b.layer:
+    if (a.given is None) != (b.given is None) or a.layer != b.layer or not _same_live(a.live, b.live):
         return False
     if any((h.name, h.labels, h.v_labels, h.names) != (g.name, g.labels, g.v_labels, g.names)
            for h, g in zip(a.heads, b.heads)):

@@ -47,15 +47,16 @@ def code_point(ch: str) -> str:
 
 
 def visible(text: str) -> str:
-    """Control characters as visible stand-ins: C0 as their control pictures (␊ for a newline,
-    ␛ for escape), the others as <U+XXXX>; a name of blanks as ␣ per space (or <U+200B>)."""
+    """Control characters as visible stand-ins: a newline as ↵, a tab as ⇥, the other C0 controls
+    and DEL in caret notation (^[ for escape, ^@ for NUL: the bundled font draws the Unicode control
+    pictures as boxes), the rest as <U+XXXX>; a name of blanks as ␣ per space (or <U+200B>)."""
     out = []
     for ch in text:
         code = ord(ch)
-        if code < 0x20:
-            out.append(chr(0x2400 + code))
-        elif code == 0x7F:
-            out.append("\u2421")
+        if ch in "\n\t":
+            out.append("↵" if ch == "\n" else "⇥")
+        elif code < 0x20 or code == 0x7F:
+            out.append("^" + chr(code ^ 0x40))
         elif is_control(ch):
             out.append(f"<{code_point(ch)}>")
         else:

@@ -42,7 +42,7 @@ def create_app(argv=None) -> QApplication:
     return app
 
 
-def run(scenario=None, lang: str | None = None) -> int:
+def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None) -> int:
     """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
 
     With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
@@ -62,6 +62,8 @@ def run(scenario=None, lang: str | None = None) -> int:
     if notices:
         window.report(notices[-1])
     window.offer_restore()
+    if model_text is not None:
+        window.run_model(model_text, model_path)
     return app.exec()
 
 

@@ -240,6 +240,9 @@ class Classroom:
             w.presenter.set_slider_width(int(width * SLIDER_SHARE))
             # The steps and controls beside the big head: a fixed share, so the head keeps its large type.
             w.resizeDocks([w.steps_dock], [int(width * STEPS_SHARE)], Qt.Horizontal)
+            if w.next_dock.isVisible():  # a real model: its prediction above the steps, a third of the height
+                w.resizeDocks([w.next_dock, w.steps_dock], [w.screen().geometry().height() // 3,
+                                                             w.screen().geometry().height() * 2 // 3], Qt.Vertical)
             QApplication.sendPostedEvents()
             self._match_step_table(w.heads.value_pixels())
         else:

@@ -111,3 +111,19 @@ class SetProjectionOptions(ScenarioCommand):
     def __init__(self, document, text, **changes):
         after = edits.with_projection_options(document.scenario, **changes)
         super().__init__(document, after, text)
+
+
+class SetHeadOff(ScenarioCommand):
+    """A real model's head switched off (its output zeroed before W_o), or on again."""
+
+    def __init__(self, document, head, off):
+        after = edits.with_head_off(document.scenario, head, off)
+        text = tr("Switch head {0} off") if off else tr("Switch head {0} on")
+        super().__init__(document, after, text.format(head))
+
+
+class ShowLayer(ScenarioCommand):
+    """Another layer of a real model's run, with every change made so far."""
+
+    def __init__(self, document, after):
+        super().__init__(document, after, tr("Show layer {0}").format(after.live.layer))

@@ -179,6 +179,7 @@ class SettingsBar(Retranslated):
         settings = self.document.scenario.settings
         # A model's weights are shown as they were computed: nothing here would change them.
         self.setVisible(not self.document.scenario.weights_only)
+        self.setEnabled(self.document.scenario.live is None)  # a real model's settings are its own
         kind = settings.mask_kind
         with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature), \
                 QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):
@@ -332,9 +333,10 @@ class Selectors(Retranslated):
         self.layer.setVisible(bool(layers))
         self.layer_name.setVisible(bool(layers))
         # A scenario saved from one layer holds that layer only: the others are in the model's file.
-        self.layer.setEnabled(self.document.layers_in_file)
+        switchable = self.document.layers_in_file or s.live is not None  # a real model: every layer
+        self.layer.setEnabled(switchable)
         self.layer.setToolTip(tr("This model file holds several layers: show another one")
-                              if self.document.layers_in_file else
+                              if switchable else
                               tr("This file holds one layer of the model: open the model's own file to "
                                  "see the others"))
         for box, items, current in ((self.head, heads, self.document.active_head),
@@ -410,6 +412,9 @@ class PresentationControls(Retranslated):
 
     def refresh(self):
         tokens = list(self.document.scenario.tokens)
+        own = self.document.scenario.live is None  # a real model's settings are its own, its q too wide
+        self.sliders.setVisible(own)
+        self.settings.setVisible(own)
         with QSignalBlocker(self.query):
             if [self.query.itemText(i) for i in range(self.query.count())] != tokens:
                 self.query.clear()

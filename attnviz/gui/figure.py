@@ -133,7 +133,8 @@ class Figure:
         mask = tr("causal mask on") if s.causal else tr("causal mask off")
         scale = tr("÷√d_k (d_k = {0})").format(d_k) if s.scale else tr("no ÷√d_k")
         temperature = tr("temperature {0}").format(fmt(s.temperature, 2))
-        return " · ".join([what, mask, scale, temperature])
+        layer = [tr("Layer {0} of {1}").format(*self.scenario.layer)] if self.scenario.layer else []
+        return " · ".join(layer + [what, mask, scale, temperature])
 
     def _paint_caption(self, p, rect):
         p.save()

@@ -7,16 +7,16 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout,
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
 from ..core import masks
-from ..core.scenario import ScenarioError
+from ..core.scenario import ScenarioError, head_is_off
 from . import colormaps
 from .fonts import figure_font
 from .guided import banner, staged
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
-from .commands import SetSettings
+from .commands import SetHeadOff, SetSettings
 from .i18n import current_language, describe, head_label, tr
 
 ACTIVE_BORDER = QColor(230, 120, 0)
@@ -206,6 +206,24 @@ class HeadPanel(QWidget):
         g = self.painter.geometry(self._content_rect(), data)
         return (g.value_font or g.label_font).pixelSize()
 
+    def contextMenuEvent(self, event):
+        """A real model's head can be switched off (its output zeroed) and on again."""
+        d = self.document
+        if d.scenario.live is None or self.index >= len(d.scenario.heads):
+            return super().contextMenuEvent(event)
+        off = head_is_off(d.scenario, self.index)
+        menu = QMenu(self)
+        action = menu.addAction(tr("Switch this head on") if off else tr("Switch this head off"))
+        action.triggered.connect(lambda: self.set_off(not off))
+        menu.exec(event.globalPos())
+
+    def set_off(self, off: bool) -> None:
+        d = self.document
+        try:
+            d.push(SetHeadOff(d, self.index, off))
+        except ScenarioError as e:
+            self.report(describe(e))
+
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:
             return super().mousePressEvent(event)
@@ -218,14 +236,22 @@ class HeadPanel(QWidget):
 
 
 def _group_note(scenario, index: int) -> str:
-    """With grouped-query attention, which heads read the same K and V as this one."""
-    p = scenario.projection
-    if p is None or p.kv_heads == p.n_heads:
-        return ""
-    size = p.n_heads // p.kv_heads
+    """With grouped-query attention, which heads read the same K and V as this one; a real
+    model's head switched off says so."""
+    off = tr(" · switched off") if head_is_off(scenario, index) else ""
+    if scenario.live is not None:
+        config = scenario.live.model.config
+        kv_heads, n_heads = config.n_kv_heads, config.n_heads
+    elif scenario.projection is not None:
+        kv_heads, n_heads = scenario.projection.kv_heads, scenario.projection.n_heads
+    else:
+        return off
+    if kv_heads == n_heads:
+        return off
+    size = n_heads // kv_heads
     group = index // size
     others = [str(i) for i in range(group * size, (group + 1) * size) if i != index]
-    return tr(" · K/V group {0}, shared with head {1}").format(group, ", ".join(others))
+    return tr(" · K/V group {0}, shared with head {1}").format(group, ", ".join(others)) + off
 
 
 def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:

@@ -11,8 +11,8 @@ import time
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QSplitter, QTabBar, QTabWidget, QToolBar,
-                               QVBoxLayout, QWidget)
+                               QMainWindow, QMenu, QMessageBox, QProgressBar, QSplitter, QTabBar, QTabWidget,
+                               QToolBar, QVBoxLayout, QWidget)
 
 from ..core import save_scenario
 from ..core.io import holds_layers, too_large_for_json
@@ -22,7 +22,10 @@ from . import autosave, settings
 from .actions import make_action, name_actions
 from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
+from .commands import ShowLayer
 from .controls import PresentationControls, QuerySliders, Selectors, SettingsBar
+from .model_runner import ModelRunner
+from .next_token import NextTokenView
 from .document import ScenarioDocument
 from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
@@ -160,6 +163,16 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.steps_dock, self.maths_dock)
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
+        self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
+        self.runner.loaded.connect(self._model_ran)
+        self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))
+        self.runner.progress.connect(self._model_progress)
+        self.runner.ran.connect(lambda _: self.progress.setVisible(self.runner.busy))
+        self.progress = QProgressBar(objectName="modelProgress", minimumWidth=320)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.next_dock = self._dock("nextTokenDock", NextTokenView(self.runner), Qt.RightDockWidgetArea)
+        self.next_dock.hide()
         self.selectors = Selectors(d)
         self.selectors.layerRequested.connect(self.open_layer)
         self.settings_bar = SettingsBar(d, self.report)
@@ -192,6 +205,9 @@ class MainWindow(QMainWindow):
         self.vectors_dock.toggleViewAction().setEnabled(not self.document.scenario.weights_only)
         layered = self.document.scenario.projection is not None
         self.pipeline_dock.toggleViewAction().setEnabled(layered)
+        live = self.document.scenario.live is not None
+        self.next_dock.setVisible(live)
+        self.next_dock.toggleViewAction().setEnabled(live)
         if layered and self.pipeline is None:
             from .pipeline import PipelineView
             self.pipeline = PipelineView(self.document, self.report)
@@ -246,6 +262,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.addActions([self.undo_action, self.redo_action])
         self.open_action = self._action(self.open_dialog, QKeySequence.Open)
+        self.real_model_action = self._action(self.real_model_dialog, "Ctrl+M")
         self.save_action = self._action(self.save, QKeySequence.Save)
         self.save_as_action = self._action(self.save_as, "Ctrl+Shift+S")
         self.quit_action = self._action(self.close, "Ctrl+Q")
@@ -268,6 +285,7 @@ class MainWindow(QMainWindow):
         self.presets_menu = self.file_menu.addMenu("")
         self.presets_menu.aboutToShow.connect(self._fill_presets_menu)  # read the presets when asked
         self.file_menu.addAction(self.open_action)
+        self.file_menu.addAction(self.real_model_action)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.file_menu.addSeparator()
@@ -282,7 +300,7 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("")
         for action in (self.vectors_dock.toggleViewAction(), self.pipeline_dock.toggleViewAction(),
                        self.steps_dock.toggleViewAction(), self.maths_dock.toggleViewAction(),
-                       self.toolbar.toggleViewAction()):
+                       self.next_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
         self.classroom.fill_view_menu(self.view_menu)
@@ -300,6 +318,7 @@ class MainWindow(QMainWindow):
         """Every text of the window in the current language (Qt sends LanguageChange on a switch)."""
         texts = {
             self.open_action: tr("&Open…"), self.save_action: tr("&Save"),
+            self.real_model_action: tr("Real &model…"),
             self.save_as_action: tr("Save &As…"), self.quit_action: tr("&Quit"),
             self.export_image_action: tr("&Export image…"), self.export_data_action: tr("Export &data…"),
             self.copy_image_action: tr("&Copy image"), self.rename_action: tr("Re&name token…"),
@@ -311,6 +330,8 @@ class MainWindow(QMainWindow):
         tips = {
             self.copy_image_action: tr("Put the active head's heatmap on the clipboard, for slides"),
             self.open_action: tr("Open a scenario file (.json) or q, k, v from a NumPy file (.npz)"),
+            self.real_model_action: tr("Type a sentence and see a real language model's attention, layer by layer, "
+                                       "and what it predicts next (offline)"),
             self.save_action: tr("Save the scenario, with every edit, as a .json file"),
             self.export_image_action: tr("Save a heatmap as PNG, SVG or PDF for slides and papers"),
             self.export_data_action: tr("Save the weights and q, k, v of every head as CSV or .npz"),
@@ -329,6 +350,7 @@ class MainWindow(QMainWindow):
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
         self.maths_dock.setWindowTitle(tr("See the maths"))
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
+        self.next_dock.setWindowTitle(tr("Next token"))
         self._name_maths_tabs()
         self.toolbar.setWindowTitle(tr("Controls"))
         self.classroom.retranslate()
@@ -352,7 +374,9 @@ class MainWindow(QMainWindow):
         self.message.clear()
 
     def display_name(self) -> str:
-        return source_name(self.document.source)
+        live = self.document.scenario.live
+        return live.model.config.name if live is not None and self.document.source is None else \
+            source_name(self.document.source)
 
     def _update_title(self, *_):
         self.setWindowTitle(f"{self.display_name()}[*] — AttnViz")
@@ -378,8 +402,13 @@ class MainWindow(QMainWindow):
 
     def open_layer(self, layer: int) -> bool:
         """Another layer of the model's file that is open (asking first about unsaved edits),
-        keeping the head and the query, to compare one head across layers."""
+        keeping the head and the query, to compare one head across layers. A real model's
+        layers come from its run, with every change made so far (one undo step)."""
         d = self.document
+        if d.scenario.live is not None:
+            head, query, scenario = d.active_head, d.query, d.scenario
+            self.runner.when_ready(lambda result: self._show_model_layer(scenario, result, layer, head, query))
+            return True
         source = d.source
         if not source or source.startswith("preset:") or d.scenario.layer is None:
             return False
@@ -389,6 +418,43 @@ class MainWindow(QMainWindow):
             d.select(head=head, query=query)
         self.selectors.refresh()  # refused or cancelled: the chooser goes back to the layer shown
         return opened
+
+    # ------------------------------------------------------------- the real model
+
+    def real_model_dialog(self):
+        from .model_dialog import ModelDialog
+        dialog = ModelDialog(self, self.document.scenario.live.text if self.document.scenario.live else None)
+        if dialog.exec() == QDialog.Accepted:
+            self.run_model(dialog.chosen_text(), dialog.path)
+
+    def run_model(self, text: str, path=None) -> bool:
+        """Read `text` with the real model (loaded once, off the GUI thread); it opens when it has run."""
+        if not self.maybe_save():
+            return False
+        self.runner.start(text, path)
+        return True
+
+    def _model_progress(self, what: str, done: int, total: int):
+        self.progress.setVisible(self.runner.busy)
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setFormat(tr("Loading the model: %v of %m layers") if what == "load" else tr("Running the model…"))
+        self.progress.setToolTip(self.progress.format())
+
+    def _model_ran(self, model, encoded, result):
+        from ..core import llama
+        self.progress.hide()
+        self.document.replace(llama.scenario(model, encoded, result, 0), None)
+        self._update_title()
+
+    def _show_model_layer(self, scenario, result, layer, head, query):
+        from ..core import llama
+        d = self.document
+        if d.scenario is not scenario or scenario.live.layer == layer:
+            self.selectors.refresh()
+            return
+        d.push(ShowLayer(d, llama.another_layer(scenario, result, layer)))
+        d.select(head=head, query=query)
 
     def open_dialog(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Open scenario"), self._folder(), FILE_FILTER)
@@ -472,6 +538,7 @@ class MainWindow(QMainWindow):
             self.classroom.save()
             if self.autosave is not None:
                 self.autosave.close()
+            self.runner.shutdown()
             if self.errors is not None:
                 self.errors.uninstall()
             event.accept()

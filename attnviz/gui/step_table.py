@@ -152,6 +152,7 @@ class StepView(QWidget):
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
         self._layout = None
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
+        self._shrink = 1.0            # ... times this, when its columns would not fit otherwise
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
         self.output.setTextFormat(Qt.PlainText)
@@ -213,21 +214,11 @@ class StepView(QWidget):
         values (`pixels`), rows filling the height there is."""
         self.model.compact = on
         self.presentation_pixels = pixels if on else 0
+        self._shrink = 1.0
         self.top.setDirection(QBoxLayout.TopToBottom if on else QBoxLayout.LeftToRight)
         self.formula.set_most_pixels(pixels if on else 0)
-        font = QFont()  # on the desk: the application's font, zoom included
-        if on and pixels:
-            font = QFont(QApplication.font())
-            font.setPixelSize(pixels)
-        self.table.setFont(font)
-        self.model.font = font if on and pixels else None
-        header_font = QFont()
-        if on and pixels:  # headers a little smaller: two lines of them sit above ten rows
-            header_font = weighted(font, bold=True)
-            header_font.setPixelSize(round(pixels * 0.85))
-        self.table.horizontalHeader().setFont(header_font)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if on else QHeaderView.Interactive)
-        self._fit_rows()
+        self._apply_fonts()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         if not on:
@@ -237,11 +228,28 @@ class StepView(QWidget):
         self._layout = None
         self.refresh()
 
+    def _apply_fonts(self):
+        """The table's type: the application's on the desk; presenting, the heatmap's values (a
+        little smaller only when the columns would not fit the column otherwise)."""
+        pixels = round(self.presentation_pixels * self._shrink)
+        font = QFont()  # on the desk: the application's font, zoom included
+        if pixels:
+            font = QFont(QApplication.font())
+            font.setPixelSize(pixels)
+        self.table.setFont(font)
+        self.model.font = font if pixels else None
+        header_font = QFont()
+        if pixels:  # headers a little smaller: two lines of them sit above ten rows
+            header_font = weighted(font, bold=True)
+            header_font.setPixelSize(round(pixels * 0.85))
+        self.table.horizontalHeader().setFont(header_font)
+        self._fit_rows()
+
     def _fit_rows(self):
         """Rows as tall as the type: presenting, not as tall as the font's generous line height
         (Noto CJK's is 1.45 em); on the desk, from the font at every zoom."""
         rows = self.table.verticalHeader()
-        pixels = self.presentation_pixels
+        pixels = round(self.presentation_pixels * self._shrink)
         line = round(pixels * 1.2) if pixels else QFontMetrics(self.table.font()).height() + 4
         rows.setMinimumSectionSize(line)
         rows.setDefaultSectionSize(line + 4)
@@ -253,9 +261,25 @@ class StepView(QWidget):
         """Columns as wide as their contents and their headers (every line of them), k at most a
         quarter of the table on the desk (q·k needs the room). Measured from the few longest texts,
         not by asking the view to read every row (that takes a third of a second at 512 tokens)."""
+        widths = self._column_widths()
+        for _ in range(4):  # long numbers (a real model's): smaller type, but every column in view
+            if not (self.model.compact and self.presentation_pixels):
+                break
+            shown = sum(w for c, w in widths.items() if not self.table.isColumnHidden(c))
+            room = self.table.viewport().width() - self.table.verticalScrollBar().sizeHint().width()
+            if not shown > room > 0 or self._shrink <= 0.7:
+                break
+            self._shrink = max(0.7, self._shrink * room / shown * 0.98)
+            self._apply_fonts()
+            widths = self._column_widths()
+        for column, width in widths.items():
+            self.table.setColumnWidth(column, width)
+
+    def _column_widths(self) -> dict[int, int]:
         cells = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row and Σ are bold
         heads = QFontMetrics(self.table.horizontalHeader().font())
         headers = self.model.headers()
+        widths = {}
         for column, texts in zip(self.model.FITTED, self.model.columns_text()):
             if column == DOT and not self.model.compact:
                 continue  # stretched: the sums written out take the room that is left
@@ -265,7 +289,8 @@ class StepView(QWidget):
             width += cells.height()
             if column == K:
                 width = min(width, max(60, self.table.viewport().width() // 4))
-            self.table.setColumnWidth(column, width)
+            widths[column] = width
+        return widths
 
     def resizeEvent(self, event):
         super().resizeEvent(event)

@@ -64,7 +64,7 @@ def test_escape_sequences_in_a_file_never_reach_the_terminal(capsys, tmp_path):
     bad = tmp_path / "\x1b[2Jevil.json"
     bad.write_text("{")
     code, out, err = run(capsys, "weights", str(bad))
-    assert code == 2 and "\x1b" not in err and "␛[2Jevil.json" in err
+    assert code == 2 and "\x1b" not in err and "^[[2Jevil.json" in err
 
 
 # ---------------------------------------------------------------- memory: each bomb under a 2 GiB cap
@@ -133,7 +133,7 @@ def test_a_file_name_with_a_newline_gives_one_line(capsys, tmp_path):
     bad = tmp_path / "evil\nattnviz: all good.json"
     bad.write_text("{")
     code, out, err = run(capsys, "weights", str(bad))
-    one_line_refusal(code, out, err, "evil␊attnviz: all good.json")
+    one_line_refusal(code, out, err, "evil↵attnviz: all good.json")
 
 
 @pytest.mark.parametrize("suffix", ["svg", "png", "pdf"])

