@@ -18,11 +18,15 @@ MAX_ITEMS = 6      # longer vectors are shortened: [0.1, 0.2, 0.3, …]
 
 
 def fmt(x: float, decimals: int = 3) -> str:
-    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞'."""
+    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞'.
+    A value too small for the decimals is '0.000' ('−0.000'), never '3.493e−04' (which reads
+    as 3.49 where a column cuts it) nor '1.384e−87'; an exact zero is '0'."""
     x = float(x)
     if math.isinf(x):
         return MINUS_INFINITY if x < 0 else "\u221e"
-    if x != 0 and (abs(x) >= 1e5 or abs(x) < 10 ** -decimals):
+    if x != 0 and abs(x) < 0.5 * 10 ** -decimals:
+        return ("\u2212" if x < 0 else "") + f"{0:.{decimals}f}"
+    if abs(x) >= 1e5:
         text = f"{x:.{decimals}e}"
     else:
         text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
@@ -97,25 +101,68 @@ def fmt3(x: float) -> str:
     return text.replace("-", MINUS)
 
 
+class StepNumbers:
+    """The numbers of query i's step table, each row written out only when it is asked for: a
+    table of 512 keys shows a dozen of them, and formatting all would cost more than the maths."""
+
+    def __init__(self, tokens, q_row, k, trace: AttentionTrace, i: int):
+        self.tokens, self.q, self.k = tokens, np.asarray(q_row), np.asarray(k)
+        self.scaled = np.asarray(trace.scaled[i])
+        self.hidden = np.isneginf(trace.masked[i])        # [n] True where the key is masked
+        self.exps, self.shifted = exponentials(trace.masked[i])
+        self.weights = np.asarray(trace.weights[i])
+        self._rows: dict[int, StepRow] = {}
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def row(self, j: int) -> StepRow:
+        if j not in self._rows:
+            masked = bool(self.hidden[j])
+            self._rows[j] = StepRow(
+                key=self.tokens[j], k=fmt_vector(self.k[j]), dot=dot_text(self.q, self.k[j]),
+                scaled=fmt(self.scaled[j]), mask=MINUS_INFINITY if masked else "0",
+                exp="0" if masked else fmt3(self.exps[j]),
+                weight="0" if masked else f"{self.weights[j]:.3f}",  # aligned; a masked 0 is exact
+                weight_value=float(self.weights[j]), masked=masked)
+        return self._rows[j]
+
+    def total(self) -> StepRow:
+        """The Σ line: the sum of e^x that each one is divided by, and the weights' sum, 1."""
+        return StepRow(key="Σ", k="", dot="", scaled="", mask="", exp=fmt3(float(self.exps.sum())),
+                       weight=f"{float(self.weights.sum()):.3f}", weight_value=0.0, masked=False)
+
+    def best(self) -> int:
+        return int(np.argmax(self.weights))
+
+    def changed_rows(self, old: "StepNumbers") -> np.ndarray | None:
+        """The keys whose row reads differently from `old`'s, or None when everything may (a
+        new q, other tokens, another number of keys)."""
+        if len(old) != len(self) or old.tokens != self.tokens or not np.array_equal(old.q, self.q) \
+                or old.k.shape != self.k.shape or old.shifted != self.shifted:
+            return None
+        differs = (np.any(old.k != self.k, axis=1) | (old.scaled != self.scaled) | (old.hidden != self.hidden)
+                   | (old.exps != self.exps) | (old.weights != self.weights))
+        return np.flatnonzero(differs)
+
+    def telling_rows(self) -> list[int]:
+        """The rows whose texts are the longest a column may need: extremes of every number."""
+        rows = {0, len(self) - 1}
+        for values in (self.scaled, self.exps, self.weights, np.abs(self.k).max(axis=1, initial=0) if self.k.size
+                       else self.weights, np.array([len(t) for t in self.tokens])):
+            finite = np.where(np.isfinite(values), values, 0)
+            rows |= {int(np.argmax(finite)), int(np.argmin(finite))}
+        return sorted(rows)
+
+
 def step_rows(tokens, q_row, k, trace: AttentionTrace, i: int) -> list[StepRow]:
-    exps, _ = exponentials(trace.masked[i])
-    rows = []
-    for j, token in enumerate(tokens):
-        masked = bool(np.isneginf(trace.masked[i, j]))
-        rows.append(StepRow(
-            key=token, k=fmt_vector(k[j]), dot=dot_text(q_row, k[j]),
-            scaled=fmt(trace.scaled[i, j]), mask=MINUS_INFINITY if masked else "0",
-            exp="0" if masked else fmt3(exps[j]),
-            weight="0" if masked else f"{trace.weights[i, j]:.3f}",  # aligned; a masked 0 is exact
-            weight_value=float(trace.weights[i, j]), masked=masked))
-    return rows
+    numbers = StepNumbers(tokens, q_row, k, trace, i)
+    return [numbers.row(j) for j in range(len(numbers))]
 
 
 def sum_row(trace: AttentionTrace, i: int) -> StepRow:
-    """The Σ line: the sum of e^x that each one is divided by, and the weights' sum, 1."""
-    exps, _ = exponentials(trace.masked[i])
-    return StepRow(key="Σ", k="", dot="", scaled="", mask="", exp=fmt3(float(exps.sum())),
-                   weight=f"{float(trace.weights[i].sum()):.3f}", weight_value=0.0, masked=False)
+    """The Σ line of query i (see StepNumbers.total)."""
+    return StepNumbers((), np.zeros(0), np.zeros((0, 0)), trace, i).total()
 
 
 def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
@@ -126,10 +173,16 @@ def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
     return " ".join(parts) if parts else "÷ 1"
 
 
-def output_text(weights_row, v, output_row, decimals: int = 3) -> str:
-    """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys."""
-    terms = [f"{w:.{decimals}f}×{fmt_vector(v[j], decimals)}"  # weights as the table shows them
-             for j, w in enumerate(weights_row) if w > 0]
-    if len(terms) > MAX_TERMS:
-        terms = terms[:MAX_TERMS - 1] + ["…"]
+def output_text(weights_row, v, output_row, decimals: int = 3, most: int | None = None) -> str:
+    """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys; with
+    `most`, that many terms at most, the largest weights first (a projector's short line)."""
+    weights_row = np.asarray(weights_row)
+    visible = np.flatnonzero(weights_row > 0)
+    limit = MAX_TERMS if most is None else most
+    if most is not None:
+        visible = visible[np.argsort(-weights_row[visible], kind="stable")]
+    shown = visible if len(visible) <= limit else visible[:limit - 1]  # format only what is shown
+    terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], decimals)}" for j in shown]  # as the table shows
+    if len(visible) > limit:
+        terms.append("…")
     return " + ".join(terms) + f" = {fmt_vector(output_row, decimals)}"

@@ -145,7 +145,7 @@ def _config(g: GGUF) -> Config:
                     n_kv_heads=number("attention.head_count_kv", heads),
                     d_head=number("rope.dimension_count", d // heads), rope_base=number("rope.freq_base", 10000.0, float),
                     eps=number("attention.layer_norm_rms_epsilon", 1e-5, float),
-                    context=number("context_length", 2048), name=str(m.get("general.name", g.path.stem)))
+                    context=number("context_length", 2048), name=model_name(g.path))
     if config.n_heads % config.n_kv_heads or config.d_head * config.n_heads != d or config.n_layers > 256:
         raise problem(g.path, f"has {config.n_heads} heads of {config.d_head} for d = {d} and "
                               f"{config.n_kv_heads} K/V heads: not a llama model AttnViz can run")
@@ -324,17 +324,33 @@ def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, fl
     return [(int(i), token_text(model, int(i)), float(probs[i])) for i in order]
 
 
-def token_text(model: Model, token_id: int) -> str:
-    """A vocabulary entry as the text it stands for (byte-level characters decoded): " fish".
-    Bytes that are only part of a character (most Japanese tokens are) are written in hex,
-    <E3 81>, never as �."""
+def model_name(path) -> str:
+    """The name people know a model file by: its file name without the weights' format
+    (SmolLM2-135M-Instruct.Q4_1.gguf -> SmolLM2-135M-Instruct); a GGUF's general.name is often
+    a training run's (Smollm2 135M 8k Lc100K Mix1 Ep2)."""
     import re
+    from pathlib import Path
+    stem = Path(path).stem
+    return re.sub(r"[.-](?:I?Q\d\w*|[BF]F?16|F32)$", "", stem, flags=re.IGNORECASE) or stem
+
+
+def token_bytes(model: Model, token_id: int) -> bytes | None:
+    """The bytes a vocabulary entry stands for (byte-level characters decoded), or None for a
+    special token such as <|im_end|>."""
     from .tokenizer import byte_characters
     back = {ch: b for b, ch in enumerate(byte_characters())}
     piece = model.vocabulary[token_id]
-    if not all(ch in back for ch in piece):
-        return piece  # a special token such as <|im_end|>
-    text = bytes(back[ch] for ch in piece).decode("utf-8", errors="backslashreplace")
+    return bytes(back[ch] for ch in piece) if all(ch in back for ch in piece) else None
+
+
+def token_text(model: Model, token_id: int) -> str:
+    """A vocabulary entry as the text it stands for: " fish". Bytes that are only part of a
+    character (most Japanese tokens are) are written in hex, <E3 81>, never as �."""
+    import re
+    raw = token_bytes(model, token_id)
+    if raw is None:
+        return model.vocabulary[token_id]
+    text = raw.decode("utf-8", errors="backslashreplace")
     return re.sub(r"(?:\\x[0-9a-f]{2})+",
                   lambda run: "<" + " ".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
 

@@ -84,7 +84,8 @@ def _start_scenario(notices: list | None = None):
 def use_offscreen(width: int = 1920, height: int = 1080) -> None:
     """Render without a display (CI, scripts), on a virtual screen of the given size (what a
     full-screen window fills); must happen before the QApplication exists."""
-    if QApplication.instance() is not None or os.environ.get("QT_QPA_PLATFORM"):  # set and not empty
+    chosen = os.environ.get("QT_QPA_PLATFORM", "")
+    if QApplication.instance() is not None or chosen not in ("", "offscreen"):  # another platform, or sized already
         return
     screen = {"screens": [{"name": "attnviz", "x": 0, "y": 0, "width": width, "height": height,
                            "logicalDpi": 96, "dpr": 1}]}

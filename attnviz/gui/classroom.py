@@ -6,11 +6,12 @@ the choices with QSettings.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from . import colormaps, settings
 from .actions import make_action, name_actions
+from .fonts import presented
 from .guided import STAGES
 from .help import show_guide, show_about
 from .i18n import LANGUAGES, current_language, install_language, tr
@@ -211,6 +212,7 @@ class Classroom:
         font.setPointSizeF(self._base_points * factor)
         QApplication.setFont(font)
         QApplication.sendPostedEvents()  # every widget takes the new size now, not at the next event loop turn
+        self._presented_type()
         if remember:
             settings.set_zoom(factor, presentation=self.presenting)
 
@@ -232,6 +234,7 @@ class Classroom:
             w.steps_dock.show()
             self.presenting = True
             self.set_zoom(settings.zoom(presentation=True), remember=False)
+            self._presented_type()
             w.heads.set_presentation(True, PRESENTATION_POINTS)
             w.heads.valuePixelsChanged.connect(self._match_step_table)
             self._show_controls(settings.presentation_controls())
@@ -251,6 +254,7 @@ class Classroom:
             w.heads.valuePixelsChanged.disconnect(self._match_step_table)
             w.heads.set_presentation(False)
             self.set_zoom(zoom, remember=False)  # first: the desk's step table is laid out at the desk's size
+            self._presented_type()
             w.steps.set_compact(False)
             w.presenter.hide()
             for widget in (w.menuBar(), w.statusBar(), w.sliders):
@@ -261,6 +265,13 @@ class Classroom:
         self.presentation_action.setChecked(on)
         self.controls_action.setEnabled(on)
         self._presentation_keys(on)
+
+    def _presented_type(self):
+        """Presenting, the words beside the heatmap (the guide, the controls, the next token) are
+        never smaller than the back row can read, whatever the zoom."""
+        w = self.window
+        for widget in (w.presenter, w.heads.guide, w.next_dock.widget()):
+            widget.setFont(presented(QApplication.font(), widget) if self.presenting else QFont())
 
     def _match_step_table(self, pixels: int):
         """The step table's type as large as the big heatmap's values."""

@@ -61,8 +61,12 @@ class ColorMap:
 
     def text_color(self, value: float) -> QColor:
         """Black on light cells, white on dark ones (relative luminance)."""
-        r, g, b = self.lut[self.index(value)] / 255.0
-        return QColor(0, 0, 0) if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else QColor(255, 255, 255)
+        return QColor(0, 0, 0) if self.light(value) else QColor(255, 255, 255)
+
+    def light(self, values):
+        """True where the colour of `values` is light enough for black text (any shape, at once)."""
+        rgb = self.lut[self.index(values)] / 255.0
+        return rgb @ np.array([0.2126, 0.7152, 0.0722]) > 0.45
 
 
 @lru_cache(maxsize=None)

@@ -120,10 +120,3 @@ class SetHeadOff(ScenarioCommand):
         after = edits.with_head_off(document.scenario, head, off)
         text = tr("Switch head {0} off") if off else tr("Switch head {0} on")
         super().__init__(document, after, text.format(head))
-
-
-class ShowLayer(ScenarioCommand):
-    """Another layer of a real model's run, with every change made so far."""
-
-    def __init__(self, document, after):
-        super().__init__(document, after, tr("Show layer {0}").format(after.live.layer))

@@ -88,6 +88,7 @@ class SettingsBar(Retranslated):
         self.causal = QCheckBox(objectName=name("causalToggle"))
         self.mask_kind = QComboBox(objectName=name("maskSelector"))
         self.mask_kind.addItems([""] * len(MASK_KINDS))
+        self.mask_kind.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # after a language switch too
         self.mask_size = QSpinBox(objectName=name("maskSize"))
         self.mask_size.setRange(1, MAX_TOKENS)
         self.with_masks = with_masks

@@ -69,6 +69,12 @@ class ScenarioDocument(QObject):
         self._clamp_selection()
         self.changed.emit()
 
+    def show(self, scenario: Scenario) -> None:
+        """Another view of the same work (a real model's other layer, with every change made so
+        far): not an edit, so no undo step and no unsaved-changes mark; undoing an edit made in
+        another layer shows that layer again."""
+        self.apply(scenario)
+
     def replace(self, scenario: Scenario, source: str | None) -> None:
         """Open another scenario: a fresh history, head 0, the default query."""
         self.undo_stack.clear()

@@ -58,3 +58,25 @@ def figure_font(pixel_size: float | None = None, point_size: float | None = None
         font.setPointSizeF(point_size)
     return weighted(font)
 
+
+def figure_font_like(font: QFont) -> QFont:
+    """figure_font at `font`'s size, whether that is given in points or (presenting) in pixels."""
+    return figure_font(pixel_size=font.pixelSize()) if font.pixelSize() > 0 else figure_font(
+        point_size=font.pointSizeF())
+
+
+READABLE_SHARE = 0.022  # of the screen's height: the least type shown while presenting (24 px on 1080 lines)
+
+
+def readable_pixels(widget) -> int:
+    """The smallest type a class reads from the back row on the screen `widget` is on."""
+    screen = widget.screen() or QApplication.primaryScreen()
+    return max(12, round(screen.geometry().height() * READABLE_SHARE))
+
+
+def presented(font: QFont, widget) -> QFont:
+    """`font` at least as large as the back row can read."""
+    pixels = font.pixelSize() if font.pixelSize() > 0 else round(font.pointSizeF() * widget.logicalDpiY() / 72)
+    out = QFont(font)
+    out.setPixelSize(max(pixels, readable_pixels(widget)))
+    return out

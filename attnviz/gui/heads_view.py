@@ -5,15 +5,15 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
 from ..core import masks
 from ..core.scenario import ScenarioError, head_is_off
 from . import colormaps
-from .fonts import figure_font
+from .fonts import figure_font, weighted
 from .guided import banner, staged
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .commands import SetHeadOff, SetSettings
@@ -80,6 +80,7 @@ class HeadPanel(QWidget):
         self.index = index
         self.setObjectName(f"headPanel{index}")
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setAutoFillBackground(True)  # opaque: repainting a panel does not repaint the view under it
         self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
         self.setFocusPolicy(Qt.ClickFocus)
         self.colormap_name = colormaps.DEFAULT
@@ -88,6 +89,8 @@ class HeadPanel(QWidget):
         self.scale = 1.0       # presentation thumbnails: smaller type
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
+        self._inputs = None  # what the picture was made from: the same again, nothing to rebuild
+        self.rebuilds = 0    # counted by the tests
         self._dirty = True
         self._drawn_active = None
         self._restyle()
@@ -126,12 +129,17 @@ class HeadPanel(QWidget):
         if self.index >= len(scenario.heads):
             return
         trace = d.result.heads[self.index]
-        data = HeatmapData(
-            tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
-            title=head_label(scenario, self.index) + _group_note(scenario, self.index),
-            selected_row=d.query)
+        stage = d.stage if d.active_head == self.index else None
+        title = head_label(scenario, self.index) + _group_note(scenario, self.index)
+        inputs = (scenario.tokens, d.query, stage, title)
+        if self._inputs is not None and trace is self._inputs[0] and inputs == self._inputs[1]:
+            return  # another head was edited: this one's picture is the very same
+        self._inputs = (trace, inputs)
+        data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
+                           title=title, selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
-        self._data = staged(data, trace, d.query, d.stage if d.active_head == self.index else None)
+        self._data = staged(data, trace, d.query, stage)
+        self.rebuilds += 1
 
     def _retranslate(self) -> None:
         self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
@@ -167,12 +175,36 @@ class HeadPanel(QWidget):
             return
         p = QPainter(self)
         self.painter.paint(p, self._content_rect(), data)
+        if head_is_off(self.document.scenario, self.index):
+            self._paint_off(p)
         self._drawn_active = self._is_active()
         if self._drawn_active:
             p.setPen(QPen(ACTIVE_BORDER, 3))
             p.setBrush(Qt.NoBrush)
             p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
         p.end()
+
+    def _paint_off(self, p: QPainter) -> None:
+        """A switched-off head: its weights veiled and a label on them, so no one reads them as
+        what the model passes on (the numbers stay readable beneath)."""
+        veil = QColor(self.palette().window().color())
+        veil.setAlpha(120)
+        p.fillRect(self.rect(), veil)
+        font = QFont(self.painter.font)
+        font.setPixelSize(max(9, min(self.height() // 14, self.width() // 12, self.value_pixels() or 9)))
+        font = weighted(font, bold=True)
+        p.setFont(font)
+        text = tr("switched off")
+        fm = QFontMetricsF(font)
+        box = QRectF(0, 0, fm.horizontalAdvance(text) + fm.height(), fm.height() * 1.4)
+        # Top right, over the column labels and (with a causal mask) the hidden future's cells.
+        box.moveTopRight(QRectF(self.rect()).adjusted(0, 0, -fm.height() * 0.5, 0).topRight()
+                         + QPointF(0, self.height() * 0.12))
+        p.setPen(Qt.NoPen)
+        p.setBrush(self.palette().windowText().color())
+        p.drawRoundedRect(box, box.height() / 2, box.height() / 2)
+        p.setPen(self.palette().window().color())
+        p.drawText(box, Qt.AlignCenter, text)
 
     def _paint_mask(self, i: int, j: int) -> bool:
         """Shift+click: with a hand-painted mask, hide or show key j for query i; with padding,

@@ -76,10 +76,19 @@ class HeatmapPainter:
         self.foreground = foreground or QColor(20, 20, 20)
         self.mask = colormaps.mask_look(self.background)
         self._hatch_cache = (None, None)
+        self._geometry = (None, None)
 
     # ------------------------------------------------------------- layout
 
     def geometry(self, rect: QRectF, data: HeatmapData) -> Geometry:
+        """Where everything goes; measured again only when the room, the tokens or the title change
+        (measuring 512 labels on every paint would cost more than painting them)."""
+        key = (rect.getRect(), data.tokens, bool(data.title))
+        if self._geometry[0] != key:
+            self._geometry = (key, self._measure(rect, data))
+        return self._geometry[1]
+
+    def _measure(self, rect: QRectF, data: HeatmapData) -> Geometry:
         n = len(data.tokens)
         pad = max(4.0, rect.width() * 0.01)
         title_font = self._title_font()
@@ -281,6 +290,8 @@ class HeatmapPainter:
         p.setFont(self._fitting(g.value_font, data.row_text, g.cell_w * 0.9) if data.row_text else g.value_font)
         n = len(data.tokens)
         rows = range(n) if data.only_row is None else [data.only_row]
+        light = self.colormap.light(self._position(data.weights))  # [n, n]: black text, else white
+        pens = {True: QColor(0, 0, 0), False: QColor(255, 255, 255)}
         for i in rows:
             for j in range(n):
                 rect = self._cell_rect(g, i, j)
@@ -289,9 +300,8 @@ class HeatmapPainter:
                         p.setPen(self.mask.text)
                         p.drawText(rect, Qt.AlignCenter, data.masked_text)
                     continue
-                w = float(data.weights[i, j])
-                p.setPen(self.colormap.text_color(self._position(w)) if data.colored else QColor(20, 20, 20))
-                text = data.row_text[j] if data.row_text is not None else self._text(w)
+                p.setPen(pens[bool(light[i, j])] if data.colored else QColor(20, 20, 20))
+                text = data.row_text[j] if data.row_text is not None else self._text(float(data.weights[i, j]))
                 p.drawText(rect, Qt.AlignCenter, text)
         p.restore()
 
@@ -310,8 +320,9 @@ class HeatmapPainter:
         fm = QFontMetricsF(g.label_font)
         step = max(1, int(np.ceil(fm.height() * 0.9 / g.cell)))  # thin out labels that would overlap
         p.save()
+        fonts = {False: g.label_font, True: weighted(g.label_font, bold=True)}
         for i in range(0, n, step):
-            p.setFont(weighted(g.label_font, bold=i == data.selected_row))
+            p.setFont(fonts[i == data.selected_row])
             p.setPen(self.foreground)
             row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell_h,
                               g.row_label_width - fm.height() * 0.25, g.cell_h)

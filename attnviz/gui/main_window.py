@@ -22,7 +22,6 @@ from . import autosave, settings
 from .actions import make_action, name_actions
 from .classroom import Classroom
 from .commands import InsertToken, RemoveToken, RenameToken
-from .commands import ShowLayer
 from .controls import PresentationControls, QuerySliders, Selectors, SettingsBar
 from .model_runner import ModelRunner
 from .next_token import NextTokenView
@@ -371,7 +370,8 @@ class MainWindow(QMainWindow):
         self.statusBar().setToolTip(message)
 
     def _clear_message(self):
-        self.message.clear()
+        if self.message.text():  # clearing an empty label still repaints the status bar, at every edit
+            self.message.clear()
 
     def display_name(self) -> str:
         live = self.document.scenario.live
@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
     def open_layer(self, layer: int) -> bool:
         """Another layer of the model's file that is open (asking first about unsaved edits),
         keeping the head and the query, to compare one head across layers. A real model's
-        layers come from its run, with every change made so far (one undo step)."""
+        layers come from its run, with every change made so far (a view, not an undo step)."""
         d = self.document
         if d.scenario.live is not None:
             head, query, scenario = d.active_head, d.query, d.scenario
@@ -453,7 +453,7 @@ class MainWindow(QMainWindow):
         if d.scenario is not scenario or scenario.live.layer == layer:
             self.selectors.refresh()
             return
-        d.push(ShowLayer(d, llama.another_layer(scenario, result, layer)))
+        d.show(llama.another_layer(scenario, result, layer))
         d.select(head=head, query=query)
 
     def open_dialog(self):

@@ -1,6 +1,7 @@
 """File → Real model…: the text the model reads, and which model (the built-in SmolLM2 by default)."""
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QPushButton, QVBoxLayout)
 
@@ -18,12 +19,16 @@ class ModelDialog(QDialog):
         self.path = None  # None: the built-in model
         self.text = QPlainTextEdit(objectName="modelText")
         self.text.setPlainText(text or EXAMPLES.get(current_language(), EXAMPLES["en"]))
+        self.text.selectAll()  # typing replaces the example; the arrow keys keep it
         self.which = QLabel(objectName="modelWhich", wordWrap=True)
         choose = QPushButton(tr("Another GGUF file…"), objectName="modelChoose")
         choose.clicked.connect(self._choose)
         buttons = QDialogButtonBox(QDialogButtonBox.Cancel)
         self.run = buttons.addButton(tr("Run"), QDialogButtonBox.AcceptRole)
         self.run.setObjectName("modelRun")
+        self.run.setDefault(True)
+        self.run.setToolTip(tr("Run (Ctrl+Enter)"))
+        self.text.installEventFilter(self)  # Ctrl+Enter runs; Enter alone writes a new line
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         model_row = QHBoxLayout()
@@ -36,6 +41,14 @@ class ModelDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(640, 320)
         self._describe()
+
+    def eventFilter(self, obj, event):
+        if (obj is self.text and event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter)
+                and event.modifiers() & Qt.ControlModifier):
+            if self.run.isEnabled():
+                self.run.click()
+            return True
+        return super().eventFilter(obj, event)
 
     def _describe(self):
         if self.path is not None:

@@ -9,14 +9,18 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from ..core.explain import divisor_text, exponentials, fmt_vector, output_text, step_rows, sum_row
-from . import colormaps
-from .fonts import weighted
+from ..core.scenario import head_is_off
+from ..core.explain import StepNumbers, StepRow, divisor_text, exponentials, fmt_vector, output_text
+from . import colormaps, roles
+from .fonts import presented, readable_pixels, weighted
 from .formula import FormulaView
 from .i18n import head_label, tr
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(7)
+ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em)
+HEADER_SHARE = 0.85  # presenting: the headers' type, of the cells' (two lines of them sit above the rows)
 COLUMNS = 7
+_NONE = [None] * COLUMNS
 
 
 def step_headers(scenario, head: int, query: int | None = None, result=None, short: bool = False) -> list[str]:
@@ -39,12 +43,16 @@ def step_title(scenario, head: int, query: int) -> str:
         scenario.tokens[query], head_label(scenario, head), fmt_vector(scenario.heads[head].q[query]))
 
 
-def step_output(scenario, result, head: int, query: int) -> str:
-    """'5. output of それ = 0.045×[2, 0] + …' and, on a line of its own, '= [0.277, 1.723]'."""
+def step_output(scenario, result, head: int, query: int, short: bool = False) -> str:
+    """'5. output of それ = 0.045×[2, 0] + …' and, on a line of its own, '= [0.277, 1.723]';
+    `short` (presenting): the two largest terms only."""
     trace = result.heads[head]
-    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query])
+    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query], most=3 if short else None)
     terms, _, vector = text.rpartition(" = ")
-    return tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
+    out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
+    if head_is_off(scenario, head):
+        out += "\n" + tr("Switched off: the head still computes this, but the model gets zeros from it instead.")
+    return out
 
 
 def unbroken_vectors(text: str) -> str:
@@ -53,7 +61,10 @@ def unbroken_vectors(text: str) -> str:
 
 
 class StepTableModel(QAbstractTableModel):
-    """One row per key of the selected query, then the Σ row; reads everything from the document."""
+    """One row per key of the selected query, then the Σ row; reads everything from the document.
+
+    After a change it tells the view only which rows now read differently (none, when the edit
+    did not touch this query's numbers), and writes out a row only when the view asks for it."""
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -61,28 +72,56 @@ class StepTableModel(QAbstractTableModel):
         self.colormap = colormaps.get()
         self.compact = False  # presenting: the sums' results only, so every column fits
         self.font = None      # the table's type when it is not the application's (presenting)
-        self._rows = []
+        self._numbers: StepNumbers | None = None
+        self._cache: dict = {}
+        self._headers: list[str] = []
+        self.resets = 0       # counted by the tests: an unrelated edit must not reset the table
         self.refresh()
+
+    def set_font(self, font: QFont | None):
+        """The type of the bold rows (the best key, Σ): the view's own when presenting."""
+        if font != self.font:
+            self.font = font
+            self._cache = {}
+            if self._numbers is not None:
+                self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
 
     def set_colormap(self, name: str):
         self.colormap = colormaps.get(name)
-        self.refresh()
+        self.refresh(everything=True)
 
-    def refresh(self):
-        # The rows are derived text, rebuilt from the document on every change.
-        self.beginResetModel()
+    def refresh(self, everything: bool = False):
         d = self.document
         head = d.scenario.heads[d.active_head]
         trace = d.result.heads[d.active_head]
-        self._rows = step_rows(d.scenario.tokens, head.q[d.query], head.k, trace, d.query)
-        self._rows.append(sum_row(trace, d.query))
-        keys = range(len(self._rows) - 1)
-        self._best = max(keys, key=lambda j: self._rows[j].weight_value)
-        self.endResetModel()
+        new = StepNumbers(d.scenario.tokens, head.q[d.query], head.k, trace, d.query)
+        old = self._numbers
+        changed = None if old is None or everything else new.changed_rows(old)
+        if changed is None:
+            self.beginResetModel()
+            self._numbers = new
+            self._best = new.best()
+            self._cache = {}
+            self.endResetModel()
+            self.resets += 1
+        else:
+            self._numbers = new
+            if changed.size:
+                best, self._best = self._best, new.best()
+                rows = [int(changed.min()), int(changed.max()), best, self._best, self.sum_row]
+                self._cache = {}
+                self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), COLUMNS - 1))
+        headers = self.headers()
+        if headers != self._headers:
+            self._headers = headers
+            self.headerDataChanged.emit(Qt.Horizontal, 0, COLUMNS - 1)
 
     @property
     def sum_row(self) -> int:
-        return len(self._rows) - 1
+        return len(self._numbers)
+
+    def step_row(self, j: int) -> StepRow:
+        return self._numbers.total() if j == self.sum_row else self._numbers.row(j)
 
     def headers(self):
         d = self.document
@@ -90,45 +129,55 @@ class StepTableModel(QAbstractTableModel):
 
     FITTED = (KEY, K, DOT, SCALED, MASK, EXP, WEIGHT)
 
-    def columns_text(self):
-        """The texts of each column, one list per column (the compact q·k shows its result only)."""
-        return [[self.data(self.index(r, c)) for r in range(len(self._rows))] for c in self.FITTED]
+    def columns_text(self, rows=None):
+        """The texts of each column for `rows` (all of them by default), one list per column."""
+        rows = range(self.rowCount()) if rows is None else rows
+        texts = [self._cell_roles(r)[roles.DISPLAY] for r in rows]
+        return [[cells[c] for cells in texts] for c in self.FITTED]
+
+    def telling_rows(self) -> list[int]:
+        """Rows whose texts are the widest a column may need, and Σ."""
+        return self._numbers.telling_rows() + [self.sum_row]
 
     def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else len(self._numbers) + 1
 
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else COLUMNS
 
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid():
-            return None
-        row = self._rows[index.row()]
-        column = index.column()
-        total = index.row() == self.sum_row
-        if role == Qt.DisplayRole:
-            if column == DOT and self.compact:
-                return row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
-            return row.cells[column]
-        if role == Qt.TextAlignmentRole:
-            left = column in (KEY, DOT) and not total
-            return int((Qt.AlignLeft if left else Qt.AlignRight) | Qt.AlignVCenter)
-        if role == Qt.ForegroundRole and row.masked:
-            return QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed)
-        if role == Qt.BackgroundRole and column == WEIGHT and not row.masked and not total:
-            return QBrush(self.colormap.color(row.weight_value))
-        if role == Qt.ForegroundRole and column == WEIGHT and not row.masked and not total:
-            return QBrush(self.colormap.text_color(row.weight_value))
-        if role == Qt.FontRole and (index.row() == self._best or total):
-            return weighted(self.font or QApplication.font(), bold=True)
-        if role == Qt.ToolTipRole and total and column in (EXP, WEIGHT):
-            return tr("Σ: the sum of the column. Each weight is its row's eˣ divided by this sum, "
-                      "so the weights add up to 1.")
-        return None
+    def data(self, index, role=roles.DISPLAY):
+        roles_of = self._cell_roles(index.row())
+        return roles_of.get(role, _NONE)[index.column()] if roles_of is not None else None
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
-            return self.headers()[section]
+    def _cell_roles(self, j: int):
+        """role -> the values of row j's seven cells, worked out once per row and change."""
+        if j in self._cache:
+            return self._cache[j]
+        if not 0 <= j <= self.sum_row:
+            return None
+        row, total = self.step_row(j), j == self.sum_row
+        cells = list(row.cells)
+        if self.compact:
+            cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
+        out = {roles.DISPLAY: cells,
+               roles.ALIGNMENT: [roles.LEFT if c in (KEY, DOT) and not total else roles.RIGHT for c in range(COLUMNS)]}
+        coloured = not row.masked and not total
+        dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
+        out[roles.FOREGROUND] = [dimmed] * COLUMNS
+        if coloured:
+            out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(row.weight_value))
+            out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(row.weight_value))]
+        if j == self._best or total:
+            out[roles.FONT] = [weighted(self.font or QApplication.font(), bold=True)] * COLUMNS
+        if total:
+            out[roles.TOOLTIP] = [None] * EXP + [tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
+                                                    "by this sum, so the weights add up to 1.")] * 2
+        self._cache[j] = out
+        return out
+
+    def headerData(self, section, orientation, role=roles.DISPLAY):
+        if role == roles.DISPLAY and orientation == Qt.Horizontal:
+            return self._headers[section] if section < len(self._headers) else None
         return None
 
 
@@ -152,13 +201,15 @@ class StepView(QWidget):
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
         self._layout = None
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
-        self._shrink = 1.0            # ... times this, when its columns would not fit otherwise
+        self._pixels = 0              # ... the type's size in fact: smaller if the columns would not fit
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
         self.output.setTextFormat(Qt.PlainText)
         self.output.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.note = QLabel(objectName="stepNote")  # a preset's word about its numbers (the tutorial's rounding)
         self.note.setWordWrap(True)
+        for label in (self.title, self.output):  # opaque: a new text repaints the label, not the window under it
+            label.setAutoFillBackground(True)
         self.table.setFocusPolicy(Qt.NoFocus)  # nothing to edit or select; a clicker's keys go to the window
         self.top = QBoxLayout(QBoxLayout.LeftToRight)  # the formula and which query of which head:
         self.top.addWidget(self.formula)               # side by side on the desk, one above the other
@@ -190,7 +241,8 @@ class StepView(QWidget):
         from .i18n import current_language
         d = self.document
         self.title.setText(f"<b>{html.escape(step_title(d.scenario, d.active_head, d.query))}</b>")
-        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query)))
+        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
+                                                         short=self.model.compact)))
         self.output.setVisible((d.stage is None or d.stage >= OUTPUT) and not d.scenario.weights_only)
         note = d.scenario.text("note", current_language())
         self.note.setText(note)
@@ -201,10 +253,10 @@ class StepView(QWidget):
         for column in range(self.model.columnCount()):
             self.table.setColumnHidden(column, column not in shown)
         self.table.setRowHidden(self.model.sum_row, d.stage is not None and d.stage < SOFTMAX)
-        widest = tuple(max((len(t) for t in texts), default=0) for texts in self.model.columns_text())
+        widest = tuple(max((len(t) for t in texts), default=0) for texts in self.model.columns_text(self._sample()))
         layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()), widest,
                   self.presentation_pixels)
-        if layout != self._layout:  # sizing columns reads every row: only when their kind changes
+        if layout != self._layout:  # sizing columns measures texts: only when their kind changes
             self._layout = layout
             self._fit_columns()
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
@@ -214,73 +266,117 @@ class StepView(QWidget):
         values (`pixels`), rows filling the height there is."""
         self.model.compact = on
         self.presentation_pixels = pixels if on else 0
-        self._shrink = 1.0
+        self._pixels = self.presentation_pixels
         self.top.setDirection(QBoxLayout.TopToBottom if on else QBoxLayout.LeftToRight)
         self.formula.set_most_pixels(pixels if on else 0)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if on else QHeaderView.Interactive)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff if on else Qt.ScrollBarAsNeeded)
         self._apply_fonts()
+        self._label_fonts()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         if not on:
             header.setSectionResizeMode(DOT, QHeaderView.Stretch)
         header.setStretchLastSection(on)  # the softmax column takes what is left, nothing is cut
-        self.model.refresh()
+        self.model.refresh(everything=True)
         self._layout = None
         self.refresh()
 
+    def _label_fonts(self):
+        """Presenting: the title, the output and the note as large as the back row can read."""
+        for label in (self.title, self.output, self.note):
+            label.setFont(presented(QApplication.font(), label) if self.model.compact else QFont())
+
     def _apply_fonts(self):
-        """The table's type: the application's on the desk; presenting, the heatmap's values (a
-        little smaller only when the columns would not fit the column otherwise)."""
-        pixels = round(self.presentation_pixels * self._shrink)
+        """The table's type: the application's on the desk, `self._pixels` presenting."""
+        pixels = self._pixels
         font = QFont()  # on the desk: the application's font, zoom included
         if pixels:
             font = QFont(QApplication.font())
             font.setPixelSize(pixels)
         self.table.setFont(font)
-        self.model.font = font if pixels else None
+        self.model.set_font(font if pixels else None)
         header_font = QFont()
         if pixels:  # headers a little smaller: two lines of them sit above ten rows
             header_font = weighted(font, bold=True)
-            header_font.setPixelSize(round(pixels * 0.85))
+            header_font.setPixelSize(round(pixels * HEADER_SHARE))
         self.table.horizontalHeader().setFont(header_font)
         self._fit_rows()
+
+    def _sample(self) -> list[int]:
+        """The rows that say how wide the columns must be: those in view and the extremes of each
+        number (formatting all 512 rows of a long text to size its columns would cost more than
+        the edit)."""
+        top = max(0, self.table.rowAt(0))
+        bottom = self.table.rowAt(self.table.viewport().height() - 1)
+        bottom = self.model.rowCount() - 1 if bottom < 0 else bottom
+        return sorted(set(range(top, min(bottom, top + 60) + 1)) | set(self.model.telling_rows()))
 
     def _fit_rows(self):
         """Rows as tall as the type: presenting, not as tall as the font's generous line height
         (Noto CJK's is 1.45 em); on the desk, from the font at every zoom."""
         rows = self.table.verticalHeader()
-        pixels = round(self.presentation_pixels * self._shrink)
-        line = round(pixels * 1.2) if pixels else QFontMetrics(self.table.font()).height() + 4
+        line = self._row_pixels(self._pixels) if self._pixels else QFontMetrics(self.table.font()).height() + 8
         rows.setMinimumSectionSize(line)
-        rows.setDefaultSectionSize(line + 4)
-        if not pixels:
+        rows.setDefaultSectionSize(line)
+        if not self._pixels:
             for row in range(self.model.rowCount()):
-                rows.resizeSection(row, line + 4)
+                rows.resizeSection(row, line)
+
+    @staticmethod
+    def _row_pixels(pixels: int) -> int:
+        return round(pixels * ROW_EMS) + 4
 
     def _fit_columns(self):
         """Columns as wide as their contents and their headers (every line of them), k at most a
         quarter of the table on the desk (q·k needs the room). Measured from the few longest texts,
         not by asking the view to read every row (that takes a third of a second at 512 tokens)."""
-        widths = self._column_widths()
-        for _ in range(4):  # long numbers (a real model's): smaller type, but every column in view
-            if not (self.model.compact and self.presentation_pixels):
-                break
-            shown = sum(w for c, w in widths.items() if not self.table.isColumnHidden(c))
-            room = self.table.viewport().width() - self.table.verticalScrollBar().sizeHint().width()
-            if not shown > room > 0 or self._shrink <= 0.7:
-                break
-            self._shrink = max(0.7, self._shrink * room / shown * 0.98)
-            self._apply_fonts()
-            widths = self._column_widths()
-        for column, width in widths.items():
+        if self.model.compact and self.presentation_pixels:
+            self._fit_presented()
+        for column, width in self._column_widths().items():
             self.table.setColumnWidth(column, width)
+
+    def _fit_presented(self):
+        """Presenting: the type as large as the heatmap's values if every shown column and row fits
+        at that size, smaller until they do, but never below what the back row can read (a long
+        sentence's rows then scroll; no column is ever out of view)."""
+        least = readable_pixels(self)
+        most = max(self.presentation_pixels, least)
+        pixels = most
+        for _ in range(3):  # widths grow with the type: two measures find the size that fits
+            self._set_pixels(pixels)
+            shown = sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
+            room = self.table.viewport().width()
+            by_width = pixels * room / shown if shown > 0 and room > 0 else pixels
+            pixels = max(least, min(most, int(by_width * 0.98), self._pixels_for_height()))
+            if pixels == self._pixels:
+                break
+        self._set_pixels(pixels)
+        fits = self._pixels_for_height() >= pixels
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if fits else QHeaderView.Fixed)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded if not fits else Qt.ScrollBarAlwaysOff)
+
+    def _pixels_for_height(self) -> int:
+        """The largest type at which the header and every shown row fit the table's height."""
+        rows = sum(not self.table.isRowHidden(r) for r in range(min(self.model.rowCount(), 200)))
+        lines = max(h.count("\n") + 1 for h in self.model.headers())
+        height = self.table.height() - 2 * self.table.frameWidth() - 8
+        # header: `lines` lines of type HEADER_SHARE as large, each 1.3 em; rows: _row_pixels each
+        per_pixel = lines * HEADER_SHARE * 1.3 + rows * ROW_EMS
+        return int((height - rows * 4) / per_pixel) if height > 0 else self.presentation_pixels
+
+    def _set_pixels(self, pixels: int):
+        if pixels != self._pixels:
+            self._pixels = pixels
+            self._apply_fonts()
 
     def _column_widths(self) -> dict[int, int]:
         cells = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row and Σ are bold
         heads = QFontMetrics(self.table.horizontalHeader().font())
         headers = self.model.headers()
         widths = {}
-        for column, texts in zip(self.model.FITTED, self.model.columns_text()):
+        for column, texts in zip(self.model.FITTED, self.model.columns_text(self._sample())):
             if column == DOT and not self.model.compact:
                 continue  # stretched: the sums written out take the room that is left
             longest = sorted(texts, key=len)[-3:]
@@ -298,10 +394,15 @@ class StepView(QWidget):
 
     def changeEvent(self, event):
         if event.type() == QEvent.LanguageChange:
-            self.model.refresh()
+            self.model.refresh(everything=True)
             self.refresh()
-        elif event.type() == QEvent.FontChange and not self.model.compact:
+        elif event.type() == QEvent.FontChange and self.model.compact:
+            self._label_fonts()  # zoomed while presenting
+        elif event.type() == QEvent.FontChange:
             self._layout = None
             self._fit_rows()
+            self.model.refresh(everything=True)  # the best row's bold type follows the zoom
             self.refresh()
+        elif event.type() == QEvent.PaletteChange:
+            self.model.refresh(everything=True)  # masked rows are dimmed for the look in use
         super().changeEvent(event)

@@ -5,13 +5,19 @@ goes through a command on the undo stack.
 """
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
 from ..core.explain import fmt
 from ..core.numbers import NumberError, parse_number
 from ..core.scenario import ScenarioError
+from . import roles
 from .commands import SetCell
 from .i18n import describe
+
+
+_SHOWN = Qt.ItemIsSelectable | Qt.ItemIsEnabled  # made once: combining Qt's flags is slow in Python
+_EDITABLE = _SHOWN | Qt.ItemIsEditable
 
 
 class VectorTableModel(QAbstractTableModel):
@@ -22,7 +28,7 @@ class VectorTableModel(QAbstractTableModel):
         self.document = document
         self.matrix = matrix  # "q", "k" or "v"
         self._shape = self._current_shape()
-        self._seen = (None, None)  # the array and the headers last shown: unchanged ones repaint nothing
+        self._seen = (self._values(), self._headers())  # last shown: unchanged ones repaint nothing
         document.changed.connect(self._refresh)
         document.selectionChanged.connect(self._refresh)
 
@@ -34,6 +40,9 @@ class VectorTableModel(QAbstractTableModel):
     def _values(self):
         return self._head().matrix(self.matrix)
 
+    def _headers(self):
+        return self.document.scenario.tokens, self._head().dim_labels(self.matrix)
+
     def _current_shape(self):
         return self._values().shape
 
@@ -43,22 +52,18 @@ class VectorTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else self._shape[1]
 
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid():
-            return None
-        value = float(self._values()[index.row(), index.column()])
-        if role == Qt.DisplayRole:
-            return fmt(value)
-        if role == Qt.EditRole:
-            return repr(value) if value != int(value) else str(int(value))
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole:
-            return repr(value)
+    def data(self, index, role=roles.DISPLAY):
+        if role == roles.DISPLAY:
+            return fmt(float(self._values()[index.row(), index.column()]))
+        if role == roles.ALIGNMENT:
+            return roles.RIGHT
+        if role in (roles.EDIT, roles.TOOLTIP):
+            value = float(self._values()[index.row(), index.column()])
+            return repr(value) if role == roles.TOOLTIP or value != int(value) else str(int(value))
         return None
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role not in (Qt.DisplayRole, Qt.ToolTipRole):
+    def headerData(self, section, orientation, role=roles.DISPLAY):
+        if role != roles.DISPLAY and role != roles.TOOLTIP:
             return None
         if orientation == Qt.Vertical:
             tokens = self.document.scenario.tokens
@@ -69,8 +74,7 @@ class VectorTableModel(QAbstractTableModel):
     def flags(self, index):
         if not index.isValid():
             return Qt.NoItemFlags
-        base = Qt.ItemIsSelectable | Qt.ItemIsEnabled
-        return base if self.read_only else base | Qt.ItemIsEditable
+        return _SHOWN if self.read_only else _EDITABLE
 
     @property
     def read_only(self) -> bool:
@@ -98,8 +102,7 @@ class VectorTableModel(QAbstractTableModel):
     def _refresh(self):
         """Tell the view only what changed: edits share unchanged arrays between scenarios,
         so an edit of q repaints the q table and leaves k and v alone."""
-        values = self._values()
-        headers = (self.document.scenario.tokens, self._head().dim_labels(self.matrix))
+        values, headers = self._values(), self._headers()
         shape = values.shape
         if shape != self._shape:
             self.beginResetModel()
@@ -110,7 +113,12 @@ class VectorTableModel(QAbstractTableModel):
         old_values, old_headers = self._seen
         self._seen = (values, headers)
         if values is not old_values and shape[0] and shape[1]:
-            self.dataChanged.emit(self.index(0, 0), self.index(shape[0] - 1, shape[1] - 1))
+            # Only the cells whose numbers differ (one, after a typed edit): the view repaints them
+            # and asks data() for them alone, not for the whole matrix.
+            changed = np.nonzero(values != old_values)
+            if changed[0].size:
+                self.dataChanged.emit(self.index(int(changed[0].min()), int(changed[1].min())),
+                                      self.index(int(changed[0].max()), int(changed[1].max())))
         if headers != old_headers:
             self.headerDataChanged.emit(Qt.Vertical, 0, shape[0] - 1)
             self.headerDataChanged.emit(Qt.Horizontal, 0, shape[1] - 1)

@@ -1,9 +1,11 @@
 """The q, k and v tables of the active head, each with what it means in the tutorial's words."""
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
+from ..core.explain import MINUS
 from .table_model import VectorTableModel
 from .i18n import tr
 
@@ -14,6 +16,19 @@ def captions():
         "k": (tr("Key k"), tr("what this token offers")),
         "v": (tr("Value v"), tr("what this token passes on")),
     }
+
+
+def widest_number(values) -> str:
+    """A text at least as wide as fmt() writes any of `values`: the sign, the integer digits of
+    the largest magnitude and three decimals (or the exponent form from 1e5 up)."""
+    values = np.asarray(values)
+    if values.size == 0:
+        return "0"
+    sign = MINUS if values.min() < 0 else ""
+    largest = float(np.abs(values).max())
+    if largest >= 1e5:
+        return sign + "8.888e+88"
+    return sign + "8" * len(str(int(largest))) + ".888"
 
 
 class VectorTables(QWidget):
@@ -67,6 +82,20 @@ class VectorTables(QWidget):
         """Row height from the font (zoom), set once: resizing to contents is slow for big tables."""
         for view in self.views.values():
             view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+        self._widest = {}
+        self._fit_columns()
+
+    def _fit_columns(self):
+        """No number is ever cut (a cut −3.49… would read as a thousand times the value): every
+        column at least as wide as the widest number its matrix can show, worked out from its
+        largest magnitude and sign, not by formatting every cell."""
+        head = self.document.scenario.heads[self.document.active_head]
+        for matrix, view in self.views.items():
+            widest = widest_number(head.matrix(matrix))
+            if self._widest.get(matrix) != widest:
+                self._widest[matrix] = widest
+                width = view.fontMetrics().horizontalAdvance(widest) + view.fontMetrics().height()
+                view.horizontalHeader().setMinimumSectionSize(max(44, width))
 
     def _token_menu(self, view, pos):
         row = view.verticalHeader().logicalIndexAt(pos)
@@ -75,6 +104,7 @@ class VectorTables(QWidget):
 
     def refresh(self):
         d = self.document
+        self._fit_columns()
         head = d.scenario.heads[d.active_head]
         derived = d.scenario.projection is not None
         for matrix, (name, meaning) in captions().items():

@@ -106,3 +106,19 @@ def test_export_writes_the_numbers_as_csv_or_npz_without_a_window(capsys, tmp_pa
 def test_exporting_onto_a_folder_says_it_is_a_folder(capsys, tmp_path):
     code, _, err = run(capsys, "export", "toy-3token", "-o", str(tmp_path))
     assert code == 2 and "is a folder" in err
+
+
+@pytest.mark.parametrize("platform", ["offscreen", None])
+def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa_platform(tmp_path, platform):
+    import os
+    from PySide6.QtGui import QImage
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    if platform:
+        env["QT_QPA_PLATFORM"] = platform  # as the README's own command may be run
+    out = tmp_path / "shot.png"
+    result = subprocess.run([sys.executable, "-m", "attnviz", "screenshot", "seed-demo", "--presentation",
+                             "--step", "4", "--width", "1280", "--height", "800", "-o", str(out)],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 800)

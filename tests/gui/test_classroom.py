@@ -76,6 +76,18 @@ def test_the_japanese_interface_has_no_untranslated_text(window):
     assert leftovers == set()
 
 
+@pytest.mark.parametrize("first", ["en", "ja"])
+def test_the_mask_chooser_shows_its_whole_choice_after_a_language_switch(window, first):
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QComboBox
+    window.classroom.set_language(first)
+    window.classroom.set_language("ja" if first == "en" else "en")
+    QApplication.processEvents()
+    chooser = window.findChild(QComboBox, "maskSelector")
+    widest = max(QFontMetrics(chooser.font()).horizontalAdvance(chooser.itemText(i)) for i in range(chooser.count()))
+    assert chooser.width() >= widest + 20  # the text and the arrow
+
+
 def test_every_control_says_what_it_does_in_a_tooltip_in_both_languages(window):
     for lang in ("en", "ja"):
         window.classroom.set_language(lang)

@@ -164,3 +164,16 @@ def test_the_last_token_cannot_be_removed(window, doc):
         assert window.remove_token(0)
     assert not window.remove_token(0)
     assert len(doc.scenario.tokens) == 1
+
+
+def test_a_tiny_value_is_shown_as_zero_point_zero_never_cut_to_a_larger_looking_number(window):
+    from PySide6.QtGui import QFontMetrics
+    assert type_into(window, "v", 2, 1, "-0.0003493")
+    assert type_into(window, "v", 3, 1, "-12345.5")
+    view = table(window, "v")
+    model = view.model()
+    assert model.data(model.index(2, 1), Qt.DisplayRole) == "\u22120.000"
+    assert model.data(model.index(2, 1), Qt.ToolTipRole) == "-0.0003493"  # the exact value
+    for row in (2, 3):
+        text = model.data(model.index(row, 1), Qt.DisplayRole)
+        assert QFontMetrics(view.font()).horizontalAdvance(text) < view.columnWidth(1)  # nothing elided

@@ -9,6 +9,7 @@ from attnviz.core import compute, list_presets, load_preset
 from attnviz.core.explain import MINUS_INFINITY, exponentials
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom import PRESENTATION_ZOOM, SLIDER_SHARE
+from attnviz.gui.fonts import readable_pixels
 from attnviz.gui.guided import MASKING, OUTPUT, SOFTMAX
 from attnviz.gui.step_table import EXP, KEY, WEIGHT
 
@@ -201,6 +202,54 @@ def test_the_output_line_never_breaks_inside_a_vector(window):
         assert text.count("[") == text.count("]"), lines
 
 
+def shown_columns_width(table):
+    return sum(table.columnWidth(c) for c in range(table.model().columnCount()) if not table.isColumnHidden(c))
+
+
+def last_row_bottom(table):
+    rows = table.model().rowCount()
+    return table.rowViewportPosition(rows - 1) + table.rowHeight(rows - 1)
+
+
+@pytest.mark.parametrize("preset", ["toy-3token", "seed-demo"])
+@pytest.mark.parametrize("stage", [None, SOFTMAX])
+def test_every_column_of_the_step_table_is_in_view_when_presenting(qtbot, preset, stage):
+    w = MainWindow(preset)
+    qtbot.addWidget(w)
+    w.show()
+    present(w)
+    w.document.set_stage(stage)
+    qtbot.wait(20)
+    table = child(w, "stepTable", QTableView)
+    assert shown_columns_width(table) <= table.viewport().width()
+    assert step_pixels(w) >= readable_pixels(table)
+
+
+def test_zooming_in_while_presenting_keeps_every_row_in_view(window, qtbot):
+    present(window)
+    for _ in range(6):
+        window.classroom.zoom_in_action.trigger()
+    qtbot.wait(20)
+    table = child(window, "stepTable", QTableView)
+    assert last_row_bottom(table) <= table.viewport().height()
+    assert shown_columns_width(table) <= table.viewport().width()
+
+
+def test_a_long_sentences_step_table_stays_readable_and_scrolls(qtbot):
+    from attnviz.core import make_head, make_scenario
+    rng = np.random.default_rng(3)
+    n = 40
+    w = MainWindow(make_scenario([f"t{i}" for i in range(n)], [make_head("h", *rng.normal(0, 1, (3, n, 8)))]))
+    qtbot.addWidget(w)
+    w.show()
+    present(w)
+    qtbot.wait(20)
+    table = child(w, "stepTable", QTableView)
+    assert step_pixels(w) >= readable_pixels(table) >= 24  # not the heatmap's small values
+    assert last_row_bottom(table) > table.viewport().height()  # the rest is a scroll away
+    assert table.verticalScrollBar().maximum() > 0
+
+
 # ---------------------------------------------------------------- zoom per mode
 
 def test_presentation_has_its_own_zoom_and_ctrl_0_returns_to_it(qtbot):
@@ -209,9 +258,13 @@ def test_presentation_has_its_own_zoom_and_ctrl_0_returns_to_it(qtbot):
     w.show()
     desk = QFontInfo(QApplication.font()).pixelSize()
     present(w)
+    qtbot.wait(20)
+    step = step_pixels(w)
     w.classroom.zoom_in_action.trigger()
-    step, font = step_pixels(w), QFontInfo(QApplication.font()).pixelSize()
+    qtbot.wait(20)
+    font = QFontInfo(QApplication.font()).pixelSize()
     w.classroom.zoom_reset_action.trigger()  # Ctrl+0
+    qtbot.wait(20)
     assert w.classroom.zoom_factor == pytest.approx(PRESENTATION_ZOOM) and step_pixels(w) == step
     for _ in range(10):
         w.classroom.zoom_out_action.trigger()

@@ -1,7 +1,7 @@
 """The real model in the window: a sentence in, every layer's heads out, and a head's effect on the prediction."""
 import numpy as np
 import pytest
-from PySide6.QtWidgets import QComboBox, QDialog, QTableView
+from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QTableView
 
 from attnviz.core import compute, llama
 from attnviz.core.scenario import head_is_off
@@ -57,6 +57,23 @@ def test_the_layer_chooser_switches_layers_keeping_head_and_query(window, qtbot)
     np.testing.assert_allclose(window.heads.panels[4].weights(), compute(d.scenario).heads[4].weights)
 
 
+def test_changing_layer_is_not_an_edit_and_undo_goes_back_to_the_layer_of_the_edit(window, qtbot):
+    d = open_model(window, qtbot)
+    settled(window, qtbot)
+    window.open_layer(5)
+    qtbot.waitUntil(lambda: d.scenario.live.layer == 5, timeout=30_000)
+    assert not d.modified and d.undo_stack.count() == 0 and not window.isWindowModified()
+    window.heads.panels[1].set_off(True)
+    settled(window, qtbot)
+    window.open_layer(9)
+    qtbot.waitUntil(lambda: d.scenario.live.layer == 9, timeout=30_000)
+    assert d.undo_stack.count() == 1 and head_is_off(d.scenario, 1) is False  # layer 9's head 1 is on
+    assert d.scenario.live.change(5, 1).off  # layer 5's is still off: the model runs with it
+    window.undo_action.trigger()  # undoes the switch-off, and shows where it was
+    assert d.scenario.live.layer == 5 and not head_is_off(d.scenario, 1) and not d.scenario.live.changes
+    assert not d.modified
+
+
 def test_switching_a_head_off_moves_the_prediction_and_undo_brings_it_back_exactly(window, qtbot):
     d = open_model(window, qtbot)
     before = settled(window, qtbot).probs.copy()
@@ -91,6 +108,42 @@ def test_the_real_model_dialog_offers_the_tutorials_sentence(window, qtbot, monk
     monkeypatch.setattr(ModelDialog, "exec", lambda self: QDialog.Accepted)
     window.real_model_action.trigger()
     assert ran == [(TEXT, None)]
+
+
+def test_the_next_token_panel_follows_a_language_switch(window, qtbot):
+    open_model(window, qtbot)
+    settled(window, qtbot)
+    title = window.findChild(QLabel, "nextTokenTitle")
+    window.classroom.set_language("ja")
+    assert "次のトークン" in title.text()
+    window.classroom.set_language("en")
+    assert "Next token" in title.text() and "次" not in title.text()
+
+
+def test_a_switched_off_head_says_the_model_gets_zeros_from_it(window, qtbot):
+    open_model(window, qtbot)
+    window.heads.panels[0].set_off(True)
+    settled(window, qtbot)
+    QApplication.processEvents()
+    assert "zeros" in window.findChild(QLabel, "stepOutput").text()
+    window.undo_action.trigger()
+    QApplication.processEvents()
+    assert "zeros" not in window.findChild(QLabel, "stepOutput").text()
+
+
+def test_ctrl_enter_runs_the_text_typed_in_the_dialog(qtbot):
+    from PySide6.QtCore import Qt
+    from attnviz.gui.model_dialog import ModelDialog
+    dialog = ModelDialog(None, "A")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitActive(dialog)
+    dialog.text.setFocus()
+    qtbot.keyClicks(dialog.text, "The dog")  # replaces the text shown
+    qtbot.keyClick(dialog.text, Qt.Key_Return)  # a new line, not a run
+    assert dialog.result() == 0 and dialog.isVisible()
+    qtbot.keyClick(dialog.text, Qt.Key_Return, Qt.ControlModifier)
+    assert dialog.result() == QDialog.Accepted and dialog.chosen_text() == "The dog\n"
 
 
 def test_settings_and_tokens_of_a_real_model_are_its_own(window, qtbot):

@@ -36,10 +36,6 @@
         <translation>ヘッド {0} を戻す</translation>
     </message>
     <message>
-        <source>Show layer {0}</source>
-        <translation>層 {0} を表示</translation>
-    </message>
-    <message>
         <source>Hide the future (causal mask)</source>
         <translation>未来を隠す（causal mask）</translation>
     </message>
@@ -264,6 +260,10 @@ exactly 0</source>
     <message>
         <source>Head {0}: rows are queries, columns are keys. Click a row to explain it step by step.</source>
         <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示する。</translation>
+    </message>
+    <message>
+        <source>switched off</source>
+        <translation>停止中</translation>
     </message>
     <message>
         <source>Paint the mask</source>
@@ -728,6 +728,10 @@ exactly 0</source>
     <message>
         <source>5. output of {0} = {1}</source>
         <translation>5. 「{0}」の出力 = {1}</translation>
+    </message>
+    <message>
+        <source>Switched off: the head still computes this, but the model gets zeros from it instead.</source>
+        <translation>停止中：このヘッドは計算はしますが、モデルにはこの出力の代わりに 0 が渡されます。</translation>
     </message>
     <message>
         <source>Σ: the sum of the column. Each weight is its row&apos;s eˣ divided by this sum, so the weights add up to 1.</source>
@@ -1252,6 +1256,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>実行</translation>
     </message>
     <message>
+        <source>Run (Ctrl+Enter)</source>
+        <translation>実行（Ctrl+Enter）</translation>
+    </message>
+    <message>
         <source>The text the model reads (it runs on this computer, offline):</source>
         <translation>モデルが読む文（このコンピューターの中で、オフラインで動きます）：</translation>
     </message>
@@ -1272,7 +1280,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>モデルを選ぶ</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Next token&lt;/b&gt; after {0}: the model&apos;s {1} most likely</source>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after “{0}”: the model&apos;s {1} most likely</source>
         <translation>「{0}」の&lt;b&gt;次のトークン&lt;/b&gt;：確率の高い {1} 個</translation>
     </message>
     <message>
@@ -1280,8 +1288,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>変更を入れてモデルを実行し直しています…</translation>
     </message>
     <message>
-        <source>{0} head(s) changed: outline = before, bar = now</source>
-        <translation>{0} 個のヘッドを変更：枠 = 変更前、棒 = 今</translation>
+        <source>One head changed: outline = before, bar = now</source>
+        <translation>1 つのヘッドを変更：枠 = 変更前、棒 = 現在</translation>
+    </message>
+    <message>
+        <source>{0} heads changed: outline = before, bar = now</source>
+        <translation>{0} 個のヘッドを変更：枠 = 変更前、棒 = 現在</translation>
+    </message>
+    <message>
+        <source>[ぁ–み]: the first bytes of one of these characters; the model writes such a character as two tokens.</source>
+        <translation>[ぁ–み]：この範囲の文字の先頭のバイトです。モデルはこうした文字を 2 つのトークンに分けて書きます。</translation>
     </message>
     <message>
         <source>The model as it is. Edit a head&apos;s q, k or v, or switch a head off (right-click its heatmap), and watch the prediction move.</source>

@@ -1,0 +1,150 @@
+"""The floor: the least program that shows what AttnViz's window shows after an edit.
+
+A q table, one heatmap per head (one QImage of the cells, the values with drawText, the
+token labels, hatched masked cells) and the selected query's step table, in plain PySide6
+and numpy. An edit of one q cell recomputes only the edited head, marks only the edited
+cell and the step table's changed rows, and repaints only the edited head's panel. It has
+no undo, no autosave, no translation, no validation: nothing AttnViz could skip is in it,
+so AttnViz's time over the floor's is the price of everything else.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QTableView, QWidget
+
+from attnviz.gui.colormaps import get as colormap
+
+MINUS_INFINITY = "\u2212\u221e"
+
+
+def attention(q, k, v):
+    n = q.shape[0]
+    scores = q @ k.T / np.sqrt(q.shape[1])
+    scores = np.where(np.triu(np.ones((n, n), bool), 1), -np.inf, scores)
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    w = e / e.sum(axis=1, keepdims=True)
+    return scores, w, w @ v
+
+
+class QModel(QAbstractTableModel):
+    def __init__(self, floor):
+        super().__init__()
+        self.floor = floor
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else self.floor.q[0].shape[0]
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else self.floor.q[0].shape[1]
+
+    def data(self, index, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole:
+            return f"{self.floor.q[0][index.row(), index.column()]:.3g}"
+        return None
+
+    def flags(self, index):
+        return Qt.ItemIsSelectable | Qt.ItemIsEnabled | Qt.ItemIsEditable
+
+    def setData(self, index, value, role=Qt.EditRole):
+        self.floor.edit(index.row(), index.column(), float(value))
+        self.dataChanged.emit(index, index)
+        return True
+
+
+class StepModel(QAbstractTableModel):
+    def __init__(self, floor):
+        super().__init__()
+        self.floor = floor
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else self.floor.n
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else 4
+
+    def data(self, index, role=Qt.DisplayRole):
+        if role != Qt.DisplayRole:
+            return None
+        f, j = self.floor, index.row()
+        i = f.query
+        return (f.tokens[j], f"{f.scores[0][i, j]:.3g}", f"{f.weights[0][i, j]:.3f}",
+                f"{f.q[0][i] @ f.k[0][j]:.3g}")[index.column()]
+
+
+class Panel(QWidget):
+    def __init__(self, floor, head):
+        super().__init__()
+        self.floor, self.head = floor, head
+        self.lut = colormap().lut
+
+    def paintEvent(self, event):
+        f = self.floor
+        w, n = f.weights[self.head], f.n
+        side = min(self.width() - 60, self.height() - 30) / n
+        p = QPainter(self)
+        grid = QRectF(60, 30, side * n, side * n)
+        rgb = self.lut[np.clip(np.rint(w * 255), 0, 255).astype(np.intp)].astype(np.uint32)
+        argb = np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
+        p.drawImage(grid, QImage(argb.data, n, n, 4 * n, QImage.Format_ARGB32))
+        hidden = np.triu(np.ones((n, n), bool), 1)
+        if side >= 6:
+            path = QPainterPath()
+            for i in range(n):
+                path.addRect(QRectF(grid.left() + (i + 1) * side, grid.top() + i * side, (n - i - 1) * side, side))
+            p.fillPath(path, QColor(240, 233, 222))
+            p.setPen(QPen(QColor(160, 148, 134), 1))
+            for c in range(0, int(grid.width() * 2), 8):
+                p.drawLine(grid.left() + c, grid.top(), grid.left() + c - grid.height(), grid.bottom())
+        if side >= 20:
+            light = (rgb @ np.array([0.2126, 0.7152, 0.0722]) / 255) > 0.45
+            for i in range(n):
+                for j in range(n):
+                    p.setPen(QColor(0, 0, 0) if light[i, j] or hidden[i, j] else QColor(255, 255, 255))
+                    p.drawText(QRectF(grid.left() + j * side, grid.top() + i * side, side, side), Qt.AlignCenter,
+                               MINUS_INFINITY if hidden[i, j] else f"{w[i, j]:.2f}")
+        step = max(1, int(12 / side))
+        for i in range(0, n, step):
+            p.drawText(QRectF(0, grid.top() + i * side, 56, side), Qt.AlignRight | Qt.AlignVCenter, f.tokens[i])
+            p.drawText(QRectF(grid.left() + i * side, 0, side, 28), Qt.AlignCenter, f.tokens[i])
+        p.end()
+
+
+class Floor(QWidget):
+    def __init__(self, scenario):
+        super().__init__()
+        self.tokens = list(scenario.tokens)
+        self.n = len(self.tokens)
+        self.query = self.n - 1
+        self.q = [np.array(h.q) for h in scenario.heads]
+        self.k = [np.array(h.k) for h in scenario.heads]
+        self.v = [np.array(h.v) for h in scenario.heads]
+        self.scores, self.weights, self.outputs = zip(*(attention(q, k, v) for q, k, v in zip(self.q, self.k, self.v)))
+        self.scores, self.weights, self.outputs = list(self.scores), list(self.weights), list(self.outputs)
+        self.table = QTableView()
+        self.q_model = QModel(self)
+        self.table.setModel(self.q_model)
+        self.steps = QTableView()
+        self.step_model = StepModel(self)
+        self.steps.setModel(self.step_model)
+        self.panels = [Panel(self, h) for h in range(len(self.q))]
+        grid = QGridLayout()
+        columns = int(np.ceil(np.sqrt(len(self.panels))))
+        for h, panel in enumerate(self.panels):
+            grid.addWidget(panel, h // columns, h % columns)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(grid, 3)
+        layout.addWidget(self.steps, 1)
+
+    def edit(self, row, col, value):
+        """One q cell of head 0: head 0 recomputed, its panel and the step table's changed rows marked."""
+        before = self.weights[0][self.query].copy()
+        self.q[0][row, col] = value
+        self.scores[0], self.weights[0], self.outputs[0] = attention(self.q[0], self.k[0], self.v[0])
+        self.panels[0].update()
+        changed = np.flatnonzero(self.weights[0][self.query] != before)
+        if changed.size:
+            top, bottom = int(changed.min()), int(changed.max())
+            self.step_model.dataChanged.emit(self.step_model.index(top, 0), self.step_model.index(bottom, 3))
