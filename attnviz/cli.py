@@ -17,6 +17,7 @@ import os
 import sys
 
 from .core import compute
+from .core.blas import use_one_thread
 from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
@@ -269,6 +270,7 @@ def build_parsers():
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    use_one_thread()
     commands, window, names = build_parsers()
     out = _utf8_stdout()
     try:

@@ -106,10 +106,11 @@ def stamp(path) -> tuple | None:
 Writer = Callable[[BinaryIO], None]
 
 
-def atomic_write(path, data: bytes | Writer, private: bool = False) -> None:
+def atomic_write(path, data: bytes | Writer, private: bool = False, replace=None) -> None:
     """Write `data` (bytes, or a function writing to a file) to `path`, or leave `path` as it was.
 
-    `private` files (crash copies, logs) are readable by their owner only."""
+    `private` files (crash copies, logs) are readable by their owner only. `replace(tmp, path)`,
+    os.replace by default, puts the written file in place; it may raise to drop it instead."""
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)  # write through a link
     folder = path.parent if str(path.parent) else Path(".")
     _check_target(path, folder)
@@ -124,7 +125,7 @@ def atomic_write(path, data: bytes | Writer, private: bool = False) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o600 if private else _mode_for(path))  # mkstemp makes 0600
-        os.replace(tmp, path)
+        (replace or os.replace)(tmp, path)
         _sync_folder(folder)
     except OSError as e:
         _remove_quietly(tmp)

@@ -47,11 +47,12 @@ SCENARIO_SUFFIXES = (".json", ".npz")
 
 # ---------------------------------------------------------------- saving
 
-def save_scenario(s: Scenario, path, meta: dict | None = None, private: bool = False) -> None:
+def save_scenario(s: Scenario, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
     """Save as JSON or as a compact .npz, by the file's suffix; `meta` (an autosave's source and
-    time) travels in the document. Refuses JSON for a scenario too large to open again as JSON."""
+    time) travels in the document. Refuses JSON for a scenario too large to open again as JSON.
+    `replace(tmp, path)` puts the written file in place (see atomic_write)."""
     if Path(path).suffix.lower() == ".npz":
-        atomic_write(path, _npz_writer(scenario_arrays(s, meta=meta)), private)
+        atomic_write(path, _npz_writer(scenario_arrays(s, meta=meta)), private, replace)
         return
     if too_large_for_json(s):
         raise problem(path, ScenarioError(
@@ -60,7 +61,7 @@ def save_scenario(s: Scenario, path, meta: dict | None = None, private: bool = F
     document = scenario_to_dict(s)
     if meta:
         document["autosave"] = meta
-    atomic_write(path, to_json_text(document).encode("utf-8"), private)
+    atomic_write(path, to_json_text(document).encode("utf-8"), private, replace)
 
 
 def too_large_for_json(s: Scenario) -> bool:

@@ -395,15 +395,15 @@ def _shape(m) -> str:
 
 def with_value(s: Scenario, head: int, matrix: str, row: int, col: int, value: float) -> Scenario:
     """A new scenario with one cell of one head's q, k or v set."""
-    return _with_entries(s, head, matrix, (row, col), value)
+    return with_entries(s, head, matrix, (row, col), value)
 
 
 def with_row(s: Scenario, head: int, matrix: str, row: int, values) -> Scenario:
     """A new scenario with one whole row (one token's vector) set, e.g. by the q sliders."""
-    return _with_entries(s, head, matrix, row, values)
+    return with_entries(s, head, matrix, row, values)
 
 
-def _with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenario:
+def with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenario:
     _check_editable(s)
     m = np.array(s.heads[head].matrix(matrix))
     m[index] = values

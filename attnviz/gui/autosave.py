@@ -11,17 +11,21 @@ from __future__ import annotations
 import math
 import os
 import stat
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
-from ..core.io import load_with_meta, save_scenario, too_large_for_json
-from ..core.scenario import ScenarioError
+from ..core.io import load_with_meta, save_scenario
+from ..core.scenario import ScenarioError, count_values
 from ..core.text import first_control
 
 DELAY_MS = 2000  # after the last change: a crash loses at most a couple of seconds
+WATCH_MS = 50  # how often the window looks whether a copy has been written
+JSON_AUTOSAVE_VALUES = 20_000  # up to this many numbers a copy is JSON (a millisecond); beyond, .npz
 SUFFIXES = (".json", ".npz")
 
 
@@ -31,9 +35,18 @@ def data_folder() -> Path:
     return Path(override or QStandardPaths.writableLocation(QStandardPaths.AppDataLocation))
 
 
+class Superseded(Exception):
+    """A copy finished writing after the work was saved or another copy was asked for: dropped."""
+
+
 class Autosave(QObject):
     """Raises OSError when the data folder cannot be made (a read-only profile): the window
-    then runs without autosave and says so."""
+    then runs without autosave and says so.
+
+    The copy is written on a worker thread from the scenario of the moment (immutable, so
+    taking it costs nothing), as compact .npz unless it is small: zlib lets the window run while
+    it compresses, where writing JSON would hold Python's lock, and so the window, for seconds
+    at 1,024 tokens. One write at a time; edits made meanwhile are copied when it ends."""
 
     failed = Signal(str)  # a copy could not be written: said once, until a copy succeeds again
 
@@ -48,10 +61,25 @@ class Autosave(QObject):
         self.lock.setStaleLockTime(0)  # a lock is stale only when its process is gone
         self.lock.tryLock(0)
         self.failing = False
+        self.writes = 0  # copies written (counted by the tests)
+        self._generation = 0        # raised by discard(): a write still running is then dropped
+        self._commit = threading.Lock()  # a copy's rename and discard()'s removal, one at a time
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-autosave")
+        self._running = None        # the write in progress (a Future), or None
+        self._count = 0             # writes asked for; the last one taken in
+        self._taken = 0
+        self._again = False         # changed while writing: write again when it ends
+        self._closed = False
+        self._watch = QTimer(self, interval=WATCH_MS)  # the GUI thread looks for the write's end
+        self._watch.timeout.connect(self._look)
         self.timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self.timer.timeout.connect(self.write)
         document.changed.connect(self._changed)
-        document.undo_stack.cleanChanged.connect(lambda clean: self.discard() if clean else None)
+        document.undo_stack.cleanChanged.connect(self._clean_changed)  # a method: let go when this ends
+
+    def _clean_changed(self, clean: bool) -> None:
+        if clean:
+            self.discard()
 
     def _changed(self) -> None:
         # Started by the first change and not restarted by the next ones: however fast the
@@ -60,33 +88,109 @@ class Autosave(QObject):
             self.timer.start()
 
     def write(self) -> None:
-        """Save a copy of unsaved work; a failure here must never disturb the user's editing."""
+        """Copy the unsaved work, off the GUI thread; a failure here never disturbs the editing."""
         if not self.document.modified:
             self.discard()
             return
+        if self._running is not None:
+            self._again = True
+            return
+        scenario, path, meta = self._snapshot()
+        self._count += 1
+        self._running = self._pool.submit(self._write_copy, scenario, path, meta, self._generation, self._count)
+        self._watch.start()
+
+    def write_now(self) -> None:
+        """Copy the work in this thread, at once (an unexpected error: the process may end soon)."""
+        self.flush()
+        if not self.document.modified:
+            return
+        scenario, path, meta = self._snapshot()
+        self._count += 1
+        self._done(*self._copy(scenario, path, meta, self._generation), self._count)
+
+    def flush(self) -> None:
+        """Wait for the write in progress, and take in its result."""
+        if self._running is not None:
+            self._done(*self._running.result())
+
+    def _snapshot(self):
         scenario = self.document.scenario
-        path = self.folder / (self.name + (".npz" if too_large_for_json(scenario) else ".json"))
-        meta = {"source": self.document.source, "time": time.time()}
+        small = count_values(scenario) <= JSON_AUTOSAVE_VALUES
+        path = self.folder / (self.name + (".json" if small else ".npz"))
+        return scenario, path, {"source": self.document.source, "time": time.time()}
+
+    def _write_copy(self, scenario, path, meta, generation, count):
+        """On the worker thread."""
+        return (*self._copy(scenario, path, meta, generation), count)
+
+    def _look(self) -> None:
+        if self._running is None:
+            self._watch.stop()
+        elif self._running.done():
+            self._done(*self._running.result())
+
+    def _copy(self, scenario, path, meta, generation):
         try:
-            save_scenario(scenario, path, meta, private=True)
-        except ScenarioError as e:  # a full disk or a read-only home: editing goes on, the copy is older
+            save_scenario(scenario, path, meta, private=True,
+                          replace=lambda tmp, target: self._replace(tmp, target, generation))
+        except Superseded:
+            return path, Superseded(), generation
+        except ScenarioError as e:
+            return path, e, generation
+        return path, None, generation
+
+    def _replace(self, tmp, target, generation) -> None:
+        with self._commit:
+            if generation != self._generation:
+                raise Superseded()  # saved or discarded meanwhile: this copy must not appear
+            _rename(tmp, target)
+
+    def _done(self, path, error, generation, count) -> None:
+        """On the GUI thread: a write ended."""
+        if count <= self._taken:
+            return  # taken in already
+        self._taken = count
+        if count == self._count:
+            self._running = None
+            self._watch.stop()
+        if isinstance(error, Superseded) or generation != self._generation:
+            pass
+        elif error is not None:  # a full disk or a read-only home: editing goes on, the copy is older
             if not self.failing:
                 self.failing = True
-                self.failed.emit(str(e))
-            return
-        self.failing = False
-        if path != self.path:  # the scenario changed format: one copy, not two
-            _unlink_quietly(self.path)
-            self.path = path
+                self.failed.emit(str(error))
+        else:
+            self.failing = False
+            self.writes += 1
+            if path != self.path:  # the scenario changed format: one copy, not two
+                _unlink_quietly(self.path)
+                self.path = path
+        if self._again and self._running is None:
+            self._again = False
+            self.write()
 
     def discard(self) -> None:
         self.timer.stop()
-        _unlink_quietly(self.path)
+        self._again = False
+        with self._commit:
+            self._generation += 1  # a write still running ends without its rename
+            _unlink_quietly(self.path)
 
     def close(self) -> None:
         """A clean end: nothing to restore next time."""
+        if self._closed:
+            return
+        self._closed = True
         self.discard()
+        self._pool.shutdown(wait=True)  # a write running now ends first (and is dropped)
         self.lock.unlock()
+        self.document.changed.disconnect(self._changed)  # the document may outlive it (and
+        self.document.undo_stack.cleanChanged.disconnect(self._clean_changed)  # tell it of its end)
+
+
+def _rename(tmp, target) -> None:
+    os.replace(tmp, target)
 
 
 def orphans(folder: Path | None = None) -> list[Path]:

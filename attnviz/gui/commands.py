@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from itertools import count
 
+import numpy as np
+
 from PySide6.QtGui import QUndoCommand
 
 from ..core import scenario as edits
@@ -52,22 +54,64 @@ class ScenarioCommand(QUndoCommand):
         return True
 
 
-class SetCell(ScenarioCommand):
+class EntriesCommand(ScenarioCommand):
+    """Some entries of one head's q, k or v set: it keeps the entries' old and new values, not
+    two scenarios, so ten thousand edits of a 512-token text hold ten thousand cells, not ten
+    thousand copies of a matrix. A real model's scenario keeps both scenarios: its layer on screen
+    may change between the edit and its undo, and the edit belongs to its own layer."""
+
+    def __init__(self, document, head, matrix, index, values, text, drag_id=None):
+        s = document.scenario
+        after = edits.with_entries(s, head, matrix, index, values)  # refused here, before anything changes
+        super().__init__(document, after, text, drag_id)
+        self.place = (head, matrix, index)
+        self.old = np.array(s.heads[head].matrix(matrix)[index], copy=True)
+        self.new = np.array(after.heads[head].matrix(matrix)[index], copy=True)
+        self._first = None
+        if s.live is None:  # both rebuilt from the document's scenario and the entries
+            self.before = self.after = None
+            self._first = after  # the first redo (on push) applies it, then lets it go
+
+    def redo(self):
+        if self.before is not None:
+            return super().redo()
+        first, self._first = self._first, None
+        self.document.apply(first if first is not None else self._with(self.new))
+
+    def undo(self):
+        if self.before is not None:
+            return super().undo()
+        self.document.apply(self._with(self.old))
+
+    def _with(self, values):
+        head, matrix, index = self.place
+        return edits.with_entries(self.document.scenario, head, matrix, index, values)
+
+    def mergeWith(self, other):
+        if other.drag_id != self.drag_id or other.place[:2] != self.place[:2] or \
+                not np.array_equal(np.asarray(other.place[2]), np.asarray(self.place[2])):
+            return False
+        self.new, self.after = other.new, other.after  # one undo step per drag: the first old values
+        if self.before is None:
+            self.after = None
+        self.setObsolete(np.array_equal(self.old, self.new))  # back where it started: no step
+        return True
+
+
+class SetCell(EntriesCommand):
     def __init__(self, document, head, matrix, row, col, value):
-        after = edits.with_value(document.scenario, head, matrix, row, col, value)
         token = document.scenario.tokens[row]
-        super().__init__(document, after, tr("Set {0} of {1}").format(matrix, token))
+        super().__init__(document, head, matrix, (row, col), value, tr("Set {0} of {1}").format(matrix, token))
 
 
-class SetRow(ScenarioCommand):
+class SetRow(EntriesCommand):
     """One token's whole vector, as the q sliders set it; a drag merges into one step."""
 
     merge_kind = 1
 
     def __init__(self, document, head, matrix, row, values, drag_id=None):
-        after = edits.with_row(document.scenario, head, matrix, row, values)
         token = document.scenario.tokens[row]
-        super().__init__(document, after, tr("Move {0} of {1}").format(matrix, token), drag_id)
+        super().__init__(document, head, matrix, row, values, tr("Move {0} of {1}").format(matrix, token), drag_id)
 
 
 class SetSettings(ScenarioCommand):

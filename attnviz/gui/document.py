@@ -16,6 +16,9 @@ from ..core.io import holds_layers
 from ..core.scenario import Scenario
 
 
+UNDO_LIMIT = 1000  # steps kept; the oldest go first (a cell edit keeps two numbers, not a matrix)
+
+
 class ScenarioDocument(QObject):
     changed = Signal()            # the scenario (and so every number) changed
     selectionChanged = Signal()   # the active head, the selected query or the guided step changed
@@ -24,6 +27,7 @@ class ScenarioDocument(QObject):
     def __init__(self, scenario: Scenario, source: str | None = None, parent=None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)
         self._scenario = scenario
         self._result: Result | None = None
         self._last = None  # (scenario, result) last computed

@@ -77,7 +77,7 @@ class ErrorReporter:
         logged = write_log(details)
         print(details, file=sys.stderr)
         if self.window.autosave is not None:
-            self.window.autosave.write()  # first of all, a copy of the work
+            self.window.autosave.write_now()  # first of all, a copy of the work
         where = "".join(traceback.format_exception_only(kind, error)) + "".join(traceback.format_tb(tb)[-1:])
         if self.reporting or where in self.shown:  # shown already, or an error while showing one
             return

@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
             self._update_title()
             autosave.remove(copy)
             if self.autosave is not None:
-                self.autosave.write()
+                self.autosave.write_now()
             return True
         return False
 

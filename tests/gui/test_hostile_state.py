@@ -121,7 +121,7 @@ def test_a_big_models_crash_copy_is_compact_private_and_offered_back(qtbot, tmp_
     w = new_window(qtbot, str(tmp_path / "model.npz"))
     w.enable_recovery(tmp_path)
     assert w.rename_token(0, "猫")
-    w.autosave.write()
+    w.autosave.write_now()
     assert w.autosave.path.suffix == ".npz" and stat.S_IMODE(w.autosave.path.stat().st_mode) == 0o600
     w.autosave.lock.unlock()  # as after kill -9: the lock's process is gone
     later = new_window(qtbot, "toy-3token")
@@ -143,13 +143,16 @@ def test_autosave_failures_are_said_once_until_a_copy_succeeds_again(qtbot, tmp_
     monkeypatch.setattr(autosave, "save_scenario", save)
     shown = []
     monkeypatch.setattr(w.statusBar(), "showMessage", lambda text, *a: shown.append(text))
-    w.autosave.write()
-    w.autosave.write()
+    def write():  # on the worker thread, as the timer does, and waited for
+        w.autosave.write()
+        w.autosave.flush()
+    write()
+    write()
     assert len(shown) == 1 and "No space left" in shown[0]
     full[0] = False
-    w.autosave.write()
+    write()
     full[0] = True
-    w.autosave.write()
+    write()
     assert len(shown) == 2
     w.errors.uninstall()
 
