@@ -205,7 +205,7 @@ def holds_layers(path) -> bool:
     if suffix == ".npy":
         return True
     try:
-        return suffix == ".npz" and HEADER not in Arrays(path, MAX_MODEL_BYTES)
+        return suffix == ".npz" and HEADER not in Arrays.of(path, MAX_MODEL_BYTES)
     except Exception:  # noqa: BLE001 (a file that cannot be read holds nothing to switch to)
         return False
 
@@ -242,7 +242,7 @@ def _meta(document) -> dict:
 
 
 def _load_npz(path: Path, layer: int) -> tuple[Scenario, dict]:
-    arrays = Arrays(path, MAX_MODEL_BYTES)
+    arrays = Arrays.of(path, MAX_MODEL_BYTES)
     if HEADER in arrays:
         return _scenario_npz(path, arrays)
     return _model_scenario(path, arrays, layer), {}
@@ -519,7 +519,7 @@ def _load_npy_folder(path: Path, layer: int) -> Scenario:
     weights.npy (or layer7_tokens.npy, layer7_weights.npy, ...). Opening any of them opens the
     set; opening weights.npy shows the weights even when q, k, v lie beside it."""
     files, opened = folder_names(path, MODEL_ARRAYS, shared=("tokens", "head_names"))
-    return _model_scenario(path, Arrays(path, MAX_MODEL_BYTES, files), layer, prefer_weights=opened == "weights")
+    return _model_scenario(path, Arrays.of(path, MAX_MODEL_BYTES, files), layer, prefer_weights=opened == "weights")
 
 
 def _model_scenario(path: Path, arrays: Arrays, layer: int, prefer_weights: bool = False) -> Scenario:

@@ -12,6 +12,7 @@ import io
 import math
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,13 +47,33 @@ class ArrayInfo:
 
 
 class Arrays:
-    """The arrays of one .npz file, or the .npy files in one folder that share a name prefix."""
+    """The arrays of one .npz file, or the .npy files in one folder that share a name prefix.
+
+    Arrays.of() keeps the last few files' indexes: switching a model's layer reads that layer's
+    bytes, not the archive's list again (and, compressed, starts from the decompressor's nearest
+    saved state)."""
+
+    _kept: dict = {}  # (path, stamp, limit, folder) -> Arrays, the most recent last
+    KEEP = 2
+
+    @classmethod
+    def of(cls, path, limit: int, folder_names: dict[str, Path] | None = None) -> "Arrays":
+        key = (os.path.realpath(path), stamp(path), limit, tuple(sorted((folder_names or {}).items())))
+        found = cls._kept.pop(key, None)
+        if found is None:
+            found = cls(path, limit, folder_names)
+        cls._kept[key] = found
+        while len(cls._kept) > cls.KEEP:
+            cls._kept.pop(next(iter(cls._kept)))
+        return found
 
     def __init__(self, path, limit: int, folder_names: dict[str, Path] | None = None):
         self.path = Path(path)
         self.limit = limit        # what all its arrays together may hold (and so any one read)
         self.folder = folder_names  # name -> .npy file, for a folder of .npy files
-        self.reads = 0            # arrays read so far (tests count them)
+        self.reads: list[tuple[str, int | None]] = []  # (array, layer) read so far (tests count them)
+        self.inflated = 0         # bytes decompressed so far (tests count them)
+        self.members: dict[str, Member] = {}  # name -> where its bytes lie in the archive
         self.stamp = stamp(self.path)
         self.infos = self._index()
         total = sum(info.nbytes for info in self.infos.values())
@@ -97,6 +118,7 @@ class Arrays:
                         if infos[name].offset + infos[name].nbytes > member.file_size:
                             raise FileProblem(f"'{name}' claims shape {infos[name].shape}, more data than "
                                               "the file holds")
+                        self.members[name] = _member(f, member)
                 return infos
 
     def _header_of_file(self, name: str, file: Path) -> ArrayInfo:
@@ -124,7 +146,7 @@ class Arrays:
             raise problem(self.path, f"'{name}' holds {nbytes / 2**20:.0f} MB; the most AttnViz reads is "
                                      f"{self.limit // 2**20} MB")
         data = self._guarded(lambda: self._read_bytes(name, info.offset + skip, nbytes))
-        self.reads += 1
+        self.reads.append((name, index))
         array = np.frombuffer(data, dtype=info.dtype).reshape(info.shape if whole else shape,
                                                               order="F" if info.fortran else "C")
         return np.ascontiguousarray(array[index]) if whole else array
@@ -136,10 +158,18 @@ class Arrays:
                 return _read_exact(f, nbytes, name)
         if not self.unchanged():
             raise problem(self.path, "changed on disk since it was opened: open it again")
-        with open_regular(self.path, self.limit) as f, zipfile.ZipFile(f) as archive, \
-                archive.open(name + ".npy") as stream:
-            stream.seek(start)  # a compressed member is decompressed up to here and discarded
-            return _read_exact(stream, nbytes, name)
+        member = self.members.get(name)
+        with open_regular(self.path, self.limit) as f:
+            if member is not None and member.method == zipfile.ZIP_STORED:
+                f.seek(member.start + start)  # np.savez stores: a layer is a seek away
+                return _read_exact(f, nbytes, name)
+            if member is not None and member.method == zipfile.ZIP_DEFLATED:
+                data, inflated = member.inflate(f, start, nbytes, name)
+                self.inflated += inflated
+                return data
+            with zipfile.ZipFile(f) as archive, archive.open(name + ".npy") as stream:
+                stream.seek(start)  # another compression: decompressed up to here and discarded
+                return _read_exact(stream, nbytes, name)
 
     def _guarded(self, work):
         """Run `work`; every way a damaged or hostile file can fail (an encrypted member raises
@@ -154,6 +184,71 @@ class Arrays:
             raise problem(self.path, "not a valid .npz file (broken or not a zip archive)") from None
         except Exception as e:  # noqa: BLE001 (whatever a hostile archive makes zipfile or NumPy raise)
             raise problem(self.path, f"not a valid NumPy file ({type(e).__name__}: {one_line(e)})") from None
+
+
+class Member:
+    """Where one archive member's bytes lie, and (compressed) the decompressor's state at points
+    along it: the first visit to a late layer inflates what comes before it once, and every later
+    visit starts at the nearest point before the layer (np.savez_compressed's layers cannot be
+    reached otherwise: a deflate stream has no index)."""
+
+    EVERY = 4 << 20  # a point every 4 MB of unpacked data: a copy of zlib's state is ~40 kB
+
+    def __init__(self, method: int, start: int, compressed: int, size: int):
+        self.method, self.start, self.compressed, self.size = method, start, compressed, size
+        self.points: list[tuple[int, int, object]] = []  # (unpacked position, packed position, state)
+
+    def inflate(self, f, start: int, nbytes: int, name: str) -> tuple[bytearray, int]:
+        """Bytes [start, start + nbytes) of the unpacked member, and how many were inflated
+        (from the nearest saved point to the end of the range, no further)."""
+        at, packed, state = max((p for p in self.points if p[0] <= start), default=(0, 0, None),
+                                key=lambda p: p[0])
+        inflater = state.copy() if state is not None else zlib.decompressobj(-zlib.MAX_WBITS)
+        out = bytearray(nbytes)
+        view, done, inflated, pending = memoryview(out), 0, 0, b""
+        f.seek(self.start + packed)
+        while done < nbytes:
+            if at % self.EVERY == 0:
+                self._remember(at, packed - len(pending), inflater)
+            if not pending:
+                pending = f.read(min(CHUNK, self.compressed - packed))
+                packed += len(pending)
+                if not pending:
+                    raise FileProblem(f"'{name}' ends early: the file is truncated")
+            # Not a byte past the range, and stop at each multiple of EVERY to save a point there.
+            piece = inflater.decompress(pending, min(start + nbytes, (at // self.EVERY + 1) * self.EVERY) - at)
+            pending = inflater.unconsumed_tail
+            if not piece and inflater.eof:
+                raise FileProblem(f"'{name}' ends early: the file is truncated")
+            inflated += len(piece)
+            lo, hi = max(start - at, 0), len(piece)
+            if hi > lo:
+                view[done:done + hi - lo] = piece[lo:hi]
+                done += hi - lo
+            at += len(piece)
+        return out, inflated
+
+    def _remember(self, at: int, packed: int, inflater) -> None:
+        if all(p[0] != at for p in self.points):
+            self.points.append((at, packed, inflater.copy()))
+            self.points.sort(key=lambda p: p[0])
+
+
+def _member(f, info: zipfile.ZipInfo) -> Member | None:
+    """Where `info`'s data starts: after its local header, whose name and extra field lengths
+    may differ from the central directory's. None for an encrypted member (zipfile refuses it)."""
+    if info.flag_bits & 0x1:
+        return None
+    f.seek(info.header_offset)
+    local = f.read(30)
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile("a damaged local header")
+    start = info.header_offset + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+    if start + info.compress_size > os.fstat(f.fileno()).st_size:
+        raise FileProblem(f"'{info.filename}' claims more bytes than the file holds: it is truncated")
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+        raise FileProblem(f"'{info.filename}' has a damaged size")
+    return Member(info.compress_type, start, info.compress_size, info.file_size)
 
 
 def one_line(error) -> str:

@@ -1,0 +1,77 @@
+"""A model's file with many layers is read one layer at a time: its index once, a layer when it is
+shown, and (compressed) never the layers before it twice."""
+import numpy as np
+import pytest
+
+from attnviz.core.io import MAX_MODEL_BYTES, load_scenario
+from attnviz.core.npz import Arrays, Member
+
+LAYERS, HEADS, N = 12, 4, 128
+
+
+def weights(rng):
+    scores = rng.normal(size=(LAYERS, HEADS, N, N))
+    scores = np.where(np.triu(np.ones((N, N), bool), 1), -np.inf, scores)
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    return (e / e.sum(-1, keepdims=True)).astype(np.float32)
+
+
+@pytest.fixture(params=["stored", "compressed"])
+def model_file(request, tmp_path):
+    rng = np.random.default_rng(0)
+    w = weights(rng)
+    path = tmp_path / f"{request.param}.npz"
+    save = np.savez if request.param == "stored" else np.savez_compressed
+    save(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)
+    return path, w
+
+
+def layer_bytes():
+    return HEADS * N * N * 4
+
+
+def weight_reads(arrays):
+    return [layer for name, layer in arrays.reads if name == "weights"]
+
+
+def test_opening_reads_one_layer_and_each_switch_one_more(model_file):
+    path, w = model_file
+    first = load_scenario(path, 0)
+    arrays = Arrays.of(path, MAX_MODEL_BYTES)  # the loader's own index, kept
+    assert weight_reads(arrays) == [0]
+    np.testing.assert_array_equal(first.given, w[0])
+    seventh = load_scenario(path, 7)
+    assert Arrays.of(path, MAX_MODEL_BYTES) is arrays  # the archive's index was not read again
+    assert weight_reads(arrays) == [0, 7]
+    np.testing.assert_array_equal(seventh.given, w[7])
+    np.testing.assert_array_equal(load_scenario(path, 11).given, w[11])
+    np.testing.assert_array_equal(load_scenario(path, 3).given, w[3])
+    assert weight_reads(arrays) == [0, 7, 11, 3]
+
+
+def test_a_compressed_file_inflates_only_up_to_the_layer_shown_and_each_layer_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(Member, "EVERY", layer_bytes())  # a saved point every layer (4 MB in use)
+    rng = np.random.default_rng(0)
+    w = weights(rng)
+    path = tmp_path / "c.npz"
+    np.savez_compressed(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)
+    load_scenario(path, 0)
+    arrays = Arrays.of(path, MAX_MODEL_BYTES)
+    opened = arrays.inflated
+    assert opened <= layer_bytes() + 4096  # layer 0 and the tokens, not the eleven others
+    load_scenario(path, 5)
+    load_scenario(path, 9)
+    small = layer_bytes() // 16  # the tokens, read again with each layer, and the .npy header
+    assert arrays.inflated - opened <= 9 * layer_bytes() + small  # up to layer 9's end, once
+    before = arrays.inflated
+    np.testing.assert_array_equal(load_scenario(path, 6).given, w[6])  # back: from a saved point
+    assert arrays.inflated - before <= 2 * layer_bytes()  # from the point before layer 6, not from 0
+
+
+def test_a_file_changed_on_disk_is_indexed_again(model_file):
+    path, w = model_file
+    load_scenario(path, 0)
+    first = Arrays.of(path, MAX_MODEL_BYTES)
+    np.savez(path, tokens=np.array([f"u{i}" for i in range(N)]), weights=w[::-1].copy())
+    assert load_scenario(path, 0).tokens[0] == "u0"
+    assert Arrays.of(path, MAX_MODEL_BYTES) is not first
