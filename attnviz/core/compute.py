@@ -44,12 +44,13 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
 
 
 def _given_trace(weights: np.ndarray) -> AttentionTrace:
-    """A model's weights as a trace: a weight of exactly 0 was masked; log w stands for the
-    scores (softmax recovers w from them, up to a constant per row); there is no v."""
+    """A model's weights as a trace: log w stands for the scores (softmax recovers w from them,
+    up to a constant per row), and a weight of exactly 0 was masked (log 0 = −∞, so the one
+    array serves as scores and masked scores); there is no v."""
     with np.errstate(divide="ignore"):
         logs = np.log(weights)
-    masked = np.where(weights > 0, 0.0, -np.inf)
-    return AttentionTrace(logs, logs, logs + masked, weights, np.zeros((len(weights), 0)))
+    logs.setflags(write=False)
+    return AttentionTrace(logs, logs, logs, weights, np.zeros((len(weights), 0)))
 
 
 def _reusable(s: Scenario, previous) -> list:

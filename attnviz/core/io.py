@@ -22,7 +22,7 @@ from .files import FileProblem, atomic_write, os_problem, problem, read_limited
 from .masks import KINDS, MaskSpec, as_rows
 from .npz import Arrays, folder_names
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import (MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
+from .scenario import (MAX_CELLS, MAX_DIM, MAX_GIVEN_CELLS, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
                        MAX_VALUES, PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
                        check_projection, count_values, derive_heads, head_names, make_head, make_scenario,
                        same_shapes, weights_only_heads)
@@ -33,7 +33,7 @@ FORMAT_VERSION = 1
 MAX_FILE_BYTES = 100 * 1024 * 1024  # a JSON scenario; AttnViz writes JSON only far below this
 # A model's file holds every layer (one is read at a time): 24 layers × 16 heads × 512
 # tokens of float32 fit; a hostile header still cannot make AttnViz allocate beyond it.
-MAX_MODEL_BYTES = 1024 * 1024 * 1024
+MAX_MODEL_BYTES = 4 * 1024 ** 3  # a model's file, read a layer at a time (12 layers × 12 heads × 2048² float32 is 2.4 GB)
 JSON_MAX_VALUES = 2_000_000  # ≈ 50 MB of JSON text; larger scenarios are saved as .npz
 HEADER = "attnviz"           # the JSON document inside a scenario .npz
 MAX_HEADER_BYTES = 64 * 1024 * 1024  # above anything a valid scenario's names, labels and texts need
@@ -267,7 +267,7 @@ def _scenario_npz(path: Path, arrays: Arrays) -> tuple[Scenario, dict]:
         if info.dtype.kind not in "iuf" or info.ndim != ndim:
             raise ScenarioError(f"the array '{name}' holds {info.dtype} {info.shape}, not numbers of {ndim} axes")
         read += math.prod(info.shape)
-        if read > MAX_VALUES + MAX_CELLS:
+        if read > MAX_VALUES + MAX_GIVEN_CELLS:
             raise ScenarioError(f"holds more than the {MAX_VALUES:,} numbers a scenario may have")
         return arrays.read(name)
     heads = document.get("heads")
@@ -325,7 +325,8 @@ def _focus(value, n: int):
 def _weights(given, n_heads: int) -> np.ndarray:
     """A weights-only scenario's [heads, n, n], each head's matrix checked on its own."""
     if isinstance(given, np.ndarray):
-        return _matrix(given, "weights", ndim=3)
+        _matrix(given[:0], "weights", ndim=3)  # its type and axes; make_scenario keeps float32
+        return given
     if not isinstance(given, list) or len(given) != n_heads:
         raise ScenarioError(f'"weights" must hold one matrix for each of the {n_heads} heads')
     matrices = [_matrix(m, f"weights of head {h}") for h, m in enumerate(given)]
@@ -616,8 +617,8 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
     if name == "weights" and width != n:
         raise ScenarioError(f"'weights' holds {rows} × {width} matrices; attention weights are tokens × tokens")
     per_layer = heads * rows * width  # what one layer widens to: ≤ 128 MB as float64
-    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or width > MAX_DIM or \
-            per_layer > (MAX_CELLS if name == "weights" else MAX_VALUES // 3):
+    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM) or \
+            per_layer > (MAX_GIVEN_CELLS if name == "weights" else MAX_VALUES // 3):
         raise ScenarioError(f"'{name}' has shape {info.shape}: more heads, layers or dimensions than AttnViz "
                             f"shows (at most {MAX_HEADS} heads, {MAX_LAYERS} layers, {MAX_DIM} dimensions)")
     if last is not None and layers != last:
@@ -626,12 +627,14 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
 
 
 def _one_layer(arrays: Arrays, name: str, layer: int, layers: int) -> np.ndarray:
-    """[heads, n, d] of one layer, read alone and only then widened to float64."""
+    """[heads, n, d] of one layer, read alone and only then widened: q, k, v to float64 (the
+    core computes with them), weights to float32 at least (they are only shown)."""
     if not 0 <= layer < layers:
         raise ScenarioError(f"there is no layer {layer}: '{name}' has layers 0 to {layers - 1}")
     info = arrays.info(name)
     a = arrays.read(name, layer) if info.ndim == 4 else arrays.read(name)
-    return (a[None] if a.ndim == 2 else a).astype(float)
+    wide = np.result_type(a.dtype, np.float32) if name == "weights" else np.float64
+    return (a[None] if a.ndim == 2 else a).astype(wide)
 
 
 def _model_heads(arrays: Arrays, n: int, layer: int, names: list[str]):

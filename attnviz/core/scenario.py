@@ -18,11 +18,14 @@ from .numbers import MAX_ABS, RANGE_TEXT
 from .text import code_point, first_control, looks_empty
 
 MATRICES = ("q", "k", "v")
-MAX_TOKENS = 1024
+MAX_TOKENS = 2048
 MAX_TOKEN_LENGTH = 40
 MAX_HEADS = 64
 MAX_DIM = 1024
 MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
+# A model's weights, shown but not computed on, kept as the file stored them (float32: 256 MB):
+# 16 heads × 2048², 64 heads × 1024². Their trace adds one array of logs, nothing else.
+MAX_GIVEN_CELLS = 2 ** 26
 MAX_VALUES = 2 ** 24  # every number a scenario holds (q, k, v, X, W): at most 128 MB as float64
 MAX_LAYERS = 256     # a model's layers (the largest public models have about 130)
 MAX_NAME_LENGTH = 200  # head names
@@ -181,7 +184,7 @@ def make_scenario(tokens, heads, settings=None, projection=None, title=None, des
                   given=None, layer=None, note=None, focus=None, live=None) -> Scenario:
     """Build and validate a Scenario; raises ScenarioError naming what is wrong."""
     scenario = Scenario(tuple(tokens), tuple(heads), settings or Settings(), projection,
-                        _texts(title), _texts(description), None if given is None else _frozen(given), layer,
+                        _texts(title), _texts(description), None if given is None else _frozen_weights(given), layer,
                         _texts(note), focus, live)
     validate(scenario)
     return scenario
@@ -216,6 +219,15 @@ def _frozen(a) -> np.ndarray:
     return array
 
 
+def _frozen_weights(w) -> np.ndarray:
+    """A model's weights as stored: float32 stays float32 (half the memory at 2,048 tokens, and
+    more digits than any view shows), everything else becomes float64."""
+    w = np.asarray(w)
+    array = np.array(w, dtype=np.float32 if w.dtype in (np.float32, np.float16) else float)
+    array.setflags(write=False)
+    return array
+
+
 def _texts(value) -> dict:
     if value is None:
         return {}
@@ -230,10 +242,11 @@ def validate(s: Scenario) -> None:
         raise ScenarioError("the scenario has no heads: add at least one head with q, k and v")
     if len(s.heads) > MAX_HEADS:
         raise ScenarioError(f"{len(s.heads)} heads is more than the {MAX_HEADS} AttnViz shows")
-    if len(s.heads) * s.n ** 2 > MAX_CELLS:
+    cells = MAX_GIVEN_CELLS if s.weights_only else MAX_CELLS
+    if len(s.heads) * s.n ** 2 > cells:
         raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
-                            f"(heads × tokens² must be at most {MAX_CELLS:,})")
-    if count_values(s) > MAX_VALUES:
+                            f"(heads × tokens² must be at most {cells:,})")
+    if count_values(s, given=False) > MAX_VALUES:
         raise ScenarioError(f"the scenario holds {count_values(s):,} numbers; the most is {MAX_VALUES:,}")
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens, s.weights_only)
@@ -532,12 +545,13 @@ def head_is_off(s: Scenario, head: int) -> bool:
     return bool(change and change.off)
 
 
-def count_values(s: Scenario) -> int:
-    """How many numbers the scenario holds (derived q, k, v count: they are kept too)."""
+def count_values(s: Scenario, given: bool = True) -> int:
+    """How many numbers the scenario holds (derived q, k, v count: they are kept too), with or
+    without a model's given weights (which have their own limit, MAX_GIVEN_CELLS)."""
     total = sum(h.matrix(m).size for h in s.heads for m in MATRICES)
     if s.projection is not None:
         total += sum(getattr(s.projection, m).size for m in PROJECTION_MATRICES)
-    return total + (s.given.size if s.given is not None else 0)
+    return total + (s.given.size if given and s.given is not None else 0)
 
 
 def _same_live(a: Live | None, b: Live | None) -> bool:
@@ -576,4 +590,11 @@ def same_scenario(a: Scenario, b: Scenario) -> bool:
         if any(getattr(a.projection, f) != getattr(b.projection, f) for f in options):
             return False
         pairs += [(getattr(a.projection, m), getattr(b.projection, m)) for m in PROJECTION_MATRICES]
-    return all(x is y or (x.shape == y.shape and x.tobytes() == y.tobytes()) for x, y in pairs)
+    return all(x is y or _same_array(x, y) for x, y in pairs)
+
+
+def _same_array(x: np.ndarray, y: np.ndarray) -> bool:
+    """Equal values (a model's float32 weights equal the float64 ones read back from JSON)."""
+    if x.dtype == y.dtype:
+        return x.shape == y.shape and x.tobytes() == y.tobytes()
+    return x.shape == y.shape and bool(np.array_equal(x, y))

@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 
+import attnviz.core.io
 import hostile
 from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
 from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
@@ -107,7 +108,7 @@ def test_a_float32_bomb_is_read_one_layer_at_a_time(tmp_path):
 
 def test_an_int8_bomb_is_refused_by_its_token_count_before_anything_is_read(tmp_path):
     hostile.int8_bomb(tmp_path / "bomb.npz")
-    assert "30,000 tokens is more than the 1,024" in refused_within(30, load_scenario, tmp_path / "bomb.npz")
+    assert "30,000 tokens is more than the 2,048" in refused_within(30, load_scenario, tmp_path / "bomb.npz")
 
 
 def test_an_archive_declaring_thousands_of_members_is_refused_before_they_are_listed(tmp_path):
@@ -138,7 +139,7 @@ def write_doc(tmp_path, change, name="s.json"):
 
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(layer=[0, 10 ** 9]), "at most 256 layers"),
-    (lambda d: d["settings"].update(mask={"kind": "window", "window": 2 ** 31}), "from 0 to 1024"),
+    (lambda d: d["settings"].update(mask={"kind": "window", "window": 2 ** 31}), "from 0 to 2048"),
     (lambda d: d["settings"].update(mask={"kind": "padding", "padding": list(range(10_000))}), "token positions"),
     (lambda d: d.update(tokens=["t"] * 5000), "5,000 tokens is more than"),
     (lambda d: d.update(heads=[d["heads"][0]] * 100), "100 heads is more than"),
@@ -324,7 +325,8 @@ def test_a_list_of_files_longer_than_declared_is_refused_before_it_is_parsed(tmp
     assert "lists 20,000 files" in refused_within(10, load_scenario, tmp_path / "forged.npz")
 
 
-def test_a_file_unpacking_beyond_the_limit_is_refused_before_a_late_layer_is_inflated(tmp_path):
+def test_a_file_unpacking_beyond_the_limit_is_refused_before_a_late_layer_is_inflated(tmp_path, monkeypatch):
+    monkeypatch.setattr(attnviz.core.io, "MAX_MODEL_BYTES", 2 ** 30)  # the real limit, 4 GB, needs a zip64 file
     hostile.write_zip(tmp_path / "layers.npz", {
         "tokens.npy": hostile.tokens(512),
         "weights.npy": hostile._deflated(hostile.npy_header((80, 16, 512, 512), "<f4"), 80 * 16 * 2 ** 20)})

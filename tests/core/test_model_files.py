@@ -103,3 +103,30 @@ def test_two_hundred_and_fifty_six_tokens_by_twelve_heads_open(tmp_path):
     s = load_scenario(tmp_path / "m.npz")
     assert len(s.heads) == 12 and s.n == 256
     assert np.allclose(compute(s).heads[11].weights.sum(-1), 1)
+
+
+def test_weights_of_2048_tokens_open_in_the_models_own_float32(tmp_path):
+    """Long inputs open weights-only up to 2,048 tokens, kept as stored (float32: half the memory)."""
+    n = 2048
+    w = model_weights(1, heads=2, n=n)[0]
+    tokens = np.array([f"t{i}" for i in range(n)])
+    np.savez(tmp_path / "long.npz", tokens=tokens, weights=w)
+    s = load_scenario(tmp_path / "long.npz")
+    assert s.n == n and s.given.dtype == np.float32
+    trace = compute(s).heads[1]
+    np.testing.assert_array_equal(trace.weights[n - 1], w[1, n - 1])
+    assert trace.scores is trace.masked and np.isneginf(trace.masked[0, 1])  # one array of logs, not three
+    np.savez(tmp_path / "longer.npz", tokens=np.append(tokens, "one more"), weights=model_weights(1, 1, n + 1)[0])
+    with pytest.raises(ScenarioError, match="2,049 tokens is more than the 2,048"):
+        load_scenario(tmp_path / "longer.npz")
+
+
+def test_q_k_v_of_2048_tokens_open_while_their_weights_fit_the_cell_limit(tmp_path):
+    rng = np.random.default_rng(2)
+    tokens = np.array([f"t{i}" for i in range(2048)])
+    q = rng.normal(size=(4, 2048, 2))  # 4 heads × 2048² = 2**24 weights: the most computed
+    np.savez(tmp_path / "four.npz", tokens=tokens, q=q, k=q, v=q)
+    assert len(load_scenario(tmp_path / "four.npz").heads) == 4
+    np.savez(tmp_path / "five.npz", tokens=tokens, q=q[:1].repeat(5, 0), k=q[:1].repeat(5, 0), v=q[:1].repeat(5, 0))
+    with pytest.raises(ScenarioError, match="5 heads of 2048 tokens is too large"):
+        load_scenario(tmp_path / "five.npz")
