@@ -92,6 +92,7 @@ def pdf_bytes(figure: Figure) -> bytes:
         writer.setTitle("AttnViz")
         writer.setCreator("AttnViz")
         p = QPainter(writer)
+        p.setRenderHint(QPainter.LosslessImageRendering, True)  # heatmap and colour bar: Flate, never JPEG
         figure.paint(p, vector=True)
         return p.end()
     return bytes(_write_to_buffer(paint, "PDF"))

@@ -130,10 +130,12 @@ class Figure:
             what = tr("All heads ({0})").format(len(self.scenario.heads))
         else:
             what = head_label(self.scenario, self.options.head)
+        layer = [tr("Layer {0} of {1}").format(*self.scenario.layer)] if self.scenario.layer else []
+        if self.scenario.weights_only:  # the model's own weights: no mask, d_k or temperature of ours
+            return " · ".join(layer + [what, tr("the model's weights")])
         mask = tr("causal mask on") if s.causal else tr("causal mask off")
         scale = tr("÷√d_k (d_k = {0})").format(d_k) if s.scale else tr("no ÷√d_k")
         temperature = tr("temperature {0}").format(fmt(s.temperature, 2))
-        layer = [tr("Layer {0} of {1}").format(*self.scenario.layer)] if self.scenario.layer else []
         return " · ".join(layer + [what, mask, scale, temperature])
 
     def _paint_caption(self, p, rect):

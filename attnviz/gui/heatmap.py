@@ -2,8 +2,9 @@
 
 HeatmapPainter draws onto any QPainter, so the window, PNG, SVG, PDF and the
 clipboard all show the same picture. Cell colours come from one QImage (fast on
-screen at any size) or, for vector files, one rectangle per cell; cell values are
-drawn in the same paint, never as one item per cell.
+screen at any size) or, for vector files, one rectangle per cell while cells are large
+enough to read (above that, one lossless image per head: 512² rectangles would make a
+file of hundreds of MB); cell values are drawn in the same paint, never as one item per cell.
 """
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ class HeatmapData:
 
 
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
+VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
+SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
+                   # so a viewer that smooths images when it scales them cannot blur a cell edge
 
 
 @dataclass(frozen=True)
@@ -181,10 +185,10 @@ class HeatmapPainter:
             title = QFontMetricsF(self._title_font()).elidedText(data.title, Qt.ElideRight, rect.width())
             p.drawText(QRectF(rect.left(), rect.top(), rect.width(), g.title_height),
                        Qt.AlignLeft | Qt.AlignVCenter, title)
-        if vector:
+        if vector and g.cell >= VECTOR_CELL:
             self._paint_cells_as_rects(p, g, data)
         else:
-            self._paint_cells_as_image(p, g, data)
+            self._paint_cells_as_image(p, g, data, vector)
         self._paint_mask(p, g, data, vector)
         self._paint_grid_lines(p, g, len(data.tokens))
         self._paint_values(p, g, data)
@@ -212,12 +216,17 @@ class HeatmapPainter:
             rgb = np.where(shown, rgb, _rgb(self.background))
         return rgb
 
-    def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
-        argb = _argb32(self._colors(data))  # kept alive until drawn: the QImage only points at it
-        n = argb.shape[0]
-        image = QImage(argb.data, n, n, 4 * n, QImage.Format_ARGB32)
+    def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool = False) -> None:
+        rgb = self._colors(data)
+        if vector:  # whole pixels per cell, enough of them to stay sharp in any viewer
+            per_cell = max(1, int(np.ceil(SHARP * g.cell)))
+            rgb = rgb.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
+        argb = _argb32(rgb)  # kept alive until drawn: the QImage only points at it
+        h, w = argb.shape[:2]
+        image = QImage(argb.data, w, h, 4 * w, QImage.Format_ARGB32)
         p.save()
         p.setRenderHint(QPainter.SmoothPixmapTransform, False)  # crisp cells, no blur
+        p.setRenderHint(QPainter.LosslessImageRendering, True)  # a PDF gets Flate, never JPEG
         p.drawImage(g.grid, image)
         p.restore()
 

@@ -1,4 +1,5 @@
 """Exported images and data: what a teacher pastes into a slide is what the window shows."""
+import base64
 import csv
 import io
 import os
@@ -13,7 +14,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from attnviz.core import compute, load_preset, load_scenario
+from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario
 from attnviz.core.scenario import ScenarioError, with_token_renamed
 from attnviz.gui import colormaps
 from attnviz.gui.export import export_data, export_figure, render_image
@@ -95,6 +96,56 @@ def test_an_all_heads_svg_has_every_heads_cells(tmp_path):
     export_figure(fig, tmp_path / "all.svg")
     root = ET.parse(tmp_path / "all.svg").getroot()
     assert len(cell_rects(fig, root)) == 12 * 100
+
+
+def long_scenario(n=512, heads=12):
+    rng = np.random.default_rng(5)
+    return make_scenario([f"t{i}" for i in range(n)],
+                         [make_head(f"h{h}", *rng.normal(size=(3, n, 8))) for h in range(heads)])
+
+
+def embedded_images(svg_path):
+    """The SVG's <image>s as (QImage, width, height in the figure)."""
+    root = ET.parse(svg_path).getroot()
+    found = []
+    for element in root.iter("{http://www.w3.org/2000/svg}image"):
+        href = element.get("{http://www.w3.org/1999/xlink}href")
+        assert href.startswith("data:image/png;base64,")  # lossless
+        found.append((QImage.fromData(base64.b64decode(href.split(",", 1)[1]), "PNG"),
+                      float(element.get("width")), float(element.get("height"))))
+    return root, found
+
+
+def test_a_512_token_svg_of_all_heads_embeds_one_lossless_image_per_head_not_3_million_rects(tmp_path):
+    s = long_scenario()
+    fig = Figure(s, compute(s), FigureOptions(kind="all"))
+    export_figure(fig, tmp_path / "all.svg")
+    assert (tmp_path / "all.svg").stat().st_size < 10 * 2 ** 20
+    root, images = embedded_images(tmp_path / "all.svg")
+    assert len(list(root.iter())) < 5000  # labels, captions, colour bar: a few thousand elements
+    heads = [(image, w, h) for image, w, h in images if image.width() >= 512]
+    assert len(heads) == 12 and len(images) == 13  # and the colour bar
+    image, _, _ = heads[3]
+    per_cell = image.width() // 512
+    assert image.width() == image.height() == 512 * per_cell  # whole pixels per cell
+    w = compute(s).heads[3].weights
+    lut = colormaps.get(colormaps.DEFAULT).lut
+    for i, j in ((0, 0), (511, 0), (511, 511), (300, 17)):
+        got = image.pixelColor(j * per_cell, i * per_cell)
+        want = lut[colormaps.get(colormaps.DEFAULT).index(w[i, j])]
+        assert (got.red(), got.green(), got.blue()) == tuple(int(c) for c in want), (i, j)
+    mask = image.pixelColor(511 * per_cell, 0)  # a masked cell keeps the mask's fill
+    assert (mask.red(), mask.green(), mask.blue()) != tuple(int(c) for c in lut[0])
+    texts = svg_text(tmp_path / "all.svg")
+    assert "h11" in texts and "t0" in texts  # labels and titles stay text
+
+
+def test_a_512_token_pdf_of_all_heads_is_small_and_its_images_lossless(tmp_path):
+    s = long_scenario()
+    export_figure(Figure(s, compute(s), FigureOptions(kind="all")), tmp_path / "all.pdf")
+    data = (tmp_path / "all.pdf").read_bytes()
+    assert len(data) < 10 * 2 ** 20
+    assert len(re.findall(rb"/Subtype\s*/Image", data)) == 13 and b"/DCTDecode" not in data
 
 
 def cell_rects(fig, root):
@@ -284,3 +335,9 @@ def test_long_japanese_column_labels_are_shortened_not_cut_off():
     x = int((g.grid.left() + 1.5 * g.cell_w) * scale)
     assert any(image.pixelColor(x + dx, y).lightness() < 100
                for dx in range(-15, 16) for y in range(top, top + int(g.column_label_height * scale)))
+
+
+def test_a_models_weights_are_captioned_as_such_not_with_settings_they_never_had():
+    s = make_scenario(["a", "b"], [make_head("h", np.zeros((2, 0)), np.zeros((2, 0)), np.zeros((2, 0)))],
+                      given=np.array([[[1.0, 0.0], [0.25, 0.75]]]), layer=(3, 12))
+    assert figure(s).caption_text() == "Layer 3 of 12 · 0: h · the model's weights"

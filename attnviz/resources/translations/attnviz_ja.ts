@@ -212,6 +212,10 @@
         <translation>全ヘッド（{0}）</translation>
     </message>
     <message>
+        <source>the model&apos;s weights</source>
+        <translation>モデルの重み</translation>
+    </message>
+    <message>
         <source>causal mask on</source>
         <translation>未来を隠す：オン</translation>
     </message>
