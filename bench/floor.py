@@ -11,21 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QTableView, QWidget
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QTableView, QVBoxLayout, QWidget
 
 from attnviz.gui.colormaps import get as colormap
 
 MINUS_INFINITY = "\u2212\u221e"
 
 
-def attention(q, k, v):
+def attention(q, k, v, temperature=1.0):
     n = q.shape[0]
-    scores = q @ k.T / np.sqrt(q.shape[1])
+    scores = q @ k.T / np.sqrt(q.shape[1]) / temperature
     scores = np.where(np.triu(np.ones((n, n), bool), 1), -np.inf, scores)
     e = np.exp(scores - scores.max(axis=1, keepdims=True))
     w = e / e.sum(axis=1, keepdims=True)
     return scores, w, w @ v
+
+
+def vector(v) -> str:
+    """As AttnViz writes vectors: six numbers at most."""
+    return "[" + ", ".join([f"{x:.3g}" for x in v[:6]] + ["…"] * (len(v) > 6)) + "]"
 
 
 class QModel(QAbstractTableModel):
@@ -54,23 +59,71 @@ class QModel(QAbstractTableModel):
 
 
 class StepModel(QAbstractTableModel):
+    """The same columns as AttnViz's step table: key, k, q·k written out, ÷√d_k, mask, eˣ and the
+    weight on its colour, then Σ; the best key in bold."""
+
+    HEADERS = ("key", "k", "1. score q·k", "2. ÷√d_k", "3. mask", "4. eˣ", "4. weight")
+
     def __init__(self, floor):
         super().__init__()
         self.floor = floor
+        self.lut = colormap().lut
+        self.bold = QFont()
+        self.bold.setBold(True)
+        self.rows = {}
+        self.best = int(np.argmax(floor.weights[0][floor.query]))
 
     def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else self.floor.n
+        return 0 if parent.isValid() else self.floor.n + 1
 
     def columnCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else 4
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+            return self.HEADERS[section]
+        return None
 
     def data(self, index, role=Qt.DisplayRole):
-        if role != Qt.DisplayRole:
-            return None
-        f, j = self.floor, index.row()
-        i = f.query
-        return (f.tokens[j], f"{f.scores[0][i, j]:.3g}", f"{f.weights[0][i, j]:.3f}",
-                f"{f.q[0][i] @ f.k[0][j]:.3g}")[index.column()]
+        j, c = index.row(), index.column()
+        if role == Qt.FontRole:
+            return self.bold if j == self.floor.n or j == self.best else None
+        if role == Qt.DisplayRole:
+            return self.row(j)[0][c]
+        if c == 6 and role == Qt.BackgroundRole:
+            return self.row(j)[1]
+        if c == 6 and role == Qt.ForegroundRole:
+            return self.row(j)[2]
+        return None
+
+    def forget(self, rows):
+        """After an edit: these rows are written out again when next shown."""
+        self.best = int(np.argmax(self.floor.weights[0][self.floor.query]))
+        for j in rows:
+            self.rows.pop(int(j), None)
+        self.rows.pop(self.floor.n, None)
+
+    def row(self, j):
+        """(texts, weight colour, text colour) of row j, written out once per change."""
+        if j not in self.rows:
+            self.rows[j] = self._written(j)
+        return self.rows[j]
+
+    def _written(self, j):
+        f = self.floor
+        i, w = f.query, f.weights[0][f.query]
+        if j == f.n:
+            return ("Σ", "", "", "", "", f"{np.exp(f.scores[0][i] - f.scores[0][i].max()).sum():.3g}", "1.000"), None, None
+        q, k, score = f.q[0][i], f.k[0][j], f.scores[0][i, j]
+        hidden = j > i
+        texts = (f.tokens[j], vector(k),
+                 " + ".join([f"{a:.3g}×{b:.3g}" for a, b in zip(q[:3], k[:3])] + ["…"] * (len(q) > 4))
+                 + f" = {q @ k:.3g}",
+                 f"{q @ k / np.sqrt(len(q)):.3g}", MINUS_INFINITY if hidden else "0",
+                 "0" if hidden else f"{np.exp(score - f.scores[0][i].max()):.3g}", f"{w[j]:.3f}")
+        r, g, b = self.lut[int(round(w[j] * 255))]
+        light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 115
+        return texts, QColor(int(r), int(g), int(b)), QColor(0, 0, 0) if light else QColor(255, 255, 255)
 
 
 class Panel(QWidget):
@@ -117,6 +170,7 @@ class Floor(QWidget):
         self.tokens = list(scenario.tokens)
         self.n = len(self.tokens)
         self.query = self.n - 1
+        self.temperature = 1.0
         self.q = [np.array(h.q) for h in scenario.heads]
         self.k = [np.array(h.k) for h in scenario.heads]
         self.v = [np.array(h.v) for h in scenario.heads]
@@ -133,18 +187,54 @@ class Floor(QWidget):
         columns = int(np.ceil(np.sqrt(len(self.panels))))
         for h, panel in enumerate(self.panels):
             grid.addWidget(panel, h // columns, h % columns)
+        self.title, self.output = QLabel(), QLabel()
+        for label, lines in ((self.title, 2), (self.output, 3)):
+            label.setWordWrap(True)
+            label.setAutoFillBackground(True)
+            label.setFixedHeight(label.fontMetrics().height() * lines + 4)  # a new text never moves the table
+        column = QVBoxLayout()  # as AttnViz's window: the heads above, the step table under them
+        column.addLayout(grid, 3)
+        for widget, stretch in ((self.title, 0), (self.steps, 2), (self.output, 0)):
+            column.addWidget(widget, stretch)
+        self.show_query()
         layout = QHBoxLayout(self)
         layout.addWidget(self.table, 1)
-        layout.addLayout(grid, 3)
-        layout.addWidget(self.steps, 1)
+        layout.addLayout(column, 4)
 
     def edit(self, row, col, value):
         """One q cell of head 0: head 0 recomputed, its panel and the step table's changed rows marked."""
         before = self.weights[0][self.query].copy()
         self.q[0][row, col] = value
-        self.scores[0], self.weights[0], self.outputs[0] = attention(self.q[0], self.k[0], self.v[0])
+        self.scores[0], self.weights[0], self.outputs[0] = attention(self.q[0], self.k[0], self.v[0],
+                                                                     self.temperature)
         self.panels[0].update()
-        changed = np.flatnonzero(self.weights[0][self.query] != before)
+        changed = np.arange(self.n) if row == self.query else np.flatnonzero(self.weights[0][self.query] != before)
+        self.show_query()
+        self.step_model.forget(changed)
         if changed.size:
             top, bottom = int(changed.min()), int(changed.max())
-            self.step_model.dataChanged.emit(self.step_model.index(top, 0), self.step_model.index(bottom, 3))
+            self.step_model.dataChanged.emit(self.step_model.index(top, 0), self.step_model.index(bottom, 6))
+        self.step_model.dataChanged.emit(self.step_model.index(self.n, 0), self.step_model.index(self.n, 6))
+
+    def set_query(self, i):
+        self.query = i
+        self.show_query()
+        self.step_model.forget(range(self.n))
+        self.step_model.dataChanged.emit(self.step_model.index(0, 0), self.step_model.index(self.n, 6))
+
+    def show_query(self):
+        """The step table's title (the query's q) and its output line (the largest terms, the vector)."""
+        i, w = self.query, self.weights[0][self.query]
+        self.title.setText(f"<b>Query {self.tokens[i]} in head 0: q = {vector(self.q[0][i])}</b>")
+        terms = " + ".join(f"{w[j]:.3f}×{vector(self.v[0][j])}" for j in np.argsort(-w)[:3])
+        self.output.setText(f"5. output of {self.tokens[i]} = {terms} + …\n= {vector(self.outputs[0][i])}")
+
+    def set_temperature(self, temperature):
+        """A slider step: every head recomputed, every panel and the whole step table repainted."""
+        self.temperature = temperature
+        for h in range(len(self.q)):
+            self.scores[h], self.weights[h], self.outputs[h] = attention(self.q[h], self.k[h], self.v[h], temperature)
+            self.panels[h].update()
+        self.show_query()
+        self.step_model.forget(range(self.n))
+        self.step_model.dataChanged.emit(self.step_model.index(0, 0), self.step_model.index(self.n, 6))

@@ -136,11 +136,13 @@ class StepNumbers:
         return int(np.argmax(self.weights))
 
     def changed_rows(self, old: "StepNumbers") -> np.ndarray | None:
-        """The keys whose row reads differently from `old`'s, or None when everything may (a
-        new q, other tokens, another number of keys)."""
-        if len(old) != len(self) or old.tokens != self.tokens or not np.array_equal(old.q, self.q) \
-                or old.k.shape != self.k.shape or old.shifted != self.shifted:
+        """The keys whose row reads differently from `old`'s (all of them for a new q, whose
+        products every row writes out), or None when the rows themselves differ (other tokens,
+        another number of keys, another d_k)."""
+        if len(old) != len(self) or old.tokens != self.tokens or old.k.shape != self.k.shape:
             return None
+        if not np.array_equal(old.q, self.q) or old.shifted != self.shifted:
+            return np.arange(len(self))
         differs = (np.any(old.k != self.k, axis=1) | (old.scaled != self.scaled) | (old.hidden != self.hidden)
                    | (old.exps != self.exps) | (old.weights != self.weights))
         return np.flatnonzero(differs)

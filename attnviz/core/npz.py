@@ -24,6 +24,7 @@ MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a hand
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
 MAX_HEADER_BYTES = 10_000     # an .npy header is a short line of Python literals
 CHUNK = 1 << 20
+PACKED_CHUNK = 64 << 10  # compressed input is fed in small pieces: each saved point keeps the rest of one
 READABLE_KINDS = "biufSU"     # booleans, numbers and text; no objects, no records
 
 
@@ -192,7 +193,8 @@ class Member:
     visit starts at the nearest point before the layer (np.savez_compressed's layers cannot be
     reached otherwise: a deflate stream has no index)."""
 
-    EVERY = 4 << 20  # a point every 4 MB of unpacked data: a copy of zlib's state is ~40 kB
+    EVERY = 4 << 20  # a point every 4 MB of unpacked data: a copy of zlib's state is ~40 kB,
+                     # plus the input not yet consumed, which it keeps (< PACKED_CHUNK)
 
     def __init__(self, method: int, start: int, compressed: int, size: int):
         self.method, self.start, self.compressed, self.size = method, start, compressed, size
@@ -211,7 +213,7 @@ class Member:
             if at % self.EVERY == 0:
                 self._remember(at, packed - len(pending), inflater)
             if not pending:
-                pending = f.read(min(CHUNK, self.compressed - packed))
+                pending = f.read(min(PACKED_CHUNK, self.compressed - packed))
                 packed += len(pending)
                 if not pending:
                     raise FileProblem(f"'{name}' ends early: the file is truncated")

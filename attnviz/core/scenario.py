@@ -223,7 +223,10 @@ def _frozen_weights(w) -> np.ndarray:
     """A model's weights as stored: float32 stays float32 (half the memory at 2,048 tokens, and
     more digits than any view shows), everything else becomes float64."""
     w = np.asarray(w)
-    array = np.array(w, dtype=np.float32 if w.dtype in (np.float32, np.float16) else float)
+    dtype = np.float32 if w.dtype in (np.float32, np.float16) else np.float64
+    if w.dtype == dtype and not w.flags.writeable:
+        return w  # frozen already by its maker (a layer just read): kept, not copied (12 MB at 512×12)
+    array = np.array(w, dtype=dtype)
     array.setflags(write=False)
     return array
 

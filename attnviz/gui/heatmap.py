@@ -9,6 +9,7 @@ file of hundreds of MB); cell values are drawn in the same paint, never as one i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -206,24 +207,27 @@ class HeatmapPainter:
             return f"{w * self.reach:+.{self.decimals}f}".replace("-", "\u2212")
         return f"{w:.{self.decimals}f}"
 
-    def _colors(self, data: HeatmapData) -> np.ndarray:
-        rgb = self.colormap.lut[self.colormap.index(self._position(data.weights))]  # [n, n, 3]
-        if not data.colored:
-            rgb = np.broadcast_to(_rgb(NEUTRAL_FILL), rgb.shape)
-        rgb = np.where(data.masked[..., None], _rgb(self.mask.fill), rgb)
+    def _pixels(self, data: HeatmapData) -> np.ndarray:
+        """[n, n] opaque ARGB32 pixels of the cells: the colour map's, the mask's fill, blank rows
+        (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds)."""
+        if data.colored:
+            pixels = _lut32(self.colormap)[self.colormap.index(self._position(data.weights))]
+        else:
+            pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
+        pixels[data.masked] = _argb(self.mask.fill)
         if data.only_row is not None:
-            shown = (np.arange(len(rgb)) == data.only_row)[:, None, None]
-            rgb = np.where(shown, rgb, _rgb(self.background))
-        return rgb
+            row = pixels[data.only_row].copy()
+            pixels[:] = _argb(self.background)
+            pixels[data.only_row] = row
+        return pixels
 
     def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool = False) -> None:
-        rgb = self._colors(data)
+        pixels = self._pixels(data)  # kept alive until drawn: the QImage only points at it
         if vector:  # whole pixels per cell, enough of them to stay sharp in any viewer
             per_cell = max(1, int(np.ceil(SHARP * g.cell)))
-            rgb = rgb.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
-        argb = _argb32(rgb)  # kept alive until drawn: the QImage only points at it
-        h, w = argb.shape[:2]
-        image = QImage(argb.data, w, h, 4 * w, QImage.Format_ARGB32)
+            pixels = pixels.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
+        h, w = pixels.shape
+        image = QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32)
         p.save()
         p.setRenderHint(QPainter.SmoothPixmapTransform, False)  # crisp cells, no blur
         p.setRenderHint(QPainter.LosslessImageRendering, True)  # a PDF gets Flate, never JPEG
@@ -231,12 +235,12 @@ class HeatmapPainter:
         p.restore()
 
     def _paint_cells_as_rects(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
-        rgb = self._colors(data)
+        pixels = self._pixels(data)
         p.save()
         p.setPen(Qt.NoPen)
-        for i, row in enumerate(rgb):
-            for j, (r, gr, b) in enumerate(row):
-                p.setBrush(QColor(int(r), int(gr), int(b)))
+        for i, row in enumerate(pixels):
+            for j, pixel in enumerate(row):
+                p.setBrush(QColor.fromRgb(int(pixel)))
                 p.drawRect(self._cell_rect(g, i, j))
         p.restore()
 
@@ -403,8 +407,18 @@ def _argb32(rgb: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
 
 
-def _rgb(color: QColor) -> np.ndarray:
-    return np.array([color.red(), color.green(), color.blue()], dtype=np.uint8)
+def _argb(color: QColor) -> np.uint32:
+    return np.uint32(0xFF000000 | (color.red() << 16) | (color.green() << 8) | color.blue())
+
+
+def _lut32(colormap) -> np.ndarray:
+    """The colour map's 256 colours as opaque ARGB32 pixels."""
+    return _pixel_table(colormap.lut.tobytes())
+
+
+@lru_cache(maxsize=32)
+def _pixel_table(lut: bytes) -> np.ndarray:
+    return _argb32(np.frombuffer(lut, np.uint8).reshape(-1, 3))
 
 
 # ---------------------------------------------------------------- colour bar

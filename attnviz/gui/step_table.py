@@ -19,6 +19,7 @@ from .i18n import head_label, tr
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(7)
 ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em)
 HEADER_SHARE = 0.85  # presenting: the headers' type, of the cells' (two lines of them sit above the rows)
+SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
 COLUMNS = 7
 _NONE = [None] * COLUMNS
 
@@ -200,6 +201,7 @@ class StepView(QWidget):
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
         self._layout = None
+        self._widest = None           # the longest texts the columns were sized for
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
         self._pixels = 0              # ... the type's size in fact: smaller if the columns would not fit
         self.output = QLabel(objectName="stepOutput")
@@ -251,15 +253,29 @@ class StepView(QWidget):
         shown = visible_columns(d.stage) - ({K} if self.model.compact else set()) \
             - ({K, DOT, SCALED, EXP} if d.scenario.weights_only else set())  # a model's weights: no q, k
         for column in range(self.model.columnCount()):
-            self.table.setColumnHidden(column, column not in shown)
-        self.table.setRowHidden(self.model.sum_row, d.stage is not None and d.stage < SOFTMAX)
-        widest = tuple(max((len(t) for t in texts), default=0) for texts in self.model.columns_text(self._sample()))
-        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()), widest,
-                  self.presentation_pixels)
-        if layout != self._layout:  # sizing columns measures texts: only when their kind changes
-            self._layout = layout
+            if self.table.isColumnHidden(column) != (column not in shown):
+                self.table.setColumnHidden(column, column not in shown)
+        sum_hidden = d.stage is not None and d.stage < SOFTMAX
+        if self.table.isRowHidden(self.model.sum_row) != sum_hidden:
+            self.table.setRowHidden(self.model.sum_row, sum_hidden)
+        widest = self._widest_texts()
+        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()), self.presentation_pixels)
+        if layout != self._layout or self._outgrown(widest):  # sizing columns measures texts: not every edit
+            self._layout, self._widest = layout, widest
             self._fit_columns()
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
+
+    def _widest_texts(self) -> tuple[int, ...]:
+        """The longest text of each fitted column, in characters (the stretched q·k column's
+        are left out: it takes the room left, whatever its texts)."""
+        stretched = None if self.model.compact else self.model.FITTED.index(DOT)
+        return tuple(0 if c == stretched else max((len(t) for t in texts), default=0)
+                     for c, texts in enumerate(self.model.columns_text(self._sample())))
+
+    def _outgrown(self, widest) -> bool:
+        """A column's texts longer than it was sized for, or much shorter (0.5 → 0.75 is no reason
+        to resize every column and repaint the header)."""
+        return self._widest is None or any(w > f or w < f - SHRINK_CHARACTERS for w, f in zip(widest, self._widest))
 
     def set_compact(self, on: bool, pixels: int = 0):
         """For a projector: no k column, only the results of q·k, and type as large as the heatmap's
@@ -335,7 +351,8 @@ class StepView(QWidget):
         if self.model.compact and self.presentation_pixels:
             self._fit_presented()
         for column, width in self._column_widths().items():
-            self.table.setColumnWidth(column, width)
+            if width != self.table.columnWidth(column):
+                self.table.setColumnWidth(column, width)
 
     def _fit_presented(self):
         """Presenting: the type as large as the heatmap's values if every shown column and row fits

@@ -119,6 +119,24 @@ def test_an_edit_outside_the_explained_row_leaves_the_step_table_alone(qtbot, ca
     assert "3" in cell  # the q·k sum shows the new k value
 
 
+def test_an_edit_of_the_explained_query_rewrites_its_rows_in_place_and_keeps_the_columns(qtbot):
+    """Every row's q·k changes, but the table keeps its rows and column widths: no reset (which
+    would repaint the header and re-measure the columns at every keystroke)."""
+    w = open_window(qtbot, synthetic(10))
+    w.document.select(head=0, query=9)
+    settle()
+    view = w.findChild(object, "stepTable")
+    model, header = view.model(), view.horizontalHeader()
+    resets, changed, resized = model.resets, [], []
+    model.dataChanged.connect(lambda a, b, *r: changed.append((a.row(), b.row())))
+    header.sectionResized.connect(lambda *a: resized.append(a))
+    before = model.data(model.index(3, 2))
+    edit(w, 9, 0, "0.125")
+    assert model.resets == resets and changed == [(0, 10)]  # every key and Σ, in place
+    assert model.data(model.index(3, 2)) != before and "0.125" in model.data(model.index(3, 2))
+    assert resized == []  # 0.125 is no reason to resize a column
+
+
 def test_the_edited_cell_alone_is_marked_changed(qtbot):
     w = open_window(qtbot, synthetic(128))
     model = w.findChild(object, "qTable").model()
