@@ -2,13 +2,14 @@
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
 #   make test   creates .venv on first use, then runs the whole test suite
 # and, for developers:
-#   make bench  the benchmarks (installs matplotlib for the comparison; a few minutes)
+#   make bench  the benchmarks (installs matplotlib for the comparison; about ten minutes)
+#   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench soak clean
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
@@ -18,6 +19,9 @@ test: $(STAMP)
 
 bench: $(STAMP) $(VENV)/.bench
 	$(BIN)/python bench/run.py $(ARGS)
+
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py $(ARGS)
 
 $(VENV)/.bench: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

@@ -165,6 +165,19 @@ def open_floor(app, scenario):
     return floor, PaintWatch([*floor.panels, floor.steps.viewport()])
 
 
+def match_sizes(app, floor, window) -> None:
+    """The floor's step table as tall and its panels as large as AttnViz's: the same rows and
+    cells on screen, so that both paint the same amount."""
+    from PySide6.QtWidgets import QTableView
+    floor.steps.setFixedHeight(window.steps.table.height())
+    floor.table.setFixedWidth(window.findChild(QTableView, "qTable").width())
+    panel = window.heads.panels[0]
+    for p in floor.panels:
+        p.setFixedSize(panel.size())
+    for _ in range(5):
+        app.processEvents()
+
+
 def versus_floor(app, scenario, blocks: int, per_block: int) -> tuple[list[float], list[float]]:
     """Edit-to-screen of AttnViz and of the floor, in alternating blocks of `per_block` edits of
     one q cell (the explained query's, head 0: its panel and the step table change), so that a busy
@@ -177,6 +190,7 @@ def versus_floor(app, scenario, blocks: int, per_block: int) -> tuple[list[float
     floor_required = [floor.panels[0], floor.steps.viewport()]
     row = window.document.query  # the query the step table explains, in both
     floor.set_query(row)
+    match_sizes(app, floor, window)
     ours, theirs = [], []
     for b in range(blocks):
         for r in range(per_block):
@@ -202,6 +216,8 @@ def drag_versus_floor(app, scenario, blocks: int = 4, steps: int = 50) -> tuple[
     panel and the step table: AttnViz's slider and the floor's set_temperature, alternating."""
     window, watch = open_window(app, scenario)
     floor, floor_watch = open_floor(app, scenario)
+    floor.set_query(window.document.query)
+    match_sizes(app, floor, window)
     slider = window.settings_bar.temperature
     ours = theirs = 0.0
     for b in range(blocks):
