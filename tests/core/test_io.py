@@ -1,4 +1,5 @@
 """Scenario files: exact round trips, atomic writes, and a clear message for every broken file."""
+import io
 import json
 import os
 
@@ -280,3 +281,25 @@ def test_tokens_that_look_like_formulas_are_quoted_in_csv():
     weights = compute(s).weights()
     assert "'=HYPERLINK(1)" in weights_csv(s, weights, [0]) and ",=HYPERLINK" not in weights_csv(s, weights, [0])
     assert ",=HYPERLINK" not in data_csv(s, weights)
+
+
+def test_a_compact_file_is_written_in_small_pieces_that_numpy_reads_back(tmp_path):
+    """Autosave writes .npz on a worker thread: no piece may hold Python's lock for long (np.savez
+    copies 16 MB at once), and the file is what np.savez would write."""
+    from attnviz.core.io import WRITE_CHUNK, _npz_writer
+
+    class Recording(io.BytesIO):
+        sizes: list = []
+
+        def write(self, data):
+            self.sizes.append(len(data))
+            return super().write(data)
+
+    big = np.random.default_rng(0).normal(size=(4, 300_000))  # 9.6 MB
+    arrays = {"q": big, "tokens": np.array(["猫", "が"]), "empty": np.zeros((0, 3))}
+    out = Recording()
+    _npz_writer(arrays)(out)
+    assert max(out.sizes) <= WRITE_CHUNK + 1024
+    back = np.load(io.BytesIO(out.getvalue()))
+    for name, array in arrays.items():
+        np.testing.assert_array_equal(back[name], array)
