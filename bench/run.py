@@ -377,7 +377,8 @@ def layered_file(folder: Path, layers: int, compressed: bool, n: int = 512) -> P
     """12 heads × n tokens of causal weights per layer, float32, as a model would dump them."""
     heads = 12
     rng = np.random.default_rng(layers)
-    scores = rng.normal(0, 2, (layers, heads, n, n)).astype(np.float32)
+    scores = rng.standard_normal((layers, heads, n, n), dtype=np.float32)
+    scores *= 2
     scores[..., np.triu(np.ones((n, n), bool), 1)] = -np.inf
     scores -= scores.max(-1, keepdims=True)
     np.exp(scores, out=scores)
@@ -703,6 +704,10 @@ def layer_figures(record) -> None:
         # the target: the window and two layers at most (the one shown and the one coming)
         record(f"  peak over that, 12-layer file ({label}), 8 switches", "MB", run["peak_mb"] - alone["peak_mb"],
                round(one_layer_mb, 1))
+    longest = layer_switches(layered_file(folder, 2, compressed=False, n=2048), [1, 0] * 4)
+    record("layer switch, 2 layers × 12 heads × 2,048 tokens (np.savez)", "ms", summary(longest["switches"]),
+           LAYER_SWITCH_MS * 4, note="the 512-token target scaled by (2048/1024)²")
+    record("  peak memory, window on it", "MB", longest["peak_mb"])
 
 
 def export_figures_recorded(scenario, repeats, record) -> None:
