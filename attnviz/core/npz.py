@@ -24,7 +24,7 @@ MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a hand
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
 MAX_HEADER_BYTES = 10_000     # an .npy header is a short line of Python literals
 CHUNK = 1 << 20
-PACKED_CHUNK = 64 << 10  # compressed input is fed in small pieces: each saved point keeps the rest of one
+PACKED_CHUNK = 16 << 10  # compressed input is fed in small pieces: each saved point keeps the rest of one
 READABLE_KINDS = "biufSU"     # booleans, numbers and text; no objects, no records
 
 
@@ -193,7 +193,7 @@ class Member:
     visit starts at the nearest point before the layer (np.savez_compressed's layers cannot be
     reached otherwise: a deflate stream has no index)."""
 
-    EVERY = 4 << 20  # a point every 4 MB of unpacked data: a copy of zlib's state is ~40 kB,
+    EVERY = 8 << 20  # a point every 8 MB of unpacked data: a copy of zlib's state is ~40 kB,
                      # plus the input not yet consumed, which it keeps (< PACKED_CHUNK)
 
     def __init__(self, method: int, start: int, compressed: int, size: int):
@@ -217,8 +217,10 @@ class Member:
                 packed += len(pending)
                 if not pending:
                     raise FileProblem(f"'{name}' ends early: the file is truncated")
-            # Not a byte past the range, and stop at each multiple of EVERY to save a point there.
-            piece = inflater.decompress(pending, min(start + nbytes, (at // self.EVERY + 1) * self.EVERY) - at)
+            # Not a byte past the range, a megabyte at most (no large pieces to copy), and stop at
+            # each multiple of EVERY to save a point there.
+            piece = inflater.decompress(pending, min(start + nbytes, (at // self.EVERY + 1) * self.EVERY,
+                                                     at + CHUNK) - at)
             pending = inflater.unconsumed_tail
             if not piece and inflater.eof:
                 raise FileProblem(f"'{name}' ends early: the file is truncated")
