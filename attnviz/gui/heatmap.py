@@ -13,8 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import (QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
-                           QPolygonF)
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
+                           QPolygonF, QTransform)
 
 from . import colormaps
 from .fonts import figure_font, weighted
@@ -271,17 +271,22 @@ class HeatmapPainter:
             region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
                                   (j1 - j0) * g.cell_w, g.cell_h))
         spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
-        path = hatch(region, g.grid, spacing, max(1.0, g.cell / 30))
-        if vector:
-            return path
+        if vector:  # files: the stripes cut to the cells, exact in any viewer
+            return hatch(region, g.grid, spacing, max(1.0, g.cell / 30))
         image = QImage(max(1, round(g.grid.width() * scale)), max(1, round(g.grid.height() * scale)),
                        QImage.Format_ARGB32_Premultiplied)
         image.setDevicePixelRatio(scale)
         image.fill(0)
         painter = QPainter(image)
-        painter.setRenderHint(QPainter.Antialiasing)
         painter.translate(-g.grid.topLeft())
-        painter.fillPath(path, self.mask.hatch)
+        # Screen: the runs of masked cells filled with a tiled stripe (cutting a path of stripes
+        # to the cells costs tens of milliseconds per panel; a texture costs nothing).
+        brush = QBrush(_hatch_tile(max(3, round(spacing * scale)), max(1.0, g.cell / 30) * scale, self.mask.hatch))
+        brush.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
+        painter.setBrushOrigin(g.grid.topLeft())
+        for i, j0, j1 in _runs(shown):
+            painter.fillRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
+                                    (j1 - j0) * g.cell_w, g.cell_h), brush)
         painter.end()
         return image
 
@@ -379,9 +384,10 @@ class HeatmapPainter:
         p.restore()
 
 
-def hatch(region: QPainterPath, bounds: QRectF, spacing: float, width: float) -> QPainterPath:
+def hatch(region: QPainterPath | None, bounds: QRectF, spacing: float, width: float) -> QPainterPath:
     """Stripes along x − y = c, every `spacing`, as filled bands cut exactly to `region`
-    (a stroked line would poke out of the cells at its ends)."""
+    (a stroked line would poke out of the cells at its ends), or uncut with no region (to be
+    clipped when drawn: cutting the path costs tens of milliseconds per panel)."""
     stripes = QPainterPath()
     top, bottom = bounds.top() - width, bounds.bottom() + width
     c = np.floor((bounds.left() - bottom) / spacing) * spacing
@@ -390,7 +396,22 @@ def hatch(region: QPainterPath, bounds: QRectF, spacing: float, width: float) ->
                                       QPointF(bottom + c + width, bottom), QPointF(bottom + c, bottom)]))
         stripes.closeSubpath()
         c += spacing
-    return stripes.intersected(region)
+    return stripes if region is None else stripes.intersected(region)
+
+
+def _hatch_tile(period: int, width: float, color: QColor) -> QImage:
+    """One period of the stripes along x − y = c, in device pixels, to tile with."""
+    tile = QImage(period, period, QImage.Format_ARGB32_Premultiplied)
+    tile.fill(0)
+    p = QPainter(tile)
+    p.setRenderHint(QPainter.Antialiasing)
+    p.setPen(Qt.NoPen)
+    p.setBrush(color)
+    for c in (-period, 0, period):  # the band and its neighbours, wrapped into the tile
+        p.drawPolygon(QPolygonF([QPointF(c, 0), QPointF(c + width, 0), QPointF(c + width + period, period),
+                                 QPointF(c + period, period)]))
+    p.end()
+    return tile
 
 
 def _runs(mask: np.ndarray):
