@@ -6,10 +6,10 @@ changes. QUndoStack.push() then calls redo(), which applies it.
 """
 from __future__ import annotations
 
+import dataclasses
 from itertools import count
 
 import numpy as np
-
 from PySide6.QtGui import QUndoCommand
 
 from ..core import scenario as edits
@@ -115,11 +115,35 @@ class SetRow(EntriesCommand):
 
 
 class SetSettings(ScenarioCommand):
+    """The mask, ÷√d_k or the temperature. Keeps the settings before and after, not scenarios: a
+    scenario kept in the undo history would hold every q, k, v array as they were then."""
+
     merge_kind = 2
 
     def __init__(self, document, text, drag_id=None, **changes):
-        after = edits.with_settings(document.scenario, **changes)
+        after = edits.with_settings(document.scenario, **changes)  # refused here, before anything changes
         super().__init__(document, after, text, drag_id)
+        self.old, self.new = document.scenario.settings, after.settings
+        self.before, self._first = None, after  # the first redo (on push) applies it, then lets it go
+        self.after = None
+
+    def redo(self):
+        first, self._first = self._first, None
+        self.document.apply(first if first is not None else self._with(self.new))
+
+    def undo(self):
+        self.document.apply(self._with(self.old))
+
+    def _with(self, settings):
+        return edits.with_settings(self.document.scenario, **{f.name: getattr(settings, f.name)
+                                                               for f in dataclasses.fields(settings)})
+
+    def mergeWith(self, other):
+        if other.drag_id != self.drag_id:
+            return False
+        self.new = other.new  # the first old settings: one undo step per drag
+        self.setObsolete(self.old == self.new)  # a drag back to where it started leaves no step
+        return True
 
 
 class RenameToken(ScenarioCommand):
@@ -128,13 +152,26 @@ class RenameToken(ScenarioCommand):
         super().__init__(document, after, tr("Rename token to {0}").format(name))
 
 
-class InsertToken(ScenarioCommand):
+class TokenCommand(ScenarioCommand):
+    """A token inserted or removed: undo brings back the query that was selected too (the
+    document moves the selection when rows come and go)."""
+
+    def __init__(self, document, after, text):
+        super().__init__(document, after, text)
+        self.query = document.query
+
+    def undo(self):
+        super().undo()
+        self.document.select(query=self.query)
+
+
+class InsertToken(TokenCommand):
     def __init__(self, document, index, name):
         after = edits.with_token_inserted(document.scenario, index, name)
         super().__init__(document, after, tr("Insert token {0}").format(name))
 
 
-class RemoveToken(ScenarioCommand):
+class RemoveToken(TokenCommand):
     def __init__(self, document, index):
         token = document.scenario.tokens[index]
         after = edits.with_token_removed(document.scenario, index)

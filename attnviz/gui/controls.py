@@ -117,6 +117,9 @@ class SettingsBar(Retranslated):
                                                          tr("Show the future"), causal=on, mask=None))
         self.mask_kind.activated.connect(lambda i: self._set_mask(MASK_KINDS[i]))
         self.mask_size.valueChanged.connect(self._size_changed)
+        # Steps of the spin box in a row are one undo step, until it is left (or Enter pressed).
+        self._size_steps = new_drag_id()
+        self.mask_size.editingFinished.connect(self._new_size_steps)
         self.scale.toggled.connect(lambda on: self._set(tr("Divide by √d_k") if on else
                                                         tr("Do not divide by √d_k"), scale=on))
         self.temperature.valueChanged.connect(self._temperature_moved)
@@ -146,9 +149,12 @@ class SettingsBar(Retranslated):
     def _size_changed(self, _):
         kind = self.document.scenario.settings.mask_kind
         if kind in ("window", "prefix"):
-            self._set_mask(kind)
+            self._set_mask(kind, self._size_steps)
 
-    def _set_mask(self, kind: str):
+    def _new_size_steps(self):
+        self._size_steps = new_drag_id()
+
+    def _set_mask(self, kind: str, drag_id: int | None = None):
         """none and causal are the simple flag; the others a MaskSpec (painting starts from
         the mask shown now)."""
         s = self.document.scenario
@@ -161,7 +167,7 @@ class SettingsBar(Retranslated):
                         prefix=min(size, s.n) if kind == "prefix" else current.prefix,
                         padding=current.padding if current.kind == "padding" else (),
                         custom=_rows_of(s) if kind == "custom" else None)
-        self._set(tr("Mask: {0}").format(mask_name(kind)), mask=spec)
+        self._set(tr("Mask: {0}").format(mask_name(kind)), drag_id, mask=spec)
 
     def _temperature_moved(self, position: int):
         t = position_to_temperature(position)

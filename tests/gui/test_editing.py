@@ -177,3 +177,29 @@ def test_a_tiny_value_is_shown_as_zero_point_zero_never_cut_to_a_larger_looking_
     for row in (2, 3):
         text = model.data(model.index(row, 1), Qt.DisplayRole)
         assert QFontMetrics(view.font()).horizontalAdvance(text) < view.columnWidth(1)  # nothing elided
+
+
+def test_undoing_a_token_removal_brings_back_the_selected_query(window, doc):
+    doc.select(query=9)
+    assert window.remove_token(9)  # the selected token goes: the selection moves to 8
+    assert doc.query == 8
+    doc.undo_stack.undo()
+    assert doc.scenario.tokens[9] == "だった" and doc.query == 9
+
+
+def test_stepping_the_mask_width_is_one_undo_step_until_the_box_is_left(window, doc):
+    from PySide6.QtWidgets import QComboBox, QSpinBox
+    box = window.findChild(QComboBox, "maskSelector")
+    box.setCurrentIndex(2)  # sliding window
+    box.activated.emit(2)
+    steps = doc.undo_stack.count()
+    size = window.findChild(QSpinBox, "maskSize")
+    for width in (3, 4, 5, 6):
+        size.setValue(width)
+    assert doc.undo_stack.count() == steps + 1 and doc.scenario.settings.mask.window == 6
+    doc.undo_stack.undo()
+    assert doc.scenario.settings.mask.window != 6 and doc.undo_stack.count() == steps + 1
+    size.editingFinished.emit()
+    size.setValue(2)
+    size.setValue(3)
+    assert doc.undo_stack.index() == steps + 1  # the undone steps are gone, a new one took their place

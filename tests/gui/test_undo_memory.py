@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import load_preset, make_head, make_scenario
-from attnviz.gui.commands import SetCell, SetRow, new_drag_id
+from attnviz.gui.commands import SetCell, SetRow, SetSettings, new_drag_id
 from attnviz.gui.document import UNDO_LIMIT, ScenarioDocument
 
 
@@ -25,7 +25,8 @@ def stored_bytes(command) -> int:
 
 
 @pytest.mark.parametrize("make", [lambda d: SetCell(d, 3, "k", 2, 1, 0.25),
-                                  lambda d: SetRow(d, 3, "q", 2, np.arange(16.0))])
+                                  lambda d: SetRow(d, 3, "q", 2, np.arange(16.0)),
+                                  lambda d: SetSettings(d, "T", temperature=2.0)])
 def test_an_edit_command_holds_the_same_bytes_at_10_and_at_512_tokens(qapp, make):
     sizes = []
     for n in (10, 512):
@@ -85,3 +86,19 @@ def test_a_slider_drag_is_one_step_back_to_where_it_started(qapp):
         d.push(SetRow(d, 0, "q", 6, start + x, drag_id=drag))
     assert d.undo_stack.count() == 0 and not d.undo_stack.canUndo()  # (the undone drag was dropped too)
     np.testing.assert_array_equal(d.scenario.heads[0].q[6], start)
+
+
+def test_undoing_settings_after_later_edits_keeps_the_edits_and_restores_the_settings(qapp):
+    """A temperature change keeps settings, not the q, k, v of its moment (a scenario kept in the
+    history would pin every array as it was then: hundreds of MB after a long session)."""
+    d = ScenarioDocument(load_preset("seed-demo"))
+    d.push(SetSettings(d, "T", temperature=2.0))
+    d.push(SetCell(d, 0, "q", 6, 0, 5.0))
+    d.undo_stack.undo()
+    d.undo_stack.undo()
+    assert d.scenario.settings.temperature == 1.0 and d.scenario.heads[0].q[6, 0] != 5.0
+    d.undo_stack.redo()
+    d.undo_stack.redo()
+    assert d.scenario.settings.temperature == 2.0 and d.scenario.heads[0].q[6, 0] == 5.0
+    command = d.undo_stack.command(0)
+    assert not any(hasattr(v, "heads") for v in vars(command).values())  # no scenario kept
