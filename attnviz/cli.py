@@ -73,7 +73,8 @@ def cmd_weights(args, out) -> int:
         changes["scale"] = False
     if args.temperature is not None:
         changes["temperature"] = args.temperature
-    scenario = with_settings(scenario, **changes)
+    if changes:
+        scenario = with_settings(scenario, **changes)
     heads = _head_indices(args.head, len(scenario.heads))
     weights = compute(scenario).weights()
     if args.format == "csv":

@@ -428,6 +428,9 @@ def with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenario
 
 
 def with_settings(s: Scenario, **changes) -> Scenario:
+    if s.weights_only:
+        raise ScenarioError(QT_TR_NOOP("this file holds a model's weights as they are: the mask, ÷√d_k and "
+                                       "the temperature cannot change them"))
     if s.live is not None:
         raise ScenarioError(QT_TR_NOOP("the mask, ÷√d_k and the temperature are the model's own: "
                                        "change its heads instead"))

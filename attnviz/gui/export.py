@@ -5,6 +5,7 @@ path or a full disk leaves no partial file behind.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF
@@ -79,7 +80,17 @@ def svg_bytes(figure: Figure) -> bytes:
         p = QPainter(generator)
         figure.paint(p, vector=True)  # one <rect> per cell, text as <text>
         return p.end()
-    return bytes(_write_to_buffer(paint, "SVG"))
+    return with_font_fallbacks(bytes(_write_to_buffer(paint, "SVG")))
+
+
+# The Japanese fonts of Windows, macOS and Linux, then any sans-serif: an SVG opened on a machine
+# without Noto Sans CJK still shows its labels (Qt names only the font it drew with).
+SVG_FONTS = ("'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Sans', 'Hiragino Kaku Gothic ProN', "
+             "'Yu Gothic', 'Meiryo', 'MS Gothic', 'Source Han Sans JP', 'IPAexGothic', sans-serif")
+
+
+def with_font_fallbacks(svg: bytes) -> bytes:
+    return re.sub(rb'font-family="[^"]*"', f'font-family="{SVG_FONTS}"'.encode(), svg)
 
 
 def pdf_bytes(figure: Figure) -> bytes:

@@ -21,7 +21,7 @@ from . import colormaps
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .i18n import head_label, tr
-from .step_table import COLUMNS, WEIGHT, step_headers, step_output, step_title
+from .step_table import COLUMNS, DOT, EXP, K, SCALED, WEIGHT, step_headers, step_output, step_title
 
 KINDS = ("head", "all", "step")
 FONT_PX = 16          # logical pixels; PNG exports scale the whole figure
@@ -154,8 +154,14 @@ class Figure:
         o, s, i = self.options, self.scenario, self.query
         head, trace = s.heads[o.head], self.result.heads[o.head]
         rows = step_rows(s.tokens, head.q[i], head.k, trace, i) + [sum_row(trace, i)]
-        return (step_title(s, o.head, i), step_headers(s, o.head, i, self.result), rows,
-                step_output(s, self.result, o.head, i))
+        output = "" if s.weights_only else step_output(s, self.result, o.head, i)  # no v: no output
+        return step_title(s, o.head, i), step_headers(s, o.head, i, self.result), rows, output
+
+    @property
+    def step_columns(self) -> list[int]:
+        """The columns shown: a model's weights alone have no k, q·k, ÷√d_k or eˣ to show."""
+        absent = {K, DOT, SCALED, EXP} if self.scenario.weights_only else set()
+        return [c for c in range(COLUMNS) if c not in absent]
 
     def _row_height(self) -> float:
         return QFontMetricsF(self.font).height() * 1.6
@@ -164,10 +170,12 @@ class Figure:
         title, headers, rows, _ = self.step_table
         fm = QFontMetricsF(weighted(self.font, bold=True))  # bold is the wider: headers, best row
         cells = [headers] + [r.cells for r in rows]
-        return [max(fm.horizontalAdvance(c[i]) for c in cells) + fm.height() for i in range(COLUMNS)]
+        return [max(fm.horizontalAdvance(c[i]) for c in cells) + fm.height() for i in self.step_columns]
 
     def _step_width(self) -> float:
-        return sum(self._step_widths())
+        """The table's, or the title's if that is wider (a model's weights have a narrow table)."""
+        title = QFontMetricsF(weighted(self.font, bold=True)).horizontalAdvance(self.step_table[0])
+        return max(sum(self._step_widths()), title + self.font.pixelSize())
 
     def _step_height(self) -> float:
         _, _, rows, _ = self.step_table
@@ -182,7 +190,7 @@ class Figure:
         bold = weighted(self.font, bold=True)
         p.setFont(bold)
         p.setPen(FOREGROUND)
-        p.drawText(QRectF(left, body.top(), sum(widths), h), Qt.AlignLeft | Qt.AlignVCenter, title)
+        p.drawText(QRectF(left, body.top(), self._step_width(), h), Qt.AlignLeft | Qt.AlignVCenter, title)
         top = body.top() + h
         best = max(range(len(rows) - 1), key=lambda j: rows[j].weight_value)
         for r, cells in enumerate([headers] + [x.cells for x in rows]):
@@ -191,8 +199,9 @@ class Figure:
             row = rows[r - 1] if r else None
             total = r == len(rows)  # the Σ row
             p.setFont(bold if r == 0 or r - 1 == best or total else self.font)
-            for c, text in enumerate(cells):
-                cell = QRectF(x, y, widths[c], h)
+            for n, c in enumerate(self.step_columns):
+                text = cells[c]
+                cell = QRectF(x, y, widths[n], h)
                 if row is not None and c == WEIGHT and not row.masked and not total:
                     p.fillRect(cell, self.heatmap.colormap.color(row.weight_value))
                     p.setPen(self.heatmap.colormap.text_color(row.weight_value))
@@ -200,7 +209,7 @@ class Figure:
                     p.setPen(colormaps.LIGHT_MASK.dimmed if row is not None and row.masked else FOREGROUND)
                 align = Qt.AlignLeft if c in (0, 2) else Qt.AlignRight
                 p.drawText(cell.adjusted(fm.height() / 2, 0, -fm.height() / 2, 0), align | Qt.AlignVCenter, text)
-                x += widths[c]
+                x += widths[n]
             p.setPen(QPen(RULE, 1))
             p.drawLine(QLineF(left, y + h, left + sum(widths), y + h))
         p.setFont(self.font)

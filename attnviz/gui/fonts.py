@@ -30,6 +30,8 @@ def install_fonts(app: QApplication) -> bool:
         if path is None or QFontDatabase.addApplicationFont(str(path)) < 0:
             return CJK_FAMILY in QFontDatabase.families()
     font = app.font()
+    if CJK_FAMILY in font.families():
+        return True  # done already (a MainWindow made in AttnViz's own app, or a second one)
     # Latin text keeps the platform's UI font; anything it lacks comes from Noto.
     font.setFamilies([font.family(), CJK_FAMILY])
     app.setFont(weighted(font))

@@ -255,7 +255,9 @@ class HeatmapPainter:
         if g.cell < 6 or not data.masked.any():
             return
         shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
-        scale = p.device().devicePixelRatioF() if p.device() is not None else 1.0
+        # drawn at the pixels it lands on: the screen's ratio, and the scale an exported PNG paints at
+        scale = (p.device().devicePixelRatioF() if p.device() is not None else 1.0) * \
+            max(abs(p.worldTransform().m11()), 1e-3)
         key = (g.grid.getRect(), shown.tobytes(), shown.shape, self.mask.hatch.rgb(), vector, scale)
         if self._hatch_cache[0] != key:
             self._hatch_cache = (key, self._hatch_layer(g, shown, vector, scale))

@@ -29,6 +29,7 @@ from .document import ScenarioDocument
 from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
+from .fonts import install_fonts
 from .figure import Figure, FigureOptions
 from .heads_view import HeadsView
 from .i18n import current_language, describe, tr
@@ -54,6 +55,9 @@ def resolve(scenario) -> tuple[Scenario, str | None]:
 class MainWindow(QMainWindow):
     def __init__(self, scenario=None, parent=None):
         super().__init__(parent)
+        # In an application AttnViz did not create (a notebook's %gui qt, another program) the
+        # bundled Japanese font must be registered here, or 猫 is an empty box.
+        install_fonts(QApplication.instance())
         self.setObjectName("mainWindow")
         loaded, source = resolve(scenario)
         self.document = ScenarioDocument(loaded, source, self)

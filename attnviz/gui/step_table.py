@@ -27,6 +27,8 @@ _NONE = [None] * COLUMNS
 def step_headers(scenario, head: int, query: int | None = None, result=None, short: bool = False) -> list[str]:
     """Numbered as the five guided steps: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax (eˣ, then eˣ/Σ), 5 output.
     Short headers (a projector's narrow column) put the number on a line of its own."""
+    if scenario.weights_only:  # a model's weights: no scores, no eˣ, nothing to number as steps
+        return [tr("key"), "k", "q·k", "", tr("mask"), "", tr("weight")]
     d_k = scenario.heads[head].d_k
     divisor = divisor_text(d_k, scenario.settings.scale, scenario.settings.temperature)
     shifted = result is not None and query is not None and exponentials(result.heads[head].masked[query])[1]

@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -122,3 +123,22 @@ def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1280, 800)
+
+
+@pytest.mark.parametrize("option", [["--temperature", "2"], ["--no-causal"], ["--no-scale"]])
+def test_settings_that_cannot_change_a_models_weights_are_refused_not_ignored(capsys, tmp_path, option):
+    w = np.array([[[1.0, 0.0], [0.25, 0.75]]], dtype=np.float32)
+    np.savez(tmp_path / "m.npz", tokens=np.array(["a", "b"]), weights=w)
+    code, out, err = run(capsys, "weights", str(tmp_path / "m.npz"), *option)
+    assert code == 2 and out == "" and "weights as they are" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "weights", str(tmp_path / "m.npz"))
+    assert code == 0 and json.loads(out)["heads"][0]["weights"] == [[1.0, 0.0], [0.25, 0.75]]
+
+
+def test_a_models_weights_export_a_step_figure_of_what_exists(tmp_path):
+    """No k, no q·k, no ÷√0, no 'output = …×[]': the key, the mask and the weight."""
+    w = np.array([[[1.0, 0.0], [0.25, 0.75]]], dtype=np.float32)
+    np.savez(tmp_path / "m.npz", tokens=np.array(["a", "b"]), weights=w)
+    assert main(["export", str(tmp_path / "m.npz"), "--step", "-o", str(tmp_path / "s.svg")]) == 0
+    text = "".join(t.text or "" for t in ET.parse(tmp_path / "s.svg").getroot().iter("{http://www.w3.org/2000/svg}text"))
+    assert "0.750" in text and "√" not in text and "[]" not in text and "q·k" not in text

@@ -341,3 +341,15 @@ def test_a_models_weights_are_captioned_as_such_not_with_settings_they_never_had
     s = make_scenario(["a", "b"], [make_head("h", np.zeros((2, 0)), np.zeros((2, 0)), np.zeros((2, 0)))],
                       given=np.array([[[1.0, 0.0], [0.25, 0.75]]]), layer=(3, 12))
     assert figure(s).caption_text() == "Layer 3 of 12 · 0: h · the model's weights"
+
+
+def test_an_svgs_text_names_the_japanese_fonts_of_every_system_then_sans_serif(tmp_path):
+    """Opened on a machine without Noto Sans CJK, the labels fall back to Yu Gothic, Hiragino, ..."""
+    export_figure(figure(), tmp_path / "h.svg")
+    root = ET.parse(tmp_path / "h.svg").getroot()
+    families = {g.get("font-family") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("font-family")}
+    assert families  # Qt sets the font on groups of text
+    for family in families:
+        names = [name.strip(" '") for name in family.split(",")]
+        assert names[0] == "Noto Sans CJK JP" and names[-1] == "sans-serif"
+        assert {"Yu Gothic", "Meiryo", "Hiragino Sans"} <= set(names)

@@ -822,6 +822,10 @@ exactly 0</source>
         <translation>RoPE は次元を 2 つずつ回転させるので、各ヘッドの幅は偶数が必要です（{0} になっています）</translation>
     </message>
     <message>
+        <source>this file holds a model&apos;s weights as they are: the mask, ÷√d_k and the temperature cannot change them</source>
+        <translation>このファイルはモデルの重みをそのまま持っています。マスク、÷√d_k、温度で変えることはできません</translation>
+    </message>
+    <message>
         <source>the mask, ÷√d_k and the temperature are the model&apos;s own: change its heads instead</source>
         <translation>マスク・÷√d_k・温度はモデルのものなので変えられません。代わりにヘッドを変えてください</translation>
     </message>
