@@ -45,11 +45,13 @@ def seed_demo():
          [1, 1, 0, 0],   # は looks at それ
          [0, 2, 0, 0],   # 新鮮 looks for food: 魚 (the clue is gathered here)
          [0, 1, 1, 0]]   # だった
-    # Previous-token head: k_j points at angle 36°·j and q_i at 36°·(i − 1), so
-    # q_i lines up with k_(i−1) and each row peaks at the token before it.
-    angle = np.pi / 5 * np.arange(10)
-    k_pos = np.round(5 * np.stack([np.cos(angle), np.sin(angle)], axis=1), 2)
-    q_pos = np.round(5 * np.stack([np.cos(angle - np.pi / 5), np.sin(angle - np.pi / 5)], axis=1), 2)
+    # Previous-token head: k_j points at angle 30°·j and q_i at 30°·(i − 1), so q_i lines up
+    # with k_(i−1) and each row peaks at the token before it. The ten keys span 270°, not the
+    # whole circle: q_0 (at −30°) is nearest k_0, so with the mask off 猫 looks at itself,
+    # not (wrapping around) at だった.
+    angle = np.pi / 6 * np.arange(10)
+    k_pos = np.round(6 * np.stack([np.cos(angle), np.sin(angle)], axis=1), 2)
+    q_pos = np.round(6 * np.stack([np.cos(angle - np.pi / 6), np.sin(angle - np.pi / 6)], axis=1), 2)
     return scenario(
         "tutorial", SEED_TOKENS,
         title=("猫が魚を食べた。それは新鮮だった", "The cat ate the fish. It was fresh."),
