@@ -77,14 +77,23 @@ def cmd_weights(args, out) -> int:
         scenario = with_settings(scenario, **changes)
     heads = _head_indices(args.head, len(scenario.heads))
     weights = compute(scenario).weights()
+    names = [h.title(args.lang or _system_language()) for h in scenario.heads]
     if args.format == "csv":
-        out.write(terminal_safe(weights_csv(scenario, weights, heads)))
+        out.write(terminal_safe(weights_csv(scenario, weights, heads, names)))
     else:
-        document = weights_document(scenario, weights, heads)
+        document = weights_document(scenario, weights, heads, names)
         if scenario.layer is not None:  # every file with layers says which one this is
             document = {"layer": scenario.layer[0], **document}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
+
+
+def _system_language() -> str:
+    from PySide6.QtCore import QLocale  # QtCore alone: no display needed
+    for name in QLocale.system().uiLanguages():
+        if name.split("-")[0].split("_")[0].lower() == "ja":
+            return "ja"
+    return "en"
 
 
 def cmd_model(args, out) -> int:
@@ -209,6 +218,7 @@ def build_parsers():
     weights.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
     weights.add_argument("--temperature", type=_temperature, help="a further divisor (0.01 to 100)")
     weights.add_argument("--format", choices=["json", "csv"], default="json")
+    weights.add_argument("--lang", choices=["ja", "en"], help="language of the heads' names (default: the system's)")
     weights.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     weights.set_defaults(run=cmd_weights)
 

@@ -103,7 +103,7 @@ class Classroom:
             self.previous_query_action: tr("Previous q&uery"),
             self.guide_action: tr("&What am I looking at?"), self.about_action: tr("&About AttnViz"),
             self.exit_presentation_action: tr("Leave presentation"),
-            self.controls_action: tr("Presentation &controls"),
+            self.controls_action: tr("Presentation con&trols"),
         }
         tips = {
             self.presentation_action: tr("Full screen with large type for a projector: the active head big, "
@@ -132,7 +132,7 @@ class Classroom:
         for name, action in self.language_actions.items():
             action.setText(LANGUAGES[name])
         for menu, text in ((getattr(self, "colormap_menu", None), tr("&Colour map")),
-                           (getattr(self, "theme_menu", None), tr("&Look")),
+                           (getattr(self, "theme_menu", None), tr("Loo&k")),
                            (getattr(self, "language_menu", None), tr("&Language")),
                            (getattr(self, "guided_menu", None), tr("Guided &steps"))):
             if menu is not None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
@@ -35,7 +35,9 @@ class ArrowsItem(pg.GraphicsObject):
 
     def __init__(self):
         super().__init__()
-        self.arrows: list[tuple[str, int, np.ndarray, QColor, float, str]] = []  # kind, token, tip, colour, width, label
+        # kind, token, tip, colour, width, label, masked (a key the query may not see: dashed)
+        self.arrows: list[tuple[str, int, np.ndarray, QColor, float, str, bool]] = []
+        self.placed: list[QRectF] = []  # the labels' boxes at the last paint, in screen pixels
         self.draggable = True
         self._grabbed = None
         self._bounds = QRectF(-1, -1, 2, 2)
@@ -57,21 +59,35 @@ class ArrowsItem(pg.GraphicsObject):
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01  # data units per screen pixel
         font = figure_font()
         # Keys by weight, thin under thick, and the query's q always on top.
-        for kind, _, tip, color, width, label in sorted(self.arrows, key=lambda a: (a[0] == "q", a[4])):
-            pen = QPen(color, width)
+        ordered = sorted(self.arrows, key=lambda a: (a[0] == "q", a[4]))
+        for kind, _, tip, color, width, label, masked in ordered:
+            pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
             pen.setCosmetic(True)
             p.setPen(pen)
             p.drawLine(QPointF(0, 0), QPointF(*tip))
             p.setBrush(color)
+            outline = QPen(color, 1)  # the head solid even when its arrow is dashed
+            outline.setCosmetic(True)
+            p.setPen(outline)
             p.drawPath(_head(tip, pixel * (6 + width)))
-            if label:
-                p.save()
-                p.translate(QPointF(*tip))
-                p.scale(pixel, -pixel)  # text upright and a constant size whatever the zoom
-                p.setFont(font)
-                p.setPen(color.darker(130))
-                p.drawText(_label_box(tip, label, font), Qt.AlignCenter, label)
-                p.restore()
+        boxes = place_labels([(a[2] / pixel * (1, -1), a[5]) for a in reversed(ordered)], font)
+        self.placed = [box for box in boxes if box is not None]
+        for (kind, _, tip, color, width, label, masked), box in zip(reversed(ordered), boxes):
+            if box is None:
+                continue
+            p.save()
+            p.translate(QPointF(*tip))
+            p.scale(pixel, -pixel)  # text upright and a constant size whatever the zoom
+            box = box.translated(-tip[0] / pixel, tip[1] / pixel)  # from screen pixels to the tip's own
+            if np.hypot(box.center().x(), box.center().y()) > box.width() / 2 + box.height():  # moved away: a leader
+                leader = QPen(color.lighter(130), 1)
+                leader.setCosmetic(True)
+                p.setPen(leader)
+                p.drawLine(QPointF(0, 0), _nearest_point(box, QPointF(0, 0)))
+            p.setFont(font)
+            p.setPen(color.darker(130))
+            p.drawText(box, Qt.AlignCenter, label)
+            p.restore()
 
     def nearest(self, pos: QPointF):
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01
@@ -119,15 +135,53 @@ def follow_palette(plot, palette) -> None:
         plot.getAxis(axis).setTextPen(palette.text().color())
 
 
-def _label_box(tip: np.ndarray, label: str, font) -> QRectF:
-    """Where a label goes, in pixels from the tip: beyond it, along the arrow, so labels of
-    arrows pointing different ways do not overlap."""
-    from PySide6.QtGui import QFontMetricsF
+def place_labels(labels, font) -> list[QRectF | None]:
+    """Boxes for labels at arrow tips, in screen pixels ((tip, text) each, the tip in pixels with
+    y downwards), that overlap neither each other nor any tip. The first labels choose first (the
+    query's q, then the heaviest keys): beyond the tip along its arrow if that is free, else
+    around it, then further out (drawn with a leader line). None for an empty text."""
     fm = QFontMetricsF(font)
-    w, h = fm.horizontalAdvance(label) + 4, fm.height()
-    dx, dy = tip / (np.hypot(*tip) or 1.0)
-    cx, cy = dx * (w / 2 + 8), -dy * (h / 2 + 8)  # screen y grows downwards
-    return QRectF(cx - w / 2, cy - h / 2, w, h)
+    placed: list[QRectF] = []
+    tips = [QRectF(t[0] - 4, t[1] - 4, 8, 8) for t, _ in labels]
+    boxes = []
+    for tip, text in labels:
+        if not text:
+            boxes.append(None)
+            continue
+        w, h = fm.horizontalAdvance(text) + 6, fm.height()
+        box = next(b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in placed + tips)
+                   or b is LAST_RESORT)
+        box = box if box is not LAST_RESORT else _candidates_fallback(tip, w, h, placed)
+        placed.append(box)
+        boxes.append(box)
+    return boxes
+
+
+LAST_RESORT = QRectF()
+
+
+def _candidates(tip, w, h):
+    """Boxes around the tip, nearest first: along the arrow, then turned by 45° steps, then
+    the same further out."""
+    direction = np.arctan2(tip[1], tip[0]) if np.any(tip) else 0.0
+    for radius in (8, 24, 48, 80):
+        for turn in (0, 1, -1, 2, -2, 3, -3, 4):
+            angle = direction + turn * np.pi / 4
+            dx, dy = np.cos(angle), np.sin(angle)
+            cx = tip[0] + dx * (w / 2 + radius)
+            cy = tip[1] + dy * (h / 2 + radius)
+            yield QRectF(cx - w / 2, cy - h / 2, w, h)
+    yield LAST_RESORT
+
+
+def _candidates_fallback(tip, w, h, placed) -> QRectF:
+    """Below everything placed so far: never on top of another label."""
+    bottom = max((b.bottom() for b in placed), default=tip[1])
+    return QRectF(tip[0] - w / 2, bottom + 2, w, h)
+
+
+def _nearest_point(box: QRectF, point: QPointF) -> QPointF:
+    return QPointF(min(max(point.x(), box.left()), box.right()), min(max(point.y(), box.top()), box.bottom()))
 
 
 def _snap(value: float) -> float:
@@ -173,9 +227,15 @@ class GeometryView(MathView):
         self.plot.addItem(self.arrows)
         self.arrows.tipDragged.connect(self._dragged)
         self._drag_id = None
+        for axis in ("left", "bottom"):  # plain numbers: no "(×0.001)" the class has to decode
+            self.plot.getAxis(axis).enableAutoSIPrefix(False)
+        self.fit_button = QPushButton(objectName="geometryFit")
+        self.fit_button.clicked.connect(self.fit)
         controls = QHBoxLayout()
-        for widget in (self.axes_name, self.x_dim, self.y_dim, self.pca):
+        for widget in (self.axes_name, self.x_dim, self.y_dim, self.pca, self.fit_button):
             controls.addWidget(widget)
+        for box in (self.x_dim, self.y_dim):
+            box.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # a dimension's name is never cut
         controls.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
@@ -191,6 +251,8 @@ class GeometryView(MathView):
     def retranslate(self):
         self.axes_name.setText(tr("Plane:"))
         self.pca.setText(tr("PCA projection"))
+        self.fit_button.setText(tr("Fit"))
+        self.fit_button.setToolTip(tr("Show every arrow"))
         self.pca.setToolTip(tr("Show the two directions along which the q and k vectors vary most "
                                "(principal components) instead of two dimensions"))
         self.plot.setToolTip(tr("Drag the tip of an arrow to change those two components of that q or k"))
@@ -251,13 +313,16 @@ class GeometryView(MathView):
             if not np.any(tip):
                 at_origin += [s.tokens[j] for j in keys]
                 continue
-            visible = [j for j in keys if not np.isneginf(trace.masked[i, j])]
-            weight = float(sum(trace.weights[i, j] for j in visible))
-            who = ", ".join(s.tokens[j] for j in keys)
-            label = f"k {who}  q·k = {fmt(dots[keys[0]], 2)}" + (f"  w = {fmt(weight, 2)}" if visible else "")
-            color = QColor(KEY_COLOR) if visible else QColor(190, 190, 190)
-            arrows.append(("k", keys[0], tip, color, 1.0 + 5.0 * weight, label))
-        arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}"))
+            for seen, group in ((True, [j for j in keys if not np.isneginf(trace.masked[i, j])]),
+                                (False, [j for j in keys if np.isneginf(trace.masked[i, j])])):
+                if not group:
+                    continue  # keys the query sees and keys it may not: one arrow each, never one sum
+                weight = float(sum(trace.weights[i, j] for j in group))
+                who = ", ".join(s.tokens[j] for j in group)
+                label = f"k {who}  q·k = {fmt(dots[group[0]], 2)}" + (f"  w = {weight:.3f}" if seen else "")
+                color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
+                arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
+        arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))
         self.arrows.set_arrows(arrows, draggable)
         self.plot.setLabel("bottom", names[0])
         self.plot.setLabel("left", names[1])
@@ -273,8 +338,15 @@ class GeometryView(MathView):
         if at_origin:
             note += " " + tr("At the origin in this plane: {0}.").format(", ".join(at_origin))
         self.note.setText(note)
-        if fit:
-            self.plot.getViewBox().autoRange(items=[self.arrows])
+        if fit or (self._drag_id is None and not self._all_in_view()):
+            self.fit()  # after an edit that moved a tip out of sight; never while a tip is dragged
+
+    def fit(self):
+        self.plot.getViewBox().autoRange(items=[self.arrows])
+
+    def _all_in_view(self) -> bool:
+        (x0, x1), (y0, y1) = self.plot.getViewBox().viewRange()
+        return all(x0 <= a[2][0] <= x1 and y0 <= a[2][1] <= y1 for a in self.arrows.arrows)
 
     # ------------------------------------------------------------- dragging
 

@@ -355,7 +355,7 @@ class MainWindow(QMainWindow):
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self.next_dock.setWindowTitle(tr("Next token"))
         self._name_maths_tabs()
-        self.toolbar.setWindowTitle(tr("Controls"))
+        self.toolbar.setWindowTitle(tr("Toolbar: head, query, mask, temperature"))
         self.classroom.retranslate()
         self._update_title()
 

@@ -29,16 +29,18 @@ def test_presets_lists_one_line_per_preset_with_id_tab_and_title(capsys):
 
 
 def test_weights_json_prints_the_worked_examples_weights(capsys):
-    code, out, _ = run(capsys, "weights", "toy-3token", "--format", "json")
+    code, out, _ = run(capsys, "weights", "toy-3token", "--format", "json", "--lang", "ja")
     doc = json.loads(out)
     assert code == 0 and doc["tokens"] == ["猫", "魚", "それ"]
     assert doc["heads"][0]["name"] == "意味ヘッド"
+    code, out, _ = run(capsys, "weights", "toy-3token", "--lang", "en")
+    assert json.loads(out)["heads"][0]["name"] == "semantic head"  # the heads' names in the session's language
     assert doc["heads"][0]["weights"][2] == pytest.approx([0.045, 0.769, 0.186], abs=0.002)
 
 
 def test_weights_options_change_the_numbers_as_the_core_computes(capsys):
     code, out, _ = run(capsys, "weights", "seed-demo", "--head", "1", "--no-causal", "--no-scale",
-                       "--temperature", "2")
+                       "--temperature", "2", "--lang", "ja")
     doc = json.loads(out)
     expected = compute(with_settings(load_preset("seed-demo"), causal=False, scale=False,
                                      temperature=2.0)).heads[1].weights
@@ -47,7 +49,7 @@ def test_weights_options_change_the_numbers_as_the_core_computes(capsys):
 
 
 def test_weights_csv_has_a_header_of_keys_and_a_row_per_head_and_query(capsys):
-    code, out, _ = run(capsys, "weights", "seed-demo", "--format", "csv")
+    code, out, _ = run(capsys, "weights", "seed-demo", "--format", "csv", "--lang", "ja")
     lines = out.splitlines()
     assert lines[0] == "head,query,猫,が,魚,を,食べた,。,それ,は,新鮮,だった"
     assert len(lines) == 1 + 2 * 10

@@ -172,3 +172,46 @@ def test_the_root_d_k_explorer_does_not_redraw_for_edits_it_does_not_show(window
     assert view.maps.items is drawn  # its random q and k do not depend on the scenario
     view.seed.setValue(1)
     assert view.maps.items is not drawn
+
+
+def painted_geometry(view, qtbot):
+    view.plot.viewport().repaint()  # place_labels runs in the paint
+    qtbot.wait(10)
+    return view.arrows
+
+
+@pytest.mark.parametrize("preset", ["seed-demo", "hashi-chopsticks", "gqa-demo"])
+def test_geometry_labels_never_overlap_and_every_tip_stays_in_view_after_edits(window, maths, qtbot, preset):
+    from attnviz.gui.commands import SetProjectionCell, SetRow
+    assert window.open_scenario(preset)
+    view = show(maths, "geometryView", qtbot)
+    d = window.document
+    for step in range(3):
+        arrows = painted_geometry(view, qtbot)
+        boxes = arrows.placed
+        assert len(boxes) == sum(1 for a in arrows.arrows if a[5])
+        for a in range(len(boxes)):
+            for b in range(a + 1, len(boxes)):
+                assert not boxes[a].intersects(boxes[b]), (preset, step, a, b)
+        (x0, x1), (y0, y1) = view.plot.getViewBox().viewRange()
+        assert all(x0 <= t[2][0] <= x1 and y0 <= t[2][1] <= y1 for t in arrows.arrows), (preset, step)
+        if d.scenario.projection is None:
+            row = np.array(d.scenario.heads[d.active_head].q[d.query])
+            row[: 2] = row[: 2] * 3 + 5  # far out of the old view
+            d.push(SetRow(d, d.active_head, "q", d.query, row))
+        else:  # q comes from X: move the query's x instead
+            d.push(SetProjectionCell(d, "x", d.query, step, float(d.scenario.projection.x[d.query, step]) * 3 + 5))
+        view.refresh()
+
+
+def test_geometry_masked_keys_are_dashed_and_their_weight_is_never_counted(window, maths, qtbot):
+    view = show(maths, "geometryView", qtbot)
+    d = window.document
+    d.select(query=0)  # 猫 sees only itself: every other key is masked
+    view.refresh()
+    masked = [a for a in view.arrows.arrows if a[0] == "k" and a[6]]
+    seen = [a for a in view.arrows.arrows if a[0] == "k" and not a[6]]
+    assert masked and all("w =" not in a[5] for a in masked)
+    assert all(d.scenario.tokens.index(a[5].split()[1].rstrip(",")) == 0 for a in seen if "w =" in a[5])
+    assert all("e-" not in a[5] and "e−" not in a[5] for a in view.arrows.arrows)
+    assert not view.plot.getAxis("left").autoSIPrefix  # plain numbers on the axes

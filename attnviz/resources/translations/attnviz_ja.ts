@@ -302,10 +302,6 @@ exactly 0</source>
         <translation>1 つのクエリの計算</translation>
     </message>
     <message>
-        <source>Controls</source>
-        <translation>操作</translation>
-    </message>
-    <message>
         <source>&amp;Undo</source>
         <translation>元に戻す(&amp;U)</translation>
     </message>
@@ -491,7 +487,7 @@ exactly 0</source>
     </message>
     <message>
         <source>See the maths</source>
-        <translation>数学を見る</translation>
+        <translation>数式で確かめる</translation>
     </message>
     <message>
         <source>The layer: X to O</source>
@@ -500,6 +496,10 @@ exactly 0</source>
     <message>
         <source>Next token</source>
         <translation>次のトークン</translation>
+    </message>
+    <message>
+        <source>Toolbar: head, query, mask, temperature</source>
+        <translation>ツールバー（ヘッド・クエリ・マスク・温度）</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -902,8 +902,8 @@ exactly 0</source>
         <translation>プレゼンテーションを終える</translation>
     </message>
     <message>
-        <source>Presentation &amp;controls</source>
-        <translation>プレゼンテーションの操作パネル(&amp;C)</translation>
+        <source>Presentation con&amp;trols</source>
+        <translation>プレゼンテーションの操作パネル(&amp;T)</translation>
     </message>
     <message>
         <source>Full screen with large type for a projector: the active head big, the others small (F5 or Esc to leave)</source>
@@ -974,8 +974,8 @@ exactly 0</source>
         <translation>カラーマップ(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Look</source>
-        <translation>外観(&amp;L)</translation>
+        <source>Loo&amp;k</source>
+        <translation>外観(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -1114,6 +1114,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>PCA projection</source>
         <translation>PCA 射影</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>全体を表示</translation>
+    </message>
+    <message>
+        <source>Show every arrow</source>
+        <translation>すべての矢印が入るように表示します</translation>
     </message>
     <message>
         <source>Show the two directions along which the q and k vectors vary most (principal components) instead of two dimensions</source>
