@@ -149,6 +149,13 @@ def cmd_export(args, out) -> int:
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
         save_data(scenario, compute(scenario).weights(), args.output)
         return 0
+    if args.compare is not None:
+        if args.head is not None or args.step or args.all_heads or args.query is not None:
+            raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
+        from .gui.app import export_comparison
+        export_comparison(scenario, open_scenario(args.compare, args.layer), args.output, width=args.width,
+                          caption=not args.no_caption, lang=args.lang)
+        return 0
     kind = "all" if args.all_heads else "step" if args.step else "head"
     head = _head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
     if args.query is not None and not 0 <= args.query < scenario.n:
@@ -247,6 +254,7 @@ def build_parsers():
     which.add_argument("--step", action="store_true",
                        help="the query's arithmetic beside its head (with --query, --head in the window)")
     export.add_argument("--query", type=_index("query"), help="highlight this query row (0 is the first token)")
+    export.add_argument("--compare", metavar="OTHER", help="SCENARIO (A) beside OTHER (B), every head, and B − A")
     export.add_argument("--width", type=_pixels("width", 8000), default=2400, help="PNG width in pixels (default 2400)")
     export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
     export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")

@@ -129,6 +129,18 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     atomic_write(path, png_bytes(image))
 
 
+def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, lang: str | None = None) -> None:
+    """Write A beside B and B − A without a window or a display."""
+    from .compare import CompareFigure
+    from .export import export_figure, image_format
+
+    image_format(path)  # refuse a wrong suffix before starting Qt
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    export_figure(CompareFigure(a, b, caption=caption), path, width)
+
+
 def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | None = None,
            width: int = 2400, caption: bool = True, lang: str | None = None) -> None:
     """Write one figure (a head, all heads, or a query's steps) without a window or a display."""

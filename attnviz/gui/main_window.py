@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
                                QMainWindow, QMenu, QMessageBox, QProgressBar, QSplitter, QTabBar, QTabWidget,
                                QToolBar, QVBoxLayout, QWidget)
 
-from ..core import save_scenario
+from ..core import load_scenario, save_scenario
 from ..core.io import holds_layers, too_large_for_json
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
@@ -41,6 +41,8 @@ SAVE_FILTERS = {".json": "AttnViz JSON (*.json)", ".npz": "AttnViz compact (*.np
 IMAGE_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
 DATA_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 CLIPBOARD_WIDTH = 1600
+ORDER_PAIR = ("position-nekoga", "position-suwatta")  # seed 003: the same words in two orders
+HASHI_PAIR = ("hashi-chopsticks", "hashi-bridge")     # one はし, two meanings
 
 
 def resolve(scenario) -> tuple[Scenario, str | None]:
@@ -291,6 +293,8 @@ class MainWindow(QMainWindow):
         self.file_menu.addAction(self.real_model_action)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.compare_menu = self.file_menu.addMenu("")
+        self.compare_menu.aboutToShow.connect(self._fill_compare_menu)
         self.file_menu.addSeparator()
         for action in (self.save_action, self.save_as_action, None, self.export_image_action,
                        self.export_data_action, None, self.reopen_action, None, self.quit_action):
@@ -309,6 +313,11 @@ class MainWindow(QMainWindow):
         self.classroom.fill_view_menu(self.view_menu)
         self.help_menu = bar.addMenu("")
         self.classroom.fill_help_menu(self.help_menu)
+        self.help_menu.addSeparator()
+        self.compare_orders_action = self.help_menu.addAction("")
+        self.compare_orders_action.triggered.connect(lambda: self.compare_presets(*ORDER_PAIR))
+        self.compare_hashi_action = self.help_menu.addAction("")
+        self.compare_hashi_action.triggered.connect(lambda: self.compare_presets(*HASHI_PAIR))
 
     # ------------------------------------------------------------- language
 
@@ -329,8 +338,12 @@ class MainWindow(QMainWindow):
             self.insert_after_action: tr("Insert token &after…"), self.remove_action: tr("Re&move token"),
             self.reopen_action: tr("Open the last scenario at start"),
             self.undo_action: tr("&Undo"), self.redo_action: tr("&Redo"),
+            self.compare_orders_action: tr("&Compare word orders: 猫が座った and 座ったが猫"),
+            self.compare_hashi_action: tr("Compare はし: c&hopsticks and bridge"),
         }
         tips = {
+            self.compare_orders_action: tr("Without positions, attention alone cannot tell the two orders apart"),
+            self.compare_hashi_action: tr("The same はし attends to the meal in one sentence and to the river in the other"),
             self.copy_image_action: tr("Put the active head's heatmap on the clipboard, for slides"),
             self.open_action: tr("Open a scenario file (.json) or q, k, v from a NumPy file (.npz)"),
             self.real_model_action: tr("Type a sentence and see a real language model's attention, layer by layer, "
@@ -346,7 +359,8 @@ class MainWindow(QMainWindow):
         }
         name_actions(texts, tips)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
-                           (self.recent_menu, tr("Open &recent")), (self.edit_menu, tr("&Edit")),
+                           (self.recent_menu, tr("Open &recent")), (self.compare_menu, tr("Compare &with")),
+                           (self.edit_menu, tr("&Edit")),
                            (self.view_menu, tr("&View")), (self.help_menu, tr("&Help"))):
             menu.setTitle(text)
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
@@ -365,6 +379,35 @@ class MainWindow(QMainWindow):
         for preset in list_presets():
             action = self.presets_menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
             action.triggered.connect(lambda _=False, p=preset.id: self.open_scenario(p))
+
+    def _fill_compare_menu(self):
+        self.compare_menu.clear()
+        lang = current_language()
+        for preset in list_presets():
+            action = self.compare_menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
+            action.triggered.connect(lambda _=False, p=preset.id: self.compare_with(open_named(p)[0]))
+        self.compare_menu.addSeparator()
+        self.compare_menu.addAction(tr("A file…")).triggered.connect(self._compare_with_file)
+
+    def _compare_with_file(self):
+        path, _ = QFileDialog.getOpenFileName(self, tr("Compare with"), "", FILE_FILTER)
+        if path:
+            try:
+                self.compare_with(load_scenario(path))
+            except ScenarioError as e:
+                self.warn(tr("Cannot open"), describe(e))
+
+    def compare_presets(self, a: str, b: str) -> None:
+        """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""
+        if self.open_scenario(a):
+            self.compare_with(open_named(b)[0])
+
+    def compare_with(self, other) -> "CompareDialog":
+        """The scenario shown now (A) beside `other` (B), with B − A for each head."""
+        from .compare import CompareDialog
+        self.compare_dialog = CompareDialog(self.document.scenario, other, self)
+        self.compare_dialog.show()
+        return self.compare_dialog
 
     # ------------------------------------------------------------- messages and title
 

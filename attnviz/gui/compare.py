@@ -1,0 +1,168 @@
+"""Two scenarios side by side: A's heads, B's heads, and B − A for each head they share.
+
+Some stories only show in a pair (seed 003: attention alone cannot tell 猫が座った from
+座ったが猫; はし next to ご飯 or next to 川). CompareFigure paints the pair on any QPainter,
+like Figure: the window's Compare view and `attnviz export A --compare B` draw the same.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, QSizeF, Qt
+from PySide6.QtGui import QFontMetricsF, QPainter
+from PySide6.QtWidgets import QDialog, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ..core.compute import compute
+from ..core.scenario import Scenario
+from . import colormaps
+from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
+from .fonts import figure_font, weighted
+from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
+from .i18n import current_language, head_label, tr
+
+MIN_REACH = 0.05  # the difference scale never narrower than ±0.05: noise stays pale
+
+
+class CompareFigure:
+    """Columns A, B and B − A, one row per head; a weights colour bar and a difference one."""
+
+    def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: str = colormaps.DEFAULT):
+        self.a, self.b, self.caption = a, b, caption
+        self.results = compute(a), compute(b)
+        self.font = figure_font(pixel_size=GRID_FONT_PX)
+        self.weights = HeatmapPainter(colormaps.get(colormap), self.font, background=BACKGROUND,
+                                      foreground=FOREGROUND)
+        self.reach = max([MIN_REACH] + [float(np.abs(d).max()) for d in self.differences() if d.size])
+        self.signed = HeatmapPainter(None, self.font, signed=True, reach=self.reach, background=BACKGROUND,
+                                     foreground=FOREGROUND)
+
+    # ------------------------------------------------------------- numbers
+
+    def comparable(self) -> bool:
+        """B − A is defined cell by cell when both have as many tokens."""
+        return self.a.n == self.b.n
+
+    def differences(self) -> list[np.ndarray]:
+        """B's weights − A's, for each head both have (none when the token counts differ)."""
+        if not self.comparable():
+            return []
+        wa, wb = self.results[0].weights(), self.results[1].weights()
+        return [np.asarray(b, float) - np.asarray(a, float) for a, b in zip(wa, wb)]
+
+    # ------------------------------------------------------------- layout: A | B | B − A, a row per head
+
+    def kinds(self) -> int:
+        return 3 if self.comparable() else 2
+
+    def rows(self) -> int:
+        return max(len(self.a.heads), len(self.b.heads))
+
+    def _label_height(self) -> float:
+        return QFontMetricsF(weighted(self.font, bold=True)).height() * 2.6  # two lines of a title
+
+    def size(self) -> QSizeF:
+        caption = QFontMetricsF(self.font).height() * 2.2 if self.caption else 0.0
+        return QSizeF(self.kinds() * GRID_SIDE + 2 * COLORBAR_WIDTH + 2 * MARGIN,
+                      self._label_height() + self._body_height() + caption + 2 * MARGIN)
+
+    def _body_height(self) -> float:
+        """The heads, or the colour bars with the mask's swatch if they are taller (one head)."""
+        return max(self.rows() * GRID_SIDE, GRID_SIDE * 1.25)
+
+    def head_rect(self, kind: int, head: int) -> QRectF:
+        """Where head `head` of A (kind 0), B (1) or B − A (2) is drawn."""
+        return QRectF(MARGIN + kind * GRID_SIDE, MARGIN + self._label_height() + head * GRID_SIDE,
+                      GRID_SIDE - MARGIN / 2, GRID_SIDE - MARGIN / 2)
+
+    def caption_text(self) -> str:
+        names = self._titles()
+        text = tr("A: {0} · B: {1}").format(*names)
+        if self.comparable():
+            text += " · " + tr("B − A on a scale of ±{0}").format(f"{self.reach:.2f}")
+        else:
+            text += " · " + tr("no B − A: A has {0} tokens, B has {1}").format(self.a.n, self.b.n)
+        return text
+
+    def _titles(self) -> tuple[str, str]:
+        lang = current_language()
+        return self.a.text("title", lang) or "A", self.b.text("title", lang) or "B"
+
+    # ------------------------------------------------------------- painting
+
+    def paint(self, p: QPainter, vector: bool = False) -> None:
+        size = self.size()
+        p.fillRect(QRectF(0, 0, size.width(), size.height()), BACKGROUND)
+        title_a, title_b = self._titles()
+        for kind, (s, result, label) in enumerate([(self.a, self.results[0], "A: " + title_a),
+                                                   (self.b, self.results[1], "B: " + title_b)]):
+            self._column_label(p, kind, label)
+            for h in range(len(s.heads)):
+                trace = result.heads[h]
+                self.weights.paint(p, self.head_rect(kind, h), HeatmapData(
+                    s.tokens, trace.weights, np.isneginf(trace.masked), head_label(s, h)), vector=vector)
+        if self.comparable():
+            self._column_label(p, 2, tr("B − A: blue lost weight, yellow gained it"))
+            for h, difference in enumerate(self.differences()):
+                hidden = np.isneginf(self.results[0].heads[h].masked) & np.isneginf(self.results[1].heads[h].masked)
+                self.signed.paint(p, self.head_rect(2, h), HeatmapData(
+                    self.b.tokens, difference / self.reach, hidden, head_label(self.b, h)), vector=vector)
+        self._bars(p)
+        if self.caption:
+            height = QFontMetricsF(self.font).height() * 2.2
+            p.setFont(self.font)
+            p.setPen(FOREGROUND)
+            p.drawText(QRectF(MARGIN, size.height() - MARGIN - height, size.width() - 2 * MARGIN, height),
+                       Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap, self.caption_text())
+
+    def _column_label(self, p: QPainter, kind: int, text: str) -> None:
+        p.setFont(weighted(self.font, bold=True))
+        p.setPen(FOREGROUND)
+        p.drawText(QRectF(MARGIN + kind * GRID_SIDE, MARGIN, GRID_SIDE - MARGIN, self._label_height()),
+                   Qt.AlignLeft | Qt.AlignBottom | Qt.TextWordWrap, text)
+
+    def _bars(self, p: QPainter) -> None:
+        left = MARGIN + self.kinds() * GRID_SIDE
+        top = MARGIN + self._label_height()
+        body = self._body_height()
+        paint_colorbar(p, QRectF(left, top, COLORBAR_WIDTH - MARGIN / 2, body), self.weights.colormap, self.font,
+                       FOREGROUND, BACKGROUND, mask_kind=legend_kind(self.a))
+        if self.comparable():
+            paint_colorbar(p, QRectF(left + COLORBAR_WIDTH, top, COLORBAR_WIDTH - MARGIN / 2, body),
+                           self.signed.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None,
+                           reach=self.reach, title=tr("B − A"))
+
+
+class CompareCanvas(QWidget):
+    """The figure, scaled to the widget (its aspect ratio kept)."""
+
+    def __init__(self, figure: CompareFigure, parent=None):
+        super().__init__(parent)
+        self.figure = figure
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setMinimumSize(480, 360)
+
+    def paintEvent(self, event):
+        size = self.figure.size()
+        scale = min(self.width() / size.width(), self.height() / size.height())
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        p.translate((self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2)
+        p.scale(scale, scale)
+        self.figure.paint(p)
+        p.end()
+
+
+class CompareDialog(QDialog):
+    """File → Compare with…, and the Help menu's pairs: a window of its own, beside the main one."""
+
+    def __init__(self, a: Scenario, b: Scenario, parent=None):
+        super().__init__(parent)
+        self.setObjectName("compareDialog")
+        self.figure = CompareFigure(a, b)
+        lang = current_language()
+        self.setWindowTitle(tr("Compare: {0} and {1}").format(a.text("title", lang) or "A", b.text("title", lang) or "B"))
+        self.note = QLabel(self.figure.caption_text(), wordWrap=True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addWidget(CompareCanvas(self.figure), 1)
+        size = self.figure.size()  # the figure's shape, not a square of empty space around it
+        self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
