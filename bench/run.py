@@ -241,27 +241,33 @@ def drag_versus_floor(app, scenario, blocks: int = 4, steps: int = 50) -> tuple[
 
 # ---------------------------------------------------------------- autosave
 
-def longest_stall(app, seconds: float, during=lambda: True) -> float:
-    """Run the event loop idle for `seconds` with a 2 ms probe timer; the longest gap between
-    its ticks (ms) is the longest time the window could not answer. Only gaps that end while
-    `during()` holds count (a copy being written: a stall of the shared machine at another
-    moment is not autosave's)."""
+def idle_stalls(app, seconds: float, during=lambda: True) -> tuple[float, float]:
+    """Run the event loop idle for `seconds` with a 2 ms probe timer: the longest gap between its
+    ticks (ms), the longest time the window could not answer, over the whole time and over the
+    gaps that end while `during()` holds (a copy being written: a stall of the shared machine at
+    another moment is not autosave's)."""
     from PySide6.QtCore import QEventLoop, QTimer
     loop = QEventLoop()
     probe = QTimer(interval=2)
-    last, gaps = [time.perf_counter()], [0.0]
+    last, gaps, chosen = [time.perf_counter()], [0.0], [0.0]
 
     def tick():
         now = time.perf_counter()
+        gaps.append((now - last[0]) * 1000)
         if during():
-            gaps.append((now - last[0]) * 1000)
+            chosen.append(gaps[-1])
         last[0] = now
     probe.timeout.connect(tick)
     QTimer.singleShot(int(seconds * 1000), loop.quit)
     probe.start()
     loop.exec()
     probe.stop()
-    return max(gaps)
+    return max(gaps), max(chosen)
+
+
+def longest_stall(app, seconds: float, during=lambda: True) -> float:
+    """The longest stall of idle_stalls() that ended while `during()` held."""
+    return idle_stalls(app, seconds, during)[1]
 
 
 def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float], int]:

@@ -7,8 +7,9 @@ the process grow without bound?
 Cycles of a burst of random actions (cell edits of q, k, v in any head, undo, redo, the
 temperature slider, another query) followed by 2.5 s of idle time, in which autosave
 copies the work on its worker thread. Per cycle it records the longest gap of a 2 ms probe
-timer in the idle time (the window frozen by autosave or anything else) and the process's
-resident memory; it prints one line per minute and a summary with the targets.
+timer in the idle time, overall and while a copy was being written (this machine is shared:
+it stalls now and then on its own), and the process's resident memory; it prints one line per
+minute and a summary with the targets.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ os.environ.setdefault("ATTNVIZ_DATA_DIR", str(Path(tempfile.gettempdir()) / "att
 
 import numpy as np  # noqa: E402
 
-from bench.run import STALL_MS, longest_stall, open_window, synthetic  # noqa: E402
+from bench.run import STALL_MS, idle_stalls, open_window, synthetic  # noqa: E402
 
 BURST = 20            # actions between idle times
 IDLE_S = 2.5          # autosave writes 2 s after the first unsaved change
@@ -89,14 +90,14 @@ def main() -> int:
             app.processEvents()
             slowest = max(slowest, (time.perf_counter() - t) * 1000)
             done += 1
-        stall = longest_stall(app, IDLE_S)
+        stall, writing = idle_stalls(app, IDLE_S, lambda: window.autosave._running is not None)
         gc.collect()
         elapsed = (time.perf_counter() - start) / 60
-        samples.append((elapsed, stall, slowest, resident_mb()))
+        samples.append((elapsed, stall, writing, slowest, resident_mb()))
         if elapsed - last_print >= 1 or not last_print:
             last_print = elapsed
             print(f"{elapsed:6.1f} min  {done:6d} actions  stall {stall:6.1f} ms  slowest action {slowest:6.0f} ms  "
-                  f"{samples[-1][3]:6.0f} MB  autosave copies {window.autosave.writes}", flush=True)
+                  f"{samples[-1][4]:6.0f} MB  autosave copies {window.autosave.writes}", flush=True)
     report(samples, window.autosave.writes, window.document.undo_stack.count())
     window.document.undo_stack.setClean()
     window.close()
@@ -104,7 +105,7 @@ def main() -> int:
 
 
 def report(samples, copies: int, steps: int) -> None:
-    elapsed, stalls, slowest, memory = (np.array(column) for column in zip(*samples))
+    elapsed, stalls, writing, slowest, memory = (np.array(column) for column in zip(*samples))
     # Growth is the trend, not the swing: a full recompute at 512×12 allocates ~100 MB for a
     # moment, so the resident size swings with each cycle. Compare the second and last quarters.
     quarter = elapsed[-1] / 4
@@ -112,8 +113,11 @@ def report(samples, copies: int, steps: int) -> None:
     late = np.median(memory[elapsed >= 3 * quarter])
     growth = float(late - early)
     print(f"\n{len(samples)} cycles over {elapsed[-1]:.1f} min, {copies} autosave copies, {steps} undo steps kept")
-    print(f"longest idle stall (autosave writing): {stalls.max():.1f} ms (target ≤ {STALL_MS}: "
-          f"{'met' if stalls.max() <= STALL_MS else 'NOT met'}); median {np.median(stalls):.1f} ms")
+    print(f"longest stall while autosave was writing: {writing.max():.1f} ms (target ≤ {STALL_MS}: "
+          f"{'met' if writing.max() <= STALL_MS else 'NOT met'}); median {np.median(writing):.1f} ms")
+    print(f"longest stall in any idle time: {stalls.max():.1f} ms, median {np.median(stalls):.1f} ms; "
+          f"{int((stalls > STALL_MS).sum())} of {len(stalls)} idle times had one over {STALL_MS} ms, "
+          f"{int((stalls > 100).sum())} over 100 ms")
     print(f"slowest single action (an edit or a 5-step drag, to screen): {slowest.max():.0f} ms, "
           f"median of the per-cycle slowest {np.median(slowest):.0f} ms")
     print(f"memory: {memory[0]:.0f} MB after the first cycle, {memory.min():.0f}–{memory.max():.0f} MB "

@@ -459,18 +459,20 @@ def mask_legend(mask_kind: str) -> str:
 
 
 def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
-                   background: QColor = QColor(255, 255, 255), mask_kind: str = "causal") -> None:
-    """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching."""
+                   background: QColor = QColor(255, 255, 255), mask_kind: str | None = "causal",
+                   reach: float | None = None, title: str | None = None) -> None:
+    """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching
+    (none when `mask_kind` is None). With `reach`, a diverging scale from −reach to +reach."""
     fm = QFontMetricsF(font)
     p.save()
     p.setFont(font)
     p.setPen(foreground)
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 1.2),
-               Qt.AlignHCenter | Qt.AlignVCenter, tr("weight"))
-    swatch = fm.height() * 1.6
+               Qt.AlignHCenter | Qt.AlignVCenter, title or tr("weight"))
+    swatch = fm.height() * 1.6 if mask_kind is not None else 0.0
     bar_w = min(rect.width() * 0.35, fm.height() * 1.3)
     top = rect.top() + fm.height() * 1.8
-    bottom = rect.bottom() - swatch - fm.height() * 3.2
+    bottom = rect.bottom() - (swatch + fm.height() * 3.2 if mask_kind is not None else fm.height() * 0.6)
     bar = QRectF(rect.left() + fm.height() * 0.3, top, bar_w, max(10.0, bottom - top))
     argb = _argb32(colormap.lut[::-1, None])  # [256, 1], top = 1
     image = QImage(argb.data, 1, 256, 4, QImage.Format_ARGB32)
@@ -481,8 +483,12 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     for value in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = bar.bottom() - value * bar.height()
         p.drawLine(QLineF(bar.right(), y, bar.right() + fm.height() * 0.3, y))
+        text = f"{value:g}" if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
         p.drawText(QRectF(bar.right() + fm.height() * 0.4, y - fm.height() / 2, rect.width(), fm.height()),
-                   Qt.AlignLeft | Qt.AlignVCenter, f"{value:g}")
+                   Qt.AlignLeft | Qt.AlignVCenter, "0" if reach is not None and value == 0.5 else text)
+    if mask_kind is None:
+        p.restore()
+        return
     cell = QRectF(bar.left(), rect.bottom() - swatch - fm.height() * 2.6, swatch, swatch)
     mask = colormaps.mask_look(background)
     p.fillRect(cell, mask.fill)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -13,9 +13,12 @@ from ..core.explain import fmt
 from ..core.explorers import ScaleDemo, linear_attention_weights, softmax_steps, sqrt_dk_demo
 from . import colormaps
 from .fonts import figure_font
-from .heatmap import HeatmapData, HeatmapPainter
+from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
 from .i18n import head_label, tr
 from .lazy import MathView
+
+
+BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
 
 
 class Heatmaps(QWidget):
@@ -32,15 +35,31 @@ class Heatmaps(QWidget):
         self.items = items
         self.update()
 
+    def bars(self) -> list[HeatmapPainter]:
+        """One colour bar per kind of map shown: the weights' 0–1, and a difference's ±reach."""
+        found = {}
+        for _, painter in self.items:
+            found.setdefault((painter.signed, painter.reach if painter.signed else None), painter)
+        return list(found.values())
+
+    def bar_rect(self, index: int) -> QRectF:
+        width = BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        return QRectF(self.width() - (len(self.bars()) - index) * width, 2, width - 4, self.height() - 4)
+
     def rect_of(self, index: int) -> QRectF:
         rows = max(1, -(-len(self.items) // self.columns))
-        w, h = self.width() / self.columns, self.height() / rows
+        room = self.width() - len(self.bars()) * BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        w, h = room / self.columns, self.height() / rows
         return QRectF((index % self.columns) * w + 2, (index // self.columns) * h + 2, w - 4, h - 4)
 
     def paintEvent(self, event):
         p = QPainter(self)
         for i, (data, painter) in enumerate(self.items):
             painter.paint(p, self.rect_of(i), data)
+        for i, painter in enumerate(self.bars()):
+            paint_colorbar(p, self.bar_rect(i), painter.colormap, painter.font, painter.foreground, painter.background,
+                           mask_kind=None, reach=painter.reach if painter.signed else None,
+                           title=tr("difference") if painter.signed else None)
         p.end()
 
 

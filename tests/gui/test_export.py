@@ -353,3 +353,13 @@ def test_an_svgs_text_names_the_japanese_fonts_of_every_system_then_sans_serif(t
         names = [name.strip(" '") for name in family.split(",")]
         assert names[0] == "Noto Sans CJK JP" and names[-1] == "sans-serif"
         assert {"Yu Gothic", "Meiryo", "Hiragino Sans"} <= set(names)
+
+
+def test_all_heads_labels_are_written_across_never_stacked_a_character_per_line(tmp_path):
+    export_figure(figure("seed-demo", kind="all"), tmp_path / "all.svg")
+    texts = [(t.text, float(t.get("y"))) for t in ET.parse(tmp_path / "all.svg").getroot().iter(
+        "{http://www.w3.org/2000/svg}text") if t.text and t.text.strip()]
+    for token in ("だった", "新鮮", "それ"):
+        assert sum(1 for text, _ in texts if text == token) >= 4  # a row and a column label in each of 2 heads
+    for char in "だっ":
+        assert not any(text == char for text, _ in texts)  # never one character on its own line

@@ -215,3 +215,21 @@ def test_geometry_masked_keys_are_dashed_and_their_weight_is_never_counted(windo
     assert all(d.scenario.tokens.index(a[5].split()[1].rstrip(",")) == 0 for a in seen if "w =" in a[5])
     assert all("e-" not in a[5] and "e−" not in a[5] for a in view.arrows.arrows)
     assert not view.plot.getAxis("left").autoSIPrefix  # plain numbers on the axes
+
+
+def test_kernel_and_before_after_maps_have_colour_bars_beside_them(window, maths, qtbot):
+    kernel = show(maths, "kernelView", qtbot)
+    bars = kernel.maps.bars()
+    assert [b.signed for b in bars] == [False, True]  # the weights' 0–1 and the difference's ±
+    for i in range(len(kernel.maps.items)):
+        assert all(not kernel.maps.rect_of(i).intersects(kernel.maps.bar_rect(b)) for b in range(len(bars)))
+    image = kernel.maps.grab().toImage()
+    bar = kernel.maps.bar_rect(0)
+    top = image.pixelColor(int(bar.left() + bar.width() * 0.2), int(bar.top() + bar.height() * 0.2))
+    assert top.green() > 150 and top.blue() < 150  # viridis near 1: yellow-green, drawn there
+    diff = show(maths, "diffView", qtbot)
+    diff.pin.click()
+    model = window.findChild(QWidget, "kTable").model()
+    assert model.setData(model.index(0, 0), "0.5")
+    QApplication.processEvents()
+    assert [(b.signed, b.reach) for b in diff.maps.bars()] == [(True, diff.maps.items[0][1].reach)]

@@ -442,6 +442,22 @@ exactly 0</source>
         <translation>実際のモデル(&amp;M)…</translation>
     </message>
     <message>
+        <source>&amp;Compare word orders: 猫が座った and 座ったが猫</source>
+        <translation>語順を比べる：猫が座った と 座ったが猫(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare はし: c&amp;hopsticks and bridge</source>
+        <translation>「はし」を比べる：箸 と 橋(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Without positions, attention alone cannot tell the two orders apart</source>
+        <translation>位置の情報がないと、Attention だけでは 2 つの語順を区別できません</translation>
+    </message>
+    <message>
+        <source>The same はし attends to the meal in one sentence and to the river in the other</source>
+        <translation>同じ「はし」が、一方の文では食事に、もう一方では川に注目します</translation>
+    </message>
+    <message>
         <source>Open a scenario file (.json) or q, k, v from a NumPy file (.npz)</source>
         <translation>シナリオファイル（.json）か、NumPy ファイル（.npz）の q・k・v を開く</translation>
     </message>
@@ -486,6 +502,10 @@ exactly 0</source>
         <translation>取り消した編集をやり直す</translation>
     </message>
     <message>
+        <source>Compare &amp;with</source>
+        <translation>比べる(&amp;W)</translation>
+    </message>
+    <message>
         <source>See the maths</source>
         <translation>数式で確かめる</translation>
     </message>
@@ -500,6 +520,14 @@ exactly 0</source>
     <message>
         <source>Toolbar: head, query, mask, temperature</source>
         <translation>ツールバー（ヘッド・クエリ・マスク・温度）</translation>
+    </message>
+    <message>
+        <source>A file…</source>
+        <translation>ファイル…</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>比べる</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -592,6 +620,10 @@ exactly 0</source>
     <message>
         <source>Remove</source>
         <translation>削除</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差</translation>
     </message>
     <message>
         <source>Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) softmax saturates: each row puts almost all its weight on one key. With it (top row) the rows stay spread at any d_k.</source>
@@ -1318,6 +1350,30 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>The model as it is. Edit a head&apos;s q, k or v, or switch a head off (right-click its heatmap), and watch the prediction move.</source>
         <translation>モデルはそのままです。ヘッドの q・k・v を書き換えるか、ヘッドを止めると（ヒートマップを右クリック）、予測がどう動くかが分かります。</translation>
+    </message>
+    <message>
+        <source>A: {0} · B: {1}</source>
+        <translation>A：{0}・B：{1}</translation>
+    </message>
+    <message>
+        <source>B − A on a scale of ±{0}</source>
+        <translation>B − A の目盛りは ±{0}</translation>
+    </message>
+    <message>
+        <source>no B − A: A has {0} tokens, B has {1}</source>
+        <translation>B − A はありません：A のトークンは {0} 個、B は {1} 個です</translation>
+    </message>
+    <message>
+        <source>B − A: blue lost weight, yellow gained it</source>
+        <translation>B − A：青は重みが減ったマス、黄は増えたマス</translation>
+    </message>
+    <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <source>Compare: {0} and {1}</source>
+        <translation>比べる：{0} と {1}</translation>
     </message>
 </context>
 </TS>
