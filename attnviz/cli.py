@@ -147,6 +147,8 @@ def cmd_screenshot(args, out) -> int:
 def cmd_export(args, out) -> int:
     scenario = open_scenario(args.scenario, args.layer)
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
+        if args.compare is not None:
+            raise UsageError("--compare draws a picture: give FILE.png, .svg or .pdf")
         save_data(scenario, compute(scenario).weights(), args.output)
         return 0
     if args.compare is not None:

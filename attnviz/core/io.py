@@ -178,7 +178,7 @@ def _npz_writer(arrays: dict[str, np.ndarray]):
     def write(f):
         with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
             for name, array in arrays.items():
-                array = np.ascontiguousarray(array)
+                array = np.asarray(array, order="C")  # C order, and a single value stays 0-d
                 with archive.open(f"{name}.npy", "w", force_zip64=True) as out:
                     np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(array))
                     data = memoryview(array.reshape(-1).view(np.uint8)) if array.size else memoryview(b"")

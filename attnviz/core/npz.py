@@ -59,7 +59,8 @@ class Arrays:
 
     @classmethod
     def of(cls, path, limit: int, folder_names: dict[str, Path] | None = None) -> "Arrays":
-        key = (os.path.realpath(path), stamp(path), limit, tuple(sorted((folder_names or {}).items())))
+        files = sorted((folder_names or {}).items())  # a folder's set: each file's stamp, not only the one opened
+        key = (os.path.realpath(path), stamp(path), limit, tuple((n, f, stamp(f)) for n, f in files))
         found = cls._kept.pop(key, None)
         if found is None:
             found = cls(path, limit, folder_names)
@@ -212,17 +213,19 @@ class Member:
         while done < nbytes:
             if at % self.EVERY == 0:
                 self._remember(at, packed - len(pending), inflater)
-            if not pending:
+            if not pending and packed < self.compressed:
                 pending = f.read(min(PACKED_CHUNK, self.compressed - packed))
                 packed += len(pending)
                 if not pending:
                     raise FileProblem(f"'{name}' ends early: the file is truncated")
             # Not a byte past the range, a megabyte at most (no large pieces to copy), and stop at
-            # each multiple of EVERY to save a point there.
+            # each multiple of EVERY to save a point there. With every byte of input consumed,
+            # zlib may still hold output cut off at the last stop: an empty input drains it.
+            had_input = bool(pending)
             piece = inflater.decompress(pending, min(start + nbytes, (at // self.EVERY + 1) * self.EVERY,
                                                      at + CHUNK) - at)
             pending = inflater.unconsumed_tail
-            if not piece and inflater.eof:
+            if not piece and (inflater.eof or not had_input):
                 raise FileProblem(f"'{name}' ends early: the file is truncated")
             inflated += len(piece)
             lo, hi = max(start - at, 0), len(piece)

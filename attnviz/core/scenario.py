@@ -250,7 +250,7 @@ def validate(s: Scenario) -> None:
         raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
                             f"(heads × tokens² must be at most {cells:,})")
     if count_values(s, given=False) > MAX_VALUES:
-        raise ScenarioError(f"the scenario holds {count_values(s):,} numbers; the most is {MAX_VALUES:,}")
+        raise ScenarioError(f"the scenario holds {count_values(s, given=False):,} numbers; the most is {MAX_VALUES:,}")
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens, s.weights_only)
     if s.weights_only:

@@ -28,6 +28,7 @@ class CompareFigure:
     def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: str = colormaps.DEFAULT):
         self.a, self.b, self.caption = a, b, caption
         self.results = compute(a), compute(b)
+        self._differences = self._subtract()  # once: every repaint of the dialog reuses them
         self.font = figure_font(pixel_size=GRID_FONT_PX)
         self.weights = HeatmapPainter(colormaps.get(colormap), self.font, background=BACKGROUND,
                                       foreground=FOREGROUND)
@@ -43,10 +44,13 @@ class CompareFigure:
 
     def differences(self) -> list[np.ndarray]:
         """B's weights − A's, for each head both have (none when the token counts differ)."""
+        return self._differences
+
+    def _subtract(self) -> list[np.ndarray]:
         if not self.comparable():
             return []
         wa, wb = self.results[0].weights(), self.results[1].weights()
-        return [np.asarray(b, float) - np.asarray(a, float) for a, b in zip(wa, wb)]
+        return [np.subtract(b, a, dtype=np.result_type(a, b)) for a, b in zip(wa, wb)]
 
     # ------------------------------------------------------------- layout: A | B | B − A, a row per head
 

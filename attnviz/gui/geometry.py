@@ -144,12 +144,13 @@ def place_labels(labels, font) -> list[QRectF | None]:
     placed: list[QRectF] = []
     tips = [QRectF(t[0] - 4, t[1] - 4, 8, 8) for t, _ in labels]
     boxes = []
-    for tip, text in labels:
+    for i, (tip, text) in enumerate(labels):
         if not text:
             boxes.append(None)
             continue
         w, h = fm.horizontalAdvance(text) + 6, fm.height()
-        box = next(b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in placed + tips)
+        others = placed + tips[:i] + tips[i + 1:]  # its own tip may touch it: the label belongs there
+        box = next(b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in others)
                    or b is LAST_RESORT)
         box = box if box is not LAST_RESORT else _candidates_fallback(tip, w, h, placed)
         placed.append(box)
@@ -227,6 +228,7 @@ class GeometryView(MathView):
         self.plot.addItem(self.arrows)
         self.arrows.tipDragged.connect(self._dragged)
         self._drag_id = None
+        self._seen = None  # the scenario at the last refresh: refit after edits, keep a zoom on a new query
         for axis in ("left", "bottom"):  # plain numbers: no "(×0.001)" the class has to decode
             self.plot.getAxis(axis).enableAutoSIPrefix(False)
         self.fit_button = QPushButton(objectName="geometryFit")
@@ -338,8 +340,9 @@ class GeometryView(MathView):
         if at_origin:
             note += " " + tr("At the origin in this plane: {0}.").format(", ".join(at_origin))
         self.note.setText(note)
-        if fit or (self._drag_id is None and not self._all_in_view()):
-            self.fit()  # after an edit that moved a tip out of sight; never while a tip is dragged
+        edited, self._seen = self._seen is not s, s  # an edit makes a new scenario; a new query does not
+        if fit or (edited and self._drag_id is None and not self._all_in_view()):
+            self.fit()  # after an edit moved a tip out of sight; not while dragged here, not on a new query
 
     def fit(self):
         self.plot.getViewBox().autoRange(items=[self.arrows])

@@ -296,10 +296,12 @@ def test_a_compact_file_is_written_in_small_pieces_that_numpy_reads_back(tmp_pat
             return super().write(data)
 
     big = np.random.default_rng(0).normal(size=(4, 300_000))  # 9.6 MB
-    arrays = {"q": big, "tokens": np.array(["猫", "が"]), "empty": np.zeros((0, 3))}
+    arrays = {"q": big, "tokens": np.array(["猫", "が"]), "empty": np.zeros((0, 3)), "temperature": np.array(0.5),
+              "turned": np.asfortranarray(big[:, :10])}
     out = Recording()
     _npz_writer(arrays)(out)
     assert max(out.sizes) <= WRITE_CHUNK + 1024
     back = np.load(io.BytesIO(out.getvalue()))
     for name, array in arrays.items():
         np.testing.assert_array_equal(back[name], array)
+        assert back[name].shape == array.shape  # a single value stays a single value, as np.savez writes it

@@ -75,3 +75,27 @@ def test_a_file_changed_on_disk_is_indexed_again(model_file):
     np.savez(path, tokens=np.array([f"u{i}" for i in range(N)]), weights=w[::-1].copy())
     assert load_scenario(path, 0).tokens[0] == "u0"
     assert Arrays.of(path, MAX_MODEL_BYTES) is not first
+
+
+@pytest.mark.parametrize("before_end", [100, 37, 1])
+def test_a_compressed_layer_ending_in_a_long_repeat_reads_to_its_last_byte(tmp_path, monkeypatch, before_end):
+    """zlib may hold output cut off at a stop after all its input is consumed (a run of zeros is one
+    long repeat): that output must be drained, not called a truncated file."""
+    header = 128  # the .npy header of `weights`
+    monkeypatch.setattr(Member, "EVERY", header + LAYERS * layer_bytes() - before_end)  # a stop near the end
+    w = weights(np.random.default_rng(1))
+    w[-1, :, :, :] = 0
+    w[-1, :, :, 0] = 1  # valid rows: all weight on the first key, then a long run of zeros
+    path = tmp_path / "zeros.npz"
+    np.savez_compressed(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)
+    for layer in (LAYERS - 1, 0, LAYERS - 1):
+        np.testing.assert_array_equal(load_scenario(path, layer).given, w[layer])
+
+
+def test_a_folder_of_npy_files_is_indexed_again_when_any_of_its_files_changes(tmp_path):
+    w = weights(np.random.default_rng(2))[:2]
+    np.save(tmp_path / "tokens.npy", np.array([f"t{i}" for i in range(N)]))
+    np.save(tmp_path / "weights.npy", w)
+    assert load_scenario(tmp_path / "weights.npy").tokens[0] == "t0"
+    np.save(tmp_path / "tokens.npy", np.array([f"renamed{i}" for i in range(N)]))
+    assert load_scenario(tmp_path / "weights.npy").tokens[0] == "renamed0"

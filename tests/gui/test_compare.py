@@ -45,3 +45,5 @@ def test_export_compare_writes_both_scenarios_and_their_difference(tmp_path):
     assert "A:" in text and "B:" in text and "B − A" in text
     assert "ご飯" in text and "川" in text
     assert main(["export", "seed-demo", "--compare", "toy-3token", "--step", "-o", str(tmp_path / "x.png")]) == 2
+    assert main(["export", "seed-demo", "--compare", "toy-3token", "-o", str(tmp_path / "x.csv")]) == 2
+    assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.csv").exists()
