@@ -2,7 +2,7 @@
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
 #   make test   creates .venv on first use, then runs the whole test suite
 # and, for developers:
-#   make bench  the benchmarks (installs matplotlib for the comparison; about ten minutes)
+#   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 PYTHON ?= python3
 VENV   := .venv

@@ -1,7 +1,7 @@
 """AttnViz benchmarks: AttnViz against a floor program, slider drags, autosave, undo memory,
 big files and exports, BLAS threads, start-up, memory, the notebook way, the real model.
 
-    make bench                  # everything (about ten minutes)
+    make bench                  # everything (about three minutes)
     make bench ARGS=--quick     # fewer repetitions
 
 Prints a table, then one JSON line per figure. Every figure is a median over many
