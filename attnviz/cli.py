@@ -77,7 +77,8 @@ def cmd_weights(args, out) -> int:
         scenario = with_settings(scenario, **changes)
     heads = _head_indices(args.head, len(scenario.heads))
     weights = compute(scenario).weights()
-    names = [h.title(args.lang or _system_language()) for h in scenario.heads]
+    from .gui.i18n import system_language  # QtCore only: no display needed
+    names = [h.title(args.lang or system_language()) for h in scenario.heads]
     if args.format == "csv":
         out.write(terminal_safe(weights_csv(scenario, weights, heads, names)))
     else:
@@ -86,14 +87,6 @@ def cmd_weights(args, out) -> int:
             document = {"layer": scenario.layer[0], **document}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
-
-
-def _system_language() -> str:
-    from PySide6.QtCore import QLocale  # QtCore alone: no display needed
-    for name in QLocale.system().uiLanguages():
-        if name.split("-")[0].split("_")[0].lower() == "ja":
-            return "ja"
-    return "en"
 
 
 def cmd_model(args, out) -> int:
