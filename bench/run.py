@@ -290,7 +290,7 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
             model.setData(model.index(r % scenario.n, 0), f"{0.25 * (r + 1)}")
             watch.wait(app, [window.heads.panels[0]])
             if on:
-                writing.append(longest_stall(app, idle, lambda: window.autosave._running is not None))
+                writing.append(longest_stall(app, idle, lambda: window.autosave.busy))
             else:
                 stalls.append(longest_stall(app, idle))
         if on:
@@ -304,27 +304,37 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
 
 # ---------------------------------------------------------------- separate processes: undo, layers
 
-UNDO_MEMORY = """
-import gc, os, sys
+def status_mb(field: str) -> float:
+    """A line of /proc/self/status in MB: VmRSS (resident now) or VmHWM (the peak since exec;
+    ru_maxrss would carry the parent's over)."""
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field)) / 1024
+
+
+# The start of every child process that opens a window, as `attnviz` starts.
+WINDOW_CHILD = """
+import gc, json, os, sys, time
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path.insert(0, {root!r})
 sys.argv = ["bench"]
 import numpy as np
-from bench.run import synthetic, open_window
+from PySide6.QtWidgets import QTableView
 from attnviz.core.blas import use_one_thread
 from attnviz.gui.app import create_app, isolate_settings
-from PySide6.QtWidgets import QTableView
+from bench.run import PaintWatch, open_window, scenarios, status_mb, synthetic
 use_one_thread()
 app = create_app()
 isolate_settings()
+"""
+
+UNDO_MEMORY = WINDOW_CHILD + """
 scenario = synthetic(512)
 window, watch = open_window(app, scenario)
 models = [window.findChild(QTableView, m + "Table").model() for m in "qkv"]
 rng = np.random.default_rng(0)
 def rss():
     gc.collect()
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+    return status_mb("VmRSS")
 def edits(count):
     for i in range(count):
         if i % 50 == 0:
@@ -341,26 +351,13 @@ after = rss()
 print(after - before, window.document.undo_stack.count())
 """
 
-LAYERS = """
-import gc, json, os, sys, time
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
-sys.path.insert(0, {root!r})
-sys.argv = ["bench"]
-from attnviz.core.blas import use_one_thread
-from attnviz.gui.app import create_app, isolate_settings
+LAYERS = WINDOW_CHILD + """
 from attnviz.gui import MainWindow
-from bench.run import PaintWatch
-use_one_thread()
-app = create_app()
-isolate_settings()
 window = MainWindow({path!r})
 window.resize(1600, 1000)
 window.show()
 for _ in range(5):
     app.processEvents()
-def peak():
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
 switches = []
 for layer in {order!r}:
     watch = PaintWatch([*window.heads.panels, window.steps.table.viewport()])
@@ -369,7 +366,7 @@ for layer in {order!r}:
     watch.wait(app)  # every panel and the step table show the new layer
     switches.append((time.perf_counter() - start) * 1000)
     window.document.undo_stack.setClean()
-print(json.dumps({{"switches": switches, "peak_mb": peak(), "layer": window.document.scenario.layer}}))
+print(json.dumps({{"switches": switches, "peak_mb": status_mb("VmHWM"), "layer": window.document.scenario.layer}}))
 """
 
 
@@ -528,25 +525,14 @@ while not painted: app.processEvents()
 print("painted", flush=True)
 """
 
-MEMORY = """
-import os, sys
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
-sys.path.insert(0, {root!r})
-sys.argv = ["bench"]
-from bench.run import scenarios, open_window
-from attnviz.gui.app import create_app, isolate_settings
-app = create_app()
-isolate_settings()
+MEMORY = WINDOW_CHILD + """
 scenario = scenarios()[{name!r}]
 window, watch = open_window(app, scenario)
-from PySide6.QtWidgets import QTableView
 model = window.findChild(QTableView, "qTable").model()
 for r in range(5):
     model.setData(model.index(0, 0), str(r))
     watch.wait(app, [window.heads.panels[0]])
-# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the (large) parent across exec.
-with open("/proc/self/status") as status:
-    print(next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024)
+print(status_mb("VmHWM"))
 """
 
 
@@ -555,11 +541,11 @@ import json, sys, time
 sys.path.insert(0, {root!r})
 import numpy as np
 from attnviz.core import llama
+from bench.run import status_mb
 start = time.perf_counter()
 model = llama.load()
 load_s = time.perf_counter() - start
-with open("/proc/self/status") as status:
-    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
+peak = status_mb("VmHWM")
 text = "The cat ate the fish. It was fresh. " * 4
 ids = llama.encode(model, text).ids[:32]
 assert len(ids) == 32
@@ -579,9 +565,7 @@ print(json.dumps({{"load_s": load_s, "peak_mb": peak, "forward": forward, "rerun
 
 def model_figures(reps: int):
     """Loading the built-in model, a forward pass of 32 tokens, reruns after a change in a layer."""
-    out = subprocess.run([sys.executable, "-c", MODEL.format(root=str(ROOT), reps=reps)], capture_output=True,
-                         text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(child(MODEL.format(root=str(ROOT), reps=reps)))
 
 
 def startup(script: str, repeats: int) -> list[float]:
@@ -600,9 +584,7 @@ def startup(script: str, repeats: int) -> list[float]:
 
 
 def peak_memory_mb(name: str) -> float:
-    out = subprocess.run([sys.executable, "-c", MEMORY.format(root=str(ROOT), name=name)],
-                         capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return float(out.stdout.strip().splitlines()[-1])
+    return float(child(MEMORY.format(root=str(ROOT), name=name)))
 
 
 # ---------------------------------------------------------------- report

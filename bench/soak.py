@@ -28,16 +28,11 @@ os.environ.setdefault("ATTNVIZ_DATA_DIR", str(Path(tempfile.gettempdir()) / "att
 
 import numpy as np  # noqa: E402
 
-from bench.run import STALL_MS, idle_stalls, open_window, synthetic  # noqa: E402
+from bench.run import STALL_MS, idle_stalls, open_window, status_mb, synthetic  # noqa: E402
 
 BURST = 20            # actions between idle times
 IDLE_S = 2.5          # autosave writes 2 s after the first unsaved change
 GROWTH_MB = 50        # from the second quarter of the session to the last: bounded, not creeping
-
-
-def resident_mb() -> float:
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
 
 
 def actions(window, rng):
@@ -90,10 +85,10 @@ def main() -> int:
             app.processEvents()
             slowest = max(slowest, (time.perf_counter() - t) * 1000)
             done += 1
-        stall, writing = idle_stalls(app, IDLE_S, lambda: window.autosave._running is not None)
+        stall, writing = idle_stalls(app, IDLE_S, lambda: window.autosave.busy)
         gc.collect()
         elapsed = (time.perf_counter() - start) / 60
-        samples.append((elapsed, stall, writing, slowest, resident_mb()))
+        samples.append((elapsed, stall, writing, slowest, status_mb("VmRSS")))
         if elapsed - last_print >= 1 or not last_print:
             last_print = elapsed
             print(f"{elapsed:6.1f} min  {done:6d} actions  stall {stall:6.1f} ms  slowest action {slowest:6.0f} ms  "
@@ -120,9 +115,10 @@ def report(samples, copies: int, steps: int) -> None:
           f"{int((stalls > 100).sum())} over 100 ms")
     print(f"slowest single action (an edit or a 5-step drag, to screen): {slowest.max():.0f} ms, "
           f"median of the per-cycle slowest {np.median(slowest):.0f} ms")
+    trend = (f"median of the last quarter minus that of the second: {growth:+.0f} MB (target ≤ {GROWTH_MB}: "
+             f"{'met' if growth <= GROWTH_MB else 'NOT met'})") if np.isfinite(growth) else "too short for a trend"
     print(f"memory: {memory[0]:.0f} MB after the first cycle, {memory.min():.0f}–{memory.max():.0f} MB "
-          f"over the session, {memory[-1]:.0f} MB at the end; median of the last quarter minus that of the "
-          f"second: {growth:+.0f} MB (target ≤ {GROWTH_MB}: {'met' if growth <= GROWTH_MB else 'NOT met'})")
+          f"over the session, {memory[-1]:.0f} MB at the end; {trend}")
 
 
 if __name__ == "__main__":

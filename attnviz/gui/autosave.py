@@ -100,6 +100,11 @@ class Autosave(QObject):
         self._running = self._pool.submit(self._write_copy, scenario, path, meta, self._generation, self._count)
         self._watch.start()
 
+    @property
+    def busy(self) -> bool:
+        """A copy is being written on the worker thread now."""
+        return self._running is not None
+
     def write_now(self) -> None:
         """Copy the work in this thread, at once (an unexpected error: the process may end soon)."""
         self.flush()

@@ -30,11 +30,19 @@ class CompareFigure:
         self.results = compute(a), compute(b)
         self._differences = self._subtract()  # once: every repaint of the dialog reuses them
         self.font = figure_font(pixel_size=GRID_FONT_PX)
-        self.weights = HeatmapPainter(colormaps.get(colormap), self.font, background=BACKGROUND,
-                                      foreground=FOREGROUND)
+        self.colormap = colormap
         self.reach = max([MIN_REACH] + [float(np.abs(d).max()) for d in self.differences() if d.size])
-        self.signed = HeatmapPainter(None, self.font, signed=True, reach=self.reach, background=BACKGROUND,
-                                     foreground=FOREGROUND)
+        # One painter per panel: a painter keeps one panel's layout and hatching between repaints.
+        self._painters: dict[tuple[int, int], HeatmapPainter] = {}
+        self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)  # the colour bars' maps
+
+    def painter(self, kind: int, head: int) -> HeatmapPainter:
+        """The painter of head `head` in A (kind 0), B (1) or B − A (2)."""
+        if (kind, head) not in self._painters:
+            self._painters[kind, head] = HeatmapPainter(
+                None if kind == 2 else colormaps.get(self.colormap), self.font, signed=kind == 2, reach=self.reach,
+                background=BACKGROUND, foreground=FOREGROUND)
+        return self._painters[kind, head]
 
     # ------------------------------------------------------------- numbers
 
@@ -78,7 +86,7 @@ class CompareFigure:
                       GRID_SIDE - MARGIN / 2, GRID_SIDE - MARGIN / 2)
 
     def caption_text(self) -> str:
-        names = self._titles()
+        names = self.titles()
         text = tr("A: {0} · B: {1}").format(*names)
         if self.comparable():
             text += " · " + tr("B − A on a scale of ±{0}").format(f"{self.reach:.2f}")
@@ -86,7 +94,7 @@ class CompareFigure:
             text += " · " + tr("no B − A: A has {0} tokens, B has {1}").format(self.a.n, self.b.n)
         return text
 
-    def _titles(self) -> tuple[str, str]:
+    def titles(self) -> tuple[str, str]:
         lang = current_language()
         return self.a.text("title", lang) or "A", self.b.text("title", lang) or "B"
 
@@ -95,19 +103,19 @@ class CompareFigure:
     def paint(self, p: QPainter, vector: bool = False) -> None:
         size = self.size()
         p.fillRect(QRectF(0, 0, size.width(), size.height()), BACKGROUND)
-        title_a, title_b = self._titles()
+        title_a, title_b = self.titles()
         for kind, (s, result, label) in enumerate([(self.a, self.results[0], "A: " + title_a),
                                                    (self.b, self.results[1], "B: " + title_b)]):
             self._column_label(p, kind, label)
             for h in range(len(s.heads)):
                 trace = result.heads[h]
-                self.weights.paint(p, self.head_rect(kind, h), HeatmapData(
+                self.painter(kind, h).paint(p, self.head_rect(kind, h), HeatmapData(
                     s.tokens, trace.weights, np.isneginf(trace.masked), head_label(s, h)), vector=vector)
         if self.comparable():
             self._column_label(p, 2, tr("B − A: blue lost weight, yellow gained it"))
             for h, difference in enumerate(self.differences()):
                 hidden = np.isneginf(self.results[0].heads[h].masked) & np.isneginf(self.results[1].heads[h].masked)
-                self.signed.paint(p, self.head_rect(2, h), HeatmapData(
+                self.painter(2, h).paint(p, self.head_rect(2, h), HeatmapData(
                     self.b.tokens, difference / self.reach, hidden, head_label(self.b, h)), vector=vector)
         self._bars(p)
         if self.caption:
@@ -162,8 +170,7 @@ class CompareDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("compareDialog")
         self.figure = CompareFigure(a, b)
-        lang = current_language()
-        self.setWindowTitle(tr("Compare: {0} and {1}").format(a.text("title", lang) or "A", b.text("title", lang) or "B"))
+        self.setWindowTitle(tr("Compare: {0} and {1}").format(*self.figure.titles()))
         self.note = QLabel(self.figure.caption_text(), wordWrap=True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)

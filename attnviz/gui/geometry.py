@@ -150,15 +150,11 @@ def place_labels(labels, font) -> list[QRectF | None]:
             continue
         w, h = fm.horizontalAdvance(text) + 6, fm.height()
         others = placed + tips[:i] + tips[i + 1:]  # its own tip may touch it: the label belongs there
-        box = next(b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in others)
-                   or b is LAST_RESORT)
-        box = box if box is not LAST_RESORT else _candidates_fallback(tip, w, h, placed)
+        box = next((b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in others)), None)
+        box = box if box is not None else _below(placed, tip, w, h)
         placed.append(box)
         boxes.append(box)
     return boxes
-
-
-LAST_RESORT = QRectF()
 
 
 def _candidates(tip, w, h):
@@ -172,10 +168,9 @@ def _candidates(tip, w, h):
             cx = tip[0] + dx * (w / 2 + radius)
             cy = tip[1] + dy * (h / 2 + radius)
             yield QRectF(cx - w / 2, cy - h / 2, w, h)
-    yield LAST_RESORT
 
 
-def _candidates_fallback(tip, w, h, placed) -> QRectF:
+def _below(placed, tip, w, h) -> QRectF:
     """Below everything placed so far: never on top of another label."""
     bottom = max((b.bottom() for b in placed), default=tip[1])
     return QRectF(tip[0] - w / 2, bottom + 2, w, h)

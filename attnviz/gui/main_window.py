@@ -373,19 +373,20 @@ class MainWindow(QMainWindow):
         self.classroom.retranslate()
         self._update_title()
 
-    def _fill_presets_menu(self):
-        self.presets_menu.clear()
+    @staticmethod
+    def _fill_with_presets(menu, chosen) -> None:
+        """One action per preset (read when the menu opens), calling chosen(preset id)."""
+        menu.clear()
         lang = current_language()
         for preset in list_presets():
-            action = self.presets_menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
-            action.triggered.connect(lambda _=False, p=preset.id: self.open_scenario(p))
+            action = menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
+            action.triggered.connect(lambda _=False, p=preset.id: chosen(p))
+
+    def _fill_presets_menu(self):
+        self._fill_with_presets(self.presets_menu, self.open_scenario)
 
     def _fill_compare_menu(self):
-        self.compare_menu.clear()
-        lang = current_language()
-        for preset in list_presets():
-            action = self.compare_menu.addAction(f"{preset.id} — {preset.title_in(lang)}")
-            action.triggered.connect(lambda _=False, p=preset.id: self.compare_with(open_named(p)[0]))
+        self._fill_with_presets(self.compare_menu, lambda p: self.compare_with(open_named(p)[0]))
         self.compare_menu.addSeparator()
         self.compare_menu.addAction(tr("A file…")).triggered.connect(self._compare_with_file)
 
