@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from .messages import QT_TR_NOOP, AttnVizError
 from .scenario import ScenarioError
 
 TEMP_PREFIX = ".attnviz-"  # short: the target's own name may already use the system's 255 bytes
@@ -25,22 +26,24 @@ class FileProblem(ScenarioError):
     """A file that cannot be read or written; the message names the file and what is wrong."""
 
 
-def problem(path, what) -> FileProblem:
-    """`what` is a message, or an error whose message (and translation) it carries."""
-    return FileProblem("{0}: {1}", str(path), what)
+def problem(path, what, *values) -> FileProblem:
+    """`what` is a message template and its values, or an error whose message (and translation)
+    it carries."""
+    what = AttnVizError(what, *values) if isinstance(what, str) else what
+    return FileProblem(QT_TR_NOOP("{0}: {1}"), str(path), what)
 
 
 def os_problem(path, error: BaseException) -> FileProblem:
     """An OSError (or a bad path) in the user's terms."""
     if isinstance(error, FileNotFoundError):
-        return problem(path, "no such file")
+        return problem(path, QT_TR_NOOP("no such file"))
     if isinstance(error, PermissionError):
-        return problem(path, "permission denied (the file cannot be read)")
+        return problem(path, QT_TR_NOOP("permission denied (the file cannot be read)"))
     if isinstance(error, IsADirectoryError):
-        return problem(path, "is a folder, not a file")
+        return problem(path, QT_TR_NOOP("is a folder, not a file"))
     if isinstance(error, ValueError):  # a NUL byte in the name
-        return problem(repr(str(path)), "is not a usable file name")
-    return problem(path, f"cannot be used ({getattr(error, 'strerror', None) or error})")
+        return problem(repr(str(path)), QT_TR_NOOP("is not a usable file name"))
+    return problem(path, QT_TR_NOOP("cannot be used ({0})"), getattr(error, 'strerror', None) or error)
 
 
 # ---------------------------------------------------------------- reading
@@ -52,9 +55,9 @@ def regular_file(path) -> os.stat_result:
     except (OSError, ValueError) as e:
         raise os_problem(path, e) from None
     if stat.S_ISDIR(info.st_mode):
-        raise problem(path, "is a folder, not a scenario file")
+        raise problem(path, QT_TR_NOOP("is a folder, not a scenario file"))
     if not stat.S_ISREG(info.st_mode):
-        raise problem(path, "is not a regular file (a pipe, a device or a socket): AttnViz opens files only")
+        raise problem(path, QT_TR_NOOP("is not a regular file (a pipe, a device or a socket): AttnViz opens files only"))
     return info
 
 
@@ -70,7 +73,7 @@ def open_regular(path, limit: int) -> BinaryIO:
         raise os_problem(path, e) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise problem(path, "is not a regular file: AttnViz opens files only")
+        raise problem(path, QT_TR_NOOP("is not a regular file: AttnViz opens files only"))
     return os.fdopen(fd, "rb")
 
 
@@ -88,8 +91,8 @@ def read_limited(path, limit: int) -> bytes:
 
 
 def too_large(path, size: int, limit: int) -> FileProblem:
-    return problem(path, f"{size / 2**20:.0f} MB is too large (the most is {limit // 2**20} MB): "
-                         "save fewer layers or tokens, or float32")
+    return problem(path, QT_TR_NOOP("{0:.0f} MB is too large (the most is {1} MB): save fewer layers or tokens, "
+                                    "or float32"), size / 2**20, limit // 2**20)
 
 
 def stamp(path) -> tuple | None:
@@ -118,7 +121,7 @@ def atomic_write(path, data: bytes | Writer, private: bool = False, replace=None
     try:
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     except OSError as e:
-        raise problem(path, f"cannot write in {folder} ({e.strerror})") from None
+        raise problem(path, QT_TR_NOOP("cannot write in {0} ({1})"), folder, e.strerror) from None
     try:
         with os.fdopen(fd, "wb") as f:
             data(f) if callable(data) else f.write(data)
@@ -129,7 +132,7 @@ def atomic_write(path, data: bytes | Writer, private: bool = False, replace=None
         _sync_folder(folder)
     except OSError as e:
         _remove_quietly(tmp)
-        raise problem(path, f"could not be written ({e.strerror or e})") from None
+        raise problem(path, QT_TR_NOOP("could not be written ({0})"), e.strerror or e) from None
     except BaseException:
         _remove_quietly(tmp)
         raise
@@ -142,16 +145,16 @@ def _check_target(path: Path, folder: Path) -> None:
     except (OSError, ValueError) as e:
         raise os_problem(path, e) from None
     if not folder_exists:
-        raise problem(path, f"the folder {folder} does not exist")
+        raise problem(path, QT_TR_NOOP("the folder {0} does not exist"), folder)
     if info is None:
         return
     if stat.S_ISDIR(info.st_mode):
-        raise problem(path, "is a folder; give a file name")
+        raise problem(path, QT_TR_NOOP("is a folder; give a file name"))
     if not stat.S_ISREG(info.st_mode):
-        raise problem(path, "is not a regular file (a pipe or a device): AttnViz does not write there")
+        raise problem(path, QT_TR_NOOP("is not a regular file (a pipe or a device): AttnViz does not write there"))
     if not info.st_mode & 0o222:  # checked by its bits: root may write anything, and must not either
-        raise problem(path, "is read-only: AttnViz does not replace it; save under another name "
-                            "or make the file writable first")
+        raise problem(path, QT_TR_NOOP("is read-only: AttnViz does not replace it; save under another name "
+                            "or make the file writable first"))
 
 
 def clean_stale_temporaries(folder: Path) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .messages import QT_TR_NOOP
 from .files import FileProblem, problem, regular_file
 
 MAGIC = b"GGUF"
@@ -60,26 +61,26 @@ class GGUF:
         self.path = Path(path)
         info = regular_file(self.path)
         if info.st_size > MAX_FILE_BYTES:
-            raise problem(self.path, f"{info.st_size / 2**30:.1f} GB is larger than the models AttnViz runs "
-                                     f"(at most {MAX_FILE_BYTES // 2**30} GB)")
+            raise problem(self.path, QT_TR_NOOP("{0:.1f} GB is larger than the models AttnViz runs (at most {1} "
+                                                "GB)"), info.st_size / 2**30, MAX_FILE_BYTES // 2**30)
         with open(self.path, "rb") as f:
             try:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             except (ValueError, OSError) as e:
-                raise problem(self.path, f"cannot be read ({e})") from None
+                raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
         self._at = 0
         try:
             self.metadata, self.tensors, self._data = self._parse()
         except FileProblem:
             raise
         except (struct.error, UnicodeDecodeError, ValueError, OverflowError, IndexError) as e:
-            raise problem(self.path, f"is not a valid GGUF file ({type(e).__name__})") from None
+            raise problem(self.path, QT_TR_NOOP("is not a valid GGUF file ({0})"), type(e).__name__) from None
 
     # ------------------------------------------------------------- the header
 
     def _read(self, n: int) -> bytes:
         if n < 0 or self._at + n > len(self._map):
-            raise problem(self.path, "ends early: it is truncated or not a GGUF file")
+            raise problem(self.path, QT_TR_NOOP("ends early: it is truncated or not a GGUF file"))
         data = self._map[self._at:self._at + n]
         self._at += n
         return data
@@ -90,7 +91,8 @@ class GGUF:
     def _string(self) -> str:
         length = self._scalar("<Q")
         if length > MAX_STRING_BYTES:
-            raise problem(self.path, f"holds a text of {length:,} bytes: not a model file AttnViz reads")
+            raise problem(self.path, QT_TR_NOOP("holds a text of {0:,} bytes: not a model file AttnViz reads"),
+                                     length)
         return self._read(length).decode("utf-8")
 
     def _value(self, kind: int):
@@ -101,23 +103,26 @@ class GGUF:
         if kind == _ARRAY:
             item, count = self._scalar("<I"), self._scalar("<Q")
             if count > MAX_ARRAY_ITEMS or item == _ARRAY:
-                raise problem(self.path, f"holds a list of {count:,} items: not a model file AttnViz reads")
+                raise problem(self.path, QT_TR_NOOP("holds a list of {0:,} items: not a model file AttnViz reads"),
+                                         count)
             if item in _SCALARS:  # numbers: one read, not a Python loop
                 fmt = _SCALARS[item]
                 width = struct.calcsize(fmt)
                 return np.frombuffer(self._read(width * count), dtype=np.dtype(fmt)).tolist()
             return [self._value(item) for _ in range(count)]
-        raise problem(self.path, f"holds a value of unknown type {kind}: not a GGUF file AttnViz reads")
+        raise problem(self.path, QT_TR_NOOP("holds a value of unknown type {0}: not a GGUF file AttnViz reads"),
+                                 kind)
 
     def _parse(self):
         if self._read(4) != MAGIC:
-            raise problem(self.path, "is not a GGUF model file (it does not start with GGUF)")
+            raise problem(self.path, QT_TR_NOOP("is not a GGUF model file (it does not start with GGUF)"))
         version = self._scalar("<I")
         if version not in (2, 3):
-            raise problem(self.path, f"is GGUF version {version}; AttnViz reads versions 2 and 3")
+            raise problem(self.path, QT_TR_NOOP("is GGUF version {0}; AttnViz reads versions 2 and 3"), version)
         n_tensors, n_keys = self._scalar("<Q"), self._scalar("<Q")
         if n_tensors > MAX_TENSORS or n_keys > MAX_KEYS:
-            raise problem(self.path, f"declares {n_tensors:,} tensors and {n_keys:,} keys: not a model file")
+            raise problem(self.path, QT_TR_NOOP("declares {0:,} tensors and {1:,} keys: not a model file"),
+                                     n_tensors, n_keys)
         metadata = {}
         for _ in range(n_keys):
             key = self._string()
@@ -127,16 +132,17 @@ class GGUF:
             name = self._string()
             dims = self._scalar("<I")
             if not 1 <= dims <= 4:
-                raise problem(self.path, f"tensor {name} has {dims} dimensions")
+                raise problem(self.path, QT_TR_NOOP("tensor {0} has {1} dimensions"), name, dims)
             shape = tuple(self._scalar("<Q") for _ in range(dims))[::-1]
             tensors[name] = TensorInfo(name, shape, self._scalar("<I"), self._scalar("<Q"))
         alignment = metadata.get("general.alignment", ALIGNMENT)
         if not isinstance(alignment, int) or not 1 <= alignment <= 4096:
-            raise problem(self.path, f"has an alignment of {alignment!r}")
+            raise problem(self.path, QT_TR_NOOP("has an alignment of {0!r}"), alignment)
         data = -(-self._at // alignment) * alignment
         for t in tensors.values():
             if t.kind in BLOCKS and (t.size % BLOCKS[t.kind][0] or data + t.offset + t.nbytes > len(self._map)):
-                raise problem(self.path, f"tensor {t.name} of shape {t.shape} does not fit the file")
+                raise problem(self.path, QT_TR_NOOP("tensor {0} of shape {1} does not fit the file"),
+                                         t.name, t.shape)
         return metadata, tensors, data
 
     # ------------------------------------------------------------- tensors
@@ -145,10 +151,10 @@ class GGUF:
         """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
         t = self.tensors.get(name)
         if t is None:
-            raise problem(self.path, f"has no tensor {name}: not the llama model AttnViz runs")
+            raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not the llama model AttnViz runs"), name)
         if t.kind not in BLOCKS:
-            raise problem(self.path, f"tensor {name} is quantised as type {t.kind}; AttnViz reads "
-                                     f"{', '.join(TYPE_NAMES.values())}")
+            raise problem(self.path, QT_TR_NOOP("tensor {0} is quantised as type {1}; AttnViz reads {2}"),
+                                     name, t.kind, ', '.join(TYPE_NAMES.values()))
         start = self._data + t.offset
         raw = np.frombuffer(self._map, dtype=np.uint8, count=t.nbytes, offset=start)
         return dequantize(raw, t.kind, t.size).reshape(t.shape)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .messages import QT_TR_NOOP, Phrase
 from .files import FileProblem, atomic_write, os_problem, problem, read_limited
 from .masks import KINDS, MaskSpec, as_rows
 from .npz import Arrays, folder_names
@@ -57,8 +58,8 @@ def save_scenario(s: Scenario, path, meta: dict | None = None, private: bool = F
         return
     if too_large_for_json(s):
         raise problem(path, ScenarioError(
-            "this scenario holds {0:,} numbers, too many for a .json file: save it as .npz "
-            "(the compact scenario format)", count_values(s)))
+            QT_TR_NOOP("this scenario holds {0:,} numbers, too many for a .json file: save it as .npz "
+            "(the compact scenario format)"), count_values(s)))
     document = scenario_to_dict(s)
     if meta:
         document["autosave"] = meta
@@ -210,9 +211,10 @@ def load_with_meta(path, layer: int = 0) -> tuple[Scenario, dict]:
     except ScenarioError as e:
         raise problem(path, e) from None
     except MemoryError:
-        raise problem(path, "too large to open with the memory available") from None
+        raise problem(path, QT_TR_NOOP("too large to open with the memory available")) from None
     except Exception as e:  # noqa: BLE001 (whatever a hostile file makes the parsers raise: one kind of error)
-        raise problem(path, f"cannot be read ({type(e).__name__}: {' '.join(str(e).split())})") from None
+        raise problem(path, QT_TR_NOOP("cannot be read ({0}: {1})"),
+                      type(e).__name__, " ".join(str(e).split())) from None
 
 
 def holds_layers(path) -> bool:
@@ -231,24 +233,34 @@ def _load_json(path: Path) -> tuple[Scenario, dict]:
     return scenario_from_dict(document), _meta(document)
 
 
+# What Python's JSON parser says of a broken file, marked so that it is translated too.
+JSON_SAYS = (QT_TR_NOOP("Expecting value"), QT_TR_NOOP("Expecting ',' delimiter"), QT_TR_NOOP("Expecting ':' delimiter"),
+             QT_TR_NOOP("Expecting property name enclosed in double quotes"), QT_TR_NOOP("Extra data"),
+             QT_TR_NOOP("Unterminated string starting at"), QT_TR_NOOP("Invalid control character at"),
+             QT_TR_NOOP("Invalid \\escape"), QT_TR_NOOP("Illegal trailing comma before end of object"),
+             QT_TR_NOOP("Illegal trailing comma before end of array"))
+
+
 def _parse_json(data: bytes, path) -> dict:
     items = data.count(b",") + data.count(b"[") + data.count(b"{")
     if items > MAX_JSON_ITEMS:
-        raise problem(path, f"holds {items:,} values and lists, far more than a scenario "
-                            f"(at most {JSON_MAX_VALUES:,} numbers) has")
+        raise problem(path, QT_TR_NOOP("holds {0:,} values and lists, far more than a scenario (at most {1:,} "
+                                       "numbers) has"), items, JSON_MAX_VALUES)
     try:
         return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int)  # -sig: Windows editors add a BOM
     except UnicodeDecodeError:
-        raise problem(path, "not a text file (it is not UTF-8)") from None
+        raise problem(path, QT_TR_NOOP("not a text file (it is not UTF-8)")) from None
     except json.JSONDecodeError as e:
-        raise problem(path, f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        said = Phrase(e.msg) if e.msg in JSON_SAYS else e.msg
+        raise problem(path, QT_TR_NOOP("broken JSON at line {0}, column {1}: {2}"), e.lineno, e.colno, said) from None
     except RecursionError:
-        raise problem(path, "nested far too deeply to be a scenario") from None
+        raise problem(path, QT_TR_NOOP("nested far too deeply to be a scenario")) from None
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ScenarioError(f"holds an integer of {len(text.lstrip('-')):,} digits; numbers must lie {RANGE_TEXT}")
+        raise ScenarioError(QT_TR_NOOP("holds an integer of {0:,} digits; numbers must lie {1}"),
+                            len(text.lstrip('-')), RANGE_TEXT)
     return int(text)
 
 
@@ -268,30 +280,32 @@ def _scenario_npz(path: Path, arrays: Arrays) -> tuple[Scenario, dict]:
     """A scenario saved as .npz: its header document, with the arrays put back in place."""
     info = arrays.info(HEADER)
     if info.ndim != 1 or info.dtype != np.uint8 or info.nbytes > MAX_HEADER_BYTES:
-        raise problem(path, "its scenario header is damaged")
+        raise problem(path, QT_TR_NOOP("its scenario header is damaged"))
     document = _parse_json(arrays.read(HEADER).tobytes(), path)
     if not isinstance(document, dict):
-        raise problem(path, "its scenario header is damaged")
+        raise problem(path, QT_TR_NOOP("its scenario header is damaged"))
     read = 0
 
     def array(name, ndim):
         """A numeric array of `ndim` axes, its type and size checked before it is read."""
         nonlocal read
         if name not in arrays:
-            raise ScenarioError(f"the array '{name}' is missing")
+            raise ScenarioError(QT_TR_NOOP("the array '{0}' is missing"), name)
         info = arrays.info(name)
         if info.dtype.kind not in "iuf" or info.ndim != ndim:
-            raise ScenarioError(f"the array '{name}' holds {info.dtype} {info.shape}, not numbers of {ndim} axes")
+            raise ScenarioError(QT_TR_NOOP("the array '{0}' holds {1} {2}, not numbers of {3} axes"),
+                                name, info.dtype, info.shape, ndim)
         read += math.prod(info.shape)
         if read > MAX_VALUES + MAX_GIVEN_CELLS:
-            raise ScenarioError(f"holds more than the {MAX_VALUES:,} numbers a scenario may have")
+            raise ScenarioError(QT_TR_NOOP("holds more than the {0:,} numbers a scenario may have"), MAX_VALUES)
         return arrays.read(name)
     heads = document.get("heads")
     if isinstance(heads, list) and len(heads) <= MAX_HEADS and "weights" not in document and \
             "projection" not in document:
         stacked = {m: array(m, 3) for m in "qkv"} if all(m in arrays for m in "qkv") else None
         if stacked and any(len(a) != len(heads) for a in stacked.values()):
-            raise ScenarioError(f"q, k and v hold {len(stacked['q'])} heads; the scenario has {len(heads)}")
+            raise ScenarioError(QT_TR_NOOP("q, k and v hold {0} heads; the scenario has {1}"),
+                                len(stacked['q']), len(heads))
         for i, entry in enumerate(heads):
             if isinstance(entry, dict):
                 entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}", 2) for m in "qkv"})
@@ -308,9 +322,9 @@ def scenario_from_dict(document) -> Scenario:
     settings = _settings(document.get("settings", {}), len(tokens))
     entries = document.get("heads")
     if not isinstance(entries, list):
-        raise ScenarioError('"heads" must be a list of heads')
+        raise ScenarioError(QT_TR_NOOP('"heads" must be a list of heads'))
     if len(entries) > MAX_HEADS:
-        raise ScenarioError(f"{len(entries)} heads is more than the {MAX_HEADS} AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("{0} heads is more than the {1} AttnViz shows"), len(entries), MAX_HEADS)
     projection = document.get("projection")
     given = document.get("weights")
     if projection is not None:
@@ -334,7 +348,8 @@ def _focus(value, n: int):
     """The story's query: a whole number here; that it is a token of this scenario is validated
     with the rest (after the heads, whose shapes say more about a broken file)."""
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise ScenarioError(f'"focus" must be a token position from 0 to {n - 1}, not {_short(value)}')
+        raise ScenarioError(QT_TR_NOOP("\"focus\" must be a token position from 0 to {0}, not {1}"),
+                            n - 1, _short(value))
     return value
 
 
@@ -344,10 +359,10 @@ def _weights(given, n_heads: int) -> np.ndarray:
         _matrix(given[:0], "weights", ndim=3)  # its type and axes; make_scenario keeps float32
         return given
     if not isinstance(given, list) or len(given) != n_heads:
-        raise ScenarioError(f'"weights" must hold one matrix for each of the {n_heads} heads')
-    matrices = [_matrix(m, f"weights of head {h}") for h, m in enumerate(given)]
+        raise ScenarioError(QT_TR_NOOP("\"weights\" must hold one matrix for each of the {0} heads"), n_heads)
+    matrices = [_matrix(m, Phrase(QT_TR_NOOP("weights of head {0}"), h)) for h, m in enumerate(given)]
     if len({m.shape for m in matrices}) > 1:
-        raise ScenarioError("the heads' weight matrices have different shapes")
+        raise ScenarioError(QT_TR_NOOP("the heads' weight matrices have different shapes"))
     return np.array(matrices) if matrices else np.zeros((0, 0, 0))
 
 
@@ -357,30 +372,32 @@ def _layer_entry(value):
     if (not isinstance(value, list) or len(value) != 2 or
             not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or
             not 0 <= value[0] < value[1] <= MAX_LAYERS):
-        raise ScenarioError(f'"layer" must be [this layer, number of layers], with at most {MAX_LAYERS} layers')
+        raise ScenarioError(QT_TR_NOOP("\"layer\" must be [this layer, number of layers], with at most {0} layers"),
+                            MAX_LAYERS)
     return tuple(value)
 
 
 def _check_header(document) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
-        raise ScenarioError(f'not an AttnViz scenario (it needs "format": "{FORMAT_NAME}")')
+        raise ScenarioError(QT_TR_NOOP("not an AttnViz scenario (it needs \"format\": \"{0}\")"), FORMAT_NAME)
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ScenarioError(f'"version" must be a whole number, not {_short(version)}')
+        raise ScenarioError(QT_TR_NOOP("\"version\" must be a whole number, not {0}"), _short(version))
     if version > FORMAT_VERSION:
-        raise ScenarioError(f"written by a newer AttnViz (format version {version}); "
-                            f"this version reads up to version {FORMAT_VERSION}")
+        raise ScenarioError(QT_TR_NOOP("written by a newer AttnViz (format version {0}); this version reads up "
+                                       "to version {1}"), version, FORMAT_VERSION)
 
 
 def _settings(entry, n: int) -> Settings:
     if not isinstance(entry, dict):
-        raise ScenarioError('"settings" must be an object')
+        raise ScenarioError(QT_TR_NOOP('"settings" must be an object'))
     causal, scale = entry.get("causal", True), entry.get("scale", True)
     temperature = entry.get("temperature", 1.0)
     if not isinstance(causal, bool) or not isinstance(scale, bool):
-        raise ScenarioError('settings: "causal" and "scale" must be true or false')
+        raise ScenarioError(QT_TR_NOOP('settings: "causal" and "scale" must be true or false'))
     if not _is_number(temperature):
-        raise ScenarioError(f'settings: "temperature" must be a number, not {_short(temperature)}')
+        raise ScenarioError(QT_TR_NOOP("settings: \"temperature\" must be a number, not {0}"),
+                            _short(temperature))
     return Settings(causal, scale, float(temperature), _mask(entry.get("mask"), n))
 
 
@@ -390,46 +407,47 @@ def _mask(entry, n: int):
     if entry is None:
         return None
     if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
-        raise ScenarioError(f'settings: "mask" must be an object whose "kind" is one of {", ".join(KINDS)}')
+        raise ScenarioError(QT_TR_NOOP("settings: \"mask\" must be an object whose \"kind\" is one of {0}"),
+                            ", ".join(KINDS))
     window, prefix = entry.get("window", 3), entry.get("prefix", 2)
     padding, custom = entry.get("padding", []), entry.get("custom")
     for key, value in (("window", window), ("prefix", prefix)):
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS:
-            raise ScenarioError(f'settings: mask "{key}" must be a whole number from 0 to {MAX_TOKENS}, '
-                                f'not {_short(value)}')
+            raise ScenarioError(QT_TR_NOOP("settings: mask \"{0}\" must be a whole number from 0 to {1}, not {2}"),
+                                key, MAX_TOKENS, _short(value))
     if not isinstance(padding, list) or len(padding) > n or \
             not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
-        raise ScenarioError('settings: mask "padding" must be a list of token positions')
+        raise ScenarioError(QT_TR_NOOP('settings: mask "padding" must be a list of token positions'))
     if entry["kind"] != "custom":
         custom = None  # a painted mask kept from before is not used by the other kinds
     if custom is not None:
         if (not isinstance(custom, list) or len(custom) != n or
                 not all(isinstance(r, list) and len(r) == n and all(x in (0, 1) for x in r) for r in custom)):
-            raise ScenarioError('settings: mask "custom" must be one row of 0 (hidden) and 1 (visible) '
-                                'per token, each as long as there are tokens')
+            raise ScenarioError(QT_TR_NOOP('settings: mask "custom" must be one row of 0 (hidden) and 1 (visible) '
+                                'per token, each as long as there are tokens'))
         custom = as_rows(custom)
     return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 
 def _head(index: int, entry) -> Head:
     if not isinstance(entry, dict):
-        raise ScenarioError(f"head {index}: must be an object with name, q, k and v")
+        raise ScenarioError(QT_TR_NOOP("head {0}: must be an object with name, q, k and v"), index)
     name = entry.get("name", f"head {index}")
     if not isinstance(name, str):
-        raise ScenarioError(f'head {index}: "name" must be text, not {_short(name)}')
-    where = f"head {index} ({shortened(name, 40)})"
+        raise ScenarioError(QT_TR_NOOP("head {0}: \"name\" must be text, not {1}"), index, _short(name))
+    where = Phrase(QT_TR_NOOP("head {0} ({1})"), index, shortened(name, 40))
     missing = [m for m in "qkv" if m not in entry]
     if missing:
-        raise ScenarioError(f"{where}: {', '.join(missing)} missing")
-    matrices = {m: _matrix(entry[m], f"{where}: {m}") for m in "qkv"}
+        raise ScenarioError(QT_TR_NOOP("{0}: {1} missing"), where, ', '.join(missing))
+    matrices = {m: _matrix(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m)) for m in "qkv"}
     return make_head(name, **matrices, labels=_labels(entry, "labels", where),
                      v_labels=_labels(entry, "v_labels", where), names=_names(entry, where))
 
 
-def _names(entry: dict, where: str) -> dict:
+def _names(entry: dict, where: str | Phrase) -> dict:
     names = entry.get("names", {})
     if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
-        raise ScenarioError(f'{where}: "names" must be an object of language -> name')
+        raise ScenarioError(QT_TR_NOOP("{0}: \"names\" must be an object of language -> name"), where)
     return names
 
 
@@ -438,55 +456,59 @@ def _derived_heads(projection: Projection, entries):
     entries = [e if isinstance(e, dict) else {} for e in entries]
     names = [e.get("name", f"head {i}") for i, e in enumerate(entries)]
     if not all(isinstance(n, str) for n in names):
-        raise ScenarioError('every head\'s "name" must be text')
-    labels = [_labels(e, "labels", f"head {i}") for i, e in enumerate(entries)]
+        raise ScenarioError(QT_TR_NOOP('every head\'s "name" must be text'))
+    labels = [_labels(e, "labels", Phrase(QT_TR_NOOP("head {0}"), i)) for i, e in enumerate(entries)]
     heads = derive_heads(projection, names, labels)
-    return [dataclasses.replace(h, names=_names(e, f"head {i}")) for i, (h, e) in enumerate(zip(heads, entries))]
+    return [dataclasses.replace(h, names=_names(e, Phrase(QT_TR_NOOP("head {0}"), i)))
+            for i, (h, e) in enumerate(zip(heads, entries))]
 
 
 def _projection(entry) -> Projection:
     if not isinstance(entry, dict):
-        raise ScenarioError('"projection" must be an object')
+        raise ScenarioError(QT_TR_NOOP('"projection" must be an object'))
     matrices = {}
     for name in PROJECTION_MATRICES:
         if name not in entry:
-            raise ScenarioError(f"projection: {name} missing")
-        matrices[name] = _matrix(entry[name], f"projection: {name}")
+            raise ScenarioError(QT_TR_NOOP("projection: {0} missing"), name)
+        matrices[name] = _matrix(entry[name], Phrase(QT_TR_NOOP("projection: {0}"), name))
     n_heads, n_kv = entry.get("n_heads"), entry.get("n_kv_heads")
     for key, value in (("n_heads", n_heads), ("n_kv_heads", n_kv)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_HEADS):
-            raise ScenarioError(f"projection: {key} must be a whole number from 1 to {MAX_HEADS}, not {_short(value)}")
+            raise ScenarioError(QT_TR_NOOP("projection: {0} must be a whole number from 1 to {1}, not {2}"),
+                                key, MAX_HEADS, _short(value))
     if n_heads is None:
-        raise ScenarioError("projection: n_heads missing")
+        raise ScenarioError(QT_TR_NOOP("projection: n_heads missing"))
     residual, norm = entry.get("residual", True), entry.get("layer_norm", False)
     positions = entry.get("positions", "none")
     if not isinstance(residual, bool) or not isinstance(norm, bool):
-        raise ScenarioError('projection: "residual" and "layer_norm" must be true or false')
+        raise ScenarioError(QT_TR_NOOP('projection: "residual" and "layer_norm" must be true or false'))
     if not isinstance(positions, str):
-        raise ScenarioError('projection: "positions" must be "none", "sinusoidal" or "rope"')
+        raise ScenarioError(QT_TR_NOOP('projection: "positions" must be "none", "sinusoidal" or "rope"'))
     for m in matrices.values():
         m.setflags(write=False)
     return Projection(**matrices, n_heads=n_heads, n_kv_heads=n_kv, residual=residual, layer_norm=norm,
                       positions=positions)
 
 
-def _matrix(value, where: str, ndim: int = 2) -> np.ndarray:
+def _matrix(value, where: str | Phrase, ndim: int = 2) -> np.ndarray:
     """A list of equal-length lists of numbers (or, from an .npz, a numeric array) -> float
     array; anything else is refused."""
     if isinstance(value, np.ndarray):
         if value.ndim != ndim or value.dtype.kind not in "iuf":
-            raise ScenarioError(f"{where} must be a {ndim}-D array of numbers, not {value.dtype} {value.shape}")
+            raise ScenarioError(QT_TR_NOOP("{0} must be a {1}-D array of numbers, not {2} {3}"),
+                                where, ndim, value.dtype, value.shape)
         return value.astype(float)
     if not isinstance(value, list) or not all(isinstance(row, list) for row in value):
-        raise ScenarioError(f"{where} must be a list of rows, each a list of numbers")
+        raise ScenarioError(QT_TR_NOOP("{0} must be a list of rows, each a list of numbers"), where)
     for r, row in enumerate(value):
         for c, x in enumerate(row):
             if not _is_number(x):
-                raise ScenarioError(f"{where}, row {r + 1}, column {c + 1}: {_short(x)} is not a number "
-                                    f"(or is too large: values must lie {RANGE_TEXT})")
+                raise ScenarioError(QT_TR_NOOP("{0}, row {1}, column {2}: {3} is not a number (or is too large: "
+                                               "values must lie {4})"),
+                                    where, r + 1, c + 1, _short(x), RANGE_TEXT)
     widths = {len(row) for row in value}
     if len(widths) > 1:
-        raise ScenarioError(f"{where}: rows have different lengths ({sorted(widths)[:5]})")
+        raise ScenarioError(QT_TR_NOOP("{0}: rows have different lengths ({1})"), where, sorted(widths)[:5])
     return np.array(value, dtype=float).reshape(len(value), widths.pop() if widths else 0)
 
 
@@ -502,27 +524,29 @@ def _short(x) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def _list_of_strings(value, where: str, most: int | None = None) -> list[str]:
+def _list_of_strings(value, where: str | Phrase, most: int | None = None) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise ScenarioError(f'"{where}" must be a list of strings')
+        raise ScenarioError(QT_TR_NOOP("\"{0}\" must be a list of strings"), where)
     if most is not None and len(value) > most:
-        raise ScenarioError(f"{len(value):,} {where} is more than the {most:,} AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("{0:,} {1} is more than the {2:,} AttnViz shows"),
+                            len(value), where, most)
     return value
 
 
-def _labels(entry: dict, key: str, where: str) -> tuple[str, ...]:
+def _labels(entry: dict, key: str, where: str | Phrase) -> tuple[str, ...]:
     value = entry.get(key, [])
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value) or len(value) > MAX_DIM:
-        raise ScenarioError(f'{where}: "{key}" must be a list of at most {MAX_DIM} strings')
+        raise ScenarioError(QT_TR_NOOP("{0}: \"{1}\" must be a list of at most {2} strings"),
+                            where, key, MAX_DIM)
     return tuple(value)
 
 
-def _texts(value, where: str):
+def _texts(value, where: str | Phrase):
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
         return value
-    raise ScenarioError(f'"{where}" must be a string or an object of language -> string')
+    raise ScenarioError(QT_TR_NOOP("\"{0}\" must be a string or an object of language -> string"), where)
 
 
 # ---------------------------------------------------------------- a model's arrays
@@ -554,11 +578,12 @@ def _model_scenario(path: Path, arrays: Arrays, layer: int, prefer_weights: bool
             return make_scenario(tokens, heads, settings, title=title, layer=(layer, layers) if layers > 1 else None)
         if "weights" not in arrays:
             missing = [m for m in "qkv" if m not in arrays]
-            raise ScenarioError(f"no 'weights' array, and no {', '.join(repr(m) for m in missing)} "
-                                "array either (a model's file holds tokens and weights, or tokens and q, k, v)")
+            raise ScenarioError(QT_TR_NOOP("no 'weights' array, and no {0} array either (a model's file holds "
+                                           "tokens and weights, or tokens and q, k, v)"),
+                                ', '.join(repr(m) for m in missing))
         weights, layers = _model_weights(arrays, len(tokens), layer)
         if names and len(names) != len(weights):
-            raise ScenarioError(f"{len(names)} head_names for {len(weights)} heads")
+            raise ScenarioError(QT_TR_NOOP("{0} head_names for {1} heads"), len(names), len(weights))
         return make_scenario(tokens, weights_only_heads(len(weights), len(tokens), names), settings, title=title,
                              given=weights, layer=(layer, layers) if layers > 1 else None)
     except FileProblem:
@@ -571,16 +596,18 @@ def _model_tokens(arrays: Arrays) -> list[str]:
     """The token texts: a 1-D array of strings (bytes are read as UTF-8), made visible
     (a tokenizer's "\\n" is shown as ↵) and at most MAX_TOKEN_LENGTH characters."""
     if "tokens" not in arrays:
-        raise ScenarioError("no 'tokens' array (the token texts are needed)")
+        raise ScenarioError(QT_TR_NOOP("no 'tokens' array (the token texts are needed)"))
     info = arrays.info("tokens")
     if info.ndim != 1:
-        raise ScenarioError(f"'tokens' has shape {info.shape}; it must be one row of token texts")
+        raise ScenarioError(QT_TR_NOOP("'tokens' has shape {0}; it must be one row of token texts"), info.shape)
     if info.dtype.kind not in "US":
-        raise ScenarioError(f"'tokens' holds {info.dtype} values; it must hold the token texts (strings)")
+        raise ScenarioError(QT_TR_NOOP("'tokens' holds {0} values; it must hold the token texts (strings)"),
+                            info.dtype)
     if info.shape[0] > MAX_TOKENS:
-        raise ScenarioError(f"{info.shape[0]:,} tokens is more than the {MAX_TOKENS:,} AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("{0:,} tokens is more than the {1:,} AttnViz shows"),
+                            info.shape[0], MAX_TOKENS)
     if info.nbytes > MAX_TOKEN_BYTES:
-        raise ScenarioError("'tokens' holds texts far too long to be tokens")
+        raise ScenarioError(QT_TR_NOOP("'tokens' holds texts far too long to be tokens"))
     return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens"), "tokens")]
 
 
@@ -589,7 +616,7 @@ def _texts_of(array: np.ndarray, name: str) -> list[str]:
         try:
             return [t.decode("utf-8") for t in array]
         except UnicodeDecodeError:
-            raise ScenarioError(f"'{name}' holds bytes that are not UTF-8 text") from None
+            raise ScenarioError(QT_TR_NOOP("'{0}' holds bytes that are not UTF-8 text"), name) from None
     return [str(t) for t in array]
 
 
@@ -598,7 +625,7 @@ def _model_head_names(arrays: Arrays) -> list[str]:
         return []
     info = arrays.info("head_names")
     if info.dtype.kind not in "US" or math.prod(info.shape) > MAX_HEADS or info.nbytes > MAX_TOKEN_BYTES:
-        raise ScenarioError("'head_names' must be an array of strings, one per head")
+        raise ScenarioError(QT_TR_NOOP("'head_names' must be an array of strings, one per head"))
     return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(arrays.read("head_names").reshape(-1), "head_names")]
 
 
@@ -610,7 +637,8 @@ def _model_settings(arrays: Arrays) -> Settings:
         if name in arrays:
             info = arrays.info(name)
             if info.shape != () or info.dtype.kind not in kinds:
-                raise ScenarioError(f"'{name}' must be a single {'true or false' if kinds == 'b' else 'number'}")
+                raise ScenarioError(QT_TR_NOOP("'{0}' must be a single {1}"),
+                                    name, 'true or false' if kinds == 'b' else 'number')
             values[name] = arrays.read(name).item()
     return Settings(**values)
 
@@ -621,24 +649,26 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
     info = arrays.info(name)
     last_name = "n" if name == "weights" else "d"
     if info.dtype.kind not in "iuf":
-        raise ScenarioError(f"'{name}' holds {info.dtype} values, not numbers")
+        raise ScenarioError(QT_TR_NOOP("'{0}' holds {1} values, not numbers"), name, info.dtype)
     if info.ndim not in (2, 3, 4):
-        raise ScenarioError(f"'{name}' has shape {info.shape}; it must be (layers, heads, n, {last_name}), "
-                            f"(heads, n, {last_name}) or (n, {last_name})")
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}; it must be (layers, heads, n, {2}), (heads, n, {3}) "
+                                       "or (n, {4})"), name, info.shape, last_name, last_name, last_name)
     layers = info.shape[0] if info.ndim == 4 else 1
     heads = info.shape[-3] if info.ndim >= 3 else 1
     rows, width = info.shape[-2:]
     if rows != n:
-        raise ScenarioError(f"'{name}' has {rows} rows per head but there are {n} tokens")
+        raise ScenarioError(QT_TR_NOOP("'{0}' has {1} rows per head but there are {2} tokens"), name, rows, n)
     if name == "weights" and width != n:
-        raise ScenarioError(f"'weights' holds {rows} × {width} matrices; attention weights are tokens × tokens")
+        raise ScenarioError(QT_TR_NOOP("'weights' holds {0} × {1} matrices; attention weights are tokens × tokens"),
+                            rows, width)
     per_layer = heads * rows * width  # what one layer widens to: ≤ 128 MB as float64
     if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM) or \
             per_layer > (MAX_GIVEN_CELLS if name == "weights" else MAX_VALUES // 3):
-        raise ScenarioError(f"'{name}' has shape {info.shape}: more heads, layers or dimensions than AttnViz "
-                            f"shows (at most {MAX_HEADS} heads, {MAX_LAYERS} layers, {MAX_DIM} dimensions)")
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: more heads, layers or dimensions than AttnViz shows "
+                                       "(at most {2} heads, {3} layers, {4} dimensions)"),
+                            name, info.shape, MAX_HEADS, MAX_LAYERS, MAX_DIM)
     if last is not None and layers != last:
-        raise ScenarioError("q, k and v have different numbers of layers")
+        raise ScenarioError(QT_TR_NOOP("q, k and v have different numbers of layers"))
     return layers
 
 
@@ -646,7 +676,8 @@ def _one_layer(arrays: Arrays, name: str, layer: int, layers: int) -> np.ndarray
     """[heads, n, d] of one layer, read alone and only then widened: q, k, v to float64 (the
     core computes with them), weights to float32 at least (they are only shown)."""
     if not 0 <= layer < layers:
-        raise ScenarioError(f"there is no layer {layer}: '{name}' has layers 0 to {layers - 1}")
+        raise ScenarioError(QT_TR_NOOP("there is no layer {0}: '{1}' has layers 0 to {2}"),
+                            layer, name, layers - 1)
     info = arrays.info(name)
     a = arrays.read(name, layer) if info.ndim == 4 else arrays.read(name)
     wide = np.result_type(a.dtype, np.float32) if name == "weights" else np.float64
@@ -660,7 +691,8 @@ def _model_heads(arrays: Arrays, n: int, layer: int, names: list[str]):
             _checked(arrays, m, n, layers)
         q, k, v = (_one_layer(arrays, m, layer, layers) for m in "qkv")
         if not q.shape[0] == k.shape[0] == v.shape[0]:
-            raise ScenarioError(f"q, k and v have {q.shape[0]}, {k.shape[0]}, {v.shape[0]} heads")
+            raise ScenarioError(QT_TR_NOOP("q, k and v have {0}, {1}, {2} heads"),
+                                q.shape[0], k.shape[0], v.shape[0])
     else:
         count = 0
         while count < MAX_HEADS and all(f"{m}_{count}" in arrays for m in "qkv"):
@@ -668,12 +700,12 @@ def _model_heads(arrays: Arrays, n: int, layer: int, names: list[str]):
         for i in range(count):
             for m in "qkv":
                 if arrays.info(f"{m}_{i}").ndim != 2 or _checked(arrays, f"{m}_{i}", n, None) != 1:
-                    raise ScenarioError(f"'{m}_{i}' has shape {arrays.info(f'{m}_{i}').shape}; one head's "
-                                        "matrix must be (n, d)")
+                    raise ScenarioError(QT_TR_NOOP("'{0}_{1}' has shape {2}; one head's matrix must be (n, d)"),
+                                        m, i, arrays.info(f'{m}_{i}').shape)
         q, k, v = ([arrays.read(f"{m}_{i}").astype(float) for i in range(count)] for m in "qkv")
         layers = 1
     if names and len(names) != len(q):
-        raise ScenarioError(f"{len(names)} head_names for {len(q)} heads")
+        raise ScenarioError(QT_TR_NOOP("{0} head_names for {1} heads"), len(names), len(q))
     names = head_names(names, len(q))
     return [make_head(names[i], q[i], k[i], v[i]) for i in range(len(q))], layers
 
@@ -684,7 +716,7 @@ def _model_weights(arrays: Arrays, n: int, layer: int):
     finite = np.isfinite(weights)
     if not finite.all():  # where, only then: argwhere on 3 million cells takes longer than reading them
         h, row, _ = np.argwhere(~finite)[0]
-        raise ScenarioError(f"head {h}, row {row + 1}: the weights hold NaN or infinity")
+        raise ScenarioError(QT_TR_NOOP("head {0}, row {1}: the weights hold NaN or infinity"), h, row + 1)
     weights.setflags(write=False)  # ours alone, frozen: the scenario keeps it without a copy
     return weights, layers
 
@@ -703,13 +735,14 @@ def save_data(s: Scenario, weights, path) -> None:
     except (OSError, ValueError) as e:
         raise os_problem(path, e) from None
     if is_folder:
-        raise problem(path, "is a folder; give a file name ending in .csv or .npz")
+        raise problem(path, QT_TR_NOOP("is a folder; give a file name ending in .csv or .npz"))
     if suffix == ".csv":
         atomic_write(path, data_csv(s, weights).encode("utf-8"))
     elif suffix == ".npz":
         atomic_write(path, _npz_writer(scenario_arrays(s, weights)))
     else:
-        raise problem(path, f"unknown data format '{suffix or '(none)'}'; use a name ending in .csv or .npz")
+        raise problem(path, QT_TR_NOOP("unknown data format '{0}'; use a name ending in .csv or .npz"),
+                            suffix or '(none)')
 
 
 def data_csv(s: Scenario, weights) -> str:

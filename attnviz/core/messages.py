@@ -11,6 +11,18 @@ def QT_TR_NOOP(template: str) -> str:  # noqa: N802 (the name lupdate looks for)
     return template
 
 
+class Phrase:
+    """Part of a message (which head, which matrix) translated along with it: a template and
+    its values, like the message itself."""
+
+    def __init__(self, template: str, *values):
+        self.template = template
+        self.values = values
+
+    def __str__(self) -> str:
+        return self.template.format(*self.values) if self.values else self.template
+
+
 class AttnVizError(ValueError):
     """Bad input; str() is the English message, .template and .values allow translation."""
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .messages import QT_TR_NOOP
 from .files import FileProblem, open_regular, problem, regular_file, stamp
 
 MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
@@ -80,8 +81,9 @@ class Arrays:
         self.infos = self._index()
         total = sum(info.nbytes for info in self.infos.values())
         if total > limit:  # also bounds what reaching a late layer of a compressed array inflates
-            raise problem(self.path, f"unpacks to {total / 2**20:,.0f} MB, more than the {limit // 2**20:,} MB "
-                                     "a model's file may hold: save fewer layers or tokens, or float32")
+            raise problem(self.path, QT_TR_NOOP("unpacks to {0:,.0f} MB, more than the {1:,} MB a model's file "
+                                                "may hold: save fewer layers or tokens, or float32"),
+                                     total / 2**20, limit // 2**20)
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
@@ -105,12 +107,12 @@ class Arrays:
         with open_regular(self.path, self.limit) as f:
             count, directory = _directory(f)
             if count > MAX_MEMBERS or directory > MAX_DIRECTORY_BYTES:
-                raise problem(self.path, f"lists {count:,} files in {directory:,} bytes; an .npz of AttnViz "
-                                         f"holds at most {MAX_MEMBERS:,}")
+                raise problem(self.path, QT_TR_NOOP("lists {0:,} files in {1:,} bytes; an .npz of AttnViz holds "
+                                                    "at most {2:,}"), count, directory, MAX_MEMBERS)
             with zipfile.ZipFile(f) as archive:
                 if len(archive.infolist()) > MAX_MEMBERS:
-                    raise problem(self.path, f"lists {len(archive.infolist()):,} files; an .npz of AttnViz "
-                                             f"holds at most {MAX_MEMBERS:,}")
+                    raise problem(self.path, QT_TR_NOOP("lists {0:,} files; an .npz of AttnViz holds at most "
+                                                        "{1:,}"), len(archive.infolist()), MAX_MEMBERS)
                 infos = {}
                 for member in archive.infolist():
                     if member.filename.endswith(".npy"):
@@ -118,8 +120,8 @@ class Arrays:
                         with archive.open(member) as stream:
                             infos[name] = _header(name, stream)
                         if infos[name].offset + infos[name].nbytes > member.file_size:
-                            raise FileProblem(f"'{name}' claims shape {infos[name].shape}, more data than "
-                                              "the file holds")
+                            raise FileProblem(QT_TR_NOOP("'{0}' claims shape {1}, more data than the file holds"),
+                                              name, infos[name].shape)
                         self.members[name] = _member(f, member)
                 return infos
 
@@ -127,7 +129,8 @@ class Arrays:
         with open_regular(file, self.limit) as f:
             info = _header(name, f)
             if info.offset + info.nbytes > os.fstat(f.fileno()).st_size:
-                raise FileProblem(f"'{name}' claims shape {info.shape}, more data than the file holds")
+                raise FileProblem(QT_TR_NOOP("'{0}' claims shape {1}, more data than the file holds"),
+                                  name, info.shape)
             return info
 
     # ------------------------------------------------------------- reading
@@ -145,8 +148,8 @@ class Arrays:
         whole = index is not None and info.fortran
         nbytes = info.nbytes if whole else math.prod(shape) * info.dtype.itemsize
         if nbytes > self.limit:
-            raise problem(self.path, f"'{name}' holds {nbytes / 2**20:.0f} MB; the most AttnViz reads is "
-                                     f"{self.limit // 2**20} MB")
+            raise problem(self.path, QT_TR_NOOP("'{0}' holds {1:.0f} MB; the most AttnViz reads is {2} MB"),
+                                     name, nbytes / 2**20, self.limit // 2**20)
         data = self._guarded(lambda: self._read_bytes(name, info.offset + skip, nbytes))
         self.reads.append((name, index))
         array = np.frombuffer(data, dtype=info.dtype).reshape(info.shape if whole else shape,
@@ -159,7 +162,7 @@ class Arrays:
                 f.seek(start)
                 return _read_exact(f, nbytes, name)
         if not self.unchanged():
-            raise problem(self.path, "changed on disk since it was opened: open it again")
+            raise problem(self.path, QT_TR_NOOP("changed on disk since it was opened: open it again"))
         member = self.members.get(name)
         with open_regular(self.path, self.limit) as f:
             if member is not None and member.method == zipfile.ZIP_STORED:
@@ -181,11 +184,12 @@ class Arrays:
         except FileProblem as e:
             raise e if str(e).startswith(str(self.path)) else problem(self.path, e) from None
         except MemoryError:
-            raise problem(self.path, "too large to read with the memory available") from None
+            raise problem(self.path, QT_TR_NOOP("too large to read with the memory available")) from None
         except (zipfile.BadZipFile, EOFError, KeyError):
-            raise problem(self.path, "not a valid .npz file (broken or not a zip archive)") from None
+            raise problem(self.path, QT_TR_NOOP("not a valid .npz file (broken or not a zip archive)")) from None
         except Exception as e:  # noqa: BLE001 (whatever a hostile archive makes zipfile or NumPy raise)
-            raise problem(self.path, f"not a valid NumPy file ({type(e).__name__}: {one_line(e)})") from None
+            raise problem(self.path, QT_TR_NOOP("not a valid NumPy file ({0}: {1})"),
+                                     type(e).__name__, one_line(e)) from None
 
 
 class Member:
@@ -217,7 +221,7 @@ class Member:
                 pending = f.read(min(PACKED_CHUNK, self.compressed - packed))
                 packed += len(pending)
                 if not pending:
-                    raise FileProblem(f"'{name}' ends early: the file is truncated")
+                    raise FileProblem(QT_TR_NOOP("'{0}' ends early: the file is truncated"), name)
             # Not a byte past the range, a megabyte at most (no large pieces to copy), and stop at
             # each multiple of EVERY to save a point there. With every byte of input consumed,
             # zlib may still hold output cut off at the last stop: an empty input drains it.
@@ -226,7 +230,7 @@ class Member:
                                                      at + CHUNK) - at)
             pending = inflater.unconsumed_tail
             if not piece and (inflater.eof or not had_input):
-                raise FileProblem(f"'{name}' ends early: the file is truncated")
+                raise FileProblem(QT_TR_NOOP("'{0}' ends early: the file is truncated"), name)
             inflated += len(piece)
             lo, hi = max(start - at, 0), len(piece)
             if hi > lo:
@@ -252,9 +256,10 @@ def _member(f, info: zipfile.ZipInfo) -> Member | None:
         raise zipfile.BadZipFile("a damaged local header")
     start = info.header_offset + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
     if start + info.compress_size > os.fstat(f.fileno()).st_size:
-        raise FileProblem(f"'{info.filename}' claims more bytes than the file holds: it is truncated")
+        raise FileProblem(QT_TR_NOOP("'{0}' claims more bytes than the file holds: it is truncated"),
+                          info.filename)
     if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
-        raise FileProblem(f"'{info.filename}' has a damaged size")
+        raise FileProblem(QT_TR_NOOP("'{0}' has a damaged size"), info.filename)
     return Member(info.compress_type, start, info.compress_size, info.file_size)
 
 
@@ -279,26 +284,26 @@ def _header(name: str, stream) -> ArrayInfo:
     """The .npy header, its length checked before it is read (NumPy would read a 4 GB one first)."""
     magic = stream.read(8)
     if len(magic) < 8 or magic[:6] != b"\x93NUMPY" or magic[6] not in (1, 2, 3):
-        raise FileProblem(f"'{name}' is not a NumPy array")
+        raise FileProblem(QT_TR_NOOP("'{0}' is not a NumPy array"), name)
     width = 2 if magic[6] == 1 else 4
     length_bytes = stream.read(width)
     length = int.from_bytes(length_bytes, "little") if len(length_bytes) == width else -1
     if not 0 < length <= MAX_HEADER_BYTES:
-        raise FileProblem(f"'{name}' has a damaged header ({length:,} bytes long)")
+        raise FileProblem(QT_TR_NOOP("'{0}' has a damaged header ({1:,} bytes long)"), name, length)
     text = stream.read(length)
     if len(text) != length:
-        raise FileProblem(f"'{name}' ends inside its header: the file is truncated")
+        raise FileProblem(QT_TR_NOOP("'{0}' ends inside its header: the file is truncated"), name)
     header = io.BytesIO(magic + length_bytes + text)
     np.lib.format.read_magic(header)
     read = np.lib.format.read_array_header_1_0 if magic[6] == 1 else np.lib.format.read_array_header_2_0
     shape, fortran, dtype = read(header, max_header_size=MAX_HEADER_BYTES)
     if dtype.hasobject:
-        raise FileProblem(f"'{name}' holds Python objects (pickles), which AttnViz never loads; "
-                          "save plain numeric and string arrays")
+        raise FileProblem(QT_TR_NOOP("'{0}' holds Python objects (pickles), which AttnViz never loads; save "
+                                     "plain numeric and string arrays"), name)
     if dtype.kind not in READABLE_KINDS or dtype.fields is not None or dtype.subdtype is not None:
-        raise FileProblem(f"'{name}' holds {dtype} values; AttnViz reads numbers and text")
+        raise FileProblem(QT_TR_NOOP("'{0}' holds {1} values; AttnViz reads numbers and text"), name, dtype)
     if any(d < 0 for d in shape):
-        raise FileProblem(f"'{name}' has a negative size in its shape {shape}")
+        raise FileProblem(QT_TR_NOOP("'{0}' has a negative size in its shape {1}"), name, shape)
     return ArrayInfo(name, tuple(int(d) for d in shape), dtype, bool(fortran), 8 + width + length)
 
 
@@ -311,7 +316,7 @@ def _read_exact(stream, nbytes: int, name: str) -> np.ndarray:
     while done < nbytes:
         got = stream.readinto(view[done:done + CHUNK])
         if not got:
-            raise FileProblem(f"'{name}' ends early: the file is truncated")
+            raise FileProblem(QT_TR_NOOP("'{0}' ends early: the file is truncated"), name)
         done += got
     return data
 
@@ -325,8 +330,9 @@ def folder_names(path: Path, names, shared=()) -> tuple[dict[str, Path], str]:
     stem = path.stem
     matched = next((n for n in sorted(names, key=len, reverse=True) if stem.endswith(n)), None)
     if matched is None:
-        raise problem(path, f"is not one of the arrays AttnViz reads ({', '.join(n + '.npy' for n in names)}, "
-                            "optionally with a common prefix such as layer7_weights.npy)")
+        raise problem(path, QT_TR_NOOP("is not one of the arrays AttnViz reads ({0}, optionally with a common "
+                                       "prefix such as layer7_weights.npy)"),
+                            ', '.join(n + '.npy' for n in names))
     prefix = stem[:len(stem) - len(matched)]
     found = {}
     for name in names:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .messages import QT_TR_NOOP, AttnVizError
+from .messages import QT_TR_NOOP, AttnVizError, Phrase
 
 # Every value AttnViz stores lies within ±MAX_ABS, so q·k over any d_k it allows
 # stays far below float64's overflow and no view ever sees inf or NaN.
@@ -14,7 +14,7 @@ MAX_ABS = 1e6
 # full-width digits and '－' (U+FF0D) to ASCII but leaves these alone.
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-"})
 
-RANGE_TEXT = "between -1,000,000 and 1,000,000"
+RANGE_TEXT = Phrase(QT_TR_NOOP("between -1,000,000 and 1,000,000"))
 # Decimal notation only: Python's float() would also take "1_0" (as 10), "infinity" and "nan".
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 

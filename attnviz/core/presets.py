@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .messages import QT_TR_NOOP
 from .io import load_scenario, scenario_from_dict
 from .scenario import Scenario, ScenarioError
 
@@ -32,7 +33,7 @@ def _folder():
 def _document(preset_id: str) -> dict:
     entry = _folder() / f"{preset_id}.json"
     if "/" in preset_id or "\\" in preset_id or not entry.is_file():
-        raise ScenarioError(f"unknown preset '{preset_id}' (the presets are: {_known()})")
+        raise ScenarioError(QT_TR_NOOP("unknown preset '{0}' (the presets are: {1})"), preset_id, _known())
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
@@ -64,5 +65,5 @@ def open_named(name: str, layer: int = 0) -> tuple[Scenario, str]:
     if is_preset(name) and not os.path.exists(name):
         return load_preset(name), f"preset:{name}"
     if not os.path.exists(name) and os.sep not in name and "." not in name:
-        raise ScenarioError(f"'{name}' is neither a preset ({_known()}) nor a file")
+        raise ScenarioError(QT_TR_NOOP("'{0}' is neither a preset ({1}) nor a file"), name, _known())
     return load_scenario(name, layer), os.path.abspath(name)

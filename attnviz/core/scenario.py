@@ -13,7 +13,7 @@ import numpy as np
 from . import masks
 from .attention import POSITIONS, project_heads
 from .masks import MaskSpec
-from .messages import QT_TR_NOOP, AttnVizError
+from .messages import QT_TR_NOOP, AttnVizError, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
 from .text import code_point, first_control, looks_empty
 
@@ -31,6 +31,8 @@ MAX_LAYERS = 256     # a model's layers (the largest public models have about 13
 MAX_NAME_LENGTH = 200  # head names
 MAX_LABEL_LENGTH = 40  # dimension labels (動物, 食べ物), as long as a token at most
 MAX_TEXT_LENGTH = 10_000  # a title, description or note, in each language
+TEXT_FIELDS = {"title": Phrase(QT_TR_NOOP("title")), "description": Phrase(QT_TR_NOOP("description")),
+               "note": Phrase(QT_TR_NOOP("note"))}  # as messages name them
 MAX_LANGUAGES = 8      # the languages a text or name is given in
 # With these, everything a scenario holds besides its numbers fits a saved file's header:
 # names, labels and texts cannot make a scenario that opens but cannot be saved again.
@@ -242,40 +244,44 @@ def _texts(value) -> dict:
 def validate(s: Scenario) -> None:
     _check_tokens(s.tokens)
     if not s.heads:
-        raise ScenarioError("the scenario has no heads: add at least one head with q, k and v")
+        raise ScenarioError(QT_TR_NOOP("the scenario has no heads: add at least one head with q, k and v"))
     if len(s.heads) > MAX_HEADS:
-        raise ScenarioError(f"{len(s.heads)} heads is more than the {MAX_HEADS} AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("{0} heads is more than the {1} AttnViz shows"), len(s.heads), MAX_HEADS)
     cells = MAX_GIVEN_CELLS if s.weights_only else MAX_CELLS
     if len(s.heads) * s.n ** 2 > cells:
-        raise ScenarioError(f"{len(s.heads)} heads of {s.n} tokens is too large to show "
-                            f"(heads × tokens² must be at most {cells:,})")
+        raise ScenarioError(QT_TR_NOOP("{0} heads of {1} tokens is too large to show (heads × tokens² must be at "
+                                       "most {2:,})"), len(s.heads), s.n, cells)
     if count_values(s, given=False) > MAX_VALUES:
-        raise ScenarioError(f"the scenario holds {count_values(s, given=False):,} numbers; the most is {MAX_VALUES:,}")
+        raise ScenarioError(QT_TR_NOOP("the scenario holds {0:,} numbers; the most is {1:,}"),
+                            count_values(s, given=False), MAX_VALUES)
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens, s.weights_only)
     if s.weights_only:
         _check_given(s)
-    for which in ("title", "description", "note"):
-        texts = getattr(s, which)
+    for field, which in TEXT_FIELDS.items():
+        texts = getattr(s, field)
         if len(texts) > MAX_LANGUAGES or any(not isinstance(k, str) or len(k) > 16 for k in texts):
-            raise ScenarioError(f"the {which} is given in {len(texts)} languages; the most is {MAX_LANGUAGES}")
+            raise ScenarioError(QT_TR_NOOP("the {0} is given in {1} languages; the most is {2}"),
+                                which, len(texts), MAX_LANGUAGES)
         for text in texts.values():
             if len(text) > MAX_TEXT_LENGTH:  # before its characters are looked at one by one
-                raise ScenarioError(f"the {which} is {len(text):,} characters long; the most is {MAX_TEXT_LENGTH:,}")
-            _check_text(which, text, multiline=which != "title")
+                raise ScenarioError(QT_TR_NOOP("the {0} is {1:,} characters long; the most is {2:,}"),
+                                    which, len(text), MAX_TEXT_LENGTH)
+            _check_text(which, text, multiline=field != "title")
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))
     if s.focus is not None and not (isinstance(s.focus, int) and not isinstance(s.focus, bool)
                                     and 0 <= s.focus < s.n):
-        raise ScenarioError(f"the story's query {s.focus!r} is not a token position (0 to {s.n - 1})")
+        raise ScenarioError(QT_TR_NOOP("the story's query {0!r} is not a token position (0 to {1})"),
+                            s.focus, s.n - 1)
 
 
 def _check_tokens(tokens) -> None:
     if not tokens:
-        raise ScenarioError("there are no tokens: a scenario needs at least one")
+        raise ScenarioError(QT_TR_NOOP("there are no tokens: a scenario needs at least one"))
     if len(tokens) > MAX_TOKENS:
-        raise ScenarioError(f"{len(tokens)} tokens is more than the {MAX_TOKENS} AttnViz shows")
+        raise ScenarioError(QT_TR_NOOP("{0} tokens is more than the {1} AttnViz shows"), len(tokens), MAX_TOKENS)
     for i, token in enumerate(tokens):
         _check_token(i, token)
 
@@ -286,17 +292,17 @@ def _check_token(i: int, token) -> None:
     if len(token) > MAX_TOKEN_LENGTH:
         raise ScenarioError(QT_TR_NOOP("token {0} is {1} characters long; the most is {2}"),
                             i + 1, len(token), MAX_TOKEN_LENGTH)
-    _check_text(f"token {i + 1}", token)
+    _check_text(Phrase(QT_TR_NOOP("token {0}"), i + 1), token)
 
 
-def _check_text(where: str, text, multiline: bool = False) -> None:
+def _check_text(where: str | Phrase, text, multiline: bool = False) -> None:
     """Text must be a string that can be saved and shown: no lone surrogates (from a JSON
     \\ud800) and no control characters (they would split a CSV row, break an SVG or reach a
     terminal); a description may hold line breaks and tabs."""
     try:
         text.encode("utf-8")
     except (AttributeError, UnicodeEncodeError):
-        raise ScenarioError(f"{where}: {text!r} is not valid text") from None
+        raise ScenarioError(QT_TR_NOOP("{0}: {1!r} is not valid text"), where, text) from None
     bad = first_control(text.replace("\n", "").replace("\t", "") if multiline else text)
     if bad is not None:
         raise ScenarioError(QT_TR_NOOP("{0} contains a control character ({1}), which AttnViz does not accept"),
@@ -307,56 +313,61 @@ def _check_given(s: Scenario) -> None:
     """Loaded weights: one n × n matrix per head, each row a distribution."""
     w = s.given
     if w.shape != (len(s.heads), s.n, s.n):
-        raise ScenarioError(f"weights have shape {_shape(w)}; with {len(s.heads)} heads of {s.n} tokens "
-                            f"they must be {_shape((len(s.heads), s.n, s.n))}")
+        raise ScenarioError(QT_TR_NOOP("weights have shape {0}; with {1} heads of {2} tokens they must be {3}"),
+                            _shape(w), len(s.heads), s.n, _shape((len(s.heads), s.n, s.n)))
     if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
-        raise ScenarioError("weights must be finite numbers from 0 to 1")
+        raise ScenarioError(QT_TR_NOOP("weights must be finite numbers from 0 to 1"))
     sums = w.sum(axis=-1)
     bad = np.argwhere(np.abs(sums - 1) > 1e-3)
     if bad.size:
         h, row = bad[0]
-        raise ScenarioError(f"head {h}, row {row + 1} ({s.tokens[row]}): the weights add up to "
-                            f"{sums[h, row]:.4f}, not 1")
+        raise ScenarioError(QT_TR_NOOP("head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1"),
+                            h, row + 1, s.tokens[row], sums[h, row])
 
 
 def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> None:
-    where = f"head {index}"
+    where = Phrase(QT_TR_NOOP("head {0}"), index)
     if len(head.names) > MAX_LANGUAGES:
-        raise ScenarioError(f"{where}: names in {len(head.names)} languages; the most is {MAX_LANGUAGES}")
+        raise ScenarioError(QT_TR_NOOP("{0}: names in {1} languages; the most is {2}"),
+                            where, len(head.names), MAX_LANGUAGES)
     for text in (head.name, *head.names.values()):
         if isinstance(text, str) and len(text) > MAX_NAME_LENGTH:
-            raise ScenarioError(f"{where}: a name of {len(text)} characters; the most is {MAX_NAME_LENGTH}")
+            raise ScenarioError(QT_TR_NOOP("{0}: a name of {1} characters; the most is {2}"),
+                                where, len(text), MAX_NAME_LENGTH)
         _check_text(where, text)
     for text in (*head.labels, *head.v_labels):
         if isinstance(text, str) and len(text) > MAX_LABEL_LENGTH:
-            raise ScenarioError(f"{where}: a dimension label of {len(text)} characters; the most is {MAX_LABEL_LENGTH}")
+            raise ScenarioError(QT_TR_NOOP("{0}: a dimension label of {1} characters; the most is {2}"),
+                                where, len(text), MAX_LABEL_LENGTH)
         _check_text(where, text)
-    where = f"head {index} ({head.name})"
+    where = Phrase(QT_TR_NOOP("head {0} ({1})"), index, head.name)
     d = {}
     for name in MATRICES:
         m = head.matrix(name)
         if m.ndim != 2 or m.shape[0] != len(tokens):
-            raise ScenarioError(f"{where}: {name} has shape {_shape(m)} but there are "
-                                f"{len(tokens)} tokens, so it needs {len(tokens)} rows")
+            raise ScenarioError(QT_TR_NOOP("{0}: {1} has shape {2} but there are {3} tokens, so it needs {4} rows"),
+                                where, name, _shape(m), len(tokens), len(tokens))
         if not (0 if weights_only else 1) <= m.shape[1] <= MAX_DIM:
-            raise ScenarioError(f"{where}: {name} has {m.shape[1]} columns; it needs 1 to {MAX_DIM}")
-        _check_finite(f"{where}: {name}", m, tokens)
+            raise ScenarioError(QT_TR_NOOP("{0}: {1} has {2} columns; it needs 1 to {3}"),
+                                where, name, m.shape[1], MAX_DIM)
+        _check_finite(Phrase(QT_TR_NOOP("{0}: {1}"), where, name), m, tokens)
         d[name] = m.shape[1]
     if d["q"] != d["k"]:
-        raise ScenarioError(f"{where}: q has {d['q']} columns and k has {d['k']}; "
-                            "q·k needs the same d_k for both")
+        raise ScenarioError(QT_TR_NOOP("{0}: q has {1} columns and k has {2}; q·k needs the same d_k for both"),
+                            where, d['q'], d['k'])
     for name, labels, width in (("labels", head.labels, d["q"]), ("v_labels", head.v_labels, d["v"])):
         if labels and len(labels) != width:
-            raise ScenarioError(f"{where}: {len(labels)} {name} for {width} dimensions")
+            raise ScenarioError(QT_TR_NOOP("{0}: {1} {2} for {3} dimensions"), where, len(labels), name, width)
 
 
-def _check_finite(where: str, m: np.ndarray, tokens=None) -> None:
+def _check_finite(where: str | Phrase, m: np.ndarray, tokens=None) -> None:
     bad = np.argwhere(~(np.abs(m) <= MAX_ABS))  # NaN fails every comparison
     if bad.size:
         row, col = bad[0]
-        token = f" ({tokens[row]})" if tokens is not None and row < len(tokens) else ""
-        raise ScenarioError(f"{where}, row {row + 1}{token}, column {col + 1}: {float(m[row, col])} "
-                            f"is not a usable number (values must be finite and lie {RANGE_TEXT})")
+        token = Phrase(QT_TR_NOOP(" ({0})"), tokens[row]) if tokens is not None and row < len(tokens) else ""
+        raise ScenarioError(QT_TR_NOOP("{0}, row {1}{2}, column {3}: {4} is not a usable number (values must be "
+                                       "finite and lie {5})"),
+                            where, row + 1, token, col + 1, float(m[row, col]), RANGE_TEXT)
 
 
 def _check_settings(settings: Settings, tokens) -> None:
@@ -376,30 +387,32 @@ def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
     for name in PROJECTION_MATRICES:
         m = getattr(p, name)
         if m.ndim != 2 or m.size == 0:
-            raise ScenarioError(f"projection: {name} must be a non-empty matrix, not {_shape(m)}")
-        _check_finite(f"projection: {name}", m, tokens if name == "x" else None)
+            raise ScenarioError(QT_TR_NOOP("projection: {0} must be a non-empty matrix, not {1}"),
+                                name, _shape(m))
+        _check_finite(Phrase(QT_TR_NOOP("projection: {0}"), name), m, tokens if name == "x" else None)
     d = p.x.shape[1]
     if p.x.shape[0] != n:
-        raise ScenarioError(f"projection: x has {p.x.shape[0]} rows but there are {n} tokens")
+        raise ScenarioError(QT_TR_NOOP("projection: x has {0} rows but there are {1} tokens"), p.x.shape[0], n)
     if not (isinstance(p.n_heads, int) and 1 <= p.n_heads <= MAX_HEADS and d % p.n_heads == 0):
-        raise ScenarioError(f"projection: d = {d} must split evenly into n_heads = {p.n_heads}")
+        raise ScenarioError(QT_TR_NOOP("projection: d = {0} must split evenly into n_heads = {1}"), d, p.n_heads)
     if not (isinstance(p.kv_heads, int) and 1 <= p.kv_heads and p.n_heads % p.kv_heads == 0):
-        raise ScenarioError(f"projection: n_heads = {p.n_heads} must be a multiple of "
-                            f"n_kv_heads = {p.kv_heads}")
+        raise ScenarioError(QT_TR_NOOP("projection: n_heads = {0} must be a multiple of n_kv_heads = {1}"),
+                            p.n_heads, p.kv_heads)
     d_kv = p.kv_heads * d // p.n_heads
     expected = {"w_q": (d, d), "w_k": (d, d_kv), "w_v": (d, d_kv), "w_o": (d, d)}
     for name, shape in expected.items():
         if getattr(p, name).shape != shape:
-            raise ScenarioError(f"projection: {name} has shape {_shape(getattr(p, name))}; "
-                                f"with d = {d} it must be {_shape(shape)}")
+            raise ScenarioError(QT_TR_NOOP("projection: {0} has shape {1}; with d = {2} it must be {3}"),
+                                name, _shape(getattr(p, name)), d, _shape(shape))
     if p.positions not in POSITIONS:
-        raise ScenarioError(f"projection: positions must be one of {', '.join(POSITIONS)}, not {p.positions!r}")
+        raise ScenarioError(QT_TR_NOOP("projection: positions must be one of {0}, not {1!r}"),
+                            ', '.join(POSITIONS), p.positions)
     if p.positions == "rope" and (d // p.n_heads) % 2:
         raise ScenarioError(QT_TR_NOOP("RoPE rotates pairs of dimensions: each head needs an even width, "
                                        "not {0}"), d // p.n_heads)
     if n_head_entries != p.n_heads:
-        raise ScenarioError(f"projection: n_heads = {p.n_heads} but the scenario has "
-                            f"{n_head_entries} heads")
+        raise ScenarioError(QT_TR_NOOP("projection: n_heads = {0} but the scenario has {1} heads"),
+                            p.n_heads, n_head_entries)
 
 
 def _shape(m) -> str:
@@ -423,7 +436,8 @@ def with_entries(s: Scenario, head: int, matrix: str, index, values) -> Scenario
     _check_editable(s)
     m = np.array(s.heads[head].matrix(matrix))
     m[index] = values
-    _check_finite(f"head {head} ({s.heads[head].name}): {matrix}", m, s.tokens)
+    where = Phrase(QT_TR_NOOP("head {0} ({1})"), head, s.heads[head].name)
+    _check_finite(Phrase(QT_TR_NOOP("{0}: {1}"), where, matrix), m, s.tokens)
     return _with_head(s, head, **{matrix: _frozen(m)})
 
 
@@ -493,7 +507,7 @@ def with_projection_value(s: Scenario, name: str, row: int, col: int, value: flo
     """One cell of X or a W matrix; the heads' q, k, v follow."""
     m = np.array(getattr(s.projection, name))
     m[row, col] = value
-    _check_finite(f"projection: {name}", m, s.tokens if name == "x" else None)
+    _check_finite(Phrase(QT_TR_NOOP("projection: {0}"), name), m, s.tokens if name == "x" else None)
     return _with_projection(s, dataclasses.replace(s.projection, **{name: _frozen(m)}))
 
 

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .messages import QT_TR_NOOP
 from .scenario import MAX_TOKEN_LENGTH, ScenarioError
 from .text import shortened, visible
 
@@ -94,8 +95,8 @@ class BPE:
     def __init__(self, tokens: list[str], merges: list[str], pre: str, bos: int | None = None,
                  add_bos: bool = False):
         if pre not in PRE_TOKENIZERS:
-            raise ScenarioError(f"the tokenizer's pre-tokenizer '{pre}' is not one AttnViz knows "
-                                f"({', '.join(PRE_TOKENIZERS)})")
+            raise ScenarioError(QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
+                                pre, ', '.join(PRE_TOKENIZERS))
         self.tokens = tokens
         self.ids = {t: i for i, t in enumerate(tokens)}
         self.ranks = {tuple(m.split(" ", 1)): r for r, m in enumerate(merges)}
@@ -115,7 +116,7 @@ class BPE:
             for symbol in self._merge(chunk):
                 token_id = self.ids.get(symbol)
                 if token_id is None:
-                    raise ScenarioError(f"the vocabulary has no token for {symbol!r}")
+                    raise ScenarioError(QT_TR_NOOP("the vocabulary has no token for {0!r}"), symbol)
                 out.append(Token(token_id, start, start + len(symbol)))
                 start += len(symbol)
         return out

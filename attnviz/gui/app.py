@@ -11,6 +11,7 @@ from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from ..core.files import atomic_write
+from ..core.messages import QT_TR_NOOP
 from ..core.scenario import ScenarioError
 from ..core.text import terminal_safe
 from .fonts import install_fonts
@@ -108,7 +109,7 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
                presentation: bool = False, stage: int | None = None) -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
     if not str(path).lower().endswith(".png"):
-        raise ScenarioError(f"{path}: a screenshot is a PNG file: give a name ending in .png")
+        raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
     from .export import png_bytes
     from .main_window import MainWindow
 

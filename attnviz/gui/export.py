@@ -13,6 +13,7 @@ from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 
 from ..core.files import atomic_write, os_problem
 from ..core.io import save_data
+from ..core.messages import QT_TR_NOOP
 from ..core.scenario import ScenarioError
 from .figure import Figure
 
@@ -30,11 +31,11 @@ def image_format(path) -> str:
     except (OSError, ValueError) as e:  # a name too long for the file system, a NUL in it
         raise os_problem(path, e) from None
     if is_folder:
-        raise ExportError(f"{path}: is a folder; give a file name ending in .png, .svg or .pdf")
+        raise ExportError(QT_TR_NOOP("{0}: is a folder; give a file name ending in .png, .svg or .pdf"), path)
     suffix = Path(path).suffix.lower()
     if suffix not in IMAGE_FORMATS:
-        raise ExportError(f"{path}: unknown image format '{suffix or '(none)'}'; "
-                          "use a name ending in .png, .svg or .pdf")
+        raise ExportError(QT_TR_NOOP("{0}: unknown image format '{1}'; use a name ending in .png, .svg or .pdf"),
+                          path, suffix or '(none)')
     return suffix
 
 
@@ -50,7 +51,7 @@ def render_image(figure: Figure, width: int) -> QImage:
     """The figure as pixels: drawn at the target size (not scaled up), so it is sharp at any width."""
     low, high = WIDTH_RANGE
     if not low <= width <= high:
-        raise ExportError(f"width {width} px is outside {low} to {high}")
+        raise ExportError(QT_TR_NOOP("width {0} px is outside {1} to {2}"), width, low, high)
     size = figure.size()
     scale = width / size.width()
     image = QImage(width, round(size.height() * scale), QImage.Format_ARGB32)
@@ -114,7 +115,7 @@ def _write_to_buffer(write, what: str) -> QByteArray:
     buffer = QBuffer(data)
     buffer.open(QIODevice.WriteOnly)
     if not write(buffer):
-        raise ExportError(f"the {what} could not be rendered")
+        raise ExportError(QT_TR_NOOP("the {0} could not be rendered"), what)
     buffer.close()
     return data
 

@@ -1,5 +1,6 @@
 """Nothing lost, nothing crashes: bad input refused with a reason, unsaved work survives a crash."""
 import json
+import re
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from attnviz.core import compute, load_preset, load_scenario, save_scenario
 from attnviz.core.io import scenario_to_dict
 from attnviz.gui import MainWindow
 from attnviz.gui.commands import SetRow
+from attnviz.gui.i18n import install_language
 
 
 def model(window, matrix="q"):
@@ -116,6 +118,23 @@ def test_hostile_files_are_refused_with_a_message_and_what_was_open_stays(window
         assert not window.open_scenario(str(tmp_path / name)), name
         assert reason in shown[-1], (name, shown[-1])
         assert window.document.scenario is before and window.document.scenario.tokens[0] == "犬"
+
+
+JAPANESE_REASONS = {"truncated.json": "JSON が", "newer.json": "新しい AttnViz", "shapes.json": "行必要です",
+                    "nan.json": "使えない数", "huge.json": "大きすぎます", "pickle.npz": "pickle",
+                    "folder.json": "フォルダー"}
+
+
+def test_a_japanese_teacher_reads_why_a_file_was_refused_in_japanese(window, tmp_path, monkeypatch):
+    install_language("ja")
+    monkeypatch.setattr(window, "ask_unsaved", lambda: QMessageBox.Discard)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    for name, english in hostile_files(tmp_path).items():
+        assert not window.open_scenario(str(tmp_path / name)), name
+        said = shown[-1].replace(str(tmp_path / name), "")  # the file's name stays as it is
+        english = set(re.findall(r"[A-Za-z]{3,}", said)) - {"JSON", "AttnViz", "pickle", "nan", "float", "tokens", "Python"}
+        assert JAPANESE_REASONS[name] in said and not english and said.startswith("："), (name, shown[-1])
 
 
 def test_an_unreadable_file_is_refused_too(window, tmp_path, monkeypatch):

@@ -818,6 +818,10 @@ exactly 0</source>
         <translation> — X から計算、読み取り専用</translation>
     </message>
     <message>
+        <source>between -1,000,000 and 1,000,000</source>
+        <translation>-1,000,000〜1,000,000</translation>
+    </message>
+    <message>
         <source>the cell is empty: type a number such as 0.5</source>
         <translation>セルが空です。0.5 のような数を入力してください</translation>
     </message>
@@ -834,6 +838,50 @@ exactly 0</source>
         <translation>「{0}」は大きすぎます。値は -1,000,000 から 1,000,000 の間にしてください</translation>
     </message>
     <message>
+        <source>title</source>
+        <translation>タイトル</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>メモ</translation>
+    </message>
+    <message>
+        <source>the scenario has no heads: add at least one head with q, k and v</source>
+        <translation>シナリオにヘッドがありません。q・k・v を持つヘッドを 1 つ以上加えてください</translation>
+    </message>
+    <message>
+        <source>{0} heads of {1} tokens is too large to show (heads × tokens² must be at most {2:,})</source>
+        <translation>{0} ヘッド × {1} トークンは大きすぎて表示できません（ヘッド数 × トークン数² は {2:,} までです）</translation>
+    </message>
+    <message>
+        <source>the scenario holds {0:,} numbers; the most is {1:,}</source>
+        <translation>このシナリオには {0:,} 個の数があります。上限は {1:,} 個です</translation>
+    </message>
+    <message>
+        <source>the {0} is given in {1} languages; the most is {2}</source>
+        <translation>{0}が {1} 言語で書かれています。上限は {2} 言語です</translation>
+    </message>
+    <message>
+        <source>the {0} is {1:,} characters long; the most is {2:,}</source>
+        <translation>{0}が {1:,} 文字あります。上限は {2:,} 文字です</translation>
+    </message>
+    <message>
+        <source>the story&apos;s query {0!r} is not a token position (0 to {1})</source>
+        <translation>ストーリーのクエリ {0!r} はトークンの位置（0〜{1}）ではありません</translation>
+    </message>
+    <message>
+        <source>there are no tokens: a scenario needs at least one</source>
+        <translation>トークンがありません。シナリオにはトークンが 1 つ以上必要です</translation>
+    </message>
+    <message>
+        <source>{0} tokens is more than the {1} AttnViz shows</source>
+        <translation>{0} トークンは、AttnViz が表示できる {1} トークンを超えています</translation>
+    </message>
+    <message>
         <source>token {0} is empty: every token needs a name</source>
         <translation>{0} 番目のトークンが空です。トークンには名前が必要です</translation>
     </message>
@@ -842,16 +890,100 @@ exactly 0</source>
         <translation>{0} 番目のトークンは {1} 文字あります。最大 {2} 文字までです</translation>
     </message>
     <message>
+        <source>token {0}</source>
+        <translation>トークン {0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1!r} is not valid text</source>
+        <translation>{0}：{1!r} は正しいテキストではありません</translation>
+    </message>
+    <message>
         <source>{0} contains a control character ({1}), which AttnViz does not accept</source>
         <translation>{0} に制御文字（{1}）が含まれています。制御文字は使えません</translation>
+    </message>
+    <message>
+        <source>weights have shape {0}; with {1} heads of {2} tokens they must be {3}</source>
+        <translation>重みの形が {0} です。{1} ヘッド・{2} トークンなら {3} でなければなりません</translation>
+    </message>
+    <message>
+        <source>weights must be finite numbers from 0 to 1</source>
+        <translation>重みは 0 から 1 までの有限の数でなければなりません</translation>
+    </message>
+    <message>
+        <source>head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1</source>
+        <translation>ヘッド {0}、{1} 行目（{2}）：重みの合計が 1 ではなく {3:.4f} です</translation>
+    </message>
+    <message>
+        <source>{0}: names in {1} languages; the most is {2}</source>
+        <translation>{0}：名前が {1} 言語あります。上限は {2} 言語です</translation>
+    </message>
+    <message>
+        <source>{0}: a name of {1} characters; the most is {2}</source>
+        <translation>{0}：名前が {1} 文字あります。上限は {2} 文字です</translation>
+    </message>
+    <message>
+        <source>{0}: a dimension label of {1} characters; the most is {2}</source>
+        <translation>{0}：次元のラベルが {1} 文字あります。上限は {2} 文字です</translation>
+    </message>
+    <message>
+        <source>{0}: {1} has shape {2} but there are {3} tokens, so it needs {4} rows</source>
+        <translation>{0}：{1} の形は {2} ですが、トークンが {3} 個あるので {4} 行必要です</translation>
+    </message>
+    <message>
+        <source>{0}: {1} has {2} columns; it needs 1 to {3}</source>
+        <translation>{0}：{1} の列数が {2} です。1〜{3} 列にしてください</translation>
+    </message>
+    <message>
+        <source>{0}: q has {1} columns and k has {2}; q·k needs the same d_k for both</source>
+        <translation>{0}：q は {1} 列、k は {2} 列です。q·k を計算するには両方の d_k が同じでなければなりません</translation>
+    </message>
+    <message>
+        <source>{0}: {1} {2} for {3} dimensions</source>
+        <translation>{0}：{3} 次元に対して {2} が {1} 個あります</translation>
+    </message>
+    <message>
+        <source> ({0})</source>
+        <translation>（{0}）</translation>
+    </message>
+    <message>
+        <source>{0}, row {1}{2}, column {3}: {4} is not a usable number (values must be finite and lie {5})</source>
+        <translation>{0}、{1} 行目{2}、{3} 列目：{4} は使えない数です（有限で、{5} の範囲の値にしてください）</translation>
     </message>
     <message>
         <source>temperature {0} is outside {1} to {2}</source>
         <translation>温度 {0} が {1} から {2} の範囲外です</translation>
     </message>
     <message>
+        <source>projection: {0} must be a non-empty matrix, not {1}</source>
+        <translation>射影：{0} は空でない行列でなければなりません（{1} になっています）</translation>
+    </message>
+    <message>
+        <source>projection: x has {0} rows but there are {1} tokens</source>
+        <translation>射影：x は {0} 行ですが、トークンは {1} 個あります</translation>
+    </message>
+    <message>
+        <source>projection: d = {0} must split evenly into n_heads = {1}</source>
+        <translation>射影：d = {0} は n_heads = {1} で割り切れなければなりません</translation>
+    </message>
+    <message>
+        <source>projection: n_heads = {0} must be a multiple of n_kv_heads = {1}</source>
+        <translation>射影：n_heads = {0} は n_kv_heads = {1} の倍数でなければなりません</translation>
+    </message>
+    <message>
+        <source>projection: {0} has shape {1}; with d = {2} it must be {3}</source>
+        <translation>射影：{0} の形は {1} です。d = {2} なら {3} でなければなりません</translation>
+    </message>
+    <message>
+        <source>projection: positions must be one of {0}, not {1!r}</source>
+        <translation>射影：positions は {0} のどれかでなければなりません（{1!r} になっています）</translation>
+    </message>
+    <message>
         <source>RoPE rotates pairs of dimensions: each head needs an even width, not {0}</source>
         <translation>RoPE は次元を 2 つずつ回転させるので、各ヘッドの幅は偶数が必要です（{0} になっています）</translation>
+    </message>
+    <message>
+        <source>projection: n_heads = {0} but the scenario has {1} heads</source>
+        <translation>射影：n_heads = {0} ですが、シナリオのヘッドは {1} 個です</translation>
     </message>
     <message>
         <source>this file holds a model&apos;s weights as they are: the mask, ÷√d_k and the temperature cannot change them</source>
@@ -1112,8 +1244,340 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>終了</translation>
     </message>
     <message>
+        <source>this scenario holds {0:,} numbers, too many for a .json file: save it as .npz (the compact scenario format)</source>
+        <translation>このシナリオには {0:,} 個の数があり、.json ファイルには多すぎます。.npz（コンパクトなシナリオ形式）で保存してください</translation>
+    </message>
+    <message>
+        <source>too large to open with the memory available</source>
+        <translation>大きすぎて、今あるメモリでは開けません</translation>
+    </message>
+    <message>
+        <source>cannot be read ({0}: {1})</source>
+        <translation>読み込めません（{0}：{1}）</translation>
+    </message>
+    <message>
+        <source>Expecting value</source>
+        <translation>値がありません</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;,&apos; delimiter</source>
+        <translation>「,」がありません</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;:&apos; delimiter</source>
+        <translation>「:」がありません</translation>
+    </message>
+    <message>
+        <source>Expecting property name enclosed in double quotes</source>
+        <translation>ダブルクォートで囲んだ名前がありません</translation>
+    </message>
+    <message>
+        <source>Extra data</source>
+        <translation>余分なデータがあります</translation>
+    </message>
+    <message>
+        <source>Unterminated string starting at</source>
+        <translation>文字列が閉じていません</translation>
+    </message>
+    <message>
+        <source>Invalid control character at</source>
+        <translation>使えない制御文字があります</translation>
+    </message>
+    <message>
+        <source>Invalid \escape</source>
+        <translation>使えないエスケープ（\）があります</translation>
+    </message>
+    <message>
+        <source>Illegal trailing comma before end of object</source>
+        <translation>オブジェクトの最後に余分な「,」があります</translation>
+    </message>
+    <message>
+        <source>Illegal trailing comma before end of array</source>
+        <translation>配列の最後に余分な「,」があります</translation>
+    </message>
+    <message>
+        <source>holds {0:,} values and lists, far more than a scenario (at most {1:,} numbers) has</source>
+        <translation>{0:,} 個の値やリストがあり、シナリオ（数は最大 {1:,} 個）よりはるかに多すぎます</translation>
+    </message>
+    <message>
+        <source>not a text file (it is not UTF-8)</source>
+        <translation>テキストファイルではありません（UTF-8 ではありません）</translation>
+    </message>
+    <message>
+        <source>broken JSON at line {0}, column {1}: {2}</source>
+        <translation>JSON が {0} 行目 {1} 文字目で壊れています：{2}</translation>
+    </message>
+    <message>
+        <source>nested far too deeply to be a scenario</source>
+        <translation>入れ子が深すぎて、シナリオではありません</translation>
+    </message>
+    <message>
+        <source>holds an integer of {0:,} digits; numbers must lie {1}</source>
+        <translation>{0:,} 桁の整数があります。数は {1} の範囲にしてください</translation>
+    </message>
+    <message>
+        <source>its scenario header is damaged</source>
+        <translation>シナリオのヘッダーが壊れています</translation>
+    </message>
+    <message>
+        <source>the array &apos;{0}&apos; is missing</source>
+        <translation>配列 &apos;{0}&apos; がありません</translation>
+    </message>
+    <message>
+        <source>the array &apos;{0}&apos; holds {1} {2}, not numbers of {3} axes</source>
+        <translation>配列 &apos;{0}&apos; は {1} {2} で、{3} 軸の数の配列ではありません</translation>
+    </message>
+    <message>
+        <source>holds more than the {0:,} numbers a scenario may have</source>
+        <translation>シナリオが持てる {0:,} 個より多くの数があります</translation>
+    </message>
+    <message>
+        <source>q, k and v hold {0} heads; the scenario has {1}</source>
+        <translation>q・k・v には {0} ヘッド分ありますが、シナリオのヘッドは {1} 個です</translation>
+    </message>
+    <message>
+        <source>&quot;heads&quot; must be a list of heads</source>
+        <translation>&quot;heads&quot; はヘッドのリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>{0} heads is more than the {1} AttnViz shows</source>
+        <translation>{0} ヘッドは、AttnViz が表示できる {1} ヘッドを超えています</translation>
+    </message>
+    <message>
+        <source>&quot;focus&quot; must be a token position from 0 to {0}, not {1}</source>
+        <translation>&quot;focus&quot; は 0〜{0} のトークン位置でなければなりません（{1} になっています）</translation>
+    </message>
+    <message>
+        <source>&quot;weights&quot; must hold one matrix for each of the {0} heads</source>
+        <translation>&quot;weights&quot; には {0} 個のヘッドそれぞれに 1 つずつ行列が必要です</translation>
+    </message>
+    <message>
+        <source>weights of head {0}</source>
+        <translation>ヘッド {0} の重み</translation>
+    </message>
+    <message>
+        <source>the heads&apos; weight matrices have different shapes</source>
+        <translation>ヘッドごとの重み行列の形がそろっていません</translation>
+    </message>
+    <message>
+        <source>&quot;layer&quot; must be [this layer, number of layers], with at most {0} layers</source>
+        <translation>&quot;layer&quot; は [この層, 層の数] の形で、層は最大 {0} 個です</translation>
+    </message>
+    <message>
+        <source>not an AttnViz scenario (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
+        <translation>AttnViz のシナリオではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
+    </message>
+    <message>
+        <source>&quot;version&quot; must be a whole number, not {0}</source>
+        <translation>&quot;version&quot; は整数でなければなりません（{0} になっています）</translation>
+    </message>
+    <message>
+        <source>written by a newer AttnViz (format version {0}); this version reads up to version {1}</source>
+        <translation>新しい AttnViz で書かれたファイルです（形式バージョン {0}）。このバージョンが読めるのはバージョン {1} までです</translation>
+    </message>
+    <message>
+        <source>&quot;settings&quot; must be an object</source>
+        <translation>&quot;settings&quot; はオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>settings: &quot;causal&quot; and &quot;scale&quot; must be true or false</source>
+        <translation>設定：&quot;causal&quot; と &quot;scale&quot; は true か false でなければなりません</translation>
+    </message>
+    <message>
+        <source>settings: &quot;temperature&quot; must be a number, not {0}</source>
+        <translation>設定：&quot;temperature&quot; は数でなければなりません（{0} になっています）</translation>
+    </message>
+    <message>
+        <source>settings: &quot;mask&quot; must be an object whose &quot;kind&quot; is one of {0}</source>
+        <translation>設定：&quot;mask&quot; は &quot;kind&quot; が {0} のどれかであるオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>settings: mask &quot;{0}&quot; must be a whole number from 0 to {1}, not {2}</source>
+        <translation>設定：マスクの &quot;{0}&quot; は 0〜{1} の整数でなければなりません（{2} になっています）</translation>
+    </message>
+    <message>
+        <source>settings: mask &quot;padding&quot; must be a list of token positions</source>
+        <translation>設定：マスクの &quot;padding&quot; はトークン位置のリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>settings: mask &quot;custom&quot; must be one row of 0 (hidden) and 1 (visible) per token, each as long as there are tokens</source>
+        <translation>設定：マスクの &quot;custom&quot; は、トークンごとに 1 行、トークン数と同じ長さの 0（隠す）と 1（見える）の並びでなければなりません</translation>
+    </message>
+    <message>
+        <source>head {0}: must be an object with name, q, k and v</source>
+        <translation>ヘッド {0}：name・q・k・v を持つオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>head {0}: &quot;name&quot; must be text, not {1}</source>
+        <translation>ヘッド {0}：&quot;name&quot; はテキストでなければなりません（{1} になっています）</translation>
+    </message>
+    <message>
+        <source>head {0} ({1})</source>
+        <translation>ヘッド {0}（{1}）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} missing</source>
+        <translation>{0}：{1} がありません</translation>
+    </message>
+    <message>
+        <source>{0}: &quot;names&quot; must be an object of language -&gt; name</source>
+        <translation>{0}：&quot;names&quot; は「言語 → 名前」のオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>every head&apos;s &quot;name&quot; must be text</source>
+        <translation>どのヘッドの &quot;name&quot; もテキストでなければなりません</translation>
+    </message>
+    <message>
         <source>head {0}</source>
         <translation>ヘッド {0}</translation>
+    </message>
+    <message>
+        <source>&quot;projection&quot; must be an object</source>
+        <translation>&quot;projection&quot; はオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>projection: {0} missing</source>
+        <translation>射影：{0} がありません</translation>
+    </message>
+    <message>
+        <source>projection: {0}</source>
+        <translation>射影：{0}</translation>
+    </message>
+    <message>
+        <source>projection: {0} must be a whole number from 1 to {1}, not {2}</source>
+        <translation>射影：{0} は 1〜{1} の整数でなければなりません（{2} になっています）</translation>
+    </message>
+    <message>
+        <source>projection: n_heads missing</source>
+        <translation>射影：n_heads がありません</translation>
+    </message>
+    <message>
+        <source>projection: &quot;residual&quot; and &quot;layer_norm&quot; must be true or false</source>
+        <translation>射影：&quot;residual&quot; と &quot;layer_norm&quot; は true か false でなければなりません</translation>
+    </message>
+    <message>
+        <source>projection: &quot;positions&quot; must be &quot;none&quot;, &quot;sinusoidal&quot; or &quot;rope&quot;</source>
+        <translation>射影：&quot;positions&quot; は &quot;none&quot;・&quot;sinusoidal&quot;・&quot;rope&quot; のどれかでなければなりません</translation>
+    </message>
+    <message>
+        <source>{0} must be a {1}-D array of numbers, not {2} {3}</source>
+        <translation>{0} は数の {1} 次元配列でなければなりません（{2} {3} になっています）</translation>
+    </message>
+    <message>
+        <source>{0} must be a list of rows, each a list of numbers</source>
+        <translation>{0} は行のリストで、各行は数のリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>{0}, row {1}, column {2}: {3} is not a number (or is too large: values must lie {4})</source>
+        <translation>{0}、{1} 行目、{2} 列目：{3} は数ではありません（または大きすぎます。値は {4} の範囲にしてください）</translation>
+    </message>
+    <message>
+        <source>{0}: rows have different lengths ({1})</source>
+        <translation>{0}：行の長さがそろっていません（{1}）</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; must be a list of strings</source>
+        <translation>&quot;{0}&quot; は文字列のリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>{0:,} {1} is more than the {2:,} AttnViz shows</source>
+        <translation>{1} が {0:,} 個あり、AttnViz が表示できる {2:,} 個を超えています</translation>
+    </message>
+    <message>
+        <source>{0}: &quot;{1}&quot; must be a list of at most {2} strings</source>
+        <translation>{0}：&quot;{1}&quot; は {2} 個以下の文字列のリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; must be a string or an object of language -&gt; string</source>
+        <translation>&quot;{0}&quot; は文字列か「言語 → 文字列」のオブジェクトでなければなりません</translation>
+    </message>
+    <message>
+        <source>no &apos;weights&apos; array, and no {0} array either (a model&apos;s file holds tokens and weights, or tokens and q, k, v)</source>
+        <translation>&apos;weights&apos; 配列も {0} 配列もありません（モデルのファイルには tokens と weights、または tokens と q・k・v が必要です）</translation>
+    </message>
+    <message>
+        <source>{0} head_names for {1} heads</source>
+        <translation>ヘッドは {1} 個ですが、head_names が {0} 個あります</translation>
+    </message>
+    <message>
+        <source>no &apos;tokens&apos; array (the token texts are needed)</source>
+        <translation>&apos;tokens&apos; 配列がありません（トークンのテキストが必要です）</translation>
+    </message>
+    <message>
+        <source>&apos;tokens&apos; has shape {0}; it must be one row of token texts</source>
+        <translation>&apos;tokens&apos; の形が {0} です。トークンのテキストを 1 行に並べたものでなければなりません</translation>
+    </message>
+    <message>
+        <source>&apos;tokens&apos; holds {0} values; it must hold the token texts (strings)</source>
+        <translation>&apos;tokens&apos; の値は {0} です。トークンのテキスト（文字列）でなければなりません</translation>
+    </message>
+    <message>
+        <source>{0:,} tokens is more than the {1:,} AttnViz shows</source>
+        <translation>{0:,} トークンは、AttnViz が表示できる {1:,} トークンを超えています</translation>
+    </message>
+    <message>
+        <source>&apos;tokens&apos; holds texts far too long to be tokens</source>
+        <translation>&apos;tokens&apos; のテキストが長すぎて、トークンとは考えられません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds bytes that are not UTF-8 text</source>
+        <translation>&apos;{0}&apos; に UTF-8 のテキストでないバイトがあります</translation>
+    </message>
+    <message>
+        <source>&apos;head_names&apos; must be an array of strings, one per head</source>
+        <translation>&apos;head_names&apos; はヘッドごとに 1 つの文字列の配列でなければなりません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; must be a single {1}</source>
+        <translation>&apos;{0}&apos; は 1 つの {1} でなければなりません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds {1} values, not numbers</source>
+        <translation>&apos;{0}&apos; の値は {1} で、数ではありません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has shape {1}; it must be (layers, heads, n, {2}), (heads, n, {3}) or (n, {4})</source>
+        <translation>&apos;{0}&apos; の形が {1} です。(層, ヘッド, n, {2})、(ヘッド, n, {3})、(n, {4}) のどれかでなければなりません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has {1} rows per head but there are {2} tokens</source>
+        <translation>&apos;{0}&apos; はヘッドごとに {1} 行ですが、トークンは {2} 個あります</translation>
+    </message>
+    <message>
+        <source>&apos;weights&apos; holds {0} × {1} matrices; attention weights are tokens × tokens</source>
+        <translation>&apos;weights&apos; は {0} × {1} の行列です。アテンションの重みはトークン数 × トークン数です</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has shape {1}: more heads, layers or dimensions than AttnViz shows (at most {2} heads, {3} layers, {4} dimensions)</source>
+        <translation>&apos;{0}&apos; の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
+    </message>
+    <message>
+        <source>q, k and v have different numbers of layers</source>
+        <translation>q・k・v の層の数がそろっていません</translation>
+    </message>
+    <message>
+        <source>there is no layer {0}: &apos;{1}&apos; has layers 0 to {2}</source>
+        <translation>層 {0} はありません。&apos;{1}&apos; の層は 0〜{2} です</translation>
+    </message>
+    <message>
+        <source>q, k and v have {0}, {1}, {2} heads</source>
+        <translation>q・k・v のヘッド数が {0}・{1}・{2} です</translation>
+    </message>
+    <message>
+        <source>&apos;{0}_{1}&apos; has shape {2}; one head&apos;s matrix must be (n, d)</source>
+        <translation>&apos;{0}_{1}&apos; の形が {2} です。1 ヘッドの行列は (n, d) でなければなりません</translation>
+    </message>
+    <message>
+        <source>head {0}, row {1}: the weights hold NaN or infinity</source>
+        <translation>ヘッド {0}、{1} 行目：重みに NaN か無限大があります</translation>
+    </message>
+    <message>
+        <source>is a folder; give a file name ending in .csv or .npz</source>
+        <translation>フォルダーです。.csv か .npz で終わるファイル名を指定してください</translation>
+    </message>
+    <message>
+        <source>unknown data format &apos;{0}&apos;; use a name ending in .csv or .npz</source>
+        <translation>&apos;{0}&apos; は知らないデータ形式です。.csv か .npz で終わる名前にしてください</translation>
     </message>
     <message>
         <source>unknown mask &apos;{0}&apos;</source>
@@ -1374,6 +1838,294 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Compare: {0} and {1}</source>
         <translation>比べる：{0} と {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>ファイルがありません</translation>
+    </message>
+    <message>
+        <source>permission denied (the file cannot be read)</source>
+        <translation>アクセスが許可されていません（ファイルを読めません）</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>フォルダーで、ファイルではありません</translation>
+    </message>
+    <message>
+        <source>is not a usable file name</source>
+        <translation>使えるファイル名ではありません</translation>
+    </message>
+    <message>
+        <source>cannot be used ({0})</source>
+        <translation>使えません（{0}）</translation>
+    </message>
+    <message>
+        <source>is a folder, not a scenario file</source>
+        <translation>フォルダーで、シナリオファイルではありません</translation>
+    </message>
+    <message>
+        <source>is not a regular file (a pipe, a device or a socket): AttnViz opens files only</source>
+        <translation>通常のファイルではありません（パイプ・デバイス・ソケット）。AttnViz はファイルしか開きません</translation>
+    </message>
+    <message>
+        <source>is not a regular file: AttnViz opens files only</source>
+        <translation>通常のファイルではありません。AttnViz はファイルしか開きません</translation>
+    </message>
+    <message>
+        <source>{0:.0f} MB is too large (the most is {1} MB): save fewer layers or tokens, or float32</source>
+        <translation>{0:.0f} MB は大きすぎます（上限は {1} MB）。層やトークンを減らすか、float32 で保存してください</translation>
+    </message>
+    <message>
+        <source>cannot write in {0} ({1})</source>
+        <translation>{0} に書き込めません（{1}）</translation>
+    </message>
+    <message>
+        <source>could not be written ({0})</source>
+        <translation>書き込めませんでした（{0}）</translation>
+    </message>
+    <message>
+        <source>the folder {0} does not exist</source>
+        <translation>フォルダー {0} がありません</translation>
+    </message>
+    <message>
+        <source>is a folder; give a file name</source>
+        <translation>フォルダーです。ファイル名を指定してください</translation>
+    </message>
+    <message>
+        <source>is not a regular file (a pipe or a device): AttnViz does not write there</source>
+        <translation>通常のファイルではありません（パイプかデバイス）。AttnViz はそこには書き込みません</translation>
+    </message>
+    <message>
+        <source>is read-only: AttnViz does not replace it; save under another name or make the file writable first</source>
+        <translation>読み取り専用なので、AttnViz は置き換えません。別の名前で保存するか、先に書き込めるようにしてください</translation>
+    </message>
+    <message>
+        <source>{0:.1f} GB is larger than the models AttnViz runs (at most {1} GB)</source>
+        <translation>{0:.1f} GB は、AttnViz が動かせるモデル（最大 {1} GB）より大きすぎます</translation>
+    </message>
+    <message>
+        <source>cannot be read ({0})</source>
+        <translation>読み込めません（{0}）</translation>
+    </message>
+    <message>
+        <source>is not a valid GGUF file ({0})</source>
+        <translation>正しい GGUF ファイルではありません（{0}）</translation>
+    </message>
+    <message>
+        <source>ends early: it is truncated or not a GGUF file</source>
+        <translation>途中で終わっています。切れているか、GGUF ファイルではありません</translation>
+    </message>
+    <message>
+        <source>holds a text of {0:,} bytes: not a model file AttnViz reads</source>
+        <translation>{0:,} バイトのテキストがあります。AttnViz が読むモデルファイルではありません</translation>
+    </message>
+    <message>
+        <source>holds a list of {0:,} items: not a model file AttnViz reads</source>
+        <translation>{0:,} 項目のリストがあります。AttnViz が読むモデルファイルではありません</translation>
+    </message>
+    <message>
+        <source>holds a value of unknown type {0}: not a GGUF file AttnViz reads</source>
+        <translation>知らない型 {0} の値があります。AttnViz が読む GGUF ファイルではありません</translation>
+    </message>
+    <message>
+        <source>is not a GGUF model file (it does not start with GGUF)</source>
+        <translation>GGUF のモデルファイルではありません（GGUF で始まっていません）</translation>
+    </message>
+    <message>
+        <source>is GGUF version {0}; AttnViz reads versions 2 and 3</source>
+        <translation>GGUF バージョン {0} です。AttnViz が読めるのはバージョン 2 と 3 です</translation>
+    </message>
+    <message>
+        <source>declares {0:,} tensors and {1:,} keys: not a model file</source>
+        <translation>{0:,} 個のテンソルと {1:,} 個のキーがあると書かれています。モデルファイルではありません</translation>
+    </message>
+    <message>
+        <source>tensor {0} has {1} dimensions</source>
+        <translation>テンソル {0} が {1} 次元です</translation>
+    </message>
+    <message>
+        <source>has an alignment of {0!r}</source>
+        <translation>アラインメントが {0!r} です</translation>
+    </message>
+    <message>
+        <source>tensor {0} of shape {1} does not fit the file</source>
+        <translation>形 {1} のテンソル {0} がファイルに収まっていません</translation>
+    </message>
+    <message>
+        <source>has no tensor {0}: not the llama model AttnViz runs</source>
+        <translation>テンソル {0} がありません。AttnViz が動かす llama モデルではありません</translation>
+    </message>
+    <message>
+        <source>tensor {0} is quantised as type {1}; AttnViz reads {2}</source>
+        <translation>テンソル {0} は型 {1} で量子化されています。AttnViz が読めるのは {2} です</translation>
+    </message>
+    <message>
+        <source>the built-in model is not installed: install it with &apos;{0}&apos;</source>
+        <translation>内蔵モデルがインストールされていません。&apos;{0}&apos; でインストールしてください</translation>
+    </message>
+    <message>
+        <source>is a &apos;{0}&apos; model; AttnViz runs models of the llama architecture</source>
+        <translation>&apos;{0}&apos; のモデルです。AttnViz が動かせるのは llama アーキテクチャのモデルです</translation>
+    </message>
+    <message>
+        <source>its llama.{0} is {1!r}, not a positive number</source>
+        <translation>llama.{0} が正の数ではなく {1!r} です</translation>
+    </message>
+    <message>
+        <source>has {0} heads of {1} for d = {2} and {3} K/V heads: not a llama model AttnViz can run</source>
+        <translation>d = {2} に対して幅 {1} のヘッドが {0} 個、K/V ヘッドが {3} 個です。AttnViz が動かせる llama モデルではありません</translation>
+    </message>
+    <message>
+        <source>uses a &apos;{0}&apos; tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)</source>
+        <translation>&apos;{0}&apos; トークナイザーを使っています。AttnViz が読めるのは GPT-2 型のバイトレベル BPE（gpt2）です</translation>
+    </message>
+    <message>
+        <source>has no tokenizer vocabulary and merges</source>
+        <translation>トークナイザーの語彙とマージがありません</translation>
+    </message>
+    <message>
+        <source>{0}: layer {1}&apos;s {2} has shape {3}, not {4}</source>
+        <translation>{0}：層 {1} の {2} の形が {4} ではなく {3} です</translation>
+    </message>
+    <message>
+        <source>{0}: the embedding does not have {1} columns</source>
+        <translation>{0}：埋め込みが {1} 列ではありません</translation>
+    </message>
+    <message>
+        <source>the text is empty: type a sentence for the model to read</source>
+        <translation>テキストが空です。モデルに読ませる文を入力してください</translation>
+    </message>
+    <message>
+        <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
+        <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
+    </message>
+    <message>
+        <source>--ablate {0}: give LAYER.HEAD, such as 3.2</source>
+        <translation>--ablate {0}：3.2 のように 層.ヘッド で指定してください</translation>
+    </message>
+    <message>
+        <source>--ablate {0}: the model has layers 0 to {1} and heads 0 to {2}</source>
+        <translation>--ablate {0}：このモデルの層は 0〜{1}、ヘッドは 0〜{2} です</translation>
+    </message>
+    <message>
+        <source>the model has not run with these changes yet</source>
+        <translation>この変更でのモデルの計算はまだ終わっていません</translation>
+    </message>
+    <message>
+        <source>unpacks to {0:,.0f} MB, more than the {1:,} MB a model&apos;s file may hold: save fewer layers or tokens, or float32</source>
+        <translation>展開すると {0:,.0f} MB になり、モデルのファイルの上限 {1:,} MB を超えます。層やトークンを減らすか、float32 で保存してください</translation>
+    </message>
+    <message>
+        <source>lists {0:,} files in {1:,} bytes; an .npz of AttnViz holds at most {2:,}</source>
+        <translation>{1:,} バイトの中に {0:,} 個のファイルがあります。AttnViz の .npz は最大 {2:,} 個です</translation>
+    </message>
+    <message>
+        <source>lists {0:,} files; an .npz of AttnViz holds at most {1:,}</source>
+        <translation>{0:,} 個のファイルがあります。AttnViz の .npz は最大 {1:,} 個です</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; claims shape {1}, more data than the file holds</source>
+        <translation>&apos;{0}&apos; の形は {1} とされていますが、ファイルにそれだけのデータがありません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds {1:.0f} MB; the most AttnViz reads is {2} MB</source>
+        <translation>&apos;{0}&apos; は {1:.0f} MB あります。AttnViz が読めるのは {2} MB までです</translation>
+    </message>
+    <message>
+        <source>changed on disk since it was opened: open it again</source>
+        <translation>開いた後にディスク上で変更されました。開き直してください</translation>
+    </message>
+    <message>
+        <source>too large to read with the memory available</source>
+        <translation>大きすぎて、今あるメモリでは読み込めません</translation>
+    </message>
+    <message>
+        <source>not a valid .npz file (broken or not a zip archive)</source>
+        <translation>正しい .npz ファイルではありません（壊れているか、zip アーカイブではありません）</translation>
+    </message>
+    <message>
+        <source>not a valid NumPy file ({0}: {1})</source>
+        <translation>正しい NumPy ファイルではありません（{0}：{1}）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; ends early: the file is truncated</source>
+        <translation>&apos;{0}&apos; が途中で終わっています。ファイルが切れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; claims more bytes than the file holds: it is truncated</source>
+        <translation>&apos;{0}&apos; はファイルにある以上のバイト数を示しています。ファイルが切れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has a damaged size</source>
+        <translation>&apos;{0}&apos; のサイズが壊れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is not a NumPy array</source>
+        <translation>&apos;{0}&apos; は NumPy の配列ではありません</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has a damaged header ({1:,} bytes long)</source>
+        <translation>&apos;{0}&apos; のヘッダーが壊れています（{1:,} バイト）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; ends inside its header: the file is truncated</source>
+        <translation>&apos;{0}&apos; がヘッダーの途中で終わっています。ファイルが切れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds Python objects (pickles), which AttnViz never loads; save plain numeric and string arrays</source>
+        <translation>&apos;{0}&apos; には Python オブジェクト（pickle）があり、AttnViz は決して読み込みません。数と文字列だけの配列で保存してください</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds {1} values; AttnViz reads numbers and text</source>
+        <translation>&apos;{0}&apos; の値は {1} です。AttnViz が読めるのは数とテキストです</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has a negative size in its shape {1}</source>
+        <translation>&apos;{0}&apos; の形 {1} に負の大きさがあります</translation>
+    </message>
+    <message>
+        <source>is not one of the arrays AttnViz reads ({0}, optionally with a common prefix such as layer7_weights.npy)</source>
+        <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
+    </message>
+    <message>
+        <source>unknown preset &apos;{0}&apos; (the presets are: {1})</source>
+        <translation>&apos;{0}&apos; というプリセットはありません（プリセット：{1}）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is neither a preset ({1}) nor a file</source>
+        <translation>&apos;{0}&apos; はプリセット（{1}）でもファイルでもありません</translation>
+    </message>
+    <message>
+        <source>the tokenizer&apos;s pre-tokenizer &apos;{0}&apos; is not one AttnViz knows ({1})</source>
+        <translation>トークナイザーの前処理 &apos;{0}&apos; は AttnViz が知らないものです（{1}）</translation>
+    </message>
+    <message>
+        <source>the vocabulary has no token for {0!r}</source>
+        <translation>語彙に {0!r} のトークンがありません</translation>
+    </message>
+    <message>
+        <source>{0}: a screenshot is a PNG file: give a name ending in .png</source>
+        <translation>{0}：スクリーンショットは PNG ファイルです。.png で終わる名前にしてください</translation>
+    </message>
+    <message>
+        <source>{0}: is a folder; give a file name ending in .png, .svg or .pdf</source>
+        <translation>{0}：フォルダーです。.png・.svg・.pdf で終わるファイル名を指定してください</translation>
+    </message>
+    <message>
+        <source>{0}: unknown image format &apos;{1}&apos;; use a name ending in .png, .svg or .pdf</source>
+        <translation>{0}：&apos;{1}&apos; は知らない画像形式です。.png・.svg・.pdf で終わる名前にしてください</translation>
+    </message>
+    <message>
+        <source>width {0} px is outside {1} to {2}</source>
+        <translation>幅 {0} px が {1}〜{2} の範囲の外です</translation>
+    </message>
+    <message>
+        <source>the {0} could not be rendered</source>
+        <translation>{0} を描画できませんでした</translation>
     </message>
 </context>
 </TS>
