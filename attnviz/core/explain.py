@@ -17,10 +17,11 @@ MAX_TERMS = 4      # longer sums are shortened: 0.1×0.2 + 0.3×0.1 + … = 1.5
 MAX_ITEMS = 6      # longer vectors are shortened: [0.1, 0.2, 0.3, …]
 
 
-def fmt(x: float, decimals: int = 3) -> str:
-    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞'.
+def fmt(x: float, decimals: int = 3, fixed: bool = False) -> str:
+    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞';
+    `fixed` keeps every decimal (2.0 -> '2.000'), so that the numbers of one view line up.
     A value too small for the decimals is '0.000' ('−0.000'), never '3.493e−04' (which reads
-    as 3.49 where a column cuts it) nor '1.384e−87'; an exact zero is '0'."""
+    as 3.49 where a column cuts it) nor '1.384e−87'; an exact zero is '0' unless fixed."""
     x = float(x)
     if math.isinf(x):
         return MINUS_INFINITY if x < 0 else "\u221e"
@@ -28,29 +29,50 @@ def fmt(x: float, decimals: int = 3) -> str:
         return ("\u2212" if x < 0 else "") + f"{0:.{decimals}f}"
     if abs(x) >= 1e5:
         text = f"{x:.{decimals}e}"
+    elif fixed:
+        text = f"{x:.{decimals}f}"
+        text = text[1:] if text[0] == "-" and text.strip("-0.") == "" else text  # no '−0.00'
     else:
         text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
         text = "0" if text in ("-0", "") else text
     return text.replace("-", MINUS)
 
 
-def fmt_vector(v, decimals: int = 3, max_items: int = MAX_ITEMS) -> str:
-    items = [fmt(x, decimals) for x in v[:max_items]]
+def decimals_for(values, most: int = 3) -> int:
+    """The fewest decimals, up to `most`, that write every value exactly: one format for a whole
+    view (0.5 and 2 as '0.5' and '2.0'; never '0.19' next to '0.184')."""
+    x = np.asarray(values, dtype=float).ravel()
+    x = x[np.abs(x) < 1e5]  # larger ones are written with an exponent
+    for decimals in range(most):
+        if np.allclose(np.round(x, decimals), x, rtol=0, atol=1e-9):
+            return decimals
+    return most
+
+
+def input_decimals(q_row, k) -> int:
+    """The decimals of query i's explanation: its q and every k, written alike."""
+    return max(decimals_for(q_row), decimals_for(k))
+
+
+def fmt_vector(v, decimals: int = 3, max_items: int = MAX_ITEMS, fixed: bool = False) -> str:
+    items = [fmt(x, decimals, fixed) for x in v[:max_items]]
     return "[" + ", ".join(items + (["…"] if len(v) > max_items else [])) + "]"
 
 
-def dot_text(q, k, decimals: int = 3) -> str:
-    """'0×2 + 2×0 = 0': the dot product as the tutorial writes it."""
+def dot_text(q, k, decimals: int | None = None) -> str:
+    """'0×2 + 2×0 = 0': the dot product as the tutorial writes it, the factors with `decimals`
+    (those of the q and k it comes from) and the sum with as many as it needs, up to 3."""
+    decimals = input_decimals(q, k) if decimals is None else decimals
     pairs = list(zip(q, k))
     shown = pairs if len(pairs) <= MAX_TERMS else pairs[:MAX_TERMS - 1]  # format only what is shown
     terms = [f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in shown]
     if len(pairs) > MAX_TERMS:
         terms.append("…")
-    return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), decimals)}"
+    return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), min(3, 2 * decimals), fixed=True)}"
 
 
 def _factor(x: float, decimals: int) -> str:
-    text = fmt(x, decimals)
+    text = fmt(x, decimals, fixed=True)
     return f"({text})" if text.startswith(MINUS) else text
 
 
@@ -112,6 +134,14 @@ class StepNumbers:
         self.exps, self.shifted = exponentials(trace.masked[i])
         self.weights = np.asarray(trace.weights[i])
         self._rows: dict[int, StepRow] = {}
+        self._decimals: int | None = None
+
+    @property
+    def decimals(self) -> int:
+        """One format for every q and k the table writes: the fewest decimals that show them all."""
+        if self._decimals is None:
+            self._decimals = input_decimals(self.q, self.k)
+        return self._decimals
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -120,8 +150,9 @@ class StepNumbers:
         if j not in self._rows:
             masked = bool(self.hidden[j])
             self._rows[j] = StepRow(
-                key=self.tokens[j], k=fmt_vector(self.k[j]), dot=dot_text(self.q, self.k[j]),
-                scaled=fmt(self.scaled[j]), mask=MINUS_INFINITY if masked else "0",
+                key=self.tokens[j], k=fmt_vector(self.k[j], self.decimals, fixed=True),
+                dot=dot_text(self.q, self.k[j], self.decimals),
+                scaled=fmt(self.scaled[j], 3, fixed=True), mask=MINUS_INFINITY if masked else "0",
                 exp="0" if masked else fmt3(self.exps[j]),
                 weight="0" if masked else f"{self.weights[j]:.3f}",  # aligned; a masked 0 is exact
                 weight_value=float(self.weights[j]), masked=masked)
@@ -141,7 +172,7 @@ class StepNumbers:
         another number of keys, another d_k)."""
         if len(old) != len(self) or old.tokens != self.tokens or old.k.shape != self.k.shape:
             return None
-        if not np.array_equal(old.q, self.q) or old.shifted != self.shifted:
+        if not np.array_equal(old.q, self.q) or old.shifted != self.shifted or old.decimals != self.decimals:
             return np.arange(len(self))
         differs = (np.any(old.k != self.k, axis=1) | (old.scaled != self.scaled) | (old.hidden != self.hidden)
                    | (old.exps != self.exps) | (old.weights != self.weights))
@@ -184,7 +215,8 @@ def output_text(weights_row, v, output_row, decimals: int = 3, most: int | None 
     if most is not None:
         visible = visible[np.argsort(-weights_row[visible], kind="stable")]
     shown = visible if len(visible) <= limit else visible[:limit - 1]  # format only what is shown
-    terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], decimals)}" for j in shown]  # as the table shows
+    places = decimals_for(v, decimals)  # the v rows as the v table writes them
+    terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], places, fixed=True)}" for j in shown]
     if len(visible) > limit:
         terms.append("…")
-    return " + ".join(terms) + f" = {fmt_vector(output_row, decimals)}"
+    return " + ".join(terms) + f" = {fmt_vector(output_row, decimals, fixed=True)}"

@@ -13,6 +13,7 @@ from ..core.masks import MaskSpec
 from ..core.scenario import MAX_TOKENS, ScenarioError
 from .commands import SetRow, SetSettings, new_drag_id
 from .i18n import describe, head_label, tr
+from .markup import rich, rich_tip
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
@@ -138,8 +139,8 @@ class SettingsBar(Retranslated):
         self.causal.setToolTip(tr("Each token may look only at itself and the tokens before it: the "
                                   "scores of later tokens become −∞, so their weights are exactly 0."))
         self.scale.setText(tr("÷ √d_k"))
-        self.scale.setToolTip(tr("Divide the scores q·k by √d_k before softmax, so that long vectors "
-                                 "do not make softmax all-or-nothing."))
+        self.scale.setToolTip(rich_tip(tr("Divide the scores q·k by √d_k before softmax, so that long "
+                                          "vectors do not make softmax all-or-nothing.")))
         self.temperature_name.setText(tr("Temperature"))
         tip = tr("The tutorial's \"scale strength\": a further divisor of the scores. Large: flat weights "
                  "(look a little everywhere); small: one sharp peak.")
@@ -214,7 +215,7 @@ class QuerySliders(Retranslated):
         self.slider_width = slider_width
         self.document = document
         self.report = report
-        self.title = QLabel(objectName="qSlidersTitle")
+        self.title = QLabel(objectName="qSlidersTitle", textFormat=Qt.RichText)
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
         self.sliders: list[QSlider] = []
@@ -276,10 +277,10 @@ class QuerySliders(Retranslated):
             reason = (tr("this file holds weights only") if d.scenario.weights_only else
                       tr("q is derived from X and W_q here") if not editable else
                       tr("d_k = {0}: edit q in the table").format(head.d_k))
-            self.title.setText(tr("q of {0}: {1}").format(token, reason))
+            self.title.setText(rich(tr("q of {0}: {1}").format(token, reason)))
             return
         self._ensure(head.d_k)
-        self.title.setText(tr("q of {0} (what it is looking for)").format(token))
+        self.title.setText(rich(tr("q of {0} (what it is looking for)").format(token)))
         self.title.setVisible(not self.prefix)  # presenting: the chooser above says whose q it is
         for i, label in enumerate(head.dim_labels("q")):
             value = float(head.q[d.query][i])
@@ -290,7 +291,7 @@ class QuerySliders(Retranslated):
                     slider.setRange(-reach, reach)
                 slider.setValue(round(value / Q_SLIDER_STEP))
             self.names[i].setText(label)
-            self.values[i].setText(fmt(value, 2))
+            self.values[i].setText(fmt(value, 2, fixed=True))
             slider.setToolTip(tr("Move the {0} component of the q of {1}: what {1} is looking for")
                               .format(label, token))
 
@@ -413,8 +414,8 @@ class PresentationControls(Retranslated):
         self.query.setToolTip(tr("The query token whose arithmetic is explained step by step "
                                  "(or click its row in a heatmap)"))
         self.toggle.setText(tr("Hide the controls (H)") if self.shown() else tr("Show the controls (H)"))
-        self.toggle.setToolTip(tr("The query, its q sliders, the mask, ÷√d_k and the temperature, "
-                                  "without leaving full screen"))
+        self.toggle.setToolTip(rich_tip(tr("The query, its q sliders, the mask, ÷√d_k and the temperature, "
+                                           "without leaving full screen")))
         self.refresh()
 
     def refresh(self):

@@ -20,6 +20,7 @@ from ..core.scenario import ScenarioError
 from .commands import SetRow, new_drag_id
 from .fonts import figure_font
 from .i18n import describe, tr
+from .markup import MathLabel
 from .lazy import MathView
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
@@ -212,7 +213,7 @@ class GeometryView(MathView):
         self.x_dim, self.y_dim = QComboBox(objectName="geometryX"), QComboBox(objectName="geometryY")
         self.pca = QCheckBox(objectName="geometryPca")
         self.axes_name = QLabel()
-        self.note = QLabel(objectName="geometryNote", wordWrap=True)
+        self.note = MathLabel(objectName="geometryNote")
         self.plot = quiet_plot(pg)
         self.plot.setAspectLocked(True)
         follow_palette(self.plot, self.palette())
@@ -316,7 +317,7 @@ class GeometryView(MathView):
                     continue  # keys the query sees and keys it may not: one arrow each, never one sum
                 weight = float(sum(trace.weights[i, j] for j in group))
                 who = ", ".join(s.tokens[j] for j in group)
-                label = f"k {who}  q·k = {fmt(dots[group[0]], 2)}" + (f"  w = {weight:.3f}" if seen else "")
+                label = f"k {who}  q·k = {fmt(dots[group[0]], 2, fixed=True)}" + (f"  w = {weight:.3f}" if seen else "")
                 color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
                 arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
         arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))

@@ -63,4 +63,4 @@ def staged(data: HeatmapData, trace, row: int, stage: int | None) -> HeatmapData
     values = trace.scores[row] if stage == SCORE else trace.scaled[row]
     masked = data.masked if stage >= MASKING else np.zeros_like(data.masked)
     return dataclasses.replace(data, only_row=row, masked=masked, colored=False, masked_text=MINUS_INFINITY,
-                               row_text=tuple(fmt(x, 2) for x in values))
+                               row_text=tuple(fmt(x, 2, fixed=True) for x in values))

@@ -1,7 +1,6 @@
 """All heads' panels in a grid that fits 2 heads and 12 alike, with the one shared colour bar."""
 from __future__ import annotations
 
-import html
 import math
 
 import numpy as np
@@ -18,6 +17,7 @@ from .guided import banner, staged
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from .commands import SetHeadOff, SetSettings
 from .i18n import current_language, describe, head_label, tr
+from .markup import rich
 
 ACTIVE_BORDER = QColor(230, 120, 0)
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
@@ -429,7 +429,7 @@ class HeadsView(QWidget):
         if d.stage is not None:
             head = d.scenario.heads[d.active_head]
             text = banner(d.stage, d.scenario.tokens[d.query], head.d_k)
-            self.guide.label.setText(f"<b>{html.escape(text)}</b>")
+            self.guide.label.setText(f"<b>{rich(text)}</b>")
 
     def set_colormap(self, name: str):
         self.colormap_name = name

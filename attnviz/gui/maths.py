@@ -15,6 +15,7 @@ from . import colormaps
 from .fonts import figure_font
 from .heatmap import HeatmapData, HeatmapPainter, paint_colorbar
 from .i18n import head_label, tr
+from .markup import MathLabel
 from .lazy import MathView
 
 
@@ -81,7 +82,7 @@ class SqrtDkExplorer(MathView):
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("sqrtExplorer")
-        self.explanation = QLabel(wordWrap=True)
+        self.explanation = MathLabel()
         self.seed_name = QLabel()
         self.seed = QSpinBox(objectName="sqrtSeed")
         self.seed.setRange(0, 9999)
@@ -115,7 +116,7 @@ class SqrtDkExplorer(MathView):
             for demo in demos:
                 w = demo.scaled if scaled else demo.unscaled
                 caption = (tr("d_k = {0}, ÷√d_k: largest weight {1}") if scaled else
-                           tr("d_k = {0}, no ÷√d_k: largest weight {1}")).format(demo.d_k, fmt(ScaleDemo.peak(w), 2))
+                           tr("d_k = {0}, no ÷√d_k: largest weight {1}")).format(demo.d_k, fmt(ScaleDemo.peak(w), 2, fixed=True))
                 tokens = tuple(str(i + 1) for i in range(len(w)))
                 items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption), painter))
         self.maps.show_maps(items)
@@ -131,7 +132,7 @@ class SoftmaxView(MathView):
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("softmaxView")
-        self.explanation = QLabel(wordWrap=True)
+        self.explanation = MathLabel()
         self.factor_name = QLabel()
         self.factor = QComboBox(objectName="softmaxFactor")
         self.factor.addItems([f"× {f}" for f in self.FACTORS])
@@ -140,7 +141,7 @@ class SoftmaxView(MathView):
         self.table = QTableWidget(objectName="softmaxTable")
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.verdict = QLabel(objectName="softmaxVerdict", wordWrap=True)
-        self.formula = QLabel(objectName="softmaxFormula")
+        self.formula = MathLabel(objectName="softmaxFormula")
         top = QHBoxLayout()
         top.addWidget(self.explanation, 1)
         top.addWidget(self.factor_name)
@@ -203,7 +204,7 @@ class SoftmaxView(MathView):
 
 
 def _number_item(x: float) -> QTableWidgetItem:
-    text = "NaN" if np.isnan(x) else fmt(x, 3)
+    text = "NaN" if np.isnan(x) else fmt(x, 3, fixed=True)
     item = QTableWidgetItem(text)
     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
     if not np.isfinite(x) and not (np.isneginf(x)):
@@ -262,7 +263,7 @@ class KernelView(MathView):
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("kernelView")
-        self.explanation = QLabel(wordWrap=True)
+        self.explanation = MathLabel()
         self.maps = Heatmaps(3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.explanation)
@@ -313,7 +314,7 @@ class DiffView(MathView):
         self.setObjectName("diffView")
         self.pinned: list[np.ndarray] | None = None
         self.pinned_tokens = None
-        self.explanation = QLabel(wordWrap=True)
+        self.explanation = MathLabel()
         self.pin = QPushButton(objectName="pinButton")
         self.pin.clicked.connect(self.pin_weights)
         self.maps = Heatmaps(4)

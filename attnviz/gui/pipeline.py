@@ -9,12 +9,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, Q
                                QSpinBox, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from ..core.attention import POSITIONS, merge_heads
-from ..core.explain import fmt
+from ..core.explain import decimals_for, fmt
 from ..core.numbers import NumberError, parse_number
 from ..core.scenario import PROJECTION_MATRICES as EDITABLE
 from ..core.scenario import ScenarioError
 from .commands import SetProjectionCell, SetProjectionOptions
 from .i18n import describe, tr
+from .markup import rich
 
 def stages(scenario, result, head: int):
     """[(key, title, matrix, row labels, column labels)] of the layer as it is now."""
@@ -63,10 +64,12 @@ class StageModel(QAbstractTableModel):
         super().__init__(parent)
         self.document = document
         self.key, self.matrix, self.rows, self.columns = "x", np.zeros((0, 0)), [], []
+        self.decimals = 0
 
     def show(self, key, matrix, rows, columns):
         self.beginResetModel()
         self.key, self.matrix, self.rows, self.columns = key, matrix, rows, columns
+        self.decimals = decimals_for(matrix)  # one format per stage's table
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()):
@@ -80,7 +83,7 @@ class StageModel(QAbstractTableModel):
             return None
         value = float(self.matrix[index.row(), index.column()])
         if role == Qt.DisplayRole:
-            return fmt(value)
+            return fmt(value, self.decimals, fixed=True)
         if role == Qt.EditRole:
             return repr(value)
         if role == Qt.TextAlignmentRole:
@@ -123,7 +126,7 @@ class PipelineView(QWidget):
         self.groups_name = QLabel()
         self.groups = QSpinBox(objectName="kvGroups")
         self.stage_list = QListWidget(objectName="pipelineStages")
-        self.caption = QLabel(objectName="pipelineCaption", wordWrap=True)
+        self.caption = QLabel(objectName="pipelineCaption", wordWrap=True, textFormat=Qt.RichText)
         self.model = StageModel(document, self)
         self.model.rejected.connect(report)
         self.table = QTableView(objectName="pipelineMatrix")
@@ -215,4 +218,4 @@ class PipelineView(QWidget):
         key, title, matrix, rows, columns = self._stages[row]
         self.model.show(key, matrix, rows, columns)
         note = tr("edit the numbers: everything after it follows") if key in EDITABLE else tr("computed")
-        self.caption.setText(f"<b>{title}</b> — {note}")
+        self.caption.setText(f"<b>{rich(title)}</b> — {rich(note)}")

@@ -2,7 +2,6 @@
 and the output as the weighted sum of v, under the formula softmax(QKᵀ/√d_k + M)V."""
 from __future__ import annotations
 
-import html
 import re
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
@@ -10,11 +9,13 @@ from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ..core.scenario import head_is_off
-from ..core.explain import StepNumbers, StepRow, divisor_text, exponentials, fmt_vector, output_text
+from ..core.explain import (StepNumbers, StepRow, divisor_text, exponentials, fmt_vector, input_decimals,
+                            output_text)
 from . import colormaps, roles
 from .fonts import presented, readable_pixels, weighted
 from .formula import FormulaView
 from .i18n import head_label, tr
+from .markup import rich
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(7)
 ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em)
@@ -42,8 +43,9 @@ def step_headers(scenario, head: int, query: int | None = None, result=None, sho
 def step_title(scenario, head: int, query: int) -> str:
     if scenario.weights_only:
         return tr("Query {0} in {1}: the model's weights").format(scenario.tokens[query], head_label(scenario, head))
+    q, k = scenario.heads[head].q[query], scenario.heads[head].k
     return tr("Query {0} in {1}: q = {2}").format(
-        scenario.tokens[query], head_label(scenario, head), fmt_vector(scenario.heads[head].q[query]))
+        scenario.tokens[query], head_label(scenario, head), fmt_vector(q, input_decimals(q, k), fixed=True))
 
 
 def step_output(scenario, result, head: int, query: int, short: bool = False) -> str:
@@ -191,7 +193,7 @@ class StepView(QWidget):
         super().__init__(parent)
         self.document = document
         self.formula = FormulaView(document)
-        self.title = QLabel(objectName="stepTitle")
+        self.title = QLabel(objectName="stepTitle", textFormat=Qt.RichText)
         self.title.setWordWrap(True)
         self.model = StepTableModel(document, self)
         self.table = QTableView(objectName="stepTable")
@@ -244,7 +246,7 @@ class StepView(QWidget):
         from .guided import OUTPUT, SOFTMAX, visible_columns  # guided imports this module
         from .i18n import current_language
         d = self.document
-        self.title.setText(f"<b>{html.escape(step_title(d.scenario, d.active_head, d.query))}</b>")
+        self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query))}</b>")
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
                                                          short=self.model.compact)))
         self.output.setVisible((d.stage is None or d.stage >= OUTPUT) and not d.scenario.weights_only)

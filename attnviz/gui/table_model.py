@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from ..core.explain import fmt
+from ..core.explain import decimals_for, fmt
 from ..core.numbers import NumberError, parse_number
 from ..core.scenario import ScenarioError
 from . import roles
@@ -29,6 +29,7 @@ class VectorTableModel(QAbstractTableModel):
         self.matrix = matrix  # "q", "k" or "v"
         self._shape = self._current_shape()
         self._seen = (self._values(), self._headers())  # last shown: unchanged ones repaint nothing
+        self._decimals = decimals_for(self._seen[0])  # one format for the whole matrix
         document.changed.connect(self._refresh)
         document.selectionChanged.connect(self._refresh)
 
@@ -54,7 +55,7 @@ class VectorTableModel(QAbstractTableModel):
 
     def data(self, index, role=roles.DISPLAY):
         if role == roles.DISPLAY:
-            return fmt(float(self._values()[index.row(), index.column()]))
+            return fmt(float(self._values()[index.row(), index.column()]), self._decimals, fixed=True)
         if role == roles.ALIGNMENT:
             return roles.RIGHT
         if role in (roles.EDIT, roles.TOOLTIP):
@@ -108,11 +109,16 @@ class VectorTableModel(QAbstractTableModel):
             self.beginResetModel()
             self._shape = shape
             self._seen = (values, headers)
+            self._decimals = decimals_for(values)
             self.endResetModel()
             return
         old_values, old_headers = self._seen
         self._seen = (values, headers)
-        if values is not old_values and shape[0] and shape[1]:
+        decimals = decimals_for(values) if values is not old_values else self._decimals
+        if decimals != self._decimals:  # 2 became 2.5: every cell is written anew
+            self._decimals = decimals
+            self.dataChanged.emit(self.index(0, 0), self.index(shape[0] - 1, shape[1] - 1))
+        elif values is not old_values and shape[0] and shape[1]:
             # Only the cells whose numbers differ (one, after a typed edit): the view repaints them
             # and asks data() for them alone, not for the whole matrix.
             changed = np.nonzero(values != old_values)

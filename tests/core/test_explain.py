@@ -2,7 +2,7 @@
 import numpy as np
 
 from attnviz.core import compute, load_preset
-from attnviz.core.explain import divisor_text, dot_text, fmt, fmt_vector, output_text, step_rows
+from attnviz.core.explain import decimals_for, divisor_text, dot_text, fmt, fmt_vector, output_text, step_rows
 
 
 def test_numbers_are_written_as_a_person_would():
@@ -19,7 +19,7 @@ def test_the_dot_product_is_written_out_like_the_tutorial():
 def test_long_vectors_and_sums_are_shortened_but_keep_their_result():
     q, k = np.arange(64.0) / 64, np.ones(64)
     text = dot_text(q, k)
-    assert "…" in text and text.endswith(f"= {fmt(q.sum())}")
+    assert "…" in text and text.endswith("= 31.500")
     assert fmt_vector(np.arange(10.0)) == "[0, 1, 2, 3, 4, 5, …]"
 
 
@@ -34,7 +34,7 @@ def test_the_worked_example_row_and_output():
     head, trace = s.heads[0], compute(s).heads[0]
     rows = step_rows(s.tokens, head.q[2], head.k, trace, 2)
     assert [(r.key, r.dot, r.scaled, r.weight) for r in rows] == [
-        ("猫", "0×2 + 2×0 = 0", "0", "0.045"),
+        ("猫", "0×2 + 2×0 = 0", "0.000", "0.045"),  # one format per column: 0.000 above 2.828
         ("魚", "0×0 + 2×2 = 4", "2.828", "0.768"),
         ("それ", "0×1 + 2×1 = 2", "1.414", "0.187")]
     assert output_text(trace.weights[2], head.v, trace.output[2]) == \
@@ -46,3 +46,11 @@ def test_masked_keys_show_minus_infinity_and_zero_weight():
     head, trace = s.heads[0], compute(s).heads[0]
     rows = step_rows(s.tokens, head.q[0], head.k, trace, 0)
     assert [(r.mask, r.weight, r.masked) for r in rows[1:]] == [("\u2212\u221e", "0", True)] * 2
+
+
+def test_one_view_writes_its_numbers_with_one_number_of_decimals():
+    assert decimals_for([0, 2, -1]) == 0 and decimals_for([0.5, 2]) == 1 and decimals_for([0.19, 0.184]) == 3
+    assert decimals_for([1 / 3, 1e9]) == 3 and decimals_for([]) == 0
+    assert [fmt(x, decimals_for([0.19, 0.184]), fixed=True) for x in (0.19, 0.184)] == ["0.190", "0.184"]
+    assert fmt(-1e-9, 2, fixed=True) == "−0.00" and fmt(-0.0, 2, fixed=True) == "0.00"
+    assert dot_text([0.5, 2], [2, 0]) == "0.5×2.0 + 2.0×0.0 = 1.00"  # products of 1 decimal need 2

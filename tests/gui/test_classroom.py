@@ -51,7 +51,7 @@ PRESET_IDS = re.compile("|".join(p.id for p in __import__("attnviz.core", fromli
 
 
 def english_words(text):
-    text = PRESET_IDS.sub("", text)  # preset ids are names, as on the command line
+    text = PRESET_IDS.sub("", re.sub(r"<[^>]+>", "", text))  # markup and preset ids are not words
     return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} - LANGUAGE_NEUTRAL
 
 
@@ -110,12 +110,12 @@ def test_guided_steps_show_only_what_has_been_computed(window):
     assert d.stage == SCORE
     data = panel(window).data()
     assert data.only_row == d.query and not data.colored and not data.masked.any()
-    assert data.row_text == tuple(fmt(x, 2) for x in trace.scores[d.query])
+    assert data.row_text == tuple(fmt(x, 2, fixed=True) for x in trace.scores[d.query])
     assert [step_table.isColumnHidden(c) for c in (SCALED, MASK, WEIGHT)] == [True, True, True]
     assert not window.findChild(QLabel, "stepOutput").isVisible()
     assert "Step 1 of 5" in window.findChild(QLabel, "guideLabel").text()
     press(window.classroom.next_action)
-    assert d.stage == SCALE and panel(window).data().row_text == tuple(fmt(x, 2) for x in trace.scaled[d.query])
+    assert d.stage == SCALE and panel(window).data().row_text == tuple(fmt(x, 2, fixed=True) for x in trace.scaled[d.query])
     assert not step_table.isColumnHidden(SCALED) and step_table.isColumnHidden(MASK)
     press(window.classroom.next_action)
     assert d.stage == MASKING and panel(window).data().masked[d.query].sum() == 3  # それ hides は, 新鮮, だった

@@ -45,7 +45,7 @@ def test_typing_a_v_value_changes_the_output_line_not_the_weights(window, doc):
     assert output.text() != text_before
     out = compute(doc.scenario).heads[0].output[doc.query]
     shown = output.text().replace("\u00a0", " ")  # vectors are kept whole with non-breaking spaces
-    assert shown.endswith("= [" + ", ".join(f"{x:.3f}".rstrip("0").rstrip(".") for x in out) + "]")
+    assert shown.endswith("= [" + ", ".join(f"{x:.3f}" for x in out) + "]")
 
 
 def test_the_table_shows_the_new_value_after_an_edit(window):
@@ -164,6 +164,23 @@ def test_the_last_token_cannot_be_removed(window, doc):
         assert window.remove_token(0)
     assert not window.remove_token(0)
     assert len(doc.scenario.tokens) == 1
+
+
+def shown(window, matrix):
+    model = table(window, matrix).model()
+    return [[model.data(model.index(r, c), Qt.DisplayRole) for c in range(model.columnCount())]
+            for r in range(model.rowCount())]
+
+
+def test_a_table_writes_all_its_numbers_with_as_many_decimals_as_its_most_precise_one(window, doc):
+    k_before = shown(window, "k")
+    assert type_into(window, "q", 0, 0, "0.125")
+    cells = [text for row in shown(window, "q") for text in row]
+    assert all(len(text.split(".")[-1]) == 3 and "." in text for text in cells), cells
+    assert shown(window, "k") == k_before  # another table keeps its own format
+    doc.undo_stack.undo()
+    assert not any(text.endswith("0.125") for row in shown(window, "q") for text in row)
+    assert len({len(text.partition(".")[2]) for row in shown(window, "q") for text in row}) == 1
 
 
 def test_a_tiny_value_is_shown_as_zero_point_zero_never_cut_to_a_larger_looking_number(window):

@@ -89,7 +89,7 @@
     </message>
     <message>
         <source>Which keys each query may see. Sliding window: itself and the tokens just before it. Prefix LM: the first tokens see each other. Padding and hand-painted: Shift+click a heatmap cell to hide or show it.</source>
-        <translation>各クエリがどのキーを見られるか。スライディングウィンドウ：自分と直前のいくつかのトークン。プレフィックス LM：先頭のトークンどうしは互いに見られる。パディングと手で描く：ヒートマップのマスを Shift+クリックすると隠す／見せるを切り替える。</translation>
+        <translation>各クエリがどのキーを見られるか。スライディングウィンドウ：自分と直前のいくつかのトークン。プレフィックス LM：先頭のトークンどうしは互いに見られます。パディングと手で描く：ヒートマップのマスを Shift+クリックすると隠す／見せるを切り替えられます。</translation>
     </message>
     <message>
         <source>The window&apos;s width, or the prefix&apos;s length, in tokens</source>
@@ -97,15 +97,15 @@
     </message>
     <message>
         <source>Each token may look only at itself and the tokens before it: the scores of later tokens become −∞, so their weights are exactly 0.</source>
-        <translation>各トークンは自分と自分より前のトークンしか見られない。後ろのトークンのスコアは −∞ になり、重みはちょうど 0 になる。</translation>
+        <translation>各トークンは自分と自分より前のトークンしか見られません。後ろのトークンのスコアは −∞ になり、重みはちょうど 0 になります。</translation>
     </message>
     <message>
         <source>Divide the scores q·k by √d_k before softmax, so that long vectors do not make softmax all-or-nothing.</source>
-        <translation>softmax の前にスコア q・k を √d_k で割る。次元が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
+        <translation>softmax の前にスコア q・k を √d_k で割ります。次元が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
     </message>
     <message>
         <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
-        <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中する。</translation>
+        <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中します。</translation>
     </message>
     <message>
         <source>Mask: {0}</source>
@@ -117,11 +117,11 @@
     </message>
     <message>
         <source>this file holds weights only</source>
-        <translation>このファイルには重みしかない</translation>
+        <translation>このファイルには重みしかありません</translation>
     </message>
     <message>
         <source>q is derived from X and W_q here</source>
-        <translation>ここでは q は X と W_q から計算される</translation>
+        <translation>ここでは q は X と W_q から計算されます</translation>
     </message>
     <message>
         <source>d_k = {0}: edit q in the table</source>
@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>This model file holds several layers: show another one</source>
-        <translation>このモデルのファイルには複数の層がある：別の層を表示する</translation>
+        <translation>このモデルのファイルには複数の層があります。別の層を表示します</translation>
     </message>
     <message>
         <source>This file holds one layer of the model: open the model&apos;s own file to see the others</source>
@@ -161,7 +161,7 @@
     </message>
     <message>
         <source>The query, its q sliders, the mask, ÷√d_k and the temperature, without leaving full screen</source>
-        <translation>クエリ、その q のスライダー、マスク、÷√d_k、温度を、全画面のまま操作する</translation>
+        <translation>クエリ、その q のスライダー、マスク、÷√d_k、温度を、全画面のまま操作します</translation>
     </message>
     <message>
         <source>Head</source>
@@ -197,7 +197,7 @@
     </message>
     <message>
         <source>Width of a PNG in pixels; SVG and PDF are vector and scale freely</source>
-        <translation>PNG の幅（ピクセル）。SVG と PDF はベクターなので拡大しても粗くならない</translation>
+        <translation>PNG の幅（ピクセル）。SVG と PDF はベクターなので拡大しても粗くなりません</translation>
     </message>
     <message>
         <source>PNG width</source>
@@ -263,7 +263,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Head {0}: rows are queries, columns are keys. Click a row to explain it step by step.</source>
-        <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示する。</translation>
+        <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示します。</translation>
     </message>
     <message>
         <source>switched off</source>
@@ -463,11 +463,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Type a sentence and see a real language model&apos;s attention, layer by layer, and what it predicts next (offline)</source>
-        <translation>文を入力して、実際の言語モデルの Attention を層ごとに見る。次のトークンの予測も表示（オフライン）</translation>
+        <translation>文を入力して、実際の言語モデルの Attention を層ごとに見ます。次のトークンの予測も表示（オフライン）</translation>
     </message>
     <message>
         <source>Save the scenario, with every edit, as a .json file</source>
-        <translation>編集したシナリオを .json ファイルに保存する</translation>
+        <translation>編集したシナリオを .json ファイルに保存します</translation>
     </message>
     <message>
         <source>Save a heatmap as PNG, SVG or PDF for slides and papers</source>
@@ -475,11 +475,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Save the weights and q, k, v of every head as CSV or .npz</source>
-        <translation>全ヘッドの重みと q・k・v を CSV か .npz で保存する</translation>
+        <translation>全ヘッドの重みと q・k・v を CSV か .npz で保存します</translation>
     </message>
     <message>
         <source>Rename the selected query token</source>
-        <translation>選択中のクエリのトークン名を変更する</translation>
+        <translation>選択中のクエリのトークン名を変更します</translation>
     </message>
     <message>
         <source>Add a token before the selected one (its q, k, v start at 0)</source>
@@ -491,7 +491,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Remove the selected token from every head</source>
-        <translation>選択中のトークンを全ヘッドから削除する</translation>
+        <translation>選択中のトークンを全ヘッドから削除します</translation>
     </message>
     <message>
         <source>Take back the last edit</source>
@@ -627,7 +627,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) softmax saturates: each row puts almost all its weight on one key. With it (top row) the rows stay spread at any d_k.</source>
-        <translation>分散 1 の乱数の q と k。q・k の振れ幅は √d_k に比例するので、÷√d_k がないと（下の段）softmax が飽和し、各行がほぼすべての重みを 1 つのキーに置く。割れば（上の段）どの d_k でも重みは広がったまま。</translation>
+        <translation>分散 1 の乱数の q と k。q・k の振れ幅は √d_k に比例するので、÷√d_k がないと（下の段）softmax が飽和し、各行がほぼすべての重みを 1 つのキーに置きます。割れば（上の段）どの d_k でも重みは広がったままです。</translation>
     </message>
     <message>
         <source>Random seed</source>
@@ -635,7 +635,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Another seed draws other random q and k</source>
-        <translation>シードを変えると別の乱数の q と k になる</translation>
+        <translation>シードを変えると別の乱数の q と k になります</translation>
     </message>
     <message>
         <source>d_k = {0}, ÷√d_k: largest weight {1}</source>
@@ -647,7 +647,7 @@ exactly 0</source>
     </message>
     <message>
         <source>softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.</source>
-        <translation>softmax(x) = e^x / Σ e^x。AttnViz は先に最大のスコアを引く（e^(x − max)）。結果は変わらないが、e^x があふれ（オーバーフロー）なくなる。スコアを何倍かにして確かめよう。</translation>
+        <translation>softmax(x) = e^x / Σ e^x。AttnViz は先に最大のスコアを引きます（e^(x − max)）。結果は変わりませんが、e^x があふれ（オーバーフロー）なくなります。スコアを何倍かにして確かめてみましょう。</translation>
     </message>
     <message>
         <source>Scores ×</source>
@@ -655,7 +655,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Multiply this row&apos;s scores, e.g. by 1000, to see e^x overflow</source>
-        <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見る</translation>
+        <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見てみましょう</translation>
     </message>
     <message>
         <source>This file holds the model&apos;s weights only: there are no scores to put through softmax.</source>
@@ -679,11 +679,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e^0 = 1 and the weights come out right.</source>
-        <translation>最大を引かないと e^x が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われる。引けば最大の項は e^0 = 1 になり、重みは正しく求まる。</translation>
+        <translation>最大を引かないと e^x が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われます。引けば最大の項は e^0 = 1 になり、重みは正しく求まります。</translation>
     </message>
     <message>
         <source>Both ways give the same weights here: the scores are small enough for e^x. Multiply them by 1000 to see the difference.</source>
-        <translation>ここではどちらのやり方でも同じ重みになる（スコアが e^x にとって十分小さい）。1000 倍にすると違いが分かる。</translation>
+        <translation>ここではどちらのやり方でも同じ重みになります（スコアが e^x にとって十分小さい）。1000 倍にすると違いが分かります。</translation>
     </message>
     <message>
         <source>scores x</source>
@@ -695,7 +695,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Attention is a kernel smoother: each row averages the v&apos;s with weights from a kernel of q and k. Softmax uses exp(q·k / √d_k); linear attention uses φ(q)·φ(k) with φ(x) = elu(x) + 1, normalised per row, which can be computed in time linear in the length.</source>
-        <translation>Attention はカーネル平滑化：各行は q と k のカーネルから決まる重みで v を平均する。softmax は exp(q・k / √d_k) を、線形 Attention は φ(x) = elu(x) + 1 として φ(q)・φ(k) を使い、行ごとに正規化する（長さに比例する時間で計算できる）。</translation>
+        <translation>Attention はカーネル平滑化：各行は q と k のカーネルから決まる重みで v を平均します。softmax は exp(q・k / √d_k) を、線形 Attention は φ(x) = elu(x) + 1 として φ(q)・φ(k) を使い、行ごとに正規化します（長さに比例する時間で計算できます）。</translation>
     </message>
     <message>
         <source>This file holds the model&apos;s weights only: linear attention needs q and k.</source>
@@ -719,11 +719,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Remember every head&apos;s weights; after your edits, each cell shows after − before</source>
-        <translation>全ヘッドの重みを記録する。編集後、各マスに「変更後 − 変更前」を表示する</translation>
+        <translation>全ヘッドの重みを記録します。編集後、各マスに「変更後 − 変更前」を表示します</translation>
     </message>
     <message>
         <source>Pin, then edit: blue cells lost weight, yellow ones gained it.</source>
-        <translation>固定してから編集する：青いマスは重みが減り、黄色いマスは増えた。</translation>
+        <translation>固定してから編集してください。青いマスは重みが減り、黄色いマスは増えたところです。</translation>
     </message>
     <message>
         <source>The tokens changed since the weights were pinned: pin them again.</source>
@@ -771,7 +771,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Σ: the sum of the column. Each weight is its row&apos;s eˣ divided by this sum, so the weights add up to 1.</source>
-        <translation>Σ：この列の合計。各行の重みは、その行の eˣ をこの合計で割ったもの。だから重みの合計は 1 になる。</translation>
+        <translation>Σ：この列の合計。各行の重みは、その行の eˣ をこの合計で割ったもの。だから重みの合計は 1 になります。</translation>
     </message>
     <message>
         <source>How the selected query&apos;s weights are computed, one key per row</source>
@@ -803,7 +803,7 @@ exactly 0</source>
     </message>
     <message>
         <source> — this file holds the weights only, no q, k, v</source>
-        <translation> — このファイルには重みしかなく、q・k・v はない</translation>
+        <translation> — このファイルには重みしかなく、q・k・v はありません</translation>
     </message>
     <message>
         <source>{0} ({1} × {2}): {3}</source>
@@ -811,7 +811,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Double-click a cell or start typing to change it; right-click a token to rename, insert or remove it</source>
-        <translation>セルをダブルクリックするか入力を始めると変更できる。トークンを右クリックすると名前の変更・挿入・削除ができる</translation>
+        <translation>セルをダブルクリックするか入力を始めると変更できます。トークンを右クリックすると名前の変更・挿入・削除ができます</translation>
     </message>
     <message>
         <source> — derived from X, read-only</source>
@@ -1079,7 +1079,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Compute the next step of the selected query&apos;s row</source>
-        <translation>選択中のクエリの行を、次のステップまで計算する</translation>
+        <translation>選択中のクエリの行を、次のステップまで計算します</translation>
     </message>
     <message>
         <source>Go back one step</source>
@@ -1087,11 +1087,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Explain the next token&apos;s row</source>
-        <translation>次のトークンの行を説明する</translation>
+        <translation>次のトークンの行を説明します</translation>
     </message>
     <message>
         <source>Explain the previous token&apos;s row</source>
-        <translation>前のトークンの行を説明する</translation>
+        <translation>前のトークンの行を説明します</translation>
     </message>
     <message>
         <source>Larger text everywhere</source>
@@ -1183,23 +1183,23 @@ exactly 0</source>
     </message>
     <message>
         <source>The dot product of the q of {0} with the k of every token: the more they point the same way, the larger the score.</source>
-        <translation>「{0}」の q と各トークンの k の内積。向きが揃っているほどスコアが大きい。</translation>
+        <translation>「{0}」の q と各トークンの k の内積。向きがそろっているほどスコアが大きくなります。</translation>
     </message>
     <message>
         <source>Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k does not push softmax to all-or-nothing.</source>
-        <translation>各スコアを √d_k = √{1}（と温度）で割る。d_k が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
+        <translation>各スコアを √d_k = √{1}（と温度）で割ります。d_k が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
     </message>
     <message>
         <source>{0} may not look at the tokens after it: their scores become −∞.</source>
-        <translation>「{0}」は自分より後ろのトークンを見られない。そのスコアは −∞ になる。</translation>
+        <translation>「{0}」は自分より後ろのトークンを見られません。そのスコアは −∞ になります。</translation>
     </message>
     <message>
         <source>softmax: each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights add up to 1. A masked score −∞ gives e^−∞ = 0: its weight is exactly 0; every other weight is positive.</source>
-        <translation>softmax：各スコア x を eˣ にし、それぞれをその合計 Σ で割るので、重みの合計は 1 になる。マスクされたスコア −∞ は e^−∞ = 0 なので重みはちょうど 0、それ以外の重みはすべて正になる。</translation>
+        <translation>softmax：各スコア x を eˣ にし、それぞれをその合計 Σ で割るので、重みの合計は 1 になります。マスクされたスコア −∞ は e^−∞ = 0 なので重みはちょうど 0、それ以外の重みはすべて正になります。</translation>
     </message>
     <message>
         <source>The output of {0} is the weighted sum of the v rows: the tokens with large weights pass on most.</source>
-        <translation>「{0}」の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざる。</translation>
+        <translation>「{0}」の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざります。</translation>
     </message>
     <message>
         <source>Step {0} of {1}: {2}. {3}</source>
@@ -1621,11 +1621,11 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Show the two directions along which the q and k vectors vary most (principal components) instead of two dimensions</source>
-        <translation>2 つの次元の代わりに、q と k のベクトルが最も大きくばらつく 2 つの方向（主成分）で表示する</translation>
+        <translation>2 つの次元の代わりに、q と k のベクトルが最も大きくばらつく 2 つの方向（主成分）で表示します</translation>
     </message>
     <message>
         <source>Drag the tip of an arrow to change those two components of that q or k</source>
-        <translation>矢印の先をドラッグすると、その q か k のこの 2 成分が変わる</translation>
+        <translation>矢印の先をドラッグすると、その q か k のこの 2 成分が変わります</translation>
     </message>
     <message>
         <source>PC 1</source>
@@ -1649,15 +1649,15 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Here q and k are derived from X and the W matrices: change those in the layer panel. The thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
-        <translation>ここでは q と k は X と W 行列から計算されるので、層のパネルでそちらを変更する。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いている。</translation>
+        <translation>ここでは q と k は X と W 行列から計算されるので、層のパネルでそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
     </message>
     <message>
         <source>Drag an arrow&apos;s tip to change q or k in these two dimensions; the thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
-        <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わる。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いている。</translation>
+        <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わります。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
     </message>
     <message>
         <source>At the origin in this plane: {0}.</source>
-        <translation>この平面では原点にある：{0}。</translation>
+        <translation>この平面では原点にあります：{0}。</translation>
     </message>
     <message>
         <source>X: the input ({0} × {1})</source>
@@ -1721,7 +1721,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Normalise each row of X (mean 0, variance 1) before the projections, as a Transformer block does; the residual still adds X</source>
-        <translation>射影の前に X の各行を正規化する（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
+        <translation>射影の前に X の各行を正規化します（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
     </message>
     <message>
         <source>none</source>
@@ -1737,7 +1737,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Without positions attention cannot tell the order of the words</source>
-        <translation>位置の情報がないと、Attention は語の順序を区別できない</translation>
+        <translation>位置の情報がないと、Attention は語の順序を区別できません</translation>
     </message>
     <message>
         <source>Grouped-query attention: fewer groups of K and V than heads, each group shared by several heads (Q stays per head)</source>
@@ -1745,11 +1745,11 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Every stage of the layer with its shape: click one to see its matrix</source>
-        <translation>層のすべての段階と形。クリックするとその行列を表示する</translation>
+        <translation>層のすべての段階と形。クリックするとその行列を表示します</translation>
     </message>
     <message>
         <source>edit the numbers: everything after it follows</source>
-        <translation>数値を編集できる：後の段階がすべて追従する</translation>
+        <translation>数値を編集できます。後の段階がすべて追従します</translation>
     </message>
     <message>
         <source>computed</source>
