@@ -47,3 +47,18 @@ def test_export_compare_writes_both_scenarios_and_their_difference(tmp_path):
     assert main(["export", "seed-demo", "--compare", "toy-3token", "--step", "-o", str(tmp_path / "x.png")]) == 2
     assert main(["export", "seed-demo", "--compare", "toy-3token", "-o", str(tmp_path / "x.csv")]) == 2
     assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.csv").exists()
+
+
+def test_comparing_with_a_broken_file_says_why_in_the_interfaces_language_and_opens_nothing(window, tmp_path,
+                                                                                              monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from attnviz.gui.i18n import install_language
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "attnviz-scenario", "version": 1, "tok', encoding="utf-8")
+    install_language("ja")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(broken), ""))
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    window._compare_with_file()
+    assert len(shown) == 1 and "JSON が 1 行目" in shown[0] and getattr(window, "compare_dialog", None) is None
