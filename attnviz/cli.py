@@ -2,7 +2,8 @@
 
     attnviz [SCENARIO]                   open the window (default preset: seed-demo)
     attnviz presets                      one line per preset: id, tab, title
-    attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV
+    attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV (--rollout: of a model)
+    attnviz stats FILE [--layer L]       each layer × head's statistics as JSON or CSV
     attnviz export SCENARIO -o FILE      a heatmap as PNG, SVG or PDF, no display needed
     attnviz screenshot SCENARIO -o F.png render the whole window offscreen
 
@@ -15,6 +16,8 @@ import argparse
 import json
 import os
 import sys
+
+import numpy as np
 
 from .core import compute
 from .core.blas import use_one_thread
@@ -64,8 +67,8 @@ def cmd_presets(args, out) -> int:
     return 0
 
 
-def cmd_weights(args, out) -> int:
-    scenario = open_scenario(args.scenario, args.layer)
+def _settings_change(args):
+    """The scenario -> scenario that --no-causal, --no-scale and --temperature ask for."""
     changes = {}
     if args.no_causal:
         changes["causal"] = False
@@ -73,8 +76,13 @@ def cmd_weights(args, out) -> int:
         changes["scale"] = False
     if args.temperature is not None:
         changes["temperature"] = args.temperature
-    if changes:
-        scenario = with_settings(scenario, **changes)
+    return (lambda s: with_settings(s, **changes)) if changes else (lambda s: s)
+
+
+def cmd_weights(args, out) -> int:
+    if args.rollout:
+        return _print_rollout(args, out)
+    scenario = _settings_change(args)(open_scenario(args.scenario, args.layer))
     heads = _head_indices(args.head, len(scenario.heads))
     weights = compute(scenario).weights()
     from .gui.i18n import system_language  # QtCore only: no display needed
@@ -86,6 +94,41 @@ def cmd_weights(args, out) -> int:
         if scenario.layer is not None:  # every file with layers says which one this is
             document = {"layer": scenario.layer[0], **document}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
+
+
+def _print_rollout(args, out) -> int:
+    """{"tokens": [...], "rollout": [[...], ...]}: Â_L ⋯ Â_1 over every layer of the file."""
+    if args.format != "json" or args.head is not None or args.layer is not None:
+        raise UsageError("--rollout combines every head of every layer into one matrix, printed as JSON: "
+                         "leave out --head, --layer and --format csv")
+    from .core.summary import layer_weights, named_layers, summarise
+    first, count, scenario_of = named_layers(args.scenario, _settings_change(args))
+    summary = summarise(first.tokens, layer_weights(count, scenario_of))
+    document = {"tokens": list(first.tokens), "rollout": summary.rollout_full.tolist()}
+    out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
+
+
+def cmd_stats(args, out) -> int:
+    """One record per layer × head: entropy (nats), distance, sink, previous, self."""
+    from .core.summary import STATS, head_stats, named_layers
+    first, count, scenario_of = named_layers(args.scenario)
+    layers = range(count) if args.layer is None else [args.layer]
+    if args.layer is not None and args.layer >= count:
+        raise UsageError(f"--layer {args.layer}: {args.scenario} has layers 0 to {count - 1}"
+                         if count > 1 else f"--layer {args.layer}: {args.scenario} has no layers")
+    records = []
+    for layer in layers:
+        stats = head_stats(np.stack(compute(scenario_of(layer)).weights()))
+        records += [{"layer": layer, "head": head, **dict(zip(STATS, map(float, row)))}
+                    for head, row in enumerate(stats)]
+    if args.format == "csv":
+        out.write(",".join(("layer", "head", *STATS)) + "\n")
+        out.writelines(",".join(f"{r[key]!r}" if isinstance(r[key], float) else str(r[key])
+                                for key in ("layer", "head", *STATS)) + "\n" for r in records)
+    else:
+        out.write(json.dumps(records) + "\n")
     return 0
 
 
@@ -222,7 +265,16 @@ def build_parsers():
     weights.add_argument("--format", choices=["json", "csv"], default="json")
     weights.add_argument("--lang", choices=["ja", "en"], help="language of the heads' names (default: the system's)")
     weights.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
+    weights.add_argument("--rollout", action="store_true",
+                         help="attention rollout over every layer: Â_L ⋯ Â_1 with Â = 0.5·(mean over heads) "
+                              "+ 0.5·I, rows renormalised (JSON)")
     weights.set_defaults(run=cmd_weights)
+
+    stats = sub.add_parser("stats", help="each layer × head's statistics: entropy, distance, sink, previous, self")
+    stats.add_argument("scenario", metavar="FILE", help="a model's file (every layer), a scenario file or a preset")
+    stats.add_argument("--layer", type=_index("layer"), help="only this layer")
+    stats.add_argument("--format", choices=["json", "csv"], default="json")
+    stats.set_defaults(run=cmd_stats)
 
     model = sub.add_parser("model", help="run the real language model on TEXT: its layers to a file, "
                                          "its next-token prediction as JSON")

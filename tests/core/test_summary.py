@@ -1,0 +1,97 @@
+"""Head statistics, means and attention rollout, each against a direct computation."""
+import numpy as np
+import pytest
+
+from attnviz.core import load_preset
+from attnviz.core.summary import (head_stats, kv_groups, mean_over_heads, pooled, rollout, rollout_factor,
+                                  similar, summarise)
+
+
+def random_weights(shape, seed=0, causal=True):
+    """Rows that sum to 1, with the future masked (exact zeros) when causal."""
+    rng = np.random.default_rng(seed)
+    w = rng.random(shape) ** 3
+    if causal:
+        w = np.where(np.tril(np.ones(shape[-2:], bool)), w, 0.0)
+    return w / w.sum(axis=-1, keepdims=True)
+
+
+def test_each_statistic_is_the_mean_over_rows_of_its_formula():
+    w = random_weights((3, 7, 7))
+    stats = head_stats(w)
+    for h in range(3):
+        rows = range(7)
+        entropy = np.mean([-sum(x * np.log(x) for x in w[h, i] if x > 0) for i in rows])
+        distance = np.mean([sum(w[h, i, j] * abs(i - j) for j in range(7)) for i in rows])
+        np.testing.assert_allclose(stats[h], [entropy, distance, np.mean(w[h, :, 0]),
+                                              np.mean([w[h, i, i - 1] for i in range(1, 7)]),
+                                              np.mean([w[h, i, i] for i in rows])])
+
+
+def test_known_heads_score_what_their_names_say():
+    n = 6
+    previous = np.eye(n, k=-1)
+    previous[0, 0] = 1  # the first token has no previous one: it attends to itself
+    sink = np.zeros((n, n))
+    sink[:, 0] = 1
+    uniform = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    stats = head_stats(np.array([previous, sink, np.eye(n), uniform]))
+    assert stats[0, 3] == 1 and stats[1, 2] == 1 and stats[2, 4] == 1
+    assert stats[2, 0] == 0 and stats[2, 1] == 0  # a self head is certain and looks nowhere else
+    np.testing.assert_allclose(stats[3, 0], np.mean(np.log(np.arange(1, n + 1))))  # uniform over i+1 keys
+    np.testing.assert_allclose(stats[1, 1], np.mean(np.arange(n)))  # the sink is i tokens back
+
+
+def test_rollout_is_the_product_of_the_renormalised_layer_means():
+    layers = [random_weights((4, 5, 5), seed) for seed in range(3)]
+    means = [mean_over_heads(w) for w in layers]
+    np.testing.assert_allclose(means[0], sum(layers[0]) / 4)
+    factors = []
+    for a in means:
+        f = 0.5 * a + 0.5 * np.eye(5)
+        factors.append(f / f.sum(axis=1, keepdims=True))
+    products = rollout(means)
+    np.testing.assert_allclose(products[0], factors[0])
+    np.testing.assert_allclose(products[2], factors[2] @ factors[1] @ factors[0])
+    for p in products:
+        np.testing.assert_allclose(p.sum(axis=1), 1)  # rows still sum to 1
+        assert np.all(np.triu(p, 1) == 0)  # causal layers roll out to a causal matrix
+
+
+def test_identity_weights_roll_out_to_the_identity():
+    eye = np.eye(4)[None].repeat(3, axis=0)
+    np.testing.assert_array_equal(rollout([mean_over_heads(eye)] * 5)[-1], np.eye(4))
+    np.testing.assert_array_equal(rollout_factor(np.eye(4)), np.eye(4))
+
+
+def test_a_summary_gathered_layer_by_layer_matches_the_direct_computations():
+    layers = [random_weights((3, 9, 9), seed) for seed in range(4)]
+    s = summarise(list("abcdefghi"), iter(layers))
+    assert (s.layers, s.heads) == (4, 3) and s.table().shape == (4, 3, 5)
+    np.testing.assert_allclose(s.table()[2], head_stats(layers[2]))
+    np.testing.assert_allclose(s.rollout_full, rollout([mean_over_heads(w) for w in layers])[-1])
+    np.testing.assert_allclose(s.mean_over_layers(), np.mean([w.mean(axis=0) for w in layers], axis=0))
+    assert s.thumbnails[1].shape == (3, 9, 9)  # small heads are kept whole
+
+
+def test_find_heads_like_this_one_ranks_by_cosine_similarity():
+    base = random_weights((6, 6), 1, causal=False).ravel()
+    noise = np.random.default_rng(2).random(base.size)
+    vectors = np.array([base, base * 2, noise, base + 0.1 * noise, -base + 1])
+    assert similar(vectors, 0, 2) == [1, 3]  # a scaled copy is as alike as can be, then a noisy one
+    layers = [np.eye(5)[None].repeat(2, axis=0), random_weights((2, 5, 5), 3)]
+    assert summarise(list("abcde"), layers).like(0, 0, 1) == [(0, 1)]  # the other identity head
+
+
+def test_large_heads_are_pooled_by_block_means():
+    w = random_weights((2, 100, 100))
+    small = pooled(w, 48)
+    assert small.shape == (2, 34, 34)  # blocks of 3 tokens, the last one of 1
+    np.testing.assert_allclose(small[1, 0, 0], w[1, :3, :3].mean())
+    np.testing.assert_allclose(small[0, 33, 33], w[0, 99, 99])
+    assert pooled(w, 100) is w
+
+
+@pytest.mark.parametrize("preset, groups", [("gqa-demo", [0, 0, 1, 1]), ("seed-demo", None)])
+def test_heads_sharing_k_and_v_are_recognised(preset, groups):
+    assert kv_groups(load_preset(preset)) == groups
