@@ -181,6 +181,8 @@ def cmd_screenshot(args, out) -> int:
 
 
 def cmd_export(args, out) -> int:
+    if args.overview:
+        return _export_overview(args)
     scenario = open_scenario(args.scenario, args.layer)
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
         if args.compare is not None:
@@ -192,7 +194,7 @@ def cmd_export(args, out) -> int:
             raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
         from .gui.app import export_comparison
         export_comparison(scenario, open_scenario(args.compare, args.layer), args.output, width=args.width,
-                          caption=not args.no_caption, lang=args.lang)
+                          caption=not args.no_caption, lang=args.lang, scale=args.scale)
         return 0
     kind = "all" if args.all_heads else "step" if args.step else "head"
     head = _head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
@@ -200,7 +202,20 @@ def cmd_export(args, out) -> int:
         raise UsageError(f"--query {args.query}: this scenario has tokens 0 to {scenario.n - 1}")
     from .gui.app import export
     export(scenario, args.output, kind=kind, head=head, query=args.query, width=args.width,
-           caption=not args.no_caption, lang=args.lang)
+           caption=not args.no_caption, lang=args.lang, scale=args.scale)
+    return 0
+
+
+def _export_overview(args) -> int:
+    if args.head is not None or args.step or args.all_heads or args.query is not None or args.compare is not None \
+            or args.layer is not None:
+        raise UsageError("--overview shows every layer and head: leave out --head, --all-heads, --step, --query, "
+                         "--compare and --layer")
+    if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:
+        raise UsageError("--overview draws a picture: give FILE.png, .svg or .pdf")
+    from .gui.app import export_overview
+    export_overview(args.scenario, args.output, width=args.width, caption=not args.no_caption, lang=args.lang,
+                    scale=args.scale)
     return 0
 
 
@@ -301,9 +316,13 @@ def build_parsers():
     which.add_argument("--step", action="store_true",
                        help="the query's arithmetic beside its head (with --query, --head in the window)")
     export.add_argument("--query", type=_index("query"), help="highlight this query row (0 is the first token)")
+    export.add_argument("--overview", action="store_true",
+                        help="every layer × head of a model's file as one grid of thumbnails")
     export.add_argument("--compare", metavar="OTHER", help="SCENARIO (A) beside OTHER (B), every head, and B − A")
     export.add_argument("--width", type=_pixels("width", 8000), default=2400, help="PNG width in pixels (default 2400)")
     export.add_argument("--no-caption", action="store_true", help="leave out the caption line")
+    export.add_argument("--scale", choices=["linear", "log", "row"], default="linear",
+                        help="colour scale: linear 0 to 1 (the default), log 0.0001 to 1, or each row to its maximum")
     export.add_argument("--lang", choices=["ja", "en"], help="language of the labels (default: the system's)")
     export.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     export.set_defaults(run=cmd_export)

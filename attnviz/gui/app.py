@@ -14,6 +14,7 @@ from ..core.files import atomic_write
 from ..core.messages import QT_TR_NOOP
 from ..core.scenario import ScenarioError
 from ..core.text import terminal_safe
+from . import colormaps
 from .fonts import install_fonts
 from .i18n import install_language, system_language
 
@@ -130,7 +131,8 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     atomic_write(path, png_bytes(image))
 
 
-def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, lang: str | None = None) -> None:
+def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
+                      scale: str = "linear") -> None:
     """Write A beside B and B − A without a window or a display."""
     from .compare import CompareFigure
     from .export import export_figure, image_format
@@ -139,11 +141,30 @@ def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, 
     use_offscreen()
     create_app()
     install_language(lang or system_language())
+    colormaps.set_scale(scale)
     export_figure(CompareFigure(a, b, caption=caption), path, width)
 
 
+def export_overview(name: str, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
+                    scale: str = "linear") -> None:
+    """Every layer × head of a model's file (or a scenario's one layer) as one grid."""
+    from ..core.summary import kv_groups, layer_weights, named_layers, summarise
+    from .export import export_figure, image_format
+    from .overview import OverviewFigure
+
+    image_format(path)  # refuse a wrong suffix before reading every layer
+    first, count, scenario_of = named_layers(name)
+    summary = summarise(first.tokens, layer_weights(count, scenario_of))
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    colormaps.set_scale(scale)
+    title = os.path.basename(name) if os.path.exists(name) else name  # a file's name, or a preset's id
+    export_figure(OverviewFigure(summary, title, kv_groups(first), caption=caption), path, width)
+
+
 def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | None = None,
-           width: int = 2400, caption: bool = True, lang: str | None = None) -> None:
+           width: int = 2400, caption: bool = True, lang: str | None = None, scale: str = "linear") -> None:
     """Write one figure (a head, all heads, or a query's steps) without a window or a display."""
     from ..core import compute
     from .export import export_figure, image_format
@@ -153,6 +174,7 @@ def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | 
     use_offscreen()
     create_app()
     install_language(lang or system_language())
+    colormaps.set_scale(scale)
     figure = Figure(scenario, compute(scenario), FigureOptions(kind=kind, head=head, query=query,
                                                                caption=caption))
     export_figure(figure, path, width)

@@ -72,6 +72,7 @@ class Classroom:
         self.about_action = self._action(lambda: show_about(self.window))
         _, self.language_actions = self._group(LANGUAGES, self.set_language)
         _, self.colormap_actions = self._group(colormaps.SEQUENTIAL, self.set_colormap)
+        _, self.scale_actions = self._group(colormaps.SCALES, self.set_scale)
         _, self.theme_actions = self._group(THEMES, self.set_theme)
         self.window.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
         self.window.presenter.toggle.clicked.connect(self.toggle_controls)
@@ -82,6 +83,8 @@ class Classroom:
             menu.addSeparator() if action is None else menu.addAction(action)
         self.colormap_menu = menu.addMenu("")
         self.colormap_menu.addActions(list(self.colormap_actions.values()))
+        self.scale_menu = menu.addMenu("")
+        self.scale_menu.addActions(list(self.scale_actions.values()))
         self.theme_menu = menu.addMenu("")
         self.theme_menu.addActions(list(self.theme_actions.values()))
         self.language_menu = menu.addMenu("")
@@ -127,11 +130,14 @@ class Classroom:
             action.setIconText(text)
         for name, action in self.colormap_actions.items():
             action.setText(tr(colormaps.SEQUENTIAL[name][1]))
+        for name, action in self.scale_actions.items():
+            action.setText(tr(colormaps.SCALES[name]))
         for name, action in self.theme_actions.items():
             action.setText({"light": tr("Light"), "dark": tr("Dark")}[name])
         for name, action in self.language_actions.items():
             action.setText(LANGUAGES[name])
         for menu, text in ((getattr(self, "colormap_menu", None), tr("&Colour map")),
+                           (getattr(self, "scale_menu", None), tr("Colour scal&e")),
                            (getattr(self, "theme_menu", None), tr("Loo&k")),
                            (getattr(self, "language_menu", None), tr("&Language")),
                            (getattr(self, "guided_menu", None), tr("Guided &steps"))):
@@ -144,6 +150,7 @@ class Classroom:
 
     def restore(self):
         self.set_colormap(settings.colormap(colormaps.DEFAULT, tuple(colormaps.SEQUENTIAL)), remember=False)
+        self.set_scale(settings.colour_scale(tuple(colormaps.SCALES)), remember=False)
         self.set_theme(settings.theme(), remember=False)
         self.set_zoom(settings.zoom(), remember=False)
         geometry, state = settings.window_state()
@@ -170,6 +177,17 @@ class Classroom:
         self.colormap_actions[name].setChecked(True)
         if remember:
             settings.set_colormap(name)
+
+    def set_scale(self, name: str, remember: bool = True):
+        """Linear, logarithmic or each row to its maximum: every view, the colour bars and exports."""
+        colormaps.set_scale(name)
+        self.set_colormap(self.colormap, remember=False)  # every panel and the step table redrawn
+        self.scale_actions[colormaps.scale()].setChecked(True)
+        for dialog in (getattr(self.window, "overview_dialog", None), getattr(self.window, "compare_dialog", None)):
+            if dialog is not None:
+                dialog.update_colours()
+        if remember:
+            settings.set_colour_scale(colormaps.scale())
 
     def set_theme(self, name: str, remember: bool = True):
         self.theme = apply_theme(name)

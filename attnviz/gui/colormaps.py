@@ -21,6 +21,47 @@ SEQUENTIAL = {
     "magma": ("magma", QT_TR_NOOP("Magma")),
 }
 DEFAULT = "viridis"
+
+# How a weight becomes a place on the colour map, for every view and export at once. Long
+# inputs spread each row thinly: on the linear scale nearly every cell is dark.
+SCALES = {
+    "linear": QT_TR_NOOP("Linear (0 to 1)"),
+    "log": QT_TR_NOOP("Logarithmic (0.0001 to 1)"),
+    "row": QT_TR_NOOP("Each row to its largest weight"),
+}
+LOG_FLOOR = 1e-4     # the log scale's darkest value: 10⁻⁴ and below
+_scale = ["linear"]
+
+
+def scale() -> str:
+    return _scale[0]
+
+
+def set_scale(name: str) -> None:
+    _scale[0] = name if name in SCALES else "linear"
+
+
+def scaled(values, row_max=None) -> np.ndarray:
+    """Weights (0..1) -> places on the colour map (0..1) on the current scale. `row_max`: the
+    largest weight of each value's row (by default the last axis's maximum)."""
+    w = np.asarray(values, dtype=np.float32 if np.asarray(values).dtype == np.float32 else np.float64)
+    if _scale[0] == "log":
+        with np.errstate(divide="ignore"):
+            return np.clip((np.log10(np.maximum(w, LOG_FLOOR)) + 4) / 4, 0, 1)
+    if _scale[0] == "row":
+        top = np.max(w, axis=-1, keepdims=True) if row_max is None and w.ndim else row_max
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(np.asarray(top) > 0, w / np.where(np.asarray(top) > 0, top, 1), 0.0)
+    return w
+
+
+def scale_ticks() -> list[tuple[float, str]]:
+    """(place on the colour bar, its label) for the current scale."""
+    if _scale[0] == "log":
+        return [(0.0, "≤0.0001"), (0.25, "0.001"), (0.5, "0.01"), (0.75, "0.1"), (1.0, "1")]
+    if _scale[0] == "row":
+        return [(0.0, "0"), (0.5, "½ max"), (1.0, "max")]
+    return [(v, f"{v:g}") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
 # For signed differences (after − before, softmax − linear): blue below 0, yellow above,
 # a colour-blind-safe diverging map; not offered for weights.
 DIVERGING = {"difference": ("CET-CBD1", "difference")}

@@ -175,5 +175,10 @@ class CompareDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addWidget(CompareCanvas(self.figure), 1)
+        self.canvas = self.findChild(CompareCanvas)
         size = self.figure.size()  # the figure's shape, not a square of empty space around it
         self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
+
+    def update_colours(self) -> None:
+        """Another colour scale: drawn again on it."""
+        self.canvas.update()

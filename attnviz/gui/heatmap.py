@@ -200,7 +200,7 @@ class HeatmapPainter:
 
     def _position(self, values):
         """Where a value sits on the colour map: weights 0..1 as they are, differences −1..1 halved."""
-        return (np.asarray(values) + 1) / 2 if self.signed else values
+        return (np.asarray(values) + 1) / 2 if self.signed else colormaps.scaled(values)
 
     def _text(self, w: float) -> str:
         if self.signed:
@@ -480,10 +480,11 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.setPen(QPen(foreground, 1))
     p.setBrush(Qt.NoBrush)
     p.drawRect(bar)
-    for value in (0.0, 0.25, 0.5, 0.75, 1.0):
+    ticks = colormaps.scale_ticks() if reach is None else [(v, "") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    for value, text in ticks:
         y = bar.bottom() - value * bar.height()
         p.drawLine(QLineF(bar.right(), y, bar.right() + fm.height() * 0.3, y))
-        text = f"{value:g}" if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
+        text = text if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
         p.drawText(QRectF(bar.right() + fm.height() * 0.4, y - fm.height() / 2, rect.width(), fm.height()),
                    Qt.AlignLeft | Qt.AlignVCenter, "0" if reach is not None and value == 0.5 else text)
     if mask_kind is None:

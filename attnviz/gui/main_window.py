@@ -278,6 +278,7 @@ class MainWindow(QMainWindow):
         self.insert_before_action = self._action(lambda: self.insert_token_dialog(after=False))
         self.insert_after_action = self._action(lambda: self.insert_token_dialog(after=True))
         self.remove_action = self._action(self.remove_token)
+        self.overview_action = self._action(self.overview, "Ctrl+Shift+O")
         self.reopen_action = self._action(settings.set_reopen_last, checkable=True)
         self.reopen_action.setChecked(settings.reopen_last())
 
@@ -310,6 +311,8 @@ class MainWindow(QMainWindow):
                        self.next_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
+        self.view_menu.addAction(self.overview_action)
+        self.view_menu.addSeparator()
         self.classroom.fill_view_menu(self.view_menu)
         self.help_menu = bar.addMenu("")
         self.classroom.fill_help_menu(self.help_menu)
@@ -340,6 +343,7 @@ class MainWindow(QMainWindow):
             self.undo_action: tr("&Undo"), self.redo_action: tr("&Redo"),
             self.compare_orders_action: tr("&Compare word orders: 猫が座った and 座ったが猫"),
             self.compare_hashi_action: tr("Compare はし: c&hopsticks and bridge"),
+            self.overview_action: tr("Overview of every layer and &head…"),
         }
         tips = {
             self.compare_orders_action: tr("Without positions, attention alone cannot tell the two orders apart"),
@@ -356,6 +360,8 @@ class MainWindow(QMainWindow):
             self.insert_after_action: tr("Add a token after the selected one (its q, k, v start at 0)"),
             self.remove_action: tr("Remove the selected token from every head"),
             self.undo_action: tr("Take back the last edit"), self.redo_action: tr("Do again what was taken back"),
+            self.overview_action: tr("Every layer × head at a glance, their statistics, the means and attention "
+                                     "rollout"),
         }
         name_actions(texts, tips)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
@@ -397,6 +403,34 @@ class MainWindow(QMainWindow):
                 self.compare_with(load_scenario(path))
             except ScenarioError as e:
                 self.warn(tr("Cannot open"), describe(e))
+
+    def overview(self) -> None:
+        """Every layer × head of what is open: a model's file (each layer read from the file, the
+        one shown with its edits), the real model's run, or the one layer of a scenario."""
+        from ..core import llama
+        from ..core.io import load_scenario
+        d, s = self.document, self.document.scenario
+        if s.live is not None:
+            self.runner.when_ready(lambda result: self._open_overview(
+                s, s.layer[1], lambda layer: s if layer == s.layer[0] else llama.another_layer(s, result, layer)))
+            return
+        path, count = d.path, s.layer[1] if s.layer and d.path and holds_layers(d.path) else 1
+        self._open_overview(s, count, lambda layer: s if count == 1 or layer == s.layer[0] else
+                            load_scenario(path, layer))
+
+    def _open_overview(self, s, count: int, scenario_of):
+        from ..core.summary import kv_groups
+        from .overview import OverviewDialog
+        self.overview_dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self)
+        self.overview_dialog.chosen.connect(self.show_head)
+        self.overview_dialog.show()
+
+    def show_head(self, layer: int, head: int) -> None:
+        """Layer `layer` with head `head` active (the overview's click)."""
+        d = self.document
+        d.select(head=min(head, len(d.scenario.heads) - 1))
+        if d.scenario.layer is not None and d.scenario.layer[0] != layer:
+            self.open_layer(layer)
 
     def compare_presets(self, a: str, b: str) -> None:
         """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""

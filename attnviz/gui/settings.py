@@ -121,6 +121,14 @@ def set_colormap(name: str) -> None:
     _set("colormap", name)
 
 
+def colour_scale(choices) -> str:
+    return _get("colourScale", "linear", _one_of(choices))
+
+
+def set_colour_scale(name: str) -> None:
+    _set("colourScale", name)
+
+
 def theme() -> str:
     return _get("theme", "light", _one_of(("light", "dark")))
 

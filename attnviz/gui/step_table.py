@@ -114,12 +114,17 @@ class StepTableModel(QAbstractTableModel):
             if changed.size:
                 best, self._best = self._best, new.best()
                 rows = [int(changed.min()), int(changed.max()), best, self._best, self.sum_row]
+                if colormaps.scale() == "row" and old.weights.max() != new.weights.max():
+                    rows = [0, self.sum_row]  # every colour is relative to the row's largest weight
                 self._cache = {}
                 self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), COLUMNS - 1))
         headers = self.headers()
         if headers != self._headers:
             self._headers = headers
             self.headerDataChanged.emit(Qt.Horizontal, 0, COLUMNS - 1)
+
+    def _row_max(self) -> float:
+        return float(self._numbers.weights.max()) if len(self._numbers) else 1.0
 
     @property
     def sum_row(self) -> int:
@@ -170,8 +175,9 @@ class StepTableModel(QAbstractTableModel):
         dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
         out[roles.FOREGROUND] = [dimmed] * COLUMNS
         if coloured:
-            out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(row.weight_value))
-            out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(row.weight_value))]
+            place = float(colormaps.scaled(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
+            out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
+            out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
         if j == self._best or total:
             out[roles.FONT] = [weighted(self.font or QApplication.font(), bold=True)] * COLUMNS
         if total:

@@ -450,6 +450,10 @@ exactly 0</source>
         <translation>「はし」を比べる：箸 と 橋(&amp;H)</translation>
     </message>
     <message>
+        <source>Overview of every layer and &amp;head…</source>
+        <translation>全層・全ヘッドの概観(&amp;H)…</translation>
+    </message>
+    <message>
         <source>Without positions, attention alone cannot tell the two orders apart</source>
         <translation>位置の情報がないと、Attention だけでは 2 つの語順を区別できません</translation>
     </message>
@@ -500,6 +504,10 @@ exactly 0</source>
     <message>
         <source>Do again what was taken back</source>
         <translation>取り消した編集をやり直す</translation>
+    </message>
+    <message>
+        <source>Every layer × head at a glance, their statistics, the means and attention rollout</source>
+        <translation>すべての層 × ヘッドを一覧し、その統計、平均、Attention rollout を表示します</translation>
     </message>
     <message>
         <source>Compare &amp;with</source>
@@ -1138,6 +1146,10 @@ exactly 0</source>
         <translation>カラーマップ(&amp;C)</translation>
     </message>
     <message>
+        <source>Colour scal&amp;e</source>
+        <translation>色のスケール(&amp;E)</translation>
+    </message>
+    <message>
         <source>Loo&amp;k</source>
         <translation>外観(&amp;K)</translation>
     </message>
@@ -1164,6 +1176,18 @@ exactly 0</source>
     <message>
         <source>Magma</source>
         <translation>Magma</translation>
+    </message>
+    <message>
+        <source>Linear (0 to 1)</source>
+        <translation>線形（0〜1）</translation>
+    </message>
+    <message>
+        <source>Logarithmic (0.0001 to 1)</source>
+        <translation>対数（0.0001〜1）</translation>
+    </message>
+    <message>
+        <source>Each row to its largest weight</source>
+        <translation>各行の最大の重みを基準に</translation>
     </message>
     <message>
         <source>score q·k</source>
@@ -1724,8 +1748,156 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>射影の前に X の各行を正規化します（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
     </message>
     <message>
+        <source>entropy</source>
+        <translation>エントロピー</translation>
+    </message>
+    <message>
+        <source>distance</source>
+        <translation>距離</translation>
+    </message>
+    <message>
+        <source>first token (sink)</source>
+        <translation>先頭トークン（シンク）</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>直前のトークン</translation>
+    </message>
+    <message>
+        <source>itself</source>
+        <translation>自分自身</translation>
+    </message>
+    <message>
+        <source>layer {0}</source>
+        <translation>層 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head</source>
+        <translation>{0}：{1} 層 × {2} ヘッド、{3} トークン。すべてのヘッドで同じ色のスケールです</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概観</translation>
+    </message>
+    <message>
+        <source>numbers: {0}</source>
+        <translation>数値：{0}</translation>
+    </message>
+    <message>
+        <source>K/V {0}</source>
+        <translation>K/V {0}</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}</source>
+        <translation>層 {0}、ヘッド {1}</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>Attention rollout</translation>
+    </message>
+    <message>
+        <source>Mean over the heads of a layer</source>
+        <translation>層のヘッドの平均</translation>
+    </message>
+    <message>
+        <source>Mean over the layers</source>
+        <translation>層の平均</translation>
+    </message>
+    <message>
+        <source>up to layer {0}</source>
+        <translation>層 {0} まで</translation>
+    </message>
+    <message>
+        <source>R&lt;sub&gt;{0}&lt;/sub&gt; = Â&lt;sub&gt;{0}&lt;/sub&gt; · R&lt;sub&gt;{1}&lt;/sub&gt;</source>
+        <translation>R&lt;sub&gt;{0}&lt;/sub&gt; = Â&lt;sub&gt;{0}&lt;/sub&gt; · R&lt;sub&gt;{1}&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>R&lt;sub&gt;0&lt;/sub&gt; = Â&lt;sub&gt;0&lt;/sub&gt;</source>
+        <translation>R&lt;sub&gt;0&lt;/sub&gt; = Â&lt;sub&gt;0&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>Rollout: Â&lt;sub&gt;l&lt;/sub&gt; = 0.5·A&lt;sub&gt;l&lt;/sub&gt; + 0.5·I, each row divided by its sum; R&lt;sub&gt;l&lt;/sub&gt; = Â&lt;sub&gt;l&lt;/sub&gt; ⋯ Â&lt;sub&gt;0&lt;/sub&gt;. Now: {0}. A row shows how much of each token reaches this one through the layers so far.</source>
+        <translation>Rollout：Â&lt;sub&gt;l&lt;/sub&gt; = 0.5·A&lt;sub&gt;l&lt;/sub&gt; + 0.5·I とし、各行をその合計で割ります。R&lt;sub&gt;l&lt;/sub&gt; = Â&lt;sub&gt;l&lt;/sub&gt; ⋯ Â&lt;sub&gt;0&lt;/sub&gt;。いまは {0} です。各行は、ここまでの層を通って各トークンの情報がどれだけこのトークンに届くかを表します。</translation>
+    </message>
+    <message>
+        <source>A&lt;sub&gt;l&lt;/sub&gt; = (1/H) Σ&lt;sub&gt;h&lt;/sub&gt; W&lt;sub&gt;l,h&lt;/sub&gt;: the {0} heads of layer {1}, averaged.</source>
+        <translation>A&lt;sub&gt;l&lt;/sub&gt; = (1/H) Σ&lt;sub&gt;h&lt;/sub&gt; W&lt;sub&gt;l,h&lt;/sub&gt;：層 {1} の {0} ヘッドの平均です。</translation>
+    </message>
+    <message>
+        <source>(1/L) Σ&lt;sub&gt;l&lt;/sub&gt; A&lt;sub&gt;l&lt;/sub&gt;: every head of all {0} layers, averaged.</source>
+        <translation>(1/L) Σ&lt;sub&gt;l&lt;/sub&gt; A&lt;sub&gt;l&lt;/sub&gt;：全 {0} 層のすべてのヘッドの平均です。</translation>
+    </message>
+    <message>
+        <source>Overview: {0}</source>
+        <translation>概観：{0}</translation>
+    </message>
+    <message>
+        <source>Gathering every layer&apos;s weights…</source>
+        <translation>すべての層の重みを集めています…</translation>
+    </message>
+    <message>
+        <source>not enough memory to gather every layer</source>
+        <translation>すべての層を集めるにはメモリが足りません</translation>
+    </message>
+    <message>
+        <source>Gathering every layer&apos;s weights: {0} of {1}</source>
+        <translation>すべての層の重みを集めています：{1} 層中 {0} 層</translation>
+    </message>
+    <message>
+        <source>The overview could not be made: {0}</source>
+        <translation>概観を作れませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>Every layer × head, on one colour scale. Hover over a head for its numbers; click it to open that layer with that head.</source>
+        <translation>すべての層 × ヘッドを同じ色のスケールで表示します。ヘッドにマウスを重ねると数値が、クリックするとその層とヘッドが開きます。</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>一覧</translation>
+    </message>
+    <message>
+        <source>Head statistics</source>
+        <translation>ヘッドの統計</translation>
+    </message>
+    <message>
+        <source>Means and rollout</source>
+        <translation>平均と rollout</translation>
+    </message>
+    <message>
+        <source>Numbers on the grid:</source>
+        <translation>一覧に表示する数値：</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>なし</translation>
+    </message>
+    <message>
+        <source>Find heads like this one</source>
+        <translation>似たヘッドを探す</translation>
+    </message>
+    <message>
+        <source>Mark the 5 heads whose weights are most alike (cosine similarity)</source>
+        <translation>重みが最も似ている 5 つのヘッドに印を付けます（コサイン類似度）</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>書き出し…</translation>
+    </message>
+    <message>
+        <source>Export the overview</source>
+        <translation>概観を書き出す</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>画像（*.png *.svg *.pdf）</translation>
     </message>
     <message>
         <source>sinusoidal, added to X</source>

@@ -1,0 +1,529 @@
+"""A whole model at a glance: every layer × head as a thumbnail, their statistics, the means
+and attention rollout (View → Overview; `attnviz export FILE --overview`).
+
+OverviewFigure paints the grid on any QPainter (the window's view and PNG/SVG/PDF files draw
+the same); OverviewDialog gathers the layers off the GUI thread, one at a time, and shows the
+grid, a sortable table of head statistics, and the summaries with their formulas.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from PySide6.QtCore import QRectF, QSizeF, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
+                               QPushButton, QScrollArea, QSizePolicy, QSlider, QTableWidget, QTableWidgetItem,
+                               QTabWidget, QToolTip, QVBoxLayout, QWidget)
+
+from ..core.explain import fmt
+from ..core.scenario import ScenarioError
+from ..core.summary import STATS, ModelSummary, layer_weights, summarise
+from . import colormaps
+from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
+from .fonts import figure_font, weighted
+from .heatmap import HeatmapData, HeatmapPainter, _argb, _lut32, paint_colorbar
+from .i18n import describe, tr
+
+THUMB = 56            # a thumbnail's side, in logical pixels
+GAP = 6               # between thumbnails
+GROUP_GAP = 10        # more between groups of heads sharing K and V
+FONT_PX = 13
+ACTIVE = QColor(230, 90, 0)      # the head shown in the window
+ALIKE = QColor(0, 150, 220)      # "find heads like this one"
+ZERO = QColor(236, 228, 212)     # a weight of exactly 0 (the mask's light fill)
+
+
+def stat_names() -> dict[str, str]:
+    return {"entropy": tr("entropy"), "distance": tr("distance"), "sink": tr("first token (sink)"),
+            "previous": tr("previous token"), "self": tr("itself")}
+
+
+class OverviewFigure:
+    """Layers down, heads across; one colour scale; K/V groups set apart and named."""
+
+    def __init__(self, summary: ModelSummary, title: str = "", groups: list[int] | None = None,
+                 caption: bool = True, colormap: str = colormaps.DEFAULT):
+        self.summary, self.title, self.groups, self.caption = summary, title, groups, caption
+        self.colormap = colormaps.get(colormap)
+        self.font = figure_font(pixel_size=FONT_PX)
+        self.overlay: str | None = None          # a statistic written on every thumbnail
+        self.active: tuple[int, int] | None = None
+        self.alike: list[tuple[int, int]] = []
+        self.recolour()
+
+    def recolour(self) -> None:
+        """The thumbnails' pixels, on the current colour scale."""
+        self._images = [[self._image(t) for t in layer] for layer in self.summary.thumbnails]
+
+    def _image(self, thumbnail: np.ndarray) -> tuple[QImage, np.ndarray]:
+        pixels = _lut32(self.colormap)[self.colormap.index(colormaps.scaled(np.clip(thumbnail, 0, 1)))]
+        pixels[thumbnail == 0] = _argb(ZERO)
+        pixels = np.ascontiguousarray(pixels)
+        h, w = pixels.shape
+        return QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32), pixels  # the array keeps the image valid
+
+    # ------------------------------------------------------------- layout
+
+    def _left(self) -> float:
+        return MARGIN + QFontMetricsF(self.font).horizontalAdvance(tr("layer {0}").format(88)) + GAP
+
+    def _top(self) -> float:
+        fm = QFontMetricsF(self.font)
+        return MARGIN + fm.height() * (2.6 if self.groups else 1.4)
+
+    def _x(self, head: int) -> float:
+        group = self.groups[head] if self.groups else 0
+        return self._left() + head * (THUMB + GAP) + group * GROUP_GAP
+
+    def thumb_rect(self, layer: int, head: int) -> QRectF:
+        return QRectF(self._x(head), self._top() + layer * (THUMB + GAP), THUMB, THUMB)
+
+    def size(self) -> QSizeF:
+        fm = QFontMetricsF(self.font)
+        heads, layers = self.summary.heads, self.summary.layers
+        width = self._x(heads - 1) + THUMB + GAP + COLORBAR_WIDTH + MARGIN
+        caption = fm.height() * 2.4 if self.caption else 0.0
+        body = max(layers * (THUMB + GAP), 5 * THUMB)
+        return QSizeF(width, self._top() + body + caption + MARGIN)
+
+    def at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (layer, head) whose thumbnail is at (x, y) in figure coordinates."""
+        for head in range(self.summary.heads):
+            rect = self.thumb_rect(0, head)
+            if rect.left() <= x <= rect.right():
+                layer = int((y - self._top()) // (THUMB + GAP))
+                if 0 <= layer < self.summary.layers and self.thumb_rect(layer, head).contains(x, y):
+                    return layer, head
+        return None
+
+    def caption_text(self) -> str:
+        s = self.summary
+        text = tr("{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head").format(
+            self.title or tr("Overview"), s.layers, s.heads, len(s.tokens))
+        if colormaps.scale() != "linear":
+            text += " · " + tr(colormaps.SCALES[colormaps.scale()])
+        if self.overlay:
+            text += " · " + tr("numbers: {0}").format(stat_names()[self.overlay])
+        return text
+
+    # ------------------------------------------------------------- painting
+
+    def paint(self, p: QPainter, vector: bool = False) -> None:
+        size = self.size()
+        p.fillRect(QRectF(0, 0, size.width(), size.height()), BACKGROUND)
+        p.setFont(self.font)
+        p.setPen(FOREGROUND)
+        self._paint_labels(p)
+        p.save()
+        p.setRenderHint(QPainter.SmoothPixmapTransform, False)
+        p.setRenderHint(QPainter.LosslessImageRendering, True)
+        for layer, images in enumerate(self._images):
+            for head, (image, _) in enumerate(images):
+                p.drawImage(self.thumb_rect(layer, head), image)
+        p.restore()
+        if self.overlay:
+            self._paint_overlay(p)
+        self._paint_marks(p)
+        fm = QFontMetricsF(self.font)
+        bar = QRectF(self._x(self.summary.heads - 1) + THUMB + GAP * 2, self._top(), COLORBAR_WIDTH - MARGIN,
+                     max(5 * THUMB, min(self.summary.layers * (THUMB + GAP), 10 * THUMB)))
+        paint_colorbar(p, bar, self.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None)
+        if self.caption:
+            p.setFont(self.font)
+            p.setPen(FOREGROUND)
+            p.drawText(QRectF(MARGIN, size.height() - MARGIN - fm.height() * 2.4, size.width() - 2 * MARGIN,
+                              fm.height() * 2.4), Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap,
+                       self.caption_text())
+
+    def _paint_labels(self, p: QPainter) -> None:
+        fm = QFontMetricsF(self.font)
+        top = self._top() - fm.height() * 1.3
+        for head in range(self.summary.heads):
+            p.drawText(QRectF(self._x(head), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
+                       tr("head {0}").format(head) if THUMB > fm.horizontalAdvance("head 88") else str(head))
+        if self.groups:
+            for group in sorted(set(self.groups)):
+                members = [h for h, g in enumerate(self.groups) if g == group]
+                left, right = self._x(members[0]), self._x(members[-1]) + THUMB
+                y = top - fm.height() * 1.2
+                p.drawText(QRectF(left, y, right - left, fm.height()), Qt.AlignCenter,
+                           tr("K/V {0}").format(group))
+                p.drawLine(QRectF(left, y, right - left, fm.height()).bottomLeft(),
+                           QRectF(left, y, right - left, fm.height()).bottomRight())
+        for layer in range(self.summary.layers):
+            rect = self.thumb_rect(layer, 0)
+            p.drawText(QRectF(MARGIN, rect.top(), rect.left() - MARGIN - GAP, THUMB),
+                       Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
+
+    def _paint_overlay(self, p: QPainter) -> None:
+        column = STATS.index(self.overlay)
+        table = self.summary.table()[..., column]
+        p.save()
+        p.setFont(weighted(self.font, bold=True))
+        fm = QFontMetricsF(p.font())
+        for (layer, head), value in np.ndenumerate(table):
+            rect = self.thumb_rect(layer, head)
+            band = QRectF(rect.left(), rect.bottom() - fm.height(), rect.width(), fm.height())
+            p.fillRect(band, QColor(255, 255, 255, 215))
+            p.setPen(FOREGROUND)
+            p.drawText(band, Qt.AlignCenter, fmt(value, 2 if self.overlay != "distance" else 1, fixed=True))
+        p.restore()
+
+    def _paint_marks(self, p: QPainter) -> None:
+        p.save()
+        p.setBrush(Qt.NoBrush)
+        for heads, color, style in ((self.alike, ALIKE, Qt.DashLine), ([self.active] if self.active else [],
+                                                                         ACTIVE, Qt.SolidLine)):
+            p.setPen(QPen(color, 3, style))
+            for layer, head in heads:
+                p.drawRect(self.thumb_rect(layer, head).adjusted(-2, -2, 2, 2))
+        p.restore()
+
+
+class OverviewCanvas(QWidget):
+    """The grid at its own size (in a scroll area): hover for a head's numbers, click to open it."""
+
+    chosen = Signal(int, int)   # layer, head
+
+    def __init__(self, figure: OverviewFigure, parent=None):
+        super().__init__(parent)
+        self.setObjectName("overviewCanvas")
+        self.figure = figure
+        self.setMouseTracking(True)
+        self.refit()
+
+    def refit(self) -> None:
+        size = self.figure.size()
+        self.setFixedSize(int(size.width()) + 1, int(size.height()) + 1)
+        self.update()
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        self.figure.paint(p)
+        p.end()
+
+    def mouseMoveEvent(self, event):
+        found = self.figure.at(event.position().x(), event.position().y())
+        QToolTip.showText(event.globalPosition().toPoint(), head_tip(self.figure.summary, *found) if found else "",
+                          self)
+
+    def mousePressEvent(self, event):
+        found = self.figure.at(event.position().x(), event.position().y())
+        if found and event.button() == Qt.LeftButton:
+            self.chosen.emit(*found)
+
+
+def head_tip(summary: ModelSummary, layer: int, head: int) -> str:
+    """A head's statistics, one per line, for its tooltip."""
+    values = summary.table()[layer, head]
+    names = stat_names()
+    lines = [tr("layer {0}, head {1}").format(layer, head)]
+    lines += [f"{names[key]}: {fmt(value, 3, fixed=True)}" for key, value in zip(STATS, values)]
+    return "\n".join(lines)
+
+
+class NumberItem(QTableWidgetItem):
+    """A table cell shown with fixed decimals and sorted by its value."""
+
+    def __init__(self, value: float, decimals: int = 3):
+        super().__init__(fmt(value, decimals, fixed=True) if decimals else str(int(value)))
+        self.value = float(value)
+        self.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        self.setFlags(Qt.ItemIsSelectable | Qt.ItemIsEnabled)
+
+    def __lt__(self, other):
+        return self.value < other.value if isinstance(other, NumberItem) else super().__lt__(other)
+
+
+class StatsTable(QTableWidget):
+    """One row per layer × head; click a header to sort (previous-token heads, sinks, ...)."""
+
+    chosen = Signal(int, int)
+
+    def __init__(self, summary: ModelSummary, parent=None):
+        super().__init__(parent)
+        self.setObjectName("headStatistics")
+        self.summary = summary
+        table = summary.table()
+        self.setRowCount(summary.layers * summary.heads)
+        self.setColumnCount(2 + len(STATS))
+        for row, (layer, head) in enumerate(np.ndindex(summary.layers, summary.heads)):
+            self.setItem(row, 0, NumberItem(layer, 0))
+            self.setItem(row, 1, NumberItem(head, 0))
+            for column, value in enumerate(table[layer, head]):
+                self.setItem(row, 2 + column, NumberItem(value))
+        self.setSortingEnabled(True)
+        self.setSelectionBehavior(QTableWidget.SelectRows)
+        self.setSelectionMode(QTableWidget.SingleSelection)
+        self.verticalHeader().hide()
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.itemSelectionChanged.connect(self._selected)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        names = stat_names()
+        self.setHorizontalHeaderLabels([tr("layer"), tr("head")] + [names[key] for key in STATS])
+
+    def head_at(self, row: int) -> tuple[int, int]:
+        return int(self.item(row, 0).value), int(self.item(row, 1).value)
+
+    def _selected(self) -> None:
+        rows = self.selectionModel().selectedRows()
+        if rows:
+            self.chosen.emit(*self.head_at(rows[0].row()))
+
+    def mark(self, heads) -> None:
+        """Select the first of `heads` (the others stay marked in the grid)."""
+        wanted = set(heads)
+        for row in range(self.rowCount()):
+            if self.head_at(row) in wanted:
+                self.blockSignals(True)
+                self.selectRow(row)
+                self.blockSignals(False)
+                self.scrollToItem(self.item(row, 0))
+                return
+
+
+class SummaryView(QWidget):
+    """Mean over heads, mean over layers, or rollout built up layer by layer (a slider)."""
+
+    def __init__(self, summary: ModelSummary, parent=None):
+        super().__init__(parent)
+        self.setObjectName("summaryView")
+        self.summary = summary
+        self.kind = QComboBox(objectName="summaryKind")
+        self.layer = QSlider(Qt.Horizontal, objectName="summaryLayer")
+        self.layer.setRange(0, summary.layers - 1)
+        self.layer.setValue(summary.layers - 1)
+        self.layer_label = QLabel(objectName="summaryLayerLabel")
+        self.formula = QLabel(objectName="summaryFormula", wordWrap=True, textFormat=Qt.RichText)  # its own markup
+        self.painter = HeatmapPainter(colormaps.get(colormaps.DEFAULT), figure_font(pixel_size=14),
+                                      background=BACKGROUND, foreground=FOREGROUND)
+        self.canvas = SummaryCanvas(self)
+        top = QHBoxLayout()
+        top.addWidget(self.kind)
+        top.addWidget(self.layer_label)
+        top.addWidget(self.layer, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.formula)
+        layout.addWidget(self.canvas, 1)
+        self.kind.currentIndexChanged.connect(self.refresh)
+        self.layer.valueChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        index = max(0, self.kind.currentIndex())
+        self.kind.blockSignals(True)
+        self.kind.clear()
+        self.kind.addItems([tr("Attention rollout"), tr("Mean over the heads of a layer"), tr("Mean over the layers")])
+        self.kind.setCurrentIndex(index)
+        self.kind.blockSignals(False)
+        self.refresh()
+
+    def matrix(self) -> np.ndarray:
+        kind, layer = self.kind.currentIndex(), self.layer.value()
+        if kind == 0:
+            return self.summary.rollouts[layer]
+        if kind == 1:
+            return self.summary.means[layer]
+        return self.summary.mean_over_layers()
+
+    def refresh(self) -> None:
+        kind, layer = self.kind.currentIndex(), self.layer.value()
+        self.layer.setEnabled(kind != 2)
+        self.layer_label.setText(tr("up to layer {0}").format(layer) if kind == 0 else tr("layer {0}").format(layer))
+        if kind == 0:
+            step = (tr("R<sub>{0}</sub> = Â<sub>{0}</sub> · R<sub>{1}</sub>").format(layer, layer - 1) if layer
+                    else tr("R<sub>0</sub> = Â<sub>0</sub>"))
+            self.formula.setText(tr("Rollout: Â<sub>l</sub> = 0.5·A<sub>l</sub> + 0.5·I, each row divided by its "
+                                    "sum; R<sub>l</sub> = Â<sub>l</sub> ⋯ Â<sub>0</sub>. Now: {0}. A row shows how "
+                                    "much of each token reaches this one through the layers so far.").format(step))
+        elif kind == 1:
+            self.formula.setText(tr("A<sub>l</sub> = (1/H) Σ<sub>h</sub> W<sub>l,h</sub>: the {0} heads of layer "
+                                    "{1}, averaged.").format(self.summary.heads, layer))
+        else:
+            self.formula.setText(tr("(1/L) Σ<sub>l</sub> A<sub>l</sub>: every head of all {0} layers, "
+                                    "averaged.").format(self.summary.layers))
+        self.canvas.update()
+
+
+
+class SummaryCanvas(QWidget):
+    """The chosen summary as a heatmap, drawn like a head's."""
+
+    def __init__(self, view: SummaryView):
+        super().__init__(view)
+        self.setObjectName("summaryCanvas")
+        self.view = view
+        self.setMinimumSize(420, 420)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+
+    def data(self) -> HeatmapData:
+        matrix = self.view.matrix()
+        return HeatmapData(shown_tokens(self.view.summary.tokens, len(matrix)), matrix, matrix == 0, "")
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.fillRect(self.rect(), BACKGROUND)
+        self.view.painter.paint(p, QRectF(self.rect()).adjusted(8, 8, -8, -8), self.data())
+        p.end()
+
+
+def shown_tokens(tokens, size: int) -> list[str]:
+    """A label per row of a matrix pooled to `size` rows: each block's first token (and "…")."""
+    if len(tokens) == size:
+        return list(tokens)
+    block = -(-len(tokens) // size)
+    return [tokens[i] + "…" for i in range(0, len(tokens), block)]
+
+
+class OverviewDialog(QDialog):
+    """View → Overview: built off the GUI thread, one layer at a time, with progress."""
+
+    chosen = Signal(int, int)       # open this layer with this head active
+    _worker_layer = Signal(int, int)
+    _worker_done = Signal(object)
+    _worker_failed = Signal(str)
+
+    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("overviewDialog")
+        self.title, self.groups = title, groups
+        self.summary: ModelSummary | None = None
+        self.figure: OverviewFigure | None = None
+        self.progress = QProgressBar(objectName="overviewProgress")
+        self.progress.setRange(0, layers)
+        self.message = QLabel(objectName="overviewMessage", wordWrap=True)
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.addWidget(self.message)
+        self.layout_.addWidget(self.progress)
+        self._worker_layer.connect(self._advanced)
+        self._worker_done.connect(self._show)
+        self._worker_failed.connect(self._failed)
+        self.setWindowTitle(tr("Overview: {0}").format(title))
+        self.message.setText(tr("Gathering every layer's weights…"))
+        self.resize(1100, 800)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-overview")
+        self._pool.submit(self._gather, tokens, layers, scenario_of)
+
+    # ------------------------------------------------------------- off the GUI thread
+
+    def _gather(self, tokens, layers, scenario_of) -> None:
+        def counted():
+            for done, weights in enumerate(layer_weights(layers, scenario_of), 1):
+                self._worker_layer.emit(done, layers)
+                yield weights
+        try:
+            self._worker_done.emit(summarise(tokens, counted()))
+        except ScenarioError as e:
+            self._worker_failed.emit(describe(e))
+        except MemoryError:
+            self._worker_failed.emit(tr("not enough memory to gather every layer"))
+
+    def _advanced(self, done: int, total: int) -> None:
+        self.progress.setValue(done)
+        self.message.setText(tr("Gathering every layer's weights: {0} of {1}").format(done, total))
+
+    def _failed(self, message: str) -> None:
+        self.progress.hide()
+        self.message.setText(tr("The overview could not be made: {0}").format(message))
+
+    # ------------------------------------------------------------- the views
+
+    def _show(self, summary: ModelSummary) -> None:
+        self.summary = summary
+        self.progress.hide()
+        self.figure = OverviewFigure(summary, self.title, self.groups)
+        self.canvas = OverviewCanvas(self.figure)
+        scroll = QScrollArea(objectName="overviewScroll")
+        scroll.setWidget(self.canvas)
+        self.table = StatsTable(summary)
+        self.summaries = SummaryView(summary)
+        self.tabs = QTabWidget(objectName="overviewTabs")
+        for widget in (scroll, self.table, self.summaries):
+            self.tabs.addTab(widget, "")
+        self.overlay = QComboBox(objectName="overviewOverlay")
+        self.alike_button = QPushButton(objectName="findAlike")
+        self.export_button = QPushButton(objectName="exportOverview")
+        bar = QHBoxLayout()
+        self.overlay_name = QLabel()
+        for widget in (self.overlay_name, self.overlay, self.alike_button, self.export_button):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        self.layout_.addLayout(bar)
+        self.layout_.addWidget(self.tabs, 1)
+        self.overlay.currentIndexChanged.connect(self._overlay_changed)
+        self.alike_button.clicked.connect(self.find_alike)
+        self.export_button.clicked.connect(self.export_dialog)
+        self.canvas.chosen.connect(self.choose)
+        self.table.chosen.connect(self.mark_active)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("Overview: {0}").format(self.title))
+        if self.summary is None:
+            return
+        self.message.setText(tr("Every layer × head, on one colour scale. Hover over a head for its numbers; "
+                                "click it to open that layer with that head."))
+        for index, text in enumerate((tr("Grid"), tr("Head statistics"), tr("Means and rollout"))):
+            self.tabs.setTabText(index, text)
+        self.overlay_name.setText(tr("Numbers on the grid:"))
+        current = max(0, self.overlay.currentIndex())
+        self.overlay.blockSignals(True)
+        self.overlay.clear()
+        self.overlay.addItems([tr("none")] + list(stat_names().values()))
+        self.overlay.setCurrentIndex(current)
+        self.overlay.blockSignals(False)
+        self.alike_button.setText(tr("Find heads like this one"))
+        self.alike_button.setToolTip(tr("Mark the 5 heads whose weights are most alike (cosine similarity)"))
+        self.export_button.setText(tr("Export…"))
+        self.table.retranslate()
+        self.summaries.retranslate()
+        self.canvas.update()
+
+    def changeEvent(self, event):
+        if event.type() == event.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def update_colours(self) -> None:
+        """Another colour scale: the grid and the summaries redrawn on it."""
+        if self.figure is not None:
+            self.figure.recolour()
+            self.canvas.update()
+            self.summaries.canvas.update()
+
+    def _overlay_changed(self, index: int) -> None:
+        self.figure.overlay = STATS[index - 1] if index > 0 else None
+        self.canvas.update()
+
+    def mark_active(self, layer: int, head: int) -> None:
+        self.figure.active = (layer, head)
+        self.canvas.update()
+
+    def choose(self, layer: int, head: int) -> None:
+        self.mark_active(layer, head)
+        self.table.mark([(layer, head)])
+        self.chosen.emit(layer, head)
+
+    def find_alike(self) -> None:
+        layer, head = self.figure.active or (0, 0)
+        self.figure.active = (layer, head)
+        self.figure.alike = self.summary.like(layer, head)
+        self.canvas.update()
+
+    def export_dialog(self) -> None:
+        from .export import export_figure
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export the overview"), "overview.png",
+                                              tr("Images (*.png *.svg *.pdf)"))
+        if path:
+            try:
+                export_figure(self.figure, path, 2400)
+            except ScenarioError as e:
+                self.message.setText(describe(e))
+
+    def closeEvent(self, event):
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        super().closeEvent(event)

@@ -1,0 +1,126 @@
+"""View → Overview: every layer × head of a model's file, its statistics, means and rollout."""
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+
+from attnviz.cli import main
+from attnviz.core import compute, load_scenario
+from attnviz.core.summary import head_stats, layer_weights, mean_over_heads, named_layers, rollout, summarise
+from attnviz.gui import MainWindow, colormaps
+from attnviz.gui.overview import OverviewFigure
+
+LAYERS, HEADS, N, D = 4, 3, 6, 4
+
+
+@pytest.fixture
+def model_file(tmp_path):
+    """q, k, v of every layer [layers, heads, n, d], as `attnviz model -o` writes them."""
+    rng = np.random.default_rng(3)
+    path = tmp_path / "model.npz"
+    np.savez(path, tokens=np.array(["猫", "が", "魚", "を", "食べ", "た"]),
+             **{m: rng.normal(size=(LAYERS, HEADS, N, D)).astype(np.float32) for m in "qkv"})
+    return path
+
+
+@pytest.fixture
+def overview(qtbot, model_file):
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
+    return window, dialog
+
+
+def all_weights(path):
+    return [np.stack(compute(load_scenario(path, layer)).weights()) for layer in range(LAYERS)]
+
+
+def test_the_grid_has_one_thumbnail_per_layer_and_head_with_the_files_weights(overview, model_file):
+    _, dialog = overview
+    summary = dialog.summary
+    assert (summary.layers, summary.heads) == (LAYERS, HEADS)
+    weights = all_weights(model_file)
+    for layer in range(LAYERS):
+        np.testing.assert_allclose(summary.thumbnails[layer], weights[layer], atol=1e-6)  # small: kept whole
+        np.testing.assert_allclose(summary.table()[layer], head_stats(weights[layer]), rtol=1e-6)
+    rects = {(l, h): dialog.figure.thumb_rect(l, h) for l in range(LAYERS) for h in range(HEADS)}
+    assert len({(r.x(), r.y()) for r in rects.values()}) == LAYERS * HEADS  # none on top of another
+    assert all(dialog.figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())
+
+
+def test_clicking_a_thumbnail_opens_that_layer_with_that_head_active(overview, qtbot):
+    window, dialog = overview
+    dialog.tabs.setCurrentIndex(0)
+    centre = dialog.figure.thumb_rect(2, 1).center()
+    QTest.mouseClick(dialog.canvas, Qt.LeftButton, pos=QPoint(int(centre.x()), int(centre.y())))
+    qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
+    assert window.document.active_head == 1
+    assert dialog.figure.active == (2, 1)
+
+
+def test_the_statistics_table_sorts_by_value_and_selects_a_head(overview):
+    _, dialog = overview
+    table = dialog.table
+    assert table.rowCount() == LAYERS * HEADS
+    table.sortItems(5, Qt.DescendingOrder)  # previous-token score, highest first
+    values = [table.item(r, 5).value for r in range(table.rowCount())]
+    assert values == sorted(values, reverse=True)
+    layer, head = table.head_at(0)
+    assert values[0] == pytest.approx(dialog.summary.table()[layer, head, 3])
+    table.selectRow(0)
+    assert dialog.figure.active == (layer, head)
+
+
+def test_find_heads_like_this_one_marks_the_five_nearest(overview):
+    _, dialog = overview
+    dialog.mark_active(1, 2)
+    dialog.alike_button.click()
+    assert dialog.figure.alike == dialog.summary.like(1, 2) and len(dialog.figure.alike) == 5
+    assert (1, 2) not in dialog.figure.alike
+
+
+def test_rollout_is_shown_layer_by_layer_with_its_formula(overview, model_file):
+    _, dialog = overview
+    view = dialog.summaries
+    dialog.tabs.setCurrentWidget(view)
+    view.kind.setCurrentIndex(0)
+    products = rollout([mean_over_heads(w) for w in all_weights(model_file)])
+    for layer in range(LAYERS):
+        view.layer.setValue(layer)
+        np.testing.assert_allclose(view.canvas.data().weights, products[layer], rtol=1e-6)
+    assert "R<sub>3</sub> = Â<sub>3</sub> · R<sub>2</sub>" in view.formula.text()
+    view.kind.setCurrentIndex(1)
+    view.layer.setValue(1)
+    np.testing.assert_allclose(view.canvas.data().weights, all_weights(model_file)[1].mean(axis=0), rtol=1e-6)
+
+
+def test_export_overview_draws_every_layer_and_head(tmp_path, model_file):
+    out = tmp_path / "grid.png"
+    assert main(["export", str(model_file), "--overview", "-o", str(out), "--width", "800"]) == 0
+    image = QImage(str(out))
+    first, count, scenario_of = named_layers(str(model_file))
+    figure = OverviewFigure(summarise(first.tokens, layer_weights(count, scenario_of)), "model.npz")
+    scale = image.width() / figure.size().width()
+    weights = all_weights(model_file)
+    cmap = colormaps.get()
+    for layer in range(LAYERS):
+        for head in range(HEADS):
+            # the bottom-left cell of each thumbnail (last query, first key) in the file's pixels
+            rect = figure.thumb_rect(layer, head)
+            x, y = (rect.left() + rect.width() / N / 2) * scale, (rect.bottom() - rect.height() / N / 2) * scale
+            expected = cmap.color(weights[layer][head][N - 1, 0])
+            got = image.pixelColor(int(x), int(y))
+            assert max(abs(got.red() - expected.red()), abs(got.green() - expected.green()),
+                       abs(got.blue() - expected.blue())) <= 12, (layer, head)
+    svg = tmp_path / "grid.svg"
+    assert main(["export", str(model_file), "--overview", "-o", str(svg)]) == 0
+    assert svg.read_text(encoding="utf-8").count("<image") == LAYERS * HEADS + 1  # and the colour bar
+
+
+def test_export_overview_refuses_options_that_do_not_apply(capsys, model_file, tmp_path):
+    assert main(["export", str(model_file), "--overview", "--head", "1", "-o", str(tmp_path / "x.png")]) == 2
+    assert "--overview" in capsys.readouterr().err
