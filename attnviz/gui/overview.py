@@ -10,7 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSizeF, Qt, Signal
+from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QScrollArea, QSizePolicy, QSlider, QTableWidget, QTableWidgetItem,
@@ -193,23 +193,29 @@ class OverviewCanvas(QWidget):
         self.setMouseTracking(True)
         self.refit()
 
-    def refit(self) -> None:
+    def refit(self, width: float | None = None) -> None:
+        """As wide as `width` allows (thumbnails grow up to 3×, for a projector), never smaller."""
         size = self.figure.size()
-        self.setFixedSize(int(size.width()) + 1, int(size.height()) + 1)
+        self.scale = 1.0 if width is None else max(1.0, min(3.0, width / size.width()))
+        self.setFixedSize(int(size.width() * self.scale) + 1, int(size.height() * self.scale) + 1)
         self.update()
 
     def paintEvent(self, event):
         p = QPainter(self)
+        p.scale(self.scale, self.scale)
         self.figure.paint(p)
         p.end()
 
+    def _head_at(self, event):
+        return self.figure.at(event.position().x() / self.scale, event.position().y() / self.scale)
+
     def mouseMoveEvent(self, event):
-        found = self.figure.at(event.position().x(), event.position().y())
+        found = self._head_at(event)
         QToolTip.showText(event.globalPosition().toPoint(), head_tip(self.figure.summary, *found) if found else "",
                           self)
 
     def mousePressEvent(self, event):
-        found = self.figure.at(event.position().x(), event.position().y())
+        found = self._head_at(event)
         if found and event.button() == Qt.LeftButton:
             self.chosen.emit(*found)
 
@@ -367,7 +373,10 @@ class SummaryCanvas(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         p.fillRect(self.rect(), BACKGROUND)
-        self.view.painter.paint(p, QRectF(self.rect()).adjusted(8, 8, -8, -8), self.data())
+        area = QRectF(self.rect()).adjusted(8, 8, -8 - COLORBAR_WIDTH, -8)
+        self.view.painter.paint(p, area, self.data())
+        paint_colorbar(p, QRectF(area.right() + 8, area.top(), COLORBAR_WIDTH - 8, min(area.height(), 420)),
+                       self.view.painter.colormap, self.view.painter.font, FOREGROUND, BACKGROUND, mask_kind=None)
         p.end()
 
 
@@ -437,7 +446,7 @@ class OverviewDialog(QDialog):
         self.progress.hide()
         self.figure = OverviewFigure(summary, self.title, self.groups)
         self.canvas = OverviewCanvas(self.figure)
-        scroll = QScrollArea(objectName="overviewScroll")
+        self.scroll = scroll = QScrollArea(objectName="overviewScroll")
         scroll.setWidget(self.canvas)
         self.table = StatsTable(summary)
         self.summaries = SummaryView(summary)
@@ -460,6 +469,7 @@ class OverviewDialog(QDialog):
         self.canvas.chosen.connect(self.choose)
         self.table.chosen.connect(self.mark_active)
         self.retranslate()
+        QTimer.singleShot(0, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
 
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Overview: {0}").format(self.title))
@@ -482,6 +492,11 @@ class OverviewDialog(QDialog):
         self.table.retranslate()
         self.summaries.retranslate()
         self.canvas.update()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.figure is not None:
+            self.canvas.refit(self.scroll.viewport().width() - 4)
 
     def changeEvent(self, event):
         if event.type() == event.Type.LanguageChange:

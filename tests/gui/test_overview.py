@@ -55,7 +55,9 @@ def test_the_grid_has_one_thumbnail_per_layer_and_head_with_the_files_weights(ov
 def test_clicking_a_thumbnail_opens_that_layer_with_that_head_active(overview, qtbot):
     window, dialog = overview
     dialog.tabs.setCurrentIndex(0)
-    centre = dialog.figure.thumb_rect(2, 1).center()
+    dialog.resize(1600, 900)  # a wide dialog: the grid grows with it, and clicks still find their head
+    qtbot.waitUntil(lambda: dialog.canvas.scale > 1.5)
+    centre = dialog.figure.thumb_rect(2, 1).center() * dialog.canvas.scale  # the grid grows to the dialog's width
     QTest.mouseClick(dialog.canvas, Qt.LeftButton, pos=QPoint(int(centre.x()), int(centre.y())))
     qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
     assert window.document.active_head == 1
