@@ -31,6 +31,7 @@ from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
 from .fonts import install_fonts
 from .figure import Figure, FigureOptions
+from .lines import LinesView
 from .heads_view import HeadsView
 from .i18n import current_language, describe, tr
 from .step_table import StepView
@@ -166,6 +167,9 @@ class MainWindow(QMainWindow):
         self.maths_tabs = None  # built when first shown: the maths views need pyqtgraph
         self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.steps_dock, self.maths_dock)
+        self.lines = LinesView(d)
+        self.lines_dock = self._dock("linesDock", self.lines, Qt.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.maths_dock, self.lines_dock)
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
@@ -308,6 +312,7 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("")
         for action in (self.vectors_dock.toggleViewAction(), self.pipeline_dock.toggleViewAction(),
                        self.steps_dock.toggleViewAction(), self.maths_dock.toggleViewAction(),
+                       self.lines_dock.toggleViewAction(),
                        self.next_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
@@ -372,6 +377,7 @@ class MainWindow(QMainWindow):
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
         self.maths_dock.setWindowTitle(tr("See the maths"))
+        self.lines_dock.setWindowTitle(tr("Lines: token to token"))
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self.next_dock.setWindowTitle(tr("Next token"))
         self._name_maths_tabs()

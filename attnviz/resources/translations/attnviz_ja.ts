@@ -518,6 +518,10 @@ exactly 0</source>
         <translation>数式で確かめる</translation>
     </message>
     <message>
+        <source>Lines: token to token</source>
+        <translation>線：トークンからトークンへ</translation>
+    </message>
+    <message>
         <source>The layer: X to O</source>
         <translation>層：X から O まで</translation>
     </message>
@@ -2298,6 +2302,34 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the {0} could not be rendered</source>
         <translation>{0} を描画できませんでした</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>クエリ</translation>
+    </message>
+    <message>
+        <source>The selected query</source>
+        <translation>選択中のクエリ</translation>
+    </message>
+    <message>
+        <source>Every query</source>
+        <translation>すべてのクエリ</translation>
+    </message>
+    <message>
+        <source>Side by side (two columns)</source>
+        <translation>左右に並べる（2 列）</translation>
+    </message>
+    <message>
+        <source>In rows, left to right</source>
+        <translation>横書き（2 行、左から右へ）</translation>
+    </message>
+    <message>
+        <source>Every head, by colour</source>
+        <translation>全ヘッドを色分け</translation>
+    </message>
+    <message>
+        <source>A line&apos;s width and opacity are the weight (lines under {0} are left out); a masked pair has no line.</source>
+        <translation>線の太さと濃さが重みです（{0} 未満の線は描きません）。マスクされた組には線がありません。</translation>
     </message>
 </context>
 </TS>
