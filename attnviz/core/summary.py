@@ -127,6 +127,15 @@ class ModelSummary:
         """[layers, heads, 5] statistics."""
         return np.array(self.stats)
 
+    def pair(self, query: int, key: int) -> np.ndarray:
+        """[layers, heads]: each head's weight from `query` to `key` (which head makes それ look at
+        魚?); exact up to FLAT tokens, beyond that the mean over the pair's block."""
+        n = len(self.tokens)
+        side = FLAT if n > FLAT else n
+        block = -(-n // side)
+        cell = (query // block) * (-(-n // block)) + key // block
+        return np.array([layer[:, cell] for layer in self.flat])
+
     def like(self, layer: int, head: int, count: int = 5) -> list[tuple[int, int]]:
         """The heads whose weights look most like (layer, head)'s: cosine of the flattened
         weights (pooled to FLAT × FLAT beyond that size), over every layer of the model."""

@@ -427,7 +427,8 @@ class MainWindow(QMainWindow):
     def _open_overview(self, s, count: int, scenario_of):
         from ..core.summary import kv_groups
         from .overview import OverviewDialog
-        self.overview_dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self)
+        self.overview_dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self,
+                                              query=self.document.query)
         self.overview_dialog.chosen.connect(self.show_head)
         self.overview_dialog.show()
 

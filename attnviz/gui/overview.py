@@ -47,7 +47,8 @@ class OverviewFigure:
         self.summary, self.title, self.groups, self.caption = summary, title, groups, caption
         self.colormap = colormaps.get(colormap)
         self.font = figure_font(pixel_size=FONT_PX)
-        self.overlay: str | None = None          # a statistic written on every thumbnail
+        self.overlay: str | None = None          # a statistic written on every thumbnail, or "pair"
+        self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
         self.active: tuple[int, int] | None = None
         self.alike: list[tuple[int, int]] = []
         self.recolour()
@@ -103,7 +104,10 @@ class OverviewFigure:
             self.title or tr("Overview"), s.layers, s.heads, len(s.tokens))
         if colormaps.scale() != "linear":
             text += " · " + tr(colormaps.SCALES[colormaps.scale()])
-        if self.overlay:
+        if self.overlay == "pair":
+            q, k = self.pair
+            text += " · " + tr("numbers: the weight from {0} to {1}").format(self.summary.tokens[q], self.summary.tokens[k])
+        elif self.overlay:
             text += " · " + tr("numbers: {0}").format(stat_names()[self.overlay])
         return text
 
@@ -156,9 +160,14 @@ class OverviewFigure:
             p.drawText(QRectF(MARGIN, rect.top(), rect.left() - MARGIN - GAP, THUMB),
                        Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
 
+    def overlay_values(self) -> np.ndarray:
+        """[layers, heads]: the numbers written on the thumbnails."""
+        if self.overlay == "pair":
+            return self.summary.pair(*self.pair)
+        return self.summary.table()[..., STATS.index(self.overlay)]
+
     def _paint_overlay(self, p: QPainter) -> None:
-        column = STATS.index(self.overlay)
-        table = self.summary.table()[..., column]
+        table = self.overlay_values()
         p.save()
         p.setFont(weighted(self.font, bold=True))
         fm = QFontMetricsF(p.font())
@@ -396,9 +405,10 @@ class OverviewDialog(QDialog):
     _worker_done = Signal(object)
     _worker_failed = Signal(str)
 
-    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None):
+    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0):
         super().__init__(parent)
         self.setObjectName("overviewDialog")
+        self.start_query = query
         self.title, self.groups = title, groups
         self.summary: ModelSummary | None = None
         self.figure: OverviewFigure | None = None
@@ -454,11 +464,20 @@ class OverviewDialog(QDialog):
         for widget in (scroll, self.table, self.summaries):
             self.tabs.addTab(widget, "")
         self.overlay = QComboBox(objectName="overviewOverlay")
+        self.pair_query = QComboBox(objectName="overviewQuery")
+        self.pair_key = QComboBox(objectName="overviewKey")
+        for combo in (self.pair_query, self.pair_key):
+            combo.addItems([f"{i}: {t}" for i, t in enumerate(summary.tokens)])
+            combo.setMaxVisibleItems(20)
+            combo.currentIndexChanged.connect(self._pair_changed)
+        self.pair_query.setCurrentIndex(self.start_query if self.start_query < len(summary.tokens) else 0)
         self.alike_button = QPushButton(objectName="findAlike")
         self.export_button = QPushButton(objectName="exportOverview")
         bar = QHBoxLayout()
         self.overlay_name = QLabel()
-        for widget in (self.overlay_name, self.overlay, self.alike_button, self.export_button):
+        self.arrow = QLabel("→")
+        for widget in (self.overlay_name, self.overlay, self.pair_query, self.arrow, self.pair_key,
+                       self.alike_button, self.export_button):
             bar.addWidget(widget)
         bar.addStretch(1)
         self.layout_.addLayout(bar)
@@ -469,6 +488,8 @@ class OverviewDialog(QDialog):
         self.canvas.chosen.connect(self.choose)
         self.table.chosen.connect(self.mark_active)
         self.retranslate()
+        self._pair_changed()
+        self._overlay_changed(self.overlay.currentIndex())
         QTimer.singleShot(0, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
 
     def retranslate(self) -> None:
@@ -483,7 +504,7 @@ class OverviewDialog(QDialog):
         current = max(0, self.overlay.currentIndex())
         self.overlay.blockSignals(True)
         self.overlay.clear()
-        self.overlay.addItems([tr("none")] + list(stat_names().values()))
+        self.overlay.addItems([tr("none")] + list(stat_names().values()) + [tr("weight from a query to a key")])
         self.overlay.setCurrentIndex(current)
         self.overlay.blockSignals(False)
         self.alike_button.setText(tr("Find heads like this one"))
@@ -511,8 +532,20 @@ class OverviewDialog(QDialog):
             self.summaries.canvas.update()
 
     def _overlay_changed(self, index: int) -> None:
-        self.figure.overlay = STATS[index - 1] if index > 0 else None
+        self.figure.overlay = None if index <= 0 else STATS[index - 1] if index <= len(STATS) else "pair"
+        for widget in (self.pair_query, self.arrow, self.pair_key):
+            widget.setVisible(self.figure.overlay == "pair")
         self.canvas.update()
+
+    def _pair_changed(self, *_) -> None:
+        self.figure.pair = (max(0, self.pair_query.currentIndex()), max(0, self.pair_key.currentIndex()))
+        self.canvas.update()
+
+    def show_pair(self, query: int, key: int) -> None:
+        """Write on every thumbnail the weight from `query` to `key` (which head does this?)."""
+        self.pair_query.setCurrentIndex(query)
+        self.pair_key.setCurrentIndex(key)
+        self.overlay.setCurrentIndex(len(STATS) + 1)
 
     def mark_active(self, layer: int, head: int) -> None:
         self.figure.active = (layer, head)

@@ -95,3 +95,12 @@ def test_large_heads_are_pooled_by_block_means():
 @pytest.mark.parametrize("preset, groups", [("gqa-demo", [0, 0, 1, 1]), ("seed-demo", None)])
 def test_heads_sharing_k_and_v_are_recognised(preset, groups):
     assert kv_groups(load_preset(preset)) == groups
+
+
+def test_the_weight_of_one_query_on_one_key_is_found_in_every_head():
+    layers = [random_weights((3, 9, 9), seed) for seed in range(4)]
+    s = summarise(list("abcdefghi"), layers)
+    np.testing.assert_allclose(s.pair(6, 2), [w[:, 6, 2] for w in layers], rtol=1e-6)
+    big = [random_weights((2, 300, 300), 5)]
+    pooled_pair = summarise([str(i) for i in range(300)], big).pair(299, 0)
+    np.testing.assert_allclose(pooled_pair[0], pooled(big[0], 128)[:, 99, 0], rtol=1e-5)  # blocks of 3 tokens

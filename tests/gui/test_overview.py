@@ -126,3 +126,13 @@ def test_export_overview_draws_every_layer_and_head(tmp_path, model_file):
 def test_export_overview_refuses_options_that_do_not_apply(capsys, model_file, tmp_path):
     assert main(["export", str(model_file), "--overview", "--head", "1", "-o", str(tmp_path / "x.png")]) == 2
     assert "--overview" in capsys.readouterr().err
+
+
+def test_the_grid_can_show_which_head_sends_a_query_to_a_key(overview, model_file):
+    _, dialog = overview
+    dialog.show_pair(5, 2)  # た → 魚
+    weights = all_weights(model_file)
+    np.testing.assert_allclose(dialog.figure.overlay_values(), [w[:, 5, 2] for w in weights], rtol=1e-6)
+    assert dialog.pair_key.isVisible() and "た" in dialog.figure.caption_text()
+    dialog.overlay.setCurrentIndex(0)
+    assert not dialog.pair_key.isVisible() and dialog.figure.overlay is None

@@ -1784,6 +1784,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>概観</translation>
     </message>
     <message>
+        <source>numbers: the weight from {0} to {1}</source>
+        <translation>数値：「{0}」から「{1}」への重み</translation>
+    </message>
+    <message>
         <source>numbers: {0}</source>
         <translation>数値：{0}</translation>
     </message>
@@ -1882,6 +1886,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>none</source>
         <translation>なし</translation>
+    </message>
+    <message>
+        <source>weight from a query to a key</source>
+        <translation>クエリからキーへの重み</translation>
     </message>
     <message>
         <source>Find heads like this one</source>
