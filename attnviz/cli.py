@@ -181,6 +181,8 @@ def cmd_screenshot(args, out) -> int:
 
 
 def cmd_export(args, out) -> int:
+    if args.compare_layer is not None and args.compare is None:
+        raise UsageError("--compare-layer needs --compare OTHER (which may be the same file)")
     if args.overview:
         return _export_overview(args)
     scenario = open_scenario(args.scenario, args.layer)
@@ -193,7 +195,8 @@ def cmd_export(args, out) -> int:
         if args.head is not None or args.step or args.all_heads or args.query is not None:
             raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
         from .gui.app import export_comparison
-        export_comparison(scenario, open_scenario(args.compare, args.layer), args.output, width=args.width,
+        other = open_scenario(args.compare, args.compare_layer if args.compare_layer is not None else args.layer)
+        export_comparison(scenario, other, args.output, width=args.width,
                           caption=not args.no_caption, lang=args.lang, scale=args.scale)
         return 0
     kind = "all" if args.all_heads else "step" if args.step else "head"
@@ -316,6 +319,9 @@ def build_parsers():
     which.add_argument("--step", action="store_true",
                        help="the query's arithmetic beside its head (with --query, --head in the window)")
     export.add_argument("--query", type=_index("query"), help="highlight this query row (0 is the first token)")
+    export.add_argument("--compare-layer", type=_index("layer"), metavar="L",
+                        help="with --compare: this layer of OTHER (default: the same as --layer); OTHER may be "
+                             "SCENARIO itself, to set two layers of one model side by side")
     export.add_argument("--overview", action="store_true",
                         help="every layer × head of a model's file as one grid of thumbnails")
     export.add_argument("--compare", metavar="OTHER", help="SCENARIO (A) beside OTHER (B), every head, and B − A")

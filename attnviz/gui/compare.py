@@ -95,8 +95,11 @@ class CompareFigure:
         return text
 
     def titles(self) -> tuple[str, str]:
+        """Each side's title, and its layer when it is one layer of a model."""
         lang = current_language()
-        return self.a.text("title", lang) or "A", self.b.text("title", lang) or "B"
+        names = [s.text("title", lang) or name for s, name in ((self.a, "A"), (self.b, "B"))]
+        return tuple(tr("{0}, layer {1}").format(name, s.layer[0]) if s.layer else name
+                     for name, s in zip(names, (self.a, self.b)))
 
     # ------------------------------------------------------------- painting
 

@@ -401,6 +401,9 @@ class MainWindow(QMainWindow):
         self._fill_with_presets(self.compare_menu, lambda p: self.compare_with(open_named(p)[0]))
         self.compare_menu.addSeparator()
         self.compare_menu.addAction(tr("A file…")).triggered.connect(self._compare_with_file)
+        layers = self.document.scenario.layer
+        if layers is not None and layers[1] > 1:
+            self.compare_menu.addAction(tr("Another layer of this model…")).triggered.connect(self._compare_layers)
 
     def _compare_with_file(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Compare with"), "", FILE_FILTER)
@@ -438,6 +441,27 @@ class MainWindow(QMainWindow):
         d.select(head=min(head, len(d.scenario.heads) - 1))
         if d.scenario.layer is not None and d.scenario.layer[0] != layer:
             self.open_layer(layer)
+
+    def _compare_layers(self):
+        s = self.document.scenario
+        layer, ok = QInputDialog.getInt(self, tr("Compare with another layer"),
+                                        tr("Layer (0 to {0}) to set beside layer {1}:").format(s.layer[1] - 1, s.layer[0]),
+                                        (s.layer[0] + 1) % s.layer[1], 0, s.layer[1] - 1)
+        if ok:
+            self.compare_layer(layer)
+
+    def compare_layer(self, layer: int) -> None:
+        """The layer shown now (A) beside another layer of the same model (B), B − A per head."""
+        from ..core import llama
+        from ..core.io import load_scenario
+        s = self.document.scenario
+        try:
+            if s.live is not None:
+                self.runner.when_ready(lambda result: self.compare_with(llama.another_layer(s, result, layer)))
+            else:
+                self.compare_with(load_scenario(self.document.path, layer))
+        except ScenarioError as e:
+            self.warn(tr("Cannot open"), describe(e))
 
     def compare_presets(self, a: str, b: str) -> None:
         """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""

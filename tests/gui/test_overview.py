@@ -136,3 +136,17 @@ def test_the_grid_can_show_which_head_sends_a_query_to_a_key(overview, model_fil
     assert dialog.pair_key.isVisible() and "た" in dialog.figure.caption_text()
     dialog.overlay.setCurrentIndex(0)
     assert not dialog.pair_key.isVisible() and dialog.figure.overlay is None
+
+
+def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model_file, tmp_path):
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.compare_layer(3)
+    figure = window.compare_dialog.figure
+    weights = all_weights(model_file)
+    for head, difference in enumerate(figure.differences()):
+        np.testing.assert_allclose(difference, weights[3][head] - weights[0][head], atol=1e-6)
+    assert figure.titles() == ("model, layer 0", "model, layer 3")
+    out = tmp_path / "layers.svg"
+    assert main(["export", str(model_file), "--compare", str(model_file), "--compare-layer", "3", "-o", str(out)]) == 0
+    assert "layer 3" in out.read_text(encoding="utf-8")

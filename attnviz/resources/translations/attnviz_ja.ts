@@ -538,12 +538,24 @@ exactly 0</source>
         <translation>ファイル…</translation>
     </message>
     <message>
+        <source>Another layer of this model…</source>
+        <translation>このモデルの別の層…</translation>
+    </message>
+    <message>
         <source>Compare with</source>
         <translation>比べる</translation>
     </message>
     <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
+    </message>
+    <message>
+        <source>Compare with another layer</source>
+        <translation>別の層と比べる</translation>
+    </message>
+    <message>
+        <source>Layer (0 to {0}) to set beside layer {1}:</source>
+        <translation>層 {1} と並べる層（0〜{0}）：</translation>
     </message>
     <message>
         <source>Loading the model: %v of %m layers</source>
@@ -2010,6 +2022,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>no B − A: A has {0} tokens, B has {1}</source>
         <translation>B − A はありません：A のトークンは {0} 個、B は {1} 個です</translation>
+    </message>
+    <message>
+        <source>{0}, layer {1}</source>
+        <translation>{0}、層 {1}</translation>
     </message>
     <message>
         <source>B − A: blue lost weight, yellow gained it</source>
