@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
@@ -14,12 +14,15 @@ from ..core.scenario import ScenarioError, head_is_off
 from . import colormaps
 from .fonts import figure_font, weighted
 from .guided import banner, staged
-from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
+from ..core.summary import pooled
+from .heatmap import HeatmapData, HeatmapPainter, _lut32, legend_kind, paint_colorbar, window_of
 from .commands import SetHeadOff, SetSettings
 from .i18n import current_language, describe, head_label, tr
 from .markup import rich
 
 ACTIVE_BORDER = QColor(230, 120, 0)
+MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
+ZOOM_STEP = 1.25     # one notch of the mouse wheel
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 
 
@@ -93,6 +96,9 @@ class HeadPanel(QWidget):
         self.rebuilds = 0    # counted by the tests
         self._dirty = True
         self._drawn_active = None
+        self.window: tuple[int, int, int] | None = None  # zoomed in: (first row, first column, cells)
+        self._press = None   # where a drag started, and the window then
+        self._dragged = False
         self._restyle()
         self._retranslate()
 
@@ -112,6 +118,115 @@ class HeadPanel(QWidget):
     def refresh(self) -> None:
         """The document changed: what this panel draws is rebuilt when next asked for."""
         self._dirty = True
+
+    # ------------------------------------------------------------- zoom and pan (long inputs)
+
+    def shown(self) -> HeatmapData | None:
+        """What is drawn: the whole matrix, or the block zoomed in on."""
+        data = self.data()
+        if data is None or self.window is None:
+            return data
+        n = len(data.tokens)
+        if self.window[2] >= n:  # tokens were removed: the whole matrix fits again
+            self.window = None
+            return data
+        self.window = self._clamped(*self.window, n)
+        return window_of(data, *self.window)
+
+    def offset(self) -> tuple[int, int]:
+        return (self.window[0], self.window[1]) if self.window else (0, 0)
+
+    def zoom(self, factor: float, around: QPointF | None = None) -> None:
+        """Show `factor` times fewer cells across (more, below 1), keeping the cell under `around`
+        where it is; back to the whole matrix once it would fit."""
+        data = self.data()
+        if data is None:
+            return
+        n = len(data.tokens)
+        row, column, size = self.window or (0, 0, n)
+        new = max(min(MIN_ZOOM_CELLS, n), round(size / factor))
+        if new >= n:
+            self.window = None
+        else:
+            cell = self.painter.cell_at(self._content_rect(), self.shown(), around) if around is not None else None
+            i, j = cell if cell else (size // 2, size // 2)
+            row = row + i - round(i * new / size)
+            column = column + j - round(j * new / size)
+            self.window = self._clamped(row, column, new, n)
+        self.update()
+        self.resized.emit()
+
+    def pan(self, rows: int, columns: int) -> None:
+        if self.window is not None:
+            row, column, size = self.window
+            self.window = self._clamped(row + rows, column + columns, size, len(self.data().tokens))
+            self.update()
+
+    @staticmethod
+    def _clamped(row: int, column: int, size: int, n: int) -> tuple[int, int, int]:
+        return max(0, min(row, n - size)), max(0, min(column, n - size)), size
+
+    def _keep_query_in_view(self) -> None:
+        """The selected query stays on screen when it changes (the arrow keys, a click elsewhere)."""
+        if self.window is None or self._data is None:
+            return
+        row, column, size = self.window
+        query = self.document.query
+        if not row <= query < row + size:
+            self.window = self._clamped(query - size // 2, column, size, len(self._data.tokens))
+
+    def wheelEvent(self, event):
+        steps = event.angleDelta().y() / 120
+        if steps and self.data() is not None:
+            self.zoom(ZOOM_STEP ** steps, event.position())
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def mouseDoubleClickEvent(self, event):
+        if self.window is not None:
+            self.window = None  # the whole matrix again
+            self.update()
+            self.resized.emit()
+        else:
+            super().mouseDoubleClickEvent(event)
+
+    def mouseMoveEvent(self, event):
+        if self._press is None or self.window is None or not event.buttons() & Qt.LeftButton:
+            return super().mouseMoveEvent(event)
+        start, window = self._press
+        g = self.painter.geometry(self._content_rect(), self.shown())
+        moved = start - event.position()
+        if abs(moved.x()) + abs(moved.y()) > 6 or self._dragged:
+            self._dragged = True
+            self.window = self._clamped(window[0] + round(moved.y() / g.cell_h), window[1] + round(moved.x() / g.cell_w),
+                                        window[2], len(self.data().tokens))
+            self.update()
+
+    def minimap_rect(self) -> QRectF:
+        side = min(110.0, self.width() * 0.22, self.height() * 0.22)
+        grid = self.painter.geometry(self._content_rect(), self.shown()).grid
+        return QRectF(grid.right() - side - 4, grid.top() + 4, side, side)
+
+    def _paint_minimap(self, p: QPainter) -> None:
+        """Zoomed in: the whole matrix small in the top right corner (where a causal mask hides the
+        future, so no weight is covered), the part shown outlined."""
+        data = self.data()
+        n = len(data.tokens)
+        box = self.minimap_rect()
+        side = box.width()
+        small = pooled(np.asarray(data.weights), int(side))
+        pixels = np.ascontiguousarray(_lut32(self.painter.colormap)[self.painter.colormap.index(colormaps.scaled(small))])
+        image = QImage(pixels.data, pixels.shape[1], pixels.shape[0], 4 * pixels.shape[1], QImage.Format_ARGB32)
+        p.save()
+        p.drawImage(box, image)
+        p.setPen(QPen(self.palette().windowText().color(), 1))
+        p.setBrush(Qt.NoBrush)
+        p.drawRect(box)
+        row, column, size = self.window
+        p.setPen(QPen(ACTIVE_BORDER, 2))
+        p.drawRect(QRectF(box.left() + column / n * side, box.top() + row / n * side, size / n * side, size / n * side))
+        p.restore()
 
     def redraw_if_changed(self) -> None:
         """Repaint only when the picture differs: an edit of one head leaves the others be."""
@@ -139,11 +254,13 @@ class HeadPanel(QWidget):
                            title=title, selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, stage)
+        self._keep_query_in_view()
         self.rebuilds += 1
 
     def _retranslate(self) -> None:
         self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
-                           "explain it step by step.").format(self.index))
+                           "explain it step by step.").format(self.index) + "\n" +
+                        tr("Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix."))
 
     def set_colormap(self, name: str) -> None:
         self.colormap_name = name
@@ -174,7 +291,9 @@ class HeadPanel(QWidget):
         if data is None:
             return
         p = QPainter(self)
-        self.painter.paint(p, self._content_rect(), data)
+        self.painter.paint(p, self._content_rect(), self.shown())
+        if self.window is not None:
+            self._paint_minimap(p)
         if head_is_off(self.document.scenario, self.index):
             self._paint_off(p)
         self._drawn_active = self._is_active()
@@ -259,7 +378,21 @@ class HeadPanel(QWidget):
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:
             return super().mousePressEvent(event)
-        cell = self.painter.cell_at(self._content_rect(), self.data(), event.position())
+        if self.window is not None:  # zoomed in: a drag pans, a click (on release) selects
+            self._press, self._dragged = (event.position(), self.window), False
+            return
+        self._click(event)
+
+    def mouseReleaseEvent(self, event):
+        pressed, self._press = self._press, None
+        if pressed is not None and event.button() == Qt.LeftButton and not self._dragged:
+            self._click(event)
+        super().mouseReleaseEvent(event)
+
+    def _click(self, event) -> None:
+        cell = self.painter.cell_at(self._content_rect(), self.shown(), event.position())
+        if cell:
+            cell = (cell[0] + self.offset()[0], cell[1] + self.offset()[1])
         if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
             return
         row = cell[0] if cell else self.document.query

@@ -8,7 +8,7 @@ file of hundreds of MB); cell values are drawn in the same paint, never as one i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -39,6 +39,24 @@ class HeatmapData:
     colored: bool = True
     # What a masked cell says: its weight, 0 (from softmax on), or its score, −∞ (at the mask step).
     masked_text: str = "0"
+    # Zoomed in, the keys shown are other tokens than the queries: the columns' labels.
+    column_tokens: tuple[str, ...] | None = None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self.tokens if self.column_tokens is None else self.column_tokens
+
+
+def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapData:
+    """The size × size block of `data` from (row, column): a zoomed-in panel draws this."""
+    rows, cols = slice(row, row + size), slice(column, column + size)
+
+    def inside(i):
+        return i - row if i is not None and row <= i < row + size else None
+    return replace(data, tokens=tuple(data.tokens[rows]), column_tokens=tuple(data.columns[cols]),
+                   weights=data.weights[rows, cols], masked=data.masked[rows, cols],
+                   selected_row=inside(data.selected_row), only_row=inside(data.only_row),
+                   row_text=tuple(data.row_text[cols]) if data.row_text is not None else None)
 
 
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
@@ -88,7 +106,7 @@ class HeatmapPainter:
     def geometry(self, rect: QRectF, data: HeatmapData) -> Geometry:
         """Where everything goes; measured again only when the room, the tokens or the title change
         (measuring 512 labels on every paint would cost more than painting them)."""
-        key = (rect.getRect(), data.tokens, bool(data.title))
+        key = (rect.getRect(), data.tokens, data.column_tokens, bool(data.title))
         if self._geometry[0] != key:
             self._geometry = (key, self._measure(rect, data))
         return self._geometry[1]
@@ -105,7 +123,7 @@ class HeatmapPainter:
         fm = QFontMetricsF(label_font)
         widest = max(fm.horizontalAdvance(t) for t in data.tokens)
         row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
-        columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.tokens)
+        columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
         cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
         spare = max(0.0, rect.width() - 2 * pad - row_w - cell_w * n)  # centre the matrix in its panel
         grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell_w * n, cell_h * n)
@@ -350,7 +368,7 @@ class HeatmapPainter:
             p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, text)
         p.setFont(g.label_font)
         for k, j in enumerate(range(0, n, step)):
-            self._paint_column_label(p, g, fm, j, data.tokens[j], k)
+            self._paint_column_label(p, g, fm, j, data.columns[j], k)
         p.restore()
 
     def _paint_column_label(self, p: QPainter, g: Geometry, fm: QFontMetricsF, j: int, token: str, k: int = 0):

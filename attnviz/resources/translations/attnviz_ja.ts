@@ -266,6 +266,10 @@ exactly 0</source>
         <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示します。</translation>
     </message>
     <message>
+        <source>Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix.</source>
+        <translation>マウスホイールで拡大・縮小、ドラッグで移動、ダブルクリックで全体を表示します。</translation>
+    </message>
+    <message>
         <source>switched off</source>
         <translation>停止中</translation>
     </message>
