@@ -47,10 +47,35 @@ def _given_trace(weights: np.ndarray) -> AttentionTrace:
     """A model's weights as a trace: log w stands for the scores (softmax recovers w from them,
     up to a constant per row), and a weight of exactly 0 was masked (log 0 = −∞, so the one
     array serves as scores and masked scores); there is no v."""
-    with np.errstate(divide="ignore"):
-        logs = np.log(weights)
-    logs.setflags(write=False)
+    logs = LogWeights(weights)
     return AttentionTrace(logs, logs, logs, weights, np.zeros((len(weights), 0)))
+
+
+class LogWeights:
+    """log w, worked out only for the rows asked for: the step table reads one row, and the
+    logs of 4 heads × 4,096² would take half a second at every layer switch."""
+
+    def __init__(self, weights: np.ndarray):
+        self.weights = weights
+        self.shape, self.ndim = weights.shape, weights.ndim
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    def __getitem__(self, index):
+        with np.errstate(divide="ignore"):
+            return np.log(self.weights[index])
+
+    def __array__(self, dtype=None, copy=None):
+        logs = self[...]
+        return logs if dtype is None else logs.astype(dtype)
+
+
+def hidden(trace: AttentionTrace) -> np.ndarray:
+    """[n, n] True where a cell was masked (its score −∞, its weight exactly 0)."""
+    if isinstance(trace.masked, LogWeights):
+        return trace.weights == 0  # log 0 = −∞: no logs needed to tell
+    return np.isneginf(trace.masked)
 
 
 def _reusable(s: Scenario, previous) -> list:

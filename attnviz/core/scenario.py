@@ -18,13 +18,13 @@ from .numbers import MAX_ABS, RANGE_TEXT
 from .text import code_point, first_control, looks_empty
 
 MATRICES = ("q", "k", "v")
-MAX_TOKENS = 2048
+MAX_TOKENS = 4096     # a model's weights of a long input; q, k and v stay within MAX_CELLS
 MAX_TOKEN_LENGTH = 40
 MAX_HEADS = 64
 MAX_DIM = 1024
 MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
 # A model's weights, shown but not computed on, kept as the file stored them (float32: 256 MB):
-# 16 heads × 2048², 64 heads × 1024². Their trace adds one array of logs, nothing else.
+# 4 heads × 4096², 16 heads × 2048², 64 heads × 1024². Their trace adds one array of logs.
 MAX_GIVEN_CELLS = 2 ** 26
 MAX_VALUES = 2 ** 24  # every number a scenario holds (q, k, v, X, W): at most 128 MB as float64
 MAX_LAYERS = 256     # a model's layers (the largest public models have about 130)

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, QSizeF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QDialog, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ..core.compute import compute
+from ..core.compute import compute, hidden
 from ..core.scenario import Scenario
 from . import colormaps
 from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
@@ -113,13 +113,13 @@ class CompareFigure:
             for h in range(len(s.heads)):
                 trace = result.heads[h]
                 self.painter(kind, h).paint(p, self.head_rect(kind, h), HeatmapData(
-                    s.tokens, trace.weights, np.isneginf(trace.masked), head_label(s, h)), vector=vector)
+                    s.tokens, trace.weights, hidden(trace), head_label(s, h)), vector=vector)
         if self.comparable():
             self._column_label(p, 2, tr("B − A: blue lost weight, yellow gained it"))
             for h, difference in enumerate(self.differences()):
-                hidden = np.isneginf(self.results[0].heads[h].masked) & np.isneginf(self.results[1].heads[h].masked)
+                both = hidden(self.results[0].heads[h]) & hidden(self.results[1].heads[h])
                 self.painter(2, h).paint(p, self.head_rect(2, h), HeatmapData(
-                    self.b.tokens, difference / self.reach, hidden, head_label(self.b, h)), vector=vector)
+                    self.b.tokens, difference / self.reach, both, head_label(self.b, h)), vector=vector)
         self._bars(p)
         if self.caption:
             height = QFontMetricsF(self.font).height() * 2.2

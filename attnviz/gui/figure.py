@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 
-from ..core.compute import Result
+from ..core.compute import Result, hidden
 from ..core.explain import fmt, step_rows, sum_row
 from ..core.scenario import Scenario
 from . import colormaps
@@ -94,7 +94,7 @@ class Figure:
     def head_data(self, index: int) -> HeatmapData:
         trace = self.result.heads[index]
         highlight = self.query if self.options.kind == "step" else self.options.query
-        return HeatmapData(self.scenario.tokens, trace.weights, np.isneginf(trace.masked),
+        return HeatmapData(self.scenario.tokens, trace.weights, hidden(trace),
                            head_label(self.scenario, index), highlight)
 
     @property

@@ -14,6 +14,7 @@ from ..core.scenario import ScenarioError, head_is_off
 from . import colormaps
 from .fonts import figure_font, weighted
 from .guided import banner, staged
+from ..core.compute import hidden
 from ..core.summary import pooled
 from .heatmap import HeatmapData, HeatmapPainter, _lut32, legend_kind, paint_colorbar, window_of
 from .commands import SetHeadOff, SetSettings
@@ -250,7 +251,7 @@ class HeadPanel(QWidget):
         if self._inputs is not None and trace is self._inputs[0] and inputs == self._inputs[1]:
             return  # another head was edited: this one's picture is the very same
         self._inputs = (trace, inputs)
-        data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=np.isneginf(trace.masked),
+        data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=hidden(trace),
                            title=title, selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, stage)

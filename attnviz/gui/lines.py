@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.compute import hidden as hidden_cells
 from . import colormaps
 from .fonts import figure_font, weighted
 from .heatmap import hatch
@@ -236,7 +237,7 @@ class LinesView(MathView):
     def lines(self) -> list[Line]:
         d = self.document
         traces = d.result.heads
-        return lines([t.weights for t in traces], [np.isneginf(t.masked) for t in traces], self.heads(),
+        return lines([t.weights for t in traces], [hidden_cells(t) for t in traces], self.heads(),
                      None if self.which.currentIndex() == 1 else d.query)
 
     def refresh(self):

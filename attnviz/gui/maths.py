@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from ..core.compute import hidden
 from ..core.explain import fmt
 from ..core.explorers import ScaleDemo, linear_attention_weights, softmax_steps, sqrt_dk_demo
 from . import colormaps
@@ -280,7 +281,7 @@ class KernelView(MathView):
         """(softmax, linear, linear − softmax) for the active head, with its mask."""
         d = self.document
         head, trace = d.scenario.heads[d.active_head], d.result.heads[d.active_head]
-        linear = linear_attention_weights(head.q, head.k, ~np.isneginf(trace.masked))
+        linear = linear_attention_weights(head.q, head.k, ~hidden(trace))
         return trace.weights, linear, linear - trace.weights
 
     def refresh(self):
@@ -292,7 +293,7 @@ class KernelView(MathView):
             return
         self.retranslate()
         softmax_w, linear_w, difference = self.weights()
-        masked = np.isneginf(d.result.heads[d.active_head].masked)
+        masked = hidden(d.result.heads[d.active_head])
         reach = max(0.05, float(np.abs(difference).max()))
         label = head_label(d.scenario, d.active_head)
         painter = _painter(widget=self)
@@ -367,7 +368,7 @@ class DiffView(MathView):
         painter = _painter(signed=True, widget=self, reach=reach)
         items = []
         for i, difference in enumerate(differences):
-            masked = np.isneginf(d.result.heads[i].masked)
+            masked = hidden(d.result.heads[i])
             items.append((HeatmapData(d.scenario.tokens, difference / reach, masked,
                                       tr("{0}: after − before").format(head_label(d.scenario, i))), painter))
         self.maps.columns = max(1, min(4, len(items)))

@@ -108,7 +108,7 @@ def test_a_float32_bomb_is_read_one_layer_at_a_time(tmp_path):
 
 def test_an_int8_bomb_is_refused_by_its_token_count_before_anything_is_read(tmp_path):
     hostile.int8_bomb(tmp_path / "bomb.npz")
-    assert "30,000 tokens is more than the 2,048" in refused_within(30, load_scenario, tmp_path / "bomb.npz")
+    assert "30,000 tokens is more than the 4,096" in refused_within(30, load_scenario, tmp_path / "bomb.npz")
 
 
 def test_an_archive_declaring_thousands_of_members_is_refused_before_they_are_listed(tmp_path):
@@ -139,7 +139,7 @@ def write_doc(tmp_path, change, name="s.json"):
 
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(layer=[0, 10 ** 9]), "at most 256 layers"),
-    (lambda d: d["settings"].update(mask={"kind": "window", "window": 2 ** 31}), "from 0 to 2048"),
+    (lambda d: d["settings"].update(mask={"kind": "window", "window": 2 ** 31}), "from 0 to 4096"),
     (lambda d: d["settings"].update(mask={"kind": "padding", "padding": list(range(10_000))}), "token positions"),
     (lambda d: d.update(tokens=["t"] * 5000), "5,000 tokens is more than"),
     (lambda d: d.update(heads=[d["heads"][0]] * 100), "100 heads is more than"),

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import ScenarioError, compute, load_scenario, save_scenario
+from attnviz.core.compute import hidden
 from attnviz.core.scenario import same_scenario, with_token_inserted
 
 TOKENS = np.array(["The", "cat", "sat", "down"])
@@ -105,9 +106,9 @@ def test_two_hundred_and_fifty_six_tokens_by_twelve_heads_open(tmp_path):
     assert np.allclose(compute(s).heads[11].weights.sum(-1), 1)
 
 
-def test_weights_of_2048_tokens_open_in_the_models_own_float32(tmp_path):
-    """Long inputs open weights-only up to 2,048 tokens, kept as stored (float32: half the memory)."""
-    n = 2048
+def test_weights_of_4096_tokens_open_in_the_models_own_float32(tmp_path):
+    """Long inputs open weights-only up to 4,096 tokens, kept as stored (float32: half the memory)."""
+    n = 4096
     w = model_weights(1, heads=2, n=n)[0]
     tokens = np.array([f"t{i}" for i in range(n)])
     np.savez(tmp_path / "long.npz", tokens=tokens, weights=w)
@@ -116,8 +117,9 @@ def test_weights_of_2048_tokens_open_in_the_models_own_float32(tmp_path):
     trace = compute(s).heads[1]
     np.testing.assert_array_equal(trace.weights[n - 1], w[1, n - 1])
     assert trace.scores is trace.masked and np.isneginf(trace.masked[0, 1])  # one array of logs, not three
+    np.testing.assert_array_equal(hidden(trace), w[1] == 0)  # masked cells, told without taking every log
     np.savez(tmp_path / "longer.npz", tokens=np.append(tokens, "one more"), weights=model_weights(1, 1, n + 1)[0])
-    with pytest.raises(ScenarioError, match="2,049 tokens is more than the 2,048"):
+    with pytest.raises(ScenarioError, match="4,097 tokens is more than the 4,096"):
         load_scenario(tmp_path / "longer.npz")
 
 

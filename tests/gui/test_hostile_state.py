@@ -227,7 +227,7 @@ def test_the_layer_chooser_of_a_saved_layer_is_shown_but_cannot_switch(qtbot, tm
 
 @pytest.mark.parametrize("content, reason", [
     ('{"format": "attnviz-scenario", "version": ' + "9" * 5000 + "}", "digits"),
-    (None, "from 0 to 2048"),
+    (None, "from 0 to 4096"),
 ])
 def test_files_that_used_to_go_wrong_inside_the_window_say_cannot_open(window, tmp_path, monkeypatch, content, reason):
     if content is None:
