@@ -383,9 +383,8 @@ def undo_growth(count: int) -> tuple[float, int]:
     return float(grown), int(steps)
 
 
-def layered_file(folder: Path, layers: int, compressed: bool, n: int = 512) -> Path:
-    """12 heads × n tokens of causal weights per layer, float32, as a model would dump them."""
-    heads = 12
+def layered_file(folder: Path, layers: int, compressed: bool, n: int = 512, heads: int = 12) -> Path:
+    """`heads` × n tokens of causal weights per layer, float32, as a model would dump them."""
     rng = np.random.default_rng(layers)
     scores = rng.standard_normal((layers, heads, n, n), dtype=np.float32)
     scores *= 2
@@ -393,7 +392,7 @@ def layered_file(folder: Path, layers: int, compressed: bool, n: int = 512) -> P
     scores -= scores.max(-1, keepdims=True)
     np.exp(scores, out=scores)
     scores /= scores.sum(-1, keepdims=True)
-    path = folder / f"{layers}-layers-{n}-{'compressed' if compressed else 'stored'}.npz"
+    path = folder / f"{layers}-layers-{heads}-heads-{n}-{'compressed' if compressed else 'stored'}.npz"
     (np.savez_compressed if compressed else np.savez)(path, tokens=np.array([f"t{i}" for i in range(n)]),
                                                        weights=scores)
     return path
@@ -606,6 +605,7 @@ def main() -> int:
     autosave_figures(app, sets["1024x12"], 4 if args.quick else 10, record)
     undo_figures(2000 if args.quick else 10_000, record)
     layer_figures(record)
+    overview_figures(reps, record)
     export_figures_recorded(sets["512x12"], 2 if args.quick else 4, record)
     blas_figures(sets, reps, one_thread, record)
     notebook_figures(sets, reps, record)
@@ -703,6 +703,39 @@ def layer_figures(record) -> None:
     record("layer switch, 2 layers × 12 heads × 2,048 tokens (np.savez)", "ms", summary(longest["switches"]),
            LAYER_SWITCH_MS * 4, note="the 512-token target scaled by (2048/1024)²")
     record("  peak memory, window on it", "MB", longest["peak_mb"])
+    longest.clear()
+    path = layered_file(folder, 2, compressed=False, n=4096, heads=4)
+    widest = layer_switches(path, [1, 0] * 3)
+    path.unlink()  # half a gigabyte
+    record("layer switch, 2 layers × 4 heads × 4,096 tokens (np.savez)", "ms", summary(widest["switches"]), 1000)
+    record("  peak memory, window on it", "MB", widest["peak_mb"])
+
+
+def overview_figures(reps, record) -> None:
+    """The overview of a real model's shape (30 layers × 9 heads, 34 tokens) drawn once."""
+    from PySide6.QtGui import QImage, QPainter
+    from attnviz.core.summary import summarise
+    from attnviz.gui.overview import OverviewFigure
+    rng = np.random.default_rng(0)
+    causal = np.tril(np.ones((34, 34)))
+    layers = []
+    for _ in range(30):
+        w = rng.random((9, 34, 34)) ** 4 * causal
+        layers.append(w / w.sum(-1, keepdims=True))
+    started = time.perf_counter()
+    figure = OverviewFigure(summarise([f"t{i}" for i in range(34)], layers), "30 × 9")
+    made = (time.perf_counter() - started) * 1000
+    size = figure.size().toSize()
+    samples = []
+    for _ in range(reps):
+        image = QImage(size, QImage.Format_ARGB32)
+        started = time.perf_counter()
+        p = QPainter(image)
+        figure.paint(p)
+        p.end()
+        samples.append((time.perf_counter() - started) * 1000)
+    record("overview of 30 layers × 9 heads × 34 tokens: one paint", "ms", summary(samples), 100)
+    record("  its statistics and thumbnails, gathered once", "ms", made)
 
 
 def export_figures_recorded(scenario, repeats, record) -> None:
