@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from . import __version__
 from .core import compute
 from .core.blas import use_one_thread
 from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
@@ -352,6 +353,7 @@ def build_parsers():
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
     window.add_argument("--lang", choices=["ja", "en"],
                         help="interface language (default: the last one chosen, else the system's)")
+    window.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     window.add_argument("--model-text", metavar="TEXT", help="open the real model on TEXT (File → Real model…)")
     window.add_argument("--model", metavar="PATH.gguf", help="with --model-text: another llama-architecture "
                                                              "GGUF file than the built-in SmolLM2-135M")

@@ -1,4 +1,4 @@
-"""Writes attnviz/resources/colormaps.json: the 256-colour tables of the maps AttnViz offers.
+"""Writes resources/colormaps.json: the 256-colour tables of the maps AttnViz offers.
 
 They come from pyqtgraph's colour maps; storing the tables spares every start of the
 app the import of pyqtgraph (a quarter of a second). tests/gui/test_colormaps.py
@@ -24,6 +24,6 @@ def tables() -> dict:
 
 
 if __name__ == "__main__":
-    path = ROOT / "attnviz" / "resources" / "colormaps.json"
+    path = ROOT / "resources" / "colormaps.json"
     path.write_text(json.dumps(tables(), indent=1) + "\n", encoding="utf-8")
     print(path)

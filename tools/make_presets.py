@@ -1,4 +1,4 @@
-"""Writes attnviz/resources/presets/*.json: the built-in scenarios, as data.
+"""Writes resources/presets/*.json: the built-in scenarios, as data.
 
 Run it after changing a preset's story here (python tools/make_presets.py); the
 tests in tests/core/test_presets.py check that every preset still tells its story.
@@ -15,7 +15,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from attnviz.core.io import to_json_text  # noqa: E402  (the same layout as saved scenarios)
 
-OUT = Path(__file__).resolve().parents[1] / "attnviz" / "resources" / "presets"
+OUT = Path(__file__).resolve().parents[1] / "resources" / "presets"
 
 SEED_TOKENS = ["猫", "が", "魚", "を", "食べた", "。", "それ", "は", "新鮮", "だった"]
 MEANING = ["動物", "食べ物", "動作", "文法"]

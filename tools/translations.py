@@ -2,7 +2,7 @@
 
     python tools/translations.py          # lupdate + lrelease (run after changing UI text)
 
-Translate new entries in attnviz/resources/translations/attnviz_ja.ts (Qt Linguist,
+Translate new entries in resources/translations/attnviz_ja.ts (Qt Linguist,
 `pyside6-linguist`, or any editor), then run this again. The .qm is committed so
 users need no build step; tests/gui/test_i18n.py checks both are complete and current.
 """
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TS = ROOT / "attnviz" / "resources" / "translations" / "attnviz_ja.ts"
+TS = ROOT / "resources" / "translations" / "attnviz_ja.ts"
 # The window's code, and the core's messages marked with QT_TR_NOOP (numbers, scenario edits).
 SOURCES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "attnviz" / "gui").glob("*.py"),
                                                      *(ROOT / "attnviz" / "core").glob("*.py")])

@@ -1,13 +1,13 @@
-"""The built-in scenarios, shipped as JSON files in attnviz/resources/presets/."""
+"""The built-in scenarios, shipped as JSON files in resources/presets/ (see core/paths.py)."""
 from __future__ import annotations
 
 import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from .messages import QT_TR_NOOP
+from .paths import resource
 from .io import load_scenario, scenario_from_dict
 from .scenario import Scenario, ScenarioError
 
@@ -26,7 +26,7 @@ class PresetInfo:
 
 
 def _folder():
-    return resources.files("attnviz") / "resources" / "presets"
+    return resource("presets")
 
 
 @lru_cache(maxsize=None)

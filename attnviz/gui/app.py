@@ -7,11 +7,14 @@ import os
 import sys
 import tempfile
 
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QSize, QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from .. import __version__
 from ..core.files import atomic_write
 from ..core.messages import QT_TR_NOOP
+from ..core.paths import resource
 from ..core.scenario import ScenarioError
 from ..core.text import terminal_safe
 from . import colormaps
@@ -28,6 +31,8 @@ def _qt_messages(kind, context, message):
     print(f"attnviz: Qt: {message}", file=sys.stderr)
 
 
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+
 def create_app(argv=None) -> QApplication:
     """The one QApplication, with AttnViz's names (for QSettings) and its Japanese font."""
     app = QApplication.instance()
@@ -36,12 +41,23 @@ def create_app(argv=None) -> QApplication:
     qInstallMessageHandler(_qt_messages)
     app.setOrganizationName("AttnViz")
     app.setApplicationName("AttnViz")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("attnviz")  # Wayland and docks match the window to attnviz.desktop
+    app.setWindowIcon(app_icon())
     from . import settings
     settings.check_files()
     if not install_fonts(app):
         print("attnviz: warning: no Japanese font found; Japanese text may show as boxes",
               file=sys.stderr)
     return app
+
+
+def app_icon() -> QIcon:
+    """The heatmap icon at every size it is drawn at (title bar, taskbar, Alt+Tab)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(resource("icons", f"attnviz-{size}.png")), QSize(size, size))
+    return icon
 
 
 def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None) -> int:

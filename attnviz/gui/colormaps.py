@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 from PySide6.QtGui import QColor
 
 from ..core.messages import QT_TR_NOOP
+from ..core.paths import resource
 
 # name -> (pyqtgraph map, shown name). All are perceptually ordered; viridis and
 # cividis stay readable with red-green colour blindness, CET-L1 is a plain grey
@@ -119,7 +119,7 @@ class ColorMap:
 def _tables() -> dict:
     """pyqtgraph's tables, stored by tools/make_colormaps.py (importing pyqtgraph at every
     start would cost a quarter of a second)."""
-    text = (resources.files("attnviz") / "resources" / "colormaps.json").read_text(encoding="utf-8")
+    text = resource("colormaps.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 

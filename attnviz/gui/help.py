@@ -1,16 +1,16 @@
 """Help → "What am I looking at?": a short guide in the interface's language, offline."""
 from __future__ import annotations
 
-from importlib import resources
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTextBrowser, QVBoxLayout
 
 from .. import __version__
+from ..core.paths import resource
 from .i18n import current_language, tr
 
 
 def guide_html(lang: str) -> str:
-    folder = resources.files("attnviz") / "resources" / "help"
+    folder = resource("help")
     page = folder / f"guide_{lang}.html"
     return (page if page.is_file() else folder / "guide_en.html").read_text(encoding="utf-8")
 

@@ -7,9 +7,9 @@ regenerates both). Qt's own dialogs follow through Qt's qtbase_ja.qm.
 """
 from __future__ import annotations
 
-from importlib import resources
-
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
+
+from ..core.paths import resource
 
 LANGUAGES = {"en": "English", "ja": "日本語"}
 _installed: list[QTranslator] = []
@@ -67,7 +67,7 @@ def install_language(lang: str) -> str:
 
 
 def _own_translator(lang: str) -> QTranslator | None:
-    path = resources.files("attnviz") / "resources" / "translations" / f"attnviz_{lang}.qm"
+    path = resource("translations", f"attnviz_{lang}.qm")
     translator = QTranslator()
     return translator if path.is_file() and translator.load(str(path)) else None
 

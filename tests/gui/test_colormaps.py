@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attnviz.core.paths import resource
 from attnviz.gui import colormaps
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -12,7 +13,7 @@ import make_colormaps  # noqa: E402
 
 
 def test_the_stored_tables_equal_pyqtgraphs():
-    stored = json.loads((Path(colormaps.__file__).parents[1] / "resources" / "colormaps.json").read_text())
+    stored = json.loads(resource("colormaps.json").read_text())
     assert stored == make_colormaps.tables(), "run python tools/make_colormaps.py"
 
 

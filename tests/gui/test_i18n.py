@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import translations  # noqa: E402
 
-TS = ROOT / "attnviz" / "resources" / "translations" / "attnviz_ja.ts"
+TS = ROOT / "resources" / "translations" / "attnviz_ja.ts"
 
 
 def messages(ts):
