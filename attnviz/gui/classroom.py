@@ -174,6 +174,8 @@ class Classroom:
         self.colormap = name
         self.window.heads.set_colormap(name)
         self.window.steps.model.set_colormap(name)
+        if getattr(self.window, "overview_dialog", None) is not None:
+            self.window.overview_dialog.update_colours(name)
         self.colormap_actions[name].setChecked(True)
         if remember:
             settings.set_colormap(name)
@@ -183,9 +185,9 @@ class Classroom:
         colormaps.set_scale(name)
         self.set_colormap(self.colormap, remember=False)  # every panel and the step table redrawn
         self.scale_actions[colormaps.scale()].setChecked(True)
-        for dialog in (getattr(self.window, "overview_dialog", None), getattr(self.window, "compare_dialog", None)):
-            if dialog is not None:
-                dialog.update_colours()
+        compare = getattr(self.window, "compare_dialog", None)
+        if compare is not None:
+            compare.update_colours()
         if remember:
             settings.set_colour_scale(colormaps.scale())
 

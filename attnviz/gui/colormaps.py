@@ -56,11 +56,11 @@ def scaled(values, row_max=None) -> np.ndarray:
 
 
 def scale_ticks() -> list[tuple[float, str]]:
-    """(place on the colour bar, its label) for the current scale."""
+    """(place on the colour bar, its label: translated where it is words) for the current scale."""
     if _scale[0] == "log":
         return [(0.0, "≤0.0001"), (0.25, "0.001"), (0.5, "0.01"), (0.75, "0.1"), (1.0, "1")]
     if _scale[0] == "row":
-        return [(0.0, "0"), (0.5, "½ max"), (1.0, "max")]
+        return [(0.0, "0"), (0.5, QT_TR_NOOP("½ max")), (1.0, QT_TR_NOOP("max"))]
     return [(v, f"{v:g}") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
 # For signed differences (after − before, softmax − linear): blue below 0, yellow above,
 # a colour-blind-safe diverging map; not offered for weights.

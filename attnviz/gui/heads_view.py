@@ -131,7 +131,10 @@ class HeadPanel(QWidget):
         if self.window[2] >= n:  # tokens were removed: the whole matrix fits again
             self.window = None
             return data
-        self.window = self._clamped(*self.window, n)
+        row, column, size = self._clamped(*self.window, n)
+        if data.only_row is not None and not row <= data.only_row < row + size:
+            row = data.only_row - size // 2  # a guided step explains this row: it is never out of view
+        self.window = self._clamped(row, column, size, n)
         return window_of(data, *self.window)
 
     def offset(self) -> tuple[int, int]:
@@ -293,7 +296,7 @@ class HeadPanel(QWidget):
             return
         p = QPainter(self)
         self.painter.paint(p, self._content_rect(), self.shown())
-        if self.window is not None:
+        if self.window is not None and self.data().only_row is None:  # guided steps: no weights before softmax
             self._paint_minimap(p)
         if head_is_off(self.document.scenario, self.index):
             self._paint_off(p)

@@ -39,8 +39,10 @@ class HeatmapData:
     colored: bool = True
     # What a masked cell says: its weight, 0 (from softmax on), or its score, −∞ (at the mask step).
     masked_text: str = "0"
-    # Zoomed in, the keys shown are other tokens than the queries: the columns' labels.
+    # Zoomed in, the keys shown are other tokens than the queries: the columns' labels, and each
+    # row's largest weight in the whole row (the per-row colour scale must not see only the block).
     column_tokens: tuple[str, ...] | None = None
+    row_max: np.ndarray | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -55,6 +57,7 @@ def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapDat
         return i - row if i is not None and row <= i < row + size else None
     return replace(data, tokens=tuple(data.tokens[rows]), column_tokens=tuple(data.columns[cols]),
                    weights=data.weights[rows, cols], masked=data.masked[rows, cols],
+                   row_max=np.max(data.weights[rows], axis=1, keepdims=True, initial=0.0),
                    selected_row=inside(data.selected_row), only_row=inside(data.only_row),
                    row_text=tuple(data.row_text[cols]) if data.row_text is not None else None)
 
@@ -217,9 +220,9 @@ class HeatmapPainter:
         p.restore()
         return g
 
-    def _position(self, values):
-        """Where a value sits on the colour map: weights 0..1 as they are, differences −1..1 halved."""
-        return (np.asarray(values) + 1) / 2 if self.signed else colormaps.scaled(values)
+    def _position(self, values, row_max=None):
+        """Where a value sits on the colour map: weights on the chosen scale, differences −1..1 halved."""
+        return (np.asarray(values) + 1) / 2 if self.signed else colormaps.scaled(values, row_max)
 
     def _text(self, w: float) -> str:
         if self.signed:
@@ -242,7 +245,7 @@ class HeatmapPainter:
 
     def _colour(self, data: HeatmapData) -> np.ndarray:
         if data.colored:
-            pixels = _lut32(self.colormap)[self.colormap.index(self._position(data.weights))]
+            pixels = _lut32(self.colormap)[self.colormap.index(self._position(data.weights, data.row_max))]
         else:
             pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
         pixels[data.masked] = _argb(self.mask.fill)
@@ -341,7 +344,7 @@ class HeatmapPainter:
         p.setFont(self._fitting(g.value_font, data.row_text, g.cell_w * 0.9) if data.row_text else g.value_font)
         n = len(data.tokens)
         rows = range(n) if data.only_row is None else [data.only_row]
-        light = self.colormap.light(self._position(data.weights))  # [n, n]: black text, else white
+        light = self.colormap.light(self._position(data.weights, data.row_max))  # [n, n]: black text, else white
         pens = {True: QColor(0, 0, 0), False: QColor(255, 255, 255)}
         for i in rows:
             for j in range(n):
@@ -515,7 +518,7 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     for value, text in ticks:
         y = bar.bottom() - value * bar.height()
         p.drawLine(QLineF(bar.right(), y, bar.right() + fm.height() * 0.3, y))
-        text = text if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
+        text = tr(text) if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
         p.drawText(QRectF(bar.right() + fm.height() * 0.4, y - fm.height() / 2, rect.width(), fm.height()),
                    Qt.AlignLeft | Qt.AlignVCenter, "0" if reach is not None and value == 0.5 else text)
     if mask_kind is None:

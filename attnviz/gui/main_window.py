@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
 
 from ..core import load_scenario, save_scenario
 from ..core.io import holds_layers, too_large_for_json
+from ..core.messages import QT_TR_NOOP
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
 from ..core.scenario import Scenario, ScenarioError
 from . import autosave, settings
@@ -172,6 +173,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.maths_dock, self.lines_dock)
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
+        self.overview_dialog, self._overview_of = None, None
+        d.replaced.connect(self._close_stale_overview)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
         self.runner.loaded.connect(self._model_ran)
         self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))
@@ -424,16 +427,39 @@ class MainWindow(QMainWindow):
                 s, s.layer[1], lambda layer: s if layer == s.layer[0] else llama.another_layer(s, result, layer)))
             return
         path, count = d.path, s.layer[1] if s.layer and d.path and holds_layers(d.path) else 1
-        self._open_overview(s, count, lambda layer: s if count == 1 or layer == s.layer[0] else
-                            load_scenario(path, layer))
+
+        def scenario_of(layer):
+            if count == 1 or layer == s.layer[0]:
+                return s  # the layer shown, with its edits
+            other = load_scenario(path, layer)
+            if other.tokens != s.tokens:
+                raise ScenarioError(QT_TR_NOOP("the tokens shown were edited ({0} now, {1} in the file's other "
+                                               "layers): open the file again to see every layer"), s.n, other.n)
+            return other
+        self._open_overview(s, count, scenario_of)
 
     def _open_overview(self, s, count: int, scenario_of):
         from ..core.summary import kv_groups
         from .overview import OverviewDialog
-        self.overview_dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self,
-                                              query=self.document.query)
-        self.overview_dialog.chosen.connect(self.show_head)
-        self.overview_dialog.show()
+        if self.overview_dialog is not None:
+            self.overview_dialog.close()  # one overview at a time: the new one replaces it
+        dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self,
+                                query=self.document.query, colormap=self.classroom.colormap)
+        dialog.chosen.connect(self.show_head)
+        dialog.destroyed.connect(lambda: setattr(self, "overview_dialog", None) if self.overview_dialog is dialog
+                                 else None)
+        self.overview_dialog, self._overview_of = dialog, self._model_key()
+        dialog.show()
+
+    def _model_key(self):
+        """What an overview shows: this file, or the real model on this text (not a layer of it)."""
+        live = self.document.scenario.live
+        return (self.document.path, live.text if live is not None else None)
+
+    def _close_stale_overview(self, *_):
+        """Another file or text opened: its overview no longer describes what the window shows."""
+        if self.overview_dialog is not None and self._model_key() != self._overview_of:
+            self.overview_dialog.close()
 
     def show_head(self, layer: int, head: int) -> None:
         """Layer `layer` with head `head` active (the overview's click)."""

@@ -7,6 +7,7 @@ grid, a sortable table of head statistics, and the summaries with their formulas
 """
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -145,7 +146,8 @@ class OverviewFigure:
         top = self._top() - fm.height() * 1.3
         for head in range(self.summary.heads):
             p.drawText(QRectF(self._x(head), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
-                       tr("head {0}").format(head) if THUMB > fm.horizontalAdvance("head 88") else str(head))
+                       tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
+                       else str(head))
         if self.groups:
             for group in sorted(set(self.groups)):
                 members = [h for h, g in enumerate(self.groups) if g == group]
@@ -328,6 +330,11 @@ class SummaryView(QWidget):
         self.layer.valueChanged.connect(self.refresh)
         self.retranslate()
 
+    def set_colormap(self, name: str) -> None:
+        self.painter = HeatmapPainter(colormaps.get(name), figure_font(pixel_size=14), background=BACKGROUND,
+                                      foreground=FOREGROUND)
+        self.canvas.update()
+
     def retranslate(self) -> None:
         index = max(0, self.kind.currentIndex())
         self.kind.blockSignals(True)
@@ -405,10 +412,11 @@ class OverviewDialog(QDialog):
     _worker_done = Signal(object)
     _worker_failed = Signal(str)
 
-    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0):
+    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
+                 colormap: str = colormaps.DEFAULT):
         super().__init__(parent)
         self.setObjectName("overviewDialog")
-        self.start_query = query
+        self.start_query, self.colormap = query, colormap
         self.title, self.groups = title, groups
         self.summary: ModelSummary | None = None
         self.figure: OverviewFigure | None = None
@@ -424,6 +432,8 @@ class OverviewDialog(QDialog):
         self.setWindowTitle(tr("Overview: {0}").format(title))
         self.message.setText(tr("Gathering every layer's weights…"))
         self.resize(1100, 800)
+        self.setAttribute(Qt.WA_DeleteOnClose)  # a closed overview lets its summary go
+        self._stop = threading.Event()          # closed while gathering: the worker stops at the next layer
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-overview")
         self._pool.submit(self._gather, tokens, layers, scenario_of)
 
@@ -432,14 +442,28 @@ class OverviewDialog(QDialog):
     def _gather(self, tokens, layers, scenario_of) -> None:
         def counted():
             for done, weights in enumerate(layer_weights(layers, scenario_of), 1):
-                self._worker_layer.emit(done, layers)
+                if self._stop.is_set():
+                    return
+                self._tell(self._worker_layer, done, layers)
                 yield weights
         try:
-            self._worker_done.emit(summarise(tokens, counted()))
+            summary = summarise(tokens, counted())
+            if not self._stop.is_set():
+                self._tell(self._worker_done, summary)
         except ScenarioError as e:
-            self._worker_failed.emit(describe(e))
+            self._tell(self._worker_failed, describe(e))
         except MemoryError:
-            self._worker_failed.emit(tr("not enough memory to gather every layer"))
+            self._tell(self._worker_failed, tr("not enough memory to gather every layer"))
+        except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not leave the dialog waiting)
+            self._tell(self._worker_failed, f"{type(e).__name__}: {e}")
+
+    def _tell(self, signal, *values) -> None:
+        """Emit from the worker unless the dialog was closed (and deleted) meanwhile."""
+        if not self._stop.is_set():
+            try:
+                signal.emit(*values)
+            except RuntimeError:  # the dialog is gone
+                pass
 
     def _advanced(self, done: int, total: int) -> None:
         self.progress.setValue(done)
@@ -454,12 +478,13 @@ class OverviewDialog(QDialog):
     def _show(self, summary: ModelSummary) -> None:
         self.summary = summary
         self.progress.hide()
-        self.figure = OverviewFigure(summary, self.title, self.groups)
+        self.figure = OverviewFigure(summary, self.title, self.groups, colormap=self.colormap)
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
         scroll.setWidget(self.canvas)
         self.table = StatsTable(summary)
         self.summaries = SummaryView(summary)
+        self.summaries.set_colormap(self.colormap)
         self.tabs = QTabWidget(objectName="overviewTabs")
         for widget in (scroll, self.table, self.summaries):
             self.tabs.addTab(widget, "")
@@ -524,12 +549,14 @@ class OverviewDialog(QDialog):
             self.retranslate()
         super().changeEvent(event)
 
-    def update_colours(self) -> None:
-        """Another colour scale: the grid and the summaries redrawn on it."""
+    def update_colours(self, colormap: str | None = None) -> None:
+        """Another colour scale or colour map: the grid and the summaries redrawn with it."""
+        self.colormap = colormap or self.colormap
         if self.figure is not None:
+            self.figure.colormap = colormaps.get(self.colormap)
             self.figure.recolour()
             self.canvas.update()
-            self.summaries.canvas.update()
+            self.summaries.set_colormap(self.colormap)
 
     def _overlay_changed(self, index: int) -> None:
         self.figure.overlay = None if index <= 0 else STATS[index - 1] if index <= len(STATS) else "pair"
@@ -572,6 +599,8 @@ class OverviewDialog(QDialog):
             except ScenarioError as e:
                 self.message.setText(describe(e))
 
-    def closeEvent(self, event):
+    def done(self, result: int) -> None:
+        """Closed (the close button, Escape): the worker stops at its next layer."""
+        self._stop.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
-        super().closeEvent(event)
+        super().done(result)

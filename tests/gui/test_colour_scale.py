@@ -36,5 +36,8 @@ def test_choosing_the_log_scale_recolours_the_heatmaps_and_exports_and_is_rememb
     cmap = colormaps.get()
     assert distance(got, cmap.color(float(colormaps.scaled(weight)))) <= 8
     assert distance(got, cmap.color(weight)) > 60  # visibly brighter than on the linear scale
-    panel = window.heads.panels[0]
-    assert panel.painter._position(np.array([weight])) == colormaps.scaled(np.array([weight]))
+    panel = window.heads.panels[0]  # the window's own heatmap, repainted on the new scale
+    image = panel.grab().toImage()
+    g = panel.painter.geometry(panel._content_rect(), panel.shown())
+    cell = image.pixelColor(int(g.grid.left() + 0.2 * g.cell_w), int(g.grid.top() + 6.2 * g.cell_h))
+    assert distance(cell, cmap.color(float(colormaps.scaled(weight)))) <= 8

@@ -102,3 +102,35 @@ def test_a_zoomed_panel_draws_its_block_and_a_minimap(long_window):
     y = int(top + (row + size / 2) / N * side)
     colours = {image.pixelColor(x + dx, y).name() for dx in (-1, 0, 1)}
     assert "#e67800" in colours, colours
+
+
+def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_weight(long_window):
+    from attnviz.gui import colormaps
+    long_window.classroom.set_scale("row")
+    p = panel(long_window)
+    p.zoom(10)
+    shown = p.shown()
+    row, column, size = p.window
+    full = compute(long_window.document.scenario).heads[0].weights
+    np.testing.assert_allclose(shown.row_max[:, 0], full[row:row + size].max(axis=1))
+    image = p.grab().toImage()
+    i, j = 3, 1
+    point = cell_centre(p, row + i, column + j) - QPointF(0.3 * (p.painter.geometry(p._content_rect(), shown).cell_w), 0)
+    expected = p.painter.colormap.color(float(full[row + i, column + j] / full[row + i].max()))
+    got = image.pixelColor(point.toPoint())
+    assert max(abs(got.red() - expected.red()), abs(got.green() - expected.green()),
+               abs(got.blue() - expected.blue())) <= 8
+    colormaps.set_scale("linear")
+
+
+def test_a_guided_step_keeps_its_row_in_view_however_the_panel_is_zoomed(long_window):
+    from attnviz.gui.guided import SCORE
+    d = long_window.document
+    p = panel(long_window)
+    d.select(query=10)
+    d.set_stage(SCORE)
+    p.zoom(8, cell_centre(p, 280, 280))  # far from the row being explained
+    p.data()
+    shown = p.shown()
+    assert shown.only_row is not None and shown.tokens[shown.only_row] == "t10"
+    d.set_stage(None)

@@ -150,3 +150,23 @@ def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model
     out = tmp_path / "layers.svg"
     assert main(["export", str(model_file), "--compare", str(model_file), "--compare-layer", "3", "-o", str(out)]) == 0
     assert "layer 3" in out.read_text(encoding="utf-8")
+
+
+def test_an_overview_after_the_tokens_were_edited_says_why_it_cannot_be_made(qtbot, model_file):
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    assert window.remove_token(2)
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: "open the file again" in dialog.message.text(), timeout=10000)
+    assert dialog.figure is None
+
+
+def test_one_overview_at_a_time_and_none_left_over_for_another_file(qtbot, overview, model_file):
+    from PySide6.QtWidgets import QDialog
+    window, first = overview
+    window.overview_action.trigger()  # again: the new one replaces the first
+    qtbot.waitUntil(lambda: window.overview_dialog is not first and window.overview_dialog.figure is not None)
+    qtbot.waitUntil(lambda: len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1)
+    window.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
+    qtbot.waitUntil(lambda: window.overview_dialog is None)
