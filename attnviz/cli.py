@@ -177,7 +177,7 @@ def cmd_gui(args, out) -> int:
 def cmd_screenshot(args, out) -> int:
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from .gui.app import screenshot
-    screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step)
+    screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step, args.view)
     return 0
 
 
@@ -344,6 +344,8 @@ def build_parsers():
     shot.add_argument("--step", type=int, choices=range(1, 6), metavar="1-5",
                       help="at this guided step: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax, 5 output")
     shot.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
+    shot.add_argument("--view", choices=["steps", "maths", "lines"], default="steps",
+                      help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")
     shot.set_defaults(run=cmd_screenshot)
 
     window = _Parser(prog=PROG, description="Open the AttnViz window.",

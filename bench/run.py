@@ -610,6 +610,7 @@ def main() -> int:
     blas_figures(sets, reps, one_thread, record)
     notebook_figures(sets, reps, record)
     startup_figures(reps, record)
+    bundle_figures(max(4, reps // 8), record)
     record("peak memory gpt2-small-shape", "MB", peak_memory_mb("gpt2-small-shape"), 250)
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
     model_figures_recorded(reps, record)
@@ -786,6 +787,35 @@ def model_figures_recorded(reps, record) -> None:
         rerun = summary(samples)
         record(f"real model: rerun after a change in layer {layer}", "ms", rerun,
                share_of_forward=round(rerun["median"] / forward["median"], 3))
+
+
+def bundle_startup(reps: int) -> tuple[list[float], list[float]] | None:
+    """Seconds from start to a written screenshot: the venv's attnviz and the standalone bundle,
+    alternating (the same machine noise for both); None without dist/AttnViz (make bundle)."""
+    import tempfile
+    bundle = ROOT / "dist" / "AttnViz" / "AttnViz"
+    if not bundle.is_file():
+        return None
+    venv = Path(sys.executable).with_name("attnviz")
+    out = Path(tempfile.mkdtemp()) / "shot.png"
+    times = {venv: [], bundle: []}
+    for _ in range(reps):
+        for program in (venv, bundle):
+            started = time.perf_counter()
+            subprocess.run([str(program), "screenshot", "seed-demo", "-o", str(out)], check=True, capture_output=True)
+            times[program].append(time.perf_counter() - started)
+    return times[venv], times[bundle]
+
+
+def bundle_figures(reps, record) -> None:
+    measured = bundle_startup(reps)
+    if measured is None:
+        record("standalone bundle start-up", "", "not measured: no dist/AttnViz (make bundle)")
+        return
+    venv, bundle = (summary([s * 1000 for s in samples]) for samples in measured)
+    record("start-up to a written screenshot, venv attnviz", "ms", venv)
+    record("start-up to a written screenshot, dist/AttnViz bundle", "ms", bundle)
+    record("  bundle ÷ venv start-up", "×", bundle["median"] / venv["median"], 1.5)
 
 
 def machine() -> str:

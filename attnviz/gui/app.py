@@ -37,6 +37,8 @@ def create_app(argv=None) -> QApplication:
     """The one QApplication, with AttnViz's names (for QSettings) and its Japanese font."""
     app = QApplication.instance()
     if app is None:
+        if sys.platform.startswith("linux") and not any(os.environ.get(v) for v in ("LC_ALL", "LC_CTYPE", "LANG")):
+            os.environ["LC_CTYPE"] = "C.UTF-8"  # no locale at all (a bare environment): Qt would warn, then do this
         app = QApplication(list(argv) if argv is not None else [sys.argv[0]])
     qInstallMessageHandler(_qt_messages)
     app.setOrganizationName("AttnViz")
@@ -122,8 +124,11 @@ def isolate_settings() -> None:
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
 
 
+SCREENSHOT_VIEWS = ("steps", "maths", "lines")  # the tabs below the heatmaps
+
+
 def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
-               presentation: bool = False, stage: int | None = None) -> None:
+               presentation: bool = False, stage: int | None = None, view: str = "steps") -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
@@ -141,6 +146,11 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     window.document.set_stage(stage)
     window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
     app.processEvents()
+    if view != "steps":
+        dock = {"maths": window.maths_dock, "lines": window.lines_dock}[view]
+        window._bring_forward(dock)  # builds the maths views (pyqtgraph) when first shown
+        for _ in range(3):
+            app.processEvents()
     image = window.grab().toImage()
     window.document.undo_stack.setClean()  # nothing to save: close without asking
     window.close()

@@ -316,7 +316,7 @@ class GeometryView(MathView):
                 if not group:
                     continue  # keys the query sees and keys it may not: one arrow each, never one sum
                 weight = float(sum(trace.weights[i, j] for j in group))
-                who = ", ".join(s.tokens[j] for j in group)
+                who = tr(", ").join(s.tokens[j] for j in group)
                 label = f"k {who}  q·k = {fmt(dots[group[0]], 2, fixed=True)}" + (f"  w = {weight:.3f}" if seen else "")
                 color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
                 arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
@@ -334,7 +334,7 @@ class GeometryView(MathView):
             note = tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
                       "the more weight the query {0} gives it.").format(s.tokens[i])
         if at_origin:
-            note += " " + tr("At the origin in this plane: {0}.").format(", ".join(at_origin))
+            note += " " + tr("At the origin in this plane: {0}.").format(tr(", ").join(at_origin))
         self.note.setText(note)
         edited, self._seen = self._seen is not s, s  # an edit makes a new scenario; a new query does not
         if fit or (edited and self._drag_id is None and not self._all_in_view()):

@@ -420,7 +420,7 @@ def _group_note(scenario, index: int) -> str:
     size = n_heads // kv_heads
     group = index // size
     others = [str(i) for i in range(group * size, (group + 1) * size) if i != index]
-    return tr(" · K/V group {0}, shared with head {1}").format(group, ", ".join(others)) + off
+    return tr(" · K/V group {0}, shared with head {1}").format(group, tr(", ").join(others)) + off
 
 
 def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:

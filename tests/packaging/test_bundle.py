@@ -1,0 +1,111 @@
+"""The standalone bundle (dist/AttnViz/, `make bundle`) run as on a school PC: a copy of the folder,
+a bare environment, no Python on PATH, no venv, no network. `make bundle-test` builds and runs this."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import compute, load_preset, save_scenario
+from attnviz.core.scenario import with_token_renamed
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLE = ROOT / "dist" / "AttnViz"
+pytestmark = [pytest.mark.bundle,
+              pytest.mark.skipif(not (BUNDLE / "AttnViz").is_file(), reason="no dist/AttnViz: run 'make bundle'")]
+
+
+def offline_prefix() -> list[str]:
+    """`unshare -n`: no network at all, where the machine allows it (root, or user namespaces)."""
+    unshare = shutil.which("unshare")
+    ok = unshare is not None and subprocess.run([unshare, "-n", "true"], capture_output=True).returncode == 0
+    return [unshare, "-n"] if ok else []
+
+
+@pytest.fixture(scope="module")
+def school_pc(tmp_path_factory):
+    """(run, folder): the bundle copied elsewhere, started with nothing of this machine's Python."""
+    place = tmp_path_factory.mktemp("usb-stick")
+    copy = shutil.copytree(BUNDLE, place / "AttnViz", symlinks=True)
+    home, empty_path = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("bin")
+    env = {"HOME": str(home), "PATH": str(empty_path)}  # not even /usr/bin/python3 can be found
+    prefix = offline_prefix()
+
+    def run(*args, cwd=place):
+        return subprocess.run([*prefix, str(copy / "AttnViz"), *args], env=env, cwd=cwd, capture_output=True,
+                              text=True, timeout=120)
+    return run, place
+
+
+def test_it_starts_and_names_its_version(school_pc):
+    run, _ = school_pc
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.strip() == "attnviz 0.1.0", result.stderr
+
+
+def test_its_presets_translations_and_help_are_inside(school_pc):
+    run, _ = school_pc
+    result = run("presets", "--lang", "ja")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and len(lines) == 10 and lines[0].split("\t")[2] == "猫が魚を食べた。それは新鮮だった"
+    bundled = BUNDLE / "_internal" / "attnviz" / "resources"
+    for part in ("presets/seed-demo.json", "translations/attnviz_ja.qm", "help/guide_ja.html", "icons/attnviz-256.png"):
+        assert (bundled / part).is_file(), part
+
+
+def test_the_window_renders_in_japanese_with_its_own_font(school_pc, tmp_path):
+    run, place = school_pc
+    result = run("screenshot", "seed-demo", "-o", str(tmp_path / "shot.png"), "--lang", "ja")
+    assert result.returncode == 0, result.stderr
+    assert "no Japanese font" not in result.stderr and "Traceback" not in result.stderr
+    from PySide6.QtGui import QImage
+    image = QImage(str(tmp_path / "shot.png"))
+    assert (image.width(), image.height()) == (1600, 1000)
+    for view in ("maths", "lines"):  # pyqtgraph's views and the lines view load from the bundle too
+        result = run("screenshot", "seed-demo", "-o", str(tmp_path / f"{view}.png"), "--view", view)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_heatmaps_export_as_png_svg_and_pdf(school_pc, tmp_path):
+    run, _ = school_pc
+    for suffix in ("png", "svg", "pdf"):
+        out = tmp_path / f"heads.{suffix}"
+        result = run("export", "seed-demo", "--all-heads", "-o", str(out), "--lang", "ja", "--width", "1200")
+        assert result.returncode == 0, result.stderr
+    from PySide6.QtGui import QImage
+    assert QImage(str(tmp_path / "heads.png")).width() == 1200
+    svg = (tmp_path / "heads.svg").read_text(encoding="utf-8")
+    assert "意味" in svg and "猫" in svg  # text stays text, in Japanese
+    assert (tmp_path / "heads.pdf").read_bytes()[:5] == b"%PDF-" and (tmp_path / "heads.pdf").stat().st_size > 10_000
+
+
+def test_it_opens_a_scenario_file_and_computes_what_the_core_computes(school_pc, tmp_path):
+    run, _ = school_pc
+    scenario = with_token_renamed(load_preset("toy-3token"), 0, "犬")
+    save_scenario(scenario, tmp_path / "mine.json")
+    result = run("weights", str(tmp_path / "mine.json"), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["tokens"] == ["犬", "魚", "それ"]
+    np.testing.assert_allclose(document["heads"][0]["weights"], compute(scenario).heads[0].weights, atol=1e-12)
+    bad = run("weights", str(tmp_path / "missing.json"))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1  # a clear line, no traceback
+
+
+def test_it_never_reaches_for_the_network(school_pc):
+    assert offline_prefix() or pytest.skip("unshare -n is not allowed here: run as root to cut the network")
+    run, _ = school_pc
+    assert run("--version").returncode == 0  # it ran above with no network device at all
+
+
+def test_only_what_attnviz_uses_went_in():
+    names = {p.name for p in (BUNDLE / "_internal").rglob("*")}
+    dangling = [p for p in (BUNDLE / "_internal").rglob("*") if p.is_symlink() and not p.exists()]
+    assert dangling == []
+    for unwanted in ("libQt6Network.so.6", "libQt6Qml.so.6", "libgtk-3.so.0", "libssl.so.3", "_ssl"):
+        assert not any(n.startswith(unwanted) for n in names), unwanted
+    size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file() and not p.is_symlink())
+    assert size <= 250 * 2**20, f"{size / 2**20:.0f} MB"
