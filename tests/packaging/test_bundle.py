@@ -107,5 +107,8 @@ def test_only_what_attnviz_uses_went_in():
     assert dangling == []
     for unwanted in ("libQt6Network.so.6", "libQt6Qml.so.6", "libgtk-3.so.0", "libssl.so.3", "_ssl"):
         assert not any(n.startswith(unwanted) for n in names), unwanted
+    # The X11 libraries a minimal Linux lacks (Qt's xcb platform needs them): the bundle brings them.
+    for needed in ("libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxkbcommon-x11.so.0"):
+        assert needed in names, needed
     size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file() and not p.is_symlink())
     assert size <= 250 * 2**20, f"{size / 2**20:.0f} MB"
