@@ -146,9 +146,8 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     window.document.set_stage(stage)
     window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
     app.processEvents()
-    if view != "steps":
-        dock = {"maths": window.maths_dock, "lines": window.lines_dock}[view]
-        window._bring_forward(dock)  # builds the maths views (pyqtgraph) when first shown
+    if view != "steps":  # the maths views (pyqtgraph), built when first shown; the lines view is one of them
+        window.show_lines() if view == "lines" else window._bring_forward(window.maths_dock)
         for _ in range(3):
             app.processEvents()
     image = window.grab().toImage()

@@ -248,8 +248,7 @@ class Classroom:
         w = self.window
         if on:
             self._saved_layout = (w.saveState(), w.saveGeometry(), self.zoom_factor)
-            for widget in (w.menuBar(), w.statusBar(), w.toolbar, w.vectors_dock, w.maths_dock, w.lines_dock,
-                           w.sliders):
+            for widget in (w.menuBar(), w.statusBar(), w.toolbar, w.vectors_dock, w.maths_dock, w.sliders):
                 widget.hide()
             w.addDockWidget(Qt.RightDockWidgetArea, w.steps_dock)
             w.steps_dock.show()

@@ -18,11 +18,21 @@ class MathView(QWidget):
             document.changed.connect(self.schedule)
             document.selectionChanged.connect(self.schedule)
 
+    def on_screen(self) -> bool:
+        """Shown, and not behind another tab: Qt keeps the docks behind a tab "visible", moved out
+        of the window, so isVisible() alone would redraw them at every edit for no one."""
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
     def schedule(self):
         if not self._stale:
             self._stale = True
-            if self.isVisible():
+            if self.on_screen():
                 QTimer.singleShot(0, self.sync)
+
+    def sync_if_shown(self):
+        """Its dock came to the front: catch up with what changed while it was behind."""
+        if self.on_screen():
+            self.sync()
 
     def sync(self):
         if self._stale:

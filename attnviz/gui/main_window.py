@@ -168,9 +168,11 @@ class MainWindow(QMainWindow):
         self.maths_tabs = None  # built when first shown: the maths views need pyqtgraph
         self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.steps_dock, self.maths_dock)
-        self.lines = LinesView(d)
-        self.lines_dock = self._dock("linesDock", self.lines, Qt.BottomDockWidgetArea)
-        self.tabifyDockWidget(self.maths_dock, self.lines_dock)
+        # The maths views behind the step table's tab catch up when they come forward. (A third
+        # dock in this tab group made Qt repaint the whole window at every edit: the lines view
+        # is one of the maths tabs instead.)
+        self.maths_dock.visibilityChanged.connect(lambda shown: shown and QTimer.singleShot(
+            0, lambda: [view.sync_if_shown() for view in _math_views(self.maths_dock.widget())]))
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
         self.overview_dialog, self._overview_of = None, None
@@ -236,6 +238,16 @@ class MainWindow(QMainWindow):
             self.maths()
             self.resizeDocks([self.maths_dock], [max(300, self.height() // 2)], Qt.Vertical)
 
+    @property
+    def lines(self) -> LinesView:
+        """The lines view (token to token), the maths panel's last tab."""
+        return self.maths().widget(self.maths_tabs.count() - 1)
+
+    def show_lines(self) -> LinesView:
+        self._bring_forward(self.maths_dock)
+        self.maths().setCurrentWidget(self.lines)
+        return self.lines
+
     def maths(self) -> QTabWidget:
         """The maths views (geometry, √d_k, softmax, kernel, before/after), made on first use."""
         if self.maths_tabs is None:
@@ -244,7 +256,7 @@ class MainWindow(QMainWindow):
             d = self.document
             self.maths_tabs = QTabWidget(objectName="mathsTabs")
             self.maths_views = [GeometryView(d, self.report), SqrtDkExplorer(d), SoftmaxView(d), KernelView(d),
-                                DiffView(d)]
+                                DiffView(d), LinesView(d)]
             for view in self.maths_views:
                 self.maths_tabs.addTab(view, "")
             self.maths_dock.setWidget(self.maths_tabs)
@@ -253,7 +265,8 @@ class MainWindow(QMainWindow):
 
     def _name_maths_tabs(self):
         if self.maths_tabs is not None:
-            for i, text in enumerate((tr("Geometry"), tr("√d_k"), tr("Softmax"), tr("Kernel"), tr("Before / after"))):
+            for i, text in enumerate((tr("Geometry"), tr("√d_k"), tr("Softmax"), tr("Kernel"), tr("Before / after"),
+                                      tr("Lines"))):
                 self.maths_tabs.setTabText(i, text)
 
     def _dock(self, name, widget, area):
@@ -315,7 +328,6 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("")
         for action in (self.vectors_dock.toggleViewAction(), self.pipeline_dock.toggleViewAction(),
                        self.steps_dock.toggleViewAction(), self.maths_dock.toggleViewAction(),
-                       self.lines_dock.toggleViewAction(),
                        self.next_dock.toggleViewAction(), self.toolbar.toggleViewAction()):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
@@ -380,7 +392,6 @@ class MainWindow(QMainWindow):
         self.vectors_dock.setWindowTitle(tr("q, k, v of the active head"))
         self.steps_dock.setWindowTitle(tr("One query, step by step"))
         self.maths_dock.setWindowTitle(tr("See the maths"))
-        self.lines_dock.setWindowTitle(tr("Lines: token to token"))
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self.next_dock.setWindowTitle(tr("Next token"))
         self._name_maths_tabs()
@@ -791,6 +802,11 @@ class MainWindow(QMainWindow):
         menu.addAction(tr("Insert after…"), lambda: self.insert_token_dialog(True, index))
         menu.addAction(tr("Remove"), lambda: self.remove_token(index))
         menu.popup(position)
+
+
+def _math_views(widget) -> list:
+    from .lazy import MathView
+    return ([widget] if isinstance(widget, MathView) else []) + widget.findChildren(MathView)
 
 
 def source_name(source: str | None) -> str:

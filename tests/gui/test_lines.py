@@ -11,9 +11,7 @@ from attnviz.gui.lines import MAX_WIDTH, SHOWN_FROM, is_cjk, lines
 
 @pytest.fixture
 def view(window):
-    window.lines_dock.show()
-    window._bring_forward(window.lines_dock)
-    view = window.lines
+    view = window.show_lines()
     view.sync()
     return view
 
@@ -64,3 +62,20 @@ def test_the_core_of_the_view_leaves_out_masked_pairs_and_faint_lines():
     drawn = lines(w, masked, [0], None)
     assert [(l.query, l.key) for l in drawn] == [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)]  # 0.005 is too faint
     assert is_cjk(["猫", "が"]) and not is_cjk(["The", "cat", "sat"])  # columns for English, rows for Japanese
+
+
+def test_behind_its_tab_the_view_waits_and_catches_up_when_it_comes_forward(window, qtbot):
+    from PySide6.QtWidgets import QApplication
+    view = window.show_lines()
+    view.sync()
+    window._bring_forward(window.steps_dock)
+    QApplication.processEvents()
+    refreshes = []
+    view.refresh = (lambda original: lambda: (refreshes.append(1), original()))(view.refresh)
+    for query in (2, 3, 4):
+        window.document.select(query=query)
+        QApplication.processEvents()
+    assert refreshes == []  # nobody sees it: three edits cost nothing here
+    window.show_lines()
+    qtbot.waitUntil(lambda: len(refreshes) == 1)
+    assert {line.query for line in view.lines()} == {4}
