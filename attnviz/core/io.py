@@ -716,6 +716,9 @@ def _model_weights(arrays: Arrays, n: int, layer: int):
     finite = np.isfinite(weights)
     if not finite.all():  # where, only then: argwhere on 3 million cells takes longer than reading them
         h, row, _ = np.argwhere(~finite)[0]
+        if layers > 1:
+            raise ScenarioError(QT_TR_NOOP("layer {0}, head {1}, row {2}: the weights hold NaN or infinity"),
+                                layer, h, row + 1)
         raise ScenarioError(QT_TR_NOOP("head {0}, row {1}: the weights hold NaN or infinity"), h, row + 1)
     weights.setflags(write=False)  # ours alone, frozen: the scenario keeps it without a copy
     return weights, layers

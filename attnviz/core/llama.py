@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,6 +114,10 @@ def load(path=None, progress=None) -> Model:
     called as layers are dequantised. Other architectures are refused with a message."""
     if path is None:
         path = bundled_model()
+        if path is None and getattr(sys, "frozen", False):  # the standalone folder, built without it
+            raise ModelError(QT_TR_NOOP("this standalone AttnViz was built without the built-in model: give "
+                                        "a GGUF file (--model PATH.gguf, or File → Real model…), or build it "
+                                        "with ATTNVIZ_BUNDLE_MODEL=1 make bundle"))
         if path is None:
             raise ModelError(QT_TR_NOOP("the built-in model is not installed: install it with '{0}'"),
                              INSTALL_HINT)

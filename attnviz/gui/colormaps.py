@@ -58,7 +58,7 @@ def scaled(values, row_max=None) -> np.ndarray:
 def scale_ticks() -> list[tuple[float, str]]:
     """(place on the colour bar, its label: translated where it is words) for the current scale."""
     if _scale[0] == "log":
-        return [(0.0, "≤0.0001"), (0.25, "0.001"), (0.5, "0.01"), (0.75, "0.1"), (1.0, "1")]
+        return [(0.0, "0.0001"), (0.25, "0.001"), (0.5, "0.01"), (0.75, "0.1"), (1.0, "1")]
     if _scale[0] == "row":
         return [(0.0, "0"), (0.5, QT_TR_NOOP("½ max")), (1.0, QT_TR_NOOP("max"))]
     return [(v, f"{v:g}") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]

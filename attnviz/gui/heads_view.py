@@ -42,6 +42,7 @@ class ColorBar(QWidget):
 
     def set_colormap(self, name: str) -> None:
         self.colormap = colormaps.get(name)
+        self.updateGeometry()  # another scale may label its ticks more widely
         self.update()
 
     def changeEvent(self, event):
@@ -51,10 +52,11 @@ class ColorBar(QWidget):
         super().changeEvent(event)
 
     def sizeHint(self):
-        """Wide enough for "0.75" and "masked (future)", and never wider than 130 px: zoomed in on a
-        projector, the heatmap needs the room more."""
+        """Wide enough for "0.75" and "masked (future)" (and the log scale's "0.0001"), and never
+        wider than 150 px: zoomed in on a projector, the heatmap needs the room more."""
         fm = self.fontMetrics()
-        return QSize(min(int(fm.height() * 4.5), 130), 200)
+        ticks = max(fm.horizontalAdvance(tr(text)) for _, text in colormaps.scale_ticks())
+        return QSize(min(max(int(fm.height() * 4.5), int(fm.height() * 2.2 + ticks)), 150), 200)
 
     def minimumSizeHint(self):
         return self.sizeHint()

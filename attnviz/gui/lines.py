@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.compute import hidden as hidden_cells
@@ -25,9 +25,11 @@ from .lazy import MathView
 
 MAX_WIDTH = 14.0     # a weight of 1, in logical pixels
 SHOWN_FROM = 0.01    # lighter lines are left out: hundreds of hairlines hide the strong ones
-# Heads overlaid: a qualitative palette that stays apart for colour-blind eyes (Okabe–Ito).
+# Heads overlaid: Okabe–Ito's colours (apart for colour-blind eyes), then Paul Tol's muted ones,
+# 16 in all: the real model's 9 heads, or 12, never share one.
 HEAD_COLOURS = [QColor(c) for c in ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                                    "#F0E442", "#000000")]
+                                    "#F0E442", "#000000", "#882255", "#44AA99", "#999933", "#332288",
+                                    "#AA4499", "#117733", "#88CCEE", "#DDCC77")]
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class LinesCanvas(QWidget):
             r.setLeft(r.left() + self.gutter())  # "query" and "key" name the rows
             step = r.width() / max(n, 1)
             h = fm.height() * 1.6
+            if self.turned(step):  # labels wider than their slot read upwards, in a taller row
+                h = min(self._widest() + fm.height() * 0.8, r.height() * 0.3)
             boxes_q = [QRectF(r.left() + i * step, r.top(), step, h) for i in range(n)]
             boxes_k = [QRectF(r.left() + i * step, r.bottom() - h, step, h) for i in range(n)]
             return ([b.center() + QPointF(0, h / 2) for b in boxes_q], [b.center() - QPointF(0, h / 2) for b in boxes_k],
@@ -92,6 +96,15 @@ class LinesCanvas(QWidget):
         boxes_k = [QRectF(r.right() - w, r.top() + i * step, w, step) for i in range(n)]
         return ([b.center() + QPointF(w / 2, 0) for b in boxes_q], [b.center() - QPointF(w / 2, 0) for b in boxes_k],
                 boxes_q, boxes_k)
+
+    def _widest(self) -> float:
+        fm = QFontMetricsF(weighted(self.font_(), bold=True))
+        return max((fm.horizontalAdvance(t) for t in self.view.tokens()), default=0.0)
+
+    def turned(self, step: float) -> bool:
+        """In rows, labels turn to read upwards once the widest no longer fits its slot (猫 2/3 at
+        34 tokens): never cut short."""
+        return self.view.horizontal() and self._widest() > step - 6
 
     def gutter(self) -> float:
         fm = QFontMetricsF(weighted(self.font_(), bold=True))
@@ -151,11 +164,23 @@ class LinesCanvas(QWidget):
                 region.addRect(box.adjusted(2, 2, -2, -2))
                 p.fillRect(box.adjusted(2, 2, -2, -2), mask.fill)
                 p.fillPath(hatch(region, box, 6, 1), mask.hatch)
+        turned = bool(boxes_q) and self.turned(boxes_q[0].width())
+        if not view.horizontal() and boxes_q and QFontMetricsF(font).height() > boxes_q[0].height():
+            font = QFont(font)  # many tokens in a column: smaller type, never overlapping lines
+            font.setPixelSize(max(6, int(boxes_q[0].height() * 0.8)))
         for side, boxes in ((0, boxes_q), (1, boxes_k)):
             for i, (token, box) in enumerate(zip(tokens, boxes)):
                 chosen = side == 0 and i == query
                 p.setFont(weighted(font, bold=chosen))
                 p.setPen(mask.text if side == 1 and i in hidden else text)
+                if turned:
+                    p.save()
+                    p.translate(box.center())
+                    p.rotate(-90)
+                    p.drawText(QRectF(-box.height() / 2, -box.width() / 2, box.height(), box.width()),
+                               (Qt.AlignRight if side == 0 else Qt.AlignLeft) | Qt.AlignVCenter, token)
+                    p.restore()
+                    continue
                 align = Qt.AlignCenter if view.horizontal() else (Qt.AlignRight if side == 0 else Qt.AlignLeft) | \
                     Qt.AlignVCenter
                 p.drawText(box.adjusted(4, 0, -4, 0), align, token)

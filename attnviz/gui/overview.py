@@ -36,7 +36,7 @@ ZERO = QColor(236, 228, 212)     # a weight of exactly 0 (the mask's light fill)
 
 
 def stat_names() -> dict[str, str]:
-    return {"entropy": tr("entropy"), "distance": tr("distance"), "sink": tr("first token (sink)"),
+    return {"entropy": tr("entropy (nats)"), "distance": tr("distance"), "sink": tr("first token (sink)"),
             "previous": tr("previous token"), "self": tr("itself")}
 
 
@@ -271,6 +271,7 @@ class StatsTable(QTableWidget):
             for column, value in enumerate(table[layer, head]):
                 self.setItem(row, 2 + column, NumberItem(value))
         self.setSortingEnabled(True)
+        self.horizontalHeader().sortIndicatorChanged.connect(lambda *_: self.scrollToTop())  # the top of the new order
         self.setSelectionBehavior(QTableWidget.SelectRows)
         self.setSelectionMode(QTableWidget.SingleSelection)
         self.verticalHeader().hide()
@@ -575,6 +576,8 @@ class OverviewDialog(QDialog):
         self.overlay.setCurrentIndex(len(STATS) + 1)
 
     def mark_active(self, layer: int, head: int) -> None:
+        if self.figure.active != (layer, head):
+            self.figure.alike = []  # the marks were of the heads like another one
         self.figure.active = (layer, head)
         self.canvas.update()
 
@@ -587,6 +590,8 @@ class OverviewDialog(QDialog):
         layer, head = self.figure.active or (0, 0)
         self.figure.active = (layer, head)
         self.figure.alike = self.summary.like(layer, head)
+        self.message.setText(tr("Dashed: the 5 heads most like layer {0}, head {1} (outlined): {2}").format(
+            layer, head, tr(", ").join(tr("layer {0}, head {1}").format(*h) for h in self.figure.alike)))
         self.canvas.update()
 
     def export_dialog(self) -> None:

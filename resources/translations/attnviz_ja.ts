@@ -1,8 +1,8 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
-    <name />
+    <name></name>
     <message>
         <source>Set {0} of {1}</source>
         <translation>「{1}」の {0} を変更</translation>
@@ -92,7 +92,7 @@
         <translation>各クエリがどのキーを見られるか。スライディングウィンドウ：自分と直前のいくつかのトークン。プレフィックス LM：先頭のトークンどうしは互いに見られます。パディングと手で描く：ヒートマップのマスを Shift+クリックすると隠す／見せるを切り替えられます。</translation>
     </message>
     <message>
-        <source>The window's width, or the prefix's length, in tokens</source>
+        <source>The window&apos;s width, or the prefix&apos;s length, in tokens</source>
         <translation>ウィンドウの幅、またはプレフィックスの長さ（トークン数）</translation>
     </message>
     <message>
@@ -104,7 +104,7 @@
         <translation>softmax の前にスコア q・k を √d_k で割ります。次元が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
     </message>
     <message>
-        <source>The tutorial's "scale strength": a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
+        <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
         <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中します。</translation>
     </message>
     <message>
@@ -148,7 +148,7 @@
         <translation>このモデルのファイルには複数の層があります。別の層を表示します</translation>
     </message>
     <message>
-        <source>This file holds one layer of the model: open the model's own file to see the others</source>
+        <source>This file holds one layer of the model: open the model&apos;s own file to see the others</source>
         <translation>このファイルにはモデルの 1 つの層だけが入っています。ほかの層を見るには、モデルのファイルそのものを開いてください</translation>
     </message>
     <message>
@@ -184,7 +184,7 @@
         <translation>画像を書き出す</translation>
     </message>
     <message>
-        <source>The active head's heatmap</source>
+        <source>The active head&apos;s heatmap</source>
         <translation>選択中のヘッドのヒートマップ</translation>
     </message>
     <message>
@@ -204,7 +204,7 @@
         <translation>PNG の幅</translation>
     </message>
     <message>
-        <source>Caption with the head's name and the settings</source>
+        <source>Caption with the head&apos;s name and the settings</source>
         <translation>ヘッド名と設定のキャプションを付ける</translation>
     </message>
     <message>
@@ -212,7 +212,7 @@
         <translation>全ヘッド（{0}）</translation>
     </message>
     <message>
-        <source>the model's weights</source>
+        <source>the model&apos;s weights</source>
         <translation>モデルの重み</translation>
     </message>
     <message>
@@ -362,7 +362,7 @@ exactly 0</source>
         <translation>起動時に前回のシナリオを開く</translation>
     </message>
     <message>
-        <source>Put the active head's heatmap on the clipboard, for slides</source>
+        <source>Put the active head&apos;s heatmap on the clipboard, for slides</source>
         <translation>選択中のヘッドのヒートマップをクリップボードへ（スライド用）</translation>
     </message>
     <message>
@@ -474,7 +474,7 @@ exactly 0</source>
         <translation>シナリオファイル（.json）か、NumPy ファイル（.npz）の q・k・v を開く</translation>
     </message>
     <message>
-        <source>Type a sentence and see a real language model's attention, layer by layer, and what it predicts next (offline)</source>
+        <source>Type a sentence and see a real language model&apos;s attention, layer by layer, and what it predicts next (offline)</source>
         <translation>文を入力して、実際の言語モデルの Attention を層ごとに見ます。次のトークンの予測も表示（オフライン）</translation>
     </message>
     <message>
@@ -554,7 +554,7 @@ exactly 0</source>
         <translation>開けません</translation>
     </message>
     <message>
-        <source>the tokens shown were edited ({0} now, {1} in the file's other layers): open the file again to see every layer</source>
+        <source>the tokens shown were edited ({0} now, {1} in the file&apos;s other layers): open the file again to see every layer</source>
         <translation>表示中のトークンが編集されています（いまは {0} 個、ファイルの他の層は {1} 個）。すべての層を見るには、ファイルを開き直してください</translation>
     </message>
     <message>
@@ -686,11 +686,11 @@ exactly 0</source>
         <translation>スコア ×</translation>
     </message>
     <message>
-        <source>Multiply this row's scores, e.g. by 1000, to see e^x overflow</source>
+        <source>Multiply this row&apos;s scores, e.g. by 1000, to see e^x overflow</source>
         <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見てみましょう</translation>
     </message>
     <message>
-        <source>This file holds the model's weights only: there are no scores to put through softmax.</source>
+        <source>This file holds the model&apos;s weights only: there are no scores to put through softmax.</source>
         <translation>このファイルにはモデルの重みしかないので、softmax にかけるスコアがありません。</translation>
     </message>
     <message>
@@ -726,11 +726,11 @@ exactly 0</source>
         <translation>重み</translation>
     </message>
     <message>
-        <source>Attention is a kernel smoother: each row averages the v's with weights from a kernel of q and k. Softmax uses exp(q·k / √d_k); linear attention uses φ(q)·φ(k) with φ(x) = elu(x) + 1, normalised per row, which can be computed in time linear in the length.</source>
+        <source>Attention is a kernel smoother: each row averages the v&apos;s with weights from a kernel of q and k. Softmax uses exp(q·k / √d_k); linear attention uses φ(q)·φ(k) with φ(x) = elu(x) + 1, normalised per row, which can be computed in time linear in the length.</source>
         <translation>Attention はカーネル平滑化：各行は q と k のカーネルから決まる重みで v を平均します。softmax は exp(q・k / √d_k) を、線形 Attention は φ(x) = elu(x) + 1 として φ(q)・φ(k) を使い、行ごとに正規化します（長さに比例する時間で計算できます）。</translation>
     </message>
     <message>
-        <source>This file holds the model's weights only: linear attention needs q and k.</source>
+        <source>This file holds the model&apos;s weights only: linear attention needs q and k.</source>
         <translation>このファイルにはモデルの重みしかありません。線形 Attention には q と k が必要です。</translation>
     </message>
     <message>
@@ -750,7 +750,7 @@ exactly 0</source>
         <translation>今の重みを固定</translation>
     </message>
     <message>
-        <source>Remember every head's weights; after your edits, each cell shows after − before</source>
+        <source>Remember every head&apos;s weights; after your edits, each cell shows after − before</source>
         <translation>全ヘッドの重みを記録します。編集後、各マスに「変更後 − 変更前」を表示します</translation>
     </message>
     <message>
@@ -786,7 +786,7 @@ exactly 0</source>
         <translation>4. 重み = {0} / Σ</translation>
     </message>
     <message>
-        <source>Query {0} in {1}: the model's weights</source>
+        <source>Query {0} in {1}: the model&apos;s weights</source>
         <translation>{1}のクエリ「{0}」：モデルの重み</translation>
     </message>
     <message>
@@ -802,11 +802,11 @@ exactly 0</source>
         <translation>停止中：このヘッドは計算はしますが、モデルにはこの出力の代わりに 0 が渡されます。</translation>
     </message>
     <message>
-        <source>Σ: the sum of the column. Each weight is its row's eˣ divided by this sum, so the weights add up to 1.</source>
+        <source>Σ: the sum of the column. Each weight is its row&apos;s eˣ divided by this sum, so the weights add up to 1.</source>
         <translation>Σ：この列の合計。各行の重みは、その行の eˣ をこの合計で割ったもの。だから重みの合計は 1 になります。</translation>
     </message>
     <message>
-        <source>How the selected query's weights are computed, one key per row</source>
+        <source>How the selected query&apos;s weights are computed, one key per row</source>
         <translation>選択中のクエリの重みの計算（1 行に 1 つのキー）</translation>
     </message>
     <message>
@@ -902,7 +902,7 @@ exactly 0</source>
         <translation>{0}が {1:,} 文字あります。上限は {2:,} 文字です</translation>
     </message>
     <message>
-        <source>the story's query {0!r} is not a token position (0 to {1})</source>
+        <source>the story&apos;s query {0!r} is not a token position (0 to {1})</source>
         <translation>ストーリーのクエリ {0!r} はトークンの位置（0〜{1}）ではありません</translation>
     </message>
     <message>
@@ -1018,11 +1018,11 @@ exactly 0</source>
         <translation>射影：n_heads = {0} ですが、シナリオのヘッドは {1} 個です</translation>
     </message>
     <message>
-        <source>this file holds a model's weights as they are: the mask, ÷√d_k and the temperature cannot change them</source>
+        <source>this file holds a model&apos;s weights as they are: the mask, ÷√d_k and the temperature cannot change them</source>
         <translation>このファイルはモデルの重みをそのまま持っています。マスク、÷√d_k、温度で変えることはできません</translation>
     </message>
     <message>
-        <source>the mask, ÷√d_k and the temperature are the model's own: change its heads instead</source>
+        <source>the mask, ÷√d_k and the temperature are the model&apos;s own: change its heads instead</source>
         <translation>マスク・÷√d_k・温度はモデルのものなので変えられません。代わりにヘッドを変えてください</translation>
     </message>
     <message>
@@ -1046,7 +1046,7 @@ exactly 0</source>
         <translation>ここでは q・k・v は X と W 行列から計算されるため、直接は編集できません</translation>
     </message>
     <message>
-        <source>only a real model's heads can be switched off</source>
+        <source>only a real model&apos;s heads can be switched off</source>
         <translation>止められるのは実際のモデルのヘッドだけです</translation>
     </message>
     <message>
@@ -1106,11 +1106,11 @@ exactly 0</source>
         <translation>プロジェクター用の全画面・大きな文字。選択中のヘッドを大きく、ほかを小さく表示（F5 か Esc で戻る）</translation>
     </message>
     <message>
-        <source>Walk through the selected query's arithmetic one step at a time: q·k, ÷√d_k, mask, softmax, weighted sum of v</source>
+        <source>Walk through the selected query&apos;s arithmetic one step at a time: q·k, ÷√d_k, mask, softmax, weighted sum of v</source>
         <translation>選択中のクエリの計算を 1 ステップずつ表示：q・k、÷√d_k、マスク、softmax、v の加重平均</translation>
     </message>
     <message>
-        <source>Compute the next step of the selected query's row</source>
+        <source>Compute the next step of the selected query&apos;s row</source>
         <translation>選択中のクエリの行を、次のステップまで計算します</translation>
     </message>
     <message>
@@ -1118,11 +1118,11 @@ exactly 0</source>
         <translation>1 ステップ戻る</translation>
     </message>
     <message>
-        <source>Explain the next token's row</source>
+        <source>Explain the next token&apos;s row</source>
         <translation>次のトークンの行を説明します</translation>
     </message>
     <message>
-        <source>Explain the previous token's row</source>
+        <source>Explain the previous token&apos;s row</source>
         <translation>前のトークンの行を説明します</translation>
     </message>
     <message>
@@ -1215,7 +1215,7 @@ exactly 0</source>
     </message>
     <message>
         <source>½ max</source>
-        <translation>最大の½</translation>
+        <translation>½最大</translation>
     </message>
     <message>
         <source>max</source>
@@ -1316,11 +1316,11 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>値がありません</translation>
     </message>
     <message>
-        <source>Expecting ',' delimiter</source>
+        <source>Expecting &apos;,&apos; delimiter</source>
         <translation>「,」がありません</translation>
     </message>
     <message>
-        <source>Expecting ':' delimiter</source>
+        <source>Expecting &apos;:&apos; delimiter</source>
         <translation>「:」がありません</translation>
     </message>
     <message>
@@ -1376,12 +1376,12 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>シナリオのヘッダーが壊れています</translation>
     </message>
     <message>
-        <source>the array '{0}' is missing</source>
-        <translation>配列 '{0}' がありません</translation>
+        <source>the array &apos;{0}&apos; is missing</source>
+        <translation>配列 &apos;{0}&apos; がありません</translation>
     </message>
     <message>
-        <source>the array '{0}' holds {1} {2}, not numbers of {3} axes</source>
-        <translation>配列 '{0}' は {1} {2} で、{3} 軸の数の配列ではありません</translation>
+        <source>the array &apos;{0}&apos; holds {1} {2}, not numbers of {3} axes</source>
+        <translation>配列 &apos;{0}&apos; は {1} {2} で、{3} 軸の数の配列ではありません</translation>
     </message>
     <message>
         <source>holds more than the {0:,} numbers a scenario may have</source>
@@ -1392,80 +1392,80 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>q・k・v には {0} ヘッド分ありますが、シナリオのヘッドは {1} 個です</translation>
     </message>
     <message>
-        <source>"heads" must be a list of heads</source>
-        <translation>"heads" はヘッドのリストでなければなりません</translation>
+        <source>&quot;heads&quot; must be a list of heads</source>
+        <translation>&quot;heads&quot; はヘッドのリストでなければなりません</translation>
     </message>
     <message>
         <source>{0} heads is more than the {1} AttnViz shows</source>
         <translation>{0} ヘッドは、AttnViz が表示できる {1} ヘッドを超えています</translation>
     </message>
     <message>
-        <source>"focus" must be a token position from 0 to {0}, not {1}</source>
-        <translation>"focus" は 0〜{0} のトークン位置でなければなりません（{1} になっています）</translation>
+        <source>&quot;focus&quot; must be a token position from 0 to {0}, not {1}</source>
+        <translation>&quot;focus&quot; は 0〜{0} のトークン位置でなければなりません（{1} になっています）</translation>
     </message>
     <message>
-        <source>"weights" must hold one matrix for each of the {0} heads</source>
-        <translation>"weights" には {0} 個のヘッドそれぞれに 1 つずつ行列が必要です</translation>
+        <source>&quot;weights&quot; must hold one matrix for each of the {0} heads</source>
+        <translation>&quot;weights&quot; には {0} 個のヘッドそれぞれに 1 つずつ行列が必要です</translation>
     </message>
     <message>
         <source>weights of head {0}</source>
         <translation>ヘッド {0} の重み</translation>
     </message>
     <message>
-        <source>the heads' weight matrices have different shapes</source>
+        <source>the heads&apos; weight matrices have different shapes</source>
         <translation>ヘッドごとの重み行列の形がそろっていません</translation>
     </message>
     <message>
-        <source>"layer" must be [this layer, number of layers], with at most {0} layers</source>
-        <translation>"layer" は [この層, 層の数] の形で、層は最大 {0} 個です</translation>
+        <source>&quot;layer&quot; must be [this layer, number of layers], with at most {0} layers</source>
+        <translation>&quot;layer&quot; は [この層, 層の数] の形で、層は最大 {0} 個です</translation>
     </message>
     <message>
-        <source>not an AttnViz scenario (it needs "format": "{0}")</source>
-        <translation>AttnViz のシナリオではありません（"format": "{0}" が必要です）</translation>
+        <source>not an AttnViz scenario (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
+        <translation>AttnViz のシナリオではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
     </message>
     <message>
-        <source>"version" must be a whole number, not {0}</source>
-        <translation>"version" は整数でなければなりません（{0} になっています）</translation>
+        <source>&quot;version&quot; must be a whole number, not {0}</source>
+        <translation>&quot;version&quot; は整数でなければなりません（{0} になっています）</translation>
     </message>
     <message>
         <source>written by a newer AttnViz (format version {0}); this version reads up to version {1}</source>
         <translation>新しい AttnViz で書かれたファイルです（形式バージョン {0}）。このバージョンが読めるのはバージョン {1} までです</translation>
     </message>
     <message>
-        <source>"settings" must be an object</source>
-        <translation>"settings" はオブジェクトでなければなりません</translation>
+        <source>&quot;settings&quot; must be an object</source>
+        <translation>&quot;settings&quot; はオブジェクトでなければなりません</translation>
     </message>
     <message>
-        <source>settings: "causal" and "scale" must be true or false</source>
-        <translation>設定："causal" と "scale" は true か false でなければなりません</translation>
+        <source>settings: &quot;causal&quot; and &quot;scale&quot; must be true or false</source>
+        <translation>設定：&quot;causal&quot; と &quot;scale&quot; は true か false でなければなりません</translation>
     </message>
     <message>
-        <source>settings: "temperature" must be a number, not {0}</source>
-        <translation>設定："temperature" は数でなければなりません（{0} になっています）</translation>
+        <source>settings: &quot;temperature&quot; must be a number, not {0}</source>
+        <translation>設定：&quot;temperature&quot; は数でなければなりません（{0} になっています）</translation>
     </message>
     <message>
-        <source>settings: "mask" must be an object whose "kind" is one of {0}</source>
-        <translation>設定："mask" は "kind" が {0} のどれかであるオブジェクトでなければなりません</translation>
+        <source>settings: &quot;mask&quot; must be an object whose &quot;kind&quot; is one of {0}</source>
+        <translation>設定：&quot;mask&quot; は &quot;kind&quot; が {0} のどれかであるオブジェクトでなければなりません</translation>
     </message>
     <message>
-        <source>settings: mask "{0}" must be a whole number from 0 to {1}, not {2}</source>
-        <translation>設定：マスクの "{0}" は 0〜{1} の整数でなければなりません（{2} になっています）</translation>
+        <source>settings: mask &quot;{0}&quot; must be a whole number from 0 to {1}, not {2}</source>
+        <translation>設定：マスクの &quot;{0}&quot; は 0〜{1} の整数でなければなりません（{2} になっています）</translation>
     </message>
     <message>
-        <source>settings: mask "padding" must be a list of token positions</source>
-        <translation>設定：マスクの "padding" はトークン位置のリストでなければなりません</translation>
+        <source>settings: mask &quot;padding&quot; must be a list of token positions</source>
+        <translation>設定：マスクの &quot;padding&quot; はトークン位置のリストでなければなりません</translation>
     </message>
     <message>
-        <source>settings: mask "custom" must be one row of 0 (hidden) and 1 (visible) per token, each as long as there are tokens</source>
-        <translation>設定：マスクの "custom" は、トークンごとに 1 行、トークン数と同じ長さの 0（隠す）と 1（見える）の並びでなければなりません</translation>
+        <source>settings: mask &quot;custom&quot; must be one row of 0 (hidden) and 1 (visible) per token, each as long as there are tokens</source>
+        <translation>設定：マスクの &quot;custom&quot; は、トークンごとに 1 行、トークン数と同じ長さの 0（隠す）と 1（見える）の並びでなければなりません</translation>
     </message>
     <message>
         <source>head {0}: must be an object with name, q, k and v</source>
         <translation>ヘッド {0}：name・q・k・v を持つオブジェクトでなければなりません</translation>
     </message>
     <message>
-        <source>head {0}: "name" must be text, not {1}</source>
-        <translation>ヘッド {0}："name" はテキストでなければなりません（{1} になっています）</translation>
+        <source>head {0}: &quot;name&quot; must be text, not {1}</source>
+        <translation>ヘッド {0}：&quot;name&quot; はテキストでなければなりません（{1} になっています）</translation>
     </message>
     <message>
         <source>head {0} ({1})</source>
@@ -1476,20 +1476,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：{1} がありません</translation>
     </message>
     <message>
-        <source>{0}: "names" must be an object of language -&gt; name</source>
-        <translation>{0}："names" は「言語 → 名前」のオブジェクトでなければなりません</translation>
+        <source>{0}: &quot;names&quot; must be an object of language -&gt; name</source>
+        <translation>{0}：&quot;names&quot; は「言語 → 名前」のオブジェクトでなければなりません</translation>
     </message>
     <message>
-        <source>every head's "name" must be text</source>
-        <translation>どのヘッドの "name" もテキストでなければなりません</translation>
+        <source>every head&apos;s &quot;name&quot; must be text</source>
+        <translation>どのヘッドの &quot;name&quot; もテキストでなければなりません</translation>
     </message>
     <message>
         <source>head {0}</source>
         <translation>ヘッド {0}</translation>
     </message>
     <message>
-        <source>"projection" must be an object</source>
-        <translation>"projection" はオブジェクトでなければなりません</translation>
+        <source>&quot;projection&quot; must be an object</source>
+        <translation>&quot;projection&quot; はオブジェクトでなければなりません</translation>
     </message>
     <message>
         <source>projection: {0} missing</source>
@@ -1508,12 +1508,12 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>射影：n_heads がありません</translation>
     </message>
     <message>
-        <source>projection: "residual" and "layer_norm" must be true or false</source>
-        <translation>射影："residual" と "layer_norm" は true か false でなければなりません</translation>
+        <source>projection: &quot;residual&quot; and &quot;layer_norm&quot; must be true or false</source>
+        <translation>射影：&quot;residual&quot; と &quot;layer_norm&quot; は true か false でなければなりません</translation>
     </message>
     <message>
-        <source>projection: "positions" must be "none", "sinusoidal" or "rope"</source>
-        <translation>射影："positions" は "none"・"sinusoidal"・"rope" のどれかでなければなりません</translation>
+        <source>projection: &quot;positions&quot; must be &quot;none&quot;, &quot;sinusoidal&quot; or &quot;rope&quot;</source>
+        <translation>射影：&quot;positions&quot; は &quot;none&quot;・&quot;sinusoidal&quot;・&quot;rope&quot; のどれかでなければなりません</translation>
     </message>
     <message>
         <source>{0} must be a {1}-D array of numbers, not {2} {3}</source>
@@ -1532,96 +1532,100 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：行の長さがそろっていません（{1}）</translation>
     </message>
     <message>
-        <source>"{0}" must be a list of strings</source>
-        <translation>"{0}" は文字列のリストでなければなりません</translation>
+        <source>&quot;{0}&quot; must be a list of strings</source>
+        <translation>&quot;{0}&quot; は文字列のリストでなければなりません</translation>
     </message>
     <message>
         <source>{0:,} {1} is more than the {2:,} AttnViz shows</source>
         <translation>{1} が {0:,} 個あり、AttnViz が表示できる {2:,} 個を超えています</translation>
     </message>
     <message>
-        <source>{0}: "{1}" must be a list of at most {2} strings</source>
-        <translation>{0}："{1}" は {2} 個以下の文字列のリストでなければなりません</translation>
+        <source>{0}: &quot;{1}&quot; must be a list of at most {2} strings</source>
+        <translation>{0}：&quot;{1}&quot; は {2} 個以下の文字列のリストでなければなりません</translation>
     </message>
     <message>
-        <source>"{0}" must be a string or an object of language -&gt; string</source>
-        <translation>"{0}" は文字列か「言語 → 文字列」のオブジェクトでなければなりません</translation>
+        <source>&quot;{0}&quot; must be a string or an object of language -&gt; string</source>
+        <translation>&quot;{0}&quot; は文字列か「言語 → 文字列」のオブジェクトでなければなりません</translation>
     </message>
     <message>
-        <source>no 'weights' array, and no {0} array either (a model's file holds tokens and weights, or tokens and q, k, v)</source>
-        <translation>'weights' 配列も {0} 配列もありません（モデルのファイルには tokens と weights、または tokens と q・k・v が必要です）</translation>
+        <source>no &apos;weights&apos; array, and no {0} array either (a model&apos;s file holds tokens and weights, or tokens and q, k, v)</source>
+        <translation>&apos;weights&apos; 配列も {0} 配列もありません（モデルのファイルには tokens と weights、または tokens と q・k・v が必要です）</translation>
     </message>
     <message>
         <source>{0} head_names for {1} heads</source>
         <translation>ヘッドは {1} 個ですが、head_names が {0} 個あります</translation>
     </message>
     <message>
-        <source>no 'tokens' array (the token texts are needed)</source>
-        <translation>'tokens' 配列がありません（トークンのテキストが必要です）</translation>
+        <source>no &apos;tokens&apos; array (the token texts are needed)</source>
+        <translation>&apos;tokens&apos; 配列がありません（トークンのテキストが必要です）</translation>
     </message>
     <message>
-        <source>'tokens' has shape {0}; it must be one row of token texts</source>
-        <translation>'tokens' の形が {0} です。トークンのテキストを 1 行に並べたものでなければなりません</translation>
+        <source>&apos;tokens&apos; has shape {0}; it must be one row of token texts</source>
+        <translation>&apos;tokens&apos; の形が {0} です。トークンのテキストを 1 行に並べたものでなければなりません</translation>
     </message>
     <message>
-        <source>'tokens' holds {0} values; it must hold the token texts (strings)</source>
-        <translation>'tokens' の値は {0} です。トークンのテキスト（文字列）でなければなりません</translation>
+        <source>&apos;tokens&apos; holds {0} values; it must hold the token texts (strings)</source>
+        <translation>&apos;tokens&apos; の値は {0} です。トークンのテキスト（文字列）でなければなりません</translation>
     </message>
     <message>
         <source>{0:,} tokens is more than the {1:,} AttnViz shows</source>
         <translation>{0:,} トークンは、AttnViz が表示できる {1:,} トークンを超えています</translation>
     </message>
     <message>
-        <source>'tokens' holds texts far too long to be tokens</source>
-        <translation>'tokens' のテキストが長すぎて、トークンとは考えられません</translation>
+        <source>&apos;tokens&apos; holds texts far too long to be tokens</source>
+        <translation>&apos;tokens&apos; のテキストが長すぎて、トークンとは考えられません</translation>
     </message>
     <message>
-        <source>'{0}' holds bytes that are not UTF-8 text</source>
-        <translation>'{0}' に UTF-8 のテキストでないバイトがあります</translation>
+        <source>&apos;{0}&apos; holds bytes that are not UTF-8 text</source>
+        <translation>&apos;{0}&apos; に UTF-8 のテキストでないバイトがあります</translation>
     </message>
     <message>
-        <source>'head_names' must be an array of strings, one per head</source>
-        <translation>'head_names' はヘッドごとに 1 つの文字列の配列でなければなりません</translation>
+        <source>&apos;head_names&apos; must be an array of strings, one per head</source>
+        <translation>&apos;head_names&apos; はヘッドごとに 1 つの文字列の配列でなければなりません</translation>
     </message>
     <message>
-        <source>'{0}' must be a single {1}</source>
-        <translation>'{0}' は 1 つの {1} でなければなりません</translation>
+        <source>&apos;{0}&apos; must be a single {1}</source>
+        <translation>&apos;{0}&apos; は 1 つの {1} でなければなりません</translation>
     </message>
     <message>
-        <source>'{0}' holds {1} values, not numbers</source>
-        <translation>'{0}' の値は {1} で、数ではありません</translation>
+        <source>&apos;{0}&apos; holds {1} values, not numbers</source>
+        <translation>&apos;{0}&apos; の値は {1} で、数ではありません</translation>
     </message>
     <message>
-        <source>'{0}' has shape {1}; it must be (layers, heads, n, {2}), (heads, n, {3}) or (n, {4})</source>
-        <translation>'{0}' の形が {1} です。(層, ヘッド, n, {2})、(ヘッド, n, {3})、(n, {4}) のどれかでなければなりません</translation>
+        <source>&apos;{0}&apos; has shape {1}; it must be (layers, heads, n, {2}), (heads, n, {3}) or (n, {4})</source>
+        <translation>&apos;{0}&apos; の形が {1} です。(層, ヘッド, n, {2})、(ヘッド, n, {3})、(n, {4}) のどれかでなければなりません</translation>
     </message>
     <message>
-        <source>'{0}' has {1} rows per head but there are {2} tokens</source>
-        <translation>'{0}' はヘッドごとに {1} 行ですが、トークンは {2} 個あります</translation>
+        <source>&apos;{0}&apos; has {1} rows per head but there are {2} tokens</source>
+        <translation>&apos;{0}&apos; はヘッドごとに {1} 行ですが、トークンは {2} 個あります</translation>
     </message>
     <message>
-        <source>'weights' holds {0} × {1} matrices; attention weights are tokens × tokens</source>
-        <translation>'weights' は {0} × {1} の行列です。アテンションの重みはトークン数 × トークン数です</translation>
+        <source>&apos;weights&apos; holds {0} × {1} matrices; attention weights are tokens × tokens</source>
+        <translation>&apos;weights&apos; は {0} × {1} の行列です。アテンションの重みはトークン数 × トークン数です</translation>
     </message>
     <message>
-        <source>'{0}' has shape {1}: more heads, layers or dimensions than AttnViz shows (at most {2} heads, {3} layers, {4} dimensions)</source>
-        <translation>'{0}' の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
+        <source>&apos;{0}&apos; has shape {1}: more heads, layers or dimensions than AttnViz shows (at most {2} heads, {3} layers, {4} dimensions)</source>
+        <translation>&apos;{0}&apos; の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
     </message>
     <message>
         <source>q, k and v have different numbers of layers</source>
         <translation>q・k・v の層の数がそろっていません</translation>
     </message>
     <message>
-        <source>there is no layer {0}: '{1}' has layers 0 to {2}</source>
-        <translation>層 {0} はありません。'{1}' の層は 0〜{2} です</translation>
+        <source>there is no layer {0}: &apos;{1}&apos; has layers 0 to {2}</source>
+        <translation>層 {0} はありません。&apos;{1}&apos; の層は 0〜{2} です</translation>
     </message>
     <message>
         <source>q, k and v have {0}, {1}, {2} heads</source>
         <translation>q・k・v のヘッド数が {0}・{1}・{2} です</translation>
     </message>
     <message>
-        <source>'{0}_{1}' has shape {2}; one head's matrix must be (n, d)</source>
-        <translation>'{0}_{1}' の形が {2} です。1 ヘッドの行列は (n, d) でなければなりません</translation>
+        <source>&apos;{0}_{1}&apos; has shape {2}; one head&apos;s matrix must be (n, d)</source>
+        <translation>&apos;{0}_{1}&apos; の形が {2} です。1 ヘッドの行列は (n, d) でなければなりません</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}, row {2}: the weights hold NaN or infinity</source>
+        <translation>層 {0}、ヘッド {1}、{2} 行目：重みに NaN か無限大があります</translation>
     </message>
     <message>
         <source>head {0}, row {1}: the weights hold NaN or infinity</source>
@@ -1632,11 +1636,11 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>フォルダーです。.csv か .npz で終わるファイル名を指定してください</translation>
     </message>
     <message>
-        <source>unknown data format '{0}'; use a name ending in .csv or .npz</source>
-        <translation>'{0}' は知らないデータ形式です。.csv か .npz で終わる名前にしてください</translation>
+        <source>unknown data format &apos;{0}&apos;; use a name ending in .csv or .npz</source>
+        <translation>&apos;{0}&apos; は知らないデータ形式です。.csv か .npz で終わる名前にしてください</translation>
     </message>
     <message>
-        <source>unknown mask '{0}'</source>
+        <source>unknown mask &apos;{0}&apos;</source>
         <translation>不明なマスク「{0}」</translation>
     </message>
     <message>
@@ -1692,7 +1696,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>主成分 2</translation>
     </message>
     <message>
-        <source>This file holds the model's weights only: there are no q and k to draw.</source>
+        <source>This file holds the model&apos;s weights only: there are no q and k to draw.</source>
         <translation>このファイルにはモデルの重みしかないので、描く q と k がありません。</translation>
     </message>
     <message>
@@ -1704,11 +1708,11 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>PCA 射影：q と k が最も大きくばらつく平面（編集するには 2 次元の平面でドラッグ）。</translation>
     </message>
     <message>
-        <source>Here q and k are derived from X and the W matrices: change those in the layer panel. The thicker a key's arrow, the more weight the query {0} gives it.</source>
+        <source>Here q and k are derived from X and the W matrices: change those in the layer panel. The thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
         <translation>ここでは q と k は X と W 行列から計算されるので、層のパネルでそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
     </message>
     <message>
-        <source>Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, the more weight the query {0} gives it.</source>
+        <source>Drag an arrow&apos;s tip to change q or k in these two dimensions; the thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
         <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わります。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
     </message>
     <message>
@@ -1752,16 +1756,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>Y = concat(Y_0, …)（{0} × {1}）</translation>
     </message>
     <message>
-        <source>Y' = Y W_o ({0} × {1})</source>
-        <translation>Y' = Y W_o（{0} × {1}）</translation>
+        <source>Y&apos; = Y W_o ({0} × {1})</source>
+        <translation>Y&apos; = Y W_o（{0} × {1}）</translation>
     </message>
     <message>
-        <source>O = X + Y' ({0} × {1})</source>
-        <translation>O = X + Y'（{0} × {1}）</translation>
+        <source>O = X + Y&apos; ({0} × {1})</source>
+        <translation>O = X + Y&apos;（{0} × {1}）</translation>
     </message>
     <message>
-        <source>O = Y' ({0} × {1})</source>
-        <translation>O = Y'（{0} × {1}）</translation>
+        <source>O = Y&apos; ({0} × {1})</source>
+        <translation>O = Y&apos;（{0} × {1}）</translation>
     </message>
     <message>
         <source>LayerNorm</source>
@@ -1784,16 +1788,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>射影の前に X の各行を正規化します（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
     </message>
     <message>
-        <source>entropy</source>
-        <translation>エントロピー</translation>
-    </message>
-    <message>
         <source>distance</source>
         <translation>距離</translation>
     </message>
     <message>
         <source>first token (sink)</source>
         <translation>先頭トークン（シンク）</translation>
+    </message>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>エントロピー（nat）</translation>
     </message>
     <message>
         <source>previous token</source>
@@ -1880,7 +1884,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>概観：{0}</translation>
     </message>
     <message>
-        <source>Gathering every layer's weights…</source>
+        <source>Gathering every layer&apos;s weights…</source>
         <translation>すべての層の重みを集めています…</translation>
     </message>
     <message>
@@ -1888,7 +1892,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>すべての層を集めるにはメモリが足りません</translation>
     </message>
     <message>
-        <source>Gathering every layer's weights: {0} of {1}</source>
+        <source>Gathering every layer&apos;s weights: {0} of {1}</source>
         <translation>すべての層の重みを集めています：{1} 層中 {0} 層</translation>
     </message>
     <message>
@@ -1934,6 +1938,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Export…</source>
         <translation>書き出し…</translation>
+    </message>
+    <message>
+        <source>Dashed: the 5 heads most like layer {0}, head {1} (outlined): {2}</source>
+        <translation>破線：層 {0}、ヘッド {1}（枠）に最も似ている 5 つのヘッド：{2}</translation>
     </message>
     <message>
         <source>Export the overview</source>
@@ -2008,7 +2016,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>モデルを選ぶ</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Next token&lt;/b&gt; after “{0}”: the model's {1} most likely</source>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after “{0}”: the model&apos;s {1} most likely</source>
         <translation>「{0}」の&lt;b&gt;次のトークン&lt;/b&gt;：確率の高い {1} 個</translation>
     </message>
     <message>
@@ -2028,7 +2036,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>[ぁ–み]：この範囲の文字の先頭のバイトです。モデルはこうした文字を 2 つのトークンに分けて書きます。</translation>
     </message>
     <message>
-        <source>The model as it is. Edit a head's q, k or v, or switch a head off (right-click its heatmap), and watch the prediction move.</source>
+        <source>The model as it is. Edit a head&apos;s q, k or v, or switch a head off (right-click its heatmap), and watch the prediction move.</source>
         <translation>モデルはそのままです。ヘッドの q・k・v を書き換えるか、ヘッドを止めると（ヒートマップを右クリック）、予測がどう動くかが分かります。</translation>
     </message>
     <message>
@@ -2184,12 +2192,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} は型 {1} で量子化されています。AttnViz が読めるのは {2} です</translation>
     </message>
     <message>
-        <source>the built-in model is not installed: install it with '{0}'</source>
-        <translation>内蔵モデルがインストールされていません。'{0}' でインストールしてください</translation>
+        <source>this standalone AttnViz was built without the built-in model: give a GGUF file (--model PATH.gguf, or File → Real model…), or build it with ATTNVIZ_BUNDLE_MODEL=1 make bundle</source>
+        <translation>このスタンドアロン版の AttnViz は内蔵モデルなしで作られています。GGUF ファイルを指定するか（--model PATH.gguf、または ファイル → 実際のモデル…）、ATTNVIZ_BUNDLE_MODEL=1 make bundle で作り直してください</translation>
     </message>
     <message>
-        <source>is a '{0}' model; AttnViz runs models of the llama architecture</source>
-        <translation>'{0}' のモデルです。AttnViz が動かせるのは llama アーキテクチャのモデルです</translation>
+        <source>the built-in model is not installed: install it with &apos;{0}&apos;</source>
+        <translation>内蔵モデルがインストールされていません。&apos;{0}&apos; でインストールしてください</translation>
+    </message>
+    <message>
+        <source>is a &apos;{0}&apos; model; AttnViz runs models of the llama architecture</source>
+        <translation>&apos;{0}&apos; のモデルです。AttnViz が動かせるのは llama アーキテクチャのモデルです</translation>
     </message>
     <message>
         <source>its llama.{0} is {1!r}, not a positive number</source>
@@ -2200,15 +2212,15 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>d = {2} に対して幅 {1} のヘッドが {0} 個、K/V ヘッドが {3} 個です。AttnViz が動かせる llama モデルではありません</translation>
     </message>
     <message>
-        <source>uses a '{0}' tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)</source>
-        <translation>'{0}' トークナイザーを使っています。AttnViz が読めるのは GPT-2 型のバイトレベル BPE（gpt2）です</translation>
+        <source>uses a &apos;{0}&apos; tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)</source>
+        <translation>&apos;{0}&apos; トークナイザーを使っています。AttnViz が読めるのは GPT-2 型のバイトレベル BPE（gpt2）です</translation>
     </message>
     <message>
         <source>has no tokenizer vocabulary and merges</source>
         <translation>トークナイザーの語彙とマージがありません</translation>
     </message>
     <message>
-        <source>{0}: layer {1}'s {2} has shape {3}, not {4}</source>
+        <source>{0}: layer {1}&apos;s {2} has shape {3}, not {4}</source>
         <translation>{0}：層 {1} の {2} の形が {4} ではなく {3} です</translation>
     </message>
     <message>
@@ -2236,7 +2248,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>この変更でのモデルの計算はまだ終わっていません</translation>
     </message>
     <message>
-        <source>unpacks to {0:,.0f} MB, more than the {1:,} MB a model's file may hold: save fewer layers or tokens, or float32</source>
+        <source>unpacks to {0:,.0f} MB, more than the {1:,} MB a model&apos;s file may hold: save fewer layers or tokens, or float32</source>
         <translation>展開すると {0:,.0f} MB になり、モデルのファイルの上限 {1:,} MB を超えます。層やトークンを減らすか、float32 で保存してください</translation>
     </message>
     <message>
@@ -2248,12 +2260,12 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0:,} 個のファイルがあります。AttnViz の .npz は最大 {1:,} 個です</translation>
     </message>
     <message>
-        <source>'{0}' claims shape {1}, more data than the file holds</source>
-        <translation>'{0}' の形は {1} とされていますが、ファイルにそれだけのデータがありません</translation>
+        <source>&apos;{0}&apos; claims shape {1}, more data than the file holds</source>
+        <translation>&apos;{0}&apos; の形は {1} とされていますが、ファイルにそれだけのデータがありません</translation>
     </message>
     <message>
-        <source>'{0}' holds {1:.0f} MB; the most AttnViz reads is {2} MB</source>
-        <translation>'{0}' は {1:.0f} MB あります。AttnViz が読めるのは {2} MB までです</translation>
+        <source>&apos;{0}&apos; holds {1:.0f} MB; the most AttnViz reads is {2} MB</source>
+        <translation>&apos;{0}&apos; は {1:.0f} MB あります。AttnViz が読めるのは {2} MB までです</translation>
     </message>
     <message>
         <source>changed on disk since it was opened: open it again</source>
@@ -2272,56 +2284,56 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>正しい NumPy ファイルではありません（{0}：{1}）</translation>
     </message>
     <message>
-        <source>'{0}' ends early: the file is truncated</source>
-        <translation>'{0}' が途中で終わっています。ファイルが切れています</translation>
+        <source>&apos;{0}&apos; ends early: the file is truncated</source>
+        <translation>&apos;{0}&apos; が途中で終わっています。ファイルが切れています</translation>
     </message>
     <message>
-        <source>'{0}' claims more bytes than the file holds: it is truncated</source>
-        <translation>'{0}' はファイルにある以上のバイト数を示しています。ファイルが切れています</translation>
+        <source>&apos;{0}&apos; claims more bytes than the file holds: it is truncated</source>
+        <translation>&apos;{0}&apos; はファイルにある以上のバイト数を示しています。ファイルが切れています</translation>
     </message>
     <message>
-        <source>'{0}' has a damaged size</source>
-        <translation>'{0}' のサイズが壊れています</translation>
+        <source>&apos;{0}&apos; has a damaged size</source>
+        <translation>&apos;{0}&apos; のサイズが壊れています</translation>
     </message>
     <message>
-        <source>'{0}' is not a NumPy array</source>
-        <translation>'{0}' は NumPy の配列ではありません</translation>
+        <source>&apos;{0}&apos; is not a NumPy array</source>
+        <translation>&apos;{0}&apos; は NumPy の配列ではありません</translation>
     </message>
     <message>
-        <source>'{0}' has a damaged header ({1:,} bytes long)</source>
-        <translation>'{0}' のヘッダーが壊れています（{1:,} バイト）</translation>
+        <source>&apos;{0}&apos; has a damaged header ({1:,} bytes long)</source>
+        <translation>&apos;{0}&apos; のヘッダーが壊れています（{1:,} バイト）</translation>
     </message>
     <message>
-        <source>'{0}' ends inside its header: the file is truncated</source>
-        <translation>'{0}' がヘッダーの途中で終わっています。ファイルが切れています</translation>
+        <source>&apos;{0}&apos; ends inside its header: the file is truncated</source>
+        <translation>&apos;{0}&apos; がヘッダーの途中で終わっています。ファイルが切れています</translation>
     </message>
     <message>
-        <source>'{0}' holds Python objects (pickles), which AttnViz never loads; save plain numeric and string arrays</source>
-        <translation>'{0}' には Python オブジェクト（pickle）があり、AttnViz は決して読み込みません。数と文字列だけの配列で保存してください</translation>
+        <source>&apos;{0}&apos; holds Python objects (pickles), which AttnViz never loads; save plain numeric and string arrays</source>
+        <translation>&apos;{0}&apos; には Python オブジェクト（pickle）があり、AttnViz は決して読み込みません。数と文字列だけの配列で保存してください</translation>
     </message>
     <message>
-        <source>'{0}' holds {1} values; AttnViz reads numbers and text</source>
-        <translation>'{0}' の値は {1} です。AttnViz が読めるのは数とテキストです</translation>
+        <source>&apos;{0}&apos; holds {1} values; AttnViz reads numbers and text</source>
+        <translation>&apos;{0}&apos; の値は {1} です。AttnViz が読めるのは数とテキストです</translation>
     </message>
     <message>
-        <source>'{0}' has a negative size in its shape {1}</source>
-        <translation>'{0}' の形 {1} に負の大きさがあります</translation>
+        <source>&apos;{0}&apos; has a negative size in its shape {1}</source>
+        <translation>&apos;{0}&apos; の形 {1} に負の大きさがあります</translation>
     </message>
     <message>
         <source>is not one of the arrays AttnViz reads ({0}, optionally with a common prefix such as layer7_weights.npy)</source>
         <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
     </message>
     <message>
-        <source>unknown preset '{0}' (the presets are: {1})</source>
-        <translation>'{0}' というプリセットはありません（プリセット：{1}）</translation>
+        <source>unknown preset &apos;{0}&apos; (the presets are: {1})</source>
+        <translation>&apos;{0}&apos; というプリセットはありません（プリセット：{1}）</translation>
     </message>
     <message>
-        <source>'{0}' is neither a preset ({1}) nor a file</source>
-        <translation>'{0}' はプリセット（{1}）でもファイルでもありません</translation>
+        <source>&apos;{0}&apos; is neither a preset ({1}) nor a file</source>
+        <translation>&apos;{0}&apos; はプリセット（{1}）でもファイルでもありません</translation>
     </message>
     <message>
-        <source>the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})</source>
-        <translation>トークナイザーの前処理 '{0}' は AttnViz が知らないものです（{1}）</translation>
+        <source>the tokenizer&apos;s pre-tokenizer &apos;{0}&apos; is not one AttnViz knows ({1})</source>
+        <translation>トークナイザーの前処理 &apos;{0}&apos; は AttnViz が知らないものです（{1}）</translation>
     </message>
     <message>
         <source>the vocabulary has no token for {0!r}</source>
@@ -2336,8 +2348,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：フォルダーです。.png・.svg・.pdf で終わるファイル名を指定してください</translation>
     </message>
     <message>
-        <source>{0}: unknown image format '{1}'; use a name ending in .png, .svg or .pdf</source>
-        <translation>{0}：'{1}' は知らない画像形式です。.png・.svg・.pdf で終わる名前にしてください</translation>
+        <source>{0}: unknown image format &apos;{1}&apos;; use a name ending in .png, .svg or .pdf</source>
+        <translation>{0}：&apos;{1}&apos; は知らない画像形式です。.png・.svg・.pdf で終わる名前にしてください</translation>
     </message>
     <message>
         <source>width {0} px is outside {1} to {2}</source>
@@ -2372,7 +2384,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>全ヘッドを色分け</translation>
     </message>
     <message>
-        <source>A line's width and opacity are the weight (lines under {0} are left out); a masked pair has no line.</source>
+        <source>A line&apos;s width and opacity are the weight (lines under {0} are left out); a masked pair has no line.</source>
         <translation>線の太さと濃さが重みです（{0} 未満の線は描きません）。マスクされた組には線がありません。</translation>
     </message>
 </context>

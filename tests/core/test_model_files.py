@@ -132,3 +132,11 @@ def test_q_k_v_of_2048_tokens_open_while_their_weights_fit_the_cell_limit(tmp_pa
     np.savez(tmp_path / "five.npz", tokens=tokens, q=q[:1].repeat(5, 0), k=q[:1].repeat(5, 0), v=q[:1].repeat(5, 0))
     with pytest.raises(ScenarioError, match="5 heads of 2048 tokens is too large"):
         load_scenario(tmp_path / "five.npz")
+
+
+def test_a_broken_layer_of_a_model_says_which_layer(tmp_path):
+    good = model_weights(1)[0]
+    np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=np.stack([good, np.where(np.eye(4) > 0, np.nan, good)]))
+    assert load_scenario(tmp_path / "m.npz", 0).n == 4
+    with pytest.raises(ScenarioError, match="layer 1, head 0, row 1: the weights hold NaN"):
+        load_scenario(tmp_path / "m.npz", 1)

@@ -79,3 +79,16 @@ def test_behind_its_tab_the_view_waits_and_catches_up_when_it_comes_forward(wind
     window.show_lines()
     qtbot.waitUntil(lambda: len(refreshes) == 1)
     assert {line.query for line in view.lines()} == {4}
+
+
+def test_labels_too_wide_for_their_slot_turn_and_heads_never_share_a_colour(window):
+    from attnviz.gui.lines import HEAD_COLOURS
+    assert len({c.name() for c in HEAD_COLOURS}) == len(HEAD_COLOURS) >= 12  # 9 or 12 heads, each its own
+    view = window.show_lines()
+    canvas = view.canvas
+    canvas.resize(300, 300)  # ten Japanese tokens in a narrow row: 30 px each
+    _, _, boxes, _ = canvas.anchors(window.document.scenario.n)
+    assert canvas.turned(boxes[0].width()) and boxes[0].height() > boxes[0].width()
+    canvas.resize(2000, 300)
+    _, _, boxes, _ = canvas.anchors(window.document.scenario.n)
+    assert not canvas.turned(boxes[0].width())

@@ -170,3 +170,12 @@ def test_one_overview_at_a_time_and_none_left_over_for_another_file(qtbot, overv
     qtbot.waitUntil(lambda: len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1)
     window.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
     qtbot.waitUntil(lambda: window.overview_dialog is None)
+
+
+def test_the_heads_alike_are_named_and_forgotten_when_another_head_is_chosen(overview):
+    _, dialog = overview
+    dialog.mark_active(1, 2)
+    dialog.alike_button.click()
+    assert "layer 1, head 2" in dialog.message.text() and dialog.figure.alike
+    dialog.choose(3, 0)
+    assert dialog.figure.alike == [] and dialog.figure.active == (3, 0)

@@ -112,3 +112,10 @@ def test_only_what_attnviz_uses_went_in():
         assert needed in names, needed
     size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file() and not p.is_symlink())
     assert size <= 250 * 2**20, f"{size / 2**20:.0f} MB"
+
+
+def test_without_the_real_model_it_says_how_to_get_one(school_pc):
+    run, _ = school_pc
+    result = run("model", "猫が魚を食べた")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "ATTNVIZ_BUNDLE_MODEL=1" in result.stderr and "--model" in result.stderr and "pip" not in result.stderr
