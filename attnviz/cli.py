@@ -114,13 +114,13 @@ def _print_rollout(args, out) -> int:
 def cmd_stats(args, out) -> int:
     """One record per layer × head: entropy (nats), distance, sink, previous, self."""
     from .core.summary import STATS, head_stats, named_layers
-    first, count, scenario_of = named_layers(args.scenario)
-    layers = range(count) if args.layer is None else [args.layer]
-    if args.layer is not None and args.layer >= count:
-        raise UsageError(f"--layer {args.layer}: {args.scenario} has layers 0 to {count - 1}"
-                         if count > 1 else f"--layer {args.layer}: {args.scenario} has no layers")
+    if args.layer is None:
+        _, count, scenario_of = named_layers(args.scenario)
+        layers = [(layer, scenario_of) for layer in range(count)]
+    else:  # that layer alone is read
+        layers = [(args.layer, lambda layer: open_scenario(args.scenario, layer))]
     records = []
-    for layer in layers:
+    for layer, scenario_of in layers:
         stats = head_stats(np.stack(compute(scenario_of(layer)).weights()))
         records += [{"layer": layer, "head": head, **dict(zip(STATS, map(float, row)))}
                     for head, row in enumerate(stats)]

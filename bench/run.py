@@ -704,7 +704,6 @@ def layer_figures(record) -> None:
     record("layer switch, 2 layers × 12 heads × 2,048 tokens (np.savez)", "ms", summary(longest["switches"]),
            LAYER_SWITCH_MS * 4, note="the 512-token target scaled by (2048/1024)²")
     record("  peak memory, window on it", "MB", longest["peak_mb"])
-    longest.clear()
     path = layered_file(folder, 2, compressed=False, n=4096, heads=4)
     widest = layer_switches(path, [1, 0] * 3)
     path.unlink()  # half a gigabyte

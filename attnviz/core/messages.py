@@ -31,5 +31,4 @@ class AttnVizError(ValueError):
         self.template = template
         self.values = values
 
-    def __str__(self) -> str:
-        return self.template.format(*self.values) if self.values else self.template
+    __str__ = Phrase.__str__  # the same filling in of the template

@@ -44,7 +44,8 @@ def set_scale(name: str) -> None:
 def scaled(values, row_max=None) -> np.ndarray:
     """Weights (0..1) -> places on the colour map (0..1) on the current scale. `row_max`: the
     largest weight of each value's row (by default the last axis's maximum)."""
-    w = np.asarray(values, dtype=np.float32 if np.asarray(values).dtype == np.float32 else np.float64)
+    w = np.asarray(values)
+    w = w if w.dtype == np.float32 else w.astype(np.float64, copy=False)  # float32 weights stay float32
     if _scale[0] == "log":
         with np.errstate(divide="ignore"):
             return np.clip((np.log10(np.maximum(w, LOG_FLOOR)) + 4) / 4, 0, 1)

@@ -16,7 +16,7 @@ from .fonts import figure_font, weighted
 from .guided import banner, staged
 from ..core.compute import hidden
 from ..core.summary import pooled
-from .heatmap import HeatmapData, HeatmapPainter, _lut32, legend_kind, paint_colorbar, window_of
+from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, window_of
 from .commands import SetHeadOff, SetSettings
 from .i18n import current_language, describe, head_label, tr
 from .markup import rich
@@ -102,6 +102,7 @@ class HeadPanel(QWidget):
         self.window: tuple[int, int, int] | None = None  # zoomed in: (first row, first column, cells)
         self._press = None   # where a drag started, and the window then
         self._dragged = False
+        self._minimap = None  # (weights, colours and size, image, its pixels)
         self._restyle()
         self._retranslate()
 
@@ -209,6 +210,17 @@ class HeadPanel(QWidget):
                                         window[2], len(self.data().tokens))
             self.update()
 
+    def _minimap_image(self, weights, side: int) -> QImage:
+        """The whole matrix pooled to the minimap's size and coloured; made again only when the
+        weights, the colours or the size change, not at every step of a pan (4,096² cells
+        take 50 ms to pool)."""
+        key = (side, self.painter.colormap.name, colormaps.scale())
+        cached = self._minimap
+        if cached is None or cached[0] is not weights or cached[1] != key:
+            pixels = coloured(self.painter.colormap, colormaps.scaled(pooled(np.asarray(weights), side)))
+            cached = self._minimap = (weights, key, pixel_image(pixels), pixels)
+        return cached[2]
+
     def minimap_rect(self) -> QRectF:
         side = min(110.0, self.width() * 0.22, self.height() * 0.22)
         grid = self.painter.geometry(self._content_rect(), self.shown()).grid
@@ -221,9 +233,7 @@ class HeadPanel(QWidget):
         n = len(data.tokens)
         box = self.minimap_rect()
         side = box.width()
-        small = pooled(np.asarray(data.weights), int(side))
-        pixels = np.ascontiguousarray(_lut32(self.painter.colormap)[self.painter.colormap.index(colormaps.scaled(small))])
-        image = QImage(pixels.data, pixels.shape[1], pixels.shape[0], 4 * pixels.shape[1], QImage.Format_ARGB32)
+        image = self._minimap_image(data.weights, int(side))
         p.save()
         p.drawImage(box, image)
         p.setPen(QPen(self.palette().windowText().color(), 1))

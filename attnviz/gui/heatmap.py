@@ -245,7 +245,7 @@ class HeatmapPainter:
 
     def _colour(self, data: HeatmapData) -> np.ndarray:
         if data.colored:
-            pixels = _lut32(self.colormap)[self.colormap.index(self._position(data.weights, data.row_max))]
+            pixels = coloured(self.colormap, self._position(data.weights, data.row_max))
         else:
             pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
         pixels[data.masked] = _argb(self.mask.fill)
@@ -260,8 +260,7 @@ class HeatmapPainter:
         if vector:  # whole pixels per cell, enough of them to stay sharp in any viewer
             per_cell = max(1, int(np.ceil(SHARP * g.cell)))
             pixels = pixels.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
-        h, w = pixels.shape
-        image = QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32)
+        image = pixel_image(pixels)
         p.save()
         p.setRenderHint(QPainter.SmoothPixmapTransform, False)  # crisp cells, no blur
         p.setRenderHint(QPainter.LosslessImageRendering, True)  # a PDF gets Flate, never JPEG
@@ -466,6 +465,18 @@ def _argb32(rgb: np.ndarray) -> np.ndarray:
 
 def _argb(color: QColor) -> np.uint32:
     return np.uint32(0xFF000000 | (color.red() << 16) | (color.green() << 8) | color.blue())
+
+
+def coloured(colormap, places) -> np.ndarray:
+    """Places on the colour map (0..1, any shape) -> opaque ARGB32 pixels: one table lookup."""
+    return _lut32(colormap)[colormap.index(places)]
+
+
+def pixel_image(pixels: np.ndarray) -> QImage:
+    """A QImage over [h, w] ARGB32 pixels, without a copy: keep `pixels` alive while it is drawn."""
+    pixels = np.ascontiguousarray(pixels)
+    h, w = pixels.shape
+    return QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32)
 
 
 def _lut32(colormap) -> np.ndarray:

@@ -23,7 +23,7 @@ from ..core.summary import STATS, ModelSummary, layer_weights, summarise
 from . import colormaps
 from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from .fonts import figure_font, weighted
-from .heatmap import HeatmapData, HeatmapPainter, _argb, _lut32, paint_colorbar
+from .heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
 from .i18n import describe, tr
 
 THUMB = 56            # a thumbnail's side, in logical pixels
@@ -59,11 +59,9 @@ class OverviewFigure:
         self._images = [[self._image(t) for t in layer] for layer in self.summary.thumbnails]
 
     def _image(self, thumbnail: np.ndarray) -> tuple[QImage, np.ndarray]:
-        pixels = _lut32(self.colormap)[self.colormap.index(colormaps.scaled(np.clip(thumbnail, 0, 1)))]
+        pixels = coloured(self.colormap, colormaps.scaled(np.clip(thumbnail, 0, 1)))
         pixels[thumbnail == 0] = _argb(ZERO)
-        pixels = np.ascontiguousarray(pixels)
-        h, w = pixels.shape
-        return QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32), pixels  # the array keeps the image valid
+        return pixel_image(pixels), pixels  # the array keeps the image valid
 
     # ------------------------------------------------------------- layout
 

@@ -40,12 +40,14 @@ def step_headers(scenario, head: int, query: int | None = None, result=None, sho
             tr("4. weight = {0} / Σ").format(exp)]
 
 
-def step_title(scenario, head: int, query: int) -> str:
+def step_title(scenario, head: int, query: int, decimals: int | None = None) -> str:
+    """`decimals`: those of the step table's q and k (StepNumbers.decimals), when it has them."""
     if scenario.weights_only:
         return tr("Query {0} in {1}: the model's weights").format(scenario.tokens[query], head_label(scenario, head))
     q, k = scenario.heads[head].q[query], scenario.heads[head].k
+    decimals = input_decimals(q, k) if decimals is None else decimals
     return tr("Query {0} in {1}: q = {2}").format(
-        scenario.tokens[query], head_label(scenario, head), fmt_vector(q, input_decimals(q, k), fixed=True))
+        scenario.tokens[query], head_label(scenario, head), fmt_vector(q, decimals, fixed=True))
 
 
 def step_output(scenario, result, head: int, query: int, short: bool = False) -> str:
@@ -122,6 +124,9 @@ class StepTableModel(QAbstractTableModel):
         if headers != self._headers:
             self._headers = headers
             self.headerDataChanged.emit(Qt.Horizontal, 0, COLUMNS - 1)
+
+    def numbers(self) -> StepNumbers:
+        return self._numbers
 
     def _row_max(self) -> float:
         return float(self._numbers.weights.max()) if len(self._numbers) else 1.0
@@ -252,7 +257,8 @@ class StepView(QWidget):
         from .guided import OUTPUT, SOFTMAX, visible_columns  # guided imports this module
         from .i18n import current_language
         d = self.document
-        self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query))}</b>")
+        decimals = self.model.numbers().decimals  # the table's own: worked out once per edit
+        self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
                                                          short=self.model.compact)))
         self.output.setVisible((d.stage is None or d.stage >= OUTPUT) and not d.scenario.weights_only)
