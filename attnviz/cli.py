@@ -134,21 +134,49 @@ def cmd_stats(args, out) -> int:
 
 
 def cmd_model(args, out) -> int:
-    """Run the real model on TEXT: write every layer to FILE.npz, and/or print the next tokens."""
+    """Run the real model on TEXT (or a saved session): write every layer to FILE.npz, the session
+    to FILE.attnviz-model.json, and/or print the next tokens."""
     from .core import llama
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
-    model = llama.load(args.model)
-    encoded = llama.encode(model, args.text)
-    changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
-    result = llama.run(model, encoded.ids, changes)
+    if args.session is not None:
+        if args.text is not None or args.ablate or args.model or args.save_session:
+            raise UsageError("--session runs the text, model and changes the session holds: leave out TEXT, "
+                             "--model, --ablate and --save-session")
+        model, encoded, result = _run_session(args.session)
+    elif args.text is None:
+        raise UsageError("give the TEXT the model reads, or --session FILE")
+    else:
+        model = llama.load(args.model)
+        encoded = llama.encode(model, args.text)
+        changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
+        result = llama.run(model, encoded.ids, changes)
     if args.output:
         llama.save_run(model, encoded, result, args.output)
-    if args.format == "json" or not args.output:
+    if args.save_session:
+        _save_session(model, encoded, result, args.save_session)
+    if args.format == "json" or not (args.output or args.save_session):
         document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
                     "next": [{"token": text, "id": i, "p": p} for i, text, p in llama.top(model, result.probs, args.top_k)]}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
+
+
+def _run_session(path: str):
+    """(model, encoded text, run with every change) of a saved session."""
+    from .core import llama
+    from .core.session import read_session, restore
+    session, _ = read_session(path)
+    model, encoded, _, result = restore(session, llama.load)
+    return model, encoded, result
+
+
+def _save_session(model, encoded, result, path: str) -> None:
+    """The run as a session file, showing layer 0, head 0 and the last token (as the window opens it)."""
+    from .core import llama
+    from .core.session import identity, save_session, session_of
+    shown = llama.scenario(model, encoded, result, 0)
+    save_session(session_of(shown, 0, shown.n - 1, identity(model)), path)
 
 
 def _head_indices(head, n_heads: int) -> list[int]:
@@ -161,7 +189,8 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 
 def cmd_gui(args, out) -> int:
-    opened = open_named(args.scenario) if args.scenario else None  # bad input fails before Qt starts
+    session = _session_file(args.scenario)
+    opened = open_named(args.scenario) if args.scenario and not session else None  # bad input fails before Qt starts
     if args.model_text is not None and not args.model_text.strip():
         raise UsageError("--model-text: the text is empty: give a sentence for the model to read")
     if args.model and args.model_text is None:
@@ -171,7 +200,16 @@ def cmd_gui(args, out) -> int:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from .gui.app import run  # Qt is imported only when a window is wanted
-    return run(opened, args.lang, model_text=args.model_text, model_path=args.model)
+    return run(opened, args.lang, model_text=args.model_text, model_path=args.model, session=session)
+
+
+def _session_file(name: str | None) -> str | None:
+    """`name` when it is a real model's session file (checked now, before Qt starts), else None."""
+    from .core.session import looks_like_session, read_session
+    if not name or not os.path.isfile(name) or not looks_like_session(name):
+        return None
+    read_session(name)
+    return name
 
 
 def cmd_screenshot(args, out) -> int:
@@ -297,7 +335,7 @@ def build_parsers():
 
     model = sub.add_parser("model", help="run the real language model on TEXT: its layers to a file, "
                                          "its next-token prediction as JSON")
-    model.add_argument("text", metavar="TEXT", help="what the model reads")
+    model.add_argument("text", metavar="TEXT", nargs="?", help="what the model reads")
     model.add_argument("-o", "--output", metavar="FILE.npz", help="write every layer's q, k, v (and the "
                                                                    "prediction) for 'attnviz FILE.npz'")
     model.add_argument("--model", metavar="PATH.gguf", help="another llama-architecture GGUF file "
@@ -306,7 +344,11 @@ def build_parsers():
     model.add_argument("--ablate", action="append", default=[], metavar="LAYER.HEAD",
                        help="switch a head off (its output zeroed before W_o), e.g. 3.2; may be repeated")
     model.add_argument("--format", choices=["json"], help="print the tokens and the next tokens as JSON "
-                                                          "(the default without -o)")
+                                                          "(the default without -o and --save-session)")
+    model.add_argument("--save-session", metavar="FILE", help="write the run as a session (text, model file, "
+                                                             "switched-off heads) that 'attnviz FILE' opens")
+    model.add_argument("--session", metavar="FILE", help="run a saved session again (its text, model and every "
+                                                        "change) instead of TEXT")
     model.set_defaults(run=cmd_model)
 
     export = sub.add_parser("export", help="write a heatmap as PNG, SVG or PDF, or the numbers as CSV or "

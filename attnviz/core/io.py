@@ -378,6 +378,9 @@ def _layer_entry(value):
 
 
 def _check_header(document) -> None:
+    if isinstance(document, dict) and document.get("format") == "attnviz-model-session":
+        raise ScenarioError(QT_TR_NOOP("a real model's session, not a scenario: open it with 'attnviz FILE' or run "
+                                       "it with 'attnviz model --session FILE'"))
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise ScenarioError(QT_TR_NOOP("not an AttnViz scenario (it needs \"format\": \"{0}\")"), FORMAT_NAME)
     version = document.get("version")

@@ -62,7 +62,8 @@ def app_icon() -> QIcon:
     return icon
 
 
-def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None) -> int:
+def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None,
+        session: str | None = None) -> int:
     """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
 
     With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
@@ -84,6 +85,8 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
     window.offer_restore()
     if model_text is not None:
         window.run_model(model_text, model_path)
+    if session is not None:
+        window.open_session(session)
     return app.exec()
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
+from ..core import session as sessions
 from ..core.io import load_with_meta, save_scenario
 from ..core.scenario import ScenarioError, count_values
 from ..core.text import first_control
@@ -95,9 +96,9 @@ class Autosave(QObject):
         if self._running is not None:
             self._again = True
             return
-        scenario, path, meta = self._snapshot()
+        save, path, meta = self._snapshot()
         self._count += 1
-        self._running = self._pool.submit(self._write_copy, scenario, path, meta, self._generation, self._count)
+        self._running = self._pool.submit(self._write_copy, save, path, meta, self._generation, self._count)
         self._watch.start()
 
     @property
@@ -110,9 +111,9 @@ class Autosave(QObject):
         self.flush()
         if not self.document.modified:
             return
-        scenario, path, meta = self._snapshot()
+        save, path, meta = self._snapshot()
         self._count += 1
-        self._done(*self._copy(scenario, path, meta, self._generation), self._count)
+        self._done(*self._copy(save, path, meta, self._generation), self._count)
 
     def flush(self) -> None:
         """Wait for the write in progress, and take in its result."""
@@ -120,14 +121,23 @@ class Autosave(QObject):
             self._done(*self._running.result())
 
     def _snapshot(self):
-        scenario = self.document.scenario
+        """(how to write the copy, where, its meta): taken on the GUI thread, written on the worker.
+        A real model's session is copied as a session (its text, model and every change)."""
+        d = self.document
+        scenario, meta = d.scenario, {"source": d.source, "time": time.time()}
+        if scenario.live is not None:
+            head, query = d.active_head, d.query
+            def save(path, meta, **options):
+                identity = sessions.identity(scenario.live.model)
+                sessions.save_session(sessions.session_of(scenario, head, query, identity), path, meta, **options)
+            return save, self.folder / (self.name + ".json"), meta
         small = count_values(scenario) <= JSON_AUTOSAVE_VALUES
         path = self.folder / (self.name + (".json" if small else ".npz"))
-        return scenario, path, {"source": self.document.source, "time": time.time()}
+        return (lambda path, meta, **options: save_scenario(scenario, path, meta, **options)), path, meta
 
-    def _write_copy(self, scenario, path, meta, generation, count):
+    def _write_copy(self, save, path, meta, generation, count):
         """On the worker thread."""
-        return (*self._copy(scenario, path, meta, generation), count)
+        return (*self._copy(save, path, meta, generation), count)
 
     def _look(self) -> None:
         if self._running is None:
@@ -135,10 +145,9 @@ class Autosave(QObject):
         elif self._running.done():
             self._done(*self._running.result())
 
-    def _copy(self, scenario, path, meta, generation):
+    def _copy(self, save, path, meta, generation):
         try:
-            save_scenario(scenario, path, meta, private=True,
-                          replace=lambda tmp, target: self._replace(tmp, target, generation))
+            save(path, meta, private=True, replace=lambda tmp, target: self._replace(tmp, target, generation))
         except Superseded:
             return path, Superseded(), generation
         except ScenarioError as e:
@@ -247,7 +256,20 @@ def read(copy: Path):
     """(scenario, original source, time saved) of an autosaved copy; ScenarioError if unreadable.
     The source and time are checked: a damaged one is reported as unknown, never raised."""
     scenario, meta = load_with_meta(copy)
-    return scenario, _source(meta.get("source")), _time(meta.get("time"))
+    return scenario, original_source(meta), saved_time(meta)
+
+
+def holds_session(copy: Path) -> bool:
+    """True for the copy of a real model's session (run again to restore, not loaded)."""
+    return sessions.looks_like_session(copy)
+
+
+def original_source(meta: dict) -> str | None:
+    return _source(meta.get("source"))
+
+
+def saved_time(meta: dict) -> float | None:
+    return _time(meta.get("time"))
 
 
 def _source(value) -> str | None:

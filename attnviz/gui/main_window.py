@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
                                QMainWindow, QMenu, QMessageBox, QProgressBar, QSplitter, QTabBar, QTabWidget,
                                QToolBar, QVBoxLayout, QWidget)
 
-from ..core import load_scenario, save_scenario
+from ..core import load_scenario, save_scenario, session as sessions
 from ..core.io import holds_layers, too_large_for_json
 from ..core.messages import QT_TR_NOOP
 from ..core.presets import DEFAULT_PRESET, list_presets, open_named
@@ -40,6 +40,7 @@ from .tables import VectorTables
 
 FILE_FILTER = "AttnViz (*.json *.npz *.npy);;JSON (*.json);;NumPy (*.npz *.npy);;* (*)"
 SAVE_FILTERS = {".json": "AttnViz JSON (*.json)", ".npz": "AttnViz compact (*.npz)"}
+SESSION_FILTER = "AttnViz model session (*.attnviz-model.json)"
 IMAGE_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
 DATA_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 CLIPBOARD_WIDTH = 1600
@@ -108,6 +109,10 @@ class MainWindow(QMainWindow):
     def offer_restore(self, folder=None) -> bool:
         """After a crash: offer the newest unsaved work a session left behind."""
         for copy in autosave.orphans(folder):
+            if autosave.holds_session(copy):
+                if self._offer_session(copy):
+                    return True
+                continue
             try:
                 scenario, source, saved = autosave.read(copy)
             except Exception as e:  # noqa: BLE001 (unreadable, however: kept aside, never deleted, and said)
@@ -124,6 +129,18 @@ class MainWindow(QMainWindow):
                 self.autosave.write_now()
             return True
         return False
+
+    def _offer_session(self, copy) -> bool:
+        """A real model's session left by a crash: run it again with every change, if wanted."""
+        try:
+            _, meta = sessions.read_session(copy)
+        except Exception as e:  # noqa: BLE001 (unreadable, however: kept aside, never deleted, and said)
+            self.tell_kept(autosave.set_aside(copy), e)
+            return False
+        if self.ask_restore(None, autosave.original_source(meta), autosave.saved_time(meta)) != QMessageBox.Yes:
+            autosave.remove(copy)
+            return False
+        return self.open_session(str(copy), crash_copy=copy)
 
     def tell_kept(self, kept, error) -> None:
         QMessageBox.warning(self, tr("Unsaved work could not be restored"), tr(
@@ -176,10 +193,13 @@ class MainWindow(QMainWindow):
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
         self.overview_dialog, self._overview_of = None, None
+        self._restoring = None  # a crash copy whose real-model session is being run again
         d.replaced.connect(self._close_stale_overview)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
         self.runner.loaded.connect(self._model_ran)
         self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))
+        self.runner.restored.connect(self._session_restored)
+        self.runner.mismatch.connect(self._session_mismatch)
         self.runner.progress.connect(self._model_progress)
         self.runner.ran.connect(lambda _: self.progress.setVisible(self.runner.busy))
         self.progress = QProgressBar(objectName="modelProgress", minimumWidth=320)
@@ -539,6 +559,8 @@ class MainWindow(QMainWindow):
         what is open."""
         if not self.maybe_save():
             return False
+        if isinstance(name, str) and os.path.isfile(name) and sessions.looks_like_session(name):
+            return self.open_session(name)
         try:
             scenario, source = resolve(name) if layer == 0 else open_named(str(name), layer)
         except ScenarioError as e:
@@ -597,6 +619,67 @@ class MainWindow(QMainWindow):
         self.document.replace(llama.scenario(model, encoded, result, 0), None)
         self._update_title()
 
+    # ------------------------------------------------------------- a real model's session
+
+    def open_session(self, path: str, crash_copy=None) -> bool:
+        """Open a saved real-model session: the model runs again with every change (off the GUI
+        thread), and the layer, head and query come back as they were."""
+        try:
+            session, meta = sessions.read_session(path)
+        except ScenarioError as e:
+            self.warn(tr("Cannot open"), describe(e))
+            return False
+        source = autosave.original_source(meta) if crash_copy else os.path.abspath(path)
+        self._restoring = crash_copy  # a crash copy is kept until its session is back on screen
+        self.runner.start_session(session, source)
+        return True
+
+    def _session_restored(self, model, encoded, result, session, source):
+        from ..core import llama
+        self.progress.hide()
+        self.document.replace(llama.scenario(model, encoded, result, session.view.layer), source)
+        self.document.select(head=session.view.head, query=session.view.query)
+        if source and not self._restoring:
+            settings.remember_recent(source)
+        self._restored_copy()
+        self._update_title()
+
+    def _session_mismatch(self, session, error, source):
+        self.progress.hide()
+        answer = QMessageBox.question(
+            self, tr("The session's model cannot be had"),
+            tr("{0}. Open the layer that was shown as a plain scenario instead (its numbers, without the "
+               "model)?").format(describe(error)), QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        copy, self._restoring = self._restoring, None
+        if copy is not None:  # the changes in other layers live on in the copy, set aside
+            self.tell_kept(autosave.set_aside(copy), error)
+        if answer != QMessageBox.Yes:
+            return
+        try:
+            scenario = sessions.shown_scenario(session)
+        except ScenarioError as e:
+            self.warn(tr("Cannot open"), describe(e))
+            return
+        self.document.replace(scenario, None)
+        if copy is not None:
+            self.document.undo_stack.resetClean()  # restored work is unsaved work
+        self._update_title()
+
+    def _restored_copy(self) -> None:
+        """A crash copy's session is back: it is unsaved work again, copied anew, the old copy gone."""
+        copy, self._restoring = self._restoring, None
+        if copy is None:
+            return
+        self.document.undo_stack.resetClean()
+        autosave.remove(copy)
+        if self.autosave is not None:
+            self.autosave.write_now()
+
+    def _save_session(self, path: str) -> None:
+        d = self.document
+        identity = sessions.identity(d.scenario.live.model)
+        sessions.save_session(sessions.session_of(d.scenario, d.active_head, d.query, identity), path)
+
     def _show_model_layer(self, scenario, result, layer, head, query):
         from ..core import llama
         d = self.document
@@ -612,13 +695,21 @@ class MainWindow(QMainWindow):
             self.open_scenario(path)
 
     def save(self) -> bool:
-        """Save to the scenario's own file; a model's file (or none) asks for a new name."""
+        """Save to the scenario's own file; a model's file (or none) asks for a new name. A real
+        model's session is saved as a session (its text, model and every change)."""
         path = self.document.path
+        if self.document.scenario.live is not None:
+            return self.save_to(path) if path and sessions.is_session_path(path) else self.save_as()
         if path is None or os.path.splitext(path)[1].lower() not in SAVE_FILTERS or holds_layers(path):
             return self.save_as()
         return self.save_to(path)
 
     def save_as(self, path=None) -> bool:
+        if self.document.scenario.live is not None:
+            if not path:
+                path, _ = QFileDialog.getSaveFileName(self, tr("Save the model session"), self._suggested_name(),
+                                                      SESSION_FILTER)
+            return bool(path) and self.save_to(sessions.session_path(path))
         if not path:
             suggestion = self._suggested_name()
             chosen = SAVE_FILTERS[os.path.splitext(suggestion)[1]]
@@ -635,6 +726,8 @@ class MainWindow(QMainWindow):
         """The scenario's name, as .npz when it is too large for JSON; never the model's own file
         (a scenario holds one layer: saving it over the model's file would lose the others)."""
         d = self.document
+        if d.scenario.live is not None:
+            return os.path.join(self._folder(), sessions.session_path(self.display_name()))
         stem = self.display_name().rsplit(".", 1)[0]
         if d.path and holds_layers(d.path):
             stem += f"-layer{d.scenario.layer[0]}" if d.scenario.layer else "-edited"
@@ -646,7 +739,10 @@ class MainWindow(QMainWindow):
         if self.document.changed_on_disk(path) and self.ask_overwrite_changed(path) != QMessageBox.Save:
             return False
         try:
-            save_scenario(self.document.scenario, path)
+            if self.document.scenario.live is not None:
+                self._save_session(path)
+            else:
+                save_scenario(self.document.scenario, path)
         except ScenarioError as e:
             self.warn(tr("Cannot save"), describe(e))
             return False

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core import llama
+from ..core import llama, session as sessions
 from ..core.scenario import ScenarioError
 
 
@@ -24,10 +24,14 @@ class ModelRunner(QObject):
     loaded = Signal(object, object, object)  # model, encoded text, its run (no changes)
     ran = Signal(object)               # a run for the scenario's current changes
     failed = Signal(str)               # a message for the user
+    restored = Signal(object, object, object, object, object)  # model, encoded text, run, session, source
+    mismatch = Signal(object, object, object)  # a session whose model is missing or other: (session, why, source)
     # From the worker thread; handled on the GUI thread, which then tells everyone at once.
     _worker_loaded = Signal(object, object, object)
     _worker_ran = Signal(object)
     _worker_failed = Signal(str)
+    _worker_restored = Signal(object, object, object, object, object, object)
+    _worker_mismatch = Signal(object, object, object)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -43,6 +47,8 @@ class ModelRunner(QObject):
         self._worker_ran.connect(self._done)
         self._worker_loaded.connect(self._loaded)
         self._worker_failed.connect(self._failed)
+        self._worker_restored.connect(self._restored)
+        self._worker_mismatch.connect(self._mismatched)
         document.changed.connect(self.follow)
 
     # ------------------------------------------------------------- a new text
@@ -70,6 +76,56 @@ class ModelRunner(QObject):
             self._worker_failed.emit(f"the model could not run ({type(e).__name__}: {e})")
             return
         self._worker_loaded.emit(self.model, encoded, result)
+        self._remember_identity()
+
+    def _remember_identity(self) -> None:
+        """Work out the model file's SHA-256 now, on the worker, so that saving the session (or its
+        crash copy) does not wait for it."""
+        try:
+            sessions.identity(self.model)
+        except ScenarioError:
+            pass  # said when a session is saved
+
+    def start_session(self, session, source=None) -> None:
+        """Run a saved session again (its model, text and every change), off the GUI thread."""
+        self.busy = True
+        self._pool.submit(self._start_session, session, source)
+
+    def _start_session(self, session, source) -> None:
+        def load(path):
+            model = self._load(path)
+            self.model, self.model_path = model, path
+            self.progress.emit("run", 0, 1)
+            return model
+        try:
+            model, encoded, baseline, result = sessions.restore(session, load)
+        except sessions.ModelMismatch as e:
+            self._worker_mismatch.emit(session, e, source)
+            return
+        except ScenarioError as e:
+            self._worker_failed.emit(str(e))
+            return
+        except MemoryError:
+            self._worker_failed.emit("not enough memory to run the model")
+            return
+        except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
+            self._worker_failed.emit(f"the model could not run ({type(e).__name__}: {e})")
+            return
+        self._worker_restored.emit(model, encoded, baseline, result, session, source)
+
+    def _restored(self, model, encoded, baseline, result, session, source) -> None:
+        self.baseline, self.latest = baseline, result
+        self.busy = False
+        self.restored.emit(model, encoded, result, session, source)
+        self.ran.emit(result)
+
+    def _mismatched(self, session, message, source) -> None:
+        self.busy = False
+        self.mismatch.emit(session, message, source)
+
+    def identity(self):
+        """The loaded model file's identity, for a session file (its SHA-256 once per file)."""
+        return sessions.identity(self.model)
 
     def _load(self, path) -> llama.Model:
         from ..core.files import stamp

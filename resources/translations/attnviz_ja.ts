@@ -574,8 +574,20 @@ exactly 0</source>
         <translation>モデルを実行中…</translation>
     </message>
     <message>
+        <source>The session&apos;s model cannot be had</source>
+        <translation>このセッションのモデルを用意できません</translation>
+    </message>
+    <message>
+        <source>{0}. Open the layer that was shown as a plain scenario instead (its numbers, without the model)?</source>
+        <translation>{0}。代わりに、表示していた層を普通のシナリオとして開きますか（数値だけで、モデルは使いません）？</translation>
+    </message>
+    <message>
         <source>Open scenario</source>
         <translation>シナリオを開く</translation>
+    </message>
+    <message>
+        <source>Save the model session</source>
+        <translation>モデルのセッションを保存</translation>
     </message>
     <message>
         <source>Save scenario</source>
@@ -1418,6 +1430,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&quot;layer&quot; must be [this layer, number of layers], with at most {0} layers</source>
         <translation>&quot;layer&quot; は [この層, 層の数] の形で、層は最大 {0} 個です</translation>
+    </message>
+    <message>
+        <source>a real model&apos;s session, not a scenario: open it with &apos;attnviz FILE&apos; or run it with &apos;attnviz model --session FILE&apos;</source>
+        <translation>実際のモデルのセッションで、シナリオではありません。「attnviz FILE」で開くか、「attnviz model --session FILE」で実行してください</translation>
     </message>
     <message>
         <source>not an AttnViz scenario (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
@@ -2386,6 +2402,74 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>A line&apos;s width and opacity are the weight (lines under {0} are left out); a masked pair has no line.</source>
         <translation>線の太さと濃さが重みです（{0} 未満の線は描きません）。マスクされた組には線がありません。</translation>
+    </message>
+    <message>
+        <source>the changes hold {0:,} numbers, more than a session file keeps ({1:,})</source>
+        <translation>変更に {0:,} 個の数値があり、セッションファイルに保存できる数（{1:,}）を超えています</translation>
+    </message>
+    <message>
+        <source>not a real model&apos;s session (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
+        <translation>実際のモデルのセッションではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
+    </message>
+    <message>
+        <source>&quot;text&quot; must be the text the model read (at most {0:,} characters)</source>
+        <translation>&quot;text&quot; はモデルが読んだ文章でなければなりません（{0:,} 文字まで）</translation>
+    </message>
+    <message>
+        <source>&quot;ids&quot; must be the token ids the model read</source>
+        <translation>&quot;ids&quot; はモデルが読んだトークン ID でなければなりません</translation>
+    </message>
+    <message>
+        <source>&quot;model&quot; must name the model file: its path, SHA-256 and size</source>
+        <translation>&quot;model&quot; にはモデルファイルのパス、SHA-256、サイズが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;view&quot; must give the layer, head and query shown</source>
+        <translation>&quot;view&quot; には表示していた層、ヘッド、クエリが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;changes&quot; must be a list of at most {0:,} changed heads</source>
+        <translation>&quot;changes&quot; は変更したヘッドのリスト（{0:,} 個まで）でなければなりません</translation>
+    </message>
+    <message>
+        <source>each change must give its layer, head and whether it is off</source>
+        <translation>変更にはそれぞれ層、ヘッド、オフかどうかが必要です</translation>
+    </message>
+    <message>
+        <source>layer {0} head {1}</source>
+        <translation>層 {0} のヘッド {1}</translation>
+    </message>
+    <message>
+        <source>{0}: a value is not a number (or is too large: values must lie {1})</source>
+        <translation>{0}：数値でない値（または大きすぎる値）があります。値は{1}でなければなりません</translation>
+    </message>
+    <message>
+        <source>the model file {0} is not there</source>
+        <translation>モデルファイル {0} が見つかりません</translation>
+    </message>
+    <message>
+        <source>the model file {0} is not the one this session was made with (its SHA-256 differs)</source>
+        <translation>モデルファイル {0} は、このセッションを作ったときのものと違います（SHA-256 が一致しません）</translation>
+    </message>
+    <message>
+        <source>a change to layer {0} head {1}: the model has {2} layers of {3} heads</source>
+        <translation>層 {0} のヘッド {1} への変更：このモデルは {2} 層で、各層のヘッドは {3} 個です</translation>
+    </message>
+    <message>
+        <source>layer {0} head {1}: {2} has shape {3}, not {4}</source>
+        <translation>層 {0} のヘッド {1}：{2} の形が {3} で、{4} ではありません</translation>
+    </message>
+    <message>
+        <source>the layer, head or query shown is not in the model</source>
+        <translation>表示していた層、ヘッド、クエリがモデルにありません</translation>
+    </message>
+    <message>
+        <source>this session did not keep the layer shown (it was too large)</source>
+        <translation>このセッションには表示していた層が保存されていません（大きすぎたため）</translation>
+    </message>
+    <message>
+        <source>the model reads the session&apos;s text as other tokens than when it was saved</source>
+        <translation>モデルがセッションの文章を、保存したときとは違うトークンとして読みます</translation>
     </message>
 </context>
 </TS>

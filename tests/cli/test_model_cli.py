@@ -89,6 +89,6 @@ def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch):
     monkeypatch.setattr("attnviz.cli.display_problem", lambda: None)
     monkeypatch.setattr("attnviz.gui.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
     assert main(["--model-text", TEXT]) == 0
-    assert opened == [{"model_text": TEXT, "model_path": None}]
+    assert opened == [{"model_text": TEXT, "model_path": None, "session": None}]
     code, out, err = run(capsys, "--model-text", "  ")
     assert code == 2 and "the text is empty" in err

@@ -1,0 +1,313 @@
+"""A real model's session as a document: what the model read, which file it is, every change.
+
+A session is saved as `NAME.attnviz-model.json` (and so is its crash copy):
+
+    {"format": "attnviz-model-session", "version": 1,
+     "model": {"path": ..., "sha256": ..., "bytes": ..., "builtin": true|false},
+     "text": "...", "ids": [...],                      # the text, and the tokens it was read as
+     "view": {"layer": L, "head": H, "query": Q},      # what was on screen
+     "changes": [{"layer": L, "head": H, "off": false, "q": [[...]] | null, "k": null, "v": null}, ...],
+     "shown": {...}}                                   # the layer on screen as a plain scenario
+
+Opening it runs the model again with every change (`restore`), so the heads of any layer and the
+next-token panel come back exactly. The model is the one the session was made with or nothing:
+its SHA-256 is checked, and when the file is missing or different the layer that was shown can
+still be opened as a plain scenario (`shown`), so the numbers on screen are never lost.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .files import FileProblem, atomic_write, open_regular, problem, read_limited, stamp
+from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _matrix, _parse_json, scenario_from_dict, scenario_to_dict, to_json_text
+from .messages import QT_TR_NOOP, Phrase
+from .numbers import MAX_ABS, RANGE_TEXT
+from .scenario import MAX_HEADS, MAX_LAYERS, MAX_TOKENS, Change, Scenario, ScenarioError, count_values
+
+FORMAT_NAME = "attnviz-model-session"
+FORMAT_VERSION = 1
+SUFFIX = ".attnviz-model.json"
+MAX_TEXT_CHARS = 1_000_000   # far above what a model reads; the model's own limit is checked on restore
+MAX_CHANGES = MAX_LAYERS * MAX_HEADS
+MATRICES = ("q", "k", "v")
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    path: str            # where the model was read from
+    sha256: str
+    bytes: int
+    builtin: bool        # the built-in model: found where this AttnViz keeps it, not at `path`
+
+
+@dataclass(frozen=True)
+class View:
+    layer: int
+    head: int
+    query: int
+
+
+@dataclass(frozen=True, eq=False)
+class Session:
+    model: ModelFile
+    text: str
+    ids: tuple[int, ...]
+    view: View
+    changes: tuple      # ((layer, head, Change), ...), sorted, as Live.changes
+    shown: dict | None  # the layer on screen as a scenario document, or None (too large to keep)
+
+
+class ModelMismatch(ScenarioError):
+    """The session's model file is missing or not the one it was made with."""
+
+
+def is_session_path(path) -> bool:
+    return str(path).lower().endswith(SUFFIX)
+
+
+def session_path(path: str) -> str:
+    """`path` with the session's own suffix (lesson.json -> lesson.attnviz-model.json)."""
+    if is_session_path(path):
+        return path
+    stem, suffix = os.path.splitext(path)
+    return (stem if suffix.lower() in (".json", ".npz") else path) + SUFFIX
+
+
+# ---------------------------------------------------------------- the model file's identity
+
+_hashes: dict = {}
+_hashes_lock = threading.Lock()
+
+
+def model_file(path, builtin: bool) -> ModelFile:
+    """The model file's identity; its SHA-256 is worked out once per file version (a 100 MB model
+    takes a few tenths of a second), then remembered."""
+    path = os.path.abspath(str(path))
+    key = (path, stamp(path))
+    with _hashes_lock:
+        known = _hashes.get(key)
+    if known is None:
+        digest = hashlib.sha256()
+        try:
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError as e:
+            raise problem(path, QT_TR_NOOP("cannot be read ({0})"), e.strerror or e) from None
+        known = (digest.hexdigest(), os.path.getsize(path))
+        with _hashes_lock:
+            _hashes[key] = known
+    return ModelFile(path, known[0], known[1], builtin)
+
+
+# ---------------------------------------------------------------- writing
+
+def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
+    """The session a live scenario belongs to, as the user sees it now."""
+    live = s.live
+    shown = scenario_to_dict(s) if count_values(s) <= JSON_MAX_VALUES // 2 else None
+    return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown)
+
+
+def to_document(session: Session, meta: dict | None = None) -> dict:
+    m = session.model
+    document = {
+        "format": FORMAT_NAME, "version": FORMAT_VERSION,
+        "model": {"path": m.path, "sha256": m.sha256, "bytes": m.bytes, "builtin": m.builtin},
+        "text": session.text, "ids": list(session.ids),
+        "view": {"layer": session.view.layer, "head": session.view.head, "query": session.view.query},
+        "changes": [_change_entry(layer, head, change) for layer, head, change in session.changes],
+    }
+    if session.shown is not None:
+        document["shown"] = session.shown
+    if meta:
+        document["autosave"] = meta
+    return document
+
+
+def _change_entry(layer: int, head: int, change: Change) -> dict:
+    return {"layer": layer, "head": head, "off": change.off,
+            **{m: None if getattr(change, m) is None else getattr(change, m).tolist() for m in MATRICES}}
+
+
+def save_session(session: Session, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
+    """Write the session atomically (see core.files.atomic_write)."""
+    values = sum(getattr(c, m).size for _, _, c in session.changes for m in MATRICES if getattr(c, m) is not None)
+    if values > JSON_MAX_VALUES:
+        raise problem(path, QT_TR_NOOP("the changes hold {0:,} numbers, more than a session file keeps ({1:,})"),
+                      values, JSON_MAX_VALUES)
+    atomic_write(path, to_json_text(to_document(session, meta)).encode("utf-8"), private, replace)
+
+
+# ---------------------------------------------------------------- reading
+
+def looks_like_session(path) -> bool:
+    """True for a file holding a session, by its name or, for crash copies, its first bytes."""
+    if is_session_path(path):
+        return True
+    try:
+        with open_regular(path, MAX_FILE_BYTES) as f:  # a pipe or a device is no session: never blocks
+            head = f.read(256)
+    except (ScenarioError, OSError):
+        return False
+    return f'"format": "{FORMAT_NAME}"'.encode() in head
+
+
+def read_session(path) -> tuple[Session, dict]:
+    """(session, the document's "autosave" entry or {}); every failure is a FileProblem."""
+    try:
+        document = _parse_json(read_limited(path, MAX_FILE_BYTES), path)
+        return from_document(document), _meta(document)
+    except FileProblem:
+        raise
+    except ScenarioError as e:
+        raise problem(path, e) from None
+    except MemoryError:
+        raise problem(path, QT_TR_NOOP("too large to open with the memory available")) from None
+
+
+def from_document(document) -> Session:
+    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
+        raise ScenarioError(QT_TR_NOOP("not a real model's session (it needs \"format\": \"{0}\")"), FORMAT_NAME)
+    version = document.get("version")
+    if not _whole(version, 1):
+        raise ScenarioError(QT_TR_NOOP("\"version\" must be a whole number, not {0}"), repr(version)[:30])
+    if version > FORMAT_VERSION:
+        raise ScenarioError(QT_TR_NOOP("written by a newer AttnViz (format version {0}); this version reads up "
+                                       "to version {1}"), version, FORMAT_VERSION)
+    text = document.get("text")
+    if not isinstance(text, str) or not text or len(text) > MAX_TEXT_CHARS:
+        raise ScenarioError(QT_TR_NOOP("\"text\" must be the text the model read (at most {0:,} characters)"),
+                            MAX_TEXT_CHARS)
+    ids = document.get("ids")
+    if not isinstance(ids, list) or not 0 < len(ids) <= 4 * MAX_TOKENS or not all(_whole(i, 0) for i in ids):
+        raise ScenarioError(QT_TR_NOOP("\"ids\" must be the token ids the model read"))
+    shown = document.get("shown")
+    if shown is not None:
+        scenario_from_dict(shown)  # checked now: the fallback must open when it is needed
+    return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
+                   _changes(document.get("changes")), shown)
+
+
+def _whole(x, low: int, high: int = 1 << 31) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and low <= x < high
+
+
+def _model_entry(entry) -> ModelFile:
+    ok = isinstance(entry, dict) and isinstance(entry.get("path"), str) and 0 < len(entry["path"]) <= 4096 \
+        and isinstance(entry.get("sha256"), str) and len(entry["sha256"]) == 64 \
+        and _whole(entry.get("bytes"), 0, 1 << 50) and isinstance(entry.get("builtin", False), bool)
+    if not ok:
+        raise ScenarioError(QT_TR_NOOP("\"model\" must name the model file: its path, SHA-256 and size"))
+    return ModelFile(entry["path"], entry["sha256"].lower(), entry["bytes"], entry.get("builtin", False))
+
+
+def _view(entry) -> View:
+    if not isinstance(entry, dict) or not all(_whole(entry.get(k), 0, 1 << 16) for k in ("layer", "head", "query")):
+        raise ScenarioError(QT_TR_NOOP("\"view\" must give the layer, head and query shown"))
+    return View(entry["layer"], entry["head"], entry["query"])
+
+
+def _changes(entries) -> tuple:
+    if not isinstance(entries, list) or len(entries) > MAX_CHANGES:
+        raise ScenarioError(QT_TR_NOOP("\"changes\" must be a list of at most {0:,} changed heads"), MAX_CHANGES)
+    out = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or not _whole(entry.get("layer"), 0, MAX_LAYERS) \
+                or not _whole(entry.get("head"), 0, MAX_HEADS) or not isinstance(entry.get("off", False), bool):
+            raise ScenarioError(QT_TR_NOOP("each change must give its layer, head and whether it is off"))
+        layer, head = entry["layer"], entry["head"]
+        where = Phrase(QT_TR_NOOP("layer {0} head {1}"), layer, head)
+        given = {m: None if entry.get(m) is None else _finite(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m))
+                 for m in MATRICES}
+        out[(layer, head)] = Change(off=entry.get("off", False), **given)
+    return tuple((layer, head, change) for (layer, head), change in sorted(out.items()))
+
+
+def _finite(value, where) -> np.ndarray:
+    """A changed q, k or v: rows of finite numbers within AttnViz's range, read-only."""
+    a = _matrix(value, where)
+    if a.size and not (np.all(np.isfinite(a)) and np.abs(a).max() <= MAX_ABS):
+        raise ScenarioError(QT_TR_NOOP("{0}: a value is not a number (or is too large: values must lie {1})"),
+                            where, RANGE_TEXT)
+    a.setflags(write=False)
+    return a
+
+
+def _meta(document) -> dict:
+    meta = document.get("autosave")
+    return meta if isinstance(meta, dict) else {}
+
+
+# ---------------------------------------------------------------- opening it again
+
+def model_path(session: Session, bundled) -> Path | None:
+    """Where the session's model is: the built-in one here, or the file it named."""
+    return Path(bundled) if session.model.builtin and bundled is not None else Path(session.model.path)
+
+
+def check_model(session: Session, path) -> ModelFile:
+    """The model file at `path`, if it is the session's; ModelMismatch saying why otherwise."""
+    if path is None or not os.path.isfile(path):
+        raise ModelMismatch(QT_TR_NOOP("the model file {0} is not there"), session.model.path)
+    found = model_file(path, session.model.builtin)
+    if found.sha256 != session.model.sha256:
+        raise ModelMismatch(QT_TR_NOOP("the model file {0} is not the one this session was made with "
+                                       "(its SHA-256 differs)"), str(path))
+    return found
+
+
+def checked_changes(session: Session, n_layers: int, n_heads: int, n: int, d_head: int) -> tuple:
+    """The session's changes, each checked against the model's sizes and the text's length."""
+    for layer, head, change in session.changes:
+        if layer >= n_layers or head >= n_heads:
+            raise ScenarioError(QT_TR_NOOP("a change to layer {0} head {1}: the model has {2} layers of {3} heads"),
+                                layer, head, n_layers, n_heads)
+        for m in MATRICES:
+            given = getattr(change, m)
+            if given is not None and given.shape != (n, d_head):
+                raise ScenarioError(QT_TR_NOOP("layer {0} head {1}: {2} has shape {3}, not {4}"),
+                                    layer, head, m, given.shape, (n, d_head))
+    if not (session.view.layer < n_layers and session.view.head < n_heads and session.view.query < n):
+        raise ScenarioError(QT_TR_NOOP("the layer, head or query shown is not in the model"))
+    return session.changes
+
+
+def shown_scenario(session: Session) -> Scenario:
+    """The layer that was on screen, as a plain scenario (when the model cannot be had)."""
+    if session.shown is None:
+        raise ScenarioError(QT_TR_NOOP("this session did not keep the layer shown (it was too large)"))
+    return scenario_from_dict(session.shown)
+
+
+def identity(model) -> ModelFile:
+    """The identity of a loaded model's file (core.llama.Model), the built-in one marked as such."""
+    from .llama import bundled_model
+    bundled = bundled_model()
+    builtin = bundled is not None and os.path.realpath(bundled) == os.path.realpath(model.path)
+    return model_file(model.path, builtin)
+
+
+def restore(session: Session, load):
+    """Run the session's model again with every change: (model, encoded text, the model as it is,
+    the run with the changes). `load(path)` loads a model (None: the built-in one), so a window can
+    keep the models it has loaded. ModelMismatch when the file is missing or another."""
+    from . import llama
+    path = None if session.model.builtin else session.model.path
+    check_model(session, llama.bundled_model() if path is None else path)
+    model = load(path)
+    encoded = llama.encode(model, session.text)
+    if encoded.ids != session.ids:
+        raise ModelMismatch(QT_TR_NOOP("the model reads the session's text as other tokens than when it was "
+                                       "saved"))
+    c = model.config
+    changes = checked_changes(session, c.n_layers, c.n_heads, len(encoded.ids), c.d_head)
+    baseline = llama.run(model, encoded.ids)
+    result = llama.run(model, encoded.ids, changes, after=baseline) if changes else baseline
+    return model, encoded, baseline, result

@@ -1,0 +1,120 @@
+"""A real model's session file: written and read back exactly; every hostile entry refused by name."""
+import json
+
+import numpy as np
+import pytest
+
+from attnviz.core import llama
+from attnviz.core.scenario import Change, ScenarioError
+from attnviz.core.session import (FORMAT_NAME, ModelFile, ModelMismatch, Session, View, check_model, checked_changes,
+                                  from_document, looks_like_session, model_file, read_session, restore, save_session,
+                                  session_path, to_document)
+
+MODEL = ModelFile("/models/m.gguf", "ab" * 32, 123, False)
+
+
+def a_session(changes=None, text="a\nb\tc"):
+    q = np.arange(6, dtype=float).reshape(3, 2) / 7
+    changes = changes if changes is not None else ((1, 0, Change(q=q)), (2, 1, Change(off=True)))
+    return Session(MODEL, text, (1, 2, 3), View(1, 0, 2), changes, None)
+
+
+def test_a_session_round_trips_exactly_through_its_file(tmp_path):
+    session = a_session()
+    path = tmp_path / "x.attnviz-model.json"
+    save_session(session, path, meta={"source": None, "time": 1.0})
+    back, meta = read_session(path)
+    assert (back.text, back.ids, back.view, back.model) == (session.text, session.ids, session.view, session.model)
+    assert [(layer, head, c.off) for layer, head, c in back.changes] == [(1, 0, False), (2, 1, True)]
+    assert back.changes[0][2].q.tobytes() == session.changes[0][2].q.tobytes()  # bit for bit
+    assert back.changes[0][2].k is None and meta == {"source": None, "time": 1.0}
+    assert looks_like_session(path) and looks_like_session(tmp_path / "y.attnviz-model.json")
+
+
+def test_a_crash_copy_with_a_plain_name_is_known_by_its_first_bytes(tmp_path):
+    path = tmp_path / "session-abc.json"
+    save_session(a_session(), path)
+    assert looks_like_session(path)
+    (tmp_path / "plain.json").write_text('{"format": "attnviz-scenario"}')
+    assert not looks_like_session(tmp_path / "plain.json")
+
+
+def test_the_session_suffix_is_added_where_it_is_missing():
+    assert session_path("/a/lesson.json") == "/a/lesson.attnviz-model.json"
+    assert session_path("/a/lesson") == "/a/lesson.attnviz-model.json"
+    assert session_path("/a/L.attnviz-model.json") == "/a/L.attnviz-model.json"
+
+
+def good_document():
+    return to_document(a_session())
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda d: d.update(format="attnviz-scenario"), "not a real model's session"),
+    (lambda d: d.update(version=2), "newer AttnViz"),
+    (lambda d: d.update(version=True), "version"),
+    (lambda d: d.update(text=""), "text"),
+    (lambda d: d.update(text=7), "text"),
+    (lambda d: d.update(ids=[1, -2]), "ids"),
+    (lambda d: d.update(ids=[1.5]), "ids"),
+    (lambda d: d["model"].update(sha256="x"), "SHA-256"),
+    (lambda d: d["model"].update(path=""), "model"),
+    (lambda d: d.update(view={"layer": 0, "head": -1, "query": 0}), "view"),
+    (lambda d: d["changes"][0].update(layer=10_000), "layer"),
+    (lambda d: d["changes"][0].update(off="yes"), "off"),
+    (lambda d: d["changes"][0].update(q=[[1, "x"], [1, 2], [3, 4]]), "not a number"),
+    (lambda d: d["changes"][0].update(q=[[1, 2], [3]]), "different lengths"),
+    (lambda d: d.update(changes={"a": 1}), "changes"),
+    (lambda d: d.update(shown={"format": "attnviz-scenario", "version": 1}), "tokens"),
+])
+def test_a_hostile_session_is_refused_saying_what_is_wrong(change, says):
+    document = good_document()
+    change(document)
+    with pytest.raises(ScenarioError, match=says):
+        from_document(document)
+
+
+def test_nan_in_a_session_file_is_refused(tmp_path):
+    path = tmp_path / "s.attnviz-model.json"
+    path.write_text(json.dumps(good_document()).replace("0.14285714285714285", "NaN"))
+    with pytest.raises(ScenarioError, match="not a number"):
+        read_session(path)
+
+
+def test_changes_are_checked_against_the_models_sizes():
+    session = a_session()
+    assert checked_changes(session, n_layers=3, n_heads=2, n=3, d_head=2) == session.changes
+    with pytest.raises(ScenarioError, match="has 2 layers"):
+        checked_changes(session, n_layers=2, n_heads=2, n=3, d_head=2)
+    with pytest.raises(ScenarioError, match=r"shape \(3, 2\), not \(3, 4\)"):
+        checked_changes(session, n_layers=3, n_heads=2, n=3, d_head=4)
+
+
+def test_the_model_file_must_be_the_one_the_session_was_made_with(tmp_path):
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF one")
+    session = Session(model_file(model, False), "t", (1,), View(0, 0, 0), (), None)
+    assert check_model(session, model).sha256 == session.model.sha256
+    model.write_bytes(b"GGUF two")
+    with pytest.raises(ModelMismatch, match="SHA-256 differs"):
+        check_model(session, model)
+    with pytest.raises(ModelMismatch, match="is not there"):
+        check_model(session, tmp_path / "gone.gguf")
+
+
+@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
+    from attnviz.core.session import identity
+    model = llama.load()
+    encoded = llama.encode(model, "The cat ate the fish.")
+    direct = llama.run(model, encoded.ids)
+    q = direct.q[5][0].copy()
+    q[3, 7] = 9.0
+    changes = ((5, 0, Change(q=q)), (22, 8, Change(off=True)))
+    expected = llama.run(model, encoded.ids, changes)
+    session = Session(identity(model), encoded.text, encoded.ids, View(5, 0, 3), changes, None)
+    back = from_document(json.loads(json.dumps(to_document(session))))
+    _, _, baseline, result = restore(back, lambda path: model)
+    np.testing.assert_array_equal(baseline.probs, direct.probs)
+    np.testing.assert_array_equal(result.probs, expected.probs)
+    assert result.q[5][0][3, 7] == 9.0
