@@ -64,7 +64,7 @@ class DesktopError(Exception):
 
 def string_value(text: str) -> str:
     """A value of type string: the escapes \\\\, \\n, \\t, \\r (undone by every reader first)."""
-    return (text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r"))
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
 
 
 def exec_argument(argument: str) -> str:
