@@ -9,7 +9,8 @@
 #   make bundle-test       builds it, then runs it in a bare, offline environment (tests/packaging)
 #   make wheelhouse        wheelhouse/: AttnViz's wheel and every dependency's, for pip --no-index
 #   make wheelhouse-test   builds it, then installs from it into a fresh venv with the index disabled
-#   make install-desktop   a menu entry, the icon and the scenario file type for this user (Linux)
+#   make install-desktop   a menu entry, the icon and the scenario file type for this user (Linux);
+#                          the same as `attnviz --install-desktop` (make uninstall-desktop removes them)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -17,7 +18,7 @@ STAMP  := $(VENV)/.installed
 
 PYINSTALLER := pyinstaller==6.22.3
 
-.PHONY: run test bench soak clean bundle bundle-test wheelhouse wheelhouse-test install-desktop
+.PHONY: run test bench soak clean bundle bundle-test wheelhouse wheelhouse-test install-desktop uninstall-desktop
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
@@ -63,7 +64,10 @@ wheelhouse-test: wheelhouse
 	$(BIN)/python -m pytest -m wheelhouse tests/packaging $(PYTEST_ARGS)
 
 install-desktop: $(STAMP)
-	$(BIN)/python tools/install_desktop.py
+	$(BIN)/attnviz --install-desktop
+
+uninstall-desktop: $(STAMP)
+	$(BIN)/attnviz --uninstall-desktop
 
 clean:
 	rm -rf $(VENV) build dist wheelhouse *.egg-info

