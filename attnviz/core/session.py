@@ -6,8 +6,12 @@ A session is saved as `NAME.attnviz-model.json` (and so is its crash copy):
      "model": {"path": ..., "sha256": ..., "bytes": ..., "builtin": true|false},
      "text": "...", "ids": [...],                      # the text, and the tokens it was read as
      "view": {"layer": L, "head": H, "query": Q},      # what was on screen
-     "changes": [{"layer": L, "head": H, "off": false, "q": [[...]] | null, "k": null, "v": null}, ...],
-     "shown": {...}}                                   # the layer on screen as a plain scenario
+     "changes": [{"layer": L, "head": H, "off": false, "q": ARRAY | null, "k": null, "v": null}, ...],
+     "shown": {"scenario": {...}, "q": ARRAY, "k": ARRAY, "v": ARRAY}}  # the layer on screen, plain
+
+where ARRAY is {"shape": [...], "float64": "<base64 of the little-endian values>"}: exact, and
+written in milliseconds where lists of decimal numbers took seconds at a few hundred tokens (the
+crash copy is written after every edit, and formatting numbers holds Python's lock, so the window).
 
 Opening it runs the model again with every change (`restore`), so the heads of any layer and the
 next-token panel come back exactly. The model is the one the session was made with or nothing:
@@ -16,7 +20,10 @@ still be opened as a plain scenario (`shown`), so the numbers on screen are neve
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -25,10 +32,10 @@ from pathlib import Path
 import numpy as np
 
 from .files import FileProblem, atomic_write, open_regular, problem, read_limited, stamp
-from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _matrix, _parse_json, scenario_from_dict, scenario_to_dict, to_json_text
+from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _parse_json, scenario_from_dict, scenario_to_dict, to_json_text
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import MAX_HEADS, MAX_LAYERS, MAX_TOKENS, Change, Scenario, ScenarioError, count_values
+from .scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
 
 FORMAT_NAME = "attnviz-model-session"
 FORMAT_VERSION = 1
@@ -111,7 +118,8 @@ def model_file(path, builtin: bool) -> ModelFile:
 def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
     """The session a live scenario belongs to, as the user sees it now."""
     live = s.live
-    shown = scenario_to_dict(s) if count_values(s) <= JSON_MAX_VALUES // 2 else None
+    shown = {"scenario": scenario_to_dict(s, with_arrays=False),
+             **{m: np.stack([h.matrix(m) for h in s.heads]) for m in MATRICES}}
     return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown)
 
 
@@ -125,7 +133,8 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
         "changes": [_change_entry(layer, head, change) for layer, head, change in session.changes],
     }
     if session.shown is not None:
-        document["shown"] = session.shown
+        document["shown"] = {"scenario": session.shown["scenario"],
+                             **{m: _array_entry(session.shown[m]) for m in MATRICES}}
     if meta:
         document["autosave"] = meta
     return document
@@ -133,7 +142,12 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
 
 def _change_entry(layer: int, head: int, change: Change) -> dict:
     return {"layer": layer, "head": head, "off": change.off,
-            **{m: None if getattr(change, m) is None else getattr(change, m).tolist() for m in MATRICES}}
+            **{m: None if getattr(change, m) is None else _array_entry(getattr(change, m)) for m in MATRICES}}
+
+
+def _array_entry(a: np.ndarray) -> dict:
+    a = np.ascontiguousarray(a, dtype="<f8")
+    return {"shape": list(a.shape), "float64": base64.b64encode(a.tobytes()).decode("ascii")}
 
 
 def save_session(session: Session, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
@@ -188,9 +202,7 @@ def from_document(document) -> Session:
     ids = document.get("ids")
     if not isinstance(ids, list) or not 0 < len(ids) <= 4 * MAX_TOKENS or not all(_whole(i, 0) for i in ids):
         raise ScenarioError(QT_TR_NOOP("\"ids\" must be the token ids the model read"))
-    shown = document.get("shown")
-    if shown is not None:
-        scenario_from_dict(shown)  # checked now: the fallback must open when it is needed
+    shown = _shown(document.get("shown"))
     return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
                    _changes(document.get("changes")), shown)
 
@@ -224,20 +236,54 @@ def _changes(entries) -> tuple:
             raise ScenarioError(QT_TR_NOOP("each change must give its layer, head and whether it is off"))
         layer, head = entry["layer"], entry["head"]
         where = Phrase(QT_TR_NOOP("layer {0} head {1}"), layer, head)
-        given = {m: None if entry.get(m) is None else _finite(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m))
+        given = {m: None if entry.get(m) is None else _array(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m), 2)
                  for m in MATRICES}
         out[(layer, head)] = Change(off=entry.get("off", False), **given)
     return tuple((layer, head, change) for (layer, head), change in sorted(out.items()))
 
 
-def _finite(value, where) -> np.ndarray:
-    """A changed q, k or v: rows of finite numbers within AttnViz's range, read-only."""
-    a = _matrix(value, where)
+def _array(entry, where, ndim: int) -> np.ndarray:
+    """An ARRAY entry: its shape checked before its data is decoded, then finite numbers within
+    AttnViz's range, read-only."""
+    shape = entry.get("shape") if isinstance(entry, dict) else None
+    data = entry.get("float64") if isinstance(entry, dict) else None
+    high = max(MAX_TOKENS, MAX_DIM, MAX_HEADS) + 1
+    if not (isinstance(shape, list) and len(shape) == ndim and all(_whole(x, 0, high) for x in shape)
+            and math.prod(shape) <= MAX_VALUES and isinstance(data, str) and len(data) == 4 * -(-8 * math.prod(shape) // 3)):
+        raise ScenarioError(QT_TR_NOOP("{0} must be an array of {1} axes: its shape and its values in base64"),
+                            where, ndim)
+    try:
+        a = np.frombuffer(base64.b64decode(data, validate=True), dtype="<f8").reshape(shape)
+    except (binascii.Error, ValueError):
+        raise ScenarioError(QT_TR_NOOP("{0} must be an array of {1} axes: its shape and its values in base64"),
+                            where, ndim) from None
     if a.size and not (np.all(np.isfinite(a)) and np.abs(a).max() <= MAX_ABS):
         raise ScenarioError(QT_TR_NOOP("{0}: a value is not a number (or is too large: values must lie {1})"),
                             where, RANGE_TEXT)
-    a.setflags(write=False)
     return a
+
+
+def _shown(entry) -> dict | None:
+    """The layer on screen: a scenario's header and its heads' q, k, v; checked now, so the
+    fallback opens when it is needed."""
+    if entry is None:
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("scenario"), dict):
+        raise ScenarioError(QT_TR_NOOP("\"shown\" must hold the layer shown as a scenario"))
+    shown = {"scenario": entry["scenario"],
+             **{m: _array(entry.get(m), Phrase(QT_TR_NOOP("{0}: {1}"), "shown", m), 3) for m in MATRICES}}
+    _shown_scenario(shown)
+    return shown
+
+
+def _shown_scenario(shown: dict) -> Scenario:
+    document = dict(shown["scenario"])
+    heads = document.get("heads")
+    if not isinstance(heads, list) or not all(isinstance(h, dict) for h in heads) or \
+            any(len(shown[m]) != len(heads) for m in MATRICES):
+        raise ScenarioError(QT_TR_NOOP("\"shown\" must hold the layer shown as a scenario"))
+    document["heads"] = [{**h, **{m: shown[m][i] for m in MATRICES}} for i, h in enumerate(heads)]
+    return scenario_from_dict(document)
 
 
 def _meta(document) -> dict:
@@ -282,8 +328,8 @@ def checked_changes(session: Session, n_layers: int, n_heads: int, n: int, d_hea
 def shown_scenario(session: Session) -> Scenario:
     """The layer that was on screen, as a plain scenario (when the model cannot be had)."""
     if session.shown is None:
-        raise ScenarioError(QT_TR_NOOP("this session did not keep the layer shown (it was too large)"))
-    return scenario_from_dict(session.shown)
+        raise ScenarioError(QT_TR_NOOP("this session did not keep the layer shown"))
+    return _shown_scenario(session.shown)
 
 
 def identity(model) -> ModelFile:

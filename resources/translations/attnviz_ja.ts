@@ -2444,8 +2444,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>層 {0} のヘッド {1}</translation>
     </message>
     <message>
+        <source>{0} must be an array of {1} axes: its shape and its values in base64</source>
+        <translation>{0} は {1} 次元の配列（形と、base64 で書いた値）でなければなりません</translation>
+    </message>
+    <message>
         <source>{0}: a value is not a number (or is too large: values must lie {1})</source>
         <translation>{0}：数値でない値（または大きすぎる値）があります。値は{1}でなければなりません</translation>
+    </message>
+    <message>
+        <source>&quot;shown&quot; must hold the layer shown as a scenario</source>
+        <translation>&quot;shown&quot; には表示していた層がシナリオとして必要です</translation>
     </message>
     <message>
         <source>the model file {0} is not there</source>
@@ -2468,8 +2476,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>表示していた層、ヘッド、クエリがモデルにありません</translation>
     </message>
     <message>
-        <source>this session did not keep the layer shown (it was too large)</source>
-        <translation>このセッションには表示していた層が保存されていません（大きすぎたため）</translation>
+        <source>this session did not keep the layer shown</source>
+        <translation>このセッションには表示していた層が保存されていません</translation>
     </message>
     <message>
         <source>the model reads the session&apos;s text as other tokens than when it was saved</source>
