@@ -119,8 +119,12 @@ class GGUF:
                 raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
         self._at = 0
         self._items = 0  # metadata items walked so far, all lists together
-        with self._reading():
-            self.fields, self.tensors, self._data = self._parse()
+        try:
+            with self._reading():
+                self.fields, self.tensors, self._data = self._parse()
+        except FileProblem:
+            self.close()
+            raise
         self.metadata = Metadata(self)
 
     @contextmanager
