@@ -143,14 +143,19 @@ def cmd_model(args, out) -> int:
         if args.text is not None or args.ablate or args.model or args.save_session:
             raise UsageError("--session runs the text, model and changes the session holds: leave out TEXT, "
                              "--model, --ablate and --save-session")
-        model, encoded, result = _run_session(args.session)
+        with np.errstate(all="ignore"):  # an overflow ends as NaN, refused below in one line
+            model, encoded, result = _run_session(args.session)
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
         model = llama.load(args.model)
         encoded = llama.encode(model, args.text)
         changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
-        result = llama.run(model, encoded.ids, changes)
+        with np.errstate(all="ignore"):
+            result = llama.run(model, encoded.ids, changes)
+    if not np.isfinite(result.probs).all():
+        raise UsageError(f"{model.path}: the model's next-token probabilities are not numbers (NaN or infinity): "
+                         "the file is damaged or not a model")
     if args.output:
         llama.save_run(model, encoded, result, args.output)
     if args.save_session:
@@ -158,7 +163,7 @@ def cmd_model(args, out) -> int:
     if args.format == "json" or not (args.output or args.save_session):
         document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
                     "next": [{"token": text, "id": i, "p": p} for i, text, p in llama.top(model, result.probs, args.top_k)]}
-        out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+        out.write(terminal_safe(json.dumps(document, ensure_ascii=False, allow_nan=False)) + "\n")  # JSON: no NaN
     return 0
 
 
@@ -197,6 +202,9 @@ def cmd_gui(args, out) -> int:
         raise UsageError("--model-text: the text is empty: give a sentence for the model to read")
     if args.model and args.model_text is None:
         raise UsageError("--model needs --model-text (or choose the file in File → Real model…)")
+    if args.model:
+        from .core.gguf import check_file
+        check_file(args.model)  # a folder, a missing or a non-GGUF file: said before the window opens
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)

@@ -5,27 +5,41 @@ vocabulary and merges), a table of tensors (name, shape, type, offset) and the t
 data. Weights quantised as Q4_0, Q4_1 or Q8_0 (blocks of 32 values sharing a scale) or
 stored as F16, BF16 or F32 are dequantised to float32. Nothing is evaluated; a file that is
 not GGUF, lies about its sizes or uses another quantisation is refused with a message.
+
+Opening a file walks its header without building anything: each metadata value is only
+located (its type, where it starts, how many items), and an array of numbers is stepped
+over in one seek. A value is built when it is asked for (`metadata[key]`), so a file full
+of values AttnViz never reads costs a walk through their lengths, bounded by the limits
+below, and no memory.
 """
 from __future__ import annotations
 
 import math
 import mmap
+import os
 import struct
+from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .messages import QT_TR_NOOP
-from .files import FileProblem, problem, regular_file
+from .files import FileProblem, open_regular, os_problem, problem, regular_file
 
 MAGIC = b"GGUF"
 MAX_FILE_BYTES = 8 * 1024 ** 3       # a few billion quantised parameters
 MAX_STRING_BYTES = 1 << 20
+MAX_NAME_BYTES = 1024                # a key's or a tensor's name (llama.cpp's are under 64)
 MAX_ARRAY_ITEMS = 1 << 20            # vocabularies of up to a million tokens
+MAX_METADATA_ITEMS = 1 << 22         # all arrays together: a 256,000-token vocabulary has ~770,000
+MAX_LIST_BYTES = 64 << 20            # the text of one list of strings built (SmolLM2's tokens: 0.4 MB)
 MAX_KEYS = 4096
 MAX_TENSORS = 16384
 ALIGNMENT = 32
+_SCAN_VALUES = 1 << 22               # values looked at in one step of the check for NaN
+_RELEASE_BYTES = 64 << 20            # the file's pages read are let go this often (see _release)
 
 # Value types of the metadata: struct formats of the scalars.
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
@@ -54,64 +68,162 @@ class TensorInfo:
         return self.size // per_block * block_bytes
 
 
+@dataclass(frozen=True)
+class Field:
+    """A metadata value as the file declares it, located but not built."""
+
+    kind: int          # its type; _ARRAY for a list
+    at: int            # where its value starts (a list's: its first item)
+    end: int           # where it ends
+    item: int = -1     # a list's items' type
+    count: int = 1     # a list's items
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind == _ARRAY
+
+    @property
+    def of_strings(self) -> bool:
+        return self.is_list and self.item == _STRING
+
+
+def check_file(path) -> os.stat_result:
+    """The file's stat if it may be a GGUF model: not a folder, a regular file within the size
+    limit, starting with GGUF. Cheap: for the command line before anything else starts."""
+    if os.path.isdir(path):
+        raise problem(path, QT_TR_NOOP("is a folder, not a GGUF model file"))
+    info = regular_file(path)
+    if info.st_size > MAX_FILE_BYTES:
+        raise problem(path, QT_TR_NOOP("{0:.1f} GB is larger than the models AttnViz runs (at most {1} "
+                                       "GB)"), info.st_size / 2**30, MAX_FILE_BYTES // 2**30)
+    with open_regular(path, MAX_FILE_BYTES) as f:
+        try:
+            start = f.read(len(MAGIC))
+        except OSError as e:
+            raise os_problem(path, e) from None
+    if start != MAGIC:
+        raise problem(path, QT_TR_NOOP("is not a GGUF model file (it does not start with GGUF)"))
+    return info
+
+
 class GGUF:
-    """An open GGUF file: its metadata, its tensors' table, and their data on demand."""
+    """An open GGUF file: its metadata (built on demand), its tensors' table, and their data."""
 
     def __init__(self, path):
         self.path = Path(path)
-        info = regular_file(self.path)
-        if info.st_size > MAX_FILE_BYTES:
-            raise problem(self.path, QT_TR_NOOP("{0:.1f} GB is larger than the models AttnViz runs (at most {1} "
-                                                "GB)"), info.st_size / 2**30, MAX_FILE_BYTES // 2**30)
+        check_file(self.path)
         with open(self.path, "rb") as f:
             try:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             except (ValueError, OSError) as e:
                 raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
         self._at = 0
+        self._items = 0  # metadata items walked so far, all lists together
         try:
-            self.metadata, self.tensors, self._data = self._parse()
+            with self._reading():
+                self.fields, self.tensors, self._data = self._parse()
+        except FileProblem:
+            self.close()
+            raise
+        self.metadata = Metadata(self)
+
+    @contextmanager
+    def _reading(self):
+        """Whatever a damaged file makes the struct or UTF-8 decoders raise becomes one message."""
+        try:
+            yield
         except FileProblem:
             raise
         except (struct.error, UnicodeDecodeError, ValueError, OverflowError, IndexError) as e:
             raise problem(self.path, QT_TR_NOOP("is not a valid GGUF file ({0})"), type(e).__name__) from None
 
-    # ------------------------------------------------------------- the header
+    # ------------------------------------------------------------- the header, walked
 
     def _read(self, n: int) -> bytes:
+        start = self._skip(n)
+        return self._map[start:start + n]
+
+    def _skip(self, n: int) -> int:
+        """Step over n bytes; where they start."""
         if n < 0 or self._at + n > len(self._map):
             raise problem(self.path, QT_TR_NOOP("ends early: it is truncated or not a GGUF file"))
-        data = self._map[self._at:self._at + n]
         self._at += n
-        return data
+        return self._at - n
 
     def _scalar(self, fmt: str):
         return struct.unpack(fmt, self._read(struct.calcsize(fmt)))[0]
 
-    def _string(self) -> str:
+    def _length(self, limit: int = MAX_STRING_BYTES) -> int:
         length = self._scalar("<Q")
-        if length > MAX_STRING_BYTES:
+        if length > limit:
             raise problem(self.path, QT_TR_NOOP("holds a text of {0:,} bytes: not a model file AttnViz reads"),
                                      length)
-        return self._read(length).decode("utf-8")
+        return length
 
-    def _value(self, kind: int):
+    def _name(self) -> str:
+        return self._read(self._length(MAX_NAME_BYTES)).decode("utf-8")
+
+    def _field(self, kind: int) -> Field:
+        """Step over a value of type `kind`, building nothing: a number or a list of numbers is
+        one seek, a text or a list of texts a walk through their lengths."""
+        at = self._at
         if kind in _SCALARS:
-            return self._scalar(_SCALARS[kind])
-        if kind == _STRING:
-            return self._string()
-        if kind == _ARRAY:
-            item, count = self._scalar("<I"), self._scalar("<Q")
-            if count > MAX_ARRAY_ITEMS or item == _ARRAY:
-                raise problem(self.path, QT_TR_NOOP("holds a list of {0:,} items: not a model file AttnViz reads"),
-                                         count)
-            if item in _SCALARS:  # numbers: one read, not a Python loop
-                fmt = _SCALARS[item]
-                width = struct.calcsize(fmt)
-                return np.frombuffer(self._read(width * count), dtype=np.dtype(fmt)).tolist()
-            return [self._value(item) for _ in range(count)]
-        raise problem(self.path, QT_TR_NOOP("holds a value of unknown type {0}: not a GGUF file AttnViz reads"),
-                                 kind)
+            self._skip(struct.calcsize(_SCALARS[kind]))
+        elif kind == _STRING:
+            self._skip(self._length())
+        elif kind == _ARRAY:
+            return self._list()
+        else:
+            raise problem(self.path, QT_TR_NOOP("holds a value of unknown type {0}: not a GGUF file AttnViz reads"),
+                                     kind)
+        return Field(kind, at, self._at)
+
+    def _list(self) -> Field:
+        item, count = self._scalar("<I"), self._scalar("<Q")
+        if count > MAX_ARRAY_ITEMS or item == _ARRAY:
+            raise problem(self.path, QT_TR_NOOP("holds a list of {0:,} items: not a model file AttnViz reads"),
+                                     count)
+        self._items += count
+        if self._items > MAX_METADATA_ITEMS:  # checked before the list is walked
+            raise problem(self.path, QT_TR_NOOP("holds more than {0:,} values in its lists: not a model file "
+                                                "AttnViz reads"), MAX_METADATA_ITEMS)
+        at = self._at
+        if item in _SCALARS:
+            self._skip(struct.calcsize(_SCALARS[item]) * count)
+        elif item == _STRING:
+            self._at = self._walk_strings(at, count)
+        else:
+            raise problem(self.path, QT_TR_NOOP("holds a value of unknown type {0}: not a GGUF file AttnViz reads"),
+                                     item)
+        return Field(_ARRAY, at, self._at, item, count)
+
+    def _walk_strings(self, at: int, count: int) -> int:
+        """Where `count` length-prefixed strings from `at` end, reading only their lengths."""
+        length_at, end, released = struct.Struct("<Q").unpack_from, len(self._map), at
+        for _ in range(count):
+            if at + 8 > end:
+                break
+            length = length_at(self._map, at)[0]
+            if length > MAX_STRING_BYTES:
+                raise problem(self.path, QT_TR_NOOP("holds a text of {0:,} bytes: not a model file AttnViz reads"),
+                                         length)
+            at += 8 + length
+            if at - released > _RELEASE_BYTES:
+                released = self._release(released, at)
+        else:
+            if at <= end:
+                return at
+        raise problem(self.path, QT_TR_NOOP("ends early: it is truncated or not a GGUF file"))
+
+    def _release(self, start: int, end: int) -> int:
+        """Let go of the pages of the file from `start` to `end` that reading mapped: they stay in
+        the system's cache, but no longer count as this process's memory, so walking or scanning a
+        file of gigabytes holds at most _RELEASE_BYTES of it. Returns `end`."""
+        start -= start % mmap.PAGESIZE
+        end = min(end, len(self._map))
+        if end > start and hasattr(mmap, "MADV_DONTNEED"):  # Windows has no madvise: there they stay counted
+            self._map.madvise(mmap.MADV_DONTNEED, start, end - start)
+        return end
 
     def _parse(self):
         if self._read(4) != MAGIC:
@@ -123,44 +235,128 @@ class GGUF:
         if n_tensors > MAX_TENSORS or n_keys > MAX_KEYS:
             raise problem(self.path, QT_TR_NOOP("declares {0:,} tensors and {1:,} keys: not a model file"),
                                      n_tensors, n_keys)
-        metadata = {}
+        fields = {}
         for _ in range(n_keys):
-            key = self._string()
-            metadata[key] = self._value(self._scalar("<I"))
+            key = self._name()
+            fields[key] = self._field(self._scalar("<I"))
         tensors = {}
         for _ in range(n_tensors):
-            name = self._string()
+            name = self._name()
             dims = self._scalar("<I")
             if not 1 <= dims <= 4:
                 raise problem(self.path, QT_TR_NOOP("tensor {0} has {1} dimensions"), name, dims)
             shape = tuple(self._scalar("<Q") for _ in range(dims))[::-1]
             tensors[name] = TensorInfo(name, shape, self._scalar("<I"), self._scalar("<Q"))
-        alignment = metadata.get("general.alignment", ALIGNMENT)
-        if not isinstance(alignment, int) or not 1 <= alignment <= 4096:
+        alignment = self._value(fields["general.alignment"]) if "general.alignment" in fields else ALIGNMENT
+        if not isinstance(alignment, int) or isinstance(alignment, bool) or not 1 <= alignment <= 4096:
             raise problem(self.path, QT_TR_NOOP("has an alignment of {0!r}"), alignment)
         data = -(-self._at // alignment) * alignment
         for t in tensors.values():
             if t.kind in BLOCKS and (t.size % BLOCKS[t.kind][0] or data + t.offset + t.nbytes > len(self._map)):
                 raise problem(self.path, QT_TR_NOOP("tensor {0} of shape {1} does not fit the file"),
                                          t.name, t.shape)
-        return metadata, tensors, data
+        return fields, tensors, data
+
+    # ------------------------------------------------------------- values, built when asked for
+
+    def _value(self, f: Field):
+        if f.kind in _SCALARS:
+            return struct.unpack_from(_SCALARS[f.kind], self._map, f.at)[0]
+        if f.kind == _STRING:
+            return self._map[f.at + 8:f.end].decode("utf-8")
+        if f.item in _SCALARS:  # numbers: one read, not a Python loop
+            return np.frombuffer(self._map, dtype=np.dtype(_SCALARS[f.item]), count=f.count, offset=f.at).tolist()
+        return self._strings(f)
+
+    def _strings(self, f: Field) -> list[str]:
+        text_bytes = f.end - f.at - 8 * f.count
+        if text_bytes > MAX_LIST_BYTES:
+            raise problem(self.path, QT_TR_NOOP("holds a list of texts of {0:,} bytes: not a model file AttnViz "
+                                                "reads"), text_bytes)
+        out, at, length_at = [], f.at, struct.Struct("<Q").unpack_from
+        for _ in range(f.count):
+            length = length_at(self._map, at)[0]
+            out.append(self._map[at + 8:at + 8 + length].decode("utf-8"))
+            at += 8 + length
+        return out
+
+    def value(self, key: str):
+        """The value of `key`, built now (a list of at most MAX_ARRAY_ITEMS items, MAX_LIST_BYTES of text)."""
+        with self._reading():
+            return self._value(self.fields[key])
 
     # ------------------------------------------------------------- tensors
 
-    def tensor(self, name: str) -> np.ndarray:
-        """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
+    def info(self, name: str) -> TensorInfo:
+        """The table's entry of tensor `name`, refused when it is missing or of a type AttnViz cannot read."""
         t = self.tensors.get(name)
         if t is None:
             raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not the llama model AttnViz runs"), name)
         if t.kind not in BLOCKS:
             raise problem(self.path, QT_TR_NOOP("tensor {0} is quantised as type {1}; AttnViz reads {2}"),
                                      name, t.kind, ', '.join(TYPE_NAMES.values()))
-        start = self._data + t.offset
-        raw = np.frombuffer(self._map, dtype=np.uint8, count=t.nbytes, offset=start)
-        return dequantize(raw, t.kind, t.size).reshape(t.shape)
+        return t
+
+    def _raw(self, t: TensorInfo) -> np.ndarray:
+        return np.frombuffer(self._map, dtype=np.uint8, count=t.nbytes, offset=self._data + t.offset)
+
+    def tensor(self, name: str) -> np.ndarray:
+        """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
+        t = self.info(name)
+        values = dequantize(self._raw(t), t.kind, t.size).reshape(t.shape)  # a copy: the file's pages can go
+        self._release(self._data + t.offset, self._data + t.offset + t.nbytes)
+        return values
+
+    def finite(self, name: str) -> bool:
+        """Whether every value of tensor `name` is a number (no NaN, no infinity), read from its
+        bytes without dequantising: a quantised value is finite when its block's 16-bit scale
+        (and minimum) are, so only those are looked at; a few MB at a time."""
+        t = self.info(name)
+        per_block, block_bytes = BLOCKS[t.kind]
+        blocks, start = self._raw(t).reshape(-1, block_bytes), self._data + t.offset
+        step = max(1, _SCAN_VALUES // per_block)
+        for i in range(0, len(blocks), step):
+            if _non_finite(blocks[i:i + step], t.kind):
+                return False
+            self._release(start + i * block_bytes, start + (i + step) * block_bytes)
+        return True
 
     def close(self) -> None:
-        self._map.close()
+        try:
+            self._map.close()
+        except BufferError:  # an array still looks at it (an error went past): it closes when that is gone
+            pass
+
+
+class Metadata(Mapping):
+    """A GGUF file's metadata as a mapping whose values are built when read."""
+
+    def __init__(self, gguf: GGUF):
+        self._gguf = gguf
+
+    def __getitem__(self, key):
+        return self._gguf.value(key)
+
+    def __iter__(self):
+        return iter(self._gguf.fields)
+
+    def __len__(self) -> int:
+        return len(self._gguf.fields)
+
+
+# IEEE 754: a value is NaN or infinite when every bit of its exponent is set.
+_EXPONENT = {F32: ("<u4", 0xFF << 23), F16: ("<u2", 0x1F << 10), BF16: ("<u2", 0xFF << 7)}
+
+
+def _non_finite(blocks: np.ndarray, kind: int) -> bool:
+    """Whether some value stored in `blocks` (uint8 [n_blocks, block_bytes]) is NaN or infinite."""
+    if kind in _EXPONENT:
+        dtype, exponent = _EXPONENT[kind]
+        bits = blocks.reshape(-1).view(dtype)
+    else:  # the float16 scale (Q4_1: and minimum) heading each block
+        dtype, exponent = _EXPONENT[F16]
+        bits = blocks[:, :4 if kind == Q4_1 else 2].view(dtype)
+    return bool(np.any(bits & exponent == exponent))
 
 
 def dequantize(raw: np.ndarray, kind: int, size: int) -> np.ndarray:

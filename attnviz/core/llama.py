@@ -30,10 +30,10 @@ import numpy as np
 
 from .messages import QT_TR_NOOP
 from .attention import attention, rope
-from .files import FileProblem, problem
+from .files import problem
 from .gguf import GGUF
-from .scenario import MAX_CELLS, Change, Live, ScenarioError, make_head, make_scenario
-from .tokenizer import BPE, labels
+from .scenario import MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, Change, Live, ScenarioError, make_head, make_scenario
+from .tokenizer import BPE, PRE_TOKENIZERS, labels
 
 BUNDLED = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MAX_MODEL_TOKENS = 1024
@@ -111,7 +111,13 @@ class Model:
 
 def load(path=None, progress=None) -> Model:
     """The model in a GGUF file (the bundled SmolLM2 by default); `progress(done, total)` is
-    called as layers are dequantised. Other architectures are refused with a message."""
+    called as layers are dequantised. Other architectures are refused with a message.
+
+    Everything that can refuse a file is checked before any of it is built: the architecture,
+    then every size and setting, the tokenizer's declared lists and ids, every tensor's type
+    and shape, and its values (no NaN, no infinity); only then are the vocabulary and the
+    weights built. Refusing a file therefore costs a walk through its header and bytes, never
+    a model's memory."""
     if path is None:
         path = bundled_model()
         if path is None and getattr(sys, "frozen", False):  # the standalone folder, built without it
@@ -124,7 +130,9 @@ def load(path=None, progress=None) -> Model:
     gguf = GGUF(path)
     try:
         config = _config(gguf)
-        tokenizer = _tokenizer(gguf)
+        settings = _tokenizer_settings(gguf)
+        _check_shapes(gguf, config, settings.size)
+        tokenizer = _tokenizer(gguf, settings)
         layers = []
         for i in range(config.n_layers):
             layers.append(_layer(gguf, i))
@@ -132,49 +140,146 @@ def load(path=None, progress=None) -> Model:
                 progress(i + 1, config.n_layers)
         embedding = gguf.tensor("token_embd.weight")
         output = gguf.tensor("output.weight") if "output.weight" in gguf.tensors else embedding
-        model = Model(config, embedding, layers, gguf.tensor("output_norm.weight"), output, tokenizer, Path(path))
+        return Model(config, embedding, layers, gguf.tensor("output_norm.weight"), output, tokenizer, Path(path))
     finally:
         gguf.close()
-    _check_shapes(model)
-    return model
+
+
+# ---------------------------------------------------------------- at the door: every value checked
+# These read only what any GGUF reader declares before building anything: a key's value when
+# it is one value, a list's type and length (g.fields), a tensor's type and shape (g.info).
+
+_REQUIRED = object()
+
+
+def _setting(g: GGUF, key: str, default=_REQUIRED):
+    """The one value (number, text, true/false) of `key`; a list there is refused unbuilt."""
+    field = g.fields.get(key)
+    if field is None:
+        if default is _REQUIRED:
+            raise problem(g.path, QT_TR_NOOP("has no {0}: not a llama model AttnViz can run"), key)
+        return default
+    if field.is_list:
+        raise problem(g.path, QT_TR_NOOP("its {0} is a list, not one value"), key)
+    return g.metadata[key]
+
+
+def _whole(g: GGUF, key: str, default=_REQUIRED) -> int:
+    """A size: a whole number of at least 1 (not true/false, not 2.7)."""
+    value = _setting(g, key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive whole number"), key, value)
+    return value
+
+
+def _positive(g: GGUF, key: str, default: float) -> float:
+    """A setting such as RoPE's base: a finite number above 0 (not NaN, not infinity)."""
+    value = _setting(g, key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive number"), key, value)
+    return float(value)
 
 
 def _config(g: GGUF) -> Config:
-    m = g.metadata
-    arch = m.get("general.architecture")
+    arch = _setting(g, "general.architecture", None)
     if arch != "llama":
         raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the llama architecture"),
                               arch)
-
-    def number(key, default=None, kind=int):
-        value = m.get(f"llama.{key}", default)
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value is None or value <= 0:
-            raise problem(g.path, QT_TR_NOOP("its llama.{0} is {1!r}, not a positive number"), key, value)
-        return kind(value)
-    d, heads = number("embedding_length"), number("attention.head_count")
-    config = Config(n_layers=number("block_count"), d=d, d_ff=number("feed_forward_length"), n_heads=heads,
-                    n_kv_heads=number("attention.head_count_kv", heads),
-                    d_head=number("rope.dimension_count", d // heads), rope_base=number("rope.freq_base", 10000.0, float),
-                    eps=number("attention.layer_norm_rms_epsilon", 1e-5, float),
-                    context=number("context_length", 2048), name=model_name(g.path))
-    if config.n_heads % config.n_kv_heads or config.d_head * config.n_heads != d or config.n_layers > 256:
+    size = lambda key, *default: _whole(g, f"llama.{key}", *default)  # noqa: E731
+    d, heads = size("embedding_length"), size("attention.head_count")
+    d_head = size("rope.dimension_count", d // heads or 1)  # more heads than d: refused just below
+    config = Config(n_layers=size("block_count"), d=d, d_ff=size("feed_forward_length"), n_heads=heads,
+                    n_kv_heads=size("attention.head_count_kv", heads), d_head=d_head,
+                    rope_base=_positive(g, "llama.rope.freq_base", 10000.0),
+                    eps=_positive(g, "llama.attention.layer_norm_rms_epsilon", 1e-5),
+                    context=size("context_length", 2048), name=model_name(g.path))
+    if config.n_heads % config.n_kv_heads or config.d_head * config.n_heads != d:
         raise problem(g.path, QT_TR_NOOP("has {0} heads of {1} for d = {2} and {3} K/V heads: not a llama model "
                                          "AttnViz can run"), config.n_heads, config.d_head, d, config.n_kv_heads)
+    if config.d_head % 2:
+        raise problem(g.path, QT_TR_NOOP("its heads have {0} dimensions, an odd number: RoPE turns pairs of "
+                                         "dimensions"), config.d_head)
+    if config.n_layers > MAX_LAYERS or config.n_heads > MAX_HEADS or config.d_head > MAX_DIM:
+        raise problem(g.path, QT_TR_NOOP("has {0} layers of {1} heads of {2} dimensions; AttnViz shows at most {3} "
+                                         "layers of {4} heads of {5}"), config.n_layers, config.n_heads,
+                      config.d_head, MAX_LAYERS, MAX_HEADS, MAX_DIM)
     return config
 
 
-def _tokenizer(g: GGUF) -> BPE:
-    m = g.metadata
-    kind = m.get("tokenizer.ggml.model")
+@dataclass(frozen=True)
+class _TokenizerSettings:
+    size: int                # tokens in the vocabulary
+    pre: str
+    bos: int | None
+    add_bos: bool
+
+
+def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
+    """The tokenizer's kind, its lists' declared types and lengths and its ids, checked; nothing built."""
+    kind = _setting(g, "tokenizer.ggml.model", None)
     if kind != "gpt2":
         raise problem(g.path, QT_TR_NOOP("uses a '{0}' tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)"),
                               kind)
-    tokens, merges = m.get("tokenizer.ggml.tokens"), m.get("tokenizer.ggml.merges")
-    if not isinstance(tokens, list) or not isinstance(merges, list):
+    tokens, merges = g.fields.get("tokenizer.ggml.tokens"), g.fields.get("tokenizer.ggml.merges")
+    if tokens is None or merges is None:
         raise problem(g.path, QT_TR_NOOP("has no tokenizer vocabulary and merges"))
+    for key, field in (("tokenizer.ggml.tokens", tokens), ("tokenizer.ggml.merges", merges)):
+        if not field.of_strings:
+            raise problem(g.path, QT_TR_NOOP("its {0} is not a list of texts"), key)
+    if tokens.count == 0:
+        raise problem(g.path, QT_TR_NOOP("has an empty vocabulary"))
+    pre = _setting(g, "tokenizer.ggml.pre", "default")
+    if pre not in PRE_TOKENIZERS:
+        raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
+                              pre, ', '.join(PRE_TOKENIZERS))
+    add_bos = _setting(g, "tokenizer.ggml.add_bos_token", False)
+    if not isinstance(add_bos, bool):
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not true or false"), "tokenizer.ggml.add_bos_token",
+                              add_bos)
+    bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
+    _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)  # unused, but a damaged file says so
+    return _TokenizerSettings(tokens.count, pre, bos, add_bos)
+
+
+def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
+    """A special token's id, within the vocabulary; -1 or no id means none, refused when `needed`."""
+    value = _setting(g, key, _REQUIRED if needed else None)
+    if value is None or (value == -1 and not needed and type(value) is int):
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n_tokens:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, value,
+                              n_tokens - 1)
+    return value
+
+
+def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> None:
+    """Every tensor the model reads: present, of a type AttnViz reads, of the shape the sizes say
+    (one embedding row per token), and holding numbers only (no NaN, no infinity)."""
+    expected = {"token_embd.weight": (n_tokens, c.d), "output_norm.weight": (c.d,)}
+    if "output.weight" in g.tensors:
+        expected["output.weight"] = (n_tokens, c.d)
+    for i in range(c.n_layers):
+        expected.update({f"blk.{i}.{name}.weight": shape for name, shape in {
+            "attn_norm": (c.d,), "attn_q": (c.n_heads * c.d_head, c.d), "attn_k": (c.n_kv_heads * c.d_head, c.d),
+            "attn_v": (c.n_kv_heads * c.d_head, c.d), "attn_output": (c.d, c.n_heads * c.d_head),
+            "ffn_norm": (c.d,), "ffn_gate": (c.d_ff, c.d), "ffn_up": (c.d_ff, c.d), "ffn_down": (c.d, c.d_ff)}.items()})
+    for name, shape in expected.items():
+        got = g.info(name).shape
+        if got != shape and shape[0] == n_tokens and got[1:] == shape[1:]:
+            raise problem(g.path, QT_TR_NOOP("its vocabulary has {0:,} tokens but {1} has {2:,} rows: one row per "
+                                             "token is needed"), n_tokens, name, got[0])
+        if got != shape:
+            raise problem(g.path, QT_TR_NOOP("tensor {0} has shape {1}, not {2}"), name, got, shape)
+    for name in expected:
+        if not g.finite(name):
+            raise problem(g.path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
+                                             "file is damaged or not a model"), name)
+
+
+def _tokenizer(g: GGUF, settings: _TokenizerSettings) -> BPE:
+    tokens, merges = g.metadata["tokenizer.ggml.tokens"], g.metadata["tokenizer.ggml.merges"]
     try:
-        return BPE(tokens, merges, m.get("tokenizer.ggml.pre", "default"), m.get("tokenizer.ggml.bos_token_id"),
-                   bool(m.get("tokenizer.ggml.add_bos_token", False)))
+        return BPE(tokens, merges, settings.pre, settings.bos, settings.add_bos)
     except ScenarioError as e:
         raise problem(g.path, e) from None
 
@@ -183,21 +288,6 @@ def _layer(g: GGUF, i: int) -> Layer:
     t = lambda name: g.tensor(f"blk.{i}.{name}.weight")  # noqa: E731
     return Layer(t("attn_norm"), t("attn_q"), t("attn_k"), t("attn_v"), t("attn_output"), t("ffn_norm"),
                  t("ffn_gate"), t("ffn_up"), t("ffn_down"))
-
-
-def _check_shapes(model: Model) -> None:
-    c = model.config
-    expected = {"w_q": (c.n_heads * c.d_head, c.d), "w_k": (c.n_kv_heads * c.d_head, c.d),
-                "w_v": (c.n_kv_heads * c.d_head, c.d), "w_o": (c.d, c.n_heads * c.d_head),
-                "w_gate": (c.d_ff, c.d), "w_up": (c.d_ff, c.d), "w_down": (c.d, c.d_ff),
-                "attn_norm": (c.d,), "ffn_norm": (c.d,)}
-    for i, layer in enumerate(model.layers):
-        for name, shape in expected.items():
-            if getattr(layer, name).shape != shape:
-                raise FileProblem(QT_TR_NOOP("{0}: layer {1}'s {2} has shape {3}, not {4}"),
-                                  model.path, i, name, getattr(layer, name).shape, shape)
-    if model.embedding.shape[1] != c.d or model.output.shape[1] != c.d:
-        raise FileProblem(QT_TR_NOOP("{0}: the embedding does not have {1} columns"), model.path, c.d)
 
 
 # ---------------------------------------------------------------- running

@@ -2180,8 +2180,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>知らない型 {0} の値があります。AttnViz が読む GGUF ファイルではありません</translation>
     </message>
     <message>
+        <source>is a folder, not a GGUF model file</source>
+        <translation>フォルダーで、GGUF のモデルファイルではありません</translation>
+    </message>
+    <message>
         <source>is not a GGUF model file (it does not start with GGUF)</source>
         <translation>GGUF のモデルファイルではありません（GGUF で始まっていません）</translation>
+    </message>
+    <message>
+        <source>holds more than {0:,} values in its lists: not a model file AttnViz reads</source>
+        <translation>リストの値が合わせて {0:,} 個を超えています。AttnViz が読むモデルファイルではありません</translation>
     </message>
     <message>
         <source>is GGUF version {0}; AttnViz reads versions 2 and 3</source>
@@ -2204,6 +2212,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>形 {1} のテンソル {0} がファイルに収まっていません</translation>
     </message>
     <message>
+        <source>holds a list of texts of {0:,} bytes: not a model file AttnViz reads</source>
+        <translation>{0:,} バイトのテキストのリストがあります。AttnViz が読むモデルファイルではありません</translation>
+    </message>
+    <message>
         <source>has no tensor {0}: not the llama model AttnViz runs</source>
         <translation>テンソル {0} がありません。AttnViz が動かす llama モデルではありません</translation>
     </message>
@@ -2220,16 +2232,64 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>内蔵モデルがインストールされていません。&apos;{0}&apos; でインストールしてください</translation>
     </message>
     <message>
+        <source>has no {0}: not a llama model AttnViz can run</source>
+        <translation>{0} がありません。AttnViz が動かせる llama モデルではありません</translation>
+    </message>
+    <message>
+        <source>its {0} is a list, not one value</source>
+        <translation>{0} が 1 つの値ではなくリストです</translation>
+    </message>
+    <message>
+        <source>its {0} is {1!r}, not a positive whole number</source>
+        <translation>{0} が正の整数ではなく {1!r} です</translation>
+    </message>
+    <message>
+        <source>its {0} is {1!r}, not a positive number</source>
+        <translation>{0} が正の数ではなく {1!r} です</translation>
+    </message>
+    <message>
         <source>is a &apos;{0}&apos; model; AttnViz runs models of the llama architecture</source>
         <translation>&apos;{0}&apos; のモデルです。AttnViz が動かせるのは llama アーキテクチャのモデルです</translation>
     </message>
     <message>
-        <source>its llama.{0} is {1!r}, not a positive number</source>
-        <translation>llama.{0} が正の数ではなく {1!r} です</translation>
+        <source>its {0} is not a list of texts</source>
+        <translation>{0} がテキストのリストではありません</translation>
+    </message>
+    <message>
+        <source>has an empty vocabulary</source>
+        <translation>語彙が空です</translation>
+    </message>
+    <message>
+        <source>its {0} is {1!r}, not true or false</source>
+        <translation>{0} が true でも false でもなく {1!r} です</translation>
+    </message>
+    <message>
+        <source>its {0} is {1!r}, not a token id from 0 to {2:,}</source>
+        <translation>{0} が 0 から {2:,} までのトークン ID ではなく {1!r} です</translation>
+    </message>
+    <message>
+        <source>its vocabulary has {0:,} tokens but {1} has {2:,} rows: one row per token is needed</source>
+        <translation>語彙は {0:,} トークンですが、{1} は {2:,} 行です。トークンごとに 1 行が必要です</translation>
+    </message>
+    <message>
+        <source>tensor {0} has shape {1}, not {2}</source>
+        <translation>テンソル {0} の形が {2} ではなく {1} です</translation>
+    </message>
+    <message>
+        <source>tensor {0} holds values that are not numbers (NaN or infinity): the file is damaged or not a model</source>
+        <translation>テンソル {0} に数でない値（NaN か無限大）があります。ファイルが壊れているか、モデルではありません</translation>
     </message>
     <message>
         <source>has {0} heads of {1} for d = {2} and {3} K/V heads: not a llama model AttnViz can run</source>
         <translation>d = {2} に対して幅 {1} のヘッドが {0} 個、K/V ヘッドが {3} 個です。AttnViz が動かせる llama モデルではありません</translation>
+    </message>
+    <message>
+        <source>its heads have {0} dimensions, an odd number: RoPE turns pairs of dimensions</source>
+        <translation>ヘッドの次元が奇数の {0} です。RoPE は次元を 2 つずつ組にして回転させます</translation>
+    </message>
+    <message>
+        <source>has {0} layers of {1} heads of {2} dimensions; AttnViz shows at most {3} layers of {4} heads of {5}</source>
+        <translation>{0} 層、各 {1} ヘッド、{2} 次元です。AttnViz が示せるのは最大 {3} 層、{4} ヘッド、{5} 次元です</translation>
     </message>
     <message>
         <source>uses a &apos;{0}&apos; tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)</source>
@@ -2238,14 +2298,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>has no tokenizer vocabulary and merges</source>
         <translation>トークナイザーの語彙とマージがありません</translation>
-    </message>
-    <message>
-        <source>{0}: layer {1}&apos;s {2} has shape {3}, not {4}</source>
-        <translation>{0}：層 {1} の {2} の形が {4} ではなく {3} です</translation>
-    </message>
-    <message>
-        <source>{0}: the embedding does not have {1} columns</source>
-        <translation>{0}：埋め込みが {1} 列ではありません</translation>
     </message>
     <message>
         <source>the text is empty: type a sentence for the model to read</source>

@@ -1,16 +1,19 @@
 """GGUF files read with numpy: metadata, every supported quantisation, and every broken file refused."""
+import shutil
 import struct
+import tracemalloc
 
 import numpy as np
 import pytest
 
 import gguf_writer
-from attnviz.core import llama
+from attnviz.core import gguf, llama
 from attnviz.core.files import FileProblem
-from attnviz.core.gguf import F16, F32, GGUF, Q4_0, Q4_1, Q8_0
+from attnviz.core.gguf import BF16, F16, F32, GGUF, Q4_0, Q4_1, Q8_0
 
 
-@pytest.mark.parametrize("kind, tolerance", [(F32, 0), (F16, 1e-3), (Q8_0, 0.02), (Q4_0, 0.2), (Q4_1, 0.1)])
+@pytest.mark.parametrize("kind, tolerance", [(F32, 0), (F16, 1e-3), (BF16, 1e-2), (Q8_0, 0.02), (Q4_0, 0.2),
+                                             (Q4_1, 0.1)])
 def test_each_quantisation_dequantises_to_what_was_stored(tmp_path, kind, tolerance):
     values = np.random.default_rng(0).normal(0, 1, (3, 64)).astype(np.float32)
     gguf_writer.write(tmp_path / "t.gguf", {"general.architecture": "llama"}, {"w": (values, kind)})
@@ -78,3 +81,121 @@ def test_a_tiny_llama_loads_and_runs(tmp_path):
     result = llama.run(model, encoded.ids)
     assert len(result.q) == 2 and result.q[0].shape == (4, len(encoded.ids), 16)
     assert result.probs.shape == (len(model.vocabulary),) and abs(result.probs.sum() - 1) < 1e-9
+
+
+# ---------------------------------------------------------------- at the door: nothing built before a file is accepted
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile-gguf")
+    for i, (make, _) in enumerate(gguf_writer.HOSTILE.values()):
+        make(folder / f"{i}.gguf")
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("i, name", list(enumerate(gguf_writer.HOSTILE)))
+def test_a_hostile_gguf_is_refused_with_its_reason_before_its_vocabulary_or_weights_are_built(
+        hostile, monkeypatch, i, name):
+    built = []
+    real_strings, real_dequantize = gguf.GGUF._strings, gguf.dequantize
+    monkeypatch.setattr(gguf.GGUF, "_strings", lambda self, f: built.append("texts") or real_strings(self, f))
+    monkeypatch.setattr(gguf, "dequantize", lambda *a: built.append("weights") or real_dequantize(*a))
+    with pytest.raises(FileProblem) as refused:
+        llama.load(hostile / f"{i}.gguf")
+    assert gguf_writer.HOSTILE[name][1] in str(refused.value)
+    assert built == []
+
+
+def test_a_bos_id_of_minus_1_means_none_when_no_bos_is_added(tmp_path):
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"tokenizer.ggml.bos_token_id": -1,
+                                                         "tokenizer.ggml.eos_token_id": -1})
+    model = llama.load(tmp_path / "t.gguf")
+    assert model.tokenizer.bos is None and llama.encode(model, "ab").ids == (256,)
+
+
+def test_a_bos_id_in_range_is_added_first_when_the_file_says_so(tmp_path):
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"tokenizer.ggml.bos_token_id": 257,
+                                                         "tokenizer.ggml.add_bos_token": True})
+    assert llama.encode(llama.load(tmp_path / "t.gguf"), "ab").ids == (257, 256)
+
+
+def test_values_of_keys_attnviz_does_not_read_are_stepped_over_unbuilt(tmp_path):
+    """Two lists of a million numbers, 100,000 empty texts and a text of 1 MB under keys no one
+    reads: the model loads, and opening the file allocates almost nothing."""
+    junk = {"junk.a": gguf_writer.Zeros(gguf_writer.U64, 1 << 20), "junk.b": gguf_writer.Zeros(gguf_writer.U8, 1 << 20),
+            "junk.texts": gguf_writer.Zeros(gguf_writer.STRING, 100_000), "junk.text": "x" * (1 << 20)}
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata=junk)
+    tracemalloc.start()
+    try:
+        g = GGUF(tmp_path / "t.gguf")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 * 1024  # built, the lists alone would take 18 MB
+    assert g.fields["junk.texts"].count == 100_000
+    assert llama.encode(llama.load(tmp_path / "t.gguf"), "ab").ids == (256,)
+
+
+def test_the_items_of_a_list_are_counted_before_the_list_is_walked(tmp_path):
+    """Four lists of a million numbers, then a list that says it holds a million texts but is
+    cut off at once: refused for the count, before any of its texts is looked for."""
+    meta = {f"junk.{i}": gguf_writer.Zeros(gguf_writer.U8, 1 << 20) for i in range(4)}
+    meta["tokenizer.ggml.tokens"] = gguf_writer.Zeros(gguf_writer.STRING, 1 << 20)
+    gguf_writer.write(tmp_path / "t.gguf", {"general.architecture": "llama", **meta}, {})
+    data = (tmp_path / "t.gguf").read_bytes()
+    head = data.index(b"tokenizer.ggml.tokens") + len(b"tokenizer.ggml.tokens") + 4 + 4 + 8
+    with pytest.raises(FileProblem, match="holds more than 4,194,304 values in its lists"):
+        GGUF(broken(tmp_path, "cut.gguf", data[:head]))
+
+
+def test_a_list_of_texts_is_built_only_within_its_limit(tmp_path, monkeypatch):
+    gguf_writer.write(tmp_path / "t.gguf", {"words": ["猫" * 100] * 100}, {})
+    monkeypatch.setattr(gguf, "MAX_LIST_BYTES", 29_999)  # the list holds 30,000 bytes of text
+    g = GGUF(tmp_path / "t.gguf")
+    assert g.fields["words"].count == 100
+    with pytest.raises(FileProblem, match="holds a list of texts of 30,000 bytes"):
+        g.metadata["words"]
+
+
+def test_a_key_of_more_than_1024_bytes_is_refused(tmp_path):
+    gguf_writer.write(tmp_path / "t.gguf", {"k" * 1025: 1}, {})
+    with pytest.raises(FileProblem, match="a text of 1,025 bytes"):
+        GGUF(tmp_path / "t.gguf")
+    gguf_writer.write(tmp_path / "t.gguf", {"k" * 1024: 1}, {})
+    assert GGUF(tmp_path / "t.gguf").metadata["k" * 1024] == 1
+
+
+@pytest.mark.parametrize("kind", [F32, F16, BF16, Q8_0, Q4_0, Q4_1])
+def test_the_scan_for_nan_agrees_with_dequantising_on_any_bytes(kind):
+    """Random bytes (a damaged file): the scan of the stored bytes says non-finite exactly when
+    the dequantised values hold a NaN or an infinity."""
+    rng = np.random.default_rng(kind)
+    per_block, block_bytes = gguf.BLOCKS[kind]
+    seen = set()
+    for _ in range(300):
+        raw = rng.integers(0, 256, 4 * block_bytes, dtype=np.uint8)
+        with np.errstate(all="ignore"):
+            expected = not np.isfinite(gguf.dequantize(raw, kind, 4 * per_block)).all()
+        assert gguf._non_finite(raw.reshape(-1, block_bytes), kind) == expected
+        seen.add(expected)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("kind", [F32, F16, BF16, Q8_0, Q4_0, Q4_1])
+def test_a_tensor_with_a_nan_or_an_infinity_is_found(tmp_path, kind):
+    values = np.random.default_rng(0).normal(0, 1, (4, 64)).astype(np.float32)
+    bad = {"nan": values.copy(), "inf": values.copy()}
+    bad["nan"][3, 40], bad["inf"][0, 0] = np.nan, -np.inf
+    gguf_writer.write(tmp_path / "t.gguf", {}, {"good": (values, kind), "nan": (bad["nan"], kind),
+                                                "inf": (bad["inf"], kind)})
+    g = GGUF(tmp_path / "t.gguf")
+    assert g.finite("good") and not g.finite("nan") and not g.finite("inf")
+
+
+def test_a_folder_or_a_file_that_is_not_gguf_is_named_as_such(tmp_path):
+    with pytest.raises(FileProblem, match="is a folder, not a GGUF model file"):
+        GGUF(tmp_path)
+    (tmp_path / "empty.gguf").write_bytes(b"")
+    with pytest.raises(FileProblem, match="is not a GGUF model file"):
+        GGUF(tmp_path / "empty.gguf")
