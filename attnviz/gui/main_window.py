@@ -415,9 +415,15 @@ class MainWindow(QMainWindow):
         self._fill_with_presets(self.compare_menu, lambda p: self.compare_with(open_named(p)[0]))
         self.compare_menu.addSeparator()
         self.compare_menu.addAction(tr("A file…")).triggered.connect(self._compare_with_file)
-        layers = self.document.scenario.layer
-        if layers is not None and layers[1] > 1:
+        if self._other_layers():
             self.compare_menu.addAction(tr("Another layer of this model…")).triggered.connect(self._compare_layers)
+
+    def _other_layers(self) -> bool:
+        """Whether other layers of this model can be shown: a model's file or the real model's
+        run, not a scenario saved from one layer (it holds that layer only)."""
+        d = self.document
+        layers = d.scenario.layer
+        return layers is not None and layers[1] > 1 and (d.layers_in_file or d.scenario.live is not None)
 
     def _compare_with_file(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Compare with"), "", FILE_FILTER)
@@ -560,7 +566,7 @@ class MainWindow(QMainWindow):
             self.runner.when_ready(lambda result: self._show_model_layer(scenario, result, layer, head, query))
             return True
         source = d.source
-        if not source or source.startswith("preset:") or d.scenario.layer is None:
+        if not source or source.startswith("preset:") or not self._other_layers():
             return False
         head, query = d.active_head, d.query
         opened = self.open_scenario(source, layer)
