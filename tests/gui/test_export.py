@@ -81,6 +81,27 @@ def test_japanese_token_labels_are_drawn_as_glyphs_not_empty_boxes():
     assert cat != box  # ... and it is not the missing-glyph box
 
 
+EMOJI = ["🐟", "🐠", "🇯🇵", "👍🏽", "👨\u200d👩\u200d👧", "🫠"]
+
+
+def test_emoji_token_labels_are_drawn_as_glyphs_not_empty_boxes():
+    """With no emoji font on the machine, the bundled Noto Emoji draws them: each emoji its own
+    picture, none the missing-glyph box (every box looks the same)."""
+    from PySide6.QtGui import QFontMetricsF
+    from attnviz.gui.fonts import figure_font
+    metrics = QFontMetricsF(figure_font())
+    assert all(metrics.inFontUcs4(ord(c)) for c in "🐟🐠🫠👍🇯")
+    seen = []
+    for token in EMOJI + ["\ue000"]:  # the last: a code point with no glyph, drawn as a box
+        s = with_token_renamed(load_preset("seed-demo"), 0, token)
+        fig = figure(s, caption=False)
+        box = label_box(fig, render_image(fig, 1600), 0)
+        dark = sum(box.pixelColor(x, y).lightness() < 128 for x in range(box.width()) for y in range(box.height()))
+        assert dark > 20, token  # something is drawn ...
+        assert box not in seen, token  # ... and it is neither another emoji's picture nor the box
+        seen.append(box)
+
+
 def test_an_svg_parses_has_the_tokens_as_text_and_one_rect_per_cell(tmp_path):
     fig = figure()
     export_figure(fig, tmp_path / "h.svg")
