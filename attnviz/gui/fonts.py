@@ -31,17 +31,13 @@ def _bundled_emoji_font() -> Path | None:
 
 
 def install_emoji_font() -> bool:
-    """Emoji from the machine's own emoji fonts (colour ones, say) when it has any, else, and for
-    any emoji they lack, from the bundled Noto Emoji. False when it could not be registered."""
-    if not QFontDatabase.applicationEmojiFontFamilies():
-        path = _bundled_emoji_font()
-        if EMOJI_FAMILY not in QFontDatabase.families() and (
-                path is None or QFontDatabase.addApplicationFont(str(path)) < 0):
-            return False
-        # Qt asks the application's emoji fonts first, in this order, glyph by glyph.
-        own = [f for f in QFontDatabase.families() if "emoji" in f.lower() and f != EMOJI_FAMILY]
-        QFontDatabase.setApplicationEmojiFontFamilies(own + [EMOJI_FAMILY])
-    return True
+    """Register the bundled Noto Emoji. Qt draws emoji with the machine's own emoji font when it
+    has one (a colour one, say), and takes any glyph missing from the fonts it has registered, this
+    one too. False when it could not be registered."""
+    if EMOJI_FAMILY in QFontDatabase.families():
+        return True
+    path = _bundled_emoji_font()
+    return path is not None and QFontDatabase.addApplicationFont(str(path)) >= 0
 
 
 def install_fonts(app: QApplication) -> bool:
