@@ -31,6 +31,7 @@ from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
 from .fonts import install_fonts
+from .undo_keys import UndoKeys
 from .figure import Figure, FigureOptions
 from .lines import LinesView
 from .heads_view import HeadsView
@@ -286,6 +287,7 @@ class MainWindow(QMainWindow):
         self.redo_action = stack.createRedoAction(self)
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.addActions([self.undo_action, self.redo_action])
+        self.undo_keys = UndoKeys(self, self.undo_action, self.redo_action)  # from every editor too
         self.open_action = self._action(self.open_dialog, QKeySequence.Open)
         self.real_model_action = self._action(self.real_model_dialog, "Ctrl+M")
         self.save_action = self._action(self.save, QKeySequence.Save)
