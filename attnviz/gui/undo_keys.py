@@ -24,7 +24,7 @@ class UndoKeys(QObject):
         QApplication.instance().focusChanged.connect(self._watch)
 
     def _watch(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if new is not None and new.window() is self.parent():
+        if new is not None and QWidget.window(new) is self.parent():  # (a panel's `window` is its zoom)
             new.installEventFilter(self)  # once: installing it again only moves it first
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
