@@ -1,11 +1,8 @@
-"""The `attnviz` command line.
+"""The `attnviz` command line. `attnviz [SCENARIO]` opens the window; the other commands are
 
-    attnviz [SCENARIO]                   open the window (default preset: seed-demo)
-    attnviz presets                      one line per preset: id, tab, title
-    attnviz weights SCENARIO [...]       print the attention weights as JSON or CSV (--rollout: of a model)
-    attnviz stats FILE [--layer L]       each layer × head's statistics as JSON or CSV
-    attnviz export SCENARIO -o FILE      a heatmap as PNG, SVG or PDF, no display needed
-    attnviz screenshot SCENARIO -o F.png render the whole window offscreen
+{commands}
+
+(this list is made from their parsers in build_parsers, as `attnviz --help` shows it).
 
 SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
 and one line on stderr; the commands that need no window never import Qt.
@@ -16,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 import numpy as np
 
@@ -411,9 +409,10 @@ def build_parsers():
                       help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")
     shot.set_defaults(run=cmd_screenshot)
 
+    listed = {action.dest: action.help for action in sub._choices_actions}  # each command's help=
     window = _Parser(prog=PROG, description="Open the AttnViz window.",
-                     epilog=f"Other commands: {PROG} presets | weights | export | screenshot "
-                            f"(see '{PROG} COMMAND --help').")
+                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                     epilog=f"Other commands (see '{PROG} COMMAND --help'):\n{command_list(listed, '  ')}")
     window.add_argument("scenario", metavar="SCENARIO", nargs="?",
                         help=f"a preset id or a scenario file (default: {DEFAULT_PRESET})")
     window.add_argument("--lang", choices=["ja", "en"],
@@ -427,7 +426,16 @@ def build_parsers():
                       "menu (Linux), with its icon and the *.attnviz.json file type; writes under ~/.local/share only")
     menu.add_argument("--uninstall-desktop", action="store_true", help="remove what --install-desktop added")
     window.set_defaults(run=cmd_gui)
-    return commands, window, set(sub.choices)
+    return commands, window, listed
+
+
+def command_list(commands: dict, indent: str) -> str:
+    """One line per command, its name and what it does (wrapped beneath it): the list in
+    `attnviz --help` and in this module's docstring."""
+    width = max(map(len, commands)) + len(PROG) + 3
+    return "\n".join(textwrap.fill(what or "", 79, initial_indent=f"{indent}{PROG} {name}".ljust(len(indent) + width),
+                                   subsequent_indent=" " * (len(indent) + width))
+                     for name, what in commands.items())
 
 
 def main(argv=None) -> int:
@@ -470,6 +478,10 @@ def _flush_quietly(out) -> None:
             sys.stdout = open(os.devnull, "w")  # nothing else may write to the closed pipe
         except OSError:
             pass
+
+
+if __doc__:  # None under python -OO
+    __doc__ = __doc__.replace("{commands}", command_list(build_parsers()[2], "    "))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,17 @@
 Reading: only regular files are opened (a FIFO would block forever, /dev/zero never ends),
 and never more than a limit. Writing: to a temporary file beside the target that is then
 renamed over it, so a crash or a full disk never leaves half a file; a read-only file is
-not replaced; temporary files that a killed AttnViz left behind are cleaned up.
+not replaced; temporary files that a killed AttnViz left behind are removed at the next save
+in their folder.
+
+Whose temporary file is abandoned: a save holds an exclusive lock (flock) on its temporary file
+until the file is renamed into place, and the system lets go of a lock when its process ends,
+however it ends (kill -9 too). So a temporary file nobody holds a lock on belongs to a dead
+save; one that is locked belongs to a live one (this process's other thread, or another
+AttnViz), and is left alone. A lock rather than the writer's pid in the file name: a pid can be
+reused by another program, and a pid says nothing about a process on another machine that
+writes into the same network folder. On Windows, which has no flock, an open file cannot be
+removed at all, which protects a live save just as well.
 """
 from __future__ import annotations
 
@@ -14,12 +24,17 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+try:
+    import fcntl
+except ImportError:  # Windows: a file open in another process cannot be removed, which is the lock
+    fcntl = None
+
 from .messages import QT_TR_NOOP, AttnVizError
 from .scenario import ScenarioError
 
 TEMP_PREFIX = ".attnviz-"  # short: the target's own name may already use the system's 255 bytes
 TEMP_SUFFIX = ".tmp"
-STALE_SECONDS = 3600       # a temporary file this old belongs to a save that never finished
+STALE_SECONDS = 3600       # where files cannot be locked: a temporary file this old is abandoned
 
 
 class FileProblem(ScenarioError):
@@ -118,24 +133,54 @@ def atomic_write(path, data: bytes | Writer, private: bool = False, replace=None
     folder = path.parent if str(path.parent) else Path(".")
     _check_target(path, folder)
     clean_stale_temporaries(folder)
+    fd, tmp = _locked_temporary(path, folder)
+    f = os.fdopen(fd, "wb")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
-    except OSError as e:
-        raise problem(path, QT_TR_NOOP("cannot write in {0} ({1})"), folder, e.strerror) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            data(f) if callable(data) else f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        data(f) if callable(data) else f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
         os.chmod(tmp, 0o600 if private else _mode_for(path))  # mkstemp makes 0600
+        if fcntl is None:
+            f.close()  # Windows renames no open file
+        # Renamed while still open and locked: no other save can take it for abandoned.
         (replace or os.replace)(tmp, path)
         _sync_folder(folder)
     except OSError as e:
+        _close_quietly(f)
         _remove_quietly(tmp)
         raise problem(path, QT_TR_NOOP("could not be written ({0})"), e.strerror or e) from None
     except BaseException:
+        _close_quietly(f)
         _remove_quietly(tmp)
         raise
+    _close_quietly(f)  # written, synced and in place: closing lets go of the lock
+
+
+def _locked_temporary(path: Path, folder: Path) -> tuple[int, str]:
+    """A new temporary file beside `path`, open and locked. Another save may clean the folder
+    between the file's creation and its lock: then it is gone, and another one is made."""
+    while True:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+        except OSError as e:
+            raise problem(path, QT_TR_NOOP("cannot write in {0} ({1})"), folder, e.strerror) from None
+        if _lock(fd) is not False and os.fstat(fd).st_nlink > 0:
+            return fd, tmp
+        os.close(fd)  # taken for abandoned before it was locked: its cleaner removes it
+
+
+def _lock(fd: int) -> bool | None:
+    """Lock the open file for this process's write: True, False if someone holds it, None where
+    files cannot be locked (no flock, or a file system without locks)."""
+    if fcntl is None:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return None
+    return True
 
 
 def _check_target(path: Path, folder: Path) -> None:
@@ -158,19 +203,35 @@ def _check_target(path: Path, folder: Path) -> None:
 
 
 def clean_stale_temporaries(folder: Path) -> None:
-    """Remove temporary files of AttnViz's own pattern that a killed save left behind."""
+    """Remove the temporary files of AttnViz's own pattern that no live save holds: those a
+    killed or crashed save left behind (see the module's notes)."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
-    old = time.time() - STALE_SECONDS
     for entry in entries:
         if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX):
             try:
-                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < old:
-                    os.unlink(entry.path)
+                if entry.is_file(follow_symlinks=False):
+                    _remove_if_abandoned(entry.path)
             except OSError:
                 pass
+
+
+def _remove_if_abandoned(path: str) -> None:
+    if fcntl is None:
+        os.unlink(path)  # refused while a live save has the file open
+        return
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        held = _lock(fd)
+        if held is None:  # no locks here: only age tells
+            if os.fstat(fd).st_mtime < time.time() - STALE_SECONDS:
+                os.unlink(path)
+        elif held and os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+            os.unlink(path)  # while locked: its writer, were it alive, could not have it
+    finally:
+        os.close(fd)
 
 
 def _mode_for(path: Path) -> int:
@@ -195,6 +256,13 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _close_quietly(f) -> None:
+    try:
+        f.close()
+    except OSError:
+        pass
 
 
 def _remove_quietly(path) -> None:

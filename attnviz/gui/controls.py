@@ -326,7 +326,6 @@ class Selectors(Retranslated):
         return layer[0] if layer else 0
 
     def retranslate(self):
-        self.layer_name.setText(tr("Layer"))
         self.head_name.setText(tr("Head"))
         self.query_name.setText(tr("Query"))
         self.head.setToolTip(tr("The head whose q, k and v the tables show (or click its heatmap)"))
@@ -337,16 +336,16 @@ class Selectors(Retranslated):
     def refresh(self):
         s = self.document.scenario
         heads = [head_label(s, i) for i in range(len(s.heads))]
-        layers = [str(i) for i in range(s.layer[1])] if s.layer else []
-        self.layer.setVisible(bool(layers))
-        self.layer_name.setVisible(bool(layers))
-        # A scenario saved from one layer holds that layer only: the others are in the model's file.
-        switchable = self.document.layers_in_file or s.live is not None  # a real model: every layer
-        self.layer.setEnabled(switchable)
-        self.layer.setToolTip(tr("This model file holds several layers: show another one")
-                              if switchable else
-                              tr("This file holds one layer of the model: open the model's own file to "
-                                 "see the others"))
+        # A scenario saved from one layer holds that layer only (the others are in the model's
+        # file): it names its layer, and offers no choice that would show the same one again.
+        switchable = s.layer is not None and (self.document.layers_in_file or s.live is not None)
+        layers = [str(i) for i in range(s.layer[1])] if switchable else []
+        self.layer.setVisible(switchable)
+        self.layer_name.setVisible(s.layer is not None)
+        self.layer_name.setText(tr("Layer") if switchable or s.layer is None else tr("Layer {0} of {1}").format(*s.layer))
+        self.layer_name.setToolTip("" if switchable else tr("This file holds one layer of the model: open the "
+                                                            "model's own file to see the others"))
+        self.layer.setToolTip(tr("This model file holds several layers: show another one"))
         for box, items, current in ((self.head, heads, self.document.active_head),
                                     (self.query, list(s.tokens), self.document.query),
                                     (self.layer, layers, self._layer())):

@@ -1,4 +1,5 @@
-"""The Japanese font AttnViz brings along, so 猫 is never drawn as an empty box."""
+"""The fonts AttnViz brings along, so that 猫 and 🐟 are never drawn as empty boxes: Noto Sans CJK
+for Japanese, Noto Emoji (monochrome) for emoji on a machine that has no emoji font of its own."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,6 +8,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 CJK_FAMILY = "Noto Sans CJK JP"
+EMOJI_FAMILY = "Noto Emoji"
 WEIGHT_AXIS = QFont.Tag("wght")
 
 
@@ -19,12 +21,33 @@ def _bundled_font() -> Path | None:
     return path if path.is_file() else None
 
 
+def _bundled_emoji_font() -> Path | None:
+    try:
+        import manimgx_fonts  # Noto Emoji among other Noto fonts, SIL OFL 1.1
+    except ImportError:
+        return None
+    path = Path(manimgx_fonts.__file__).with_name("NotoEmoji[wght].ttf")
+    return path if path.is_file() else None
+
+
+def install_emoji_font() -> bool:
+    """Register the bundled Noto Emoji. Qt draws emoji with the machine's own emoji font when it
+    has one (a colour one, say), and takes any glyph missing from the fonts it has registered, this
+    one too. False when it could not be registered."""
+    if EMOJI_FAMILY in QFontDatabase.families():
+        return True
+    path = _bundled_emoji_font()
+    return path is not None and QFontDatabase.addApplicationFont(str(path)) >= 0
+
+
 def install_fonts(app: QApplication) -> bool:
-    """Register the bundled CJK font and make it the fallback of the UI font.
+    """Register the bundled CJK font and make it the fallback of the UI font; emoji get
+    theirs (install_emoji_font).
 
     Returns False when no CJK font could be registered (the system's fonts are
     then all there is); the caller may warn.
     """
+    install_emoji_font()
     if CJK_FAMILY not in QFontDatabase.families():
         path = _bundled_font()
         if path is None or QFontDatabase.addApplicationFont(str(path)) < 0:

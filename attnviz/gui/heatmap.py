@@ -411,6 +411,7 @@ class HeatmapPainter:
         row = QRectF(g.grid.left(), g.grid.top() + data.selected_row * g.cell_h, g.grid.width(), g.cell_h)
         width = max(2.0, min(5.0, g.cell * 0.08))
         p.save()
+        p.setClipRect(g.grid, Qt.IntersectClip)  # the frame never covers a label (of the first row's keys, say)
         p.setBrush(Qt.NoBrush)
         p.setPen(QPen(SELECT_OUTER, width * 2))  # black outside, white inside: visible on any colour
         p.drawRect(row)

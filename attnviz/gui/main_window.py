@@ -31,6 +31,7 @@ from .errors import ErrorReporter
 from .export import export_data, export_figure, render_image
 from .export_dialog import ExportDialog
 from .fonts import install_fonts
+from .undo_keys import UndoKeys
 from .figure import Figure, FigureOptions
 from .lines import LinesView
 from .heads_view import HeadsView
@@ -306,6 +307,7 @@ class MainWindow(QMainWindow):
         self.redo_action = stack.createRedoAction(self)
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.addActions([self.undo_action, self.redo_action])
+        self.undo_keys = UndoKeys(self, self.undo_action, self.redo_action)  # from every editor too
         self.open_action = self._action(self.open_dialog, QKeySequence.Open)
         self.real_model_action = self._action(self.real_model_dialog, "Ctrl+M")
         self.save_action = self._action(self.save, QKeySequence.Save)
@@ -435,9 +437,15 @@ class MainWindow(QMainWindow):
         self._fill_with_presets(self.compare_menu, lambda p: self.compare_with(open_named(p)[0]))
         self.compare_menu.addSeparator()
         self.compare_menu.addAction(tr("A file…")).triggered.connect(self._compare_with_file)
-        layers = self.document.scenario.layer
-        if layers is not None and layers[1] > 1:
+        if self._other_layers():
             self.compare_menu.addAction(tr("Another layer of this model…")).triggered.connect(self._compare_layers)
+
+    def _other_layers(self) -> bool:
+        """Whether other layers of this model can be shown: a model's file or the real model's
+        run, not a scenario saved from one layer (it holds that layer only)."""
+        d = self.document
+        layers = d.scenario.layer
+        return layers is not None and layers[1] > 1 and (d.layers_in_file or d.scenario.live is not None)
 
     def _compare_with_file(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Compare with"), "", FILE_FILTER)
@@ -582,7 +590,7 @@ class MainWindow(QMainWindow):
             self.runner.when_ready(lambda result: self._show_model_layer(scenario, result, layer, head, query))
             return True
         source = d.source
-        if not source or source.startswith("preset:") or d.scenario.layer is None:
+        if not source or source.startswith("preset:") or not self._other_layers():
             return False
         head, query = d.active_head, d.query
         opened = self.open_scenario(source, layer)

@@ -144,3 +144,55 @@ def test_a_models_weights_export_a_step_figure_of_what_exists(tmp_path):
     assert main(["export", str(tmp_path / "m.npz"), "--step", "-o", str(tmp_path / "s.svg")]) == 0
     text = "".join(t.text or "" for t in ET.parse(tmp_path / "s.svg").getroot().iter("{http://www.w3.org/2000/svg}text"))
     assert "0.750" in text and "√" not in text and "[]" not in text and "q·k" not in text
+
+
+# ---------------------------------------------------------------- one list of commands, from the parsers
+
+def parsers():
+    """{command: its parser}, "" for the window's, as build_parsers makes them."""
+    import argparse
+    from attnviz.cli import build_parsers
+    commands, window, _ = build_parsers()
+    sub = next(a for a in commands._actions if isinstance(a, argparse._SubParsersAction))
+    return {"": window, **sub.choices}
+
+
+def options_of(parser):
+    return {min(a.option_strings, key=len) if "-o" in a.option_strings else max(a.option_strings, key=len)
+            for a in parser._actions if a.option_strings and "--help" not in a.option_strings}
+
+
+def readme_commands():
+    """{command: the README's "The command line" lines for it}, "" for the window's."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## The command line", 1)[1].split("```", 2)[1]
+    entries = {}
+    for line in block.strip().splitlines():
+        if line.startswith("attnviz"):
+            word = line.split()[1].rstrip(",")
+            command = word if word in parsers() else ""
+            entries.setdefault(command, []).append(line)
+        else:
+            entries[command][-1] += line
+    return entries
+
+
+def test_attnviz_help_lists_every_command_with_what_it_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    import attnviz.cli
+    commands = [name for name in parsers() if name]
+    assert "model" in commands and "stats" in commands  # the two the hand-written lists lacked
+    for name in commands:
+        assert f"attnviz {name} " in out, name
+        assert f"attnviz {name} " in attnviz.cli.__doc__, name  # the module's docstring: the same list
+
+
+def test_the_readmes_command_block_names_every_command_and_option_and_no_other():
+    import re
+    written = readme_commands()
+    assert set(written) == set(parsers())
+    for name, parser in parsers().items():
+        mentioned = set(re.findall(r"(?<![\w-])--?[a-z][a-z-]*", " ".join(written[name]))) - {"--help"}
+        assert mentioned == options_of(parser), name

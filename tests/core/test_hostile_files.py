@@ -1,6 +1,8 @@
 """What AttnViz saves it reopens; no file hangs it, eats memory or raises anything but a FileProblem."""
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -10,6 +12,7 @@ import pytest
 import attnviz.core.io
 import hostile
 from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
+from attnviz.core import files
 from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
 from attnviz.core.io import (JSON_MAX_VALUES, MAX_FILE_BYTES, data_csv, save_data, scenario_to_dict,
                              too_large_for_json, weights_csv)
@@ -265,7 +268,95 @@ def test_a_file_name_of_255_bytes_can_be_saved(tmp_path):
     assert load_scenario(tmp_path / name).n == 3
 
 
-def test_stale_temporary_files_of_a_killed_save_are_cleaned_at_the_next_save(tmp_path):
+# A save in another process, stopped half-way: it writes part of a scenario .npz into its
+# temporary file, says so, then waits for a line on its standard input before it goes on.
+HALF_A_SAVE = """
+import sys
+from attnviz.core.files import atomic_write
+
+def writer(f):
+    f.write(b"x" * 1_000_000)
+    f.flush()
+    print("writing", flush=True)
+    sys.stdin.readline()
+    f.write(b"the end")
+
+atomic_write(sys.argv[1], writer)
+"""
+
+
+def start_half_a_save(target):
+    child = subprocess.Popen([sys.executable, "-c", HALF_A_SAVE, str(target)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "writing\n"
+    return child
+
+
+def temporaries(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".attnviz-"))
+
+
+def test_the_temporaries_of_saves_killed_with_sigkill_are_removed_by_the_next_save(tmp_path):
+    for _ in range(3):
+        child = start_half_a_save(tmp_path / "big.npz")
+        child.kill()  # SIGKILL: no handler, no cleanup of its own
+        child.wait()
+    assert len(temporaries(tmp_path)) == 1  # each save removed the one killed before it, fresh as it was
+    save_scenario(load_preset("toy-3token"), tmp_path / "s.npz")
+    assert temporaries(tmp_path) == [] and not (tmp_path / "big.npz").exists()
+
+
+def test_the_temporary_of_a_live_save_in_another_process_is_left_to_it(tmp_path):
+    child = start_half_a_save(tmp_path / "big.npz")
+    try:
+        held = temporaries(tmp_path)
+        save_scenario(load_preset("toy-3token"), tmp_path / "s.npz")
+        assert temporaries(tmp_path) == held and len(held) == 1
+    finally:
+        child.communicate("go on\n")
+    assert child.returncode == 0
+    assert (tmp_path / "big.npz").read_bytes() == b"x" * 1_000_000 + b"the end"
+    assert temporaries(tmp_path) == []
+
+
+def test_a_save_made_while_another_save_of_this_process_writes_leaves_that_one_whole(tmp_path):
+    """The autosave thread may save while File -> Save writes into the same folder."""
+    def writer(f):
+        f.write(b"first half, ")
+        save_scenario(load_preset("toy-3token"), tmp_path / "copy.json")  # cleans the folder meanwhile
+        f.write(b"second half")
+
+    atomic_write(tmp_path / "s.npz", writer)
+    assert (tmp_path / "s.npz").read_bytes() == b"first half, second half"
+    assert temporaries(tmp_path) == []
+
+
+def test_a_temporary_is_still_held_when_it_is_put_in_place(tmp_path):
+    def replace(tmp, target):
+        atomic_write(tmp_path / "other.json", b"{}")  # another save's cleaning, at the last moment
+        os.replace(tmp, target)
+
+    atomic_write(tmp_path / "s.json", b"[1]", replace=replace)
+    assert (tmp_path / "s.json").read_bytes() == b"[1]"
+
+
+def test_a_temporary_taken_for_abandoned_before_it_was_locked_is_made_anew(tmp_path, monkeypatch):
+    made = []
+
+    def mkstemp(**kwargs):
+        fd, name = real_mkstemp(**kwargs)
+        made.append(name)
+        if len(made) == 1:
+            files.clean_stale_temporaries(tmp_path)  # another save cleans before this one locks
+        return fd, name
+    real_mkstemp = files.tempfile.mkstemp
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+    atomic_write(tmp_path / "s.json", b"[1]")
+    assert len(made) == 2 and (tmp_path / "s.json").read_bytes() == b"[1]" and temporaries(tmp_path) == []
+
+
+def test_where_files_cannot_be_locked_only_old_temporaries_are_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "_lock", lambda fd: None)  # a file system without locks
     stale, fresh, other = (tmp_path / ".attnviz-dead1234.tmp", tmp_path / ".attnviz-live5678.tmp",
                            tmp_path / ".someone-elses.tmp")
     for path in (stale, fresh, other):

@@ -81,6 +81,27 @@ def test_japanese_token_labels_are_drawn_as_glyphs_not_empty_boxes():
     assert cat != box  # ... and it is not the missing-glyph box
 
 
+EMOJI = ["🐟", "🐠", "🇯🇵", "👍🏽", "👨\u200d👩\u200d👧", "🫠"]
+
+
+def test_emoji_token_labels_are_drawn_as_glyphs_not_empty_boxes():
+    """With no emoji font on the machine, the bundled Noto Emoji draws them: each emoji its own
+    picture, none the missing-glyph box (every box looks the same)."""
+    from PySide6.QtGui import QFontMetricsF
+    from attnviz.gui.fonts import figure_font
+    metrics = QFontMetricsF(figure_font())
+    assert all(metrics.inFontUcs4(ord(c)) for c in "🐟🐠🫠👍🇯")
+    seen = []
+    for token in EMOJI + ["\ue000"]:  # the last: a code point with no glyph, drawn as a box
+        s = with_token_renamed(load_preset("seed-demo"), 0, token)
+        fig = figure(s, caption=False)
+        box = label_box(fig, render_image(fig, 1600), 0)
+        dark = sum(box.pixelColor(x, y).lightness() < 128 for x in range(box.width()) for y in range(box.height()))
+        assert dark > 20, token  # something is drawn ...
+        assert box not in seen, token  # ... and it is neither another emoji's picture nor the box
+        seen.append(box)
+
+
 def test_an_svg_parses_has_the_tokens_as_text_and_one_rect_per_cell(tmp_path):
     fig = figure()
     export_figure(fig, tmp_path / "h.svg")
@@ -363,3 +384,41 @@ def test_all_heads_labels_are_written_across_never_stacked_a_character_per_line(
         assert sum(1 for text, _ in texts if text == token) >= 4  # a row and a column label in each of 2 heads
     for char in "だっ":
         assert not any(text == char for text, _ in texts)  # never one character on its own line
+
+
+def painted(data, size):
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter
+    from attnviz.gui.heatmap import HeatmapPainter
+    heatmap = HeatmapPainter()
+    image = QImage(*size, QImage.Format_RGB32)
+    image.fill(0xFFFFFFFF)
+    p = QPainter(image)
+    g = heatmap.paint(p, QRectF(0, 0, *size), data)
+    p.end()
+    return image, g
+
+
+@pytest.mark.parametrize("size", [(260, 230), (420, 380), (900, 800)])
+@pytest.mark.parametrize("tokens", [("gypsy", "jump", "quay", "yes"), tuple(load_preset("seed-demo").tokens)])
+def test_the_selected_rows_frame_never_covers_a_label(size, tokens):
+    """Selecting a row changes its cells and makes its own label bold; no other pixel outside the
+    matrix changes: the keys' labels above the first row are never cut by its frame."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF
+    from attnviz.gui.heatmap import HeatmapData
+    n = len(tokens)
+    weights = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    data = HeatmapData(tokens=tokens, weights=weights, masked=np.triu(np.ones((n, n), bool), 1))
+    plain, g = painted(data, size)
+    line = QFontMetricsF(g.label_font).height() * 0.25
+    for row in (0, n // 2, n - 1):
+        selected, _ = painted(HeatmapData(**{**data.__dict__, "selected_row": row}), size)
+        label = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + row * g.cell_h,
+                       g.row_label_width - line, g.cell_h).adjusted(0, 0, 2, 0)  # where its label turns bold
+        changed = [(x, y) for y in range(size[1]) for x in range(size[0])
+                   if plain.pixel(x, y) != selected.pixel(x, y)]
+        assert changed  # the frame is drawn ...
+        matrix = g.grid.toAlignedRect()  # with the pixels its edges cross
+        outside = [(x, y) for x, y in changed if not (matrix.contains(x, y) or label.contains(x + 0.5, y + 0.5))]
+        assert outside == [], (row, outside[:5])  # ... and nowhere but on the matrix

@@ -213,16 +213,26 @@ def test_save_as_offers_the_compact_format_for_a_large_scenario_and_never_the_mo
     assert load_scenario(tmp_path / "model.npz", layer=1).tokens[0] == "t0"  # the model's file untouched
 
 
-def test_the_layer_chooser_of_a_saved_layer_is_shown_but_cannot_switch(qtbot, tmp_path):
-    w4 = np.full((3, 1, 2, 2), 0.5)
-    np.savez(tmp_path / "model.npz", tokens=np.array(["a", "b"]), weights=w4)
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_a_layer_saved_alone_opens_with_its_name_and_no_layer_to_choose(qtbot, tmp_path, suffix):
+    """A scenario file holds the layer it was saved from: the window names it, and offers no
+    other layer (each choice would show that same layer again)."""
+    rng = np.random.default_rng(1)
+    q = rng.normal(size=(3, 2, 4, 2))  # three layers, each its own
+    np.savez(tmp_path / "model.npz", tokens=np.array(list("abcd")), q=q, k=q[::-1], v=q)
     w = new_window(qtbot, str(tmp_path / "model.npz"))
-    chooser = w.findChild(QWidget, "layerSelector")
-    assert chooser.isEnabled()
-    save_scenario(w.document.scenario, tmp_path / "layer0.json")
-    w2 = new_window(qtbot, str(tmp_path / "layer0.json"))
-    chooser = w2.findChild(QWidget, "layerSelector")
-    assert not chooser.isEnabled() and "one layer" in chooser.toolTip()
+    assert not w.findChild(QWidget, "layerSelector").isHidden()
+    assert w.open_layer(2) and w.document.scenario.layer == (2, 3)
+    save_scenario(w.document.scenario, tmp_path / ("layer2" + suffix))
+    w2 = new_window(qtbot, str(tmp_path / ("layer2" + suffix)))
+    shown = w2.document.scenario
+    assert shown.layer == (2, 3)  # where it came from, still said (the figure's caption too)
+    assert w2.findChild(QWidget, "layerSelector").isHidden()
+    name = w2.selectors.layer_name
+    assert not name.isHidden() and name.text() == "Layer 2 of 3" and "one layer" in name.toolTip()
+    w2._fill_compare_menu()
+    assert "Another layer of this model…" not in [a.text() for a in w2.compare_menu.actions()]
+    assert not w2.open_layer(0) and w2.document.scenario is shown  # the overview's click, say
 
 
 @pytest.mark.parametrize("content, reason", [

@@ -61,6 +61,8 @@ def test_its_presets_translations_and_help_are_inside(school_pc):
     bundled = BUNDLE / "_internal" / "attnviz" / "resources"
     for part in ("presets/seed-demo.json", "translations/attnviz_ja.qm", "help/guide_ja.html", "icons/attnviz-256.png"):
         assert (bundled / part).is_file(), part
+    emoji = BUNDLE / "_internal" / "manimgx_fonts"
+    assert sorted(f.name for f in emoji.glob("*.ttf")) == ["NotoEmoji[wght].ttf"]  # and none of its other fonts
 
 
 def test_the_window_renders_in_japanese_with_its_own_font(school_pc, tmp_path):
