@@ -16,7 +16,7 @@ from heapq import heapify, heappop, heappush
 
 from .messages import QT_TR_NOOP
 from .scenario import MAX_TOKEN_LENGTH, ScenarioError
-from .text import shortened, visible
+from .text import marked_invisible, shortened, visible
 
 PRE_TOKENIZERS = ("smollm", "gpt2", "default")
 CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
@@ -212,21 +212,24 @@ def labels(text: str, tokens: list[Token], pieces: list[str] | None = None) -> l
     out = []
     for k, t in enumerate(tokens):
         if t.end == t.start:
-            out.append(pieces[k] if pieces else f"<{t.id}>")
+            out.append(shortened(visible(pieces[k]), MAX_TOKEN_LENGTH) if pieces else f"<{t.id}>")
             continue
         first, last = char_of[t.start], char_of[t.end - 1]
-        label = text[first:last + 1]
+        label = _shown(text[first:last + 1])
         split = [c for c in (first, last) if len(sharing[c]) > 1]
         if split:
             holders = sharing[split[0]]
             label += f" {holders.index(k) + 1}/{len(holders)}"
-        out.append(shortened(_shown(label), MAX_TOKEN_LENGTH))
+        out.append(shortened(label, MAX_TOKEN_LENGTH))
     return out
 
 
-def _shown(label: str) -> str:
-    """A leading space as · (as tokenizers mark it), everything else made visible."""
-    stripped = label.lstrip(" ")
-    if stripped and len(stripped) < len(label):
-        return "·" * (len(label) - len(stripped)) + visible(stripped)
-    return visible(label)
+def _shown(text: str) -> str:
+    """Spaces at either end as · (as tokenizers mark a leading one), everything else made
+    visible: controls (↵, ⇥, ^M) and characters that draw nothing (<U+200B>)."""
+    stripped = text.strip(" ")
+    if not stripped:
+        return visible(text)
+    start = len(text) - len(text.lstrip(" "))
+    end = len(text) - len(text.rstrip(" "))
+    return "·" * start + marked_invisible(visible(stripped)) + "·" * end

@@ -6,13 +6,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnviz.core import llama
-from attnviz.core.tokenizer import Cancelled, byte_characters
-
-pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+from attnviz.core.tokenizer import BPE, Cancelled, byte_characters, labels
 
 
 @pytest.fixture(scope="module")
 def bpe():
+    if llama.bundled_model() is None:
+        pytest.skip("the built-in model is not installed")
     return llama.load().tokenizer
 
 
@@ -113,3 +113,16 @@ def test_tokenising_stops_between_words_when_cancelled(bpe):
     with pytest.raises(Cancelled):
         bpe.encode("one two three four five six", cancelled)
     assert len(asked) == 4
+
+
+def test_a_token_holding_a_zero_width_character_among_others_shows_it():
+    """SmolLM2 keeps U+200B in tokens of its own; another vocabulary may merge it with a full stop."""
+    table = byte_characters()
+    dot_zwsp = "." + "".join(table[b] for b in "\u200b".encode())
+    merges = [f"{dot_zwsp[:k]} {dot_zwsp[k]}" for k in range(1, len(dot_zwsp))]
+    bpe = BPE(list(table) + [dot_zwsp[:k] for k in range(2, len(dot_zwsp) + 1)], merges, "gpt2")
+    text = "a.\u200b"
+    tokens = bpe.encode(text)
+    assert [t.id for t in tokens] == [table.index("a"), 256 + 2]
+    assert labels(text, tokens) == ["a", ".<U+200B>"]
+    assert labels("👨\u200d👩", BPE(list(table), [], "gpt2").encode("👨\u200d👩"))[4] == "<U+200D> 1/3"
