@@ -138,6 +138,7 @@ def cmd_model(args, out) -> int:
     from .core import llama
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
+    llama.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
     model = llama.load(args.model)
     encoded = llama.encode(model, args.text)
     changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
@@ -162,8 +163,12 @@ def _head_indices(head, n_heads: int) -> list[int]:
 
 def cmd_gui(args, out) -> int:
     opened = open_named(args.scenario) if args.scenario else None  # bad input fails before Qt starts
-    if args.model_text is not None and not args.model_text.strip():
-        raise UsageError("--model-text: the text is empty: give a sentence for the model to read")
+    if args.model_text is not None:
+        from .core import llama
+        try:
+            llama.check_text(args.model_text)
+        except llama.ModelError as e:
+            raise UsageError(f"--model-text: {e}") from None
     if args.model and args.model_text is None:
         raise UsageError("--model needs --model-text (or choose the file in File → Real model…)")
     problem = display_problem()

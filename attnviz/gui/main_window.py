@@ -11,8 +11,8 @@ import time
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QProgressBar, QSplitter, QTabBar, QTabWidget,
-                               QToolBar, QVBoxLayout, QWidget)
+                               QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter, QTabBar,
+                               QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from ..core import load_scenario, save_scenario
 from ..core.io import holds_layers, too_large_for_json
@@ -179,12 +179,17 @@ class MainWindow(QMainWindow):
         d.replaced.connect(self._close_stale_overview)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
         self.runner.loaded.connect(self._model_ran)
-        self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))
+        self.runner.failed.connect(self._model_failed)
+        self.runner.cancelled.connect(self._model_cancelled)
         self.runner.progress.connect(self._model_progress)
-        self.runner.ran.connect(lambda _: self.progress.setVisible(self.runner.busy))
+        self.runner.ran.connect(lambda _: self._show_model_progress())
         self.progress = QProgressBar(objectName="modelProgress", minimumWidth=320)
         self.progress.hide()
         self.statusBar().addPermanentWidget(self.progress)
+        self.cancel_model = QPushButton(objectName="modelCancel")  # a new text: loading, tokenising, running
+        self.cancel_model.clicked.connect(self.runner.cancel)
+        self.cancel_model.hide()
+        self.statusBar().addPermanentWidget(self.cancel_model)
         self.next_dock = self._dock("nextTokenDock", NextTokenView(self.runner), Qt.RightDockWidgetArea)
         self.next_dock.hide()
         self.selectors = Selectors(d)
@@ -394,6 +399,8 @@ class MainWindow(QMainWindow):
         self.maths_dock.setWindowTitle(tr("See the maths"))
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self.next_dock.setWindowTitle(tr("Next token"))
+        self.cancel_model.setText(tr("Cancel"))
+        self.cancel_model.setToolTip(tr("Stop reading this text; the window stays as it is"))
         self._name_maths_tabs()
         self.toolbar.setWindowTitle(tr("Toolbar: head, query, mask, temperature"))
         self.classroom.retranslate()
@@ -585,17 +592,36 @@ class MainWindow(QMainWindow):
         return True
 
     def _model_progress(self, what: str, done: int, total: int):
-        self.progress.setVisible(self.runner.busy)
+        self._show_model_progress()
         self.progress.setRange(0, total)
         self.progress.setValue(done)
-        self.progress.setFormat(tr("Loading the model: %v of %m layers") if what == "load" else tr("Running the model…"))
+        self.progress.setFormat({"load": tr("Loading the model: %v of %m layers"),
+                                 "tokens": tr("Reading the text…")}.get(what, tr("Running the model…")))
         self.progress.setToolTip(self.progress.format())
+
+    def _show_model_progress(self):
+        """The progress while the model works; Cancel while a new text is read."""
+        self.progress.setVisible(self.runner.busy)
+        self.cancel_model.setVisible(self.runner.reading())
 
     def _model_ran(self, model, encoded, result):
         from ..core import llama
-        self.progress.hide()
-        self.document.replace(llama.scenario(model, encoded, result, 0), None)
+        self._show_model_progress()
+        try:
+            scenario = llama.scenario(model, encoded, result, 0)
+        except ScenarioError as e:  # said every time, not once a session as an unexpected error is
+            self.warn(tr("Cannot run the model"), describe(e))
+            return
+        self.document.replace(scenario, None)
         self._update_title()
+
+    def _model_failed(self, message: str):
+        self._show_model_progress()
+        self.warn(tr("Cannot run the model"), message)
+
+    def _model_cancelled(self):
+        self._show_model_progress()
+        self.report(tr("Cancelled: the window is as it was"))
 
     def _show_model_layer(self, scenario, result, layer, head, query):
         from ..core import llama

@@ -534,6 +534,14 @@ exactly 0</source>
         <translation>次のトークン</translation>
     </message>
     <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop reading this text; the window stays as it is</source>
+        <translation>このテキストの読み込みを止めます。ウィンドウは今のままです</translation>
+    </message>
+    <message>
         <source>Toolbar: head, query, mask, temperature</source>
         <translation>ツールバー（ヘッド・クエリ・マスク・温度）</translation>
     </message>
@@ -572,6 +580,14 @@ exactly 0</source>
     <message>
         <source>Running the model…</source>
         <translation>モデルを実行中…</translation>
+    </message>
+    <message>
+        <source>Reading the text…</source>
+        <translation>テキストを読んでいます…</translation>
+    </message>
+    <message>
+        <source>Cancelled: the window is as it was</source>
+        <translation>キャンセルしました。ウィンドウは元のままです</translation>
     </message>
     <message>
         <source>Open scenario</source>
@@ -2230,6 +2246,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the text is empty: type a sentence for the model to read</source>
         <translation>テキストが空です。モデルに読ませる文を入力してください</translation>
+    </message>
+    <message>
+        <source>the text is not valid UTF-8: it holds {0} at character {1:,}</source>
+        <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
+    </message>
+    <message>
+        <source>the text is at least {0:,} tokens long; the model reads at most {1:,} here</source>
+        <translation>テキストは少なくとも {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
     <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
