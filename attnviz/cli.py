@@ -146,6 +146,7 @@ def cmd_model(args, out) -> int:
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
+        llama.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
         model = llama.load(args.model)
         encoded = llama.encode(model, args.text)
         changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
@@ -196,8 +197,12 @@ def cmd_gui(args, out) -> int:
         return cmd_desktop(args, out)
     session = _session_file(args.scenario)
     opened = open_named(args.scenario) if args.scenario and not session else None  # bad input fails before Qt starts
-    if args.model_text is not None and not args.model_text.strip():
-        raise UsageError("--model-text: the text is empty: give a sentence for the model to read")
+    if args.model_text is not None:
+        from .core import llama
+        try:
+            llama.check_text(args.model_text)
+        except llama.ModelError as e:
+            raise UsageError(f"--model-text: {e}") from None
     if args.model and args.model_text is None:
         raise UsageError("--model needs --model-text (or choose the file in File → Real model…)")
     if args.model:

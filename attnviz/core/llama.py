@@ -32,8 +32,10 @@ from .messages import QT_TR_NOOP
 from .attention import attention, rope
 from .files import problem
 from .gguf import GGUF
-from .scenario import MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, Change, Live, ScenarioError, make_head, make_scenario
-from .tokenizer import BPE, PRE_TOKENIZERS, labels
+from .scenario import (MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, Change, Live, ScenarioError,
+                       make_head, make_scenario)
+from .text import not_unicode, shortened, visible
+from .tokenizer import BPE, PRE_TOKENIZERS, Cancelled, labels
 
 BUNDLED = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MAX_MODEL_TOKENS = 1024
@@ -329,9 +331,10 @@ def _changes_by_layer(changes) -> dict[int, dict[int, Change]]:
     return out
 
 
-def run(model: Model, ids, changes=(), after: Run | None = None) -> Run:
+def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
-    layers below the lowest one whose changes differ are taken from it, not computed again."""
+    layers below the lowest one whose changes differ are taken from it, not computed again.
+    `cancelled()`, when given, is asked before each layer: True stops with Cancelled."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -340,6 +343,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None) -> Run:
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     x = after.streams[start].astype(np.float32) if start else model.embedding[list(ids)]  # [n, d]
     for index in range(start, c.n_layers):
+        if cancelled is not None and cancelled():
+            raise Cancelled()
         streams.append(x)
         x, q, k, v = _layer_forward(model, model.layers[index], x, by_layer.get(index, {}))
         qs.append(q)
@@ -414,12 +419,28 @@ def token_limit(model: Model) -> int:
     return min(model.config.context, MAX_MODEL_TOKENS, math.isqrt(MAX_CELLS // model.config.n_heads))
 
 
-def encode(model: Model, text: str) -> Encoded:
-    """The model's tokens for `text`, with readable labels; refuses empty or too long text."""
-    if not isinstance(text, str) or not text.strip():
+def check_text(text) -> None:
+    """Refuse, before any work, a text no model can read: empty, or not Unicode (a command line's
+    bytes that are not UTF-8). Everything else is read as it is: line breaks, tabs, spaces alone."""
+    if not isinstance(text, str) or not text:
         raise ModelError(QT_TR_NOOP("the text is empty: type a sentence for the model to read"))
-    tokens = model.tokenizer.encode(text)
+    bad = not_unicode(text)
+    if bad is not None:
+        raise ModelError(QT_TR_NOOP("the text is not valid UTF-8: it holds {0} at character {1:,}"),
+                         bad[0], bad[1] + 1)
+
+
+def encode(model: Model, text: str, cancelled=None) -> Encoded:
+    """The model's tokens for `text`, with readable labels. A text with more tokens than the limit
+    is refused before it is tokenised when its bytes and words already say so (tokenising is the
+    slow part); `cancelled()` is asked between words."""
+    check_text(text)
     limit = token_limit(model)
+    fewest = model.tokenizer.fewest_tokens(text, enough=limit)
+    if fewest > limit:
+        raise ModelError(QT_TR_NOOP("the text is at least {0:,} tokens long; the model reads at most {1:,} "
+                                    "here"), fewest, limit)
+    tokens = model.tokenizer.encode(text, cancelled)
     if len(tokens) > limit:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
                          len(tokens), limit)
@@ -486,8 +507,15 @@ def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, change
     heads = [make_head(f"head {h}", result.q[layer][h], result.k[layer][h], result.v[layer][h],
                        names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
     live = Live(model, encoded.text, encoded.ids, layer, result.changes if changes is None else changes)
-    return make_scenario(encoded.labels, heads, title={"en": f"{c.name}: {encoded.text}", "ja": f"{c.name}：{encoded.text}"},
+    return make_scenario(encoded.labels, heads, title=title(c.name, encoded.text),
                          layer=(layer, c.n_layers), live=live, focus=len(encoded.ids) - 1)
+
+
+def title(name: str, text: str) -> dict:
+    """The scenario's title: the model's name and its text on one line, line breaks and other
+    controls shown (↵, ⇥), shortened with … to the length a title may have."""
+    shown = visible(text[:MAX_TEXT_LENGTH])
+    return {"en": shortened(f"{name}: {shown}", MAX_TEXT_LENGTH), "ja": shortened(f"{name}：{shown}", MAX_TEXT_LENGTH)}
 
 
 def another_layer(s, result: Run, layer: int):

@@ -8,6 +8,7 @@ get them replaced by visible stand-ins.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Bidirectional overrides and isolates reorder what is shown around them ("Trojan source");
@@ -15,6 +16,10 @@ import unicodedata
 _LAYOUT_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x2028, 0x2029}
 # Letters and symbols that draw nothing (fillers, the blank braille cell).
 _BLANK_LOOKING = {0x115F, 0x1160, 0x180E, 0x2800, 0x3164, 0xFFA0, 0x034F}
+# What builds an emoji out of several characters: the joiner, the variation selectors, the tags of
+# a subdivision's flag. Inside a text they draw nothing on their own but are not hidden content.
+_EMOJI_PARTS = {0x200D, 0xFE0E, 0xFE0F} | set(range(0xE0020, 0xE0080))
+_SURROGATE = re.compile("[\ud800-\udfff]")
 CSV_RISKY_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -65,6 +70,32 @@ def visible(text: str) -> str:
     if looks_empty(shown):
         shown = "".join("\u2423" if ch == " " else f"<{code_point(ch)}>" for ch in shown)
     return shown or "\u2205"  # ∅: an empty string from a model is still a token
+
+
+def marked_invisible(text: str) -> str:
+    """Characters that draw nothing inside a text (a zero-width space, a direction mark, the
+    byte-order mark, a soft hyphen, a filler) as <U+XXXX>, so a model's token holding one does
+    not look like another token; spaces, and what builds an emoji, stay as they are."""
+    if text.isascii():
+        return text
+    return "".join(f"<{code_point(ch)}>" if _is_blank(ch) and unicodedata.category(ch) != "Zs"
+                   and ord(ch) not in _EMOJI_PARTS and not _is_variation_selector(ch) else ch for ch in text)
+
+
+def _is_variation_selector(ch: str) -> bool:
+    code = ord(ch)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+
+
+def not_unicode(text: str) -> tuple[str, int] | None:
+    """(what, where) of the first lone surrogate in `text`, or None when every character is one
+    UTF-8 can write. A command line's bytes that are not UTF-8 arrive as such surrogates (Python's
+    surrogateescape): they are shown as the byte, <FF>; any other as U+D800."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    code = ord(found.group())
+    return (f"<{code - 0xDC00:02X}>" if 0xDC80 <= code <= 0xDCFF else code_point(found.group())), found.start()
 
 
 def shortened(text: str, limit: int) -> str:

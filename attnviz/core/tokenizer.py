@@ -2,7 +2,8 @@
 
 GPT-2-style byte-level BPE (SmolLM2, GPT-2, ...): the text is split into words by GPT-2's
 pattern (after splitting off every digit, for the "smollm" pre-tokenizer), each word's UTF-8
-bytes are written as printable characters and the merges are applied, lowest rank first.
+bytes are written as printable characters and the merges are applied, lowest rank first
+(with a heap of pairs, so a word of n bytes costs n log n, not n²).
 Each token keeps the span of the text it came from, so a label shows text, not byte pieces:
 猫 made of three byte tokens is labelled 猫 1/3, 猫 2/3, 猫 3/3, and a leading space as ·.
 """
@@ -11,15 +12,20 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from heapq import heapify, heappop, heappush
 
 from .messages import QT_TR_NOOP
 from .scenario import MAX_TOKEN_LENGTH, ScenarioError
-from .text import shortened, visible
+from .text import marked_invisible, shortened, visible
 
 PRE_TOKENIZERS = ("smollm", "gpt2", "default")
 CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
 # Unicode's White_Space property (what the regex engines' \s means), not Python's isspace().
 WHITE_SPACE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
+
+
+class Cancelled(Exception):
+    """Long work stopped at a checkpoint because the user asked (or the window closed)."""
 
 
 @dataclass(frozen=True)
@@ -103,14 +109,22 @@ class BPE:
         self.split_digits = pre == "smollm"
         self.bos = bos if add_bos else None
         self._cache: dict[str, list[str]] = {}
+        # The most bytes a token made from text can hold: merges only join byte stand-ins, so a
+        # vocabulary entry of other characters never comes out of encode().
+        stand_ins = set(byte_characters())
+        self.longest = max((len(t) for t in tokens if stand_ins.issuperset(t)), default=1) or 1
+        self.work = 0  # pairs ranked while merging, over the tokenizer's life (tests count it)
 
-    def encode(self, text: str) -> list[Token]:
-        """The tokens of `text`, each with the bytes of the text it covers."""
+    def encode(self, text: str, cancelled=None) -> list[Token]:
+        """The tokens of `text`, each with the bytes of the text it covers. `cancelled()`, when
+        given, is asked between words: True stops with Cancelled."""
         data = text.encode("utf-8")
         byte_at = _byte_offsets(text)
         out = [Token(self.bos, 0, 0)] if self.bos is not None else []
         table = byte_characters()
         for a, b in words(text, self.split_digits):
+            if cancelled is not None and cancelled():
+                raise Cancelled()
             start = byte_at[a]
             chunk = "".join(table[x] for x in data[start:byte_at[b]])
             for symbol in self._merge(chunk):
@@ -121,26 +135,53 @@ class BPE:
                 start += len(symbol)
         return out
 
+    def fewest_tokens(self, text: str, enough: int | None = None) -> int:
+        """At least as many tokens as encode(text) gives, found without merging, in time linear in
+        the text: no token holds more bytes than the vocabulary's longest, and every word of the
+        pre-tokenizer is a token or more. Past `enough` from the bytes alone, the words are not split."""
+        bos = 1 if self.bos is not None else 0
+        fewest = bos + -(-len(text.encode("utf-8")) // self.longest)
+        if enough is not None and fewest > enough:
+            return fewest
+        byte_at = _byte_offsets(text)
+        return bos + sum(-(-(byte_at[b] - byte_at[a]) // self.longest) for a, b in words(text, self.split_digits))
+
     def _merge(self, word: str) -> list[str]:
-        """BPE: merge the adjacent pair of lowest rank until no pair has one."""
+        """BPE: merge the adjacent pair of lowest rank (the leftmost of equals) until no pair has one.
+
+        The symbols form a linked list and their pairs a heap by (rank, position), as Hugging Face's
+        tokenizers (word.rs) and llama.cpp do it: a merge costs log n, not a pass over the word. A
+        pair popped that is no longer there (a neighbour was merged away) is skipped. `self.work`
+        counts the pairs pushed and popped."""
         if word in self._cache:
             return self._cache[word]
-        parts = list(word)
-        while len(parts) > 1:
-            ranked = [(self.ranks.get(pair, None), k) for k, pair in enumerate(zip(parts, parts[1:]))]
-            best = min((r for r in ranked if r[0] is not None), default=None)
-            if best is None:
-                break
-            pair = (parts[best[1]], parts[best[1] + 1])
-            merged, k = [], 0
-            while k < len(parts):
-                if k < len(parts) - 1 and (parts[k], parts[k + 1]) == pair:
-                    merged.append(parts[k] + parts[k + 1])
-                    k += 2
-                else:
-                    merged.append(parts[k])
-                    k += 1
-            parts = merged
+        ranks = self.ranks
+        parts: list[str | None] = list(word)  # None: merged into the symbol on its left
+        n = len(parts)
+        after = list(range(1, n + 1))        # the next live symbol (n: none)
+        before = list(range(-1, n - 1))      # the previous live symbol (-1: none)
+        heap = [(ranks[pair], i) for i, pair in enumerate(zip(parts, parts[1:])) if pair in ranks]
+        heapify(heap)
+        work = len(heap)
+        while heap:
+            rank, i = heappop(heap)
+            work += 1
+            j = after[i] if parts[i] is not None else n
+            if j == n or ranks.get((parts[i], parts[j])) != rank:
+                continue  # stale: this pair was changed by an earlier merge
+            parts[i] += parts[j]
+            parts[j] = None
+            after[i] = after[j]
+            if after[j] < n:
+                before[after[j]] = i
+            for left, right in ((before[i], i), (i, after[i])):
+                if 0 <= left and right < n:
+                    new = ranks.get((parts[left], parts[right]))
+                    if new is not None:
+                        heappush(heap, (new, left))
+                        work += 1
+        self.work += work
+        parts = [p for p in parts if p is not None]
         if len(self._cache) < 100_000:
             self._cache[word] = parts
         return parts
@@ -171,21 +212,24 @@ def labels(text: str, tokens: list[Token], pieces: list[str] | None = None) -> l
     out = []
     for k, t in enumerate(tokens):
         if t.end == t.start:
-            out.append(pieces[k] if pieces else f"<{t.id}>")
+            out.append(shortened(visible(pieces[k]), MAX_TOKEN_LENGTH) if pieces else f"<{t.id}>")
             continue
         first, last = char_of[t.start], char_of[t.end - 1]
-        label = text[first:last + 1]
+        label = _shown(text[first:last + 1])
         split = [c for c in (first, last) if len(sharing[c]) > 1]
         if split:
             holders = sharing[split[0]]
             label += f" {holders.index(k) + 1}/{len(holders)}"
-        out.append(shortened(_shown(label), MAX_TOKEN_LENGTH))
+        out.append(shortened(label, MAX_TOKEN_LENGTH))
     return out
 
 
-def _shown(label: str) -> str:
-    """A leading space as · (as tokenizers mark it), everything else made visible."""
-    stripped = label.lstrip(" ")
-    if stripped and len(stripped) < len(label):
-        return "·" * (len(label) - len(stripped)) + visible(stripped)
-    return visible(label)
+def _shown(text: str) -> str:
+    """Spaces at either end as · (as tokenizers mark a leading one), everything else made
+    visible: controls (↵, ⇥, ^M) and characters that draw nothing (<U+200B>)."""
+    stripped = text.strip(" ")
+    if not stripped:
+        return visible(text)
+    start = len(text) - len(text.lstrip(" "))
+    end = len(text) - len(text.rstrip(" "))
+    return "·" * start + marked_invisible(visible(stripped)) + "·" * end

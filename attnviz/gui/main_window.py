@@ -11,8 +11,8 @@ import time
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QProgressBar, QSplitter, QTabBar, QTabWidget,
-                               QToolBar, QVBoxLayout, QWidget)
+                               QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter, QTabBar,
+                               QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from ..core import load_scenario, save_scenario, session as sessions
 from ..core.io import holds_layers, too_large_for_json
@@ -198,14 +198,19 @@ class MainWindow(QMainWindow):
         d.replaced.connect(self._close_stale_overview)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
         self.runner.loaded.connect(self._model_ran)
-        self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))
+        self.runner.failed.connect(self._model_failed)
+        self.runner.cancelled.connect(self._model_cancelled)
         self.runner.restored.connect(self._session_restored)
         self.runner.mismatch.connect(self._session_mismatch)
         self.runner.progress.connect(self._model_progress)
-        self.runner.ran.connect(lambda _: self.progress.setVisible(self.runner.busy))
+        self.runner.ran.connect(lambda _: self._show_model_progress())
         self.progress = QProgressBar(objectName="modelProgress", minimumWidth=320)
         self.progress.hide()
         self.statusBar().addPermanentWidget(self.progress)
+        self.cancel_model = QPushButton(objectName="modelCancel")  # a new text: loading, tokenising, running
+        self.cancel_model.clicked.connect(self.runner.cancel)
+        self.cancel_model.hide()
+        self.statusBar().addPermanentWidget(self.cancel_model)
         self.next_dock = self._dock("nextTokenDock", NextTokenView(self.runner), Qt.RightDockWidgetArea)
         self.next_dock.hide()
         self.selectors = Selectors(d)
@@ -416,6 +421,8 @@ class MainWindow(QMainWindow):
         self.maths_dock.setWindowTitle(tr("See the maths"))
         self.pipeline_dock.setWindowTitle(tr("The layer: X to O"))
         self.next_dock.setWindowTitle(tr("Next token"))
+        self.cancel_model.setText(tr("Cancel"))
+        self.cancel_model.setToolTip(tr("Stop reading this text; the window stays as it is"))
         self._name_maths_tabs()
         self.toolbar.setWindowTitle(tr("Toolbar: head, query, mask, temperature"))
         self.classroom.retranslate()
@@ -615,16 +622,27 @@ class MainWindow(QMainWindow):
         return True
 
     def _model_progress(self, what: str, done: int, total: int):
-        self.progress.setVisible(self.runner.busy)
+        self._show_model_progress()
         self.progress.setRange(0, total)
         self.progress.setValue(done)
-        self.progress.setFormat(tr("Loading the model: %v of %m layers") if what == "load" else tr("Running the model…"))
+        self.progress.setFormat({"load": tr("Loading the model: %v of %m layers"),
+                                 "tokens": tr("Reading the text…")}.get(what, tr("Running the model…")))
         self.progress.setToolTip(self.progress.format())
+
+    def _show_model_progress(self):
+        """The progress while the model works; Cancel while a new text is read."""
+        self.progress.setVisible(self.runner.busy)
+        self.cancel_model.setVisible(self.runner.reading())
 
     def _model_ran(self, model, encoded, result):
         from ..core import llama
-        self.progress.hide()
-        self.document.replace(llama.scenario(model, encoded, result, 0), None)
+        self._show_model_progress()
+        try:
+            scenario = llama.scenario(model, encoded, result, 0)
+        except ScenarioError as e:  # said every time, not once a session as an unexpected error is
+            self.warn(tr("Cannot run the model"), describe(e))
+            return
+        self.document.replace(scenario, None)
         self._update_title()
 
     # ------------------------------------------------------------- a real model's session
@@ -644,7 +662,7 @@ class MainWindow(QMainWindow):
 
     def _session_restored(self, model, encoded, result, session, source):
         from ..core import llama
-        self.progress.hide()
+        self._show_model_progress()
         self.document.replace(llama.scenario(model, encoded, result, session.view.layer), source)
         self.document.select(head=session.view.head, query=session.view.query)
         if source and not self._restoring:
@@ -653,7 +671,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _session_mismatch(self, session, error, source):
-        self.progress.hide()
+        self._show_model_progress()
         answer = QMessageBox.question(
             self, tr("The session's model cannot be had"),
             tr("{0}. Open the layer that was shown as a plain scenario instead (its numbers, without the "
@@ -687,6 +705,14 @@ class MainWindow(QMainWindow):
         d = self.document
         identity = sessions.identity(d.scenario.live.model)
         sessions.save_session(sessions.session_of(d.scenario, d.active_head, d.query, identity), path)
+
+    def _model_failed(self, message: str):
+        self._show_model_progress()
+        self.warn(tr("Cannot run the model"), message)
+
+    def _model_cancelled(self):
+        self._show_model_progress()
+        self.report(tr("Cancelled: the window is as it was"))
 
     def _show_model_layer(self, scenario, result, layer, head, query):
         from ..core import llama

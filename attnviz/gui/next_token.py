@@ -177,6 +177,8 @@ class NextTokenView(QWidget):
         runner.ran.connect(lambda _: self.refresh())
         runner.loaded.connect(lambda *_: self.refresh())
         runner.progress.connect(lambda *_: self.refresh())
+        runner.cancelled.connect(self.refresh)  # a new text not read: back to what is shown
+        runner.failed.connect(lambda _: self.refresh())
         runner.document.changed.connect(self.refresh)
 
     def items(self):

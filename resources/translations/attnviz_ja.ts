@@ -534,6 +534,14 @@ exactly 0</source>
         <translation>次のトークン</translation>
     </message>
     <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop reading this text; the window stays as it is</source>
+        <translation>このテキストの読み込みを止めます。ウィンドウは今のままです</translation>
+    </message>
+    <message>
         <source>Toolbar: head, query, mask, temperature</source>
         <translation>ツールバー（ヘッド・クエリ・マスク・温度）</translation>
     </message>
@@ -574,12 +582,20 @@ exactly 0</source>
         <translation>モデルを実行中…</translation>
     </message>
     <message>
+        <source>Reading the text…</source>
+        <translation>テキストを読んでいます…</translation>
+    </message>
+    <message>
         <source>The session&apos;s model cannot be had</source>
         <translation>このセッションのモデルを用意できません</translation>
     </message>
     <message>
         <source>{0}. Open the layer that was shown as a plain scenario instead (its numbers, without the model)?</source>
         <translation>{0}。代わりに、表示していた層を普通のシナリオとして開きますか（数値だけで、モデルは使いません）？</translation>
+    </message>
+    <message>
+        <source>Cancelled: the window is as it was</source>
+        <translation>キャンセルしました。ウィンドウは元のままです</translation>
     </message>
     <message>
         <source>Open scenario</source>
@@ -2302,6 +2318,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the text is empty: type a sentence for the model to read</source>
         <translation>テキストが空です。モデルに読ませる文を入力してください</translation>
+    </message>
+    <message>
+        <source>the text is not valid UTF-8: it holds {0} at character {1:,}</source>
+        <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
+    </message>
+    <message>
+        <source>the text is at least {0:,} tokens long; the model reads at most {1:,} here</source>
+        <translation>テキストは少なくとも {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
     <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>

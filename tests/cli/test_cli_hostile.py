@@ -1,5 +1,6 @@
 """Hostile input on the command line: one line on stderr, exit 2, bounded memory, a clean terminal."""
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,18 @@ def test_a_file_name_with_a_newline_gives_one_line(capsys, tmp_path):
 def test_an_export_name_too_long_for_the_file_system_gives_one_line(capsys, tmp_path, suffix):
     code, out, err = run(capsys, "export", "toy-3token", "-o", str(tmp_path / f"{'a' * 252}.{suffix}"))
     one_line_refusal(code, out, err, "too long")
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([b"model", b"\xff\xfe"], "the text is not valid UTF-8: it holds <FF> at character 1"),
+    ([b"model", b"caf\xe9 au lait"], "it holds <E9> at character 4"),
+    ([b"--model-text", b"The cat\xff"], "--model-text: the text is not valid UTF-8: it holds <FF> at character 8"),
+])
+def test_text_for_the_model_in_bytes_that_are_not_utf_8_exits_2_with_one_line(argv, message):
+    """As a shell passes them (Python decodes argv with surrogateescape): before the model loads,
+    before Qt starts, whether the model is installed or not."""
+    result = subprocess.run([sys.executable, "-m", "attnviz", *argv], capture_output=True, timeout=60,
+                            env={**os.environ, "LC_ALL": "C.UTF-8"})
+    err = result.stderr.decode("utf-8")
+    assert result.returncode == 2 and result.stdout == b"" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("attnviz: error:") and message in err, err

@@ -60,7 +60,7 @@ def test_export_and_screenshot_take_a_layer_and_captions_name_it(capsys, tmp_pat
 
 @pytest.mark.parametrize("argv, message", [
     (["model", ""], "the text is empty"),
-    (["model", "   "], "the text is empty"),
+    (["model", "a" * 130_000], "at least 1,605 tokens long"),
     (["model", TEXT, "--model", "missing.gguf"], "no such file"),
     (["model", TEXT, "--ablate", "30.0"], "layers 0 to 29 and heads 0 to 8"),
     (["model", TEXT, "--ablate", "3.9"], "layers 0 to 29 and heads 0 to 8"),
@@ -90,5 +90,13 @@ def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch):
     monkeypatch.setattr("attnviz.gui.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
     assert main(["--model-text", TEXT]) == 0
     assert opened == [{"model_text": TEXT, "model_path": None, "session": None}]
-    code, out, err = run(capsys, "--model-text", "  ")
-    assert code == 2 and "the text is empty" in err
+    code, out, err = run(capsys, "--model-text", "")
+    assert code == 2 and "--model-text: the text is empty" in err
+    assert main(["--model-text", "def f(x):\n  return x"]) == 0 and main(["--model-text", " "]) == 0
+    assert [o["model_text"] for o in opened[1:]] == ["def f(x):\n  return x", " "]
+
+
+@pytest.mark.parametrize("text, tokens", [(" ", ["␣"]), ("\n", ["↵"]), ("def f(x):\n  return x", ["def", "·f"])])
+def test_spaces_alone_and_line_breaks_run(capsys, text, tokens):
+    code, out, _ = run(capsys, "model", text, "--top-k", "1")
+    assert code == 0 and json.loads(out)["tokens"][:len(tokens)] == tokens

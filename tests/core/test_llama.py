@@ -8,7 +8,9 @@ import pytest
 
 from attnviz.core import compute, llama
 from attnviz.core.attention import attention
-from attnviz.core.scenario import Change, with_head_off, with_value
+from attnviz.core.scenario import MAX_TEXT_LENGTH, Change, with_head_off, with_value
+from attnviz.core.text import first_control
+from attnviz.core.tokenizer import Cancelled
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "smollm2"
 pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
@@ -115,10 +117,59 @@ def test_tokens_are_labelled_with_text_not_byte_pieces(model):
     assert llama.encode(model, "a\n\tb").labels == ("a", "↵", "⇥", "b")
 
 
-@pytest.mark.parametrize("text, message", [("", "empty"), ("   ", "empty"), ("word " * 2000, "tokens long")])
+@pytest.mark.parametrize("text, message", [("", "empty"), ("word " * 2000, "tokens long"),
+                                           ("a\udcffb", "not valid UTF-8: it holds <FF> at character 2"),
+                                           ("\ud800", "U\\+D800 at character 1")])
 def test_text_the_model_cannot_read_is_refused(model, text, message):
     with pytest.raises(llama.ModelError, match=message):
         llama.encode(model, text)
+
+
+LONG = "=" * 9_995 + "\nThe end.\t"  # 10,005 characters, 163 tokens
+
+
+@pytest.mark.parametrize("text, title", [
+    ("def f(x):\n  return x", "def f(x):↵  return x"), ("a\tb\r\nc", "a⇥b^M↵c"),
+    ("It was \u202efresh", "It was <U+202E>fresh"), ("zero\u200bwidth", "zero\u200bwidth"),
+    ("猫🐱👨\u200d👩\u200d👧", "猫🐱👨\u200d👩\u200d👧"), (" ", "␣"), ("\n", "↵"), ("\u2028", "<U+2028>"),
+    (LONG, "=" * 20)])
+def test_any_text_a_user_can_paste_opens_as_a_scenario_titled_on_one_line(model, text, title):
+    encoded = llama.encode(model, text)
+    s = llama.scenario(model, encoded, llama.run(model, encoded.ids))
+    assert title in s.title["en"] and title in s.title["ja"]
+    assert len(s.title["en"]) <= MAX_TEXT_LENGTH and not any(first_control(t) for t in (*s.title.values(), *s.tokens))
+
+
+def test_a_text_of_spaces_or_a_line_break_is_one_token(model):
+    assert llama.encode(model, " ").ids == (216,) and llama.encode(model, "\n").labels == ("↵",)
+    assert llama.encode(model, "   ").labels == ("␣␣␣",)
+
+
+def test_a_title_longer_than_a_title_may_be_is_shortened(model):
+    title = llama.title("SmolLM2", "a\n" * 6000)
+    assert len(title["en"]) == MAX_TEXT_LENGTH and title["en"].endswith("…") and "a↵a↵" in title["en"]
+
+
+def test_zero_width_characters_in_a_token_are_shown(model):
+    labels = llama.encode(model, "a\u200bb \ufeffc \u00ad").labels
+    assert "<U+200B> 1/2" in labels and "<U+FEFF> 1/3" in labels and any("<U+00AD>" in x for x in labels)
+    assert not any(ch in "".join(labels) for ch in "\u200b\ufeff\u00ad")
+
+
+@pytest.mark.parametrize("text", ["a" * 130_000, "The cat ate the fish. " * 50_000], ids=["a 130,000-letter word", "1 MB"])
+def test_a_text_too_long_is_refused_before_it_is_tokenised(model, text, monkeypatch):
+    work = model.tokenizer.work
+    monkeypatch.setattr(model.tokenizer, "encode", lambda *a: pytest.fail("tokenised"))
+    with pytest.raises(llama.ModelError, match="at least [0-9,]+ tokens long; the model reads at most 1,024"):
+        llama.encode(model, text)
+    assert model.tokenizer.work == work
+
+
+def test_a_run_stops_between_layers_when_cancelled(model, golden):
+    asked = []
+    with pytest.raises(Cancelled):
+        llama.run(model, golden["s0_ids"], cancelled=lambda: asked.append(1) or len(asked) > 2)
+    assert len(asked) == 3  # layers 0 and 1 ran, layer 2 did not
 
 
 def test_a_next_token_that_is_part_of_a_character_is_shown_in_hex(model):
