@@ -608,7 +608,7 @@ def _model_tokens(arrays: Arrays) -> list[str]:
                             info.shape[0], MAX_TOKENS)
     if info.nbytes > MAX_TOKEN_BYTES:
         raise ScenarioError(QT_TR_NOOP("'tokens' holds texts far too long to be tokens"))
-    return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens"), "tokens")]
+    return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens", keep=True), "tokens")]
 
 
 def _texts_of(array: np.ndarray, name: str) -> list[str]:
@@ -626,7 +626,8 @@ def _model_head_names(arrays: Arrays) -> list[str]:
     info = arrays.info("head_names")
     if info.dtype.kind not in "US" or math.prod(info.shape) > MAX_HEADS or info.nbytes > MAX_TOKEN_BYTES:
         raise ScenarioError(QT_TR_NOOP("'head_names' must be an array of strings, one per head"))
-    return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(arrays.read("head_names").reshape(-1), "head_names")]
+    names = arrays.read("head_names", keep=True).reshape(-1)
+    return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(names, "head_names")]
 
 
 def _model_settings(arrays: Arrays) -> Settings:
@@ -639,7 +640,7 @@ def _model_settings(arrays: Arrays) -> Settings:
             if info.shape != () or info.dtype.kind not in kinds:
                 raise ScenarioError(QT_TR_NOOP("'{0}' must be a single {1}"),
                                     name, 'true or false' if kinds == 'b' else 'number')
-            values[name] = arrays.read(name).item()
+            values[name] = arrays.read(name, keep=True).item()
     return Settings(**values)
 
 

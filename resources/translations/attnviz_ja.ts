@@ -2252,6 +2252,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>展開すると {0:,.0f} MB になり、モデルのファイルの上限 {1:,} MB を超えます。層やトークンを減らすか、float32 で保存してください</translation>
     </message>
     <message>
+        <source>holds {0:,.0f} MB of compressed arrays; AttnViz unpacks at most {1:,} MB of them (a late layer needs every byte before it): save it with np.savez, uncompressed</source>
+        <translation>圧縮された配列が {0:,.0f} MB あります。AttnViz が展開するのは {1:,} MB までです（後ろの層を読むには、その前のすべてのバイトを展開する必要があります）。np.savez で圧縮せずに保存してください</translation>
+    </message>
+    <message>
         <source>lists {0:,} files in {1:,} bytes; an .npz of AttnViz holds at most {2:,}</source>
         <translation>{1:,} バイトの中に {0:,} 個のファイルがあります。AttnViz の .npz は最大 {2:,} 個です</translation>
     </message>
@@ -2294,6 +2298,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&apos;{0}&apos; has a damaged size</source>
         <translation>&apos;{0}&apos; のサイズが壊れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is encrypted; AttnViz reads arrays as np.savez and np.savez_compressed write them</source>
+        <translation>&apos;{0}&apos; は暗号化されています。AttnViz が読めるのは np.savez と np.savez_compressed が書く形の配列です</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is compressed with {1}, which would be unpacked again from the start for each layer; AttnViz reads .npz files stored or compressed with deflate (np.savez, np.savez_compressed)</source>
+        <translation>&apos;{0}&apos; は {1} で圧縮されており、層ごとに最初から展開し直すことになります。AttnViz が読めるのは、無圧縮か deflate で圧縮された .npz ファイル（np.savez、np.savez_compressed）です</translation>
+    </message>
+    <message>
+        <source>zip method {0}</source>
+        <translation>zip の方式 {0}</translation>
     </message>
     <message>
         <source>&apos;{0}&apos; is not a NumPy array</source>
@@ -2386,6 +2402,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>A line&apos;s width and opacity are the weight (lines under {0} are left out); a masked pair has no line.</source>
         <translation>線の太さと濃さが重みです（{0} 未満の線は描きません）。マスクされた組には線がありません。</translation>
+    </message>
+    <message>
+        <source>{0} layers × {1} heads × {2:,} tokens² is {3:,} weights; going through every layer, AttnViz reads at most {4:,} (layers × heads × tokens²)</source>
+        <translation>{0} 層 × {1} ヘッド × {2:,} トークン² で重みは {3:,} 個です。すべての層を通して AttnViz が読むのは {4:,} 個（層 × ヘッド × トークン²）までです</translation>
+    </message>
+    <message>
+        <source>computing {0} layers × {1} heads of {2:,} tokens from q, k and v takes {3:,} multiplications; going through every layer, AttnViz does at most {4:,} (layers × heads × tokens² × (d_k + d_v))</source>
+        <translation>{2:,} トークンの {0} 層 × {1} ヘッドを q・k・v から計算するには {3:,} 回の掛け算が必要です。すべての層を通して AttnViz が行うのは {4:,} 回（層 × ヘッド × トークン² × (d_k + d_v)）までです</translation>
+    </message>
+    <message>
+        <source>the rollout of {0} layers of {1:,} tokens takes {2:,} multiplications (layers × tokens³); AttnViz does at most {3:,}</source>
+        <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
     </message>
 </context>
 </TS>
