@@ -52,6 +52,7 @@ class OverviewFigure:
         self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
         self.active: tuple[int, int] | None = None
         self.alike: list[tuple[int, int]] = []
+        self._blocks = None                      # ((layers, caption), (blocks, layers in each)), worked out once
         self.recolour()
 
     def recolour(self) -> None:
@@ -64,38 +65,61 @@ class OverviewFigure:
         return pixel_image(pixels), pixels  # the array keeps the image valid
 
     # ------------------------------------------------------------- layout
+    # Layers run down in blocks set side by side when there are many of them, so that the grid is
+    # about as tall as it is wide whatever the number of layers: 256 layers of one head make a
+    # square of 16 blocks, not a strip 16,000 pixels tall (an exported PNG stays width × width).
 
-    def _left(self) -> float:
-        return MARGIN + QFontMetricsF(self.font).horizontalAdvance(tr("layer {0}").format(88)) + GAP
+    def _label_width(self) -> float:
+        return QFontMetricsF(self.font).horizontalAdvance(tr("layer {0}").format(888)) + GAP
+
+    def _block_width(self) -> float:
+        heads = self.summary.heads
+        groups = self.groups[heads - 1] if self.groups else 0
+        return self._label_width() + heads * (THUMB + GAP) + groups * GROUP_GAP + GROUP_GAP
 
     def _top(self) -> float:
         fm = QFontMetricsF(self.font)
         return MARGIN + fm.height() * (2.6 if self.groups else 1.4)
 
-    def _x(self, head: int) -> float:
+    def _caption_height(self) -> float:
+        return QFontMetricsF(self.font).height() * 2.4 if self.caption else 0.0
+
+    def _layout(self) -> tuple[int, int]:
+        """(blocks side by side, layers in each): the fewest blocks whose grid is no taller than wide."""
+        layers = max(1, self.summary.layers)
+        if self._blocks is None or self._blocks[0] != (layers, self.caption):
+            blocks = 1
+            while blocks < layers and self._size_of(blocks, -(-layers // blocks)).height() > \
+                    self._size_of(blocks, -(-layers // blocks)).width():
+                blocks += 1
+            self._blocks = ((layers, self.caption), (blocks, -(-layers // blocks)))
+        return self._blocks[1]
+
+    def _size_of(self, blocks: int, rows: int) -> QSizeF:
+        width = MARGIN + blocks * self._block_width() + COLORBAR_WIDTH + MARGIN
+        body = max(rows * (THUMB + GAP), 5 * THUMB)
+        return QSizeF(width, self._top() + body + self._caption_height() + MARGIN)
+
+    def _x(self, head: int, block: int = 0) -> float:
         group = self.groups[head] if self.groups else 0
-        return self._left() + head * (THUMB + GAP) + group * GROUP_GAP
+        return MARGIN + block * self._block_width() + self._label_width() + head * (THUMB + GAP) + group * GROUP_GAP
 
     def thumb_rect(self, layer: int, head: int) -> QRectF:
-        return QRectF(self._x(head), self._top() + layer * (THUMB + GAP), THUMB, THUMB)
+        block, row = divmod(layer, self._layout()[1])
+        return QRectF(self._x(head, block), self._top() + row * (THUMB + GAP), THUMB, THUMB)
 
     def size(self) -> QSizeF:
-        fm = QFontMetricsF(self.font)
-        heads, layers = self.summary.heads, self.summary.layers
-        width = self._x(heads - 1) + THUMB + GAP + COLORBAR_WIDTH + MARGIN
-        caption = fm.height() * 2.4 if self.caption else 0.0
-        body = max(layers * (THUMB + GAP), 5 * THUMB)
-        return QSizeF(width, self._top() + body + caption + MARGIN)
+        return self._size_of(*self._layout())
 
     def at(self, x: float, y: float) -> tuple[int, int] | None:
         """The (layer, head) whose thumbnail is at (x, y) in figure coordinates."""
-        for head in range(self.summary.heads):
-            rect = self.thumb_rect(0, head)
-            if rect.left() <= x <= rect.right():
-                layer = int((y - self._top()) // (THUMB + GAP))
-                if 0 <= layer < self.summary.layers and self.thumb_rect(layer, head).contains(x, y):
-                    return layer, head
-        return None
+        blocks, rows = self._layout()
+        block, row = int((x - MARGIN) // self._block_width()), int((y - self._top()) // (THUMB + GAP))
+        layer = block * rows + row
+        if not (0 <= block < blocks and 0 <= row < rows and layer < self.summary.layers):
+            return None
+        return next(((layer, head) for head in range(self.summary.heads)
+                     if self.thumb_rect(layer, head).contains(x, y)), None)
 
     def caption_text(self) -> str:
         s = self.summary
@@ -129,8 +153,9 @@ class OverviewFigure:
             self._paint_overlay(p)
         self._paint_marks(p)
         fm = QFontMetricsF(self.font)
-        bar = QRectF(self._x(self.summary.heads - 1) + THUMB + GAP * 2, self._top(), COLORBAR_WIDTH - MARGIN,
-                     max(5 * THUMB, min(self.summary.layers * (THUMB + GAP), 10 * THUMB)))
+        blocks, rows = self._layout()
+        bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), COLORBAR_WIDTH - MARGIN,
+                     max(5 * THUMB, min(rows * (THUMB + GAP), 10 * THUMB)))
         paint_colorbar(p, bar, self.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None)
         if self.caption:
             p.setFont(self.font)
@@ -142,23 +167,22 @@ class OverviewFigure:
     def _paint_labels(self, p: QPainter) -> None:
         fm = QFontMetricsF(self.font)
         top = self._top() - fm.height() * 1.3
-        for head in range(self.summary.heads):
-            p.drawText(QRectF(self._x(head), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
-                       tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
-                       else str(head))
-        if self.groups:
-            for group in sorted(set(self.groups)):
+        blocks, rows = self._layout()
+        for block in range(blocks):
+            for head in range(self.summary.heads):
+                p.drawText(QRectF(self._x(head, block), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
+                           tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
+                           else str(head))
+            for group in sorted(set(self.groups or [])):
                 members = [h for h, g in enumerate(self.groups) if g == group]
-                left, right = self._x(members[0]), self._x(members[-1]) + THUMB
-                y = top - fm.height() * 1.2
-                p.drawText(QRectF(left, y, right - left, fm.height()), Qt.AlignCenter,
-                           tr("K/V {0}").format(group))
-                p.drawLine(QRectF(left, y, right - left, fm.height()).bottomLeft(),
-                           QRectF(left, y, right - left, fm.height()).bottomRight())
+                left, right = self._x(members[0], block), self._x(members[-1], block) + THUMB
+                band = QRectF(left, top - fm.height() * 1.2, right - left, fm.height())
+                p.drawText(band, Qt.AlignCenter, tr("K/V {0}").format(group))
+                p.drawLine(band.bottomLeft(), band.bottomRight())
         for layer in range(self.summary.layers):
             rect = self.thumb_rect(layer, 0)
-            p.drawText(QRectF(MARGIN, rect.top(), rect.left() - MARGIN - GAP, THUMB),
-                       Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
+            label = QRectF(rect.left() - self._label_width(), rect.top(), self._label_width() - GAP, THUMB)
+            p.drawText(label, Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
 
     def overlay_values(self) -> np.ndarray:
         """[layers, heads]: the numbers written on the thumbnails."""

@@ -1,4 +1,8 @@
 """View → Overview: every layer × head of a model's file, its statistics, means and rollout."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -179,3 +183,46 @@ def test_the_heads_alike_are_named_and_forgotten_when_another_head_is_chosen(ove
     assert "layer 1, head 2" in dialog.message.text() and dialog.figure.alike
     dialog.choose(3, 0)
     assert dialog.figure.alike == [] and dialog.figure.active == (3, 0)
+
+
+# ---------------------------------------------------------------- many layers: a sensible image
+
+CAPPED_EXPORT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from attnviz.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
+    print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
+sys.exit(code)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
+def test_256_layers_of_2_tokens_export_as_a_squarish_image_in_bounded_memory(tmp_path):
+    w = np.zeros((256, 1, 2, 2), np.float32)
+    w[..., 0] = 1
+    path, out = tmp_path / "deep.npz", tmp_path / "deep.png"
+    np.savez(path, tokens=np.array(["a", "b"]), weights=w)
+    result = subprocess.run([sys.executable, "-c", CAPPED_EXPORT, "export", str(path), "--overview", "-o", str(out)],
+                            capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr[-500:]
+    image = QImage(str(out))
+    assert image.width() == 2400 and image.height() <= image.width()  # was 2,400 × 127,000 (1.5 GB)
+    assert int(result.stdout) < 400 * 1024  # kB: Qt, numpy and one 2,400² image
+
+
+def test_a_deep_model_is_laid_out_in_blocks_and_every_thumbnail_is_found_where_it_is_drawn():
+    from attnviz.core.summary import summarise
+    layers, heads = 100, 3
+    w = np.tile(np.eye(4, dtype=np.float32), (heads, 1, 1))
+    figure = OverviewFigure(summarise(list("abcd"), [w] * layers, layers), "deep")
+    size = figure.size()
+    assert size.height() <= size.width() < 4 * 1000  # about square, not 100 rows tall
+    rects = {(l, h): figure.thumb_rect(l, h) for l in range(layers) for h in range(heads)}
+    assert len({(r.x(), r.y()) for r in rects.values()}) == layers * heads
+    assert all(0 <= r.left() and r.right() <= size.width() and r.bottom() <= size.height() for r in rects.values())
+    assert all(figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())
+    assert figure.at(1, 1) is None and figure.at(size.width() - 2, size.height() / 2) is None
