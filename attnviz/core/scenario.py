@@ -583,6 +583,16 @@ def _same_live(a: Live | None, b: Live | None) -> bool:
                all(getattr(x[2], m) is getattr(y[2], m) for m in MATRICES) for x, y in zip(a.changes, b.changes))
 
 
+def same_changes(a: tuple, b: tuple) -> bool:
+    """Two lists of a live model's changes ((layer, head, Change), ...) change the same heads the
+    same way (an edit undone and redone is the same change again)."""
+    def same(x, y):
+        return x is y or (x is not None and y is not None and np.array_equal(x, y))
+    return len(a) == len(b) and all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
+                                     all(same(getattr(x[2], m), getattr(y[2], m)) for m in MATRICES)
+                                     for x, y in zip(a, b))
+
+
 def same_shapes(s: Scenario) -> bool:
     """True when every head has the same q and v shapes, so they stack into one array."""
     return len({(h.q.shape, h.v.shape) for h in s.heads}) == 1

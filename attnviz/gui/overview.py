@@ -7,20 +7,19 @@ grid, a sortable table of head statistics, and the summaries with their formulas
 """
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QScrollArea, QSizePolicy, QSlider, QTableWidget, QTableWidgetItem,
-                               QTabWidget, QToolTip, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QSlider, QTableWidget, QTableWidgetItem, QTabWidget, QToolTip, QVBoxLayout,
+                               QWidget)
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
-from ..core.summary import STATS, ModelSummary, layer_weights, summarise
+from ..core.summary import (MAX_ROLLOUT, STATS, ModelSummary, check_work, layer_weights, rollout_fits,
+                            summarise)
 from . import colormaps
+from .background import BackgroundDialog
 from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
@@ -362,21 +361,28 @@ class SummaryView(QWidget):
         index = max(0, self.kind.currentIndex())
         self.kind.blockSignals(True)
         self.kind.clear()
-        self.kind.addItems([tr("Attention rollout"), tr("Mean over the heads of a layer"), tr("Mean over the layers")])
+        names = {"rollout": tr("Attention rollout"), "heads": tr("Mean over the heads of a layer"),
+                 "layers": tr("Mean over the layers")}
+        self.kind.addItems([names[kind] for kind in self.kinds()])
         self.kind.setCurrentIndex(index)
         self.kind.blockSignals(False)
         self.refresh()
 
+    def kinds(self) -> list[str]:
+        """The summaries shown: rollout only when it was computed (it costs n³ a layer)."""
+        return (["rollout"] if self.summary.with_rollout else []) + ["heads", "layers"]
+
     def matrix(self) -> np.ndarray:
-        kind, layer = self.kind.currentIndex(), self.layer.value()
-        if kind == 0:
+        kind, layer = self.kinds()[max(0, self.kind.currentIndex())], self.layer.value()
+        if kind == "rollout":
             return self.summary.rollouts[layer]
-        if kind == 1:
+        if kind == "heads":
             return self.summary.means[layer]
         return self.summary.mean_over_layers()
 
     def refresh(self) -> None:
-        kind, layer = self.kind.currentIndex(), self.layer.value()
+        kind, layer = ("rollout", "heads", "layers").index(self.kinds()[max(0, self.kind.currentIndex())]), \
+            self.layer.value()
         self.layer.setEnabled(kind != 2)
         self.layer_label.setText(tr("up to layer {0}").format(layer) if kind == 0 else tr("layer {0}").format(layer))
         if kind == 0:
@@ -391,6 +397,10 @@ class SummaryView(QWidget):
         else:
             self.formula.setText(tr("(1/L) Σ<sub>l</sub> A<sub>l</sub>: every head of all {0} layers, "
                                     "averaged.").format(self.summary.layers))
+        if not self.summary.with_rollout:
+            self.formula.setText(self.formula.text() + "<br>" + tr(
+                "Attention rollout is left out: {0} layers of {1:,} tokens take more than {2:,} multiplications "
+                "(layers × tokens³).").format(self.summary.layers, len(self.summary.tokens), MAX_ROLLOUT))
         self.canvas.update()
 
 
@@ -427,80 +437,79 @@ def shown_tokens(tokens, size: int) -> list[str]:
     return [tokens[i] + "…" for i in range(0, len(tokens), block)]
 
 
-class OverviewDialog(QDialog):
-    """View → Overview: built off the GUI thread, one layer at a time, with progress."""
+class OverviewDialog(BackgroundDialog):
+    """View → Overview: built off the GUI thread, one layer at a time, with progress and Cancel.
+    When the window's numbers change (an edit, a head switched off) it says that it shows the
+    numbers from before, with a button to gather them again."""
 
     chosen = Signal(int, int)       # open this layer with this head active
-    _worker_layer = Signal(int, int)
-    _worker_done = Signal(object)
-    _worker_failed = Signal(str)
+    refresh_requested = Signal()    # "Refresh": gather again what the window shows now
 
-    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
+    def __init__(self, first, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
                  colormap: str = colormaps.DEFAULT):
         super().__init__(parent)
         self.setObjectName("overviewDialog")
+        self.progress.setObjectName("overviewProgress")
+        self.message.setObjectName("overviewMessage")
         self.start_query, self.colormap = query, colormap
         self.title, self.groups = title, groups
         self.summary: ModelSummary | None = None
         self.figure: OverviewFigure | None = None
-        self.progress = QProgressBar(objectName="overviewProgress")
-        self.progress.setRange(0, layers)
-        self.message = QLabel(objectName="overviewMessage", wordWrap=True)
-        self.layout_ = QVBoxLayout(self)
-        self.layout_.addWidget(self.message)
-        self.layout_.addWidget(self.progress)
-        self._worker_layer.connect(self._advanced)
-        self._worker_done.connect(self._show)
-        self._worker_failed.connect(self._failed)
+        self.content: QWidget | None = None
+        self.stale = QWidget(objectName="overviewStale")
+        self.stale_note = QLabel(objectName="overviewStaleNote", wordWrap=True)
+        self.refresh_button = QPushButton(objectName="refreshOverview")
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        row = QHBoxLayout(self.stale)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.stale_note, 1)
+        row.addWidget(self.refresh_button)
+        self.stale.hide()
+        self.layout_.insertWidget(0, self.stale)
         self.setWindowTitle(tr("Overview: {0}").format(title))
-        self.message.setText(tr("Gathering every layer's weights…"))
         self.resize(1100, 800)
-        self.setAttribute(Qt.WA_DeleteOnClose)  # a closed overview lets its summary go
-        self._stop = threading.Event()          # closed while gathering: the worker stops at the next layer
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-overview")
-        self._pool.submit(self._gather, tokens, layers, scenario_of)
+        self.gather(first, layers, scenario_of, groups)
 
     # ------------------------------------------------------------- off the GUI thread
 
-    def _gather(self, tokens, layers, scenario_of) -> None:
+    def gather(self, first, layers: int, scenario_of, groups=None) -> None:
+        """Every layer again (the first run, or Refresh); what is shown stays until the new one is ready."""
+        self.groups = groups
+        self.set_stale(False)
+        self.message.setText(tr("Gathering every layer's weights…"))
+        self.start(self._gather, first, layers, scenario_of)
+
+    @staticmethod
+    def _gather(step, first, layers, scenario_of) -> ModelSummary:
+        check_work(first, layers)  # before a second layer is read
+
         def counted():
             for done, weights in enumerate(layer_weights(layers, scenario_of), 1):
-                if self._stop.is_set():
-                    return
-                self._tell(self._worker_layer, done, layers)
+                step(done, layers)
                 yield weights
-        try:
-            summary = summarise(tokens, counted())
-            if not self._stop.is_set():
-                self._tell(self._worker_done, summary)
-        except ScenarioError as e:
-            self._tell(self._worker_failed, describe(e))
-        except MemoryError:
-            self._tell(self._worker_failed, tr("not enough memory to gather every layer"))
-        except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not leave the dialog waiting)
-            self._tell(self._worker_failed, f"{type(e).__name__}: {e}")
+        step(0, layers)
+        return summarise(first.tokens, counted(), layers, rollout=rollout_fits(layers, first.n))
 
-    def _tell(self, signal, *values) -> None:
-        """Emit from the worker unless the dialog was closed (and deleted) meanwhile."""
-        if not self._stop.is_set():
-            try:
-                signal.emit(*values)
-            except RuntimeError:  # the dialog is gone
-                pass
+    def progress_text(self, done: int, total: int) -> str:
+        return tr("Gathering every layer's weights: {0} of {1}").format(done, total)
 
-    def _advanced(self, done: int, total: int) -> None:
-        self.progress.setValue(done)
-        self.message.setText(tr("Gathering every layer's weights: {0} of {1}").format(done, total))
-
-    def _failed(self, message: str) -> None:
-        self.progress.hide()
+    def show_failure(self, message: str) -> None:
         self.message.setText(tr("The overview could not be made: {0}").format(message))
+
+    def set_stale(self, stale: bool) -> None:
+        """The window's numbers are no longer the ones shown (an edit, a head switched off)."""
+        self.stale.setVisible(stale and self.summary is not None)
 
     # ------------------------------------------------------------- the views
 
-    def _show(self, summary: ModelSummary) -> None:
+    def show_result(self, summary: ModelSummary) -> None:
+        """The views of `summary`; a refreshed overview keeps the tab, the numbers written on the grid
+        and the head marked."""
+        kept = self._state()
+        if self.content is not None:
+            self.layout_.removeWidget(self.content)
+            self.content.deleteLater()
         self.summary = summary
-        self.progress.hide()
         self.figure = OverviewFigure(summary, self.title, self.groups, colormap=self.colormap)
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
@@ -521,6 +530,9 @@ class OverviewDialog(QDialog):
         self.pair_query.setCurrentIndex(self.start_query if self.start_query < len(summary.tokens) else 0)
         self.alike_button = QPushButton(objectName="findAlike")
         self.export_button = QPushButton(objectName="exportOverview")
+        self.content = QWidget(objectName="overviewContent")
+        column = QVBoxLayout(self.content)
+        column.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         self.overlay_name = QLabel()
         self.arrow = QLabel("→")
@@ -528,20 +540,44 @@ class OverviewDialog(QDialog):
                        self.alike_button, self.export_button):
             bar.addWidget(widget)
         bar.addStretch(1)
-        self.layout_.addLayout(bar)
-        self.layout_.addWidget(self.tabs, 1)
+        column.addLayout(bar)
+        column.addWidget(self.tabs, 1)
+        self.layout_.addWidget(self.content, 1)
         self.overlay.currentIndexChanged.connect(self._overlay_changed)
         self.alike_button.clicked.connect(self.find_alike)
         self.export_button.clicked.connect(self.export_dialog)
         self.canvas.chosen.connect(self.choose)
         self.table.chosen.connect(self.mark_active)
         self.retranslate()
+        self._restore(kept)
         self._pair_changed()
         self._overlay_changed(self.overlay.currentIndex())
         QTimer.singleShot(0, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
 
+    def _state(self):
+        if self.figure is None:
+            return None
+        return (self.tabs.currentIndex(), self.overlay.currentIndex(), self.pair_query.currentIndex(),
+                self.pair_key.currentIndex(), self.figure.active)
+
+    def _restore(self, state) -> None:
+        if state is None:
+            return
+        tab, overlay, query, key, active = state
+        self.tabs.setCurrentIndex(tab)
+        self.overlay.setCurrentIndex(overlay)
+        if max(query, key) < len(self.summary.tokens):
+            self.pair_query.setCurrentIndex(query)
+            self.pair_key.setCurrentIndex(key)
+        if active is not None and active[0] < self.summary.layers and active[1] < self.summary.heads:
+            self.figure.active = active
+
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Overview: {0}").format(self.title))
+        self.retranslate_work()
+        self.stale_note.setText(tr("The window's numbers changed since this overview was made (an edit, or a head "
+                                   "switched off): it shows the numbers from before."))
+        self.refresh_button.setText(tr("Refresh"))
         if self.summary is None:
             return
         self.message.setText(tr("Every layer × head, on one colour scale. Hover over a head for its numbers; "
@@ -626,8 +662,3 @@ class OverviewDialog(QDialog):
             except ScenarioError as e:
                 self.message.setText(describe(e))
 
-    def done(self, result: int) -> None:
-        """Closed (the close button, Escape): the worker stops at its next layer."""
-        self._stop.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        super().done(result)

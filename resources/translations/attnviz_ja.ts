@@ -550,6 +550,10 @@ exactly 0</source>
         <translation>比べる</translation>
     </message>
     <message>
+        <source>the model&apos;s file changed on disk since it was opened: open it again to see every layer</source>
+        <translation>モデルのファイルが、開いた後にディスク上で変更されました。すべての層を見るには開き直してください</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>開けません</translation>
     </message>
@@ -1880,6 +1884,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>(1/L) Σ&lt;sub&gt;l&lt;/sub&gt; A&lt;sub&gt;l&lt;/sub&gt;：全 {0} 層のすべてのヘッドの平均です。</translation>
     </message>
     <message>
+        <source>Attention rollout is left out: {0} layers of {1:,} tokens take more than {2:,} multiplications (layers × tokens³).</source>
+        <translation>Attention rollout は省いています：{1:,} トークン・{0} 層では掛け算が {2:,} 回（層 × トークン³）を超えるためです。</translation>
+    </message>
+    <message>
         <source>Overview: {0}</source>
         <translation>概観：{0}</translation>
     </message>
@@ -1888,16 +1896,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>すべての層の重みを集めています…</translation>
     </message>
     <message>
-        <source>not enough memory to gather every layer</source>
-        <translation>すべての層を集めるにはメモリが足りません</translation>
-    </message>
-    <message>
         <source>Gathering every layer&apos;s weights: {0} of {1}</source>
         <translation>すべての層の重みを集めています：{1} 層中 {0} 層</translation>
     </message>
     <message>
         <source>The overview could not be made: {0}</source>
         <translation>概観を作れませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>The window&apos;s numbers changed since this overview was made (an edit, or a head switched off): it shows the numbers from before.</source>
+        <translation>この概観を作った後に、ウィンドウの数値が変わりました（編集、またはヘッドを止めたため）。ここに表示しているのは変更前の数値です。</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>更新</translation>
     </message>
     <message>
         <source>Every layer × head, on one colour scale. Hover over a head for its numbers; click it to open that layer with that head.</source>
@@ -2062,6 +2074,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>B − A</source>
         <translation>B − A</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比べる</translation>
+    </message>
+    <message>
+        <source>Building the comparison…</source>
+        <translation>比べる図を作っています…</translation>
+    </message>
+    <message>
+        <source>Building the comparison: step {0} of {1}</source>
+        <translation>比べる図を作っています：{1} 段階中 {0}</translation>
     </message>
     <message>
         <source>Compare: {0} and {1}</source>
@@ -2414,6 +2438,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the rollout of {0} layers of {1:,} tokens takes {2:,} multiplications (layers × tokens³); AttnViz does at most {3:,}</source>
         <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
+    </message>
+    <message>
+        <source>Working: {0} of {1}</source>
+        <translation>処理中：{1} 中 {0}</translation>
+    </message>
+    <message>
+        <source>not enough memory for this</source>
+        <translation>メモリが足りません</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
     </message>
 </context>
 </TS>

@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from attnviz.cli import main
-from attnviz.core import compute, load_scenario
+from attnviz.core import compute, llama, load_scenario
 from attnviz.core.summary import head_stats, layer_weights, mean_over_heads, named_layers, rollout, summarise
 from attnviz.gui import MainWindow, colormaps
 from attnviz.gui.overview import OverviewFigure
@@ -146,6 +146,7 @@ def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
     window.compare_layer(3)
+    qtbot.waitUntil(lambda: window.compare_dialog.figure is not None, timeout=10000)  # built off the GUI thread
     figure = window.compare_dialog.figure
     weights = all_weights(model_file)
     for head, difference in enumerate(figure.differences()):
@@ -169,9 +170,11 @@ def test_an_overview_after_the_tokens_were_edited_says_why_it_cannot_be_made(qtb
 def test_one_overview_at_a_time_and_none_left_over_for_another_file(qtbot, overview, model_file):
     from PySide6.QtWidgets import QDialog
     window, first = overview
-    window.overview_action.trigger()  # again: the new one replaces the first
-    qtbot.waitUntil(lambda: window.overview_dialog is not first and window.overview_dialog.figure is not None)
-    qtbot.waitUntil(lambda: len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1)
+    shown = first.summary
+    window.overview_action.trigger()  # again: the open one gathers again
+    qtbot.waitUntil(lambda: first.summary is not shown and not first.working, timeout=10000)
+    assert window.overview_dialog is first
+    assert len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1
     window.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
     qtbot.waitUntil(lambda: window.overview_dialog is None)
 
@@ -226,3 +229,66 @@ def test_a_deep_model_is_laid_out_in_blocks_and_every_thumbnail_is_found_where_i
     assert all(0 <= r.left() and r.right() <= size.width() and r.bottom() <= size.height() for r in rects.values())
     assert all(figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())
     assert figure.at(1, 1) is None and figure.at(size.width() - 2, size.height() / 2) is None
+
+
+# ---------------------------------------------------------------- an open overview follows the window
+
+def test_an_edit_marks_the_overview_out_of_date_and_refresh_shows_the_true_numbers(overview, qtbot):
+    from attnviz.gui.commands import SetCell
+    window, dialog = overview
+    d = window.document
+    before = dialog.summary.table()[0, 1].copy()
+    d.push(SetCell(d, 1, "q", 5, 0, 9.0))  # layer 0, head 1: た's query
+    true = head_stats(np.stack(compute(d.scenario).weights()))[1]
+    assert not np.allclose(true, before)  # the edit moved head 1's numbers
+    assert dialog.stale.isVisibleTo(dialog) and "from before" in dialog.stale_note.text()
+    np.testing.assert_array_equal(dialog.summary.table()[0, 1], before)  # shown as they were, and said so
+    dialog.refresh_button.click()
+    qtbot.waitUntil(lambda: not dialog.working and dialog.summary.table()[0, 1][0] != before[0], timeout=10000)
+    np.testing.assert_allclose(dialog.summary.table()[0, 1], true, rtol=1e-9)
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
+    window.undo_action.trigger()  # the overview now holds the edit the window no longer has
+    assert dialog.stale.isVisibleTo(dialog)
+    window.redo_action.trigger()
+    assert not dialog.stale.isVisibleTo(dialog)
+
+
+def test_switching_layers_of_an_unedited_file_keeps_the_overview_current(overview, qtbot):
+    window, dialog = overview
+    window.open_layer(2)
+    qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
+
+
+def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    rng = np.random.default_rng(9)
+    np.savez(model_file, tokens=np.array(list("abcdefg")),  # another program writes another model there
+             **{m: rng.normal(size=(LAYERS, HEADS, 7, D)).astype(np.float32) for m in "qkv"})
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: "could not be made" in dialog.message.text(), timeout=10000)
+    assert "file changed on disk since it was opened" in dialog.message.text()
+    assert "edited" not in dialog.message.text() and dialog.figure is None
+
+
+@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
+    window.run_model("The cat ate the fish. It was fresh.")
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
+    window.overview_action.trigger()
+    qtbot.waitUntil(lambda: window.overview_dialog is not None and window.overview_dialog.figure is not None,
+                    timeout=60_000)
+    dialog, d = window.overview_dialog, window.document
+    before = dialog.summary.table()[5, 0].copy()
+    window.heads.panels[2].set_off(True)  # layer 0, head 2: every later layer reads the model anew
+    assert dialog.stale.isVisibleTo(dialog)
+    dialog.refresh_button.click()
+    qtbot.waitUntil(lambda: not window.runner.busy and not dialog.working and not dialog.stale.isVisibleTo(dialog)
+                    and dialog.summary.table()[5, 0][0] != before[0], timeout=60_000)
+    true = head_stats(np.stack(compute(llama.another_layer(d.scenario, window.runner.current(), 5)).weights()))
+    np.testing.assert_allclose(dialog.summary.table()[5, 0], true[0], rtol=1e-9)
+    assert not np.allclose(true[0], before)
+    window.undo_action.trigger()  # back on: the overview shows the head switched off
+    assert dialog.stale.isVisibleTo(dialog)
