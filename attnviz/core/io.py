@@ -662,12 +662,19 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
     if name == "weights" and width != n:
         raise ScenarioError(QT_TR_NOOP("'weights' holds {0} × {1} matrices; attention weights are tokens × tokens"),
                             rows, width)
-    per_layer = heads * rows * width  # what one layer widens to: ≤ 128 MB as float64
-    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM) or \
-            per_layer > (MAX_GIVEN_CELLS if name == "weights" else MAX_VALUES // 3):
+    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM):
         raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: more heads, layers or dimensions than AttnViz shows "
                                        "(at most {2} heads, {3} layers, {4} dimensions)"),
                             name, info.shape, MAX_HEADS, MAX_LAYERS, MAX_DIM)
+    per_layer = heads * rows * width  # what one layer widens to: ≤ 256 MB as float32 (weights), 128 MB (q, k, v)
+    if name == "weights" and per_layer > MAX_GIVEN_CELLS:
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: {2} heads of {3:,} tokens is too large to show "
+                                       "(heads × tokens² must be at most {4:,})"),
+                            name, info.shape, heads, rows, MAX_GIVEN_CELLS)
+    if name != "weights" and per_layer > MAX_VALUES // 3:
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: {2:,} numbers in a layer; q, k and v may hold at most "
+                                       "{3:,} each (heads × tokens × d)"),
+                            name, info.shape, per_layer, MAX_VALUES // 3)
     if last is not None and layers != last:
         raise ScenarioError(QT_TR_NOOP("q, k and v have different numbers of layers"))
     return layers

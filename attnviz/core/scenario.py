@@ -321,6 +321,9 @@ def _check_given(s: Scenario) -> None:
     bad = np.argwhere(np.abs(sums - 1) > 1e-3)
     if bad.size:
         h, row = bad[0]
+        if s.layer is not None:  # one layer of a model's file: which one
+            raise ScenarioError(QT_TR_NOOP("layer {0}, head {1}, row {2} ({3}): the weights add up to {4:.4f}, not 1"),
+                                s.layer[0], h, row + 1, s.tokens[row], sums[h, row])
         raise ScenarioError(QT_TR_NOOP("head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1"),
                             h, row + 1, s.tokens[row], sums[h, row])
 

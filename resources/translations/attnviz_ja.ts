@@ -946,6 +946,10 @@ exactly 0</source>
         <translation>重みは 0 から 1 までの有限の数でなければなりません</translation>
     </message>
     <message>
+        <source>layer {0}, head {1}, row {2} ({3}): the weights add up to {4:.4f}, not 1</source>
+        <translation>層 {0}、ヘッド {1}、{2} 行目（{3}）：重みの合計が 1 ではなく {4:.4f} です</translation>
+    </message>
+    <message>
         <source>head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1</source>
         <translation>ヘッド {0}、{1} 行目（{2}）：重みの合計が 1 ではなく {3:.4f} です</translation>
     </message>
@@ -1610,6 +1614,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&apos;{0}&apos; has shape {1}: more heads, layers or dimensions than AttnViz shows (at most {2} heads, {3} layers, {4} dimensions)</source>
         <translation>&apos;{0}&apos; の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has shape {1}: {2} heads of {3:,} tokens is too large to show (heads × tokens² must be at most {4:,})</source>
+        <translation>&apos;{0}&apos; の形は {1} です：{2} ヘッド × {3:,} トークンは大きすぎて表示できません（ヘッド数 × トークン数² は {4:,} までです）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has shape {1}: {2:,} numbers in a layer; q, k and v may hold at most {3:,} each (heads × tokens × d)</source>
+        <translation>&apos;{0}&apos; の形は {1} です：1 つの層に {2:,} 個の数があります。q・k・v はそれぞれ {3:,} 個（ヘッド数 × トークン数 × d）までです</translation>
     </message>
     <message>
         <source>q, k and v have different numbers of layers</source>

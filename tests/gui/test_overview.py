@@ -292,3 +292,17 @@ def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_sh
     assert not np.allclose(true[0], before)
     window.undo_action.trigger()  # back on: the overview shows the head switched off
     assert dialog.stale.isVisibleTo(dialog)
+
+
+def test_the_window_overview_leaves_out_a_rollout_beyond_its_limit_and_says_so(qtbot, monkeypatch, model_file):
+    import attnviz.core.summary as summary
+    monkeypatch.setattr(summary, "MAX_ROLLOUT", LAYERS * N ** 3 - 1)
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
+    assert dialog.summary.rollouts == [] and dialog.summaries.kinds() == ["heads", "layers"]
+    assert dialog.summaries.kind.count() == 2 and "rollout is left out" in dialog.summaries.formula.text()
+    np.testing.assert_allclose(dialog.summaries.canvas.data().weights, all_weights(model_file)[LAYERS - 1].mean(0),
+                               rtol=1e-6)  # the mean over the last layer's heads, the first summary shown
