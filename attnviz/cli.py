@@ -120,6 +120,12 @@ def _print_rollout(args, out) -> int:
     return 0
 
 
+def _check_printed(name: str, count: int, limit: int, advice: str) -> None:
+    """Refuse, before computing, more numbers than can be written as text within 30 s."""
+    if count > limit:
+        raise UsageError(f"{name}: {count:,} numbers is more than the {limit:,} written as text at once: {advice}")
+
+
 def cmd_stats(args, out) -> int:
     """One record per layer × head: entropy (nats), distance, sink, previous, self."""
     from .core.summary import STATS, check_work, head_stats, layer_weights, named_layers
@@ -161,12 +167,6 @@ def cmd_model(args, out) -> int:
                     "next": [{"token": text, "id": i, "p": p} for i, text, p in llama.top(model, result.probs, args.top_k)]}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
-
-
-def _check_printed(name: str, count: int, limit: int, advice: str) -> None:
-    """Refuse, before computing, more numbers than can be written as text within 30 s."""
-    if count > limit:
-        raise UsageError(f"{name}: {count:,} numbers is more than the {limit:,} written as text at once: {advice}")
 
 
 def _head_indices(head, n_heads: int) -> list[int]:

@@ -6,7 +6,7 @@
 
 Each file sits at one of the limits (core/summary.py: MAX_MODEL_CELLS, MAX_MODEL_PRODUCTS,
 MAX_ROLLOUT; core/npz.py: MAX_INFLATED; core/scenario.py: the limits of one layer) and is
-written layer by layer (the largest is 4 GB on disk, never in memory). Every command runs in a
+written layer by layer (the largest is 1 GB on disk, never in memory). Every command runs in a
 fresh process, as a user runs it; the table gives its wall time and peak memory. The promise
 (README, "The limits"): every command answers within 30 s on a busy two-core machine.
 """
@@ -79,10 +79,10 @@ FILES = {
     # the same, one-hot rows: a few megabytes on disk
     "inflated-small": (MAX_INFLATED // (MAX_GIVEN_CELLS * 4), 4, 4095,
                        {"method": zipfile.ZIP_DEFLATED, "dense": False}),
-    # the rollout's limit, layers × tokens³ = MAX_ROLLOUT, at the longest input the command prints
-    # (tokens² ≤ cli.MAX_PRINTED), at 4,096 tokens (the overview's) and at 256 layers
+    # the rollout's limit, layers × tokens³ = MAX_ROLLOUT: with as many heads as MAX_MODEL_CELLS allows,
+    # at the longest input the command prints (tokens² ≤ cli.MAX_PRINTED), and at 256 layers
+    "rollout-2048": (MAX_ROLLOUT // 2048 ** 3, MAX_MODEL_CELLS // (MAX_ROLLOUT // 2048 ** 3 * 2048 ** 2), 2048, {}),
     "rollout-2896": (MAX_ROLLOUT // 2896 ** 3, 4, 2896, {}),
-    "rollout-4096": (max(1, MAX_ROLLOUT // 4096 ** 3), 4, 4096, {}),
     "rollout-256-layers": (256, 1, round((MAX_ROLLOUT / 256) ** (1 / 3)) - 1, {}),
     # q, k, v at MAX_MODEL_PRODUCTS: layers × heads × tokens² × (d_k + d_v), 1,024 dimensions
     "products-qkv": (MAX_MODEL_PRODUCTS // (4096 ** 2 * 2048), 1, 4096, {"d": 1024}),
@@ -105,6 +105,8 @@ def commands(path: Path, layers: int, out: Path) -> dict[str, list[str]]:
         "weights --rollout": ["weights", p, "--rollout"],
         "export": ["export", p, "-o", str(out / "head.png")],
         "export --overview": ["export", p, "--overview", "-o", str(out / "overview.png")],
+        "export --compare": ["export", p, "--compare", p, "--compare-layer", str(layers - 1),
+                             "-o", str(out / "compare.png")],
         "screenshot": ["screenshot", p, "-o", str(out / "window.png")],
     }
     if layers == 1:

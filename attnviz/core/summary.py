@@ -38,7 +38,7 @@ BLOCK = 2 ** 20      # cells of a head worked on at once: the temporaries stay a
 # Going through every layer (`attnviz stats`, `--rollout`, `--overview`, View → Overview) costs
 # work in proportion to these; each is refused beyond its limit before a second layer is read,
 # so that every command answers within 30 s on a busy two-core machine (see bench/limits.py).
-MAX_MODEL_CELLS = 2 ** 29     # layers × heads × tokens²: the weights read and summarised
+MAX_MODEL_CELLS = 2 ** 28     # layers × heads × tokens²: the weights read (or computed) and summarised
 MAX_MODEL_PRODUCTS = 2 ** 37  # layers × heads × tokens² × (d_k + d_v): computing them from q, k, v
 MAX_ROLLOUT = 2 ** 36         # layers × tokens³: rollout multiplies an n × n matrix at every layer
 

@@ -46,7 +46,7 @@ class BackgroundDialog(QDialog):
         self._worker_done.connect(self._done)
         self._worker_failed.connect(self._failed)
         self.setAttribute(Qt.WA_DeleteOnClose)  # a closed dialog lets its data go
-        self._run, self._stop = 0, threading.Event()
+        self._run, self._stop, self._busy = 0, threading.Event(), False
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-work")
         self.retranslate_work()
 
@@ -66,7 +66,7 @@ class BackgroundDialog(QDialog):
 
     @property
     def working(self) -> bool:
-        return self.progress.isVisible()
+        return self._busy
 
     def start(self, work, *args) -> None:
         """Run work(step, *args) off the GUI thread (any earlier run is stopped and forgotten)."""
@@ -74,6 +74,7 @@ class BackgroundDialog(QDialog):
         self._run += 1
         run, stop = self._run, threading.Event()
         self._stop = stop
+        self._busy = True
         self.progress.setRange(0, 0)  # busy until the first step says how many there are
         self.progress.show()
         self.cancel_button.show()
@@ -123,6 +124,7 @@ class BackgroundDialog(QDialog):
             self.failed.emit(message)
 
     def _finished(self) -> None:
+        self._busy = False
         self.progress.hide()
         self.cancel_button.hide()
 

@@ -175,11 +175,11 @@ class MainWindow(QMainWindow):
             0, lambda: [view.sync_if_shown() for view in _math_views(self.maths_dock.widget())]))
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
-        self.overview_dialog, self._overview_of, self._overview_basis = None, None, (None, False)
-        self.compare_dialog = None
-        d.replaced.connect(self._close_stale_overview)
+        self._overview_basis, self.compare_dialog = (None, False), None  # what the open overview was made from
         d.changed.connect(self._follow_overview)
         d.undo_stack.indexChanged.connect(self._follow_overview)  # after a push: whether the file's numbers are shown
+        self.overview_dialog, self._overview_of = None, None
+        d.replaced.connect(self._close_stale_overview)
         self.runner = ModelRunner(d, self)  # the real model, run off the GUI thread
         self.runner.loaded.connect(self._model_ran)
         self.runner.failed.connect(lambda message: self.warn(tr("Cannot run the model"), message))

@@ -381,8 +381,8 @@ class SummaryView(QWidget):
         return self.summary.mean_over_layers()
 
     def refresh(self) -> None:
-        kind, layer = ("rollout", "heads", "layers").index(self.kinds()[max(0, self.kind.currentIndex())]), \
-            self.layer.value()
+        kind = ("rollout", "heads", "layers").index(self.kinds()[max(0, self.kind.currentIndex())])
+        layer = self.layer.value()
         self.layer.setEnabled(kind != 2)
         self.layer_label.setText(tr("up to layer {0}").format(layer) if kind == 0 else tr("layer {0}").format(layer))
         if kind == 0:

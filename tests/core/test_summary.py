@@ -144,7 +144,7 @@ def test_going_through_every_layer_is_refused_beyond_each_limit_with_its_numbers
         return SimpleNamespace(heads=[head] * heads, n=n, weights_only=d is None)
     check_work(model(16, 2048), MAX_MODEL_CELLS // (16 * 2048 ** 2))  # at the limit: fine
     with pytest.raises(ScenarioError, match=r"65 layers × 16 heads × 2,048 tokens² is 4,362,076,160 weights.*"
-                                            r"at most 536,870,912 \(layers × heads × tokens²\)"):
+                                            r"at most 268,435,456 \(layers × heads × tokens²\)"):
         check_work(model(16, 2048), 65)
     layers = MAX_MODEL_PRODUCTS // (4096 ** 2 * 2048)
     check_work(model(1, 4096, 1024), layers)
