@@ -23,11 +23,16 @@ from .core.blas import use_one_thread
 from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
-from .core.scenario import ScenarioError, with_settings
+from .core.scenario import ScenarioError, count_values, with_settings
 from .core.text import terminal_safe, visible
 from .display import display_problem
 
 PROG = "attnviz"
+# Numbers written as text take time (a float's repr: under a million a second on a busy two-core
+# machine, see bench/limits.py): a command that prints them refuses more than it writes within
+# 30 s. Binary .npz (export -o FILE.npz) has no such limit.
+MAX_PRINTED = 2 ** 23   # weights (or rollout) printed as JSON or CSV: 2 heads of 2,048 tokens
+MAX_CSV_ROWS = 2 ** 21  # rows of `attnviz export -o FILE.csv`, one per number, five fields each
 
 
 class UsageError(Exception):
@@ -83,6 +88,8 @@ def cmd_weights(args, out) -> int:
         return _print_rollout(args, out)
     scenario = _settings_change(args)(open_scenario(args.scenario, args.layer))
     heads = _head_indices(args.head, len(scenario.heads))
+    _check_printed(args.scenario, len(heads) * scenario.n ** 2, MAX_PRINTED,
+                   "choose a head with --head, or write every number with export -o FILE.npz")
     weights = compute(scenario).weights()
     from .gui.i18n import system_language  # QtCore only: no display needed
     names = [h.title(args.lang or system_language()) for h in scenario.heads]
@@ -101,27 +108,38 @@ def _print_rollout(args, out) -> int:
     if args.format != "json" or args.head is not None or args.layer is not None:
         raise UsageError("--rollout combines every head of every layer into one matrix, printed as JSON: "
                          "leave out --head, --layer and --format csv")
-    from .core.summary import layer_weights, named_layers, summarise
+    from .core.summary import check_work, final_rollout, layer_weights, named_layers
     first, count, scenario_of = named_layers(args.scenario, _settings_change(args))
-    summary = summarise(first.tokens, layer_weights(count, scenario_of))
-    document = {"tokens": list(first.tokens), "rollout": summary.rollout_full.tolist()}
+    _check_printed(args.scenario, first.n ** 2, MAX_PRINTED, "the rollout is tokens × tokens")
+    check_work(first, count, rollout=True)  # before a second layer is read
+    product = final_rollout(layer_weights(count, scenario_of))
+    document = {"tokens": list(first.tokens), "rollout": product.tolist()}
     out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0
 
 
+def _check_printed(name: str, count: int, limit: int, advice: str) -> None:
+    """Refuse, before computing, more numbers than can be written as text within 30 s."""
+    if count > limit:
+        raise UsageError(f"{name}: {count:,} numbers is more than the {limit:,} written as text at once: {advice}")
+
+
 def cmd_stats(args, out) -> int:
     """One record per layer × head: entropy (nats), distance, sink, previous, self."""
-    from .core.summary import STATS, head_stats, named_layers
+    from .core.summary import STATS, check_work, head_stats, layer_weights, named_layers
     if args.layer is None:
-        _, count, scenario_of = named_layers(args.scenario)
-        layers = [(layer, scenario_of) for layer in range(count)]
+        first, count, scenario_of = named_layers(args.scenario)
+        check_work(first, count)  # before a second layer is read
+        layers = range(count)
     else:  # that layer alone is read
-        layers = [(args.layer, lambda layer: open_scenario(args.scenario, layer))]
+        count, layers = 1, [args.layer]
+
+        def scenario_of(_):
+            return open_scenario(args.scenario, args.layer)
     records = []
-    for layer, scenario_of in layers:
-        stats = head_stats(np.stack(compute(scenario_of(layer)).weights()))
+    for layer, weights in zip(layers, layer_weights(count, scenario_of)):
         records += [{"layer": layer, "head": head, **dict(zip(STATS, map(float, row)))}
-                    for head, row in enumerate(stats)]
+                    for head, row in enumerate(head_stats(weights))]
     if args.format == "csv":
         out.write(",".join(("layer", "head", *STATS)) + "\n")
         out.writelines(",".join(f"{r[key]!r}" if isinstance(r[key], float) else str(r[key])
@@ -252,6 +270,9 @@ def cmd_export(args, out) -> int:
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
         if args.compare is not None:
             raise UsageError("--compare draws a picture: give FILE.png, .svg or .pdf")
+        if args.output.lower().endswith(".csv"):
+            _check_printed(args.scenario, len(scenario.heads) * scenario.n ** 2 + count_values(scenario, given=False),
+                           MAX_CSV_ROWS, "write them as .npz")
         save_data(scenario, compute(scenario).weights(), args.output)
         return 0
     if args.compare is not None:

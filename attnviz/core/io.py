@@ -611,7 +611,7 @@ def _model_tokens(arrays: Arrays) -> list[str]:
                             info.shape[0], MAX_TOKENS)
     if info.nbytes > MAX_TOKEN_BYTES:
         raise ScenarioError(QT_TR_NOOP("'tokens' holds texts far too long to be tokens"))
-    return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens"), "tokens")]
+    return [shortened(visible(t), MAX_TOKEN_LENGTH) for t in _texts_of(arrays.read("tokens", keep=True), "tokens")]
 
 
 def _texts_of(array: np.ndarray, name: str) -> list[str]:
@@ -629,7 +629,8 @@ def _model_head_names(arrays: Arrays) -> list[str]:
     info = arrays.info("head_names")
     if info.dtype.kind not in "US" or math.prod(info.shape) > MAX_HEADS or info.nbytes > MAX_TOKEN_BYTES:
         raise ScenarioError(QT_TR_NOOP("'head_names' must be an array of strings, one per head"))
-    return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(arrays.read("head_names").reshape(-1), "head_names")]
+    names = arrays.read("head_names", keep=True).reshape(-1)
+    return [shortened(visible(n), MAX_NAME_LENGTH) for n in _texts_of(names, "head_names")]
 
 
 def _model_settings(arrays: Arrays) -> Settings:
@@ -642,7 +643,7 @@ def _model_settings(arrays: Arrays) -> Settings:
             if info.shape != () or info.dtype.kind not in kinds:
                 raise ScenarioError(QT_TR_NOOP("'{0}' must be a single {1}"),
                                     name, 'true or false' if kinds == 'b' else 'number')
-            values[name] = arrays.read(name).item()
+            values[name] = arrays.read(name, keep=True).item()
     return Settings(**values)
 
 
@@ -664,12 +665,19 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
     if name == "weights" and width != n:
         raise ScenarioError(QT_TR_NOOP("'weights' holds {0} × {1} matrices; attention weights are tokens × tokens"),
                             rows, width)
-    per_layer = heads * rows * width  # what one layer widens to: ≤ 128 MB as float64
-    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM) or \
-            per_layer > (MAX_GIVEN_CELLS if name == "weights" else MAX_VALUES // 3):
+    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM):
         raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: more heads, layers or dimensions than AttnViz shows "
                                        "(at most {2} heads, {3} layers, {4} dimensions)"),
                             name, info.shape, MAX_HEADS, MAX_LAYERS, MAX_DIM)
+    per_layer = heads * rows * width  # what one layer widens to: ≤ 256 MB as float32 (weights), 128 MB (q, k, v)
+    if name == "weights" and per_layer > MAX_GIVEN_CELLS:
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: {2} heads of {3:,} tokens is too large to show "
+                                       "(heads × tokens² must be at most {4:,})"),
+                            name, info.shape, heads, rows, MAX_GIVEN_CELLS)
+    if name != "weights" and per_layer > MAX_VALUES // 3:
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: {2:,} numbers in a layer; q, k and v may hold at most "
+                                       "{3:,} each (heads × tokens × d)"),
+                            name, info.shape, per_layer, MAX_VALUES // 3)
     if last is not None and layers != last:
         raise ScenarioError(QT_TR_NOOP("q, k and v have different numbers of layers"))
     return layers

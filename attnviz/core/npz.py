@@ -4,13 +4,18 @@ Every array's header (shape, type) is read first and the data only when asked fo
 caller can check shapes against AttnViz's limits before a byte is decompressed or widened.
 Data is read through the stream, never more than its header promised (the sizes a zip
 header states are not trusted), and a layer of a (layers, ...) array is read alone: the
-other layers are skipped, not kept. No pickles: arrays of Python objects are refused.
+other layers are skipped, not kept. Members are stored or deflated (np.savez,
+np.savez_compressed): a deflated member is read on from where the last read stopped, so
+reading every layer in turn unpacks it once; other compressions (bzip2, lzma), which would be
+unpacked again from the start for each layer, are refused. No pickles: arrays of Python
+objects are refused.
 """
 from __future__ import annotations
 
 import io
 import math
 import os
+import threading
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -18,15 +23,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .messages import QT_TR_NOOP
+from .messages import QT_TR_NOOP, Phrase
 from .files import FileProblem, open_regular, problem, regular_file, stamp
 
 MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
 MAX_HEADER_BYTES = 10_000     # an .npy header is a short line of Python literals
+MAX_INFLATED = 1 << 30        # what an archive's deflated arrays unpack to, together: reaching the last
+                              # layer of one inflates every byte before it (~150 MB/s on a busy machine)
 CHUNK = 1 << 20
 PACKED_CHUNK = 16 << 10  # compressed input is fed in small pieces: each saved point keeps the rest of one
 READABLE_KINDS = "biufSU"     # booleans, numbers and text; no objects, no records
+METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma"}  # the compressions zipfile knows besides ours
 
 
 @dataclass(frozen=True)
@@ -56,18 +64,21 @@ class Arrays:
     saved state)."""
 
     _kept: dict = {}  # (path, stamp, limit, folder) -> Arrays, the most recent last
+    _kept_lock = threading.Lock()  # the window and a worker (the overview, a comparison) open files
     KEEP = 2
 
     @classmethod
     def of(cls, path, limit: int, folder_names: dict[str, Path] | None = None) -> "Arrays":
         files = sorted((folder_names or {}).items())  # a folder's set: each file's stamp, not only the one opened
         key = (os.path.realpath(path), stamp(path), limit, tuple((n, f, stamp(f)) for n, f in files))
-        found = cls._kept.pop(key, None)
+        with cls._kept_lock:
+            found = cls._kept.pop(key, None)
         if found is None:
             found = cls(path, limit, folder_names)
-        cls._kept[key] = found
-        while len(cls._kept) > cls.KEEP:
-            cls._kept.pop(next(iter(cls._kept)))
+        with cls._kept_lock:
+            cls._kept[key] = found
+            while len(cls._kept) > cls.KEEP:
+                cls._kept.pop(next(iter(cls._kept)))
         return found
 
     def __init__(self, path, limit: int, folder_names: dict[str, Path] | None = None):
@@ -77,13 +88,22 @@ class Arrays:
         self.reads: list[tuple[str, int | None]] = []  # (array, layer) read so far (tests count them)
         self.inflated = 0         # bytes decompressed so far (tests count them)
         self.members: dict[str, Member] = {}  # name -> where its bytes lie in the archive
+        self.small: dict[str, np.ndarray] = {}  # arrays read whole and kept (tokens, head names, settings)
+        self._lock = threading.Lock()  # one read at a time: a deflated member carries on from the last
         self.stamp = stamp(self.path)
         self.infos = self._index()
         total = sum(info.nbytes for info in self.infos.values())
-        if total > limit:  # also bounds what reaching a late layer of a compressed array inflates
+        if total > limit:
             raise problem(self.path, QT_TR_NOOP("unpacks to {0:,.0f} MB, more than the {1:,} MB a model's file "
                                                 "may hold: save fewer layers or tokens, or float32"),
                                      total / 2**20, limit // 2**20)
+        deflated = sum(self.infos[name].nbytes for name, member in self.members.items()
+                       if member.method == zipfile.ZIP_DEFLATED)
+        if deflated > MAX_INFLATED:  # a late layer of a compressed array is reached by inflating all before it
+            raise problem(self.path, QT_TR_NOOP("holds {0:,.0f} MB of compressed arrays; AttnViz unpacks at most "
+                                                "{1:,} MB of them (a late layer needs every byte before it): save "
+                                                "it with np.savez, uncompressed"),
+                                     deflated / 2**20, MAX_INFLATED // 2**20)
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
@@ -113,6 +133,9 @@ class Arrays:
                 if len(archive.infolist()) > MAX_MEMBERS:
                     raise problem(self.path, QT_TR_NOOP("lists {0:,} files; an .npz of AttnViz holds at most "
                                                         "{1:,}"), len(archive.infolist()), MAX_MEMBERS)
+                for member in archive.infolist():  # before a byte of any member is unpacked
+                    if member.filename.endswith(".npy"):
+                        _check_method(member)
                 infos = {}
                 for member in archive.infolist():
                     if member.filename.endswith(".npy"):
@@ -135,8 +158,20 @@ class Arrays:
 
     # ------------------------------------------------------------- reading
 
-    def read(self, name: str, index: int | None = None) -> np.ndarray:
-        """The array `name`, or its slice [index] along the first axis (one layer), as stored."""
+    def read(self, name: str, index: int | None = None, keep: bool = False) -> np.ndarray:
+        """The array `name`, or its slice [index] along the first axis (one layer), as stored;
+        `keep`: a small array read whole is kept (read-only) for the next call, so that reading
+        every layer in turn reads the tokens once."""
+        if name in self.small:
+            return self.small[name]
+        with self._lock:
+            array = self._read(name, index)
+        if keep and index is None:
+            array.setflags(write=False)
+            self.small[name] = array
+        return array
+
+    def _read(self, name: str, index: int | None) -> np.ndarray:
         info = self.infos[name]
         shape, skip = info.shape, 0
         if index is not None:
@@ -163,18 +198,14 @@ class Arrays:
                 return _read_exact(f, nbytes, name)
         if not self.unchanged():
             raise problem(self.path, QT_TR_NOOP("changed on disk since it was opened: open it again"))
-        member = self.members.get(name)
+        member = self.members[name]
         with open_regular(self.path, self.limit) as f:
-            if member is not None and member.method == zipfile.ZIP_STORED:
+            if member.method == zipfile.ZIP_STORED:
                 f.seek(member.start + start)  # np.savez stores: a layer is a seek away
                 return _read_exact(f, nbytes, name)
-            if member is not None and member.method == zipfile.ZIP_DEFLATED:
-                data, inflated = member.inflate(f, start, nbytes, name)
-                self.inflated += inflated
-                return data
-            with zipfile.ZipFile(f) as archive, archive.open(name + ".npy") as stream:
-                stream.seek(start)  # another compression: decompressed up to here and discarded
-                return _read_exact(stream, nbytes, name)
+            data, inflated = member.inflate(f, start, nbytes, name)
+            self.inflated += inflated
+            return data
 
     def _guarded(self, work):
         """Run `work`; every way a damaged or hostile file can fail (an encrypted member raises
@@ -196,7 +227,9 @@ class Member:
     """Where one archive member's bytes lie, and (compressed) the decompressor's state at points
     along it: the first visit to a late layer inflates what comes before it once, and every later
     visit starts at the nearest point before the layer (np.savez_compressed's layers cannot be
-    reached otherwise: a deflate stream has no index)."""
+    reached otherwise: a deflate stream has no index). The state where the last read stopped is
+    kept too: the next layer carries on from there, so reading every layer in turn inflates the
+    member once, whatever the size of its layers."""
 
     EVERY = 8 << 20  # a point every 8 MB of unpacked data: a copy of zlib's state is ~40 kB,
                      # plus the input not yet consumed, which it keeps (< PACKED_CHUNK)
@@ -204,12 +237,13 @@ class Member:
     def __init__(self, method: int, start: int, compressed: int, size: int):
         self.method, self.start, self.compressed, self.size = method, start, compressed, size
         self.points: list[tuple[int, int, object]] = []  # (unpacked position, packed position, state)
+        self.cursor: tuple[int, int, object] | None = None  # the same, where the last read stopped
 
     def inflate(self, f, start: int, nbytes: int, name: str) -> tuple[np.ndarray, int]:
         """Bytes [start, start + nbytes) of the unpacked member, and how many were inflated
         (from the nearest saved point to the end of the range, no further)."""
-        at, packed, state = max((p for p in self.points if p[0] <= start), default=(0, 0, None),
-                                key=lambda p: p[0])
+        at, packed, state = max((p for p in self.points + [self.cursor] if p is not None and p[0] <= start),
+                                default=(0, 0, None), key=lambda p: p[0])
         inflater = state.copy() if state is not None else zlib.decompressobj(-zlib.MAX_WBITS)
         out = np.empty(nbytes, np.uint8)
         view, done, inflated, pending = memoryview(out), 0, 0, b""
@@ -237,6 +271,7 @@ class Member:
                 view[done:done + hi - lo] = piece[lo:hi]
                 done += hi - lo
             at += len(piece)
+        self.cursor = (at, packed - len(pending), inflater)  # copied when used: this one is done with
         return out, inflated
 
     def _remember(self, at: int, packed: int, inflater) -> None:
@@ -245,11 +280,9 @@ class Member:
             self.points.sort(key=lambda p: p[0])
 
 
-def _member(f, info: zipfile.ZipInfo) -> Member | None:
+def _member(f, info: zipfile.ZipInfo) -> Member:
     """Where `info`'s data starts: after its local header, whose name and extra field lengths
-    may differ from the central directory's. None for an encrypted member (zipfile refuses it)."""
-    if info.flag_bits & 0x1:
-        return None
+    may differ from the central directory's."""
     f.seek(info.header_offset)
     local = f.read(30)
     if len(local) < 30 or local[:4] != b"PK\x03\x04":
@@ -261,6 +294,19 @@ def _member(f, info: zipfile.ZipInfo) -> Member | None:
     if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
         raise FileProblem(QT_TR_NOOP("'{0}' has a damaged size"), info.filename)
     return Member(info.compress_type, start, info.compress_size, info.file_size)
+
+
+def _check_method(member: zipfile.ZipInfo) -> None:
+    """Stored or deflated, not encrypted: read from the archive's list, before any unpacking."""
+    if member.flag_bits & 0x1:
+        raise FileProblem(QT_TR_NOOP("'{0}' is encrypted; AttnViz reads arrays as np.savez and np.savez_compressed "
+                                     "write them"), member.filename)
+    if member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise FileProblem(QT_TR_NOOP("'{0}' is compressed with {1}, which would be unpacked again from the start "
+                                     "for each layer; AttnViz reads .npz files stored or compressed with deflate "
+                                     "(np.savez, np.savez_compressed)"),
+                          member.filename, METHODS.get(member.compress_type) or
+                          Phrase(QT_TR_NOOP("zip method {0}"), member.compress_type))
 
 
 def one_line(error) -> str:

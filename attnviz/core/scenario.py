@@ -321,6 +321,9 @@ def _check_given(s: Scenario) -> None:
     bad = np.argwhere(np.abs(sums - 1) > 1e-3)
     if bad.size:
         h, row = bad[0]
+        if s.layer is not None:  # one layer of a model's file: which one
+            raise ScenarioError(QT_TR_NOOP("layer {0}, head {1}, row {2} ({3}): the weights add up to {4:.4f}, not 1"),
+                                s.layer[0], h, row + 1, s.tokens[row], sums[h, row])
         raise ScenarioError(QT_TR_NOOP("head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1"),
                             h, row + 1, s.tokens[row], sums[h, row])
 
@@ -581,6 +584,16 @@ def _same_live(a: Live | None, b: Live | None) -> bool:
         return False
     return all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
                all(getattr(x[2], m) is getattr(y[2], m) for m in MATRICES) for x, y in zip(a.changes, b.changes))
+
+
+def same_changes(a: tuple, b: tuple) -> bool:
+    """Two lists of a live model's changes ((layer, head, Change), ...) change the same heads the
+    same way (an edit undone and redone is the same change again)."""
+    def same(x, y):
+        return x is y or (x is not None and y is not None and np.array_equal(x, y))
+    return len(a) == len(b) and all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
+                                     all(same(getattr(x[2], m), getattr(y[2], m)) for m in MATRICES)
+                                     for x, y in zip(a, b))
 
 
 def same_shapes(s: Scenario) -> bool:

@@ -13,54 +13,101 @@ Summaries across heads and layers:
                     rollout after layer l = Â_l ⋯ Â_1 (what reaches each token through the
                     residual stream, layer by layer)
 The statistics take numpy arrays and return numpy arrays; `named_layers` opens a model's file
-(or a preset, one layer) one layer at a time.
+(or a preset, one layer) one layer at a time, and `check_work` refuses, from the first layer's
+shape, a model whose every layer would take too long to go through.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .messages import QT_TR_NOOP
+from .scenario import ScenarioError
 
 STATS = ("entropy", "distance", "sink", "previous", "self")
 THUMBNAIL = 48       # an overview thumbnail's side, in cells at most (a larger head is pooled)
 FLAT = 128           # the side at which heads are compared ("find heads like this one")
 SHOWN = 512          # the side of a summary kept for the window (means, rollout): pooled beyond it
+# What a summary keeps, in cells over every layer (× heads): the sides above shrink to fit, so a
+# model of 256 layers × 64 heads keeps tens of megabytes, not gigabytes.
+THUMBNAIL_CELLS, FLAT_CELLS, SHOWN_CELLS = 2 ** 22, 2 ** 24, 2 ** 23
+BLOCK = 2 ** 20      # cells of a head worked on at once: the temporaries stay a few megabytes
+
+# Going through every layer (`attnviz stats`, `--rollout`, `--overview`, View → Overview) costs
+# work in proportion to these; each is refused beyond its limit before a second layer is read,
+# so that every command answers within 30 s on a busy two-core machine (see bench/limits.py).
+MAX_MODEL_CELLS = 2 ** 28     # layers × heads × tokens²: the weights read (or computed) and summarised
+MAX_MODEL_PRODUCTS = 2 ** 37  # layers × heads × tokens² × (d_k + d_v): computing them from q, k, v
+MAX_ROLLOUT = 2 ** 36         # layers × tokens³: rollout multiplies an n × n matrix at every layer
 
 
 def head_stats(weights) -> np.ndarray:
-    """[heads, n, n] weights -> [heads, 5]: entropy, distance, sink, previous, self (see above)."""
-    w = np.asarray(weights, dtype=np.float64)
-    n = w.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(w > 0, -w * np.log(w), 0.0)
-    entropy = terms.sum(axis=-1).mean(axis=-1)
+    """[heads, n, n] weights -> [heads, 5]: entropy, distance, sink, previous, self (see above).
+    A block of rows at a time; the logarithms in the weights' own precision (float32 from a
+    model's file), every sum in float64."""
+    w = np.asarray(weights)
+    heads, n = w.shape[0], w.shape[-1]
+    real = np.float64 if w.dtype == np.float64 else np.float32
+    entropy, distance = np.zeros(heads), np.zeros(heads)
+    rows = max(1, BLOCK // n)
+    for start in range(0, n, rows):
+        i = np.arange(start, min(n, start + rows))
+        far = np.abs(i[:, None] - np.arange(n)[None, :]).astype(real)  # |i − j|
+        for h in range(heads):
+            block = w[h, start:start + rows].astype(real, copy=False)
+            terms = np.zeros(block.shape, real)
+            np.log(block, out=terms, where=block > 0)  # 0 ln 0 = 0
+            entropy[h] -= np.multiply(block, terms, out=terms).sum(dtype=np.float64)
+            distance[h] += np.multiply(block, far, out=terms).sum(dtype=np.float64)
     i = np.arange(n)
-    distance = (w * np.abs(i[:, None] - i[None, :])).sum(axis=-1).mean(axis=-1)
-    sink = w[..., :, 0].mean(axis=-1)
-    previous = w[..., i[1:], i[1:] - 1].mean(axis=-1) if n > 1 else np.zeros(w.shape[:-2])
-    itself = w[..., i, i].mean(axis=-1)
-    return np.stack([entropy, distance, sink, previous, itself], axis=-1)
+    sink = w[..., :, 0].mean(axis=-1, dtype=np.float64)
+    previous = w[..., i[1:], i[1:] - 1].mean(axis=-1, dtype=np.float64) if n > 1 else np.zeros(heads)
+    itself = w[..., i, i].mean(axis=-1, dtype=np.float64)
+    return np.stack([entropy / n, distance / n, sink, previous, itself], axis=-1)
 
 
 def mean_over_heads(weights) -> np.ndarray:
-    """[heads, n, n] -> [n, n]: A_l, the layer's mean over its heads."""
-    return np.asarray(weights, dtype=np.float64).mean(axis=0)
+    """[heads, n, n] -> [n, n]: A_l, the layer's mean over its heads (summed in float64, head by
+    head: no float64 copy of the whole layer)."""
+    w = np.asarray(weights)
+    total = w[0].astype(np.float64)
+    for head in w[1:]:
+        total += head
+    total /= len(w)
+    return total
 
 
 def rollout_factor(mean) -> np.ndarray:
     """Â = 0.5·A + 0.5·I with each row renormalised to sum to 1 (the residual stream's share)."""
-    a = 0.5 * np.asarray(mean, dtype=np.float64) + 0.5 * np.eye(len(mean))
-    return a / a.sum(axis=-1, keepdims=True)
+    a = np.multiply(mean, 0.5, dtype=np.float64)
+    a.flat[::len(a) + 1] += 0.5  # + 0.5·I, without an n × n identity
+    a /= a.sum(axis=-1, keepdims=True)
+    return a
 
 
 def rollout(means) -> list[np.ndarray]:
     """The running products Â_1, Â_2·Â_1, …, Â_L⋯Â_1 of layer means A_1 … A_L."""
     products, product = [], None
     for mean in means:
-        factor = rollout_factor(mean)
-        product = factor if product is None else factor @ product
+        product = rolled(product, mean)
         products.append(product)
     return products
+
+
+def rolled(product, mean) -> np.ndarray:
+    """The rollout one layer further: Â·R (Â alone at the first layer, when R is None)."""
+    factor = rollout_factor(mean)
+    return factor if product is None else factor @ product
+
+
+def final_rollout(layer_weights) -> np.ndarray:
+    """Â_L ⋯ Â_1 of an iterable of [heads, n, n] layers, keeping one product at a time."""
+    product = None
+    for weights in layer_weights:
+        product = rolled(product, mean_over_heads(weights))
+    return product
 
 
 def pooled(weights, size: int) -> np.ndarray:
@@ -86,30 +133,47 @@ def similar(vectors, index: int, count: int = 5) -> list[int]:
     return [int(i) for i in np.argsort(-cosine, kind="stable")[:count]]
 
 
+def side(budget: int, count: int, largest: int) -> int:
+    """The side of `count` square matrices that hold at most `budget` cells together (≤ largest)."""
+    return max(1, min(largest, math.isqrt(budget // max(1, count))))
+
+
 @dataclass
 class ModelSummary:
     """Everything the overview shows, gathered one layer at a time (a layer's weights are let go
-    once summarised, so a 30-layer file costs one layer's memory plus these)."""
+    once summarised, so a 30-layer file costs one layer's memory plus these). What it keeps is
+    bounded whatever the model's size: thumbnails, compared heads and the window's summaries are
+    pooled to sides that shrink with the number of layers and heads. `rollout`: compute the
+    rollout too (n³ per layer; `attnviz export --overview` does not show it)."""
 
     tokens: list[str]
+    layers_expected: int = 1
+    with_rollout: bool = True
     stats: list[np.ndarray] = field(default_factory=list)        # per layer: [heads, 5]
     thumbnails: list[np.ndarray] = field(default_factory=list)   # per layer: [heads, s, s] float32
-    means: list[np.ndarray] = field(default_factory=list)        # per layer: A_l, pooled to SHOWN
-    rollouts: list[np.ndarray] = field(default_factory=list)     # per layer: Â_l⋯Â_1, pooled to SHOWN
+    means: list[np.ndarray] = field(default_factory=list)        # per layer: A_l, pooled to shown_side
+    rollouts: list[np.ndarray] = field(default_factory=list)     # per layer: Â_l⋯Â_1, pooled to shown_side
     rollout_full: np.ndarray | None = None                       # the last product, not pooled
     flat: list[np.ndarray] = field(default_factory=list)         # per layer: [heads, m] for similarity
+    thumbnail_side: int = THUMBNAIL
+    flat_side: int = FLAT
+    shown_side: int = SHOWN
 
     def add_layer(self, weights) -> None:
         w = np.asarray(weights)
+        if not self.stats:  # sized once, at the first layer, for every layer expected
+            heads = max(1, self.layers_expected) * len(w)
+            self.thumbnail_side = side(THUMBNAIL_CELLS, heads, THUMBNAIL)
+            self.flat_side = side(FLAT_CELLS, heads, FLAT)
+            self.shown_side = side(SHOWN_CELLS, self.layers_expected, SHOWN)
         self.stats.append(head_stats(w))
-        thumbs = pooled(w, THUMBNAIL).astype(np.float32)
-        self.thumbnails.append(thumbs)
-        self.flat.append(pooled(w, FLAT).astype(np.float32).reshape(len(w), -1))
+        self.thumbnails.append(pooled(w, self.thumbnail_side).astype(np.float32))
+        self.flat.append(pooled(w, self.flat_side).astype(np.float32).reshape(len(w), -1))
         mean = mean_over_heads(w)
-        factor = rollout_factor(mean)
-        self.rollout_full = factor if self.rollout_full is None else factor @ self.rollout_full
-        self.means.append(pooled(mean, SHOWN))
-        self.rollouts.append(pooled(self.rollout_full, SHOWN))
+        self.means.append(pooled(mean, self.shown_side))
+        if self.with_rollout:
+            self.rollout_full = rolled(self.rollout_full, mean)
+            self.rollouts.append(pooled(self.rollout_full, self.shown_side))
 
     @property
     def layers(self) -> int:
@@ -129,10 +193,9 @@ class ModelSummary:
 
     def pair(self, query: int, key: int) -> np.ndarray:
         """[layers, heads]: each head's weight from `query` to `key` (which head makes それ look at
-        魚?); exact up to FLAT tokens, beyond that the mean over the pair's block."""
+        魚?); exact up to flat_side tokens, beyond that the mean over the pair's block."""
         n = len(self.tokens)
-        side = FLAT if n > FLAT else n
-        block = -(-n // side)
+        block = -(-n // min(n, self.flat_side))
         cell = (query // block) * (-(-n // block)) + key // block
         return np.array([layer[:, cell] for layer in self.flat])
 
@@ -142,6 +205,33 @@ class ModelSummary:
         vectors = np.concatenate(self.flat)
         found = similar(vectors, layer * self.heads + head, min(count, len(vectors) - 1))
         return [divmod(i, self.heads) for i in found]
+
+
+def check_work(first, layers: int, rollout: bool = False) -> None:
+    """Refuse a model whose every layer would take too long to go through, from its first
+    layer's shape (every layer of a model's file has it): the weights to read and summarise,
+    computing them from q, k and v, and (`rollout`) the rollout's products."""
+    heads, n = len(first.heads), first.n
+    cells = layers * heads * n * n
+    if cells > MAX_MODEL_CELLS:
+        raise ScenarioError(QT_TR_NOOP("{0} layers × {1} heads × {2:,} tokens² is {3:,} weights; going through "
+                                       "every layer, AttnViz reads at most {4:,} (layers × heads × tokens²)"),
+                            layers, heads, n, cells, MAX_MODEL_CELLS)
+    products = 0 if first.weights_only else \
+        layers * n * n * sum(head.q.shape[1] + head.v.shape[1] for head in first.heads)
+    if products > MAX_MODEL_PRODUCTS:
+        raise ScenarioError(QT_TR_NOOP("computing {0} layers × {1} heads of {2:,} tokens from q, k and v takes "
+                                       "{3:,} multiplications; going through every layer, AttnViz does at most "
+                                       "{4:,} (layers × heads × tokens² × (d_k + d_v))"),
+                            layers, heads, n, products, MAX_MODEL_PRODUCTS)
+    if rollout and not rollout_fits(layers, n):
+        raise ScenarioError(QT_TR_NOOP("the rollout of {0} layers of {1:,} tokens takes {2:,} multiplications "
+                                       "(layers × tokens³); AttnViz does at most {3:,}"),
+                            layers, n, layers * n ** 3, MAX_ROLLOUT)
+
+
+def rollout_fits(layers: int, n: int) -> bool:
+    return layers * n ** 3 <= MAX_ROLLOUT
 
 
 def named_layers(name: str, change=None):
@@ -156,10 +246,12 @@ def named_layers(name: str, change=None):
 
 def layer_weights(layers: int, scenario_of):
     """Each layer's [heads, n, n] weights, one at a time: `scenario_of(l)` opens layer l (of a
-    model's file, or of a real model's run) and the core computes it as the window does."""
+    model's file, or of a real model's run) and the core computes it as the window does (a
+    model's given weights are used as they are, not copied)."""
     from .compute import compute
     for layer in range(layers):
-        yield np.stack(compute(scenario_of(layer)).weights())
+        s = scenario_of(layer)
+        yield s.given if s.weights_only else np.stack(compute(s).weights())
 
 
 def kv_groups(scenario) -> list[int] | None:
@@ -179,9 +271,10 @@ def kv_groups(scenario) -> list[int] | None:
     return groups if len(seen) < len(groups) else None
 
 
-def summarise(tokens, layer_weights) -> ModelSummary:
-    """A ModelSummary of `layer_weights`, an iterable of [heads, n, n] arrays, one per layer."""
-    summary = ModelSummary(list(tokens))
+def summarise(tokens, layer_weights, layers: int = 1, rollout: bool = True) -> ModelSummary:
+    """A ModelSummary of `layer_weights`, an iterable of [heads, n, n] arrays, one per layer
+    (`layers` of them: what it keeps is sized for that many)."""
+    summary = ModelSummary(list(tokens), layers, rollout)
     for weights in layer_weights:
         summary.add_layer(weights)
     return summary

@@ -176,13 +176,14 @@ def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, 
 def export_overview(name: str, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
                     scale: str = "linear") -> None:
     """Every layer × head of a model's file (or a scenario's one layer) as one grid."""
-    from ..core.summary import kv_groups, layer_weights, named_layers, summarise
+    from ..core.summary import check_work, kv_groups, layer_weights, named_layers, summarise
     from .export import export_figure, image_format
     from .overview import OverviewFigure
 
     image_format(path)  # refuse a wrong suffix before reading every layer
     first, count, scenario_of = named_layers(name)
-    summary = summarise(first.tokens, layer_weights(count, scenario_of))
+    check_work(first, count)  # before a second layer is read
+    summary = summarise(first.tokens, layer_weights(count, scenario_of), count, rollout=False)  # not drawn
     use_offscreen()
     create_app()
     install_language(lang or system_language())

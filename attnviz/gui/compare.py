@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter
-from PySide6.QtWidgets import QDialog, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ..core.compute import compute, hidden
 from ..core.scenario import Scenario
 from . import colormaps
+from .background import BackgroundDialog
 from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
@@ -25,13 +26,15 @@ MIN_REACH = 0.05  # the difference scale never narrower than ±0.05: noise stays
 class CompareFigure:
     """Columns A, B and B − A, one row per head; a weights colour bar and a difference one."""
 
-    def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: str = colormaps.DEFAULT):
+    def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: str = colormaps.DEFAULT,
+                 results=None):
         self.a, self.b, self.caption = a, b, caption
-        self.results = compute(a), compute(b)
+        self.results = results or (compute(a), compute(b))  # (A's, B's) when computed already
         self._differences = self._subtract()  # once: every repaint of the dialog reuses them
         self.font = figure_font(pixel_size=GRID_FONT_PX)
         self.colormap = colormap
         self.reach = max([MIN_REACH] + [float(np.abs(d).max()) for d in self.differences() if d.size])
+        self._cells = self._panel_cells()
         # One painter per panel: a painter keeps one panel's layout and hatching between repaints.
         self._painters: dict[tuple[int, int], HeatmapPainter] = {}
         self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)  # the colour bars' maps
@@ -53,6 +56,27 @@ class CompareFigure:
     def differences(self) -> list[np.ndarray]:
         """B's weights − A's, for each head both have (none when the token counts differ)."""
         return self._differences
+
+    def _panel_cells(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+        """(weights, masked) of every panel, made once: a painter keeps a panel's colours while they
+        are the same arrays, so a repaint (a resize, a tooltip) colours nothing again."""
+        cells = {}
+        for kind, result in enumerate(self.results):
+            for h, trace in enumerate(result.heads):
+                cells[kind, h] = (trace.weights, hidden(trace))
+        for h, difference in enumerate(self.differences()):
+            cells[2, h] = (difference / self.reach, cells[0, h][1] & cells[1, h][1])
+        return cells
+
+    def colour(self) -> None:
+        """Paint once into a small image, so that every panel's colours are made now (on the thread
+        that builds the figure) rather than at the window's first paint."""
+        size = self.size()
+        image = QImage(320, max(1, round(320 * size.height() / size.width())), QImage.Format_ARGB32)
+        p = QPainter(image)
+        p.scale(320 / size.width(), 320 / size.width())
+        self.paint(p)
+        p.end()
 
     def _subtract(self) -> list[np.ndarray]:
         if not self.comparable():
@@ -107,19 +131,16 @@ class CompareFigure:
         size = self.size()
         p.fillRect(QRectF(0, 0, size.width(), size.height()), BACKGROUND)
         title_a, title_b = self.titles()
-        for kind, (s, result, label) in enumerate([(self.a, self.results[0], "A: " + title_a),
-                                                   (self.b, self.results[1], "B: " + title_b)]):
+        for kind, (s, label) in enumerate([(self.a, "A: " + title_a), (self.b, "B: " + title_b)]):
             self._column_label(p, kind, label)
             for h in range(len(s.heads)):
-                trace = result.heads[h]
                 self.painter(kind, h).paint(p, self.head_rect(kind, h), HeatmapData(
-                    s.tokens, trace.weights, hidden(trace), head_label(s, h)), vector=vector)
+                    s.tokens, *self._cells[kind, h], head_label(s, h)), vector=vector)
         if self.comparable():
             self._column_label(p, 2, tr("B − A: blue lost weight, yellow gained it"))
-            for h, difference in enumerate(self.differences()):
-                both = hidden(self.results[0].heads[h]) & hidden(self.results[1].heads[h])
+            for h in range(len(self.differences())):
                 self.painter(2, h).paint(p, self.head_rect(2, h), HeatmapData(
-                    self.b.tokens, difference / self.reach, both, head_label(self.b, h)), vector=vector)
+                    self.b.tokens, *self._cells[2, h], head_label(self.b, h)), vector=vector)
         self._bars(p)
         if self.caption:
             height = QFontMetricsF(self.font).height() * 2.2
@@ -166,22 +187,55 @@ class CompareCanvas(QWidget):
         p.end()
 
 
-class CompareDialog(QDialog):
-    """File → Compare with…, and the Help menu's pairs: a window of its own, beside the main one."""
+class CompareDialog(BackgroundDialog):
+    """File → Compare with…, and the Help menu's pairs: a window of its own, beside the main one.
+    Built off the GUI thread (B read, both computed, B − A, every panel coloured), with progress
+    and Cancel: a 4,096-token model takes seconds."""
 
-    def __init__(self, a: Scenario, b: Scenario, parent=None):
+    STEPS = 4
+
+    def __init__(self, a: Scenario, b, parent=None):
+        """`b`: the scenario B, or a function that makes it (reads a file, another layer), called
+        off the GUI thread. If it fails, the dialog closes and `failed` says why."""
         super().__init__(parent)
         self.setObjectName("compareDialog")
-        self.figure = CompareFigure(a, b)
-        self.setWindowTitle(tr("Compare: {0} and {1}").format(*self.figure.titles()))
-        self.note = QLabel(self.figure.caption_text(), wordWrap=True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.note)
-        layout.addWidget(CompareCanvas(self.figure), 1)
-        self.canvas = self.findChild(CompareCanvas)
-        size = self.figure.size()  # the figure's shape, not a square of empty space around it
+        self.figure: CompareFigure | None = None
+        self.canvas: CompareCanvas | None = None
+        self.note = self.message  # the caption, once the figure is made
+        self.setWindowTitle(tr("Compare"))
+        self.message.setText(tr("Building the comparison…"))
+        self.resize(1200, 400)
+        self.start(self._build, a, b)
+
+    @staticmethod
+    def _build(step, a: Scenario, b) -> CompareFigure:
+        step(0, CompareDialog.STEPS)
+        b = b() if callable(b) else b
+        step(1, CompareDialog.STEPS)
+        first = compute(a)
+        step(2, CompareDialog.STEPS)
+        second = compute(b)
+        step(3, CompareDialog.STEPS)
+        figure = CompareFigure(a, b, results=(first, second))
+        figure.colour()
+        return figure
+
+    def progress_text(self, done: int, total: int) -> str:
+        return tr("Building the comparison: step {0} of {1}").format(done + 1, total)
+
+    def show_failure(self, message: str) -> None:
+        self.close()  # the caller says why (`failed`), as for any file that cannot be opened
+
+    def show_result(self, figure: CompareFigure) -> None:
+        self.figure = figure
+        self.setWindowTitle(tr("Compare: {0} and {1}").format(*figure.titles()))
+        self.note.setText(figure.caption_text())
+        self.canvas = CompareCanvas(figure)
+        self.layout_.addWidget(self.canvas, 1)
+        size = figure.size()  # the figure's shape, not a square of empty space around it
         self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
 
     def update_colours(self) -> None:
         """Another colour scale: drawn again on it."""
-        self.canvas.update()
+        if self.canvas is not None:
+            self.canvas.update()

@@ -193,6 +193,9 @@ class MainWindow(QMainWindow):
             0, lambda: [view.sync_if_shown() for view in _math_views(self.maths_dock.widget())]))
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
+        self._overview_basis, self.compare_dialog = (None, False), None  # what the open overview was made from
+        d.changed.connect(self._follow_overview)
+        d.undo_stack.indexChanged.connect(self._follow_overview)  # after a push: whether the file's numbers are shown
         self.overview_dialog, self._overview_of = None, None
         self._restoring = None  # a crash copy whose real-model session is being run again
         d.replaced.connect(self._close_stale_overview)
@@ -457,15 +460,13 @@ class MainWindow(QMainWindow):
     def _compare_with_file(self):
         path, _ = QFileDialog.getOpenFileName(self, tr("Compare with"), "", FILE_FILTER)
         if path:
-            try:
-                self.compare_with(load_scenario(path))
-            except ScenarioError as e:
-                self.warn(tr("Cannot open"), describe(e))
+            self.compare_with(lambda: load_scenario(path))  # read off the GUI thread
 
     def overview(self) -> None:
         """Every layer × head of what is open: a model's file (each layer read from the file, the
         one shown with its edits), the real model's run, or the one layer of a scenario."""
         from ..core import llama
+        from ..core.files import stamp
         from ..core.io import load_scenario
         d, s = self.document, self.document.scenario
         if s.live is not None:
@@ -473,10 +474,14 @@ class MainWindow(QMainWindow):
                 s, s.layer[1], lambda layer: s if layer == s.layer[0] else llama.another_layer(s, result, layer)))
             return
         path, count = d.path, s.layer[1] if s.layer and d.path and holds_layers(d.path) else 1
+        opened = d.disk_stamp
 
         def scenario_of(layer):
             if count == 1 or layer == s.layer[0]:
                 return s  # the layer shown, with its edits
+            if stamp(path) != opened:
+                raise ScenarioError(QT_TR_NOOP("the model's file changed on disk since it was opened: open it "
+                                               "again to see every layer"))
             other = load_scenario(path, layer)
             if other.tokens != s.tokens:
                 raise ScenarioError(QT_TR_NOOP("the tokens shown were edited ({0} now, {1} in the file's other "
@@ -487,25 +492,54 @@ class MainWindow(QMainWindow):
     def _open_overview(self, s, count: int, scenario_of):
         from ..core.summary import kv_groups
         from .overview import OverviewDialog
-        if self.overview_dialog is not None:
-            self.overview_dialog.close()  # one overview at a time: the new one replaces it
-        dialog = OverviewDialog(s.tokens, count, scenario_of, self.display_name(), kv_groups(s), self,
-                                query=self.document.query, colormap=self.classroom.colormap)
-        dialog.chosen.connect(self.show_head)
-        dialog.destroyed.connect(lambda: setattr(self, "overview_dialog", None) if self.overview_dialog is dialog
-                                 else None)
-        self.overview_dialog, self._overview_of = dialog, self._model_key()
+        dialog = self.overview_dialog
+        if dialog is not None:  # one overview at a time: the open one gathers again (Refresh)
+            dialog.gather(s, count, scenario_of, kv_groups(s))
+        else:
+            dialog = OverviewDialog(s, count, scenario_of, self.display_name(), kv_groups(s), self,
+                                    query=self.document.query, colormap=self.classroom.colormap)
+            dialog.chosen.connect(self.show_head)
+            dialog.refresh_requested.connect(self.overview)
+            dialog.finished.connect(lambda *_: self._forget_overview(dialog))
+            dialog.destroyed.connect(lambda: self._forget_overview(dialog))
+            self.overview_dialog = dialog
+        self._overview_of, self._overview_basis = self._model_key(), self._overview_numbers()
         dialog.show()
+        dialog.raise_()
+
+    def _forget_overview(self, dialog) -> None:
+        if self.overview_dialog is dialog:
+            self.overview_dialog = None
 
     def _model_key(self):
         """What an overview shows: this file, or the real model on this text (not a layer of it)."""
         live = self.document.scenario.live
         return (self.document.path, live.text if live is not None else None)
 
+    def _overview_numbers(self) -> tuple:
+        """(the scenario shown, whether it is a model file's layer as the file has it): with the
+        changes a real model's scenario carries, what an overview's numbers depend on."""
+        d = self.document
+        return d.scenario, d.layers_in_file and not d.modified
+
     def _close_stale_overview(self, *_):
         """Another file or text opened: its overview no longer describes what the window shows."""
         if self.overview_dialog is not None and self._model_key() != self._overview_of:
             self.overview_dialog.close()
+
+    def _follow_overview(self) -> None:
+        """An edit, or a head switched off: the open overview says that its numbers are from before,
+        with a button to gather them again (gathering every layer at each edit would take seconds);
+        undone, they are current again."""
+        if self.overview_dialog is None:
+            return
+        from ..core.scenario import same_changes, same_scenario
+        (then, then_file), (now, now_file) = self._overview_basis, self._overview_numbers()
+        if now.live is not None:  # any layer shown, with the same changes to the model
+            current = then.live is not None and same_changes(then.live.changes, now.live.changes)
+        else:  # any layer of the file as it is, or the very numbers the overview was made with
+            current = (then_file and now_file) or same_scenario(then, now)
+        self.overview_dialog.set_stale(not current)
 
     def show_head(self, layer: int, head: int) -> None:
         """Layer `layer` with head `head` active (the overview's click)."""
@@ -526,14 +560,11 @@ class MainWindow(QMainWindow):
         """The layer shown now (A) beside another layer of the same model (B), B − A per head."""
         from ..core import llama
         from ..core.io import load_scenario
-        s = self.document.scenario
-        try:
-            if s.live is not None:
-                self.runner.when_ready(lambda result: self.compare_with(llama.another_layer(s, result, layer)))
-            else:
-                self.compare_with(load_scenario(self.document.path, layer))
-        except ScenarioError as e:
-            self.warn(tr("Cannot open"), describe(e))
+        s, path = self.document.scenario, self.document.path
+        if s.live is not None:
+            self.runner.when_ready(lambda result: self.compare_with(lambda: llama.another_layer(s, result, layer)))
+        else:
+            self.compare_with(lambda: load_scenario(path, layer))  # read off the GUI thread
 
     def compare_presets(self, a: str, b: str) -> None:
         """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""
@@ -541,11 +572,20 @@ class MainWindow(QMainWindow):
             self.compare_with(open_named(b)[0])
 
     def compare_with(self, other) -> "CompareDialog":
-        """The scenario shown now (A) beside `other` (B), with B − A for each head."""
+        """The scenario shown now (A) beside `other` (B, or a function that makes it, called off the
+        GUI thread), with B − A for each head; built off the GUI thread, with progress and Cancel.
+        If B cannot be made, say why and show nothing."""
         from .compare import CompareDialog
-        self.compare_dialog = CompareDialog(self.document.scenario, other, self)
-        self.compare_dialog.show()
-        return self.compare_dialog
+        dialog = CompareDialog(self.document.scenario, other, self)
+        dialog.failed.connect(lambda message: self.warn(tr("Cannot open"), message))
+        dialog.finished.connect(lambda *_: self._forget_compare(dialog))  # closed, cancelled or failed
+        self.compare_dialog = dialog
+        dialog.show()
+        return dialog
+
+    def _forget_compare(self, dialog) -> None:
+        if self.compare_dialog is dialog:
+            self.compare_dialog = None
 
     # ------------------------------------------------------------- messages and title
 

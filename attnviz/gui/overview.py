@@ -7,20 +7,19 @@ grid, a sortable table of head statistics, and the summaries with their formulas
 """
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QScrollArea, QSizePolicy, QSlider, QTableWidget, QTableWidgetItem,
-                               QTabWidget, QToolTip, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QSlider, QTableWidget, QTableWidgetItem, QTabWidget, QToolTip, QVBoxLayout,
+                               QWidget)
 
 from ..core.explain import fmt
 from ..core.scenario import ScenarioError
-from ..core.summary import STATS, ModelSummary, layer_weights, summarise
+from ..core.summary import (MAX_ROLLOUT, STATS, ModelSummary, check_work, layer_weights, rollout_fits,
+                            summarise)
 from . import colormaps
+from .background import BackgroundDialog
 from .figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from .fonts import figure_font, weighted
 from .heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
@@ -52,6 +51,7 @@ class OverviewFigure:
         self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
         self.active: tuple[int, int] | None = None
         self.alike: list[tuple[int, int]] = []
+        self._blocks = None                      # ((layers, caption), (blocks, layers in each)), worked out once
         self.recolour()
 
     def recolour(self) -> None:
@@ -64,38 +64,61 @@ class OverviewFigure:
         return pixel_image(pixels), pixels  # the array keeps the image valid
 
     # ------------------------------------------------------------- layout
+    # Layers run down in blocks set side by side when there are many of them, so that the grid is
+    # about as tall as it is wide whatever the number of layers: 256 layers of one head make a
+    # square of 16 blocks, not a strip 16,000 pixels tall (an exported PNG stays width × width).
 
-    def _left(self) -> float:
-        return MARGIN + QFontMetricsF(self.font).horizontalAdvance(tr("layer {0}").format(88)) + GAP
+    def _label_width(self) -> float:
+        return QFontMetricsF(self.font).horizontalAdvance(tr("layer {0}").format(888)) + GAP
+
+    def _block_width(self) -> float:
+        heads = self.summary.heads
+        groups = self.groups[heads - 1] if self.groups else 0
+        return self._label_width() + heads * (THUMB + GAP) + groups * GROUP_GAP + GROUP_GAP
 
     def _top(self) -> float:
         fm = QFontMetricsF(self.font)
         return MARGIN + fm.height() * (2.6 if self.groups else 1.4)
 
-    def _x(self, head: int) -> float:
+    def _caption_height(self) -> float:
+        return QFontMetricsF(self.font).height() * 2.4 if self.caption else 0.0
+
+    def _layout(self) -> tuple[int, int]:
+        """(blocks side by side, layers in each): the fewest blocks whose grid is no taller than wide."""
+        layers = max(1, self.summary.layers)
+        if self._blocks is None or self._blocks[0] != (layers, self.caption):
+            blocks = 1
+            while blocks < layers and self._size_of(blocks, -(-layers // blocks)).height() > \
+                    self._size_of(blocks, -(-layers // blocks)).width():
+                blocks += 1
+            self._blocks = ((layers, self.caption), (blocks, -(-layers // blocks)))
+        return self._blocks[1]
+
+    def _size_of(self, blocks: int, rows: int) -> QSizeF:
+        width = MARGIN + blocks * self._block_width() + COLORBAR_WIDTH + MARGIN
+        body = max(rows * (THUMB + GAP), 5 * THUMB)
+        return QSizeF(width, self._top() + body + self._caption_height() + MARGIN)
+
+    def _x(self, head: int, block: int = 0) -> float:
         group = self.groups[head] if self.groups else 0
-        return self._left() + head * (THUMB + GAP) + group * GROUP_GAP
+        return MARGIN + block * self._block_width() + self._label_width() + head * (THUMB + GAP) + group * GROUP_GAP
 
     def thumb_rect(self, layer: int, head: int) -> QRectF:
-        return QRectF(self._x(head), self._top() + layer * (THUMB + GAP), THUMB, THUMB)
+        block, row = divmod(layer, self._layout()[1])
+        return QRectF(self._x(head, block), self._top() + row * (THUMB + GAP), THUMB, THUMB)
 
     def size(self) -> QSizeF:
-        fm = QFontMetricsF(self.font)
-        heads, layers = self.summary.heads, self.summary.layers
-        width = self._x(heads - 1) + THUMB + GAP + COLORBAR_WIDTH + MARGIN
-        caption = fm.height() * 2.4 if self.caption else 0.0
-        body = max(layers * (THUMB + GAP), 5 * THUMB)
-        return QSizeF(width, self._top() + body + caption + MARGIN)
+        return self._size_of(*self._layout())
 
     def at(self, x: float, y: float) -> tuple[int, int] | None:
         """The (layer, head) whose thumbnail is at (x, y) in figure coordinates."""
-        for head in range(self.summary.heads):
-            rect = self.thumb_rect(0, head)
-            if rect.left() <= x <= rect.right():
-                layer = int((y - self._top()) // (THUMB + GAP))
-                if 0 <= layer < self.summary.layers and self.thumb_rect(layer, head).contains(x, y):
-                    return layer, head
-        return None
+        blocks, rows = self._layout()
+        block, row = int((x - MARGIN) // self._block_width()), int((y - self._top()) // (THUMB + GAP))
+        layer = block * rows + row
+        if not (0 <= block < blocks and 0 <= row < rows and layer < self.summary.layers):
+            return None
+        return next(((layer, head) for head in range(self.summary.heads)
+                     if self.thumb_rect(layer, head).contains(x, y)), None)
 
     def caption_text(self) -> str:
         s = self.summary
@@ -129,8 +152,9 @@ class OverviewFigure:
             self._paint_overlay(p)
         self._paint_marks(p)
         fm = QFontMetricsF(self.font)
-        bar = QRectF(self._x(self.summary.heads - 1) + THUMB + GAP * 2, self._top(), COLORBAR_WIDTH - MARGIN,
-                     max(5 * THUMB, min(self.summary.layers * (THUMB + GAP), 10 * THUMB)))
+        blocks, rows = self._layout()
+        bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), COLORBAR_WIDTH - MARGIN,
+                     max(5 * THUMB, min(rows * (THUMB + GAP), 10 * THUMB)))
         paint_colorbar(p, bar, self.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None)
         if self.caption:
             p.setFont(self.font)
@@ -142,23 +166,22 @@ class OverviewFigure:
     def _paint_labels(self, p: QPainter) -> None:
         fm = QFontMetricsF(self.font)
         top = self._top() - fm.height() * 1.3
-        for head in range(self.summary.heads):
-            p.drawText(QRectF(self._x(head), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
-                       tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
-                       else str(head))
-        if self.groups:
-            for group in sorted(set(self.groups)):
+        blocks, rows = self._layout()
+        for block in range(blocks):
+            for head in range(self.summary.heads):
+                p.drawText(QRectF(self._x(head, block), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
+                           tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
+                           else str(head))
+            for group in sorted(set(self.groups or [])):
                 members = [h for h, g in enumerate(self.groups) if g == group]
-                left, right = self._x(members[0]), self._x(members[-1]) + THUMB
-                y = top - fm.height() * 1.2
-                p.drawText(QRectF(left, y, right - left, fm.height()), Qt.AlignCenter,
-                           tr("K/V {0}").format(group))
-                p.drawLine(QRectF(left, y, right - left, fm.height()).bottomLeft(),
-                           QRectF(left, y, right - left, fm.height()).bottomRight())
+                left, right = self._x(members[0], block), self._x(members[-1], block) + THUMB
+                band = QRectF(left, top - fm.height() * 1.2, right - left, fm.height())
+                p.drawText(band, Qt.AlignCenter, tr("K/V {0}").format(group))
+                p.drawLine(band.bottomLeft(), band.bottomRight())
         for layer in range(self.summary.layers):
             rect = self.thumb_rect(layer, 0)
-            p.drawText(QRectF(MARGIN, rect.top(), rect.left() - MARGIN - GAP, THUMB),
-                       Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
+            label = QRectF(rect.left() - self._label_width(), rect.top(), self._label_width() - GAP, THUMB)
+            p.drawText(label, Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
 
     def overlay_values(self) -> np.ndarray:
         """[layers, heads]: the numbers written on the thumbnails."""
@@ -338,21 +361,28 @@ class SummaryView(QWidget):
         index = max(0, self.kind.currentIndex())
         self.kind.blockSignals(True)
         self.kind.clear()
-        self.kind.addItems([tr("Attention rollout"), tr("Mean over the heads of a layer"), tr("Mean over the layers")])
+        names = {"rollout": tr("Attention rollout"), "heads": tr("Mean over the heads of a layer"),
+                 "layers": tr("Mean over the layers")}
+        self.kind.addItems([names[kind] for kind in self.kinds()])
         self.kind.setCurrentIndex(index)
         self.kind.blockSignals(False)
         self.refresh()
 
+    def kinds(self) -> list[str]:
+        """The summaries shown: rollout only when it was computed (it costs n³ a layer)."""
+        return (["rollout"] if self.summary.with_rollout else []) + ["heads", "layers"]
+
     def matrix(self) -> np.ndarray:
-        kind, layer = self.kind.currentIndex(), self.layer.value()
-        if kind == 0:
+        kind, layer = self.kinds()[max(0, self.kind.currentIndex())], self.layer.value()
+        if kind == "rollout":
             return self.summary.rollouts[layer]
-        if kind == 1:
+        if kind == "heads":
             return self.summary.means[layer]
         return self.summary.mean_over_layers()
 
     def refresh(self) -> None:
-        kind, layer = self.kind.currentIndex(), self.layer.value()
+        kind = ("rollout", "heads", "layers").index(self.kinds()[max(0, self.kind.currentIndex())])
+        layer = self.layer.value()
         self.layer.setEnabled(kind != 2)
         self.layer_label.setText(tr("up to layer {0}").format(layer) if kind == 0 else tr("layer {0}").format(layer))
         if kind == 0:
@@ -367,6 +397,10 @@ class SummaryView(QWidget):
         else:
             self.formula.setText(tr("(1/L) Σ<sub>l</sub> A<sub>l</sub>: every head of all {0} layers, "
                                     "averaged.").format(self.summary.layers))
+        if not self.summary.with_rollout:
+            self.formula.setText(self.formula.text() + "<br>" + tr(
+                "Attention rollout is left out: {0} layers of {1:,} tokens take more than {2:,} multiplications "
+                "(layers × tokens³).").format(self.summary.layers, len(self.summary.tokens), MAX_ROLLOUT))
         self.canvas.update()
 
 
@@ -403,80 +437,79 @@ def shown_tokens(tokens, size: int) -> list[str]:
     return [tokens[i] + "…" for i in range(0, len(tokens), block)]
 
 
-class OverviewDialog(QDialog):
-    """View → Overview: built off the GUI thread, one layer at a time, with progress."""
+class OverviewDialog(BackgroundDialog):
+    """View → Overview: built off the GUI thread, one layer at a time, with progress and Cancel.
+    When the window's numbers change (an edit, a head switched off) it says that it shows the
+    numbers from before, with a button to gather them again."""
 
     chosen = Signal(int, int)       # open this layer with this head active
-    _worker_layer = Signal(int, int)
-    _worker_done = Signal(object)
-    _worker_failed = Signal(str)
+    refresh_requested = Signal()    # "Refresh": gather again what the window shows now
 
-    def __init__(self, tokens, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
+    def __init__(self, first, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
                  colormap: str = colormaps.DEFAULT):
         super().__init__(parent)
         self.setObjectName("overviewDialog")
+        self.progress.setObjectName("overviewProgress")
+        self.message.setObjectName("overviewMessage")
         self.start_query, self.colormap = query, colormap
         self.title, self.groups = title, groups
         self.summary: ModelSummary | None = None
         self.figure: OverviewFigure | None = None
-        self.progress = QProgressBar(objectName="overviewProgress")
-        self.progress.setRange(0, layers)
-        self.message = QLabel(objectName="overviewMessage", wordWrap=True)
-        self.layout_ = QVBoxLayout(self)
-        self.layout_.addWidget(self.message)
-        self.layout_.addWidget(self.progress)
-        self._worker_layer.connect(self._advanced)
-        self._worker_done.connect(self._show)
-        self._worker_failed.connect(self._failed)
+        self.content: QWidget | None = None
+        self.stale = QWidget(objectName="overviewStale")
+        self.stale_note = QLabel(objectName="overviewStaleNote", wordWrap=True)
+        self.refresh_button = QPushButton(objectName="refreshOverview")
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        row = QHBoxLayout(self.stale)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.stale_note, 1)
+        row.addWidget(self.refresh_button)
+        self.stale.hide()
+        self.layout_.insertWidget(0, self.stale)
         self.setWindowTitle(tr("Overview: {0}").format(title))
-        self.message.setText(tr("Gathering every layer's weights…"))
         self.resize(1100, 800)
-        self.setAttribute(Qt.WA_DeleteOnClose)  # a closed overview lets its summary go
-        self._stop = threading.Event()          # closed while gathering: the worker stops at the next layer
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-overview")
-        self._pool.submit(self._gather, tokens, layers, scenario_of)
+        self.gather(first, layers, scenario_of, groups)
 
     # ------------------------------------------------------------- off the GUI thread
 
-    def _gather(self, tokens, layers, scenario_of) -> None:
+    def gather(self, first, layers: int, scenario_of, groups=None) -> None:
+        """Every layer again (the first run, or Refresh); what is shown stays until the new one is ready."""
+        self.groups = groups
+        self.set_stale(False)
+        self.message.setText(tr("Gathering every layer's weights…"))
+        self.start(self._gather, first, layers, scenario_of)
+
+    @staticmethod
+    def _gather(step, first, layers, scenario_of) -> ModelSummary:
+        check_work(first, layers)  # before a second layer is read
+
         def counted():
             for done, weights in enumerate(layer_weights(layers, scenario_of), 1):
-                if self._stop.is_set():
-                    return
-                self._tell(self._worker_layer, done, layers)
+                step(done, layers)
                 yield weights
-        try:
-            summary = summarise(tokens, counted())
-            if not self._stop.is_set():
-                self._tell(self._worker_done, summary)
-        except ScenarioError as e:
-            self._tell(self._worker_failed, describe(e))
-        except MemoryError:
-            self._tell(self._worker_failed, tr("not enough memory to gather every layer"))
-        except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not leave the dialog waiting)
-            self._tell(self._worker_failed, f"{type(e).__name__}: {e}")
+        step(0, layers)
+        return summarise(first.tokens, counted(), layers, rollout=rollout_fits(layers, first.n))
 
-    def _tell(self, signal, *values) -> None:
-        """Emit from the worker unless the dialog was closed (and deleted) meanwhile."""
-        if not self._stop.is_set():
-            try:
-                signal.emit(*values)
-            except RuntimeError:  # the dialog is gone
-                pass
+    def progress_text(self, done: int, total: int) -> str:
+        return tr("Gathering every layer's weights: {0} of {1}").format(done, total)
 
-    def _advanced(self, done: int, total: int) -> None:
-        self.progress.setValue(done)
-        self.message.setText(tr("Gathering every layer's weights: {0} of {1}").format(done, total))
-
-    def _failed(self, message: str) -> None:
-        self.progress.hide()
+    def show_failure(self, message: str) -> None:
         self.message.setText(tr("The overview could not be made: {0}").format(message))
+
+    def set_stale(self, stale: bool) -> None:
+        """The window's numbers are no longer the ones shown (an edit, a head switched off)."""
+        self.stale.setVisible(stale and self.summary is not None)
 
     # ------------------------------------------------------------- the views
 
-    def _show(self, summary: ModelSummary) -> None:
+    def show_result(self, summary: ModelSummary) -> None:
+        """The views of `summary`; a refreshed overview keeps the tab, the numbers written on the grid
+        and the head marked."""
+        kept = self._state()
+        if self.content is not None:
+            self.layout_.removeWidget(self.content)
+            self.content.deleteLater()
         self.summary = summary
-        self.progress.hide()
         self.figure = OverviewFigure(summary, self.title, self.groups, colormap=self.colormap)
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
@@ -497,6 +530,9 @@ class OverviewDialog(QDialog):
         self.pair_query.setCurrentIndex(self.start_query if self.start_query < len(summary.tokens) else 0)
         self.alike_button = QPushButton(objectName="findAlike")
         self.export_button = QPushButton(objectName="exportOverview")
+        self.content = QWidget(objectName="overviewContent")
+        column = QVBoxLayout(self.content)
+        column.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         self.overlay_name = QLabel()
         self.arrow = QLabel("→")
@@ -504,20 +540,44 @@ class OverviewDialog(QDialog):
                        self.alike_button, self.export_button):
             bar.addWidget(widget)
         bar.addStretch(1)
-        self.layout_.addLayout(bar)
-        self.layout_.addWidget(self.tabs, 1)
+        column.addLayout(bar)
+        column.addWidget(self.tabs, 1)
+        self.layout_.addWidget(self.content, 1)
         self.overlay.currentIndexChanged.connect(self._overlay_changed)
         self.alike_button.clicked.connect(self.find_alike)
         self.export_button.clicked.connect(self.export_dialog)
         self.canvas.chosen.connect(self.choose)
         self.table.chosen.connect(self.mark_active)
         self.retranslate()
+        self._restore(kept)
         self._pair_changed()
         self._overlay_changed(self.overlay.currentIndex())
         QTimer.singleShot(0, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
 
+    def _state(self):
+        if self.figure is None:
+            return None
+        return (self.tabs.currentIndex(), self.overlay.currentIndex(), self.pair_query.currentIndex(),
+                self.pair_key.currentIndex(), self.figure.active)
+
+    def _restore(self, state) -> None:
+        if state is None:
+            return
+        tab, overlay, query, key, active = state
+        self.tabs.setCurrentIndex(tab)
+        self.overlay.setCurrentIndex(overlay)
+        if max(query, key) < len(self.summary.tokens):
+            self.pair_query.setCurrentIndex(query)
+            self.pair_key.setCurrentIndex(key)
+        if active is not None and active[0] < self.summary.layers and active[1] < self.summary.heads:
+            self.figure.active = active
+
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Overview: {0}").format(self.title))
+        self.retranslate_work()
+        self.stale_note.setText(tr("The window's numbers changed since this overview was made (an edit, or a head "
+                                   "switched off): it shows the numbers from before."))
+        self.refresh_button.setText(tr("Refresh"))
         if self.summary is None:
             return
         self.message.setText(tr("Every layer × head, on one colour scale. Hover over a head for its numbers; "
@@ -602,8 +662,3 @@ class OverviewDialog(QDialog):
             except ScenarioError as e:
                 self.message.setText(describe(e))
 
-    def done(self, result: int) -> None:
-        """Closed (the close button, Escape): the worker stops at its next layer."""
-        self._stop.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        super().done(result)

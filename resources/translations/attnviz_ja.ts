@@ -534,6 +534,14 @@ exactly 0</source>
         <translation>次のトークン</translation>
     </message>
     <message>
+        <source>Working: {0} of {1}</source>
+        <translation>処理中：{1} 中 {0}</translation>
+    </message>
+    <message>
+        <source>not enough memory for this</source>
+        <translation>メモリが足りません</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
@@ -564,6 +572,10 @@ exactly 0</source>
     <message>
         <source>the tokens shown were edited ({0} now, {1} in the file&apos;s other layers): open the file again to see every layer</source>
         <translation>表示中のトークンが編集されています（いまは {0} 個、ファイルの他の層は {1} 個）。すべての層を見るには、ファイルを開き直してください</translation>
+    </message>
+    <message>
+        <source>the model&apos;s file changed on disk since it was opened: open it again to see every layer</source>
+        <translation>モデルのファイルが、開いた後にディスク上で変更されました。すべての層を見るには開き直してください</translation>
     </message>
     <message>
         <source>Compare with another layer</source>
@@ -968,6 +980,10 @@ exactly 0</source>
     <message>
         <source>weights must be finite numbers from 0 to 1</source>
         <translation>重みは 0 から 1 までの有限の数でなければなりません</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}, row {2} ({3}): the weights add up to {4:.4f}, not 1</source>
+        <translation>層 {0}、ヘッド {1}、{2} 行目（{3}）：重みの合計が 1 ではなく {4:.4f} です</translation>
     </message>
     <message>
         <source>head {0}, row {1} ({2}): the weights add up to {3:.4f}, not 1</source>
@@ -1640,6 +1656,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;{0}&apos; の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; has shape {1}: {2} heads of {3:,} tokens is too large to show (heads × tokens² must be at most {4:,})</source>
+        <translation>&apos;{0}&apos; の形は {1} です：{2} ヘッド × {3:,} トークンは大きすぎて表示できません（ヘッド数 × トークン数² は {4:,} までです）</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has shape {1}: {2:,} numbers in a layer; q, k and v may hold at most {3:,} each (heads × tokens × d)</source>
+        <translation>&apos;{0}&apos; の形は {1} です：1 つの層に {2:,} 個の数があります。q・k・v はそれぞれ {3:,} 個（ヘッド数 × トークン数 × d）までです</translation>
+    </message>
+    <message>
         <source>q, k and v have different numbers of layers</source>
         <translation>q・k・v の層の数がそろっていません</translation>
     </message>
@@ -1912,6 +1936,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>(1/L) Σ&lt;sub&gt;l&lt;/sub&gt; A&lt;sub&gt;l&lt;/sub&gt;：全 {0} 層のすべてのヘッドの平均です。</translation>
     </message>
     <message>
+        <source>Attention rollout is left out: {0} layers of {1:,} tokens take more than {2:,} multiplications (layers × tokens³).</source>
+        <translation>Attention rollout は省いています：{1:,} トークン・{0} 層では掛け算が {2:,} 回（層 × トークン³）を超えるためです。</translation>
+    </message>
+    <message>
         <source>Overview: {0}</source>
         <translation>概観：{0}</translation>
     </message>
@@ -1920,16 +1948,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>すべての層の重みを集めています…</translation>
     </message>
     <message>
-        <source>not enough memory to gather every layer</source>
-        <translation>すべての層を集めるにはメモリが足りません</translation>
-    </message>
-    <message>
         <source>Gathering every layer&apos;s weights: {0} of {1}</source>
         <translation>すべての層の重みを集めています：{1} 層中 {0} 層</translation>
     </message>
     <message>
         <source>The overview could not be made: {0}</source>
         <translation>概観を作れませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>The window&apos;s numbers changed since this overview was made (an edit, or a head switched off): it shows the numbers from before.</source>
+        <translation>この概観を作った後に、ウィンドウの数値が変わりました（編集、またはヘッドを止めたため）。ここに表示しているのは変更前の数値です。</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>更新</translation>
     </message>
     <message>
         <source>Every layer × head, on one colour scale. Hover over a head for its numbers; click it to open that layer with that head.</source>
@@ -2098,6 +2130,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>B − A</source>
         <translation>B − A</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比べる</translation>
+    </message>
+    <message>
+        <source>Building the comparison…</source>
+        <translation>比べる図を作っています…</translation>
+    </message>
+    <message>
+        <source>Building the comparison: step {0} of {1}</source>
+        <translation>比べる図を作っています：{1} 段階中 {0}</translation>
     </message>
     <message>
         <source>Compare: {0} and {1}</source>
@@ -2348,6 +2392,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>展開すると {0:,.0f} MB になり、モデルのファイルの上限 {1:,} MB を超えます。層やトークンを減らすか、float32 で保存してください</translation>
     </message>
     <message>
+        <source>holds {0:,.0f} MB of compressed arrays; AttnViz unpacks at most {1:,} MB of them (a late layer needs every byte before it): save it with np.savez, uncompressed</source>
+        <translation>圧縮された配列が {0:,.0f} MB あります。AttnViz が展開するのは {1:,} MB までです（後ろの層を読むには、その前のすべてのバイトを展開する必要があります）。np.savez で圧縮せずに保存してください</translation>
+    </message>
+    <message>
         <source>lists {0:,} files in {1:,} bytes; an .npz of AttnViz holds at most {2:,}</source>
         <translation>{1:,} バイトの中に {0:,} 個のファイルがあります。AttnViz の .npz は最大 {2:,} 個です</translation>
     </message>
@@ -2390,6 +2438,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&apos;{0}&apos; has a damaged size</source>
         <translation>&apos;{0}&apos; のサイズが壊れています</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is encrypted; AttnViz reads arrays as np.savez and np.savez_compressed write them</source>
+        <translation>&apos;{0}&apos; は暗号化されています。AttnViz が読めるのは np.savez と np.savez_compressed が書く形の配列です</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is compressed with {1}, which would be unpacked again from the start for each layer; AttnViz reads .npz files stored or compressed with deflate (np.savez, np.savez_compressed)</source>
+        <translation>&apos;{0}&apos; は {1} で圧縮されており、層ごとに最初から展開し直すことになります。AttnViz が読めるのは、無圧縮か deflate で圧縮された .npz ファイル（np.savez、np.savez_compressed）です</translation>
+    </message>
+    <message>
+        <source>zip method {0}</source>
+        <translation>zip の方式 {0}</translation>
     </message>
     <message>
         <source>&apos;{0}&apos; is not a NumPy array</source>
@@ -2558,6 +2618,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the model reads the session&apos;s text as other tokens than when it was saved</source>
         <translation>モデルがセッションの文章を、保存したときとは違うトークンとして読みます</translation>
+    </message>
+    <message>
+        <source>{0} layers × {1} heads × {2:,} tokens² is {3:,} weights; going through every layer, AttnViz reads at most {4:,} (layers × heads × tokens²)</source>
+        <translation>{0} 層 × {1} ヘッド × {2:,} トークン² で重みは {3:,} 個です。すべての層を通して AttnViz が読むのは {4:,} 個（層 × ヘッド × トークン²）までです</translation>
+    </message>
+    <message>
+        <source>computing {0} layers × {1} heads of {2:,} tokens from q, k and v takes {3:,} multiplications; going through every layer, AttnViz does at most {4:,} (layers × heads × tokens² × (d_k + d_v))</source>
+        <translation>{2:,} トークンの {0} 層 × {1} ヘッドを q・k・v から計算するには {3:,} 回の掛け算が必要です。すべての層を通して AttnViz が行うのは {4:,} 回（層 × ヘッド × トークン² × (d_k + d_v)）までです</translation>
+    </message>
+    <message>
+        <source>the rollout of {0} layers of {1:,} tokens takes {2:,} multiplications (layers × tokens³); AttnViz does at most {3:,}</source>
+        <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
     </message>
 </context>
 </TS>

@@ -156,3 +156,23 @@ def test_text_for_the_model_in_bytes_that_are_not_utf_8_exits_2_with_one_line(ar
     err = result.stderr.decode("utf-8")
     assert result.returncode == 2 and result.stdout == b"" and len(err.strip().splitlines()) == 1, err
     assert err.startswith("attnviz: error:") and message in err, err
+
+
+# ---------------------------------------------------------------- messages that name the limit broken
+
+def test_five_heads_of_4096_tokens_name_the_heads_times_tokens_squared_limit(capsys, tmp_path):
+    path = tmp_path / "wide.npz"
+    hostile.write_zip(path, {"tokens.npy": hostile.tokens(4096),
+                             "weights.npy": hostile._deflated(hostile.npy_header((5, 4096, 4096), "<f4"),
+                                                              5 * 4096 * 4096 * 4)})
+    one_line_refusal(*run(capsys, "weights", str(path)),
+                     "5 heads of 4,096 tokens is too large to show (heads × tokens² must be at most 67,108,864)")
+
+
+def test_rows_that_do_not_add_up_to_1_name_their_layer(capsys, tmp_path):
+    w = np.tile(np.eye(3, dtype=np.float32), (4, 2, 1, 1))
+    w[2, 1, 2, 0] = 0.4
+    np.savez(tmp_path / "m.npz", tokens=np.array(["a", "b", "c"]), weights=w)
+    for argv in (["weights", "--layer", "2"], ["stats"]):
+        one_line_refusal(*run(capsys, argv[0], str(tmp_path / "m.npz"), *argv[1:]),
+                         "layer 2, head 1, row 3 (c): the weights add up to 1.4000, not 1")

@@ -94,3 +94,63 @@ def test_rollout_of_a_scenario_with_qkv_uses_its_computed_weights(capsys):
 def test_bad_input_exits_with_status_2_and_one_line(capsys, argv, says):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and says in err
+
+
+# ---------------------------------------------------------------- limits, checked before the work
+
+def weight_layers_read(path):
+    from attnviz.core.io import MAX_MODEL_BYTES
+    from attnviz.core.npz import Arrays
+    return [layer for name, layer in Arrays.of(path, MAX_MODEL_BYTES).reads if name == "weights"]
+
+
+@pytest.mark.parametrize("argv, limit, work, says", [
+    (["stats"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
+    (["weights", "--rollout"], "MAX_ROLLOUT", LAYERS * N ** 3, "(layers × tokens³)"),
+    (["export", "--overview", "-o", "grid.png"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
+])
+def test_every_layer_is_refused_beyond_its_limit_after_reading_layer_0_alone(capsys, monkeypatch, model_file,
+                                                                            tmp_path, argv, limit, work, says):
+    import attnviz.core.summary as summary
+    path, _ = model_file
+    monkeypatch.setattr(summary, limit, work - 1)  # one short of this file's work
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, argv[0], str(path), *argv[1:])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and says in err, err
+    assert weight_layers_read(path) == [0] and not (tmp_path / "grid.png").exists()
+
+
+def test_stats_and_rollout_read_every_layer_once(capsys, model_file):
+    path, _ = model_file
+    assert run(capsys, "stats", str(path))[0] == 0
+    assert run(capsys, "weights", str(path), "--rollout")[0] == 0
+    assert weight_layers_read(path) == list(range(LAYERS)) * 2
+
+
+def test_a_bzip2_file_is_refused_in_one_line_before_it_is_unpacked(capsys, tmp_path):
+    import zipfile
+    path = tmp_path / "bz.npz"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_BZIP2) as archive:
+        uniform = np.tril(np.ones((LAYERS, HEADS, N, N))) / np.arange(1, N + 1)[:, None]
+        for key, array in (("tokens", np.array(TOKENS)), ("weights", uniform)):
+            with archive.open(f"{key}.npy", "w") as out:
+                np.lib.format.write_array(out, array)
+    for command in ("stats", "weights"):
+        code, out, err = run(capsys, command, str(path))
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "compressed with bzip2" in err
+
+
+def test_printing_more_numbers_than_fit_in_30_seconds_is_refused_and_one_head_is_printed(capsys, monkeypatch,
+                                                                                        model_file, tmp_path):
+    import attnviz.cli as cli
+    path, w = model_file
+    monkeypatch.setattr(cli, "MAX_PRINTED", N * N)  # one head's weights
+    code, out, err = run(capsys, "weights", str(path))
+    assert code == 2 and out == "" and "50 numbers is more than the 25 written as text at once" in err
+    assert "--head" in err and "export -o FILE.npz" in err
+    code, out, _ = run(capsys, "weights", str(path), "--head", "1")
+    assert code == 0 and json.loads(out)["heads"][0]["weights"] == w[0, 1].astype(np.float32).tolist()
+    monkeypatch.setattr(cli, "MAX_CSV_ROWS", N * N)
+    code, _, err = run(capsys, "export", str(path), "-o", str(tmp_path / "data.csv"))
+    assert code == 2 and "write them as .npz" in err and not (tmp_path / "data.csv").exists()
+    assert run(capsys, "export", str(path), "-o", str(tmp_path / "data.npz"))[0] == 0

@@ -1,8 +1,11 @@
 """A model's file with many layers is read one layer at a time: its index once, a layer when it is
 shown, and (compressed) never the layers before it twice."""
+import zipfile
+
 import numpy as np
 import pytest
 
+from attnviz.core.files import FileProblem
 from attnviz.core.io import MAX_MODEL_BYTES, load_scenario
 from attnviz.core.npz import Arrays, Member
 
@@ -99,3 +102,64 @@ def test_a_folder_of_npy_files_is_indexed_again_when_any_of_its_files_changes(tm
     assert load_scenario(tmp_path / "weights.npy").tokens[0] == "t0"
     np.save(tmp_path / "tokens.npy", np.array([f"renamed{i}" for i in range(N)]))
     assert load_scenario(tmp_path / "weights.npy").tokens[0] == "renamed0"
+
+
+# ---------------------------------------------------------------- every layer in turn: one pass
+
+MANY, SMALL = 64, 16  # many small layers: each far smaller than Member.EVERY, the spacing of saved points
+
+
+@pytest.fixture(params=["stored", "compressed"])
+def many_layers(request, tmp_path):
+    rng = np.random.default_rng(4)
+    w = np.tril(rng.random((MANY, 2, SMALL, SMALL)) + 0.1)
+    w = (w / w.sum(-1, keepdims=True)).astype(np.float32)
+    path = tmp_path / f"{request.param}.npz"
+    save = np.savez if request.param == "stored" else np.savez_compressed
+    save(path, tokens=np.array([f"t{i}" for i in range(SMALL)]), head_names=np.array(["a", "b"]), weights=w)
+    return path, w
+
+
+def test_going_through_every_layer_reads_each_layer_once_and_the_tokens_once(many_layers):
+    """What `attnviz stats`, `--rollout` and the overview do: one pass through the archive."""
+    from attnviz.core.summary import layer_weights, named_layers
+    path, w = many_layers
+    first, count, scenario_of = named_layers(str(path))
+    for layer, weights in enumerate(layer_weights(count, scenario_of)):
+        np.testing.assert_array_equal(weights, w[layer])
+    arrays = Arrays.of(path, MAX_MODEL_BYTES)
+    assert weight_reads(arrays) == list(range(MANY))
+    assert [name for name, _ in arrays.reads].count("tokens") == 1
+    assert [name for name, _ in arrays.reads].count("head_names") == 1
+    # compressed: every byte of the weights inflated once, never again from the start (that was
+    # MANY² / 2 layers' worth: each layer started from the member's first byte)
+    assert arrays.inflated <= w.nbytes + 4096
+
+
+@pytest.mark.parametrize("method, name", [(zipfile.ZIP_BZIP2, "bzip2"), (zipfile.ZIP_LZMA, "lzma")])
+def test_other_compressions_are_refused_before_anything_is_unpacked(tmp_path, monkeypatch, method, name):
+    import bz2
+    import lzma
+    path = tmp_path / f"{name}.npz"
+    with zipfile.ZipFile(path, "w", method) as archive:
+        for key, array in (("tokens", np.array(["a", "b"])), ("weights", np.array([[[1, 0], [0.5, 0.5]]]))):
+            with archive.open(f"{key}.npy", "w") as out:
+                np.lib.format.write_array(out, array)
+    unpacked = []
+    monkeypatch.setattr(bz2, "BZ2Decompressor", lambda *a: unpacked.append("bzip2"))
+    monkeypatch.setattr(lzma, "LZMADecompressor", lambda *a, **k: unpacked.append("lzma"))
+    with pytest.raises(FileProblem, match=f"compressed with {name}.*np.savez_compressed"):
+        load_scenario(path)
+    assert unpacked == []
+
+
+def test_compressed_arrays_are_refused_beyond_what_may_be_inflated(tmp_path, monkeypatch):
+    import attnviz.core.npz as npz
+    w = weights(np.random.default_rng(5))[:3]
+    path = tmp_path / "c.npz"
+    np.savez_compressed(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)
+    monkeypatch.setattr(npz, "MAX_INFLATED", w.nbytes)  # the weights fit, with the tokens they do not
+    with pytest.raises(FileProblem, match="MB of compressed arrays.*np.savez, uncompressed"):
+        load_scenario(path)
+    np.savez(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)  # stored: a seek per layer
+    np.testing.assert_array_equal(load_scenario(path, 2).given, w[2])

@@ -104,3 +104,53 @@ def test_the_weight_of_one_query_on_one_key_is_found_in_every_head():
     big = [random_weights((2, 300, 300), 5)]
     pooled_pair = summarise([str(i) for i in range(300)], big).pair(299, 0)
     np.testing.assert_allclose(pooled_pair[0], pooled(big[0], 128)[:, 99, 0], rtol=1e-5)  # blocks of 3 tokens
+
+
+def test_statistics_of_float32_weights_match_float64_and_are_worked_out_a_block_at_a_time(monkeypatch):
+    import attnviz.core.summary as summary
+    w = random_weights((3, 40, 40), 7)
+    i = np.arange(40)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = np.where(w > 0, -w * np.log(w), 0).sum(-1).mean(-1)
+    distance = (w * np.abs(i[:, None] - i[None, :])).sum(-1).mean(-1)
+    expected = np.stack([entropy, distance, w[:, :, 0].mean(-1), w[:, i[1:], i[1:] - 1].mean(-1),
+                         w[:, i, i].mean(-1)], axis=-1)
+    for block in (100, 40 * 40):  # blocks of 2 rows (their sums add up), and one block
+        monkeypatch.setattr(summary, "BLOCK", block)
+        np.testing.assert_allclose(head_stats(w), expected, rtol=1e-12)
+        np.testing.assert_allclose(head_stats(w.astype(np.float32)), expected, rtol=2e-6, atol=1e-7)
+
+
+def test_what_a_summary_keeps_is_bounded_whatever_the_number_of_layers_and_heads():
+    from attnviz.core.summary import FLAT_CELLS, SHOWN_CELLS, THUMBNAIL_CELLS
+    layers, heads, n = 256, 64, 300
+    s = summarise([str(i) for i in range(n)], [random_weights((heads, n, n), seed) for seed in range(2)], layers)
+    assert s.layers == 2  # two of the 256 layers it was sized for
+    assert layers * s.thumbnails[0].size <= THUMBNAIL_CELLS and layers * s.flat[0].size <= FLAT_CELLS
+    assert layers * s.means[0].size <= SHOWN_CELLS and layers * s.rollouts[0].size <= SHOWN_CELLS
+    assert s.thumbnails[0].shape[1] >= 8  # still a picture
+    small = summarise(list("abcdefghi"), [random_weights((3, 9, 9), 1)], 30)
+    assert small.thumbnails[0].shape == (3, 9, 9) and small.flat_side == 128  # a small model loses nothing
+
+
+def test_going_through_every_layer_is_refused_beyond_each_limit_with_its_numbers():
+    from types import SimpleNamespace
+
+    from attnviz.core.scenario import ScenarioError
+    from attnviz.core.summary import MAX_MODEL_CELLS, MAX_MODEL_PRODUCTS, MAX_ROLLOUT, check_work
+
+    def model(heads, n, d=None):
+        head = SimpleNamespace(q=np.empty((n, d or 0)), v=np.empty((n, d or 0)))
+        return SimpleNamespace(heads=[head] * heads, n=n, weights_only=d is None)
+    check_work(model(16, 2048), MAX_MODEL_CELLS // (16 * 2048 ** 2))  # at the limit: fine
+    with pytest.raises(ScenarioError, match=r"65 layers × 16 heads × 2,048 tokens² is 4,362,076,160 weights.*"
+                                            r"at most 268,435,456 \(layers × heads × tokens²\)"):
+        check_work(model(16, 2048), 65)
+    layers = MAX_MODEL_PRODUCTS // (4096 ** 2 * 2048)
+    check_work(model(1, 4096, 1024), layers)
+    with pytest.raises(ScenarioError, match=r"at most 137,438,953,472 \(layers × heads × tokens² × \(d_k \+ d_v\)\)"):
+        check_work(model(1, 4096, 1024), layers + 1)
+    check_work(model(1, 4096), 9, rollout=False)  # no rollout asked for
+    with pytest.raises(ScenarioError, match=r"rollout of 9 layers of 4,096 tokens .*\(layers × tokens³\); "
+                                            f"AttnViz does at most {MAX_ROLLOUT:,}"):
+        check_work(model(1, 4096), 9, rollout=True)

@@ -1,4 +1,8 @@
 """View → Overview: every layer × head of a model's file, its statistics, means and rollout."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -6,7 +10,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from attnviz.cli import main
-from attnviz.core import compute, load_scenario
+from attnviz.core import compute, llama, load_scenario
 from attnviz.core.summary import head_stats, layer_weights, mean_over_heads, named_layers, rollout, summarise
 from attnviz.gui import MainWindow, colormaps
 from attnviz.gui.overview import OverviewFigure
@@ -142,6 +146,7 @@ def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
     window.compare_layer(3)
+    qtbot.waitUntil(lambda: window.compare_dialog.figure is not None, timeout=10000)  # built off the GUI thread
     figure = window.compare_dialog.figure
     weights = all_weights(model_file)
     for head, difference in enumerate(figure.differences()):
@@ -165,9 +170,11 @@ def test_an_overview_after_the_tokens_were_edited_says_why_it_cannot_be_made(qtb
 def test_one_overview_at_a_time_and_none_left_over_for_another_file(qtbot, overview, model_file):
     from PySide6.QtWidgets import QDialog
     window, first = overview
-    window.overview_action.trigger()  # again: the new one replaces the first
-    qtbot.waitUntil(lambda: window.overview_dialog is not first and window.overview_dialog.figure is not None)
-    qtbot.waitUntil(lambda: len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1)
+    shown = first.summary
+    window.overview_action.trigger()  # again: the open one gathers again
+    qtbot.waitUntil(lambda: first.summary is not shown and not first.working, timeout=10000)
+    assert window.overview_dialog is first
+    assert len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1
     window.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
     qtbot.waitUntil(lambda: window.overview_dialog is None)
 
@@ -179,3 +186,123 @@ def test_the_heads_alike_are_named_and_forgotten_when_another_head_is_chosen(ove
     assert "layer 1, head 2" in dialog.message.text() and dialog.figure.alike
     dialog.choose(3, 0)
     assert dialog.figure.alike == [] and dialog.figure.active == (3, 0)
+
+
+# ---------------------------------------------------------------- many layers: a sensible image
+
+CAPPED_EXPORT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from attnviz.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
+    print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
+sys.exit(code)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
+def test_256_layers_of_2_tokens_export_as_a_squarish_image_in_bounded_memory(tmp_path):
+    w = np.zeros((256, 1, 2, 2), np.float32)
+    w[..., 0] = 1
+    path, out = tmp_path / "deep.npz", tmp_path / "deep.png"
+    np.savez(path, tokens=np.array(["a", "b"]), weights=w)
+    result = subprocess.run([sys.executable, "-c", CAPPED_EXPORT, "export", str(path), "--overview", "-o", str(out)],
+                            capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr[-500:]
+    image = QImage(str(out))
+    assert image.width() == 2400 and image.height() <= image.width()  # was 2,400 × 127,000 (1.5 GB)
+    assert int(result.stdout) < 400 * 1024  # kB: Qt, numpy and one 2,400² image
+
+
+def test_a_deep_model_is_laid_out_in_blocks_and_every_thumbnail_is_found_where_it_is_drawn():
+    from attnviz.core.summary import summarise
+    layers, heads = 100, 3
+    w = np.tile(np.eye(4, dtype=np.float32), (heads, 1, 1))
+    figure = OverviewFigure(summarise(list("abcd"), [w] * layers, layers), "deep")
+    size = figure.size()
+    assert size.height() <= size.width() < 4 * 1000  # about square, not 100 rows tall
+    rects = {(l, h): figure.thumb_rect(l, h) for l in range(layers) for h in range(heads)}
+    assert len({(r.x(), r.y()) for r in rects.values()}) == layers * heads
+    assert all(0 <= r.left() and r.right() <= size.width() and r.bottom() <= size.height() for r in rects.values())
+    assert all(figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())
+    assert figure.at(1, 1) is None and figure.at(size.width() - 2, size.height() / 2) is None
+
+
+# ---------------------------------------------------------------- an open overview follows the window
+
+def test_an_edit_marks_the_overview_out_of_date_and_refresh_shows_the_true_numbers(overview, qtbot):
+    from attnviz.gui.commands import SetCell
+    window, dialog = overview
+    d = window.document
+    before = dialog.summary.table()[0, 1].copy()
+    d.push(SetCell(d, 1, "q", 5, 0, 9.0))  # layer 0, head 1: た's query
+    true = head_stats(np.stack(compute(d.scenario).weights()))[1]
+    assert not np.allclose(true, before)  # the edit moved head 1's numbers
+    assert dialog.stale.isVisibleTo(dialog) and "from before" in dialog.stale_note.text()
+    np.testing.assert_array_equal(dialog.summary.table()[0, 1], before)  # shown as they were, and said so
+    dialog.refresh_button.click()
+    qtbot.waitUntil(lambda: not dialog.working and dialog.summary.table()[0, 1][0] != before[0], timeout=10000)
+    np.testing.assert_allclose(dialog.summary.table()[0, 1], true, rtol=1e-9)
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
+    window.undo_action.trigger()  # the overview now holds the edit the window no longer has
+    assert dialog.stale.isVisibleTo(dialog)
+    window.redo_action.trigger()
+    assert not dialog.stale.isVisibleTo(dialog)
+
+
+def test_switching_layers_of_an_unedited_file_keeps_the_overview_current(overview, qtbot):
+    window, dialog = overview
+    window.open_layer(2)
+    qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
+
+
+def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    rng = np.random.default_rng(9)
+    np.savez(model_file, tokens=np.array(list("abcdefg")),  # another program writes another model there
+             **{m: rng.normal(size=(LAYERS, HEADS, 7, D)).astype(np.float32) for m in "qkv"})
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: "could not be made" in dialog.message.text(), timeout=10000)
+    assert "file changed on disk since it was opened" in dialog.message.text()
+    assert "edited" not in dialog.message.text() and dialog.figure is None
+
+
+@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
+    window.run_model("The cat ate the fish. It was fresh.")
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
+    window.overview_action.trigger()
+    qtbot.waitUntil(lambda: window.overview_dialog is not None and window.overview_dialog.figure is not None,
+                    timeout=60_000)
+    dialog, d = window.overview_dialog, window.document
+    before = dialog.summary.table()[5, 0].copy()
+    window.heads.panels[2].set_off(True)  # layer 0, head 2: every later layer reads the model anew
+    assert dialog.stale.isVisibleTo(dialog)
+    dialog.refresh_button.click()
+    qtbot.waitUntil(lambda: not window.runner.busy and not dialog.working and not dialog.stale.isVisibleTo(dialog)
+                    and dialog.summary.table()[5, 0][0] != before[0], timeout=60_000)
+    true = head_stats(np.stack(compute(llama.another_layer(d.scenario, window.runner.current(), 5)).weights()))
+    np.testing.assert_allclose(dialog.summary.table()[5, 0], true[0], rtol=1e-9)
+    assert not np.allclose(true[0], before)
+    window.undo_action.trigger()  # back on: the overview shows the head switched off
+    assert dialog.stale.isVisibleTo(dialog)
+
+
+def test_the_window_overview_leaves_out_a_rollout_beyond_its_limit_and_says_so(qtbot, monkeypatch, model_file):
+    import attnviz.core.summary as summary
+    monkeypatch.setattr(summary, "MAX_ROLLOUT", LAYERS * N ** 3 - 1)
+    window = MainWindow(str(model_file))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.overview_action.trigger()
+    dialog = window.overview_dialog
+    qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
+    assert dialog.summary.rollouts == [] and dialog.summaries.kinds() == ["heads", "layers"]
+    assert dialog.summaries.kind.count() == 2 and "rollout is left out" in dialog.summaries.formula.text()
+    np.testing.assert_allclose(dialog.summaries.canvas.data().weights, all_weights(model_file)[LAYERS - 1].mean(0),
+                               rtol=1e-6)  # the mean over the last layer's heads, the first summary shown
