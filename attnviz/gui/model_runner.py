@@ -111,20 +111,22 @@ class ModelRunner(QObject):
             encoded = llama.encode(model, text, cancelled=stop)
             self._tell(self.progress, "run", 0, 1)
             result = llama.run(model, encoded.ids, cancelled=stop)
-        except Cancelled:
-            self._tell(self._worker_cancelled, job)
-            return
-        except ScenarioError as e:
-            self._tell(self._worker_failed, describe(e), job)  # in the window's language
-            return
-        except MemoryError:
-            self._tell(self._worker_failed, "not enough memory to run the model", job)
-            return
         except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
-            self._tell(self._worker_failed, f"the model could not run ({type(e).__name__}: {e})", job)
+            self._report(job, e)
             return
         self._tell(self._worker_loaded, job, model, path, encoded, result)
         self._remember_identity(model)
+
+    def _report(self, job, e: BaseException) -> None:
+        """A new text's (or session's) job ended without a run: cancelled, or why, in the window's language."""
+        if isinstance(e, Cancelled):
+            self._tell(self._worker_cancelled, job)
+        elif isinstance(e, ScenarioError):
+            self._tell(self._worker_failed, describe(e), job)
+        elif isinstance(e, MemoryError):
+            self._tell(self._worker_failed, "not enough memory to run the model", job)
+        else:
+            self._tell(self._worker_failed, f"the model could not run ({type(e).__name__}: {e})", job)
 
     def _remember_identity(self, model) -> None:
         """Work out the model file's SHA-256 now, on the worker, so that saving the session (or its
@@ -145,20 +147,11 @@ class ModelRunner(QObject):
         path = None if session.model.builtin else session.model.path
         try:
             model, encoded, baseline, result = sessions.restore(session, lambda p: self._load(p, job))
-        except Cancelled:
-            self._tell(self._worker_cancelled, job)
-            return
         except sessions.ModelMismatch as e:
             self._tell(self._worker_mismatch, job, session, e, source)
             return
-        except ScenarioError as e:
-            self._tell(self._worker_failed, describe(e), job)
-            return
-        except MemoryError:
-            self._tell(self._worker_failed, "not enough memory to run the model", job)
-            return
         except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
-            self._tell(self._worker_failed, f"the model could not run ({type(e).__name__}: {e})", job)
+            self._report(job, e)
             return
         self._tell(self._worker_restored, job, model, path, encoded, baseline, result, session, source)
 
