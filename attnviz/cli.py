@@ -449,7 +449,7 @@ def build_parsers():
                                                              "GGUF file than the built-in SmolLM2-135M")
     menu = window.add_mutually_exclusive_group()
     menu.add_argument("--install-desktop", action="store_true", help="add this AttnViz to your applications "
-                      "menu (Linux), with its icon and the *.attnviz.json file type; writes under ~/.local/share only")
+                      "menu (Linux), with its icon and the file types of *.attnviz.json and *.attnviz-model.json; writes under ~/.local/share only")
     menu.add_argument("--uninstall-desktop", action="store_true", help="remove what --install-desktop added")
     window.set_defaults(run=cmd_gui)
     return commands, window, listed
