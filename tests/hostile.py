@@ -14,6 +14,20 @@ import numpy as np
 
 BLOCK = 1 << 20
 
+# `python -c CAPPED_CLI ARGS...`: the command line under a 2 GiB address-space cap, printing its
+# peak resident memory in KiB (the peak since exec: ru_maxrss would include the parent's, from
+# before the fork) as its last line of stdout.
+CAPPED_CLI = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from attnviz.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
+sys.exit(code)
+"""
+
 
 def npy_header(shape, dtype) -> bytes:
     buffer = io.BytesIO()

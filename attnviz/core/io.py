@@ -15,6 +15,7 @@ import io as _io
 import json
 import math
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -198,7 +199,7 @@ def load_scenario(path, layer: int = 0) -> Scenario:
 
 def load_with_meta(path, layer: int = 0) -> tuple[Scenario, dict]:
     """(scenario, the document's "autosave" entry or {}); every failure is a FileProblem."""
-    try:
+    with reading(path):
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix == ".npy":
@@ -206,13 +207,21 @@ def load_with_meta(path, layer: int = 0) -> tuple[Scenario, dict]:
         if suffix == ".npz":
             return _load_npz(path, layer)
         return _load_json(path)
+
+
+@contextmanager
+def reading(path):
+    """Whatever reading `path` raises (a hostile file can make the parsers raise anything) ends as
+    one FileProblem naming the file."""
+    try:
+        yield
     except FileProblem:
         raise
     except ScenarioError as e:
         raise problem(path, e) from None
     except MemoryError:
         raise problem(path, QT_TR_NOOP("too large to open with the memory available")) from None
-    except Exception as e:  # noqa: BLE001 (whatever a hostile file makes the parsers raise: one kind of error)
+    except Exception as e:  # noqa: BLE001 (one kind of error, whatever raised it)
         raise problem(path, QT_TR_NOOP("cannot be read ({0}: {1})"),
                       type(e).__name__, " ".join(str(e).split())) from None
 

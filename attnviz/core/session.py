@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .files import FileProblem, atomic_write, open_regular, problem, read_limited, stamp
-from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _parse_json, scenario_from_dict, scenario_to_dict, to_json_text
+from .files import atomic_write, open_regular, problem, read_limited, stamp
+from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _parse_json, reading, scenario_from_dict, scenario_to_dict, to_json_text
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
@@ -175,15 +175,9 @@ def looks_like_session(path) -> bool:
 
 def read_session(path) -> tuple[Session, dict]:
     """(session, the document's "autosave" entry or {}); every failure is a FileProblem."""
-    try:
+    with reading(path):
         document = _parse_json(read_limited(path, MAX_FILE_BYTES), path)
         return from_document(document), _meta(document)
-    except FileProblem:
-        raise
-    except ScenarioError as e:
-        raise problem(path, e) from None
-    except MemoryError:
-        raise problem(path, QT_TR_NOOP("too large to open with the memory available")) from None
 
 
 def from_document(document) -> Session:

@@ -3,7 +3,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -70,16 +69,7 @@ def test_escape_sequences_in_a_file_never_reach_the_terminal(capsys, tmp_path):
 
 # ---------------------------------------------------------------- memory: each bomb under a 2 GiB cap
 
-CAPPED = textwrap.dedent("""
-    import resource, sys
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-    from attnviz.cli import main
-    try:
-        code = main(sys.argv[1:])
-    finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
-        print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
-    sys.exit(code)
-""")
+CAPPED = hostile.CAPPED_CLI
 PEAK_KIB = 600 * 1024  # one layer read and widened (≈ 150 MB) and Python: never the whole file
 
 

@@ -5,28 +5,19 @@ import json
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
 
 import gguf_writer
+import hostile
 from attnviz.cli import main
 from attnviz.core import llama
 from attnviz.core.gguf import GGUF
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
 
-CAPPED = textwrap.dedent("""
-    import resource, sys
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-    from attnviz.cli import main
-    try:
-        code = main(sys.argv[1:])
-    finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
-        print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
-    sys.exit(code)
-""")
+CAPPED = hostile.CAPPED_CLI
 PEAK_KIB = 512 * 1024
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
+import hostile
 from attnviz.cli import main
 from attnviz.core import compute, llama, load_scenario
 from attnviz.core.summary import head_stats, layer_weights, mean_over_heads, named_layers, rollout, summarise
@@ -190,16 +191,7 @@ def test_the_heads_alike_are_named_and_forgotten_when_another_head_is_chosen(ove
 
 # ---------------------------------------------------------------- many layers: a sensible image
 
-CAPPED_EXPORT = """
-import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-from attnviz.cli import main
-try:
-    code = main(sys.argv[1:])
-finally:  # the peak since exec (ru_maxrss would include the parent's, from before the fork)
-    print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
-sys.exit(code)
-"""
+CAPPED_EXPORT = hostile.CAPPED_CLI
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
