@@ -91,7 +91,7 @@ def cmd_weights(args, out) -> int:
     _check_printed(args.scenario, len(heads) * scenario.n ** 2, MAX_PRINTED,
                    "choose a head with --head, or write every number with export -o FILE.npz")
     weights = compute(scenario).weights()
-    from .gui.i18n import system_language  # QtCore only: no display needed
+    from .gui.common.i18n import system_language  # QtCore only: no display needed
     names = [h.title(args.lang or system_language()) for h in scenario.heads]
     if args.format == "csv":
         out.write(terminal_safe(weights_csv(scenario, weights, heads, names)))
@@ -230,7 +230,7 @@ def cmd_gui(args, out) -> int:
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
-    from .gui.app import run  # Qt is imported only when a window is wanted
+    from .gui.window.app import run  # Qt is imported only when a window is wanted
     return run(opened, args.lang, model_text=args.model_text, model_path=args.model, session=session)
 
 
@@ -256,7 +256,7 @@ def cmd_desktop(args, out) -> int:
 
 def cmd_screenshot(args, out) -> int:
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
-    from .gui.app import screenshot
+    from .gui.window.app import screenshot
     screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step, args.view)
     return 0
 
@@ -278,7 +278,7 @@ def cmd_export(args, out) -> int:
     if args.compare is not None:
         if args.head is not None or args.step or args.all_heads or args.query is not None:
             raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
-        from .gui.app import export_comparison
+        from .gui.window.app import export_comparison
         other = open_scenario(args.compare, args.compare_layer if args.compare_layer is not None else args.layer)
         export_comparison(scenario, other, args.output, width=args.width,
                           caption=not args.no_caption, lang=args.lang, scale=args.scale)
@@ -287,7 +287,7 @@ def cmd_export(args, out) -> int:
     head = _head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
     if args.query is not None and not 0 <= args.query < scenario.n:
         raise UsageError(f"--query {args.query}: this scenario has tokens 0 to {scenario.n - 1}")
-    from .gui.app import export
+    from .gui.window.app import export
     export(scenario, args.output, kind=kind, head=head, query=args.query, width=args.width,
            caption=not args.no_caption, lang=args.lang, scale=args.scale)
     return 0
@@ -300,7 +300,7 @@ def _export_overview(args) -> int:
                          "--compare and --layer")
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:
         raise UsageError("--overview draws a picture: give FILE.png, .svg or .pdf")
-    from .gui.app import export_overview
+    from .gui.window.app import export_overview
     export_overview(args.scenario, args.output, width=args.width, caption=not args.no_caption, lang=args.lang,
                     scale=args.scale)
     return 0

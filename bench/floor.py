@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QTableView, QVBoxLayout, QWidget
 
-from attnviz.gui.colormaps import get as colormap
+from attnviz.gui.look.colormaps import get as colormap
 
 MINUS_INFINITY = "\u2212\u221e"
 

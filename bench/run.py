@@ -277,7 +277,7 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
     Returns (stalls while writing, stalls with autosave off, copies written)."""
     import tempfile
     from PySide6.QtWidgets import QTableView
-    from attnviz.gui import autosave
+    from attnviz.gui.state import autosave
     idle = autosave.DELAY_MS / 1000 + 1.5
     for on in (True, False):
         window, watch = open_window(app, scenario)
@@ -320,7 +320,7 @@ sys.argv = ["bench"]
 import numpy as np
 from PySide6.QtWidgets import QTableView
 from attnviz.core.blas import use_one_thread
-from attnviz.gui.app import create_app, isolate_settings
+from attnviz.gui.window.app import create_app, isolate_settings
 from bench.run import PaintWatch, open_window, scenarios, status_mb, synthetic
 use_one_thread()
 app = create_app()
@@ -408,8 +408,8 @@ def export_figures(scenario, repeats: int) -> dict:
     """SVG and PDF of every head: seconds and megabytes."""
     import tempfile
     from attnviz.core import compute
-    from attnviz.gui.export import export_figure
-    from attnviz.gui.figure import Figure, FigureOptions
+    from attnviz.gui.export.files import export_figure
+    from attnviz.gui.export.figure import Figure, FigureOptions
     folder = Path(tempfile.mkdtemp(prefix="attnviz-bench-export-"))
     figures = {}
     for suffix in ("svg", "pdf"):
@@ -484,14 +484,14 @@ STARTUP_APP = """
 import os, sys, time
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from PySide6.QtCore import QEvent, QObject
-from attnviz.gui.app import create_app, isolate_settings
+from attnviz.gui.window.app import create_app, isolate_settings
 app = create_app()
 isolate_settings()
-from attnviz.gui.i18n import install_language
+from attnviz.gui.common.i18n import install_language
 install_language("en")
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
-w.enable_recovery()          # as attnviz.gui.app.run() does
+w.enable_recovery()          # as attnviz.gui.window.app.run() does
 painted = []
 class F(QObject):
     def eventFilter(self, o, e):
@@ -594,7 +594,7 @@ def main() -> int:
     args = parser.parse_args()
     reps = 8 if args.quick else 40
     from attnviz.core.blas import use_one_thread
-    from attnviz.gui.app import create_app, isolate_settings
+    from attnviz.gui.window.app import create_app, isolate_settings
     one_thread = use_one_thread()  # as `attnviz` does at start; the floor shares the process
     app = create_app()
     isolate_settings()
@@ -715,7 +715,7 @@ def overview_figures(reps, record) -> None:
     """The overview of a real model's shape (30 layers × 9 heads, 34 tokens) drawn once."""
     from PySide6.QtGui import QImage, QPainter
     from attnviz.core.summary import summarise
-    from attnviz.gui.overview import OverviewFigure
+    from attnviz.gui.overview.dialog import OverviewFigure
     rng = np.random.default_rng(0)
     causal = np.tril(np.ones((34, 34)))
     layers = []

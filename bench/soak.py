@@ -65,7 +65,7 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=30.0)
     args = parser.parse_args()
     from attnviz.core.blas import use_one_thread
-    from attnviz.gui.app import create_app, isolate_settings
+    from attnviz.gui.window.app import create_app, isolate_settings
     use_one_thread()
     app = create_app()
     isolate_settings()

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 def tables() -> dict:
     import pyqtgraph as pg
-    from attnviz.gui.colormaps import DIVERGING, RANGES, SEQUENTIAL
+    from attnviz.gui.look.colormaps import DIVERGING, RANGES, SEQUENTIAL
     out = {}
     for name, (source, _) in {**SEQUENTIAL, **DIVERGING}.items():
         low, high = RANGES.get(name, (0.0, 1.0))

@@ -60,7 +60,7 @@ def test_bad_session_input_is_one_line_and_exit_2(capsys, tmp_path, argv, says):
 
 
 def test_attnviz_file_opens_a_session_in_the_window(capsys, tmp_path, monkeypatch):
-    import attnviz.gui.app as app
+    import attnviz.gui.window.app as app
     path = tmp_path / "s.attnviz-model.json"
     run(capsys, "model", "Hello", "--save-session", str(path))
     opened = []

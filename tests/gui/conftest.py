@@ -3,10 +3,10 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from attnviz.gui import colormaps
-from attnviz.gui.app import create_app
-from attnviz.gui.i18n import current_language, install_language
-from attnviz.gui.theme import apply_theme
+from attnviz.gui.look import colormaps
+from attnviz.gui.window.app import create_app
+from attnviz.gui.common.i18n import current_language, install_language
+from attnviz.gui.look.theme import apply_theme
 
 _first_font = []
 

@@ -1,0 +1,1 @@
+"""The classroom: presentation mode, language, zoom, looks, guided steps, help."""

@@ -1,0 +1,86 @@
+"""Interface language through Qt's translation system.
+
+Every user-visible string goes through tr(). Sources are English; the Japanese
+translations live in resources/translations/attnviz_ja.ts and are compiled into
+attnviz_ja.qm (committed, so users need no build step; `python tools/translations.py`
+regenerates both). Qt's own dialogs follow through Qt's qtbase_ja.qm.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
+
+from ...core.paths import resource
+
+LANGUAGES = {"en": "English", "ja": "日本語"}
+_installed: list[QTranslator] = []
+
+
+def tr(text: str) -> str:
+    # One (empty) context for the whole app: that is where pyside6-lupdate files
+    # tr() calls made outside a class.
+    return QCoreApplication.translate("", text)
+
+
+def describe(error) -> str:
+    """An AttnVizError's message in the interface's language (others as they are); an error
+    carried inside another (a file's problem inside "file: ...") is translated too."""
+    template, values = getattr(error, "template", None), getattr(error, "values", ())
+    if template is None:
+        return str(error)
+    translated = tr(template)
+    values = [describe(v) if hasattr(v, "template") else v for v in values]
+    return translated.format(*values) if values else translated
+
+
+def system_language() -> str:
+    """The system's language when AttnViz speaks it, else English."""
+    for name in QLocale.system().uiLanguages():
+        lang = name.split("-")[0].split("_")[0].lower()
+        if lang in LANGUAGES:
+            return lang
+    return "en"
+
+
+def current_language() -> str:
+    return QLocale().name().split("_")[0] if QLocale().name().split("_")[0] in LANGUAGES else "en"
+
+
+def install_language(lang: str) -> str:
+    """Switch the interface (and Qt's dialogs) to `lang`; widgets get a LanguageChange event."""
+    lang = lang if lang in LANGUAGES else "en"
+    app = QCoreApplication.instance()
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    QLocale.setDefault(QLocale(QLocale.Japanese, QLocale.Japan) if lang == "ja" else
+                       QLocale(QLocale.English, QLocale.UnitedStates))
+    if lang != "en":
+        for translator in (_own_translator(lang), _qt_translator(lang)):
+            if translator is not None:
+                app.installTranslator(translator)
+                _installed.append(translator)
+    else:
+        QCoreApplication.sendEvent(app, QEvent(QEvent.LanguageChange))  # English: no translator to install
+    # Qt posts LanguageChange to every widget; deliver them now so the switch is complete on return.
+    QCoreApplication.sendPostedEvents(None, QEvent.LanguageChange)
+    return lang
+
+
+def _own_translator(lang: str) -> QTranslator | None:
+    path = resource("translations", f"attnviz_{lang}.qm")
+    translator = QTranslator()
+    return translator if path.is_file() and translator.load(str(path)) else None
+
+
+def _qt_translator(lang: str) -> QTranslator | None:
+    translator = QTranslator()
+    folder = QLibraryInfo.path(QLibraryInfo.TranslationsPath)
+    return translator if translator.load(f"qtbase_{lang}", folder) else None
+
+
+def head_label(scenario, index: int) -> str:
+    """'0: semantic head', or just 'head 3' when a head has no name of its own."""
+    name = scenario.heads[index].title(current_language())
+    if not name.strip() or name in (f"head {index}", tr("head {0}").format(index)):
+        return tr("head {0}").format(index)
+    return f"{index}: {name}"

@@ -1,0 +1,1 @@
+"""Two scenarios or two layers side by side (File → Compare with…)."""

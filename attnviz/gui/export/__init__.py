@@ -1,0 +1,1 @@
+"""Figures for slides and papers, and the files they are written to."""

@@ -1,0 +1,1 @@
+"""The heads: one heatmap per head, its painter, the colour bar."""

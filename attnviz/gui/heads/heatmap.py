@@ -1,0 +1,550 @@
+"""Drawing one head's weight matrix: colours, values, token labels, masked cells, the selected row.
+
+HeatmapPainter draws onto any QPainter, so the window, PNG, SVG, PDF and the
+clipboard all show the same picture. Cell colours come from one QImage (fast on
+screen at any size) or, for vector files, one rectangle per cell while cells are large
+enough to read (above that, one lossless image per head: 512² rectangles would make a
+file of hundreds of MB); cell values are drawn in the same paint, never as one item per cell.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
+                           QPolygonF, QTransform)
+
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
+from ..common.i18n import tr
+
+NEUTRAL_FILL = QColor(232, 238, 247)  # a row of scores, before softmax gives them colours
+SELECT_OUTER = QColor(0, 0, 0)
+SELECT_INNER = QColor(255, 255, 255)
+
+
+@dataclass(frozen=True)
+class HeatmapData:
+    tokens: tuple[str, ...]
+    weights: np.ndarray          # [n, n], masked cells exactly 0
+    masked: np.ndarray           # [n, n] bool: True where the score was −∞
+    title: str = ""
+    selected_row: int | None = None
+    # Guided steps explain one row at a time: only that row is drawn, with the numbers
+    # of the current stage (scores, scaled scores, ...) and, before softmax, no colours.
+    only_row: int | None = None
+    row_text: tuple[str, ...] | None = None
+    colored: bool = True
+    # What a masked cell says: its weight, 0 (from softmax on), or its score, −∞ (at the mask step).
+    masked_text: str = "0"
+    # Zoomed in, the keys shown are other tokens than the queries: the columns' labels, and each
+    # row's largest weight in the whole row (the per-row colour scale must not see only the block).
+    column_tokens: tuple[str, ...] | None = None
+    row_max: np.ndarray | None = None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self.tokens if self.column_tokens is None else self.column_tokens
+
+
+def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapData:
+    """The size × size block of `data` from (row, column): a zoomed-in panel draws this."""
+    rows, cols = slice(row, row + size), slice(column, column + size)
+
+    def inside(i):
+        return i - row if i is not None and row <= i < row + size else None
+    return replace(data, tokens=tuple(data.tokens[rows]), column_tokens=tuple(data.columns[cols]),
+                   weights=data.weights[rows, cols], masked=data.masked[rows, cols],
+                   row_max=np.max(data.weights[rows], axis=1, keepdims=True, initial=0.0),
+                   selected_row=inside(data.selected_row), only_row=inside(data.only_row),
+                   row_text=tuple(data.row_text[cols]) if data.row_text is not None else None)
+
+
+MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
+VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
+SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
+                   # so a viewer that smooths images when it scales them cannot blur a cell edge
+
+
+@dataclass(frozen=True)
+class Geometry:
+    grid: QRectF        # the n × n cells
+    cell_w: float
+    cell_h: float
+    title_height: float
+    row_label_width: float
+    column_label_height: float
+    column_labels: str  # "one row", "two rows" (staggered: each label may take two columns) or "turned"
+    label_font: QFont
+    value_font: QFont | None  # None: cells too small to print values in
+
+    @property
+    def cell(self) -> float:
+        return min(self.cell_w, self.cell_h)
+
+
+class HeatmapPainter:
+    """Draws a HeatmapData into a rectangle; the same code for screen and files."""
+
+    def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
+                 decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
+                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36):
+        self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
+        self.reach = reach    # signed values are drawn divided by this; printed times it
+        self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
+        self.font = QFont(font) if font is not None else figure_font()
+        self.show_values = show_values
+        self.value_share = value_share  # a value's type, as a share of its cell's height
+        self.decimals = decimals
+        self.background = background or QColor(255, 255, 255)
+        self.foreground = foreground or QColor(20, 20, 20)
+        self.mask = colormaps.mask_look(self.background)
+        self._hatch_cache = (None, None)
+        self._pixel_cache = None
+        self._geometry = (None, None)
+
+    # ------------------------------------------------------------- layout
+
+    def geometry(self, rect: QRectF, data: HeatmapData) -> Geometry:
+        """Where everything goes; measured again only when the room, the tokens or the title change
+        (measuring 512 labels on every paint would cost more than painting them)."""
+        key = (rect.getRect(), data.tokens, data.column_tokens, bool(data.title))
+        if self._geometry[0] != key:
+            self._geometry = (key, self._measure(rect, data))
+        return self._geometry[1]
+
+    def _measure(self, rect: QRectF, data: HeatmapData) -> Geometry:
+        n = len(data.tokens)
+        pad = max(4.0, rect.width() * 0.01)
+        title_font = self._title_font()
+        title_h = QFontMetricsF(title_font).height() * 1.4 if data.title else 0.0
+        # Labels scale with the cells and the cells with the room the labels leave:
+        # size the font from a first estimate, then measure the labels once with it.
+        estimate = min(self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height()))
+        label_font = self._fit_label_font(estimate)
+        fm = QFontMetricsF(label_font)
+        widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+        row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
+        columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
+        cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
+        spare = max(0.0, rect.width() - 2 * pad - row_w - cell_w * n)  # centre the matrix in its panel
+        grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell_w * n, cell_h * n)
+        return Geometry(grid, cell_w, cell_h, title_h, row_w, col_h, columns, label_font,
+                        self._value_font(cell_w, cell_h))
+
+    def _column_labels(self, rect, n, pad, title_h, row_w, fm: QFontMetricsF, tokens) -> tuple[str, float]:
+        """How the keys' labels go above the columns, and the height they take: on one line when they
+        fit their columns; staggered on two lines when each fits two columns (食べた above 猫 が 魚
+        reads better than any turned text); else turned to read upwards. Never one character a line."""
+        widest = max(fm.horizontalAdvance(t) for t in tokens)
+        line = fm.height() * 1.3
+        if widest <= self._cells(rect, n, pad, title_h, row_w, line)[0] * 0.95:
+            return "one row", line
+        if n > 1 and widest <= self._cells(rect, n, pad, title_h, row_w, 2 * line)[0] * 1.9:
+            return "two rows", 2 * line
+        return "turned", min(self._vertical_label_extent(fm, tokens), rect.height() * 0.3)
+
+    @staticmethod
+    def _cells(rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
+        """(width, height) of a cell: square where the room is square, wider on a wide screen."""
+        width = max(0.5, (rect.width() - row_w - 2 * pad) / n)
+        height = max(0.5, (rect.height() - title_h - col_h - pad) / n)
+        cell_h = min(width, height)
+        return min(width, cell_h * MAX_ASPECT), cell_h
+
+    def _fit_label_font(self, cell: float) -> QFont:
+        """Labels keep the base size, shrink only when a line of text would not fit a cell,
+        and grow (up to 1.5×) when cells are big."""
+        base = QFontMetricsF(self.font).height()
+        height = min(base * 1.5, max(min(base, cell * 0.8), cell * 0.5, 6.0))
+        fitted = QFont(self.font)
+        fitted.setPixelSize(max(6, round(QFontInfo(self.font).pixelSize() * height / base)))
+        return fitted
+
+    def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
+        """Values about a third of the cell high (and "0.00" within its width), so they stay
+        readable on a projector."""
+        if not self.show_values:
+            return None
+        font = QFont(self.font)
+        size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * self.value_share, cell_w * 0.45)
+        if size < 7:
+            return None
+        font.setPixelSize(int(size))
+        return font
+
+    def _title_font(self) -> QFont:
+        return weighted(self.font, bold=True)
+
+    @staticmethod
+    def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
+        """Labels too wide for their column are turned to read upwards (never stacked one
+        character a line: 食/べ/た reads as three words)."""
+        return max(fm.horizontalAdvance(t) for t in tokens) + fm.height() * 0.5
+
+    def cell_at(self, rect: QRectF, data: HeatmapData, pos: QPointF):
+        """(row, column) under `pos`, or None outside the grid."""
+        g = self.geometry(rect, data)
+        in_rows = g.grid.top() <= pos.y() < g.grid.bottom()
+        if not in_rows or not g.grid.left() - g.row_label_width <= pos.x() < g.grid.right():
+            return None  # a click on a row's label counts as a click on the row
+        n = len(data.tokens)
+        col = min(n - 1, max(0, int((pos.x() - g.grid.left()) / g.cell_w)))
+        row = min(n - 1, int((pos.y() - g.grid.top()) / g.cell_h))
+        return row, col
+
+    # ------------------------------------------------------------- drawing
+
+    def paint(self, p: QPainter, rect: QRectF, data: HeatmapData, vector: bool = False) -> Geometry:
+        g = self.geometry(rect, data)
+        p.save()
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.TextAntialiasing, True)
+        if data.title:
+            p.setFont(self._title_font())
+            p.setPen(self.foreground)
+            title = QFontMetricsF(self._title_font()).elidedText(data.title, Qt.ElideRight, rect.width())
+            p.drawText(QRectF(rect.left(), rect.top(), rect.width(), g.title_height),
+                       Qt.AlignLeft | Qt.AlignVCenter, title)
+        if vector and g.cell >= VECTOR_CELL:
+            self._paint_cells_as_rects(p, g, data)
+        else:
+            self._paint_cells_as_image(p, g, data, vector)
+        self._paint_mask(p, g, data, vector)
+        self._paint_grid_lines(p, g, len(data.tokens))
+        self._paint_values(p, g, data)
+        self._paint_labels(p, g, data)
+        self._paint_selection(p, g, data)
+        p.restore()
+        return g
+
+    def _position(self, values, row_max=None):
+        """Where a value sits on the colour map: weights on the chosen scale, differences −1..1 halved."""
+        return (np.asarray(values) + 1) / 2 if self.signed else colormaps.scaled(values, row_max)
+
+    def _text(self, w: float) -> str:
+        if self.signed:
+            return f"{w * self.reach:+.{self.decimals}f}".replace("-", "\u2212")
+        return f"{w:.{self.decimals}f}"
+
+    def _pixels(self, data: HeatmapData) -> np.ndarray:
+        """[n, n] opaque ARGB32 pixels of the cells: the colour map's, the mask's fill, blank rows
+        (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds). The last
+        ones are kept: a panel repaints (a tooltip, another window passing over) far more often
+        than its weights change, and 4,096² cells take 60 ms to colour."""
+        key = (data.weights, data.masked, data.only_row, data.colored, getattr(self.colormap, "name", None),
+               colormaps.scale(), self.background.rgb())
+        cached = self._pixel_cache
+        if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] and cached[0][2:] == key[2:]:
+            return cached[1]
+        pixels = self._colour(data)
+        self._pixel_cache = (key, pixels)
+        return pixels
+
+    def _colour(self, data: HeatmapData) -> np.ndarray:
+        if data.colored:
+            pixels = coloured(self.colormap, self._position(data.weights, data.row_max))
+        else:
+            pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
+        pixels[data.masked] = _argb(self.mask.fill)
+        if data.only_row is not None:
+            row = pixels[data.only_row].copy()
+            pixels[:] = _argb(self.background)
+            pixels[data.only_row] = row
+        return pixels
+
+    def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool = False) -> None:
+        pixels = self._pixels(data)  # kept alive until drawn: the QImage only points at it
+        if vector:  # whole pixels per cell, enough of them to stay sharp in any viewer
+            per_cell = max(1, int(np.ceil(SHARP * g.cell)))
+            pixels = pixels.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
+        image = pixel_image(pixels)
+        p.save()
+        p.setRenderHint(QPainter.SmoothPixmapTransform, False)  # crisp cells, no blur
+        p.setRenderHint(QPainter.LosslessImageRendering, True)  # a PDF gets Flate, never JPEG
+        p.drawImage(g.grid, image)
+        p.restore()
+
+    def _paint_cells_as_rects(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
+        pixels = self._pixels(data)
+        p.save()
+        p.setPen(Qt.NoPen)
+        for i, row in enumerate(pixels):
+            for j, pixel in enumerate(row):
+                p.setBrush(QColor.fromRgb(int(pixel)))
+                p.drawRect(self._cell_rect(g, i, j))
+        p.restore()
+
+    @staticmethod
+    def _cell_rect(g: Geometry, i: int, j: int) -> QRectF:
+        return QRectF(g.grid.left() + j * g.cell_w, g.grid.top() + i * g.cell_h, g.cell_w, g.cell_h)
+
+    def _paint_mask(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool) -> None:
+        """Diagonal hatching over the masked cells, cut exactly to them: no colour of any map
+        looks like it. Cached, since it changes only with the mask or the size: as a path for
+        vector files, as a ready-drawn image on screen (filling the path takes milliseconds)."""
+        if g.cell < 6 or not data.masked.any():
+            return
+        shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
+        # drawn at the pixels it lands on: the screen's ratio, and the scale an exported PNG paints at
+        scale = (p.device().devicePixelRatioF() if p.device() is not None else 1.0) * \
+            max(abs(p.worldTransform().m11()), 1e-3)
+        key = (g.grid.getRect(), shown.tobytes(), shown.shape, self.mask.hatch.rgb(), vector, scale)
+        if self._hatch_cache[0] != key:
+            self._hatch_cache = (key, self._hatch_layer(g, shown, vector, scale))
+        layer = self._hatch_cache[1]
+        if vector:
+            p.fillPath(layer, self.mask.hatch)
+        else:
+            p.drawImage(g.grid.topLeft(), layer)
+
+    def _hatch_layer(self, g: Geometry, shown: np.ndarray, vector: bool, scale: float):
+        region = QPainterPath()
+        for i, j0, j1 in _runs(shown):
+            region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
+                                  (j1 - j0) * g.cell_w, g.cell_h))
+        spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
+        if vector:  # files: the stripes cut to the cells, exact in any viewer
+            return hatch(region, g.grid, spacing, max(1.0, g.cell / 30))
+        image = QImage(max(1, round(g.grid.width() * scale)), max(1, round(g.grid.height() * scale)),
+                       QImage.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(scale)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.translate(-g.grid.topLeft())
+        # Screen: the runs of masked cells filled with a tiled stripe (cutting a path of stripes
+        # to the cells costs tens of milliseconds per panel; a texture costs nothing).
+        brush = QBrush(_hatch_tile(max(3, round(spacing * scale)), max(1.0, g.cell / 30) * scale, self.mask.hatch))
+        brush.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
+        painter.setBrushOrigin(g.grid.topLeft())
+        for i, j0, j1 in _runs(shown):
+            painter.fillRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
+                                    (j1 - j0) * g.cell_w, g.cell_h), brush)
+        painter.end()
+        return image
+
+    def _paint_grid_lines(self, p: QPainter, g: Geometry, n: int) -> None:
+        if g.cell < 10:
+            return
+        x0, y0 = g.grid.left(), g.grid.top()
+        lines = [QLineF(x0 + k * g.cell_w, y0, x0 + k * g.cell_w, g.grid.bottom()) for k in range(1, n)]
+        lines += [QLineF(x0, y0 + k * g.cell_h, g.grid.right(), y0 + k * g.cell_h) for k in range(1, n)]
+        p.save()
+        p.setPen(QPen(self.background, max(1.0, g.cell / 40)))
+        p.drawLines(lines)
+        p.restore()
+
+    def _paint_values(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
+        if g.value_font is None:
+            return
+        p.save()
+        p.setFont(self._fitting(g.value_font, data.row_text, g.cell_w * 0.9) if data.row_text else g.value_font)
+        n = len(data.tokens)
+        rows = range(n) if data.only_row is None else [data.only_row]
+        light = self.colormap.light(self._position(data.weights, data.row_max))  # [n, n]: black text, else white
+        pens = {True: QColor(0, 0, 0), False: QColor(255, 255, 255)}
+        for i in rows:
+            for j in range(n):
+                rect = self._cell_rect(g, i, j)
+                if data.masked[i, j]:
+                    if not self.signed:  # a difference of two masked weights is no news: blank
+                        p.setPen(self.mask.text)
+                        p.drawText(rect, Qt.AlignCenter, data.masked_text)
+                    continue
+                p.setPen(pens[bool(light[i, j])] if data.colored else QColor(20, 20, 20))
+                text = data.row_text[j] if data.row_text is not None else self._text(float(data.weights[i, j]))
+                p.drawText(rect, Qt.AlignCenter, text)
+        p.restore()
+
+    @staticmethod
+    def _fitting(font: QFont, texts, width: float) -> QFont:
+        """The font, made smaller if the widest of `texts` would overflow `width`."""
+        widest = max(QFontMetricsF(font).horizontalAdvance(t) for t in texts)
+        if widest <= width:
+            return font
+        smaller = QFont(font)
+        smaller.setPixelSize(max(6, int(font.pixelSize() * width / widest)))
+        return smaller
+
+    def _paint_labels(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
+        n = len(data.tokens)
+        fm = QFontMetricsF(g.label_font)
+        step = max(1, int(np.ceil(fm.height() * 0.9 / g.cell)))  # thin out labels that would overlap
+        p.save()
+        fonts = {False: g.label_font, True: weighted(g.label_font, bold=True)}
+        for i in range(0, n, step):
+            p.setFont(fonts[i == data.selected_row])
+            p.setPen(self.foreground)
+            row_rect = QRectF(g.grid.left() - g.row_label_width, g.grid.top() + i * g.cell_h,
+                              g.row_label_width - fm.height() * 0.25, g.cell_h)
+            text = fm.elidedText(data.tokens[i], Qt.ElideRight, row_rect.width())
+            p.drawText(row_rect, Qt.AlignRight | Qt.AlignVCenter, text)
+        p.setFont(g.label_font)
+        for k, j in enumerate(range(0, n, step)):
+            self._paint_column_label(p, g, fm, j, data.columns[j], k)
+        p.restore()
+
+    def _paint_column_label(self, p: QPainter, g: Geometry, fm: QFontMetricsF, j: int, token: str, k: int = 0):
+        """Label of column j, the k-th label drawn (staggered labels alternate lines by k)."""
+        x, w = g.grid.left() + j * g.cell_w, g.cell_w
+        bottom = g.grid.top() - fm.height() * 0.25
+        if g.column_labels == "one row":
+            p.drawText(QRectF(x, g.grid.top() - g.column_label_height, w, g.column_label_height),
+                       Qt.AlignHCenter | Qt.AlignBottom, token)
+        elif g.column_labels == "two rows":
+            line = g.column_label_height / 2
+            top = g.grid.top() - line * (2 - k % 2)  # the first label on the upper line, the next lower
+            p.drawText(QRectF(x - w / 2, top, 2 * w, line), Qt.AlignHCenter | Qt.AlignBottom, token)
+        else:
+            room = g.column_label_height - fm.height() * 0.5
+            p.save()
+            p.translate(x + w / 2 + fm.ascent() / 2 - fm.descent(), bottom)
+            p.rotate(-90)
+            p.drawText(QPointF(0, 0), fm.elidedText(token, Qt.ElideRight, room))
+            p.restore()
+
+    def _paint_selection(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
+        if data.selected_row is None or not 0 <= data.selected_row < len(data.tokens):
+            return
+        row = QRectF(g.grid.left(), g.grid.top() + data.selected_row * g.cell_h, g.grid.width(), g.cell_h)
+        width = max(2.0, min(5.0, g.cell * 0.08))
+        p.save()
+        p.setClipRect(g.grid, Qt.IntersectClip)  # the frame never covers a label (of the first row's keys, say)
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(SELECT_OUTER, width * 2))  # black outside, white inside: visible on any colour
+        p.drawRect(row)
+        p.setPen(QPen(SELECT_INNER, width * 0.8))
+        p.drawRect(row)
+        p.restore()
+
+
+def hatch(region: QPainterPath | None, bounds: QRectF, spacing: float, width: float) -> QPainterPath:
+    """Stripes along x − y = c, every `spacing`, as filled bands cut exactly to `region`
+    (a stroked line would poke out of the cells at its ends), or uncut with no region (to be
+    clipped when drawn: cutting the path costs tens of milliseconds per panel)."""
+    stripes = QPainterPath()
+    top, bottom = bounds.top() - width, bounds.bottom() + width
+    c = np.floor((bounds.left() - bottom) / spacing) * spacing
+    while c < bounds.right() - top:
+        stripes.addPolygon(QPolygonF([QPointF(top + c, top), QPointF(top + c + width, top),
+                                      QPointF(bottom + c + width, bottom), QPointF(bottom + c, bottom)]))
+        stripes.closeSubpath()
+        c += spacing
+    return stripes if region is None else stripes.intersected(region)
+
+
+def _hatch_tile(period: int, width: float, color: QColor) -> QImage:
+    """One period of the stripes along x − y = c, in device pixels, to tile with."""
+    tile = QImage(period, period, QImage.Format_ARGB32_Premultiplied)
+    tile.fill(0)
+    p = QPainter(tile)
+    p.setRenderHint(QPainter.Antialiasing)
+    p.setPen(Qt.NoPen)
+    p.setBrush(color)
+    for c in (-period, 0, period):  # the band and its neighbours, wrapped into the tile
+        p.drawPolygon(QPolygonF([QPointF(c, 0), QPointF(c + width, 0), QPointF(c + width + period, period),
+                                 QPointF(c + period, period)]))
+    p.end()
+    return tile
+
+
+def _runs(mask: np.ndarray):
+    """(row, first column, end column) of each horizontal run of True cells."""
+    for i, row in enumerate(mask):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        for j0, j1 in zip(edges[::2], edges[1::2]):
+            yield i, int(j0), int(j1)
+
+
+def _argb32(rgb: np.ndarray) -> np.ndarray:
+    """[..., 3] uint8 colours -> opaque 0xAARRGGBB pixels, laid out as QImage.Format_ARGB32 reads them."""
+    rgb = rgb.astype(np.uint32)
+    return np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
+
+
+def _argb(color: QColor) -> np.uint32:
+    return np.uint32(0xFF000000 | (color.red() << 16) | (color.green() << 8) | color.blue())
+
+
+def coloured(colormap, places) -> np.ndarray:
+    """Places on the colour map (0..1, any shape) -> opaque ARGB32 pixels: one table lookup."""
+    return _lut32(colormap)[colormap.index(places)]
+
+
+def pixel_image(pixels: np.ndarray) -> QImage:
+    """A QImage over [h, w] ARGB32 pixels, without a copy: keep `pixels` alive while it is drawn."""
+    pixels = np.ascontiguousarray(pixels)
+    h, w = pixels.shape
+    return QImage(pixels.data, w, h, 4 * w, QImage.Format_ARGB32)
+
+
+def _lut32(colormap) -> np.ndarray:
+    """The colour map's 256 colours as opaque ARGB32 pixels."""
+    return _pixel_table(colormap.lut.tobytes())
+
+
+@lru_cache(maxsize=32)
+def _pixel_table(lut: bytes) -> np.ndarray:
+    return _argb32(np.frombuffer(lut, np.uint8).reshape(-1, 3))
+
+
+# ---------------------------------------------------------------- colour bar
+
+def legend_kind(scenario) -> str:
+    """What the hatching stands for in this scenario: its mask, or a model's weights of 0."""
+    return "given" if scenario.weights_only else scenario.settings.mask_kind
+
+
+def mask_legend(mask_kind: str) -> str:
+    """What the hatched swatch stands for: the future with the causal mask, else hidden keys
+    (or, in a model's weights, a weight of exactly 0)."""
+    return {"causal": tr("masked\n(future)"), "given": tr("weight\nexactly 0")}.get(mask_kind,
+                                                                                  tr("masked\n(hidden)"))
+
+
+def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
+                   background: QColor = QColor(255, 255, 255), mask_kind: str | None = "causal",
+                   reach: float | None = None, title: str | None = None) -> None:
+    """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching
+    (none when `mask_kind` is None). With `reach`, a diverging scale from −reach to +reach."""
+    fm = QFontMetricsF(font)
+    p.save()
+    p.setFont(font)
+    p.setPen(foreground)
+    p.drawText(QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 1.2),
+               Qt.AlignHCenter | Qt.AlignVCenter, title or tr("weight"))
+    swatch = fm.height() * 1.6 if mask_kind is not None else 0.0
+    bar_w = min(rect.width() * 0.35, fm.height() * 1.3)
+    top = rect.top() + fm.height() * 1.8
+    bottom = rect.bottom() - (swatch + fm.height() * 3.2 if mask_kind is not None else fm.height() * 0.6)
+    bar = QRectF(rect.left() + fm.height() * 0.3, top, bar_w, max(10.0, bottom - top))
+    argb = _argb32(colormap.lut[::-1, None])  # [256, 1], top = 1
+    image = QImage(argb.data, 1, 256, 4, QImage.Format_ARGB32)
+    p.drawImage(bar, image)
+    p.setPen(QPen(foreground, 1))
+    p.setBrush(Qt.NoBrush)
+    p.drawRect(bar)
+    ticks = colormaps.scale_ticks() if reach is None else [(v, "") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    for value, text in ticks:
+        y = bar.bottom() - value * bar.height()
+        p.drawLine(QLineF(bar.right(), y, bar.right() + fm.height() * 0.3, y))
+        text = tr(text) if reach is None else f"{(2 * value - 1) * reach:+.2g}".replace("-", "\u2212")
+        p.drawText(QRectF(bar.right() + fm.height() * 0.4, y - fm.height() / 2, rect.width(), fm.height()),
+                   Qt.AlignLeft | Qt.AlignVCenter, "0" if reach is not None and value == 0.5 else text)
+    if mask_kind is None:
+        p.restore()
+        return
+    cell = QRectF(bar.left(), rect.bottom() - swatch - fm.height() * 2.6, swatch, swatch)
+    mask = colormaps.mask_look(background)
+    p.fillRect(cell, mask.fill)
+    region = QPainterPath()
+    region.addRect(cell)
+    p.fillPath(hatch(region, cell, swatch / 4, max(1.0, swatch / 30)), mask.hatch)
+    p.setPen(mask.text)
+    p.drawText(cell, Qt.AlignCenter, "0")
+    p.setPen(foreground)
+    p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
+               Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, mask_legend(mask_kind))
+    p.restore()

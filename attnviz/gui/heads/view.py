@@ -1,0 +1,621 @@
+"""All heads' panels in a grid that fits 2 heads and 12 alike, with the one shared colour bar."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from ...core import masks
+from ...core.scenario import ScenarioError, head_is_off
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
+from ..steps.guided import banner, staged
+from ...core.compute import hidden
+from ...core.summary import pooled
+from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, window_of
+from ..state.commands import SetHeadOff, SetSettings
+from ..common.i18n import current_language, describe, head_label, tr
+from ..common.markup import rich
+
+ACTIVE_BORDER = QColor(230, 120, 0)
+MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
+ZOOM_STEP = 1.25     # one notch of the mouse wheel
+PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
+
+
+class ColorBar(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("colorBar")
+        self.colormap = colormaps.get()
+        self.mask_kind = "causal"
+        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Expanding)
+
+    def set_mask_kind(self, kind: str) -> None:
+        if kind != self.mask_kind:
+            self.mask_kind = kind
+            self.update()
+
+    def set_colormap(self, name: str) -> None:
+        self.colormap = colormaps.get(name)
+        self.updateGeometry()  # another scale may label its ticks more widely
+        self.update()
+
+    def changeEvent(self, event):
+        if event.type() in (QEvent.LanguageChange, QEvent.FontChange):
+            self.updateGeometry()
+            self.update()
+        super().changeEvent(event)
+
+    def sizeHint(self):
+        """Wide enough for "0.75" and "masked (future)" (and the log scale's "0.0001"), and never
+        wider than 150 px: zoomed in on a projector, the heatmap needs the room more."""
+        fm = self.fontMetrics()
+        ticks = max(fm.horizontalAdvance(tr(text)) for _, text in colormaps.scale_ticks())
+        return QSize(min(max(int(fm.height() * 4.5), int(fm.height() * 2.2 + ticks)), 150), 200)
+
+    def minimumSizeHint(self):
+        return self.sizeHint()
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        font = figure_font(point_size=self.font().pointSizeF())
+        fits = self.width() / 4.5  # the line height its texts fit in (see sizeHint)
+        if QFontMetricsF(font).height() > fits:
+            font = figure_font(pixel_size=QFontInfo(font).pixelSize() * fits / QFontMetricsF(font).height())
+        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap, font,
+                       self.palette().windowText().color(), self.palette().window().color(), self.mask_kind)
+
+
+# ---------------------------------------------------------------- one panel per head
+
+class HeadPanel(QWidget):
+    """The heatmap of head `index`; clicking it makes the head active and selects the row."""
+
+    clicked = Signal(int, int)  # head, query row
+    resized = Signal()          # its size or type changed: what it draws is laid out anew
+
+    def __init__(self, document, index: int, report=None, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.index = index
+        self.setObjectName(f"headPanel{index}")
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setAutoFillBackground(True)  # opaque: repainting a panel does not repaint the view under it
+        self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
+        self.setFocusPolicy(Qt.ClickFocus)
+        self.colormap_name = colormaps.DEFAULT
+        self.report = report or (lambda message: None)  # shows a refused mask painting
+        self.min_points = 0.0  # presentation: labels and values never smaller than this
+        self.scale = 1.0       # presentation thumbnails: smaller type
+        self.painter = HeatmapPainter()
+        self._data: HeatmapData | None = None
+        self._inputs = None  # what the picture was made from: the same again, nothing to rebuild
+        self.rebuilds = 0    # counted by the tests
+        self._dirty = True
+        self._drawn_active = None
+        self.window: tuple[int, int, int] | None = None  # zoomed in: (first row, first column, cells)
+        self._press = None   # where a drag started, and the window then
+        self._dragged = False
+        self._minimap = None  # (weights, colours and size, image, its pixels)
+        self._restyle()
+        self._retranslate()
+
+    def weights(self) -> np.ndarray:
+        """The matrix this panel draws (masked cells are 0)."""
+        return np.array(self.data().weights)
+
+    def masked(self) -> np.ndarray:
+        return np.array(self.data().masked)
+
+    def data(self) -> HeatmapData:
+        """What the panel draws now (built from the document when it changed since)."""
+        if self._dirty:
+            self._rebuild()
+        return self._data
+
+    def refresh(self) -> None:
+        """The document changed: what this panel draws is rebuilt when next asked for."""
+        self._dirty = True
+
+    # ------------------------------------------------------------- zoom and pan (long inputs)
+
+    def shown(self) -> HeatmapData | None:
+        """What is drawn: the whole matrix, or the block zoomed in on."""
+        data = self.data()
+        if data is None or self.window is None:
+            return data
+        n = len(data.tokens)
+        if self.window[2] >= n:  # tokens were removed: the whole matrix fits again
+            self.window = None
+            return data
+        row, column, size = self._clamped(*self.window, n)
+        if data.only_row is not None and not row <= data.only_row < row + size:
+            row = data.only_row - size // 2  # a guided step explains this row: it is never out of view
+        self.window = self._clamped(row, column, size, n)
+        return window_of(data, *self.window)
+
+    def offset(self) -> tuple[int, int]:
+        return (self.window[0], self.window[1]) if self.window else (0, 0)
+
+    def zoom(self, factor: float, around: QPointF | None = None) -> None:
+        """Show `factor` times fewer cells across (more, below 1), keeping the cell under `around`
+        where it is; back to the whole matrix once it would fit."""
+        data = self.data()
+        if data is None:
+            return
+        n = len(data.tokens)
+        row, column, size = self.window or (0, 0, n)
+        new = max(min(MIN_ZOOM_CELLS, n), round(size / factor))
+        if new >= n:
+            self.window = None
+        else:
+            cell = self.painter.cell_at(self._content_rect(), self.shown(), around) if around is not None else None
+            i, j = cell if cell else (size // 2, size // 2)
+            row = row + i - round(i * new / size)
+            column = column + j - round(j * new / size)
+            self.window = self._clamped(row, column, new, n)
+        self.update()
+        self.resized.emit()
+
+    def pan(self, rows: int, columns: int) -> None:
+        if self.window is not None:
+            row, column, size = self.window
+            self.window = self._clamped(row + rows, column + columns, size, len(self.data().tokens))
+            self.update()
+
+    @staticmethod
+    def _clamped(row: int, column: int, size: int, n: int) -> tuple[int, int, int]:
+        return max(0, min(row, n - size)), max(0, min(column, n - size)), size
+
+    def _keep_query_in_view(self) -> None:
+        """The selected query stays on screen when it changes (the arrow keys, a click elsewhere)."""
+        if self.window is None or self._data is None:
+            return
+        row, column, size = self.window
+        query = self.document.query
+        if not row <= query < row + size:
+            self.window = self._clamped(query - size // 2, column, size, len(self._data.tokens))
+
+    def wheelEvent(self, event):
+        steps = event.angleDelta().y() / 120
+        if steps and self.data() is not None:
+            self.zoom(ZOOM_STEP ** steps, event.position())
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def mouseDoubleClickEvent(self, event):
+        if self.window is not None:
+            self.window = None  # the whole matrix again
+            self.update()
+            self.resized.emit()
+        else:
+            super().mouseDoubleClickEvent(event)
+
+    def mouseMoveEvent(self, event):
+        if self._press is None or self.window is None or not event.buttons() & Qt.LeftButton:
+            return super().mouseMoveEvent(event)
+        start, window = self._press
+        g = self.painter.geometry(self._content_rect(), self.shown())
+        moved = start - event.position()
+        if abs(moved.x()) + abs(moved.y()) > 6 or self._dragged:
+            self._dragged = True
+            self.window = self._clamped(window[0] + round(moved.y() / g.cell_h), window[1] + round(moved.x() / g.cell_w),
+                                        window[2], len(self.data().tokens))
+            self.update()
+
+    def _minimap_image(self, weights, side: int) -> QImage:
+        """The whole matrix pooled to the minimap's size and coloured; made again only when the
+        weights, the colours or the size change, not at every step of a pan (4,096² cells
+        take 50 ms to pool)."""
+        key = (side, self.painter.colormap.name, colormaps.scale())
+        cached = self._minimap
+        if cached is None or cached[0] is not weights or cached[1] != key:
+            pixels = coloured(self.painter.colormap, colormaps.scaled(pooled(np.asarray(weights), side)))
+            cached = self._minimap = (weights, key, pixel_image(pixels), pixels)
+        return cached[2]
+
+    def minimap_rect(self) -> QRectF:
+        side = min(110.0, self.width() * 0.22, self.height() * 0.22)
+        grid = self.painter.geometry(self._content_rect(), self.shown()).grid
+        return QRectF(grid.right() - side - 4, grid.top() + 4, side, side)
+
+    def _paint_minimap(self, p: QPainter) -> None:
+        """Zoomed in: the whole matrix small in the top right corner (where a causal mask hides the
+        future, so no weight is covered), the part shown outlined."""
+        data = self.data()
+        n = len(data.tokens)
+        box = self.minimap_rect()
+        side = box.width()
+        image = self._minimap_image(data.weights, int(side))
+        p.save()
+        p.drawImage(box, image)
+        p.setPen(QPen(self.palette().windowText().color(), 1))
+        p.setBrush(Qt.NoBrush)
+        p.drawRect(box)
+        row, column, size = self.window
+        p.setPen(QPen(ACTIVE_BORDER, 2))
+        p.drawRect(QRectF(box.left() + column / n * side, box.top() + row / n * side, size / n * side, size / n * side))
+        p.restore()
+
+    def redraw_if_changed(self) -> None:
+        """Repaint only when the picture differs: an edit of one head leaves the others be."""
+        before, was_active = self._data, self._drawn_active
+        if self.data() is None or not _same_picture(before, self._data) or was_active != self._is_active():
+            self.update()
+
+    def _is_active(self) -> bool:
+        return self.document.active_head == self.index
+
+    def _rebuild(self) -> None:
+        d = self.document
+        scenario = d.scenario
+        self._dirty = False
+        if self.index >= len(scenario.heads):
+            return
+        trace = d.result.heads[self.index]
+        stage = d.stage if d.active_head == self.index else None
+        title = head_label(scenario, self.index) + _group_note(scenario, self.index)
+        inputs = (scenario.tokens, d.query, stage, title)
+        if self._inputs is not None and trace is self._inputs[0] and inputs == self._inputs[1]:
+            return  # another head was edited: this one's picture is the very same
+        self._inputs = (trace, inputs)
+        data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=hidden(trace),
+                           title=title, selected_row=d.query)
+        # Guided steps explain the active head's row; the other heads stay as they are.
+        self._data = staged(data, trace, d.query, stage)
+        self._keep_query_in_view()
+        self.rebuilds += 1
+
+    def _retranslate(self) -> None:
+        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
+                           "explain it step by step.").format(self.index) + "\n" +
+                        tr("Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix."))
+
+    def set_colormap(self, name: str) -> None:
+        self.colormap_name = name
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """Fonts follow the application's (zoom), colours the palette (light or dark look)."""
+        palette = self.palette()
+        self.painter = HeatmapPainter(colormaps.get(self.colormap_name),
+                                      figure_font(point_size=max(self.font().pointSizeF() * self.scale,
+                                                                 self.min_points)),
+                                      background=palette.window().color(),
+                                      foreground=palette.windowText().color(),
+                                      value_share=PRESENTED_VALUE_SHARE if self.min_points else 0.36)
+        self.update()
+        self.resized.emit()
+
+    def changeEvent(self, event):
+        if event.type() in (QEvent.FontChange, QEvent.PaletteChange, QEvent.ApplicationFontChange):
+            self._restyle()
+        elif event.type() == QEvent.LanguageChange:
+            self._retranslate()
+            self.refresh()
+        super().changeEvent(event)
+
+    def paintEvent(self, event):
+        data = self.data()
+        if data is None:
+            return
+        p = QPainter(self)
+        self.painter.paint(p, self._content_rect(), self.shown())
+        if self.window is not None and self.data().only_row is None:  # guided steps: no weights before softmax
+            self._paint_minimap(p)
+        if head_is_off(self.document.scenario, self.index):
+            self._paint_off(p)
+        self._drawn_active = self._is_active()
+        if self._drawn_active:
+            p.setPen(QPen(ACTIVE_BORDER, 3))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
+        p.end()
+
+    def _paint_off(self, p: QPainter) -> None:
+        """A switched-off head: its weights veiled and a label on them, so no one reads them as
+        what the model passes on (the numbers stay readable beneath)."""
+        veil = QColor(self.palette().window().color())
+        veil.setAlpha(120)
+        p.fillRect(self.rect(), veil)
+        font = QFont(self.painter.font)
+        font.setPixelSize(max(9, min(self.height() // 14, self.width() // 12, self.value_pixels() or 9)))
+        font = weighted(font, bold=True)
+        p.setFont(font)
+        text = tr("switched off")
+        fm = QFontMetricsF(font)
+        box = QRectF(0, 0, fm.horizontalAdvance(text) + fm.height(), fm.height() * 1.4)
+        # Top right, over the column labels and (with a causal mask) the hidden future's cells.
+        box.moveTopRight(QRectF(self.rect()).adjusted(0, 0, -fm.height() * 0.5, 0).topRight()
+                         + QPointF(0, self.height() * 0.12))
+        p.setPen(Qt.NoPen)
+        p.setBrush(self.palette().windowText().color())
+        p.drawRoundedRect(box, box.height() / 2, box.height() / 2)
+        p.setPen(self.palette().window().color())
+        p.drawText(box, Qt.AlignCenter, text)
+
+    def _paint_mask(self, i: int, j: int) -> bool:
+        """Shift+click: with a hand-painted mask, hide or show key j for query i; with padding,
+        pad or unpad token j. True when the click was used for that."""
+        d = self.document
+        spec = d.scenario.settings.mask
+        if spec is None or spec.kind not in ("custom", "padding"):
+            return False
+        if spec.kind == "custom":
+            new, text = masks.toggled(spec, d.scenario.n, i, j), tr("Paint the mask")
+        else:
+            new, text = masks.toggled_padding(spec, j), tr("Pad or unpad {0}").format(d.scenario.tokens[j])
+        try:
+            d.push(SetSettings(d, text, mask=new))
+        except ScenarioError as e:
+            self.report(describe(e))
+        return True
+
+    def _content_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(6, 4, -6, -6)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.resized.emit()
+
+    def value_pixels(self) -> int:
+        """The pixel size of the values it draws (of its labels when cells are too small for values)."""
+        data = self.data()
+        if data is None:
+            return 0
+        g = self.painter.geometry(self._content_rect(), data)
+        return (g.value_font or g.label_font).pixelSize()
+
+    def contextMenuEvent(self, event):
+        """A real model's head can be switched off (its output zeroed) and on again."""
+        d = self.document
+        if d.scenario.live is None or self.index >= len(d.scenario.heads):
+            return super().contextMenuEvent(event)
+        off = head_is_off(d.scenario, self.index)
+        menu = QMenu(self)
+        action = menu.addAction(tr("Switch this head on") if off else tr("Switch this head off"))
+        action.triggered.connect(lambda: self.set_off(not off))
+        menu.exec(event.globalPos())
+
+    def set_off(self, off: bool) -> None:
+        d = self.document
+        try:
+            d.push(SetHeadOff(d, self.index, off))
+        except ScenarioError as e:
+            self.report(describe(e))
+
+    def mousePressEvent(self, event):
+        if event.button() != Qt.LeftButton or self.data() is None:
+            return super().mousePressEvent(event)
+        if self.window is not None:  # zoomed in: a drag pans, a click (on release) selects
+            self._press, self._dragged = (event.position(), self.window), False
+            return
+        self._click(event)
+
+    def mouseReleaseEvent(self, event):
+        pressed, self._press = self._press, None
+        if pressed is not None and event.button() == Qt.LeftButton and not self._dragged:
+            self._click(event)
+        super().mouseReleaseEvent(event)
+
+    def _click(self, event) -> None:
+        cell = self.painter.cell_at(self._content_rect(), self.shown(), event.position())
+        if cell:
+            cell = (cell[0] + self.offset()[0], cell[1] + self.offset()[1])
+        if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
+            return
+        row = cell[0] if cell else self.document.query
+        self.document.select(head=self.index, query=row)
+        self.clicked.emit(self.index, row)
+
+
+def _group_note(scenario, index: int) -> str:
+    """With grouped-query attention, which heads read the same K and V as this one; a real
+    model's head switched off says so."""
+    off = tr(" · switched off") if head_is_off(scenario, index) else ""
+    if scenario.live is not None:
+        config = scenario.live.model.config
+        kv_heads, n_heads = config.n_kv_heads, config.n_heads
+    elif scenario.projection is not None:
+        kv_heads, n_heads = scenario.projection.kv_heads, scenario.projection.n_heads
+    else:
+        return off
+    if kv_heads == n_heads:
+        return off
+    size = n_heads // kv_heads
+    group = index // size
+    others = [str(i) for i in range(group * size, (group + 1) * size) if i != index]
+    return tr(" · K/V group {0}, shared with head {1}").format(group, tr(", ").join(others)) + off
+
+
+def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:
+    """The same drawing: the weights are the very same arrays (unchanged heads keep their
+    trace) and everything else around them is equal."""
+    if a is None:
+        return False
+    fields = ("tokens", "title", "selected_row", "only_row", "row_text", "colored")
+    return (a.weights is b.weights and np.array_equal(a.masked, b.masked)
+            and all(getattr(a, f) == getattr(b, f) for f in fields))
+
+
+class GuideBar(QWidget):
+    """Shown during guided steps: which step, what it computes, and Previous / Next."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("guideBar")
+        self.label = QLabel(objectName="guideLabel")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.RichText)  # bold through markup: a style sheet would stop zoom
+        self.previous, self.next, self.stop = QToolButton(), QToolButton(), QToolButton()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.previous)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.next)
+        layout.addWidget(self.stop)
+
+    def bind(self, previous_action, next_action, stop_action):
+        for button, action in ((self.previous, previous_action), (self.next, next_action),
+                               (self.stop, stop_action)):
+            button.setDefaultAction(action)
+
+
+class HeadsView(QWidget):
+    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
+
+    valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
+
+    def __init__(self, document, report=None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("headsView")
+        self.document = document
+        self.panels: list[HeadPanel] = []
+        self.focus = False
+        self.report = report  # where refused edits are shown
+        self._pending = False
+        self.panels_points = 0.0
+        self._placed_active = 0
+        self.colormap_name = colormaps.DEFAULT
+        self.grid = QGridLayout()
+        self.grid.setSpacing(6)
+        self.colorbar = ColorBar()
+        self.description = QLabel(objectName="descriptionLabel")
+        self.description.setWordWrap(True)
+        self.description.setTextFormat(Qt.PlainText)
+        self.guide = GuideBar()
+        self.guide.hide()
+        row = QHBoxLayout()
+        row.addLayout(self.grid, 1)
+        row.addWidget(self.colorbar)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.description)
+        layout.addWidget(self.guide)
+        layout.addLayout(row, 1)
+        document.replaced.connect(self.rebuild)
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.rebuild()
+
+    def rebuild(self):
+        """New panels only when the number of heads changes (a different scenario)."""
+        count = len(self.document.scenario.heads)
+        if count != len(self.panels):
+            for panel in self.panels:
+                self.grid.removeWidget(panel)
+                panel.setParent(None)  # gone from findChild() now, not at the next event loop turn
+                panel.deleteLater()
+            self.panels = [HeadPanel(self.document, i, self.report, self) for i in range(count)]
+            for panel in self.panels:
+                panel.set_colormap(self.colormap_name)
+                panel.resized.connect(lambda p=panel: self._panel_resized(p))
+        self._place()
+        self.refresh()
+
+    def _place(self):
+        self._placed_active = self.document.active_head
+        for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
+            big = i == self._placed_active
+            points = self.panels_points if big else 0.0
+            scale = 0.55 if self.focus and not big else 1.0
+            if (panel.min_points, panel.scale) != (points, scale):
+                panel.min_points, panel.scale = points, scale
+                panel._restyle()
+        for panel in self.panels:
+            self.grid.removeWidget(panel)
+        for r in range(self.grid.rowCount()):
+            self.grid.setRowStretch(r, 0)
+        for c in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(c, 0)
+        if self.focus and len(self.panels) > 1:
+            self._place_focus()
+        else:
+            columns = math.ceil(math.sqrt(len(self.panels)))
+            for i, panel in enumerate(self.panels):
+                self.grid.addWidget(panel, i // columns, i % columns)
+                self.grid.setColumnStretch(i % columns, 1)
+                self.grid.setRowStretch(i // columns, 1)
+
+    def _panel_resized(self, panel: "HeadPanel") -> None:
+        if self.focus and panel.index == self.document.active_head:
+            self.valuePixelsChanged.emit(panel.value_pixels())
+
+    def value_pixels(self) -> int:
+        """The size of the active head's values: the step table matches it while presenting."""
+        return self.panels[self.document.active_head].value_pixels() if self.panels else 0
+
+    def _place_focus(self):
+        """The active head fills the left; the others stack, small, in a column on the right."""
+        active = self.document.active_head
+        others = [p for i, p in enumerate(self.panels) if i != active]
+        columns = 1 if len(others) <= 12 else 2  # thumbnails: one column keeps the big head big
+        per_column = math.ceil(len(others) / columns)
+        self.grid.addWidget(self.panels[active], 0, 0, per_column, 1)
+        for k, panel in enumerate(others):
+            self.grid.addWidget(panel, k % per_column, 1 + k // per_column)
+        self.grid.setColumnStretch(0, 10 if columns == 1 else 7)  # thumbnails: a glance, the head: the lesson
+        for c in range(columns):
+            self.grid.setColumnStretch(1 + c, 1)
+
+    def set_presentation(self, on: bool, points: float = 0.0):
+        """The active head big and the rest small, with type of at least `points`."""
+        self.focus = on
+        self.panels_points = points if on else 0.0
+        self._place()
+        self.show_description()
+
+    def show_guide(self):
+        d = self.document
+        self.guide.setVisible(d.stage is not None)
+        if d.stage is not None:
+            head = d.scenario.heads[d.active_head]
+            text = banner(d.stage, d.scenario.tokens[d.query], head.d_k)
+            self.guide.label.setText(f"<b>{rich(text)}</b>")
+
+    def set_colormap(self, name: str):
+        self.colormap_name = name
+        for panel in self.panels:
+            panel.set_colormap(name)
+        self.colorbar.set_colormap(name)
+
+    def refresh(self):
+        """Panels are brought up to date at the next event-loop turn, once for any number of
+        changes in this one: reading the results then costs one recompute."""
+        if self.focus and self._placed_active != self.document.active_head:
+            self._place()  # a newly active head moves to the big place
+        for panel in self.panels:
+            panel.refresh()
+        self.colorbar.set_mask_kind(legend_kind(self.document.scenario))
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self._sync)
+        self.show_description()
+        self.show_guide()
+
+    def _sync(self):
+        self._pending = False
+        for panel in self.panels:
+            panel.redraw_if_changed()
+
+    def show_description(self):
+        """The scenario's story (what to look for), in the interface's language."""
+        text = self.document.scenario.text("description", current_language())
+        self.description.setText(text)
+        self.description.setVisible(bool(text) and not self.focus)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.show_description()
+            self.show_guide()
+        super().changeEvent(event)
+
+    def panel(self, index: int) -> HeadPanel:
+        return self.panels[index]

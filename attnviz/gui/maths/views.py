@@ -1,0 +1,375 @@
+"""See the maths (seed 003): √d_k, softmax and its max subtraction, attention as a kernel,
+and before / after an edit. Each view draws what attnviz.core.explorers computes.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF, QPainter
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ...core.compute import hidden
+from ...core.explain import fmt
+from ...core.explorers import ScaleDemo, linear_attention_weights, softmax_steps, sqrt_dk_demo
+from ..look import colormaps
+from ..look.fonts import figure_font
+from ..heads.heatmap import HeatmapData, HeatmapPainter, paint_colorbar
+from ..common.i18n import head_label, tr
+from ..common.markup import MathLabel
+from ..common.lazy import MathView
+
+
+BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
+
+
+class Heatmaps(QWidget):
+    """Several small heatmaps side by side (or in rows), each with a caption, in one paint."""
+
+    def __init__(self, columns: int, parent=None):
+        super().__init__(parent)
+        self.columns = columns
+        self.items: list[tuple[HeatmapData, HeatmapPainter]] = []
+        self.setMinimumHeight(160)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+
+    def show_maps(self, items):
+        self.items = items
+        self.update()
+
+    def bars(self) -> list[HeatmapPainter]:
+        """One colour bar per kind of map shown: the weights' 0–1, and a difference's ±reach."""
+        found = {}
+        for _, painter in self.items:
+            found.setdefault((painter.signed, painter.reach if painter.signed else None), painter)
+        return list(found.values())
+
+    def bar_rect(self, index: int) -> QRectF:
+        width = BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        return QRectF(self.width() - (len(self.bars()) - index) * width, 2, width - 4, self.height() - 4)
+
+    def rect_of(self, index: int) -> QRectF:
+        rows = max(1, -(-len(self.items) // self.columns))
+        room = self.width() - len(self.bars()) * BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        w, h = room / self.columns, self.height() / rows
+        return QRectF((index % self.columns) * w + 2, (index // self.columns) * h + 2, w - 4, h - 4)
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        for i, (data, painter) in enumerate(self.items):
+            painter.paint(p, self.rect_of(i), data)
+        for i, painter in enumerate(self.bars()):
+            paint_colorbar(p, self.bar_rect(i), painter.colormap, painter.font, painter.foreground, painter.background,
+                           mask_kind=None, reach=painter.reach if painter.signed else None,
+                           title=tr("difference") if painter.signed else None)
+        p.end()
+
+
+def _painter(signed=False, colormap=colormaps.DEFAULT, widget=None, reach=1.0):
+    font = figure_font(point_size=widget.font().pointSizeF()) if widget is not None else figure_font()
+    palette = widget.palette() if widget is not None else None
+    return HeatmapPainter(colormaps.get("difference" if signed else colormap), font, signed=signed, reach=reach,
+                          background=palette.window().color() if palette else None,
+                          foreground=palette.windowText().color() if palette else None)
+
+
+# ---------------------------------------------------------------- √d_k
+
+class SqrtDkExplorer(MathView):
+    """Random q and k of growing d_k, with and without ÷√d_k, side by side (§4.1)."""
+
+    reads_document = False  # its own random q and k: only the seed changes them
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.setObjectName("sqrtExplorer")
+        self.explanation = MathLabel()
+        self.seed_name = QLabel()
+        self.seed = QSpinBox(objectName="sqrtSeed")
+        self.seed.setRange(0, 9999)
+        self.seed.valueChanged.connect(lambda _: self.refresh())
+        self.maps = Heatmaps(4)
+        top = QHBoxLayout()
+        top.addWidget(self.explanation, 1)
+        top.addWidget(self.seed_name)
+        top.addWidget(self.seed)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.maps, 1)
+        self.retranslate()
+
+    def retranslate(self):
+        self.explanation.setText(tr(
+            "Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) "
+            "softmax saturates: each row puts almost all its weight on one key. With it (top row) the "
+            "rows stay spread at any d_k."))
+        self.seed_name.setText(tr("Random seed"))
+        self.seed.setToolTip(tr("Another seed draws other random q and k"))
+
+    def demos(self) -> list[ScaleDemo]:
+        return sqrt_dk_demo(seed=self.seed.value())
+
+    def refresh(self):
+        items = []
+        demos = self.demos()
+        painter = _painter(widget=self)
+        for row, scaled in ((0, True), (1, False)):
+            for demo in demos:
+                w = demo.scaled if scaled else demo.unscaled
+                caption = (tr("d_k = {0}, ÷√d_k: largest weight {1}") if scaled else
+                           tr("d_k = {0}, no ÷√d_k: largest weight {1}")).format(demo.d_k, fmt(ScaleDemo.peak(w), 2, fixed=True))
+                tokens = tuple(str(i + 1) for i in range(len(w)))
+                items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption), painter))
+        self.maps.show_maps(items)
+
+
+# ---------------------------------------------------------------- softmax
+
+class SoftmaxView(MathView):
+    """The selected row's scores and weights, and softmax done with and without the max subtraction."""
+
+    FACTORS = (1, 10, 100, 1000)
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.setObjectName("softmaxView")
+        self.explanation = MathLabel()
+        self.factor_name = QLabel()
+        self.factor = QComboBox(objectName="softmaxFactor")
+        self.factor.addItems([f"× {f}" for f in self.FACTORS])
+        self.factor.currentIndexChanged.connect(lambda _: self.refresh())
+        self.plots = SoftmaxBars()
+        self.table = QTableWidget(objectName="softmaxTable")
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.verdict = QLabel(objectName="softmaxVerdict", wordWrap=True)
+        self.formula = MathLabel(objectName="softmaxFormula")
+        top = QHBoxLayout()
+        top.addWidget(self.explanation, 1)
+        top.addWidget(self.factor_name)
+        top.addWidget(self.factor)
+        body = QHBoxLayout()
+        body.addWidget(self.plots, 2)
+        body.addWidget(self.table, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.formula)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.verdict)
+        self.retranslate()
+
+    def retranslate(self):
+        self.explanation.setText(tr(
+            "softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which "
+            "changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why."))
+        self.factor_name.setText(tr("Scores ×"))
+        self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see e^x overflow"))
+
+    def steps(self):
+        d = self.document
+        trace = d.result.heads[d.active_head]
+        return softmax_steps(trace.masked[d.query] * self.FACTORS[self.factor.currentIndex()])
+
+    def refresh(self):
+        d = self.document
+        self.plots.setVisible(not d.scenario.weights_only)
+        self.table.setVisible(not d.scenario.weights_only)
+        self.factor.setVisible(not d.scenario.weights_only)
+        if d.scenario.weights_only:
+            self.formula.setText("")
+            self.verdict.setText(tr("This file holds the model's weights only: there are no scores to put "
+                                    "through softmax."))
+            return
+        steps = self.steps()
+        self.plots.show_row(d.scenario.tokens, steps)
+        headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("e^x without − max"),
+                   tr("weight without − max")]
+        t = d.scenario.settings.temperature
+        self.formula.setText(tr("x = q·k / √d_k / T with T = {0}, × {1}: the scores softmax receives").format(
+            fmt(t, 2), self.FACTORS[self.factor.currentIndex()]))
+        columns = (steps.x, steps.shifted, steps.exp_shifted, steps.weights, steps.exp_naive, steps.naive)
+        self.table.setColumnCount(len(headers))
+        self.table.setRowCount(d.scenario.n)
+        self.table.setHorizontalHeaderLabels(headers)
+        for j, token in enumerate(d.scenario.tokens):
+            self.table.setItem(j, 0, QTableWidgetItem(token))
+            for c, values in enumerate(columns, start=1):
+                self.table.setItem(j, c, _number_item(values[j]))
+        self.table.resizeColumnsToContents()
+        if steps.overflows:
+            self.verdict.setText(tr("Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: "
+                                    "the weights are lost. With it, the largest term is e^0 = 1 and "
+                                    "the weights come out right."))
+        else:
+            self.verdict.setText(tr("Both ways give the same weights here: the scores are small enough "
+                                    "for e^x. Multiply them by 1000 to see the difference."))
+
+
+def _number_item(x: float) -> QTableWidgetItem:
+    text = "NaN" if np.isnan(x) else fmt(x, 3, fixed=True)
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+    if not np.isfinite(x) and not (np.isneginf(x)):
+        item.setForeground(Qt.red)
+    return item
+
+
+class SoftmaxBars(QWidget):
+    """Two bar charts, pyqtgraph: the row's scores (masked ones left out) and its weights."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        import pyqtgraph as pg  # only when the view is first made, not at start-up
+
+        from .geometry import quiet_plot
+        self.pg = pg
+        self.scores = quiet_plot(pg)
+        self.weights = quiet_plot(pg)
+        self.weights.setYRange(0, 1)
+        self._colour_plots()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scores)
+        layout.addWidget(self.weights)
+        self.setMinimumWidth(240)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.PaletteChange:
+            self._colour_plots()
+        super().changeEvent(event)
+
+    def _colour_plots(self):
+        from .geometry import follow_palette  # with pyqtgraph, loaded when the view is first made
+        for plot in (self.scores, self.weights):
+            follow_palette(plot, self.palette())
+
+    def show_row(self, tokens, steps):
+        pg = self.pg
+        visible = np.isfinite(steps.x)
+        x = np.arange(len(tokens))[visible]  # masked keys (−∞) get no bar, not a bar of 0
+        ticks = [[(j, t if visible[j] else f"{t} (−∞)") for j, t in enumerate(tokens)]]
+        for plot, values, title in ((self.scores, steps.x[visible], tr("scores x")),
+                                    (self.weights, steps.weights[visible], tr("weights"))):
+            plot.clear()
+            plot.addItem(pg.BarGraphItem(x=x, height=values, width=0.7, brush=(68, 1, 84) if plot is self.scores
+                                         else (33, 145, 140)))
+            plot.getAxis("bottom").setTicks(ticks)
+            plot.setTitle(title)
+
+
+# ---------------------------------------------------------------- kernel
+
+class KernelView(MathView):
+    """Softmax attention beside linear attention with φ(x) = elu(x) + 1, and their difference (§4.4)."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.setObjectName("kernelView")
+        self.explanation = MathLabel()
+        self.maps = Heatmaps(3)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.explanation)
+        layout.addWidget(self.maps, 1)
+        self.retranslate()
+
+    def retranslate(self):
+        self.explanation.setText(tr(
+            "Attention is a kernel smoother: each row averages the v's with weights from a kernel of q and "
+            "k. Softmax uses exp(q·k / √d_k); linear attention uses φ(q)·φ(k) with φ(x) = elu(x) + 1, "
+            "normalised per row, which can be computed in time linear in the length."))
+
+    def weights(self):
+        """(softmax, linear, linear − softmax) for the active head, with its mask."""
+        d = self.document
+        head, trace = d.scenario.heads[d.active_head], d.result.heads[d.active_head]
+        linear = linear_attention_weights(head.q, head.k, ~hidden(trace))
+        return trace.weights, linear, linear - trace.weights
+
+    def refresh(self):
+        d = self.document
+        tokens = d.scenario.tokens
+        if d.scenario.weights_only:
+            self.explanation.setText(tr("This file holds the model's weights only: linear attention needs q and k."))
+            self.maps.show_maps([])
+            return
+        self.retranslate()
+        softmax_w, linear_w, difference = self.weights()
+        masked = hidden(d.result.heads[d.active_head])
+        reach = max(0.05, float(np.abs(difference).max()))
+        label = head_label(d.scenario, d.active_head)
+        painter = _painter(widget=self)
+        self.maps.show_maps([
+            (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), painter),
+            (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), painter),
+            (HeatmapData(tokens, difference / reach, masked, tr("linear − softmax (scale ±{0})").format(fmt(reach, 2)),
+                         d.query), _painter(signed=True, widget=self, reach=reach)),
+        ])
+
+
+# ---------------------------------------------------------------- before / after
+
+class DiffView(MathView):
+    """Pin the weights, edit, and see after − before for every head."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.setObjectName("diffView")
+        self.pinned: list[np.ndarray] | None = None
+        self.pinned_tokens = None
+        self.explanation = MathLabel()
+        self.pin = QPushButton(objectName="pinButton")
+        self.pin.clicked.connect(self.pin_weights)
+        self.maps = Heatmaps(4)
+        top = QHBoxLayout()
+        top.addWidget(self.explanation, 1)
+        top.addWidget(self.pin)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.maps, 1)
+        document.replaced.connect(self.unpin)
+        self.retranslate()
+
+    def retranslate(self):
+        self.pin.setText(tr("Pin the weights now"))
+        self.pin.setToolTip(tr("Remember every head's weights; after your edits, each cell shows after − before"))
+        self.explanation.setText(tr("Pin, then edit: blue cells lost weight, yellow ones gained it."))
+
+    def pin_weights(self):
+        self.pinned = [np.array(w) for w in self.document.result.weights()]
+        self.pinned_tokens = self.document.scenario.tokens
+        self._stale = True
+        self.sync()
+
+    def unpin(self):
+        self.pinned = None
+        self.retranslate()
+
+    def differences(self) -> list[np.ndarray] | None:
+        """after − before for each head, or None when nothing is pinned or the tokens changed
+        in number (a renamed token still compares)."""
+        d = self.document
+        if self.pinned is None or len(self.pinned_tokens) != d.scenario.n or \
+                len(self.pinned) != len(d.scenario.heads):
+            return None
+        return [after - before for after, before in zip(d.result.weights(), self.pinned)]
+
+    def refresh(self):
+        d = self.document
+        differences = self.differences()
+        if differences is None:
+            self.maps.show_maps([])
+            if self.pinned is not None:
+                self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
+            return
+        self.retranslate()
+        # One symmetric scale for every head, as large as the largest change: small changes
+        # stay visible; the caption says what the ends of the scale are.
+        reach = max(0.05, max(float(np.abs(diff).max()) for diff in differences))
+        self.explanation.setText(self.explanation.text() + " " + tr("Scale: ±{0}.").format(fmt(reach, 2)))
+        painter = _painter(signed=True, widget=self, reach=reach)
+        items = []
+        for i, difference in enumerate(differences):
+            masked = hidden(d.result.heads[i])
+            items.append((HeatmapData(d.scenario.tokens, difference / reach, masked,
+                                      tr("{0}: after − before").format(head_label(d.scenario, i))), painter))
+        self.maps.columns = max(1, min(4, len(items)))
+        self.maps.show_maps(items)

@@ -1,0 +1,216 @@
+"""What the model says next: the ten most likely next tokens as bars, and what an edit changed.
+
+After a head is edited or switched off, each token shows its probability before → after
+("·fish 12% → 3%"), so a class sees what one head does to what the model predicts.
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ...core import llama
+from ...core.text import visible
+from ..look.fonts import figure_font, figure_font_like
+from ..common.i18n import tr
+
+BAR = QColor(49, 104, 142)
+UP, DOWN = QColor(40, 150, 60), QColor(200, 60, 40)
+TOP = 10
+
+
+def shown_token(text: str, raw: bytes | None = None) -> str:
+    """A next token as a class can tell it from the others: spaces as · (a long run as ·×9),
+    controls visible (a newline as ↵), and the first bytes of a character, which the model
+    writes over two tokens, as the characters they begin ([ぁ–み] for E3 81)."""
+    if raw is not None:
+        head, tail = _split_partial(raw)
+        text = _hex_bytes(head) + (_character_range(tail) if tail else "")
+    shown = visible(text) if text.strip(" ") else text
+    shown = re.sub(r" {4,}", lambda run: f"·×{len(run.group(0))}", shown)
+    return shown.replace(" ", "·")
+
+
+def _split_partial(raw: bytes) -> tuple[bytes, bytes]:
+    """raw as (whole characters, the first bytes of a last character that is not all there)."""
+    for size in (1, 2, 3):
+        if len(raw) >= size:
+            lead = raw[-size]
+            need = 2 if 0xC0 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4 if 0xF0 <= lead < 0xF8 else 0
+            if need > size:
+                return raw[:-size], raw[-size:]
+    return raw, b""
+
+
+def _hex_bytes(raw: bytes) -> str:
+    """Decoded, with bytes that are no whole character in hex: <81 AB>."""
+    text = raw.decode("utf-8", errors="backslashreplace")
+    return re.sub(r"(?:\\x[0-9a-f]{2})+",
+                  lambda run: "<" + "\u00a0".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
+
+
+def _character_range(tail: bytes) -> str:
+    """The first bytes of a character: the 64 characters they may begin when one byte is missing
+    ([ぁ–み]), in hex when more are (thousands of characters)."""
+    if len(tail) + 1 != {0xC: 2, 0xD: 2, 0xE: 3, 0xF: 4}.get(tail[0] >> 4, 0):
+        return _hex_bytes(tail)
+    try:
+        characters = [(tail + bytes([last])).decode("utf-8") for last in range(0x80, 0xC0)]
+    except UnicodeDecodeError:
+        return _hex_bytes(tail)
+    shown = [ch for ch in characters if unicodedata.category(ch)[0] not in "CZ"]
+    return f"[{shown[0]}–{shown[-1]}]" if shown else _hex_bytes(tail)
+
+
+def rows(model, before, after, k: int = TOP) -> list[tuple[str, float, float | None]]:
+    """(token, probability now, probability before the changes or None) for the k most likely
+    now, and any token of the k most likely before that fell out of them."""
+    now = llama.top(model, after.probs, k)
+    def label(i, text):
+        return shown_token(text, llama.token_bytes(model, i))
+    out = [(label(i, text), p, float(before.probs[i]) if before is not after else None) for i, text, p in now]
+    if before is not after:
+        ids = {i for i, _, _ in now}
+        out += [(label(i, text), float(after.probs[i]), p) for i, text, p in llama.top(model, before.probs, k)
+                if i not in ids]
+    return out
+
+
+class NextTokenBars(QWidget):
+    """One bar per token, its probability written beside it (before → after when it changed)."""
+
+    fitted = Signal()  # how many rows fit changed
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.items: list[tuple[str, float, float | None]] = []
+        self._fit = TOP
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+
+    def show_rows(self, items):
+        self.items = items
+        self.updateGeometry()
+        self.update()
+
+    def shown(self) -> int:
+        """How many rows it draws: all, or as many as fit at its type (three at least)."""
+        return min(len(self.items), self._fit)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._refit()
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.FontChange:
+            self._refit()
+        super().changeEvent(event)
+
+    def _refit(self):
+        fit = max(3, int(self.height() / (QFontMetricsF(figure_font_like(self.font())).height() * 1.15)))
+        if fit != self._fit:
+            self._fit = fit
+            self.update()
+            self.fitted.emit()
+
+    def sizeHint(self):
+        fm = QFontMetricsF(self.font())
+        return QSize(int(fm.height() * 20), int(fm.height() * 1.3 * max(len(self.items), TOP)))
+
+    def minimumSizeHint(self):
+        fm = QFontMetricsF(self.font())
+        return QSize(int(fm.height() * 12), int(fm.height() * 5))
+
+    def paintEvent(self, event):
+        if not self.items:
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        items = self.items[:self.shown()]  # a short panel: the likeliest, at a readable size
+        font = figure_font_like(self.font())
+        if QFontMetricsF(font).height() * 1.15 * len(items) > self.height():  # shorter than three rows
+            font = figure_font(pixel_size=max(8.0, self.height() / len(items) / 1.15 / 1.45))
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        line = min(fm.height() * 1.6, self.height() / len(items))
+        label_w = min(max(fm.horizontalAdvance(t) for t, _, _ in items) + fm.height() * 0.5, self.width() * 0.35)
+        text_w = fm.horizontalAdvance("100.0% → 100.0%") + fm.height() * 0.5
+        bar_w = max(10.0, self.width() - label_w - text_w)
+        peak = max(max(now, before or 0.0) for _, now, before in items) or 1.0
+        for r, (token, now, before) in enumerate(items):
+            y = r * line
+            p.setPen(self.palette().windowText().color())
+            p.drawText(QRectF(0, y, label_w - fm.height() * 0.3, line), Qt.AlignRight | Qt.AlignVCenter,
+                       fm.elidedText(token, Qt.ElideRight, label_w - fm.height() * 0.3))
+            if before is not None:  # the bar before the changes, as an outline
+                p.setPen(self.palette().mid().color())
+                p.setBrush(Qt.NoBrush)
+                p.drawRect(QRectF(label_w, y + line * 0.2, bar_w * before / peak, line * 0.6))
+            p.setPen(Qt.NoPen)
+            p.setBrush(BAR)
+            p.drawRect(QRectF(label_w, y + line * 0.2, bar_w * now / peak, line * 0.6))
+            text = f"{now:.1%}" if before is None else f"{before:.1%} → {now:.1%}"
+            p.setPen(self.palette().windowText().color() if before is None or abs(now - before) < 0.005
+                     else UP if now > before else DOWN)
+            p.drawText(QRectF(label_w + bar_w + fm.height() * 0.3, y, text_w, line), Qt.AlignLeft | Qt.AlignVCenter, text)
+        p.end()
+
+
+class NextTokenView(QWidget):
+    """The next-token panel: which text, what the model predicts, what the changes did."""
+
+    def __init__(self, runner, parent=None):
+        super().__init__(parent)
+        self.setObjectName("nextTokenView")
+        self.runner = runner
+        self.title = QLabel(objectName="nextTokenTitle", wordWrap=True)
+        self.status = QLabel(objectName="nextTokenStatus", wordWrap=True)
+        self.bars = NextTokenBars()
+        self.bars.fitted.connect(self.refresh)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.bars, 1)
+        layout.addWidget(self.status)
+        runner.ran.connect(lambda _: self.refresh())
+        runner.loaded.connect(lambda *_: self.refresh())
+        runner.progress.connect(lambda *_: self.refresh())
+        runner.cancelled.connect(self.refresh)  # a new text not read: back to what is shown
+        runner.failed.connect(lambda _: self.refresh())
+        runner.document.changed.connect(self.refresh)
+
+    def items(self):
+        """The rows the panel shows now (tests read them)."""
+        return self.bars.items
+
+    def refresh(self):
+        r, live = self.runner, self.runner.document.scenario.live
+        if live is None or r.model is None or r.latest is None:
+            self.bars.show_rows([])
+            return
+        after = r.latest
+        before = r.baseline if r.baseline is not None and r.baseline is not after and after.changes else after
+        self.bars.show_rows(rows(r.model, before, after))
+        last = self.runner.document.scenario.tokens[-1]
+        self.title.setText(tr("<b>Next token</b> after “{0}”: the model's {1} most likely").format(
+            html.escape(last), min(TOP, self.bars.shown())))
+        changed = len({(c[0], c[1]) for c in after.changes})
+        if r.busy or r.current() is None:
+            status = tr("Running the model again with your changes…")
+        elif changed:
+            status = (tr("One head changed: outline = before, bar = now") if changed == 1 else
+                      tr("{0} heads changed: outline = before, bar = now").format(changed))
+        else:
+            status = tr("The model as it is. Edit a head's q, k or v, or switch a head off "
+                        "(right-click its heatmap), and watch the prediction move.")
+        if any(re.search(r"\[.–.\]$", token) for token, _, _ in self.bars.items):
+            status += "\n" + tr("[ぁ–み]: the first bytes of one of these characters; the model writes "
+                                "such a character as two tokens.")
+        self.status.setText(status)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.refresh()
+        super().changeEvent(event)

@@ -1,0 +1,1 @@
+"""Every layer × head at a glance (View → Overview)."""

@@ -1,0 +1,431 @@
+"""The tutorial demo's controls: hide the future, ÷√d_k, temperature, and the query's q sliders."""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
+                               QSpinBox, QToolButton, QVBoxLayout, QWidget)
+
+from ...core import masks
+from ...core.explain import fmt
+from ...core.masks import MaskSpec
+from ...core.scenario import MAX_TOKENS, ScenarioError
+from ..state.commands import SetRow, SetSettings, new_drag_id
+from ..common.i18n import describe, head_label, tr
+from ..common.markup import rich, rich_tip
+
+TEMPERATURE_STEPS = 100   # slider positions per factor of ten
+TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
+Q_SLIDER_RANGE = 5.0      # the q sliders span at least −5 to 5 (wider for larger values) ...
+Q_SLIDER_STEP = 0.1       # ... in steps of 0.1 (hold Shift while dragging) ...
+Q_SLIDER_SNAP = 0.5       # ... or, dragged without Shift, of 0.5: "to 0" lands on 0 on a projector
+MAX_Q_SLIDERS = 8         # wider heads are edited in the table
+
+
+def temperature_to_position(t: float) -> int:
+    """Logarithmic: 0.01 -> -200, 0.1 -> -100, 1 -> 0, 10 -> 100, 100 -> 200."""
+    return round(math.log10(t) * TEMPERATURE_STEPS)
+
+
+def position_to_temperature(position: int) -> float:
+    return round(10 ** (position / TEMPERATURE_STEPS), 4)
+
+
+class DragTracker:
+    """Gives every change from one press-drag-release of a slider the same drag id."""
+
+    def __init__(self, slider: QSlider):
+        self.drag_id = None
+        slider.sliderPressed.connect(self._start)
+        slider.sliderReleased.connect(self._stop)
+
+    def _start(self):
+        self.drag_id = new_drag_id()
+
+    def _stop(self):
+        self.drag_id = None
+
+
+class Retranslated(QWidget):
+    """A widget that sets its texts in retranslate(), again whenever the language changes."""
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self):
+        raise NotImplementedError
+
+
+MASK_KINDS = masks.KINDS
+
+
+def mask_name(kind: str) -> str:
+    return {"none": tr("no mask"), "causal": tr("causal"), "window": tr("sliding window"),
+            "prefix": tr("prefix LM"), "padding": tr("padding"), "custom": tr("hand-painted")}[kind]
+
+
+def _rows_of(s):
+    """The mask shown now, as rows of visible cells: where hand-painting starts."""
+    spec = s.settings.mask or MaskSpec("causal" if s.settings.causal else "none")
+    return masks.as_rows(masks.visible(spec, s.n))
+
+
+class SettingsBar(Retranslated):
+    """causalToggle, scaleToggle and temperatureSlider, kept in step with the document.
+
+    In presentation (`prefix` "presentation", no mask menu, the temperature `stacked` on a line
+    of its own) the same controls sit in the presentation panel, named presentationCausalToggle
+    and so on."""
+
+    def __init__(self, document, report, parent=None, prefix: str = "", with_masks: bool = True,
+                 stacked: bool = False):
+        super().__init__(parent)
+        self.document = document
+        self.report = report  # shows a refused change to the user
+        name = (lambda base: prefix + base[0].upper() + base[1:]) if prefix else (lambda base: base)
+        self.causal = QCheckBox(objectName=name("causalToggle"))
+        self.mask_kind = QComboBox(objectName=name("maskSelector"))
+        self.mask_kind.addItems([""] * len(MASK_KINDS))
+        self.mask_kind.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # after a language switch too
+        self.mask_size = QSpinBox(objectName=name("maskSize"))
+        self.mask_size.setRange(1, MAX_TOKENS)
+        self.with_masks = with_masks
+        self.scale = QCheckBox(objectName=name("scaleToggle"))
+        self.temperature_name = QLabel()
+        self.temperature = QSlider(Qt.Horizontal, objectName=name("temperatureSlider"))
+        reach = TEMPERATURE_DECADES * TEMPERATURE_STEPS
+        self.temperature.setRange(-reach, reach)
+        self.temperature.setPageStep(10)
+        self.temperature.setMinimumWidth(160)
+        self.temperature.setMaximumWidth(320)
+        self.temperature_label = QLabel(objectName=name("temperatureValue"))
+        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 100.00 "))
+        self._drag = DragTracker(self.temperature)
+        rows = [QHBoxLayout(), QHBoxLayout()]
+        for widget in (self.causal, self.mask_kind, self.mask_size, self.scale):
+            rows[0].addWidget(widget)
+        for widget in (self.temperature_name, self.temperature, self.temperature_label):
+            rows[1 if stacked else 0].addWidget(widget)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        for row in rows:
+            row.addStretch(1)
+            layout.addLayout(row)
+        self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
+                                                         tr("Show the future"), causal=on, mask=None))
+        self.mask_kind.activated.connect(lambda i: self._set_mask(MASK_KINDS[i]))
+        self.mask_size.valueChanged.connect(self._size_changed)
+        # Steps of the spin box in a row are one undo step, until it is left (or Enter pressed).
+        self._size_steps = new_drag_id()
+        self.mask_size.editingFinished.connect(self._new_size_steps)
+        self.scale.toggled.connect(lambda on: self._set(tr("Divide by √d_k") if on else
+                                                        tr("Do not divide by √d_k"), scale=on))
+        self.temperature.valueChanged.connect(self._temperature_moved)
+        document.changed.connect(self.refresh)
+        self.retranslate()
+        self.refresh()
+
+    def retranslate(self):
+        self.causal.setText(tr("Hide the future (causal mask)"))
+        for i, kind in enumerate(MASK_KINDS):
+            self.mask_kind.setItemText(i, mask_name(kind))
+        self.mask_kind.setToolTip(tr("Which keys each query may see. Sliding window: itself and the tokens "
+                                     "just before it. Prefix LM: the first tokens see each other. Padding and "
+                                     "hand-painted: Shift+click a heatmap cell to hide or show it."))
+        self.mask_size.setToolTip(tr("The window's width, or the prefix's length, in tokens"))
+        self.causal.setToolTip(tr("Each token may look only at itself and the tokens before it: the "
+                                  "scores of later tokens become −∞, so their weights are exactly 0."))
+        self.scale.setText(tr("÷ √d_k"))
+        self.scale.setToolTip(rich_tip(tr("Divide the scores q·k by √d_k before softmax, so that long "
+                                          "vectors do not make softmax all-or-nothing.")))
+        self.temperature_name.setText(tr("Temperature"))
+        tip = tr("The tutorial's \"scale strength\": a further divisor of the scores. Large: flat weights "
+                 "(look a little everywhere); small: one sharp peak.")
+        for widget in (self.temperature_name, self.temperature, self.temperature_label):
+            widget.setToolTip(tip)
+
+    def _size_changed(self, _):
+        kind = self.document.scenario.settings.mask_kind
+        if kind in ("window", "prefix"):
+            self._set_mask(kind, self._size_steps)
+
+    def _new_size_steps(self):
+        self._size_steps = new_drag_id()
+
+    def _set_mask(self, kind: str, drag_id: int | None = None):
+        """none and causal are the simple flag; the others a MaskSpec (painting starts from
+        the mask shown now)."""
+        s = self.document.scenario
+        if kind in ("none", "causal"):
+            self._set(tr("Mask: {0}").format(mask_name(kind)), causal=kind == "causal", mask=None)
+            return
+        current = s.settings.mask or MaskSpec()
+        size = self.mask_size.value()
+        spec = MaskSpec(kind, window=size if kind == "window" else current.window,
+                        prefix=min(size, s.n) if kind == "prefix" else current.prefix,
+                        padding=current.padding if current.kind == "padding" else (),
+                        custom=_rows_of(s) if kind == "custom" else None)
+        self._set(tr("Mask: {0}").format(mask_name(kind)), drag_id, mask=spec)
+
+    def _temperature_moved(self, position: int):
+        t = position_to_temperature(position)
+        self.temperature_label.setText(f"T = {t:.2f}")
+        if t != self.document.scenario.settings.temperature:
+            self._set(tr("Temperature {0}").format(f"{t:.2f}"), drag_id=self._drag.drag_id, temperature=t)
+
+    def _set(self, text, drag_id=None, **changes):
+        try:
+            self.document.push(SetSettings(self.document, text, drag_id, **changes))
+        except ScenarioError as e:
+            self.report(describe(e))
+            self.refresh()
+
+    def refresh(self):
+        settings = self.document.scenario.settings
+        # A model's weights are shown as they were computed: nothing here would change them.
+        self.setVisible(not self.document.scenario.weights_only)
+        self.setEnabled(self.document.scenario.live is None)  # a real model's settings are its own
+        kind = settings.mask_kind
+        with QSignalBlocker(self.causal), QSignalBlocker(self.scale), QSignalBlocker(self.temperature), \
+                QSignalBlocker(self.mask_kind), QSignalBlocker(self.mask_size):
+            self.causal.setChecked(kind == "causal")
+            self.mask_kind.setCurrentIndex(MASK_KINDS.index(kind))
+            self.mask_kind.setVisible(self.with_masks)
+            self.mask_size.setVisible(self.with_masks and kind in ("window", "prefix"))
+            if kind in ("window", "prefix"):
+                self.mask_size.setValue(settings.mask.window if kind == "window" else settings.mask.prefix)
+            self.scale.setChecked(settings.scale)
+            self.temperature.setValue(temperature_to_position(settings.temperature))
+        self.temperature_label.setText(f"T = {settings.temperature:.2f}")
+
+
+class QuerySliders(Retranslated):
+    """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders).
+
+    A drag snaps to steps of 0.5 (Shift: 0.1), so "to 0" lands on 0. The presentation panel
+    has its own, named presentationQSlider0, ..., with sliders at least `slider_width` wide."""
+
+    def __init__(self, document, report, parent=None, prefix: str = "", slider_width: int = 0):
+        super().__init__(parent)
+        self.setObjectName(prefix + ("QSliders" if prefix else "qSliders"))
+        self.prefix = prefix
+        self.slider_width = slider_width
+        self.document = document
+        self.report = report
+        self.title = QLabel(objectName="qSlidersTitle", textFormat=Qt.RichText)
+        self.title.setWordWrap(True)
+        self.grid = QGridLayout()
+        self.sliders: list[QSlider] = []
+        self.values: list[QLabel] = []
+        self.names: list[QLabel] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addLayout(self.grid)
+        layout.addStretch(1)
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.refresh()
+
+    def retranslate(self):
+        self.refresh()
+
+    def _ensure(self, count: int):
+        while len(self.sliders) < count:
+            i = len(self.sliders)
+            slider = QSlider(Qt.Horizontal, objectName=f"{self.prefix}{'QSlider' if self.prefix else 'qSlider'}{i}")
+            slider.setPageStep(round(Q_SLIDER_SNAP / Q_SLIDER_STEP))
+            slider.setMinimumWidth(self.slider_width)
+            slider.drag = DragTracker(slider)
+            slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
+            name, value = QLabel(), QLabel()
+            value.setMinimumWidth(self.fontMetrics().horizontalAdvance("−0.00 "))
+            self.grid.addWidget(name, i, 0)
+            self.grid.addWidget(slider, i, 1)
+            self.grid.addWidget(value, i, 2)
+            self.sliders.append(slider)
+            self.names.append(name)
+            self.values.append(value)
+        for i, widgets in enumerate(zip(self.sliders, self.names, self.values)):
+            for widget in widgets:
+                widget.setVisible(i < count)
+
+    def _moved(self, i: int, position: int):
+        d = self.document
+        q = d.scenario.heads[d.active_head].q[d.query].copy()
+        q[i] = round(position * Q_SLIDER_STEP, 6)
+        if self.sliders[i].isSliderDown() and not QApplication.keyboardModifiers() & Qt.ShiftModifier:
+            q[i] = round(q[i] / Q_SLIDER_SNAP) * Q_SLIDER_SNAP  # the handle follows the snapped value
+        if q[i] == d.scenario.heads[d.active_head].q[d.query][i]:
+            return
+        try:
+            d.push(SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id))
+        except ScenarioError as e:
+            self.report(describe(e))
+            self.refresh()
+
+    def refresh(self):
+        d = self.document
+        head = d.scenario.heads[d.active_head]
+        token = d.scenario.tokens[d.query]
+        editable = d.scenario.projection is None and not d.scenario.weights_only
+        if head.d_k > MAX_Q_SLIDERS or not editable:
+            self._ensure(0)
+            reason = (tr("this file holds weights only") if d.scenario.weights_only else
+                      tr("q is derived from X and W_q here") if not editable else
+                      tr("d_k = {0}: edit q in the table").format(head.d_k))
+            self.title.setText(rich(tr("q of {0}: {1}").format(token, reason)))
+            return
+        self._ensure(head.d_k)
+        self.title.setText(rich(tr("q of {0} (what it is looking for)").format(token)))
+        self.title.setVisible(not self.prefix)  # presenting: the chooser above says whose q it is
+        for i, label in enumerate(head.dim_labels("q")):
+            value = float(head.q[d.query][i])
+            slider = self.sliders[i]
+            with QSignalBlocker(slider):
+                if not slider.isSliderDown():  # never move the ends under the user's hand
+                    reach = round(max(Q_SLIDER_RANGE, math.ceil(abs(value))) / Q_SLIDER_STEP)
+                    slider.setRange(-reach, reach)
+                slider.setValue(round(value / Q_SLIDER_STEP))
+            self.names[i].setText(label)
+            self.values[i].setText(fmt(value, 2, fixed=True))
+            slider.setToolTip(tr("Move the {0} component of the q of {1}: what {1} is looking for")
+                              .format(label, token))
+
+
+class Selectors(Retranslated):
+    """Which head is active and which query is explained (also set by clicking a panel), and,
+    for a model's file with several layers, which layer is shown."""
+
+    layerRequested = Signal(int)
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.head_name, self.query_name, self.layer_name = QLabel(), QLabel(), QLabel()
+        self.head = QComboBox(objectName="headSelector")
+        self.query = QComboBox(objectName="querySelector")
+        self.query.setMinimumContentsLength(6)
+        self.layer = QComboBox(objectName="layerSelector")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        for widget in (self.layer_name, self.layer, self.head_name, self.head, self.query_name, self.query):
+            layout.addWidget(widget)
+        self.layer.activated.connect(lambda i: self.layerRequested.emit(i) if i != self._layer() else None)
+        self.head.activated.connect(lambda i: document.select(head=i))
+        self.query.activated.connect(lambda i: document.select(query=i))
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.retranslate()
+
+    def _layer(self) -> int:
+        layer = self.document.scenario.layer
+        return layer[0] if layer else 0
+
+    def retranslate(self):
+        self.head_name.setText(tr("Head"))
+        self.query_name.setText(tr("Query"))
+        self.head.setToolTip(tr("The head whose q, k and v the tables show (or click its heatmap)"))
+        self.query.setToolTip(tr("The query token whose arithmetic is explained step by step "
+                                 "(or click its row in a heatmap)"))
+        self.refresh()
+
+    def refresh(self):
+        s = self.document.scenario
+        heads = [head_label(s, i) for i in range(len(s.heads))]
+        # A scenario saved from one layer holds that layer only (the others are in the model's
+        # file): it names its layer, and offers no choice that would show the same one again.
+        switchable = s.layer is not None and (self.document.layers_in_file or s.live is not None)
+        layers = [str(i) for i in range(s.layer[1])] if switchable else []
+        self.layer.setVisible(switchable)
+        self.layer_name.setVisible(s.layer is not None)
+        self.layer_name.setText(tr("Layer") if switchable or s.layer is None else tr("Layer {0} of {1}").format(*s.layer))
+        self.layer_name.setToolTip("" if switchable else tr("This file holds one layer of the model: open the "
+                                                            "model's own file to see the others"))
+        self.layer.setToolTip(tr("This model file holds several layers: show another one"))
+        for box, items, current in ((self.head, heads, self.document.active_head),
+                                    (self.query, list(s.tokens), self.document.query),
+                                    (self.layer, layers, self._layer())):
+            with QSignalBlocker(box):
+                if [box.itemText(i) for i in range(box.count())] != items:
+                    box.clear()
+                    box.addItems(items)
+                box.setCurrentIndex(current)
+
+
+class PresentationControls(Retranslated):
+    """The tutorial's experiments without leaving full screen: the query, its q sliders (each at
+    least a third of the screen wide), hide the future, ÷√d_k and the temperature, beside the
+    step table. H (or the button) shows and hides them; every change is one undo step, as on
+    the desk. Nothing here takes the keyboard focus, so a clicker's keys keep stepping."""
+
+    def __init__(self, document, report, parent=None):
+        super().__init__(parent)
+        self.setObjectName("presentationControls")
+        self.document = document
+        self.toggle = QToolButton(objectName="presentationControlsToggle")
+        self.toggle.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.query_name = QLabel()
+        self.query = QComboBox(objectName="presentationQuery")
+        self.query.activated.connect(lambda i: document.select(query=i))
+        self.sliders = QuerySliders(document, report, prefix="presentation")
+        self.settings = SettingsBar(document, report, prefix="presentation", with_masks=False, stacked=True)
+        self.body = QWidget(objectName="presentationControlsBody")
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.query_name)
+        top.addWidget(self.query)
+        top.addStretch(1)
+        top.addWidget(self.toggle)  # stays when the rest is hidden: the mouse can bring it back
+        self.query_row = QWidget()
+        self.query_row.setLayout(top)
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addWidget(self.sliders)
+        body.addWidget(self.settings)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.query_row)
+        layout.addWidget(self.body)
+        document.changed.connect(self.refresh)
+        document.selectionChanged.connect(self.refresh)
+        self.retranslate()
+
+    def set_slider_width(self, pixels: int) -> None:
+        self.sliders.slider_width = pixels
+        for slider in self.sliders.sliders:
+            slider.setMinimumWidth(pixels)
+
+    def show_body(self, on: bool) -> None:
+        self.body.setVisible(on)
+        self.query_name.setVisible(on)
+        self.query.setVisible(on)
+        self.retranslate()
+
+    def shown(self) -> bool:
+        return not self.body.isHidden()
+
+    def retranslate(self):
+        self.query_name.setText(tr("Query"))
+        self.query.setToolTip(tr("The query token whose arithmetic is explained step by step "
+                                 "(or click its row in a heatmap)"))
+        self.toggle.setText(tr("Hide the controls (H)") if self.shown() else tr("Show the controls (H)"))
+        self.toggle.setToolTip(rich_tip(tr("The query, its q sliders, the mask, ÷√d_k and the temperature, "
+                                           "without leaving full screen")))
+        self.refresh()
+
+    def refresh(self):
+        tokens = list(self.document.scenario.tokens)
+        own = self.document.scenario.live is None  # a real model's settings are its own, its q too wide
+        self.sliders.setVisible(own)
+        self.settings.setVisible(own)
+        with QSignalBlocker(self.query):
+            if [self.query.itemText(i) for i in range(self.query.count())] != tokens:
+                self.query.clear()
+                self.query.addItems(tokens)
+            self.query.setCurrentIndex(self.document.query)
+        for widget in self.findChildren(QWidget):
+            widget.setFocusPolicy(Qt.NoFocus)  # the clicker's keys go to the window, not to a control

@@ -1,0 +1,209 @@
+"""Starting Qt: the application object, fonts, the window, and offscreen screenshots."""
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import sys
+import tempfile
+
+from PySide6.QtCore import QSize, QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from ... import __version__
+from ...core.files import atomic_write
+from ...core.messages import QT_TR_NOOP
+from ...core.paths import resource
+from ...core.scenario import ScenarioError
+from ...core.text import terminal_safe
+from ..look import colormaps
+from ..look.fonts import install_fonts
+from ..common.i18n import install_language, system_language
+
+
+_QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
+
+
+def _qt_messages(kind, context, message):
+    if kind in (QtMsgType.QtDebugMsg, QtMsgType.QtInfoMsg) or any(q in message for q in _QUIET):
+        return
+    print(f"attnviz: Qt: {message}", file=sys.stderr)
+
+
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+
+def create_app(argv=None) -> QApplication:
+    """The one QApplication, with AttnViz's names (for QSettings) and its Japanese font."""
+    app = QApplication.instance()
+    if app is None:
+        if sys.platform.startswith("linux") and not any(os.environ.get(v) for v in ("LC_ALL", "LC_CTYPE", "LANG")):
+            os.environ["LC_CTYPE"] = "C.UTF-8"  # no locale at all (a bare environment): Qt would warn, then do this
+        app = QApplication(list(argv) if argv is not None else [sys.argv[0]])
+    qInstallMessageHandler(_qt_messages)
+    app.setOrganizationName("AttnViz")
+    app.setApplicationName("AttnViz")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("attnviz")  # Wayland and docks match the window to attnviz.desktop
+    app.setWindowIcon(app_icon())
+    from ..state import settings
+    settings.check_files()
+    if not install_fonts(app):
+        print("attnviz: warning: no Japanese font found; Japanese text may show as boxes",
+              file=sys.stderr)
+    return app
+
+
+def app_icon() -> QIcon:
+    """The heatmap icon at every size it is drawn at (title bar, taskbar, Alt+Tab)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(resource("icons", f"attnviz-{size}.png")), QSize(size, size))
+    return icon
+
+
+def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None,
+        session: str | None = None) -> int:
+    """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
+
+    With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
+    from ..state import settings
+    from .main_window import MainWindow
+
+    app = create_app()
+    install_language(lang or settings.language(system_language()))
+    notices = []
+    window = MainWindow(scenario if scenario is not None else _start_scenario(notices))
+    window.enable_recovery()
+    # The first time, the whole screen: the lesson's tables, heads and steps all fit on 1920 × 1080.
+    window.showMaximized() if window.classroom.first_start else window.show()
+    notices += settings.notices()  # damaged settings met while the window restored its layout
+    for line in notices:
+        print(f"attnviz: {terminal_safe(line)}", file=sys.stderr)
+    if notices:
+        window.report(notices[-1])
+    window.offer_restore()
+    if model_text is not None:
+        window.run_model(model_text, model_path)
+    if session is not None:
+        window.open_session(session)
+    return app.exec()
+
+
+def _start_scenario(notices: list | None = None):
+    """The last scenario when the user asked for that, else seed-demo: whatever was remembered,
+    AttnViz starts (a file that cannot be opened again is said in one line)."""
+    from ...core.presets import DEFAULT_PRESET, open_named
+    from ..state import settings
+    last = settings.last_scenario() if settings.reopen_last() else None
+    if last:
+        try:
+            return open_named(last[len("preset:"):] if last.startswith("preset:") else last)
+        except Exception as e:  # noqa: BLE001 (nothing remembered may stop the start)
+            (notices if notices is not None else []).append(f"the last scenario cannot be opened again: {e}")
+    return open_named(DEFAULT_PRESET)
+
+
+def use_offscreen(width: int = 1920, height: int = 1080) -> None:
+    """Render without a display (CI, scripts), on a virtual screen of the given size (what a
+    full-screen window fills); must happen before the QApplication exists."""
+    chosen = os.environ.get("QT_QPA_PLATFORM", "")
+    if QApplication.instance() is not None or chosen not in ("", "offscreen"):  # another platform, or sized already
+        return
+    screen = {"screens": [{"name": "attnviz", "x": 0, "y": 0, "width": width, "height": height,
+                           "logicalDpi": 96, "dpr": 1}]}
+    fd, path = tempfile.mkstemp(prefix="attnviz-screen-", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(screen, f)
+    atexit.register(os.unlink, path)
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={path}"
+
+
+def isolate_settings() -> None:
+    """Point QSettings at a fresh temporary folder (for scripted renders)."""
+    from PySide6.QtCore import QSettings
+    folder = tempfile.mkdtemp(prefix="attnviz-settings-")
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
+
+
+SCREENSHOT_VIEWS = ("steps", "maths", "lines")  # the tabs below the heatmaps
+
+
+def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
+               presentation: bool = False, stage: int | None = None, view: str = "steps") -> None:
+    """Render the whole window offscreen into a PNG file (written atomically)."""
+    if not str(path).lower().endswith(".png"):
+        raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
+    from ..export.files import png_bytes
+    from .main_window import MainWindow
+
+    use_offscreen(width, height)
+    app = create_app()
+    isolate_settings()  # a screenshot shows the defaults and leaves the user's settings alone
+    install_language(lang or system_language())
+    window = MainWindow(scenario)
+    window.show()
+    if presentation:
+        window.classroom.set_presentation(True)
+    window.document.set_stage(stage)
+    window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
+    app.processEvents()
+    if view != "steps":  # the maths views (pyqtgraph), built when first shown; the lines view is one of them
+        window.show_lines() if view == "lines" else window._bring_forward(window.maths_dock)
+        for _ in range(3):
+            app.processEvents()
+    image = window.grab().toImage()
+    window.document.undo_stack.setClean()  # nothing to save: close without asking
+    window.close()
+    atomic_write(path, png_bytes(image))
+
+
+def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
+                      scale: str = "linear") -> None:
+    """Write A beside B and B − A without a window or a display."""
+    from ..compare.dialog import CompareFigure
+    from ..export.files import export_figure, image_format
+
+    image_format(path)  # refuse a wrong suffix before starting Qt
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    colormaps.set_scale(scale)
+    export_figure(CompareFigure(a, b, caption=caption), path, width)
+
+
+def export_overview(name: str, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
+                    scale: str = "linear") -> None:
+    """Every layer × head of a model's file (or a scenario's one layer) as one grid."""
+    from ...core.summary import check_work, kv_groups, layer_weights, named_layers, summarise
+    from ..export.files import export_figure, image_format
+    from ..overview.dialog import OverviewFigure
+
+    image_format(path)  # refuse a wrong suffix before reading every layer
+    first, count, scenario_of = named_layers(name)
+    check_work(first, count)  # before a second layer is read
+    summary = summarise(first.tokens, layer_weights(count, scenario_of), count, rollout=False)  # not drawn
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    colormaps.set_scale(scale)
+    title = os.path.basename(name) if os.path.exists(name) else name  # a file's name, or a preset's id
+    export_figure(OverviewFigure(summary, title, kv_groups(first), caption=caption), path, width)
+
+
+def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | None = None,
+           width: int = 2400, caption: bool = True, lang: str | None = None, scale: str = "linear") -> None:
+    """Write one figure (a head, all heads, or a query's steps) without a window or a display."""
+    from ...core import compute
+    from ..export.files import export_figure, image_format
+    from ..export.figure import Figure, FigureOptions
+
+    image_format(path)  # refuse a wrong suffix before starting Qt
+    use_offscreen()
+    create_app()
+    install_language(lang or system_language())
+    colormaps.set_scale(scale)
+    figure = Figure(scenario, compute(scenario), FigureOptions(kind=kind, head=head, query=query,
+                                                               caption=caption))
+    export_figure(figure, path, width)

@@ -1,0 +1,22 @@
+"""d_k is written as a textbook writes it wherever a label can show rich text."""
+from PySide6.QtWidgets import QApplication, QLabel
+
+from attnviz.gui.steps.guided import SCALE
+from attnviz.gui.common.markup import rich
+
+
+def test_rich_text_sets_the_maths_subscripts_and_escapes_everything_else():
+    assert rich("÷√d_k with W_q and Q_i K_iᵀ") == "÷√d<sub>k</sub> with W<sub>q</sub> and Q<sub>i</sub> K<sub>i</sub>ᵀ"
+    assert rich("n_kv_heads, v_labels, layer7_weights") == "n_kv_heads, v_labels, layer7_weights"
+    assert rich("<b>d_k</b> & x") == "&lt;b&gt;d<sub>k</sub>&lt;/b&gt; &amp; x"  # a token may be "<b>"
+
+
+def test_the_guided_scale_step_and_the_maths_views_show_d_k_with_a_subscript(window):
+    while window.document.stage != SCALE:
+        window.classroom.next_action.trigger()
+    QApplication.processEvents()
+    guide = window.findChild(QLabel, "guideLabel").text()
+    assert "√d<sub>k</sub> = √4" in guide and "d_k" not in guide
+    window.maths()
+    explained = [label.text() for label in window.findChildren(QLabel) if "√d<sub>k</sub>" in label.text()]
+    assert len(explained) >= 3 and not any("d_k" in text for text in explained)

@@ -1,0 +1,194 @@
+"""A real model's session is a document: saved, reopened in a fresh process, restored after a crash."""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QMessageBox, QTableView
+
+from attnviz.core import llama, session as sessions
+from attnviz.core.blas import use_one_thread
+from attnviz.core.scenario import head_is_off
+
+pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+TEXT = "The cat ate the fish. It was fresh."
+
+
+def settled(window, qtbot):
+    qtbot.waitUntil(lambda: not window.runner.busy and window.runner.current() is not None, timeout=60_000)
+    return window.runner.current()
+
+
+def show_layer(window, qtbot, layer):
+    window.open_layer(layer)
+    qtbot.waitUntil(lambda: window.document.scenario.live.layer == layer, timeout=30_000)
+
+
+def edit_layer_5_and_switch_22_8_off(window, qtbot):
+    """The issue's session: layer 5 head 0's q edited, head 22.8 switched off."""
+    d = window.document
+    window.run_model(TEXT)
+    qtbot.waitUntil(lambda: d.scenario.live is not None, timeout=120_000)
+    settled(window, qtbot)
+    show_layer(window, qtbot, 5)
+    table = window.findChild(QTableView, "qTable").model()
+    assert table.setData(table.index(6, 3), "4.5")
+    settled(window, qtbot)
+    show_layer(window, qtbot, 22)
+    window.heads.panels[8].set_off(True)
+    d.select(head=8, query=6)
+    return settled(window, qtbot)
+
+
+def new_window(qtbot):
+    from attnviz.gui import MainWindow
+    w = MainWindow("seed-demo")
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    return w
+
+
+def test_a_saved_session_reopens_with_every_change_and_the_same_prediction(window, qtbot, tmp_path):
+    result = edit_layer_5_and_switch_22_8_off(window, qtbot)
+    path = tmp_path / "lesson"
+    assert window.save_as(str(path))
+    saved = tmp_path / "lesson.attnviz-model.json"
+    assert saved.exists() and not window.document.modified
+    assert window.windowTitle().startswith("lesson.attnviz-model.json")
+
+    other = new_window(qtbot)
+    assert other.open_scenario(str(saved))
+    qtbot.waitUntil(lambda: other.document.scenario.live is not None, timeout=120_000)
+    d, restored = other.document, settled(other, qtbot)
+    assert d.scenario.live.layer == 22 and (d.active_head, d.query) == (8, 6)
+    assert head_is_off(d.scenario, 8) and d.scenario.live.change(5, 0).q[6, 3] == 4.5
+    np.testing.assert_array_equal(restored.probs, result.probs)
+    np.testing.assert_array_equal(d.scenario.heads[0].q, result.q[22][0])
+    assert other.runner.baseline is not restored  # before → after, as it was
+    assert not d.modified and d.path == str(saved)
+    # the next-token panel shows the change again: before → after
+    assert any(old is not None for _, _, old in other.findChild(object, "nextTokenView").items())
+
+
+def test_a_session_saved_in_the_window_runs_the_same_in_a_fresh_process(window, qtbot, tmp_path):
+    use_one_thread()  # as `attnviz` runs the window: the same BLAS, the same sums, bit for bit
+    result = edit_layer_5_and_switch_22_8_off(window, qtbot)
+    path = tmp_path / "s.attnviz-model.json"
+    assert window.save_to(str(path))
+    out = subprocess.run([sys.executable, "-m", "attnviz", "model", "--session", str(path), "--top-k", "20"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    printed = json.loads(out.stdout)["next"]
+    expected = llama.top(window.runner.model, result.probs, 20)
+    assert [(r["id"], r["p"]) for r in printed] == [(i, p) for i, _, p in expected]
+
+
+def test_saving_a_session_again_after_more_changes_keeps_them_all(window, qtbot, tmp_path):
+    edit_layer_5_and_switch_22_8_off(window, qtbot)
+    path = tmp_path / "s.attnviz-model.json"
+    assert window.save_to(str(path))
+    window.heads.panels[3].set_off(True)
+    settled(window, qtbot)
+    assert window.save()  # to the same file, no dialog
+    session, _ = sessions.read_session(path)
+    assert [(layer, head, c.off) for layer, head, c in session.changes] == [(5, 0, False), (22, 3, True), (22, 8, True)]
+
+
+def test_a_session_whose_model_file_changed_offers_the_layer_shown(window, qtbot, tmp_path, monkeypatch):
+    edit_layer_5_and_switch_22_8_off(window, qtbot)
+    path = tmp_path / "s.attnviz-model.json"
+    assert window.save_to(str(path))
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["model"]["sha256"] = "0" * 64
+    path.write_text(json.dumps(document), encoding="utf-8")
+    other = new_window(qtbot)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    assert other.open_scenario(str(path))
+    qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
+    assert "SHA-256 differs" in asked[0]
+    s = other.document.scenario
+    assert s.live is None and s.n == 10 and s.layer == (22, 30)
+    np.testing.assert_array_equal(s.heads[0].q, window.document.scenario.heads[0].q)
+
+
+def test_a_session_whose_model_is_missing_changes_nothing_when_declined(qtbot, tmp_path, monkeypatch):
+    path = tmp_path / "s.attnviz-model.json"
+    subprocess.run([sys.executable, "-m", "attnviz", "model", TEXT, "--ablate", "22.8", "--save-session", str(path)],
+                   check=True, capture_output=True, timeout=300)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["model"].update(builtin=False, path=str(tmp_path / "gone.gguf"))
+    path.write_text(json.dumps(document), encoding="utf-8")
+    w = new_window(qtbot)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.No)
+    assert w.open_scenario(str(path))
+    qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
+    assert "gone.gguf is not there" in asked[0]
+    assert w.document.source == "preset:seed-demo" and w.document.scenario.live is None  # still open
+
+
+CRASHING_MODEL_SESSION = """
+import sys, time
+from attnviz.core.blas import use_one_thread
+from attnviz.gui.window.app import create_app
+use_one_thread()  # as `attnviz` does
+app = create_app()
+from PySide6.QtWidgets import QTableView
+from attnviz.gui import MainWindow
+w = MainWindow("seed-demo")
+w.enable_recovery()
+w.show()
+d = w.document
+def wait(condition):
+    while not condition():
+        app.processEvents()
+        time.sleep(0.02)
+def settled():
+    wait(lambda: not w.runner.busy and w.runner.current() is not None)
+w.run_model("The cat ate the fish. It was fresh.")
+wait(lambda: d.scenario.live is not None)
+settled()
+w.open_layer(5)
+wait(lambda: d.scenario.live.layer == 5)
+table = w.findChild(QTableView, "qTable").model()
+table.setData(table.index(6, 3), "4.5")
+settled()
+w.open_layer(22)
+wait(lambda: d.scenario.live.layer == 22)
+w.heads.panels[8].set_off(True)
+d.select(head=8, query=6)
+settled()
+w.autosave.write()
+wait(lambda: w.autosave.writes > 0 and not w.autosave.busy)
+print(" ".join(repr(float(p)) for p in w.runner.current().probs[:50]), flush=True)
+time.sleep(600)  # killed here, as a crash or a power cut would
+"""
+
+
+def test_after_a_kill_during_a_model_session_the_next_start_restores_every_change(qtbot, tmp_path, monkeypatch):
+    use_one_thread()  # as the crashed process did: the same sums, bit for bit
+    env = {**os.environ, "ATTNVIZ_DATA_DIR": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    process = subprocess.Popen([sys.executable, "-c", CRASHING_MODEL_SESSION], stdout=subprocess.PIPE, text=True,
+                               env=env)
+    try:
+        probs = [float(p) for p in process.stdout.readline().split()]
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    assert len(probs) == 50
+    w = new_window(qtbot)
+    w.enable_recovery(tmp_path)
+    monkeypatch.setattr(w, "ask_restore", lambda *a: QMessageBox.Yes)
+    assert w.offer_restore(tmp_path)
+    d = w.document
+    qtbot.waitUntil(lambda: d.scenario.live is not None, timeout=120_000)
+    result = settled(w, qtbot)
+    assert d.scenario.live.layer == 22 and (d.active_head, d.query) == (8, 6) and d.modified
+    assert head_is_off(d.scenario, 8) and d.scenario.live.change(5, 0).q[6, 3] == 4.5
+    assert result.probs[:50].tolist() == probs
+    qtbot.waitUntil(lambda: w.autosave.writes > 0, timeout=30_000)  # copied anew, as a session
+    assert sessions.looks_like_session(w.autosave.path)
+    assert not w.offer_restore(tmp_path)  # the old copy is gone
