@@ -26,6 +26,7 @@ from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, count_values, with_settings
 from .core.text import terminal_safe, visible
 from .display import display_problem
+from .gui.steps import stages  # Qt-free: the guided steps --step names
 
 PROG = "attnviz"
 # Numbers written as text take time (a float's repr: under a million a second on a busy two-core
@@ -428,8 +429,8 @@ def build_parsers():
     shot.add_argument("--height", type=_pixels("size", 10000), default=1000, help="window height in pixels")
     shot.add_argument("--lang", choices=["ja", "en"], help="interface language (default: the system's)")
     shot.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
-    shot.add_argument("--step", type=int, choices=range(1, 6), metavar="1-5",
-                      help="at this guided step: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax, 5 output")
+    shot.add_argument("--step", type=int, choices=stages.NUMBERS, metavar=f"{stages.NUMBERS[0]}-{stages.NUMBERS[-1]}",
+                      help=stages.command_line_help())
     shot.add_argument("--layer", type=_index("layer"), help="this layer of a model's file (default 0)")
     shot.add_argument("--view", choices=["steps", "maths", "lines"], default="steps",
                       help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")

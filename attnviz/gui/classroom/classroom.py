@@ -13,7 +13,7 @@ from ..look import colormaps
 from ..state import settings
 from ..common.actions import make_action, name_actions
 from ..look.fonts import presented
-from ..steps.guided import STAGES
+from ..steps.stages import following, preceding
 from .help import show_guide, show_about
 from ..common.i18n import LANGUAGES, current_language, install_language, tr
 from ..look.theme import THEMES, apply_theme
@@ -321,16 +321,14 @@ class Classroom:
     # ------------------------------------------------------------- guided steps
 
     def toggle_guided(self):
-        self.document.set_stage(None if self.document.stage is not None else STAGES[0])
+        self.document.set_stage(None if self.document.stage is not None else following(None))
 
     def next_step(self):
         """Off → 1 → 2 → ... → 5 → off: each press computes one more step of the row."""
-        stage = self.document.stage
-        self.document.set_stage(STAGES[0] if stage is None else (stage + 1 if stage < STAGES[-1] else None))
+        self.document.set_stage(following(self.document.stage))
 
     def previous_step(self):
-        stage = self.document.stage
-        self.document.set_stage(STAGES[-1] if stage is None else max(STAGES[0], stage - 1))
+        self.document.set_stage(preceding(self.document.stage))
 
     def _step_query(self, delta: int):
         self.document.select(query=(self.document.query + delta) % self.document.scenario.n)

@@ -16,9 +16,11 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
                            QPolygonF, QTransform)
 
+from ...core.explain import MINUS_INFINITY, fmt
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
 from ..common.i18n import tr
+from ..steps.stages import stage
 
 NEUTRAL_FILL = QColor(232, 238, 247)  # a row of scores, before softmax gives them colours
 SELECT_OUTER = QColor(0, 0, 0)
@@ -60,6 +62,19 @@ def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapDat
                    row_max=np.max(data.weights[rows], axis=1, keepdims=True, initial=0.0),
                    selected_row=inside(data.selected_row), only_row=inside(data.only_row),
                    row_text=tuple(data.row_text[cols]) if data.row_text is not None else None)
+
+
+def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapData:
+    """What a panel draws at a guided step: the selected row only, with that stage's numbers."""
+    if number is None:
+        return data
+    s = stage(number)
+    if s.row == "weights":
+        return replace(data, only_row=row)
+    values = trace.scores[row] if s.row == "scores" else trace.scaled[row]
+    masked = data.masked if s.masks else np.zeros_like(data.masked)
+    return replace(data, only_row=row, masked=masked, colored=False, masked_text=MINUS_INFINITY,
+                   row_text=tuple(fmt(x, 2, fixed=True) for x in values))
 
 
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen

@@ -13,10 +13,10 @@ from ...core import masks
 from ...core.scenario import ScenarioError, head_is_off
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
-from ..steps.guided import banner, staged
+from ..steps.guided import banner
 from ...core.compute import hidden
 from ...core.summary import pooled
-from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, window_of
+from .heatmap import HeatmapData, HeatmapPainter, staged, coloured, legend_kind, paint_colorbar, pixel_image, window_of
 from ..state.commands import SetHeadOff, SetSettings
 from ..common.i18n import current_language, describe, head_label, tr
 from ..common.markup import rich

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.explain import fmt
 from ..look.fonts import figure_font
+from .stages import stage
 
 HIGHLIGHT = QColor(255, 200, 60, 150)  # a marker pen's yellow, readable on light and dark looks
-SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = range(1, 6)  # the guided steps (guided.py)
 
 
 @dataclass
@@ -28,11 +28,11 @@ class Box:
     width: float = 0.0
     ascent: float = 0.0
     descent: float = 0.0
-    stage: int | None = None  # highlighted when this guided step is shown
+    part: str | None = None  # its name, when a guided stage lights it up (stages.Stage.part)
     children: list = field(default_factory=list)  # (dx, dy, Box) placed relative to this box's origin
 
-    def paint(self, p: QPainter, x: float, y: float, stage: int | None) -> None:
-        if self.stage is not None and self.stage == stage:
+    def paint(self, p: QPainter, x: float, y: float, lit: str | None) -> None:
+        if self.part is not None and self.part == lit:
             pad = (self.ascent + self.descent) * 0.08
             p.save()
             p.setPen(Qt.NoPen)
@@ -42,16 +42,16 @@ class Box:
             p.restore()
         self.draw(p, x, y)
         for dx, dy, child in self.children:
-            child.paint(p, x + dx, y + dy, stage)
+            child.paint(p, x + dx, y + dy, lit)
 
     def draw(self, p: QPainter, x: float, y: float) -> None:
         pass
 
 
 class Text(Box):
-    def __init__(self, text: str, font: QFont, stage=None):
+    def __init__(self, text: str, font: QFont, part=None):
         fm = QFontMetricsF(font)
-        super().__init__(fm.horizontalAdvance(text), fm.ascent(), fm.descent(), stage)
+        super().__init__(fm.horizontalAdvance(text), fm.ascent(), fm.descent(), part)
         self.text, self.font = text, font
 
     def draw(self, p, x, y):
@@ -59,9 +59,9 @@ class Text(Box):
         p.drawText(QPointF(x, y), self.text)
 
 
-def row(*boxes, stage=None) -> Box:
+def row(*boxes, part=None) -> Box:
     """Boxes side by side on one baseline."""
-    box = Box(stage=stage)
+    box = Box(part=part)
     for child in boxes:
         box.children.append((box.width, 0.0, child))
         box.width += child.width
@@ -69,21 +69,21 @@ def row(*boxes, stage=None) -> Box:
     return box
 
 
-def script(base: Box, small: Box, up: bool, stage=None) -> Box:
+def script(base: Box, small: Box, up: bool, part=None) -> Box:
     """A superscript (up) or subscript after `base`."""
     shift = base.ascent * 0.45 if up else -base.ascent * 0.25
     box = Box(base.width + small.width, max(base.ascent, small.ascent + shift),
-              max(base.descent, small.descent - shift), stage)
+              max(base.descent, small.descent - shift), part)
     box.children += [(0.0, 0.0, base), (base.width, -shift, small)]
     return box
 
 
 class Fraction(Box):
-    def __init__(self, top: Box, bottom: Box, axis: float, line: float, stage=None):
+    def __init__(self, top: Box, bottom: Box, axis: float, line: float, part=None):
         gap = line * 2.5
         width = max(top.width, bottom.width) + 4 * line
         super().__init__(width, axis + gap + top.descent + top.ascent, bottom.ascent + gap + bottom.descent - axis,
-                         stage)
+                         part)
         self.axis, self.line = axis, line
         self.children += [((width - top.width) / 2, -axis - gap - top.descent, top),
                           ((width - bottom.width) / 2, -axis + gap + bottom.ascent, bottom)]
@@ -98,10 +98,10 @@ class Fraction(Box):
 class Root(Box):
     """√ over `body`, the bar reaching across it."""
 
-    def __init__(self, body: Box, line: float, stage=None):
+    def __init__(self, body: Box, line: float, part=None):
         self.sign = (body.ascent + body.descent) * 0.55
         gap = line * 2
-        super().__init__(self.sign + body.width + line * 2, body.ascent + gap + line, body.descent, stage)
+        super().__init__(self.sign + body.width + line * 2, body.ascent + gap + line, body.descent, part)
         self.line, self.body_descent = line, body.descent
         self.children.append((self.sign + line, 0.0, body))
 
@@ -120,9 +120,9 @@ class Root(Box):
 class Parens(Box):
     """( body ), the parentheses as tall as what they hold."""
 
-    def __init__(self, body: Box, line: float, stage=None):
+    def __init__(self, body: Box, line: float, part=None):
         self.arm = (body.ascent + body.descent) * 0.18 + line * 2
-        super().__init__(body.width + 2 * self.arm + 2 * line, body.ascent + line, body.descent + line, stage)
+        super().__init__(body.width + 2 * self.arm + 2 * line, body.ascent + line, body.descent + line, part)
         self.line = line
         self.children.append((self.arm + line, 0.0, body))
 
@@ -160,17 +160,17 @@ def layout(options: FormulaOptions, font: QFont) -> Box:
 
     def t(text, f=font):
         return Text(text, f)
-    scores = row(t("Q", italic), script(t("K", italic), t("⊤", small), up=True), stage=SCORE)
+    scores = row(t("Q", italic), script(t("K", italic), t("⊤", small), up=True), part="scores")
     divisors = []
     if options.scale:
         divisors.append(Root(script(t("d", italic), t("k", small_italic), up=False), line))
     if options.temperature != 1.0:
         divisors += ([t(" · ")] if divisors else []) + [t("T", italic)]
-    inside = [Fraction(scores, row(*divisors, stage=SCALE), axis, line) if divisors else scores]
+    inside = [Fraction(scores, row(*divisors, part="scale"), axis, line) if divisors else scores]
     if options.masked:
-        inside.append(row(t(" + "), t("M", italic), stage=MASKING))
-    formula = row(t("softmax", font), Parens(row(*inside), line), stage=SOFTMAX)
-    parts = [formula, row(t(" "), t("V", italic), stage=OUTPUT)]
+        inside.append(row(t(" + "), t("M", italic), part="mask"))
+    formula = row(t("softmax", font), Parens(row(*inside), line), part="softmax")
+    parts = [formula, row(t(" "), t("V", italic), part="v")]
     notes = []  # the numbers behind the letters: (d_k = 4, T = 0.5)
     if options.d_k and options.scale:
         notes += [script(t("d", italic), t("k", small_italic), up=False), t(f" = {options.d_k}")]
@@ -182,14 +182,14 @@ def layout(options: FormulaOptions, font: QFont) -> Box:
 
 
 def paint_formula(p: QPainter, rect: QRectF, options: FormulaOptions, font: QFont, color: QColor,
-                  stage: int | None = None) -> None:
-    """The formula, centred vertically and left-aligned in `rect`, the step's part highlighted."""
+                  number: int | None = None) -> None:
+    """The formula, centred vertically and left-aligned in `rect`, guided step `number`'s part lit up."""
     box = layout(options, font)
     p.save()
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(color)
     y = rect.top() + (rect.height() - box.ascent - box.descent) / 2 + box.ascent
-    box.paint(p, rect.left() + 2, y, stage)
+    box.paint(p, rect.left() + 2, y, stage(number).part if number is not None else None)
     p.restore()
 
 

@@ -14,14 +14,15 @@ from ..look import colormaps
 from ..common import roles
 from ..look.fonts import presented, readable_pixels, weighted
 from .formula import FormulaView
+from .stages import COLUMNS as COLUMN_NAMES, shown
 from ..common.i18n import head_label, tr
 from ..common.markup import rich
 
-KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(7)
+KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(len(COLUMN_NAMES))
+COLUMNS = len(COLUMN_NAMES)
 ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em)
 HEADER_SHARE = 0.85  # presenting: the headers' type, of the cells' (two lines of them sit above the rows)
 SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
-COLUMNS = 7
 _NONE = [None] * COLUMNS
 
 
@@ -254,24 +255,25 @@ class StepView(QWidget):
         self.refresh()
 
     def refresh(self):
-        from .guided import OUTPUT, SOFTMAX, visible_columns  # guided imports this module
         from ..common.i18n import current_language
         d = self.document
         decimals = self.model.numbers().decimals  # the table's own: worked out once per edit
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
                                                          short=self.model.compact)))
-        self.output.setVisible((d.stage is None or d.stage >= OUTPUT) and not d.scenario.weights_only)
+        on_screen = shown(d.stage)
+        self.output.setVisible("output" in on_screen and not d.scenario.weights_only)
         note = d.scenario.text("note", current_language())
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of
-        shown = visible_columns(d.stage) - ({K} if self.model.compact else set()) \
+        columns = {COLUMN_NAMES.index(name) for name in on_screen if name in COLUMN_NAMES} \
+            - ({K} if self.model.compact else set()) \
             - ({K, DOT, SCALED, EXP} if d.scenario.weights_only else set())  # a model's weights: no q, k
         for column in range(self.model.columnCount()):
-            if self.table.isColumnHidden(column) != (column not in shown):
-                self.table.setColumnHidden(column, column not in shown)
-        sum_hidden = d.stage is not None and d.stage < SOFTMAX
+            if self.table.isColumnHidden(column) != (column not in columns):
+                self.table.setColumnHidden(column, column not in columns)
+        sum_hidden = "sum" not in on_screen
         if self.table.isRowHidden(self.model.sum_row) != sum_hidden:
             self.table.setRowHidden(self.model.sum_row, sum_hidden)
         widest = self._widest_texts()

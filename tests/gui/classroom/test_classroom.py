@@ -12,8 +12,10 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, 
 from attnviz.core import compute
 from attnviz.core.explain import fmt
 from attnviz.gui import MainWindow
-from attnviz.gui.steps.guided import MASKING, OUTPUT, SCALE, SCORE, SOFTMAX
+from attnviz.gui.steps.stages import NUMBERS
 from attnviz.gui.steps.table import MASK, SCALED, WEIGHT
+
+SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = NUMBERS  # the guided steps, in order
 
 
 def panel(window, i=0):
@@ -152,6 +154,7 @@ app = create_app()
 isolate_settings()
 from PySide6.QtGui import QFontInfo
 from attnviz.gui import MainWindow
+
 w = MainWindow(sys.argv[1])
 w.show()
 w.classroom.set_presentation(True)

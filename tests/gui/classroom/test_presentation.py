@@ -10,8 +10,11 @@ from attnviz.core.explain import MINUS_INFINITY, exponentials
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom.classroom import PRESENTATION_ZOOM, SLIDER_SHARE
 from attnviz.gui.look.fonts import readable_pixels
-from attnviz.gui.steps.guided import MASKING, OUTPUT, SOFTMAX
+from attnviz.gui.steps.stages import NUMBERS, STAGES
 from attnviz.gui.steps.table import EXP, KEY, WEIGHT
+
+SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = NUMBERS  # the guided steps, in order
+
 
 
 def present(window, qtbot=None):
@@ -324,7 +327,7 @@ def test_the_formula_is_above_the_step_table_as_mathematics(window):
     plain = parts(FormulaOptions(d_k=4))
     assert any(isinstance(b, Root) for b in plain) and any(isinstance(b, Fraction) for b in plain)
     assert not any(isinstance(b, Text) and "_" in b.text for b in plain)  # d with a real subscript k
-    assert {b.stage for b in plain} >= {1, 2, 3, 4, 5}  # each guided step has its part to light up
+    assert {b.part for b in plain} >= {s.part for s in STAGES}  # each guided step has its part to light up
     hot = parts(FormulaOptions(scale=False, temperature=0.5, masked=False))
     texts = [b.text for b in hot if isinstance(b, Text)]
     assert "T" in texts and "M" not in texts and not any(isinstance(b, Root) for b in hot)

@@ -1,8 +1,11 @@
 """d_k is written as a textbook writes it wherever a label can show rich text."""
 from PySide6.QtWidgets import QApplication, QLabel
 
-from attnviz.gui.steps.guided import SCALE
+from attnviz.gui.steps.stages import NUMBERS
 from attnviz.gui.common.markup import rich
+
+SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = NUMBERS  # the guided steps, in order
+
 
 
 def test_rich_text_sets_the_maths_subscripts_and_escapes_everything_else():

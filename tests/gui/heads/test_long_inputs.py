@@ -124,7 +124,8 @@ def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_wei
 
 
 def test_a_guided_step_keeps_its_row_in_view_however_the_panel_is_zoomed(long_window):
-    from attnviz.gui.steps.guided import SCORE
+    from attnviz.gui.steps.stages import NUMBERS
+    SCORE = NUMBERS[0]
     d = long_window.document
     p = panel(long_window)
     d.select(query=10)
