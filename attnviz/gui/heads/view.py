@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePol
                                QWidget)
 
 from ...core import masks
-from ...core.scenario import ScenarioError, head_is_off
+from ...core.scenario import head_is_off
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
 from ..steps.guided import banner
@@ -18,7 +18,7 @@ from ...core.compute import hidden
 from ...core.summary import pooled
 from .heatmap import HeatmapData, HeatmapPainter, staged, coloured, legend_kind, paint_colorbar, pixel_image, window_of
 from ..state.commands import SetHeadOff, SetSettings
-from ..common.i18n import current_language, describe, head_label, tr
+from ..common.i18n import current_language, head_label, tr
 from ..common.markup import rich
 
 ACTIVE_BORDER = QColor(230, 120, 0)
@@ -352,10 +352,7 @@ class HeadPanel(QWidget):
             new, text = masks.toggled(spec, d.scenario.n, i, j), tr("Paint the mask")
         else:
             new, text = masks.toggled_padding(spec, j), tr("Pad or unpad {0}").format(d.scenario.tokens[j])
-        try:
-            d.push(SetSettings(d, text, mask=new))
-        except ScenarioError as e:
-            self.report(describe(e))
+        d.attempt(lambda: SetSettings(d, text, mask=new), self.report)
         return True
 
     def _content_rect(self) -> QRectF:
@@ -386,10 +383,7 @@ class HeadPanel(QWidget):
 
     def set_off(self, off: bool) -> None:
         d = self.document
-        try:
-            d.push(SetHeadOff(d, self.index, off))
-        except ScenarioError as e:
-            self.report(describe(e))
+        d.attempt(lambda: SetHeadOff(d, self.index, off), self.report)
 
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:

@@ -16,10 +16,9 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, Q
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from ...core.explain import fmt
-from ...core.scenario import ScenarioError
 from ..state.commands import SetRow, new_drag_id
 from ..look.fonts import figure_font
-from ..common.i18n import describe, tr
+from ..common.i18n import tr
 from ..common.markup import MathLabel
 from ..common.lazy import MathView
 
@@ -356,10 +355,7 @@ class GeometryView(MathView):
         current = d.scenario.heads[d.active_head].matrix(kind)[token]
         row = np.array(current)
         row[[self.x_dim.currentIndex(), self.y_dim.currentIndex()]] = [_snap(x), _snap(y)]
-        try:
-            if not np.array_equal(row, current):
-                d.push(SetRow(d, d.active_head, kind, token, row, self._drag_id))
-        except ScenarioError as e:
-            self.report(describe(e))
+        if not np.array_equal(row, current):
+            d.attempt(lambda: SetRow(d, d.active_head, kind, token, row, self._drag_id), self.report)
         if finished:
             self._drag_id = None

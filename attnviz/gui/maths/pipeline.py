@@ -10,11 +10,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, Q
 
 from ...core.attention import POSITIONS, merge_heads
 from ...core.explain import decimals_for, fmt
-from ...core.numbers import NumberError, parse_number
+from ...core.numbers import parse_number
 from ...core.scenario import PROJECTION_MATRICES as EDITABLE
-from ...core.scenario import ScenarioError
 from ..state.commands import SetProjectionCell, SetProjectionOptions
-from ..common.i18n import describe, tr
+from ..common.i18n import tr
 from ..common.markup import rich
 
 def stages(scenario, result, head: int):
@@ -103,14 +102,9 @@ class StageModel(QAbstractTableModel):
     def setData(self, index, value, role=Qt.EditRole):
         if role != Qt.EditRole or self.key not in EDITABLE:
             return False
-        try:
-            number = parse_number(value)
-            d = self.document
-            d.push(SetProjectionCell(d, self.key, index.row(), index.column(), number))
-        except (NumberError, ScenarioError) as e:
-            self.rejected.emit(describe(e))
-            return False
-        return True
+        d = self.document
+        return d.attempt(lambda: SetProjectionCell(d, self.key, index.row(), index.column(), parse_number(value)),
+                         self.rejected.emit)
 
 
 class PipelineView(QWidget):
@@ -181,10 +175,7 @@ class PipelineView(QWidget):
 
     def _options(self, text, **changes):
         d = self.document
-        try:
-            d.push(SetProjectionOptions(d, text, **changes))
-        except ScenarioError as e:
-            self.report(describe(e))
+        if not d.attempt(lambda: SetProjectionOptions(d, text, **changes), self.report):
             self.refresh()
 
     def refresh(self):

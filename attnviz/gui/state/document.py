@@ -13,7 +13,9 @@ from ...core import compute
 from ...core.compute import Result
 from ...core.files import stamp
 from ...core.io import holds_layers
-from ...core.scenario import Scenario
+from ...core.numbers import NumberError
+from ...core.scenario import Scenario, ScenarioError
+from ..common.i18n import describe
 
 
 UNDO_LIMIT = 1000  # steps kept; the oldest go first (a cell edit keeps two numbers, not a matrix)
@@ -65,6 +67,19 @@ class ScenarioDocument(QObject):
     def push(self, command) -> None:
         """The only way views change the scenario (undo takes the same path back)."""
         self.undo_stack.push(command)
+
+    def attempt(self, make_command, report) -> bool:
+        """An edit a view asks for: made, or refused with its reason told to `report` (a letter in a
+        cell, a value out of range), the scenario unchanged. `make_command` builds the command (which
+        computes its new scenario up front, so building is what fails); None: nothing to change."""
+        try:
+            command = make_command()
+        except (NumberError, ScenarioError) as e:
+            report(describe(e))
+            return False
+        if command is not None:
+            self.push(command)
+        return True
 
     def apply(self, scenario: Scenario) -> None:
         """Called by commands' redo() and undo(); nobody else sets the scenario."""

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, 
 from ...core import masks
 from ...core.explain import fmt
 from ...core.masks import MaskSpec
-from ...core.scenario import MAX_TOKENS, ScenarioError
+from ...core.scenario import MAX_TOKENS
 from ..state.commands import SetRow, SetSettings, new_drag_id
-from ..common.i18n import describe, head_label, tr
+from ..common.i18n import head_label, tr
 from ..common.markup import rich, rich_tip
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
@@ -177,10 +177,7 @@ class SettingsBar(Retranslated):
             self._set(tr("Temperature {0}").format(f"{t:.2f}"), drag_id=self._drag.drag_id, temperature=t)
 
     def _set(self, text, drag_id=None, **changes):
-        try:
-            self.document.push(SetSettings(self.document, text, drag_id, **changes))
-        except ScenarioError as e:
-            self.report(describe(e))
+        if not self.document.attempt(lambda: SetSettings(self.document, text, drag_id, **changes), self.report):
             self.refresh()
 
     def refresh(self):
@@ -261,10 +258,7 @@ class QuerySliders(Retranslated):
             q[i] = round(q[i] / Q_SLIDER_SNAP) * Q_SLIDER_SNAP  # the handle follows the snapped value
         if q[i] == d.scenario.heads[d.active_head].q[d.query][i]:
             return
-        try:
-            d.push(SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id))
-        except ScenarioError as e:
-            self.report(describe(e))
+        if not d.attempt(lambda: SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id), self.report):
             self.refresh()
 
     def refresh(self):

@@ -9,11 +9,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
 from ...core.explain import decimals_for, fmt
-from ...core.numbers import NumberError, parse_number
-from ...core.scenario import ScenarioError
+from ...core.numbers import parse_number
 from ..common import roles
 from ..state.commands import SetCell
-from ..common.i18n import describe
 
 
 _SHOWN = Qt.ItemIsSelectable | Qt.ItemIsEnabled  # made once: combining Qt's flags is slow in Python
@@ -87,16 +85,12 @@ class VectorTableModel(QAbstractTableModel):
     def setData(self, index, value, role=Qt.EditRole):
         if role != Qt.EditRole or not index.isValid() or self.read_only:
             return False
-        try:
+        def cell():
             number = parse_number(value)
             if number == float(self._values()[index.row(), index.column()]):
-                return True  # same value: no undo step
-            self.document.push(SetCell(self.document, self.document.active_head, self.matrix,
-                                       index.row(), index.column(), number))
-        except (NumberError, ScenarioError) as e:
-            self.rejected.emit(describe(e))
-            return False
-        return True
+                return None  # same value: no undo step
+            return SetCell(self.document, self.document.active_head, self.matrix, index.row(), index.column(), number)
+        return self.document.attempt(cell, self.rejected.emit)
 
     # ------------------------------------------------------------- following the document
 
