@@ -1,8 +1,27 @@
-"""Views that redraw lazily: at the next event-loop turn after a change, and only while shown."""
+"""Redrawing lazily: at the next event-loop turn after a change (NextTurn), and the maths views
+only while shown (MathView)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
+
+
+class NextTurn:
+    """Calls `act` once at the next event-loop turn, however often it is asked for in this one: any
+    number of changes in one turn cost one redraw (and reading the document's result, one recompute)."""
+
+    def __init__(self, owner: QObject, act):
+        self._owner, self._act = owner, act  # the call is dropped if the owner is gone by then
+        self.pending = False
+
+    def __call__(self, *_) -> None:
+        if not self.pending:
+            self.pending = True
+            QTimer.singleShot(0, self._owner, self._run)
+
+    def _run(self) -> None:
+        self.pending = False
+        self._act()
 
 
 class MathView(QWidget):
@@ -14,6 +33,7 @@ class MathView(QWidget):
         super().__init__(parent)
         self.document = document
         self._stale = True
+        self._next_turn = NextTurn(self, self.sync)
         if self.reads_document:
             document.changed.connect(self.schedule)
             document.selectionChanged.connect(self.schedule)
@@ -27,7 +47,7 @@ class MathView(QWidget):
         if not self._stale:
             self._stale = True
             if self.on_screen():
-                QTimer.singleShot(0, self.sync)
+                self._next_turn()
 
     def sync_if_shown(self):
         """Its dock came to the front: catch up with what changed while it was behind."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
@@ -19,6 +19,7 @@ from ...core.summary import pooled
 from .heatmap import HeatmapData, HeatmapPainter, staged, coloured, legend_kind, paint_colorbar, pixel_image, window_of
 from ..state.commands import SetHeadOff, SetSettings
 from ..common.i18n import current_language, head_label, tr
+from ..common.lazy import NextTurn
 from ..common.markup import rich
 
 ACTIVE_BORDER = QColor(230, 120, 0)
@@ -474,7 +475,7 @@ class HeadsView(QWidget):
         self.panels: list[HeadPanel] = []
         self.focus = False
         self.report = report  # where refused edits are shown
-        self._pending = False
+        self._redraw = NextTurn(self, self._redraw_changed)
         self.panels_points = 0.0
         self._placed_active = 0
         self.colormap_name = colormaps.DEFAULT
@@ -588,14 +589,11 @@ class HeadsView(QWidget):
         for panel in self.panels:
             panel.refresh()
         self.colorbar.set_mask_kind(legend_kind(self.document.scenario))
-        if not self._pending:
-            self._pending = True
-            QTimer.singleShot(0, self._sync)
+        self._redraw()
         self.show_description()
         self.show_guide()
 
-    def _sync(self):
-        self._pending = False
+    def _redraw_changed(self):
         for panel in self.panels:
             panel.redraw_if_changed()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -16,6 +16,7 @@ from ..look.fonts import presented, readable_pixels, weighted
 from .formula import FormulaView
 from .stages import COLUMNS as COLUMN_NAMES, shown
 from ..common.i18n import head_label, tr
+from ..common.lazy import NextTurn
 from ..common.markup import rich
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(len(COLUMN_NAMES))
@@ -237,20 +238,13 @@ class StepView(QWidget):
         layout.addLayout(self.top)
         for widget, stretch in ((self.table, 1), (self.output, 0), (self.note, 0)):
             layout.addWidget(widget, stretch)
-        self._pending = False
+        self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
         document.changed.connect(self.schedule)
         document.selectionChanged.connect(self.schedule)
         self._fit_rows()
         self.refresh()
 
-    def schedule(self):
-        """Rebuild at the next event-loop turn: many changes in one turn, one rebuild."""
-        if not self._pending:
-            self._pending = True
-            QTimer.singleShot(0, self.sync)
-
     def sync(self):
-        self._pending = False
         self.model.refresh()
         self.refresh()
 
