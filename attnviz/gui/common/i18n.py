@@ -21,6 +21,19 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
+class Retranslated:
+    """For a widget (first among its bases) whose texts are set in retranslate(): Qt sends every
+    widget LanguageChange when install_language() switches, and this calls retranslate() then."""
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+
 def describe(error) -> str:
     """An AttnVizError's message in the interface's language (others as they are); an error
     carried inside another (a file's problem inside "file: ...") is translated too."""

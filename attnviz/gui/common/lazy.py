@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
+from .i18n import Retranslated
+
 
 class NextTurn:
     """Calls `act` once at the next event-loop turn, however often it is asked for in this one: any
@@ -24,7 +26,7 @@ class NextTurn:
         self._act()
 
 
-class MathView(QWidget):
+class MathView(Retranslated, QWidget):
     """Redraws at the next event-loop turn after a change, and only while it is shown."""
 
     reads_document = True  # False: what it draws does not depend on the scenario, edits pass it by
@@ -64,8 +66,6 @@ class MathView(QWidget):
         self.sync()
 
     def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.retranslate()
         # Texts, the look (light or dark) and the zoom are all in what refresh() draws.
         if event.type() in (QEvent.LanguageChange, QEvent.PaletteChange, QEvent.FontChange):
             self._stale = True
@@ -73,7 +73,7 @@ class MathView(QWidget):
         super().changeEvent(event)
 
     def retranslate(self):
-        pass
+        pass  # its texts are all in what refresh() draws
 
     def refresh(self):
         raise NotImplementedError

@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-import numpy as np
 from PySide6.QtCore import QLineF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 

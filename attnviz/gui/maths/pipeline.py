@@ -4,7 +4,7 @@ can be edited there (in projection scenarios the q, k, v tables are derived)."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QSpinBox, QSplitter, QTableView, QVBoxLayout, QWidget)
 
@@ -13,7 +13,7 @@ from ...core.explain import decimals_for, fmt
 from ...core.numbers import parse_number
 from ...core.scenario import PROJECTION_MATRICES as EDITABLE
 from ..state.commands import SetProjectionCell, SetProjectionOptions
-from ..common.i18n import tr
+from ..common.i18n import Retranslated, tr
 from ..common.markup import rich
 
 def stages(scenario, result, head: int):
@@ -107,7 +107,7 @@ class StageModel(QAbstractTableModel):
                          self.rejected.emit)
 
 
-class PipelineView(QWidget):
+class PipelineView(Retranslated, QWidget):
     def __init__(self, document, report, parent=None):
         super().__init__(parent)
         self.setObjectName("pipelineView")
@@ -134,7 +134,6 @@ class PipelineView(QWidget):
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
         self.retranslate()
-        self.refresh()
 
     def _build_layout(self):
         controls = QHBoxLayout()
@@ -166,12 +165,7 @@ class PipelineView(QWidget):
         self.groups.setToolTip(tr("Grouped-query attention: fewer groups of K and V than heads, each group "
                                   "shared by several heads (Q stays per head)"))
         self.stage_list.setToolTip(tr("Every stage of the layer with its shape: click one to see its matrix"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        super().changeEvent(event)
+        self.refresh()  # the stages' names and captions are texts too
 
     def _options(self, text, **changes):
         d = self.document

@@ -15,7 +15,7 @@ from ..common import roles
 from ..look.fonts import presented, readable_pixels, weighted
 from .formula import FormulaView
 from .stages import COLUMNS as COLUMN_NAMES, shown
-from ..common.i18n import head_label, tr
+from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 
@@ -199,7 +199,7 @@ class StepTableModel(QAbstractTableModel):
         return None
 
 
-class StepView(QWidget):
+class StepView(Retranslated, QWidget):
     """The formula, the title (which query, which head), the step table, and the output as Σ weight × v."""
 
     def __init__(self, document, parent=None):
@@ -421,11 +421,12 @@ class StepView(QWidget):
         super().resizeEvent(event)
         self._fit_columns()
 
+    def retranslate(self):
+        self.model.refresh(everything=True)
+        self.refresh()
+
     def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.model.refresh(everything=True)
-            self.refresh()
-        elif event.type() == QEvent.FontChange and self.model.compact:
+        if event.type() == QEvent.FontChange and self.model.compact:
             self._label_fonts()  # zoomed while presenting
         elif event.type() == QEvent.FontChange:
             self._layout = None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
                                QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
@@ -12,7 +12,7 @@ from ...core.explain import fmt
 from ...core.masks import MaskSpec
 from ...core.scenario import MAX_TOKENS
 from ..state.commands import SetRow, SetSettings, new_drag_id
-from ..common.i18n import head_label, tr
+from ..common.i18n import Retranslated, head_label, tr
 from ..common.markup import rich, rich_tip
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
@@ -47,18 +47,6 @@ class DragTracker:
         self.drag_id = None
 
 
-class Retranslated(QWidget):
-    """A widget that sets its texts in retranslate(), again whenever the language changes."""
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
-    def retranslate(self):
-        raise NotImplementedError
-
-
 MASK_KINDS = masks.KINDS
 
 
@@ -73,7 +61,7 @@ def _rows_of(s):
     return masks.as_rows(masks.visible(spec, s.n))
 
 
-class SettingsBar(Retranslated):
+class SettingsBar(Retranslated, QWidget):
     """causalToggle, scaleToggle and temperatureSlider, kept in step with the document.
 
     In presentation (`prefix` "presentation", no mask menu, the temperature `stacked` on a line
@@ -199,7 +187,7 @@ class SettingsBar(Retranslated):
         self.temperature_label.setText(f"T = {settings.temperature:.2f}")
 
 
-class QuerySliders(Retranslated):
+class QuerySliders(Retranslated, QWidget):
     """One slider per dimension of the selected query's q (the tutorial's 動物 / 食べ物 sliders).
 
     A drag snaps to steps of 0.5 (Shift: 0.1), so "to 0" lands on 0. The presentation panel
@@ -290,7 +278,7 @@ class QuerySliders(Retranslated):
                               .format(label, token))
 
 
-class Selectors(Retranslated):
+class Selectors(Retranslated, QWidget):
     """Which head is active and which query is explained (also set by clicking a panel), and,
     for a model's file with several layers, which layer is shown."""
 
@@ -350,7 +338,7 @@ class Selectors(Retranslated):
                 box.setCurrentIndex(current)
 
 
-class PresentationControls(Retranslated):
+class PresentationControls(Retranslated, QWidget):
     """The tutorial's experiments without leaving full screen: the query, its q sliders (each at
     least a third of the screen wide), hide the future, ÷√d_k and the temperature, beside the
     step table. H (or the button) shows and hides them; every change is one undo step, as on

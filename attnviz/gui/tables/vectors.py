@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter,
 
 from ...core.explain import MINUS
 from .model import VectorTableModel
-from ..common.i18n import tr
+from ..common.i18n import Retranslated, tr
 
 
 def captions():
@@ -31,7 +31,7 @@ def widest_number(values) -> str:
     return sign + "8" * len(str(int(largest))) + ".888"
 
 
-class VectorTables(QWidget):
+class VectorTables(Retranslated, QWidget):
     """qTable, kTable and vTable stacked, sharing one row (token) selection."""
 
     tokenMenuRequested = Signal(int, object)  # token index, global position
@@ -71,10 +71,11 @@ class VectorTables(QWidget):
         self._fit_rows()
         self.refresh()
 
+    def retranslate(self):
+        self.refresh()  # the labels are written by refresh
+
     def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.refresh()
-        elif event.type() in (QEvent.FontChange, QEvent.ApplicationFontChange):
+        if event.type() in (QEvent.FontChange, QEvent.ApplicationFontChange):
             self._fit_rows()
         super().changeEvent(event)
 
