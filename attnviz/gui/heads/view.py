@@ -100,8 +100,8 @@ class HeadPanel(QWidget):
         self.rebuilds = 0    # counted by the tests
         self._dirty = True
         self._drawn_active = None
-        self.window: tuple[int, int, int] | None = None  # zoomed in: (first row, first column, cells)
-        self._press = None   # where a drag started, and the window then
+        self.block: tuple[int, int, int] | None = None  # zoomed in: (first row, first column, cells)
+        self._press = None   # where a drag started, and the block then
         self._dragged = False
         self._minimap = None  # (weights, colours and size, image, its pixels)
         self._restyle()
@@ -129,20 +129,20 @@ class HeadPanel(QWidget):
     def shown(self) -> HeatmapData | None:
         """What is drawn: the whole matrix, or the block zoomed in on."""
         data = self.data()
-        if data is None or self.window is None:
+        if data is None or self.block is None:
             return data
         n = len(data.tokens)
-        if self.window[2] >= n:  # tokens were removed: the whole matrix fits again
-            self.window = None
+        if self.block[2] >= n:  # tokens were removed: the whole matrix fits again
+            self.block = None
             return data
-        row, column, size = self._clamped(*self.window, n)
+        row, column, size = self._clamped(*self.block, n)
         if data.only_row is not None and not row <= data.only_row < row + size:
             row = data.only_row - size // 2  # a guided step explains this row: it is never out of view
-        self.window = self._clamped(row, column, size, n)
-        return window_of(data, *self.window)
+        self.block = self._clamped(row, column, size, n)
+        return window_of(data, *self.block)
 
     def offset(self) -> tuple[int, int]:
-        return (self.window[0], self.window[1]) if self.window else (0, 0)
+        return (self.block[0], self.block[1]) if self.block else (0, 0)
 
     def zoom(self, factor: float, around: QPointF | None = None) -> None:
         """Show `factor` times fewer cells across (more, below 1), keeping the cell under `around`
@@ -151,24 +151,18 @@ class HeadPanel(QWidget):
         if data is None:
             return
         n = len(data.tokens)
-        row, column, size = self.window or (0, 0, n)
+        row, column, size = self.block or (0, 0, n)
         new = max(min(MIN_ZOOM_CELLS, n), round(size / factor))
         if new >= n:
-            self.window = None
+            self.block = None
         else:
             cell = self.painter.cell_at(self._content_rect(), self.shown(), around) if around is not None else None
             i, j = cell if cell else (size // 2, size // 2)
             row = row + i - round(i * new / size)
             column = column + j - round(j * new / size)
-            self.window = self._clamped(row, column, new, n)
+            self.block = self._clamped(row, column, new, n)
         self.update()
         self.resized.emit()
-
-    def pan(self, rows: int, columns: int) -> None:
-        if self.window is not None:
-            row, column, size = self.window
-            self.window = self._clamped(row + rows, column + columns, size, len(self.data().tokens))
-            self.update()
 
     @staticmethod
     def _clamped(row: int, column: int, size: int, n: int) -> tuple[int, int, int]:
@@ -176,12 +170,12 @@ class HeadPanel(QWidget):
 
     def _keep_query_in_view(self) -> None:
         """The selected query stays on screen when it changes (the arrow keys, a click elsewhere)."""
-        if self.window is None or self._data is None:
+        if self.block is None or self._data is None:
             return
-        row, column, size = self.window
+        row, column, size = self.block
         query = self.document.query
         if not row <= query < row + size:
-            self.window = self._clamped(query - size // 2, column, size, len(self._data.tokens))
+            self.block = self._clamped(query - size // 2, column, size, len(self._data.tokens))
 
     def wheelEvent(self, event):
         steps = event.angleDelta().y() / 120
@@ -192,23 +186,23 @@ class HeadPanel(QWidget):
             super().wheelEvent(event)
 
     def mouseDoubleClickEvent(self, event):
-        if self.window is not None:
-            self.window = None  # the whole matrix again
+        if self.block is not None:
+            self.block = None  # the whole matrix again
             self.update()
             self.resized.emit()
         else:
             super().mouseDoubleClickEvent(event)
 
     def mouseMoveEvent(self, event):
-        if self._press is None or self.window is None or not event.buttons() & Qt.LeftButton:
+        if self._press is None or self.block is None or not event.buttons() & Qt.LeftButton:
             return super().mouseMoveEvent(event)
-        start, window = self._press
+        start, block = self._press
         g = self.painter.geometry(self._content_rect(), self.shown())
         moved = start - event.position()
         if abs(moved.x()) + abs(moved.y()) > 6 or self._dragged:
             self._dragged = True
-            self.window = self._clamped(window[0] + round(moved.y() / g.cell_h), window[1] + round(moved.x() / g.cell_w),
-                                        window[2], len(self.data().tokens))
+            self.block = self._clamped(block[0] + round(moved.y() / g.cell_h), block[1] + round(moved.x() / g.cell_w),
+                                        block[2], len(self.data().tokens))
             self.update()
 
     def _minimap_image(self, weights, side: int) -> QImage:
@@ -240,7 +234,7 @@ class HeadPanel(QWidget):
         p.setPen(QPen(self.palette().windowText().color(), 1))
         p.setBrush(Qt.NoBrush)
         p.drawRect(box)
-        row, column, size = self.window
+        row, column, size = self.block
         p.setPen(QPen(ACTIVE_BORDER, 2))
         p.drawRect(QRectF(box.left() + column / n * side, box.top() + row / n * side, size / n * side, size / n * side))
         p.restore()
@@ -309,7 +303,7 @@ class HeadPanel(QWidget):
             return
         p = QPainter(self)
         self.painter.paint(p, self._content_rect(), self.shown())
-        if self.window is not None and self.data().only_row is None:  # guided steps: no weights before softmax
+        if self.block is not None and self.data().only_row is None:  # guided steps: no weights before softmax
             self._paint_minimap(p)
         if head_is_off(self.document.scenario, self.index):
             self._paint_off(p)
@@ -389,8 +383,8 @@ class HeadPanel(QWidget):
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:
             return super().mousePressEvent(event)
-        if self.window is not None:  # zoomed in: a drag pans, a click (on release) selects
-            self._press, self._dragged = (event.position(), self.window), False
+        if self.block is not None:  # zoomed in: a drag pans, a click (on release) selects
+            self._press, self._dragged = (event.position(), self.block), False
             return
         self._click(event)
 

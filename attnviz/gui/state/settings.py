@@ -176,10 +176,6 @@ def remember_recent(path: str) -> None:
     _set("recentFiles", [path] + [p for p in recent_files() if p != path][:MAX_RECENT - 1])
 
 
-def forget_recent(path: str) -> None:
-    _set("recentFiles", [p for p in recent_files() if p != path])
-
-
 def window_state():
     """(geometry, state) as Qt saved them, or None for either that is not what Qt saves."""
     def saved(value):

@@ -47,7 +47,7 @@ def test_the_wheel_zooms_in_around_the_cell_under_the_mouse_and_back_out_to_the_
     p = panel(long_window)
     target = cell_centre(p, 150, 100)
     wheel(p, 4, target)
-    row, column, size = p.window
+    row, column, size = p.block
     assert size == round(N / 1.25 ** 4) and row <= 150 < row + size and column <= 100 < column + size
     shown = p.shown()
     np.testing.assert_array_equal(shown.weights, compute(long_window.document.scenario).heads[0].weights[
@@ -55,10 +55,10 @@ def test_the_wheel_zooms_in_around_the_cell_under_the_mouse_and_back_out_to_the_
     assert shown.tokens[0] == f"t{row}" and shown.columns[0] == f"t{column}"  # labels follow the block
     for _ in range(40):
         wheel(p, 1, cell_centre(p, 150, 100))
-    assert p.window[2] == MIN_ZOOM_CELLS
+    assert p.block[2] == MIN_ZOOM_CELLS
     for _ in range(40):
         wheel(p, -1, cell_centre(p, 150, 100))
-    assert p.window is None  # all of it again
+    assert p.block is None  # all of it again
 
 
 def test_the_selected_query_stays_in_view_and_highlighted_when_it_changes(long_window):
@@ -67,34 +67,34 @@ def test_the_selected_query_stays_in_view_and_highlighted_when_it_changes(long_w
     assert p.shown().selected_row is not None
     long_window.document.select(query=290)
     p.data()  # rebuilt after the change
-    row, _, size = p.window
+    row, _, size = p.block
     assert row <= 290 < row + size and p.shown().tokens[p.shown().selected_row] == "t290"
 
 
 def test_a_drag_moves_the_block_and_a_click_selects_the_row_under_it(long_window, qtbot):
     p = panel(long_window)
     p.zoom(10)
-    before = p.window
+    before = p.block
     start = cell_centre(p, before[0] + 5, before[1] + 5)
     g = p.painter.geometry(p._content_rect(), p.shown())
     QTest.mousePress(p, Qt.LeftButton, pos=start.toPoint())
     QTest.mouseMove(p, (start - QPointF(3 * g.cell_w, 2 * g.cell_h)).toPoint())
     QTest.mouseRelease(p, Qt.LeftButton, pos=(start - QPointF(3 * g.cell_w, 2 * g.cell_h)).toPoint())
-    after = p.window
+    after = p.block
     assert (after[0] - before[0], after[1] - before[1]) == (2, 3)
     assert long_window.document.query == 150  # a drag is not a click
     target = cell_centre(p, after[0] + 4, after[1] + 1)
     QTest.mouseClick(p, Qt.LeftButton, pos=target.toPoint())
     assert long_window.document.query == after[0] + 4
     QTest.mouseDClick(p, Qt.LeftButton, pos=target.toPoint())
-    assert p.window is None
+    assert p.block is None
 
 
 def test_a_zoomed_panel_draws_its_block_and_a_minimap(long_window):
     p = panel(long_window)
     p.zoom(6)
     image = p.grab().toImage()
-    row, column, size = p.window
+    row, column, size = p.block
     box = p.minimap_rect()
     side, left, top = box.width(), box.left(), box.top()
     assert box.top() < p.painter.geometry(p._content_rect(), p.shown()).grid.center().y()  # above the diagonal
@@ -110,7 +110,7 @@ def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_wei
     p = panel(long_window)
     p.zoom(10)
     shown = p.shown()
-    row, column, size = p.window
+    row, column, size = p.block
     full = compute(long_window.document.scenario).heads[0].weights
     np.testing.assert_allclose(shown.row_max[:, 0], full[row:row + size].max(axis=1))
     image = p.grab().toImage()
