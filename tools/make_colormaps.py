@@ -1,7 +1,7 @@
 """Writes resources/colormaps.json: the 256-colour tables of the maps AttnViz offers.
 
 They come from pyqtgraph's colour maps; storing the tables spares every start of the
-app the import of pyqtgraph (a quarter of a second). tests/gui/test_colormaps.py
+app the import of pyqtgraph (a quarter of a second). tests/gui/look/test_colormaps.py
 checks that they still equal pyqtgraph's.
 """
 import json

@@ -4,7 +4,7 @@
 
 Translate new entries in resources/translations/attnviz_ja.ts (Qt Linguist,
 `pyside6-linguist`, or any editor), then run this again. The .qm is committed so
-users need no build step; tests/gui/test_i18n.py checks both are complete and current.
+users need no build step; tests/gui/classroom/test_i18n.py checks both are complete and current.
 """
 from __future__ import annotations
 
