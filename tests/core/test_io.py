@@ -142,13 +142,6 @@ def test_q_k_v_load_from_an_npz_of_heads(tmp_path):
     np.testing.assert_array_equal(s.heads[1].k, k[1])
 
 
-def test_an_npz_with_pickled_objects_is_refused_without_unpickling(tmp_path):
-    evil = np.array([{"__reduce__": "rm -rf"}], dtype=object)
-    path = npz(tmp_path, tokens=evil, q=np.zeros((1, 1)), k=np.zeros((1, 1)), v=np.zeros((1, 1)))
-    with pytest.raises(ScenarioError, match="pickles"):
-        load_scenario(path)
-
-
 @pytest.mark.parametrize("arrays, message", [
     (dict(q=np.zeros((2, 2)), k=np.zeros((2, 2)), v=np.zeros((2, 2))), "tokens"),
     (dict(tokens=np.array(["a", "b"]), q=np.zeros((2, 2)), k=np.zeros((2, 2))), "'v'"),

@@ -80,13 +80,6 @@ def test_tokens_saved_as_bytes_are_read_as_text(tmp_path):
     assert load_scenario(tmp_path / "m.npz").tokens == ("猫", "が")
 
 
-def test_a_pickled_npy_is_refused(tmp_path):
-    np.save(tmp_path / "tokens.npy", np.array([object()], dtype=object), allow_pickle=True)
-    np.save(tmp_path / "weights.npy", model_weights(1))
-    with pytest.raises(ScenarioError, match="pickles"):
-        load_scenario(tmp_path / "weights.npy")
-
-
 def test_loaded_weights_round_trip_through_a_scenario_file_and_keep_their_tokens(tmp_path):
     np.savez(tmp_path / "m.npz", tokens=TOKENS, weights=model_weights(3), head_names=np.array(["a", "b", "c"]))
     s = load_scenario(tmp_path / "m.npz", layer=1)

@@ -1,0 +1,161 @@
+"""What the README promises the heatmap draws, seen in its pixels: hatching on masked cells (and
+only there), a frame around the selected query's row, and values legible on every cell's colour."""
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QImage, QPainter
+
+from attnviz.core import compute, load_preset
+from attnviz.core.compute import hidden
+from attnviz.gui import colormaps
+from attnviz.gui.heatmap import SELECT_OUTER, HeatmapData, HeatmapPainter
+
+from pixels import assert_hatched, assert_not_hatched, background, cell, contrast, inked, near, rgb, triple
+
+SIDE = 800
+LOOKS = {"light": (QColor(255, 255, 255), QColor(20, 20, 20)), "dark": (QColor(30, 30, 30), QColor(230, 230, 230))}
+
+
+def seed_demo(selected_row=None) -> HeatmapData:
+    """Head 0 of seed-demo: causal, so every cell right of the diagonal is masked."""
+    s = load_preset("seed-demo")
+    trace = compute(s).heads[0]
+    return HeatmapData(s.tokens, trace.weights, hidden(trace), "head 0", selected_row)
+
+
+def painted(data: HeatmapData, painter: HeatmapPainter | None = None, side: int = SIDE):
+    """(pixels [side, side, 3], the painter's geometry, the painter), as on screen."""
+    painter = painter or HeatmapPainter()
+    image = QImage(side, side, QImage.Format_RGB32)
+    image.fill(painter.background)
+    p = QPainter(image)
+    g = painter.paint(p, QRectF(0, 0, side, side), data)
+    p.end()
+    return rgb(image), g, painter
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_every_masked_cell_is_hatched_and_no_other_cell(look):
+    back, fore = LOOKS[look]
+    data = seed_demo()
+    pixels, g, painter = painted(data, HeatmapPainter(background=back, foreground=fore))
+    mask = painter.mask
+    assert not inked(painter.colormap.lut.astype(float), mask.fill, mask.hatch).any()  # no cell passes for hatching
+    assert data.masked.sum() == 45
+    for i, j in np.argwhere(data.masked):
+        assert_hatched(pixels, g, i, j, mask)
+    for i, j in np.argwhere(~data.masked):
+        assert_not_hatched(pixels, g, i, j, mask)
+
+
+def test_the_windows_heatmap_hatches_the_future_and_frames_the_selected_query(window):
+    window.document.select(head=0, query=5)
+    panel = window.heads.panels[0]
+    pixels = rgb(panel.grab().toImage())
+    data = panel.shown()
+    g = panel.painter.geometry(panel._content_rect(), data)
+    assert data.selected_row == 5
+    for i, j in ((0, 9), (3, 4), (8, 9)):
+        assert data.masked[i, j]
+        assert_hatched(pixels, g, i, j, panel.painter.mask)
+    for i, j in ((9, 0), (4, 4), (9, 9)):
+        assert_not_hatched(pixels, g, i, j, panel.painter.mask)
+    assert_framed(pixels, g, 5, 10)
+    for row in (2, 8):
+        assert_not_framed(pixels, g, row, 10)
+
+
+# ---------------------------------------------------------------- the selected row's frame
+
+FRAME = 6  # px: the frame is at most 5 wide, either side of the row's edge
+
+
+def black(pixels):
+    return near(pixels, SELECT_OUTER, 60)
+
+
+def across_edge(pixels, g, row, column, edge):
+    """(the pixels crossing row `row`'s top or bottom edge at the middle of `column`, as far as the
+    frame reaches either side and never outside the matrix (labels are drawn there), the first
+    one's y, the edge's y)."""
+    y = g.grid.top() + (row + (edge == "bottom")) * g.cell_h
+    x = round(g.grid.left() + (column + 0.5) * g.cell_w)
+    top, bottom = round(max(y - FRAME, g.grid.top())), round(min(y + FRAME, g.grid.bottom()))
+    return pixels[top:bottom + 1, x], top, y
+
+
+def assert_framed(pixels, g, row, n):
+    """The frame's black either side of the selected row's top and bottom edges (its white runs on
+    the edge, where the grid's lines are white too), all along them, and down the row's left and
+    right ends (inside the matrix: the frame is clipped to it)."""
+    for column in range(n):
+        for edge in ("top", "bottom"):
+            profile, top, y = across_edge(pixels, g, row, column, edge)
+            dark = np.flatnonzero(black(profile)) + top
+            assert (dark < y).any() and (dark > y).any(), (row, column, edge)
+    middle = round(g.grid.top() + (row + 0.5) * g.cell_h)
+    ends = [pixels[middle, round(g.grid.left()):round(g.grid.left() + FRAME)],
+            pixels[middle, round(g.grid.right() - FRAME):round(g.grid.right())]]
+    assert all(black(end).any() for end in ends), row
+
+
+def assert_not_framed(pixels, g, row, n):
+    for column in range(n):
+        for edge in ("top", "bottom"):
+            assert not black(across_edge(pixels, g, row, column, edge)[0]).any(), (row, column, edge)
+    middle = round(g.grid.top() + (row + 0.5) * g.cell_h)
+    assert not black(pixels[middle, round(g.grid.left()):round(g.grid.left() + FRAME)]).any(), row
+
+
+@pytest.mark.parametrize("selected", [1, 5, 8])
+def test_the_selected_query_row_is_framed_and_no_other_row(selected):
+    data = seed_demo(selected_row=selected)
+    pixels, g, _ = painted(data)
+    assert_framed(pixels, g, selected, 10)
+    for row in range(10):
+        if abs(row - selected) > 1:  # the rows beside it share an edge with it
+            assert_not_framed(pixels, g, row, 10)
+
+
+def test_with_no_row_selected_no_row_is_framed():
+    pixels, g, _ = painted(seed_demo())
+    for row in range(10):
+        assert_not_framed(pixels, g, row, 10)
+
+
+# ---------------------------------------------------------------- values legible on their cells
+
+LEGIBLE = 4.5  # WCAG 2's contrast ratio for body text
+ENDS = (0.0, 0.5, 1.0)  # places on the colour map: both ends and the middle
+
+
+def text_contrast(pixels, g, i, j):
+    """(the cell's colour, the contrast ratio against it of each pixel in the cell's middle, where
+    its value is written): the colour is measured, never taken from the painter."""
+    inside = cell(pixels, g, i, j, rows=(0.12, 0.88), columns=(0.12, 0.88)).reshape(-1, 3)
+    colour = background(inside)
+    return colour, contrast(inside, colour)
+
+
+@pytest.mark.parametrize("name", list(colormaps.SEQUENTIAL) + list(colormaps.DIVERGING))
+def test_values_are_written_legibly_on_both_ends_and_the_middle_of_every_colour_map(name):
+    """Each value's text, measured from the pixels, stands out from its own cell's colour by a
+    contrast ratio of 4.5 or more: the glyphs' strokes, not only a few of their edge pixels."""
+    signed = name in colormaps.DIVERGING  # differences: −1 .. 1 on the diverging map
+    values = np.array(ENDS) * 2 - 1 if signed else np.array(ENDS)
+    data = HeatmapData(("a", "b", "c"), np.tile(values, (3, 1)), np.zeros((3, 3), bool))
+    pixels, g, painter = painted(data, HeatmapPainter(colormaps.get(name), signed=signed), side=480)
+    assert g.value_font is not None and g.value_font.pixelSize() >= 20  # strokes thicker than antialiasing
+    for j, place in enumerate(ENDS):
+        colour, ratios = text_contrast(pixels, g, 1, j)
+        np.testing.assert_allclose(colour, triple(painter.colormap.color(place)), atol=2)  # the map's colour ...
+        assert (ratios >= LEGIBLE).sum() >= 100, (name, place, colour, ratios.max())  # ... legible text on it
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_a_masked_cells_value_is_legible_on_the_masks_fill(look):
+    back, fore = LOOKS[look]
+    pixels, g, painter = painted(seed_demo(), HeatmapPainter(background=back, foreground=fore))
+    inside = cell(pixels, g, 0, 9, rows=(0.12, 0.88), columns=(0.12, 0.88)).reshape(-1, 3)
+    assert near(inside, painter.mask.fill, 2).mean() > 0.3  # the fill between the stripes, under the 0
+    assert (contrast(inside, triple(painter.mask.fill)) >= LEGIBLE).sum() >= 50, look
