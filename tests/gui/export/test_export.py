@@ -20,7 +20,7 @@ from attnviz.gui.look import colormaps
 from attnviz.gui.export.files import export_data, export_figure, render_image
 from attnviz.gui.export.figure import Figure, FigureOptions
 
-from pictures import figure, pixel_in_cell
+from pixels import figure, pixel_in_cell  # tests/gui is on the path
 
 
 def test_a_png_has_the_requested_width_and_the_figures_aspect_ratio(tmp_path):

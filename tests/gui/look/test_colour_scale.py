@@ -6,7 +6,7 @@ from PySide6.QtGui import QImage
 from attnviz.gui.look import colormaps
 from attnviz.gui.export.files import export_figure
 
-from pictures import figure, pixel_in_cell  # tests/gui is on the path
+from pixels import figure, pixel_in_cell  # tests/gui is on the path
 
 
 def distance(a, b):

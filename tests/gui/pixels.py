@@ -1,9 +1,14 @@
 """What a painted picture shows, measured from its pixels: a cell's pixels, the pixels of a colour,
-whether they form lines, and how legible one colour is on another (WCAG 2)."""
+whether they form lines, and how legible one colour is on another (WCAG 2); the figures they are
+taken from (tests/gui is on the path)."""
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QImage
+
+from attnviz.core import compute, load_preset
+from attnviz.gui.export.figure import Figure, FigureOptions
 
 AWAY_FROM_TEXT = ((0.06, 0.3), (0.7, 0.94))  # bands of a cell above and below its value, inside its edges
 
@@ -96,3 +101,16 @@ def assert_hatched(pixels, g, i, j, look, scale: float = 1.0):
 
 def assert_not_hatched(pixels, g, i, j, look, scale: float = 1.0):
     assert not inked(beside_text(pixels, g, i, j, scale), look.fill, look.hatch).any(), (i, j)
+
+
+def figure(preset="seed-demo", **options) -> Figure:
+    s = preset if not isinstance(preset, str) else load_preset(preset)
+    return Figure(s, compute(s), FigureOptions(**options))
+
+
+def pixel_in_cell(fig, image, head, i, j, fx=0.2, fy=0.2):
+    """The image pixel at (fx, fy) inside cell (i, j): away from the value text in its centre."""
+    g = fig.heatmap.geometry(fig.head_rect(head), fig.head_data(head))
+    scale = image.width() / fig.size().width()
+    point = QPointF(g.grid.left() + (j + fx) * g.cell_w, g.grid.top() + (i + fy) * g.cell_h) * scale
+    return image.pixelColor(int(point.x()), int(point.y()))
