@@ -53,11 +53,11 @@ def render_image(figure: Figure, width: int) -> QImage:
     if not low <= width <= high:
         raise ExportError(QT_TR_NOOP("width {0} px is outside {1} to {2}"), width, low, high)
     size = figure.size()
-    scale = width / size.width()
-    image = QImage(width, round(size.height() * scale), QImage.Format_ARGB32)
+    ratio = width / size.width()  # image pixels per logical pixel of the figure
+    image = QImage(width, round(size.height() * ratio), QImage.Format_ARGB32)
     image.fill(0xFFFFFFFF)
     p = QPainter(image)
-    p.scale(scale, scale)
+    p.scale(ratio, ratio)
     figure.paint(p, vector=False)
     p.end()
     return image

@@ -303,19 +303,19 @@ class HeatmapPainter:
         if g.cell < 6 or not data.masked.any():
             return
         shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
-        # drawn at the pixels it lands on: the screen's ratio, and the scale an exported PNG paints at
-        scale = (p.device().devicePixelRatioF() if p.device() is not None else 1.0) * \
+        # drawn at the pixels it lands on: device pixels per logical pixel, on screen or in an exported PNG
+        ratio = (p.device().devicePixelRatioF() if p.device() is not None else 1.0) * \
             max(abs(p.worldTransform().m11()), 1e-3)
-        key = (g.grid.getRect(), shown.tobytes(), shown.shape, self.mask.hatch.rgb(), vector, scale)
+        key = (g.grid.getRect(), shown.tobytes(), shown.shape, self.mask.hatch.rgb(), vector, ratio)
         if self._hatch_cache[0] != key:
-            self._hatch_cache = (key, self._hatch_layer(g, shown, vector, scale))
+            self._hatch_cache = (key, self._hatch_layer(g, shown, vector, ratio))
         layer = self._hatch_cache[1]
         if vector:
             p.fillPath(layer, self.mask.hatch)
         else:
             p.drawImage(g.grid.topLeft(), layer)
 
-    def _hatch_layer(self, g: Geometry, shown: np.ndarray, vector: bool, scale: float):
+    def _hatch_layer(self, g: Geometry, shown: np.ndarray, vector: bool, ratio: float):
         region = QPainterPath()
         for i, j0, j1 in _runs(shown):
             region.addRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
@@ -323,16 +323,16 @@ class HeatmapPainter:
         spacing = max(3.0, min(g.cell / 4, QFontMetricsF(self.font).height() * 0.5))
         if vector:  # files: the stripes cut to the cells, exact in any viewer
             return hatch(region, g.grid, spacing, max(1.0, g.cell / 30))
-        image = QImage(max(1, round(g.grid.width() * scale)), max(1, round(g.grid.height() * scale)),
+        image = QImage(max(1, round(g.grid.width() * ratio)), max(1, round(g.grid.height() * ratio)),
                        QImage.Format_ARGB32_Premultiplied)
-        image.setDevicePixelRatio(scale)
+        image.setDevicePixelRatio(ratio)
         image.fill(0)
         painter = QPainter(image)
         painter.translate(-g.grid.topLeft())
         # Screen: the runs of masked cells filled with a tiled stripe (cutting a path of stripes
         # to the cells costs tens of milliseconds per panel; a texture costs nothing).
-        brush = QBrush(_hatch_tile(max(3, round(spacing * scale)), max(1.0, g.cell / 30) * scale, self.mask.hatch))
-        brush.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
+        brush = QBrush(_hatch_tile(max(3, round(spacing * ratio)), max(1.0, g.cell / 30) * ratio, self.mask.hatch))
+        brush.setTransform(QTransform.fromScale(1 / ratio, 1 / ratio))
         painter.setBrushOrigin(g.grid.topLeft())
         for i, j0, j1 in _runs(shown):
             painter.fillRect(QRectF(g.grid.left() + j0 * g.cell_w, g.grid.top() + i * g.cell_h,
