@@ -23,7 +23,7 @@ import numpy as np
 from .messages import QT_TR_NOOP, Phrase
 from .files import FileProblem, atomic_write, os_problem, problem, read_limited
 from .masks import KINDS, MaskSpec, as_rows
-from .npz import Arrays, folder_names
+from .formats.npz import Arrays, folder_names
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (MAX_CELLS, MAX_DIM, MAX_GIVEN_CELLS, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
                        MAX_VALUES, PROJECTION_MATRICES, Head, Projection, Scenario, ScenarioError, Settings,
