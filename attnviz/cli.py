@@ -20,7 +20,8 @@ import numpy as np
 from . import __version__
 from .core import compute
 from .core.blas import use_one_thread
-from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
+from .core.formats.table_csv import weights_csv, weights_document
+from .core.io import DATA_SUFFIXES, save_data
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, count_values, with_settings

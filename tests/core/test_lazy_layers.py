@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from attnviz.core.files import FileProblem
-from attnviz.core.io import MAX_MODEL_BYTES, load_scenario
+from attnviz.core.formats.model_arrays import MAX_MODEL_BYTES
 from attnviz.core.formats.npz import Arrays, Member
+from attnviz.core.io import load_scenario
 
 LAYERS, HEADS, N = 12, 4, 128
 
