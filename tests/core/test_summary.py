@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from attnviz.core import load_preset
-from attnviz.core.summary import (head_stats, kv_groups, mean_over_heads, pooled, rollout, rollout_factor,
-                                  similar, summarise)
+from attnviz.core.summary import (STATISTICS, STATS, head_stats, kv_groups, mean_over_heads, pooled, rollout,
+                                  rollout_factor, similar, summarise)
 
 
 def random_weights(shape, seed=0, causal=True):
@@ -40,6 +40,19 @@ def test_known_heads_score_what_their_names_say():
     assert stats[2, 0] == 0 and stats[2, 1] == 0  # a self head is certain and looks nowhere else
     np.testing.assert_allclose(stats[3, 0], np.mean(np.log(np.arange(1, n + 1))))  # uniform over i+1 keys
     np.testing.assert_allclose(stats[1, 1], np.mean(np.arange(n)))  # the sink is i tokens back
+
+
+def test_each_statistic_is_one_record_whose_function_fills_its_column():
+    w = random_weights((3, 9, 9), 2)
+    table = head_stats(w)
+    assert STATS == tuple(stat.key for stat in STATISTICS) and table.shape == (3, len(STATISTICS))
+    for column, stat in enumerate(STATISTICS):
+        np.testing.assert_array_equal(table[:, column], stat.of(w))
+
+
+def test_a_certain_head_has_an_entropy_of_plus_zero():
+    """`attnviz stats` prints it: 0.0, never -0.0."""
+    assert not np.signbit(head_stats(np.eye(4)[None])[0, 0])
 
 
 def test_rollout_is_the_product_of_the_renormalised_layer_means():
