@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .attention import kv_group
 from .messages import QT_TR_NOOP
 from .scenario import ScenarioError
 
@@ -303,10 +304,15 @@ def layer_weights(layers: int, scenario_of):
 
 
 def kv_groups(scenario) -> list[int] | None:
-    """For each head, the group of heads it shares K and V with (grouped-query attention),
-    recognised by identical k and v; None when the heads share nothing or hold weights only."""
+    """For each head, the K/V head it reads (grouped-query attention): as a real model or a
+    projection declares it, else recognised by identical k and v (a model's file declares
+    nothing); None when the heads share nothing or hold weights only."""
     if scenario.weights_only:
         return None
+    declared = declared_kv_heads(scenario)
+    if declared is not None:
+        n_heads, n_kv_heads = declared
+        return [kv_group(h, n_heads, n_kv_heads)[0] for h in range(n_heads)] if n_kv_heads < n_heads else None
     groups, seen = [], []
     for head in scenario.heads:
         for g, (k, v) in enumerate(seen):
@@ -317,6 +323,17 @@ def kv_groups(scenario) -> list[int] | None:
             seen.append((head.k, head.v))
             groups.append(len(seen) - 1)
     return groups if len(seen) < len(groups) else None
+
+
+def declared_kv_heads(scenario) -> tuple[int, int] | None:
+    """(heads, K/V heads) as a real model's configuration or a projection declares them; None
+    when the scenario declares none."""
+    if scenario.live is not None:
+        config = scenario.live.model.config
+        return config.n_heads, config.n_kv_heads
+    if scenario.projection is not None:
+        return scenario.projection.n_heads, scenario.projection.kv_heads
+    return None
 
 
 def summarise(tokens, layer_weights, layers: int = 1, rollout: bool = True) -> ModelSummary:
