@@ -20,10 +20,12 @@ import numpy as np
 from . import __version__
 from .core import compute
 from .core.blas import use_one_thread
-from .core.io import DATA_SUFFIXES, save_data, weights_csv, weights_document
+from .core.formats.table_csv import weights_csv, weights_document
+from .core.io import DATA_SUFFIXES, save_data
 from .core.numbers import NumberError, parse_number
 from .core.presets import DEFAULT_PRESET, list_presets, open_named
 from .core.scenario import ScenarioError, count_values, with_settings
+from .core.summary import STATS
 from .core.text import terminal_safe, visible
 from .display import display_problem
 from .gui.steps import stages  # Qt-free: the guided steps --step names
@@ -126,8 +128,8 @@ def _check_printed(name: str, count: int, limit: int, advice: str) -> None:
 
 
 def cmd_stats(args, out) -> int:
-    """One record per layer × head: entropy (nats), distance, sink, previous, self."""
-    from .core.summary import STATS, check_work, head_stats, layer_weights, named_layers
+    """One record per layer × head: its statistics (summary.STATISTICS)."""
+    from .core.summary import check_work, head_stats, layer_weights, named_layers
     if args.layer is None:
         first, count, scenario_of = named_layers(args.scenario)
         check_work(first, count)  # before a second layer is read
@@ -373,7 +375,7 @@ def build_parsers():
                               "+ 0.5·I, rows renormalised (JSON)")
     weights.set_defaults(run=cmd_weights)
 
-    stats = sub.add_parser("stats", help="each layer × head's statistics: entropy, distance, sink, previous, self")
+    stats = sub.add_parser("stats", help=f"each layer × head's statistics: {', '.join(STATS)}")
     stats.add_argument("scenario", metavar="FILE", help="a model's file (every layer), a scenario file or a preset")
     stats.add_argument("--layer", type=_index("layer"), help="only this layer")
     stats.add_argument("--format", choices=["json", "csv"], default="json")

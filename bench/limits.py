@@ -5,7 +5,7 @@
     .venv/bin/python bench/limits.py --keep DIR      # write the files in DIR and leave them there
 
 Each file sits at one of the limits (core/summary.py: MAX_MODEL_CELLS, MAX_MODEL_PRODUCTS,
-MAX_ROLLOUT; core/npz.py: MAX_INFLATED; core/scenario.py: the limits of one layer) and is
+MAX_ROLLOUT; core/formats/npz.py: MAX_INFLATED; core/scenario.py: the limits of one layer) and is
 written layer by layer (the largest is 1 GB on disk, never in memory). Every command runs in a
 fresh process, as a user runs it; the table gives its wall time and peak memory. The promise
 (README, "The limits"): every command answers within 30 s on a busy two-core machine.
@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from attnviz.core.npz import MAX_INFLATED  # noqa: E402
+from attnviz.core.formats.npz import MAX_INFLATED  # noqa: E402
 from attnviz.core.scenario import MAX_GIVEN_CELLS  # noqa: E402
 from attnviz.core.summary import MAX_MODEL_CELLS, MAX_MODEL_PRODUCTS, MAX_ROLLOUT  # noqa: E402
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from attnviz.core.io import to_json_text  # noqa: E402  (the same layout as saved scenarios)
+from attnviz.core.formats.scenario_json import to_json_text  # noqa: E402  (the same layout as saved scenarios)
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "presets"
 

@@ -15,9 +15,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "resources" / "translations" / "attnviz_ja.ts"
-# The window's code, and the core's messages marked with QT_TR_NOOP (numbers, scenario edits).
+# The window's code, and the core's messages marked with QT_TR_NOOP (numbers, scenario edits),
+# their subpackages included.
 SOURCES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "attnviz" / "gui").rglob("*.py"),
-                                                     *(ROOT / "attnviz" / "core").glob("*.py")])
+                                                     *(ROOT / "attnviz" / "core").rglob("*.py")])
 
 
 def tool(name: str) -> str:

@@ -132,6 +132,21 @@ def rope(x, base: float = 10000.0):
 POSITIONS = ("none", "sinusoidal", "rope")
 
 
+def group_size(n_heads: int, n_kv_heads: int) -> int:
+    """How many heads read each K/V head (grouped-query attention; 1 without it): head i reads
+    K/V head i // group_size. The heads must split evenly into the groups."""
+    if n_kv_heads < 1 or n_heads % n_kv_heads:
+        raise ValueError(f"{n_heads} heads cannot share K/V in {n_kv_heads} groups")
+    return n_heads // n_kv_heads
+
+
+def kv_group(head: int, n_heads: int, n_kv_heads: int) -> tuple[int, range]:
+    """(the K/V head that `head` reads, every head that reads it)."""
+    size = group_size(n_heads, n_kv_heads)
+    group = head // size
+    return group, range(group * size, (group + 1) * size)
+
+
 def project_heads(x, w_q, w_k, w_v, n_heads, n_kv_heads=None, layer_norm_first=False, positions="none"):
     """The layer up to the heads: (stream, normed, q, k, v) with q, k, v [n_heads, n, d_head].
 
@@ -140,16 +155,14 @@ def project_heads(x, w_q, w_k, w_v, n_heads, n_kv_heads=None, layer_norm_first=F
     """
     x = np.asarray(x, dtype=float)
     n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
-    if n_heads % n_kv_heads:
-        raise ValueError(f"{n_heads} heads cannot share K/V in {n_kv_heads} groups")
+    size = group_size(n_heads, n_kv_heads)
     stream = x + sinusoidal_positions(*x.shape) if positions == "sinusoidal" else x
     normed = layer_norm(stream) if layer_norm_first else stream
     q = split_heads(normed @ w_q, n_heads)     # [n, d] @ [d, d] -> [n_heads, n, d_head]
     k = split_heads(normed @ w_k, n_kv_heads)  # [n, d] @ [d, d_kv] -> [n_kv_heads, n, d_head]
     v = split_heads(normed @ w_v, n_kv_heads)
-    group_size = n_heads // n_kv_heads
-    k = np.repeat(k, group_size, axis=0)       # [n_kv_heads, ...] -> [n_heads, ...]
-    v = np.repeat(v, group_size, axis=0)
+    k = np.repeat(k, size, axis=0)             # [n_kv_heads, ...] -> [n_heads, ...]: head i reads i // size
+    v = np.repeat(v, size, axis=0)
     if positions == "rope":
         q, k = rope(q), rope(k)
     return stream, normed, q, k, v

@@ -18,7 +18,7 @@ import math
 import mmap
 import os
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,11 +45,76 @@ _RELEASE_BYTES = 64 << 20            # the file's pages read are let go this oft
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 _STRING, _ARRAY = 8, 9
 
-# Tensor types AttnViz dequantises: (values per block, bytes per block).
+# The tensor types AttnViz reads, by their number in the file (ggml's); TYPES below says how.
 F32, F16, Q4_0, Q4_1, Q8_0, BF16 = 0, 1, 2, 3, 8, 30
-BLOCKS = {F32: (1, 4), F16: (1, 2), BF16: (1, 2), Q4_0: (32, 18), Q4_1: (32, 20), Q8_0: (32, 34)}
-TYPE_NAMES = {F32: "F32", F16: "F16", BF16: "BF16", Q4_0: "Q4_0", Q4_1: "Q4_1", Q8_0: "Q8_0"}
 
+
+# ---------------------------------------------------------------- tensor types, one record each
+
+@dataclass(frozen=True)
+class QuantType:
+    """A tensor type: values stored in blocks that share what the block starts with (a scale,
+    a minimum), and how a block's bytes become float32."""
+
+    id: int                # its number in the file
+    name: str
+    per_block: int         # values in a block
+    block_bytes: int
+    dequantize: Callable[[np.ndarray], np.ndarray]  # uint8 [n_blocks, block_bytes] -> float32 [n_blocks · per_block]
+    floats: str            # the IEEE format of the numbers a block starts with ("f32", "f16", "bf16")
+    float_bytes: int       # how many of a block's first bytes hold them: a value is finite when they all are
+
+
+def _f32(blocks: np.ndarray) -> np.ndarray:
+    return blocks.reshape(-1).view(np.float32).copy()
+
+
+def _f16(blocks: np.ndarray) -> np.ndarray:
+    return blocks.reshape(-1).view(np.float16).astype(np.float32)
+
+
+def _bf16(blocks: np.ndarray) -> np.ndarray:
+    """The upper half of a float32."""
+    return (blocks.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def _scale(blocks: np.ndarray, at: int = 0) -> np.ndarray:
+    """The float16 at byte `at` of every block, as float32: [n_blocks, 1]."""
+    return blocks[:, at:at + 2].copy().view(np.float16).astype(np.float32)
+
+
+def _nibbles(body: np.ndarray) -> np.ndarray:
+    """16 bytes of a block -> its 32 four-bit values 0..15: the low halves first, then the high."""
+    low, high = body & 0x0F, body >> 4
+    return np.concatenate([low, high], axis=1).astype(np.float32)   # [n_blocks, 32]
+
+
+def _q8_0(blocks: np.ndarray) -> np.ndarray:
+    """A scale, then 32 signed bytes: scale · q."""
+    return (_scale(blocks) * blocks[:, 2:].view(np.int8)).reshape(-1)
+
+
+def _q4_0(blocks: np.ndarray) -> np.ndarray:
+    """A scale, then 32 four-bit values: scale · (q − 8)."""
+    return (_scale(blocks) * (_nibbles(blocks[:, 2:]) - 8)).reshape(-1)
+
+
+def _q4_1(blocks: np.ndarray) -> np.ndarray:
+    """A scale and a minimum, then 32 four-bit values: scale · q + minimum."""
+    return (_scale(blocks) * _nibbles(blocks[:, 4:]) + _scale(blocks, 2)).reshape(-1)
+
+
+TYPES = {quant.id: quant for quant in (
+    QuantType(F32, "F32", 1, 4, _f32, "f32", 4),
+    QuantType(F16, "F16", 1, 2, _f16, "f16", 2),
+    QuantType(BF16, "BF16", 1, 2, _bf16, "bf16", 2),
+    QuantType(Q4_0, "Q4_0", 32, 18, _q4_0, "f16", 2),
+    QuantType(Q4_1, "Q4_1", 32, 20, _q4_1, "f16", 4),
+    QuantType(Q8_0, "Q8_0", 32, 34, _q8_0, "f16", 2),
+)}
+
+
+# ---------------------------------------------------------------- the file
 
 @dataclass(frozen=True)
 class TensorInfo:
@@ -64,8 +129,8 @@ class TensorInfo:
 
     @property
     def nbytes(self) -> int:
-        per_block, block_bytes = BLOCKS.get(self.kind, (1, 0))
-        return self.size // per_block * block_bytes
+        quant = TYPES.get(self.kind)
+        return self.size // quant.per_block * quant.block_bytes if quant else 0
 
 
 @dataclass(frozen=True)
@@ -252,7 +317,7 @@ class GGUF:
             raise problem(self.path, QT_TR_NOOP("has an alignment of {0!r}"), alignment)
         data = -(-self._at // alignment) * alignment
         for t in tensors.values():
-            if t.kind in BLOCKS and (t.size % BLOCKS[t.kind][0] or data + t.offset + t.nbytes > len(self._map)):
+            if t.kind in TYPES and (t.size % TYPES[t.kind].per_block or data + t.offset + t.nbytes > len(self._map)):
                 raise problem(self.path, QT_TR_NOOP("tensor {0} of shape {1} does not fit the file"),
                                          t.name, t.shape)
         return fields, tensors, data
@@ -292,9 +357,9 @@ class GGUF:
         t = self.tensors.get(name)
         if t is None:
             raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not the llama model AttnViz runs"), name)
-        if t.kind not in BLOCKS:
+        if t.kind not in TYPES:
             raise problem(self.path, QT_TR_NOOP("tensor {0} is quantised as type {1}; AttnViz reads {2}"),
-                                     name, t.kind, ', '.join(TYPE_NAMES.values()))
+                                     name, t.kind, ', '.join(quant.name for quant in TYPES.values()))
         return t
 
     def _raw(self, t: TensorInfo) -> np.ndarray:
@@ -303,7 +368,7 @@ class GGUF:
     def tensor(self, name: str) -> np.ndarray:
         """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
         t = self.info(name)
-        values = dequantize(self._raw(t), t.kind, t.size).reshape(t.shape)  # a copy: the file's pages can go
+        values = dequantize(self._raw(t), t.kind).reshape(t.shape)  # a copy: the file's pages can go
         self._release(self._data + t.offset, self._data + t.offset + t.nbytes)
         return values
 
@@ -312,13 +377,13 @@ class GGUF:
         bytes without dequantising: a quantised value is finite when its block's 16-bit scale
         (and minimum) are, so only those are looked at; a few MB at a time."""
         t = self.info(name)
-        per_block, block_bytes = BLOCKS[t.kind]
-        blocks, start = self._raw(t).reshape(-1, block_bytes), self._data + t.offset
-        step = max(1, _SCAN_VALUES // per_block)
+        quant = TYPES[t.kind]
+        blocks, start = self._raw(t).reshape(-1, quant.block_bytes), self._data + t.offset
+        step = max(1, _SCAN_VALUES // quant.per_block)
         for i in range(0, len(blocks), step):
             if _non_finite(blocks[i:i + step], t.kind):
                 return False
-            self._release(start + i * block_bytes, start + (i + step) * block_bytes)
+            self._release(start + i * quant.block_bytes, start + (i + step) * quant.block_bytes)
         return True
 
     def close(self) -> None:
@@ -345,37 +410,19 @@ class Metadata(Mapping):
 
 
 # IEEE 754: a value is NaN or infinite when every bit of its exponent is set.
-_EXPONENT = {F32: ("<u4", 0xFF << 23), F16: ("<u2", 0x1F << 10), BF16: ("<u2", 0xFF << 7)}
+_EXPONENT = {"f32": ("<u4", 0xFF << 23), "f16": ("<u2", 0x1F << 10), "bf16": ("<u2", 0xFF << 7)}
 
 
 def _non_finite(blocks: np.ndarray, kind: int) -> bool:
-    """Whether some value stored in `blocks` (uint8 [n_blocks, block_bytes]) is NaN or infinite."""
-    if kind in _EXPONENT:
-        dtype, exponent = _EXPONENT[kind]
-        bits = blocks.reshape(-1).view(dtype)
-    else:  # the float16 scale (Q4_1: and minimum) heading each block
-        dtype, exponent = _EXPONENT[F16]
-        bits = blocks[:, :4 if kind == Q4_1 else 2].view(dtype)
+    """Whether some value stored in `blocks` (uint8 [n_blocks, block_bytes]) is NaN or infinite:
+    a plain float's bits, or the float16 scale (and minimum) heading each quantised block."""
+    quant = TYPES[kind]
+    dtype, exponent = _EXPONENT[quant.floats]
+    bits = blocks[:, :quant.float_bytes].view(dtype)
     return bool(np.any(bits & exponent == exponent))
 
 
-def dequantize(raw: np.ndarray, kind: int, size: int) -> np.ndarray:
-    """`size` float32 values from their stored bytes."""
-    if kind == F32:
-        return raw.view(np.float32).copy()
-    if kind == F16:
-        return raw.view(np.float16).astype(np.float32)
-    if kind == BF16:  # the upper half of a float32
-        return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    per_block, block_bytes = BLOCKS[kind]
-    blocks = raw.reshape(-1, block_bytes)                        # [n_blocks, bytes]
-    scale = blocks[:, :2].copy().view(np.float16).astype(np.float32)  # [n_blocks, 1]
-    if kind == Q8_0:
-        return (scale * blocks[:, 2:].view(np.int8)).reshape(-1)
-    body = blocks[:, 4:] if kind == Q4_1 else blocks[:, 2:]      # 16 bytes: 32 four-bit values
-    low, high = body & 0x0F, body >> 4                           # values 0..15, then 16..31
-    q = np.concatenate([low, high], axis=1).astype(np.float32)   # [n_blocks, 32]
-    if kind == Q4_0:
-        return (scale * (q - 8)).reshape(-1)
-    minimum = blocks[:, 2:4].copy().view(np.float16).astype(np.float32)
-    return (scale * q + minimum).reshape(-1)
+def dequantize(raw: np.ndarray, kind: int) -> np.ndarray:
+    """The float32 values of a tensor of type `kind` from its stored bytes."""
+    quant = TYPES[kind]
+    return quant.dequantize(raw.reshape(-1, quant.block_bytes))

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .messages import QT_TR_NOOP
-from .attention import attention, rope
+from .attention import attention, group_size, rope
 from .files import problem
 from .gguf import GGUF
 from .scenario import (MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, Change, Live, ScenarioError,
@@ -225,8 +225,8 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     tokens, merges = g.fields.get("tokenizer.ggml.tokens"), g.fields.get("tokenizer.ggml.merges")
     if tokens is None or merges is None:
         raise problem(g.path, QT_TR_NOOP("has no tokenizer vocabulary and merges"))
-    for key, field in (("tokenizer.ggml.tokens", tokens), ("tokenizer.ggml.merges", merges)):
-        if not field.of_strings:
+    for key, listed in (("tokenizer.ggml.tokens", tokens), ("tokenizer.ggml.merges", merges)):
+        if not listed.of_strings:
             raise problem(g.path, QT_TR_NOOP("its {0} is not a list of texts"), key)
     if tokens.count == 0:
         raise problem(g.path, QT_TR_NOOP("has an empty vocabulary"))
@@ -386,8 +386,8 @@ def _layer_forward(model: Model, layer: Layer, x: np.ndarray, changes: dict[int,
     q = rope(_heads(h @ layer.w_q.T, c.n_heads), c.rope_base)       # [n, d] @ [d, H·dh] -> [H, n, dh]
     k = rope(_heads(h @ layer.w_k.T, c.n_kv_heads), c.rope_base)    # -> [H_kv, n, dh]
     v = _heads(h @ layer.w_v.T, c.n_kv_heads).astype(np.float64)
-    group = c.n_heads // c.n_kv_heads
-    k, v = np.repeat(k, group, axis=0), np.repeat(v, group, axis=0)  # head i reads group i // group
+    size = group_size(c.n_heads, c.n_kv_heads)
+    k, v = np.repeat(k, size, axis=0), np.repeat(v, size, axis=0)  # head i reads K/V head i // size
     for head, change in changes.items():
         for name, given in (("q", change.q), ("k", change.k), ("v", change.v)):
             if given is not None:
@@ -537,13 +537,6 @@ def _first_difference_changes(a, b):
         if not _same_changes(x.get(layer, {}), y.get(layer, {})):
             return layer
     return None
-
-
-def kv_group(model: Model, head: int) -> tuple[int, list[int]]:
-    """(group, the heads sharing its K and V) for a head of a grouped-query model."""
-    size = model.config.n_heads // model.config.n_kv_heads
-    group = head // size
-    return group, list(range(group * size, (group + 1) * size))
 
 
 def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:

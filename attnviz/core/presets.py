@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from .messages import QT_TR_NOOP
 from .paths import resource
-from .io import load_scenario, scenario_from_dict
+from .formats.document import scenario_from_dict
+from .io import load_scenario
 from .scenario import Scenario, ScenarioError
 
 DEFAULT_PRESET = "seed-demo"

@@ -32,7 +32,9 @@ from pathlib import Path
 import numpy as np
 
 from .files import atomic_write, open_regular, problem, read_limited, stamp
-from .io import JSON_MAX_VALUES, MAX_FILE_BYTES, _parse_json, reading, scenario_from_dict, scenario_to_dict, to_json_text
+from .formats.document import scenario_from_dict, scenario_to_dict
+from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, to_json_text
+from .io import reading
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
@@ -176,7 +178,7 @@ def looks_like_session(path) -> bool:
 def read_session(path) -> tuple[Session, dict]:
     """(session, the document's "autosave" entry or {}); every failure is a FileProblem."""
     with reading(path):
-        document = _parse_json(read_limited(path, MAX_FILE_BYTES), path)
+        document = parse_json(read_limited(path, MAX_FILE_BYTES), path)
         return from_document(document), _meta(document)
 
 

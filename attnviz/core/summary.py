@@ -1,6 +1,7 @@
 """A whole model at a glance: every layer × head summarised, one layer at a time.
 
-Head statistics (each a mean over the rows i of one head's weights w):
+Head statistics (each a mean over the rows i of one head's weights w; STATISTICS holds one record
+each, which `attnviz stats` and the overview read):
   entropy   −Σ_j w_ij ln w_ij, in nats (0 ln 0 = 0): low for a sharp head, ln n for a uniform one
   distance  Σ_j w_ij |i − j|: how far back (or ahead) the head looks
   sink      w_i0: weight on the first token
@@ -19,14 +20,15 @@ shape, a model whose every layer would take too long to go through.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .attention import kv_group
 from .messages import QT_TR_NOOP
 from .scenario import ScenarioError
 
-STATS = ("entropy", "distance", "sink", "previous", "self")
 THUMBNAIL = 48       # an overview thumbnail's side, in cells at most (a larger head is pooled)
 FLAT = 128           # the side at which heads are compared ("find heads like this one")
 SHOWN = 512          # the side of a summary kept for the window (means, rollout): pooled beyond it
@@ -43,30 +45,77 @@ MAX_MODEL_PRODUCTS = 2 ** 37  # layers × heads × tokens² × (d_k + d_v): comp
 MAX_ROLLOUT = 2 ** 36         # layers × tokens³: rollout multiplies an n × n matrix at every layer
 
 
-def head_stats(weights) -> np.ndarray:
-    """[heads, n, n] weights -> [heads, 5]: entropy, distance, sink, previous, self (see above).
-    A block of rows at a time; the logarithms in the weights' own precision (float32 from a
-    model's file), every sum in float64."""
-    w = np.asarray(weights)
+# ---------------------------------------------------------------- head statistics, one record each
+
+@dataclass(frozen=True)
+class Statistic:
+    """A number per head: a mean over the rows of its weights (see the module's docstring)."""
+
+    key: str       # its name in `attnviz stats` (JSON keys, CSV columns)
+    label: str     # its name in the window (English; the window translates it)
+    of: Callable[[np.ndarray], np.ndarray]  # [heads, n, n] weights -> [heads]
+
+
+def _mean_over_rows(w: np.ndarray, term: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """(1/n) Σ_i Σ_j term(w_h, |i − j|)_ij for each head h, a block of rows at a time: the terms
+    in the weights' own precision (float32 from a model's file), every sum in float64."""
     heads, n = w.shape[0], w.shape[-1]
     real = np.float64 if w.dtype == np.float64 else np.float32
-    entropy, distance = np.zeros(heads), np.zeros(heads)
+    total = np.zeros(heads)
     rows = max(1, BLOCK // n)
     for start in range(0, n, rows):
         i = np.arange(start, min(n, start + rows))
         far = np.abs(i[:, None] - np.arange(n)[None, :]).astype(real)  # |i − j|
         for h in range(heads):
-            block = w[h, start:start + rows].astype(real, copy=False)
-            terms = np.zeros(block.shape, real)
-            np.log(block, out=terms, where=block > 0)  # 0 ln 0 = 0
-            entropy[h] -= np.multiply(block, terms, out=terms).sum(dtype=np.float64)
-            distance[h] += np.multiply(block, far, out=terms).sum(dtype=np.float64)
-    i = np.arange(n)
-    sink = w[..., :, 0].mean(axis=-1, dtype=np.float64)
-    previous = w[..., i[1:], i[1:] - 1].mean(axis=-1, dtype=np.float64) if n > 1 else np.zeros(heads)
-    itself = w[..., i, i].mean(axis=-1, dtype=np.float64)
-    return np.stack([entropy / n, distance / n, sink, previous, itself], axis=-1)
+            total[h] += term(w[h, start:start + rows].astype(real, copy=False), far).sum(dtype=np.float64)
+    return total / n
 
+
+def _w_ln_w(block: np.ndarray, _far: np.ndarray) -> np.ndarray:
+    terms = np.zeros(block.shape, block.dtype)
+    np.log(block, out=terms, where=block > 0)  # 0 ln 0 = 0
+    return np.multiply(block, terms, out=terms)
+
+
+def entropy(w) -> np.ndarray:
+    return 0.0 - _mean_over_rows(w, _w_ln_w)  # 0 − x, not −x: a head sure of every row scores 0, not −0
+
+
+def distance(w) -> np.ndarray:
+    return _mean_over_rows(w, np.multiply)
+
+
+def sink(w) -> np.ndarray:
+    return w[..., :, 0].mean(axis=-1, dtype=np.float64)
+
+
+def previous(w) -> np.ndarray:
+    i = np.arange(1, w.shape[-1])
+    return w[..., i, i - 1].mean(axis=-1, dtype=np.float64) if len(i) else np.zeros(len(w))
+
+
+def itself(w) -> np.ndarray:
+    i = np.arange(w.shape[-1])
+    return w[..., i, i].mean(axis=-1, dtype=np.float64)
+
+
+STATISTICS = (
+    Statistic("entropy", QT_TR_NOOP("entropy (nats)"), entropy),
+    Statistic("distance", QT_TR_NOOP("distance"), distance),
+    Statistic("sink", QT_TR_NOOP("first token (sink)"), sink),
+    Statistic("previous", QT_TR_NOOP("previous token"), previous),
+    Statistic("self", QT_TR_NOOP("itself"), itself),
+)
+STATS = tuple(stat.key for stat in STATISTICS)  # the columns of head_stats, in order
+
+
+def head_stats(weights) -> np.ndarray:
+    """[heads, n, n] weights -> [heads, len(STATISTICS)]: each statistic of each head."""
+    w = np.asarray(weights)
+    return np.stack([stat.of(w) for stat in STATISTICS], axis=-1)
+
+
+# ---------------------------------------------------------------- summaries across heads and layers
 
 def mean_over_heads(weights) -> np.ndarray:
     """[heads, n, n] -> [n, n]: A_l, the layer's mean over its heads (summed in float64, head by
@@ -255,10 +304,15 @@ def layer_weights(layers: int, scenario_of):
 
 
 def kv_groups(scenario) -> list[int] | None:
-    """For each head, the group of heads it shares K and V with (grouped-query attention),
-    recognised by identical k and v; None when the heads share nothing or hold weights only."""
+    """For each head, the K/V head it reads (grouped-query attention): as a real model or a
+    projection declares it, else recognised by identical k and v (a model's file declares
+    nothing); None when the heads share nothing or hold weights only."""
     if scenario.weights_only:
         return None
+    declared = declared_kv_heads(scenario)
+    if declared is not None:
+        n_heads, n_kv_heads = declared
+        return [kv_group(h, n_heads, n_kv_heads)[0] for h in range(n_heads)] if n_kv_heads < n_heads else None
     groups, seen = [], []
     for head in scenario.heads:
         for g, (k, v) in enumerate(seen):
@@ -269,6 +323,17 @@ def kv_groups(scenario) -> list[int] | None:
             seen.append((head.k, head.v))
             groups.append(len(seen) - 1)
     return groups if len(seen) < len(groups) else None
+
+
+def declared_kv_heads(scenario) -> tuple[int, int] | None:
+    """(heads, K/V heads) as a real model's configuration or a projection declares them; None
+    when the scenario declares none."""
+    if scenario.live is not None:
+        config = scenario.live.model.config
+        return config.n_heads, config.n_kv_heads
+    if scenario.projection is not None:
+        return scenario.projection.n_heads, scenario.projection.kv_heads
+    return None
 
 
 def summarise(tokens, layer_weights, layers: int = 1, rollout: bool = True) -> ModelSummary:

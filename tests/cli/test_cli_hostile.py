@@ -10,7 +10,7 @@ import pytest
 import hostile
 from attnviz.cli import main
 from attnviz.core import load_preset
-from attnviz.core.io import scenario_to_dict
+from attnviz.core.formats.document import scenario_to_dict
 
 
 def run(capsys, *argv):

@@ -99,8 +99,8 @@ def test_bad_input_exits_with_status_2_and_one_line(capsys, argv, says):
 # ---------------------------------------------------------------- limits, checked before the work
 
 def weight_layers_read(path):
-    from attnviz.core.io import MAX_MODEL_BYTES
-    from attnviz.core.npz import Arrays
+    from attnviz.core.formats.model_arrays import MAX_MODEL_BYTES
+    from attnviz.core.formats.npz import Arrays
     return [layer for name, layer in Arrays.of(path, MAX_MODEL_BYTES).reads if name == "weights"]
 
 

@@ -9,13 +9,15 @@ import time
 import numpy as np
 import pytest
 
-import attnviz.core.io
+import attnviz.core.formats.model_arrays
 import hostile
 from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
 from attnviz.core import files
 from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
-from attnviz.core.io import (JSON_MAX_VALUES, MAX_FILE_BYTES, data_csv, save_data, scenario_to_dict,
-                             too_large_for_json, weights_csv)
+from attnviz.core.formats.document import scenario_to_dict
+from attnviz.core.formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, too_large_for_json
+from attnviz.core.formats.table_csv import data_csv, weights_csv
+from attnviz.core.io import save_data
 from attnviz.core.scenario import (MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario,
                                    with_token_renamed)
 
@@ -417,7 +419,7 @@ def test_a_list_of_files_longer_than_declared_is_refused_before_it_is_parsed(tmp
 
 
 def test_a_file_unpacking_beyond_the_limit_is_refused_before_a_late_layer_is_inflated(tmp_path, monkeypatch):
-    monkeypatch.setattr(attnviz.core.io, "MAX_MODEL_BYTES", 2 ** 30)  # the real limit, 4 GB, needs a zip64 file
+    monkeypatch.setattr(attnviz.core.formats.model_arrays, "MAX_MODEL_BYTES", 2 ** 30)  # the real limit, 4 GB, needs a zip64 file
     hostile.write_zip(tmp_path / "layers.npz", {
         "tokens.npy": hostile.tokens(512),
         "weights.npy": hostile._deflated(hostile.npy_header((80, 16, 512, 512), "<f4"), 80 * 16 * 2 ** 20)})

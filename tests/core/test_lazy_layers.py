@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from attnviz.core.files import FileProblem
-from attnviz.core.io import MAX_MODEL_BYTES, load_scenario
-from attnviz.core.npz import Arrays, Member
+from attnviz.core.formats.model_arrays import MAX_MODEL_BYTES
+from attnviz.core.formats.npz import Arrays, Member
+from attnviz.core.io import load_scenario
 
 LAYERS, HEADS, N = 12, 4, 128
 
@@ -154,7 +155,7 @@ def test_other_compressions_are_refused_before_anything_is_unpacked(tmp_path, mo
 
 
 def test_compressed_arrays_are_refused_beyond_what_may_be_inflated(tmp_path, monkeypatch):
-    import attnviz.core.npz as npz
+    import attnviz.core.formats.npz as npz
     w = weights(np.random.default_rng(5))[:3]
     path = tmp_path / "c.npz"
     np.savez_compressed(path, tokens=np.array([f"t{i}" for i in range(N)]), weights=w)

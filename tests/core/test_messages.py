@@ -11,9 +11,11 @@ from attnviz.core.files import problem
 from attnviz.core.messages import QT_TR_NOOP, AttnVizError, Phrase
 
 CORE = Path(__file__).resolve().parents[2] / "attnviz" / "core"
+MODULES = sorted(p.relative_to(CORE).as_posix() for p in CORE.rglob("*.py"))  # formats/ too
 # The errors a user may read (a plain ValueError from the attention core means a caller's bug).
-SHOWN = {name for p in CORE.glob("*.py") for name, value in
-         inspect.getmembers(importlib.import_module(f"attnviz.core.{p.stem}"), inspect.isclass)
+SHOWN = {name for m in MODULES for name, value in
+         inspect.getmembers(importlib.import_module("attnviz.core." + m.removesuffix(".py").replace("/", ".")),
+                            inspect.isclass)
          if issubclass(value, AttnVizError)}
 
 
@@ -28,7 +30,7 @@ def message_arguments(tree):
                 yield node, node.args[1:2]
 
 
-@pytest.mark.parametrize("module", sorted(p.name for p in CORE.glob("*.py")))
+@pytest.mark.parametrize("module", MODULES)
 def test_no_core_message_is_an_f_string(module):
     assert {"ScenarioError", "FileProblem", "ModelError", "NumberError"} <= SHOWN
     tree = ast.parse((CORE / module).read_text(encoding="utf-8"))

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import attention, merge_heads, multi_head_attention, split_heads
+from attnviz.core.attention import group_size, kv_group
 
 
 def random_layer(seed, n=5, d=8, d_kv=8):
@@ -73,3 +74,11 @@ def test_grouped_query_heads_share_the_k_and_v_of_their_group():
 def test_groups_that_do_not_divide_the_heads_are_refused():
     with pytest.raises(ValueError, match="groups"):
         multi_head_attention(*random_layer(4, d=8, d_kv=6), 4, n_kv_heads=3)
+
+
+def test_head_i_reads_the_k_and_v_of_group_i_over_the_group_size():
+    assert group_size(4, 4) == 1 and group_size(9, 3) == 3 and group_size(8, 1) == 8
+    assert kv_group(4, 9, 3) == (1, range(3, 6)) and kv_group(0, 4, 4) == (0, range(0, 1))
+    for n_kv_heads in (0, 3, 16):
+        with pytest.raises(ValueError, match="8 heads cannot share K/V"):
+            group_size(8, n_kv_heads)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from attnviz.core import llama
-from attnviz.core.io import scenario_to_dict
+from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.scenario import Change, ScenarioError
-from attnviz.core.session import (FORMAT_NAME, ModelFile, ModelMismatch, Session, View, check_model, checked_changes,
+from attnviz.core.session import (ModelFile, ModelMismatch, Session, View, check_model, checked_changes,
                                   from_document, looks_like_session, model_file, read_session, restore, save_session,
                                   session_path, shown_scenario, to_document)
 

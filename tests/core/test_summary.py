@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
+import gguf_writer
 from attnviz.core import load_preset
-from attnviz.core.summary import (head_stats, kv_groups, mean_over_heads, pooled, rollout, rollout_factor,
-                                  similar, summarise)
+from attnviz.core.summary import (STATISTICS, STATS, head_stats, kv_groups, mean_over_heads, pooled, rollout,
+                                  rollout_factor, similar, summarise)
 
 
 def random_weights(shape, seed=0, causal=True):
@@ -40,6 +41,19 @@ def test_known_heads_score_what_their_names_say():
     assert stats[2, 0] == 0 and stats[2, 1] == 0  # a self head is certain and looks nowhere else
     np.testing.assert_allclose(stats[3, 0], np.mean(np.log(np.arange(1, n + 1))))  # uniform over i+1 keys
     np.testing.assert_allclose(stats[1, 1], np.mean(np.arange(n)))  # the sink is i tokens back
+
+
+def test_each_statistic_is_one_record_whose_function_fills_its_column():
+    w = random_weights((3, 9, 9), 2)
+    table = head_stats(w)
+    assert STATS == tuple(stat.key for stat in STATISTICS) and table.shape == (3, len(STATISTICS))
+    for column, stat in enumerate(STATISTICS):
+        np.testing.assert_array_equal(table[:, column], stat.of(w))
+
+
+def test_a_certain_head_has_an_entropy_of_plus_zero():
+    """`attnviz stats` prints it: 0.0, never -0.0."""
+    assert not np.signbit(head_stats(np.eye(4)[None])[0, 0])
 
 
 def test_rollout_is_the_product_of_the_renormalised_layer_means():
@@ -95,6 +109,19 @@ def test_large_heads_are_pooled_by_block_means():
 @pytest.mark.parametrize("preset, groups", [("gqa-demo", [0, 0, 1, 1]), ("seed-demo", None)])
 def test_heads_sharing_k_and_v_are_recognised(preset, groups):
     assert kv_groups(load_preset(preset)) == groups
+
+
+def test_declared_k_v_groups_are_the_ones_the_head_panels_name_however_alike_the_heads_look(tmp_path):
+    """A projection regrouped to as many K/V heads as heads repeats W_k's blocks (heads 0 and 2
+    look alike): no groups. A real model's head whose k was edited still reads its group."""
+    from attnviz.core import llama
+    from attnviz.core.scenario import with_projection_options, with_value
+    assert kv_groups(with_projection_options(load_preset("gqa-demo"), n_kv_heads=4)) is None
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", heads=4, kv_heads=2)
+    model = llama.load(tmp_path / "t.gguf")
+    encoded = llama.encode(model, "ab a b")
+    s = llama.scenario(model, encoded, llama.run(model, encoded.ids))
+    assert kv_groups(s) == kv_groups(with_value(s, 1, "k", 0, 0, 5.0)) == [0, 0, 1, 1]
 
 
 def test_the_weight_of_one_query_on_one_key_is_found_in_every_head():

@@ -1,6 +1,6 @@
 """Writing figures as PNG, SVG or PDF, and the numbers as CSV or .npz.
 
-Each file is rendered in memory and written with core.io.atomic_write, so a bad
+Each file is rendered in memory and written with core.files.atomic_write, so a bad
 path or a full disk leaves no partial file behind.
 """
 from __future__ import annotations

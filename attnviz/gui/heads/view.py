@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePol
                                QWidget)
 
 from ...core import masks
+from ...core.attention import kv_group
 from ...core.scenario import head_is_off
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
@@ -418,9 +419,8 @@ def _group_note(scenario, index: int) -> str:
         return off
     if kv_heads == n_heads:
         return off
-    size = n_heads // kv_heads
-    group = index // size
-    others = [str(i) for i in range(group * size, (group + 1) * size) if i != index]
+    group, sharing = kv_group(index, n_heads, kv_heads)
+    others = [str(i) for i in sharing if i != index]
     return tr(" · K/V group {0}, shared with head {1}").format(group, tr(", ").join(others)) + off
 
 

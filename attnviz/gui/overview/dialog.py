@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView,
 
 from ...core.explain import fmt
 from ...core.scenario import ScenarioError
-from ...core.summary import MAX_ROLLOUT, STATS, ModelSummary, check_work, layer_weights, rollout_fits, summarise
+from ...core.summary import (MAX_ROLLOUT, STATISTICS, STATS, ModelSummary, check_work, layer_weights, rollout_fits,
+                             summarise)
 from ..look import colormaps
 from ..common.background import BackgroundDialog
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
@@ -34,8 +35,7 @@ ZERO = QColor(236, 228, 212)     # a weight of exactly 0 (the mask's light fill)
 
 
 def stat_names() -> dict[str, str]:
-    return {"entropy": tr("entropy (nats)"), "distance": tr("distance"), "sink": tr("first token (sink)"),
-            "previous": tr("previous token"), "self": tr("itself")}
+    return {stat.key: tr(stat.label) for stat in STATISTICS}
 
 
 class OverviewFigure:

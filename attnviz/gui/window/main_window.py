@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, 
                                QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from ...core import load_scenario, save_scenario, session as sessions
-from ...core.io import holds_layers, too_large_for_json
+from ...core.formats.scenario_json import too_large_for_json
+from ...core.io import holds_layers
 from ...core.messages import QT_TR_NOOP
 from ...core.presets import DEFAULT_PRESET, list_presets, open_named
 from ...core.scenario import Scenario, ScenarioError

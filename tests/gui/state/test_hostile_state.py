@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from attnviz.core import load_preset, load_scenario, make_head, make_scenario, save_scenario
 from attnviz.core.files import FileProblem
-from attnviz.core.io import scenario_to_dict
+from attnviz.core.formats.document import scenario_to_dict
 from attnviz.gui import MainWindow
 from attnviz.gui.state import autosave, settings
 

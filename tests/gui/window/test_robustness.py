@@ -13,7 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QTableView, QWidget
 
 from attnviz.core import compute, load_preset, load_scenario, save_scenario
-from attnviz.core.io import scenario_to_dict
+from attnviz.core.formats.document import scenario_to_dict
 from attnviz.gui import MainWindow
 from attnviz.gui.state.commands import SetRow
 from attnviz.gui.common.i18n import install_language

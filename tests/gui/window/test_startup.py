@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from attnviz.core import load_preset
-from attnviz.core.io import scenario_to_dict
+from attnviz.core.formats.document import scenario_to_dict
 
 
 def scenario_file(folder, change, name="last.json"):

@@ -1,4 +1,7 @@
 """Attention from your own model: .npz or .npy files of tokens and q, k, v or weights, per layer."""
+import io
+import zipfile
+
 import numpy as np
 import pytest
 
@@ -133,3 +136,89 @@ def test_a_broken_layer_of_a_model_says_which_layer(tmp_path):
     assert load_scenario(tmp_path / "m.npz", 0).n == 4
     with pytest.raises(ScenarioError, match="layer 1, head 0, row 1: the weights hold NaN"):
         load_scenario(tmp_path / "m.npz", 1)
+
+
+# ---------------------------------------------------------------- broken and hostile .npz files
+
+def write(tmp_path, content, name="s.json"):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def npz(tmp_path, **arrays):
+    path = tmp_path / "model.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+def test_q_k_v_load_from_an_npz_of_heads(tmp_path):
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 2, 4, 5))
+    s = load_scenario(npz(tmp_path, tokens=np.array(["a", "b", "c", "d"]), q=q, k=k, v=v))
+    assert s.tokens == ("a", "b", "c", "d") and len(s.heads) == 2
+    np.testing.assert_array_equal(s.heads[1].k, k[1])
+
+
+def test_an_npz_with_pickled_objects_is_refused_without_unpickling(tmp_path):
+    evil = np.array([{"__reduce__": "rm -rf"}], dtype=object)
+    path = npz(tmp_path, tokens=evil, q=np.zeros((1, 1)), k=np.zeros((1, 1)), v=np.zeros((1, 1)))
+    with pytest.raises(ScenarioError, match="pickles"):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize("arrays, message", [
+    (dict(q=np.zeros((2, 2)), k=np.zeros((2, 2)), v=np.zeros((2, 2))), "tokens"),
+    (dict(tokens=np.array(["a", "b"]), q=np.zeros((2, 2)), k=np.zeros((2, 2))), "'v'"),
+    (dict(tokens=np.array(["a", "b"]), q=np.zeros((2, 2)), k=np.zeros((3, 2)), v=np.zeros((2, 2))),
+     "'k' has 3 rows per head but there are 2 tokens"),
+    (dict(tokens=np.array(["a"]), q=np.array([["x"]]), k=np.zeros((1, 1)), v=np.zeros((1, 1))), "not numbers"),
+])
+def test_malformed_npz_files_are_refused_with_a_message(tmp_path, arrays, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(npz(tmp_path, **arrays))
+
+
+def test_a_truncated_npz_is_refused(tmp_path):
+    good = npz(tmp_path, tokens=np.array(["a"]), q=np.ones((1, 1)), k=np.ones((1, 1)), v=np.ones((1, 1)))
+    data = good.read_bytes()
+    with pytest.raises(ScenarioError, match="not a valid .npz"):
+        load_scenario(write(tmp_path, data[: len(data) // 2], "cut.npz"))
+
+
+def test_an_npz_whose_header_promises_more_data_than_it_holds_is_refused(tmp_path):
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": "<f8", "fortran_order": False, "shape": (10 ** 11,)})
+    path = tmp_path / "forged.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("tokens.npy", _npy_bytes(np.array(["a"])))
+        z.writestr("q.npy", buffer.getvalue() + b"\0" * 64)
+    with pytest.raises(ScenarioError, match="more data than the file holds"):
+        load_scenario(path)
+
+
+def _npy_bytes(a):
+    buffer = io.BytesIO()
+    np.save(buffer, a, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def test_an_npz_with_stray_members_and_non_string_head_names_is_handled(tmp_path):
+    path = tmp_path / "odd.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("readme.txt", b"not an array")
+        for name, a in dict(tokens=np.array(["a", "b"]), q=np.ones((2, 2)), k=np.ones((2, 2)),
+                            v=np.ones((2, 2))).items():
+            z.writestr(f"{name}.npy", _npy_bytes(a))
+    assert load_scenario(path).tokens == ("a", "b")  # the stray member is ignored
+    bad = npz(tmp_path, tokens=np.array(["a"]), q=np.ones((1, 1)), k=np.ones((1, 1)), v=np.ones((1, 1)),
+              head_names=np.array([1.5]))
+    with pytest.raises(ScenarioError, match="head_names"):
+        load_scenario(bad)
+
+
+def test_more_heads_and_tokens_than_memory_allows_are_refused(tmp_path):
+    q = np.zeros((64, 1024, 1))
+    path = npz(tmp_path, tokens=np.array([f"t{i}" for i in range(1024)]), q=q, k=q, v=q)
+    with pytest.raises(ScenarioError, match="too large to show"):
+        load_scenario(path)
