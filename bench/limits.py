@@ -80,7 +80,7 @@ FILES = {
     "inflated-small": (MAX_INFLATED // (MAX_GIVEN_CELLS * 4), 4, 4095,
                        {"method": zipfile.ZIP_DEFLATED, "dense": False}),
     # the rollout's limit, layers × tokens³ = MAX_ROLLOUT: with as many heads as MAX_MODEL_CELLS allows,
-    # at the longest input the command prints (tokens² ≤ cli.MAX_PRINTED), and at 256 layers
+    # at the longest input the command prints (tokens² ≤ cli.arguments.MAX_PRINTED), and at 256 layers
     "rollout-2048": (MAX_ROLLOUT // 2048 ** 3, MAX_MODEL_CELLS // (MAX_ROLLOUT // 2048 ** 3 * 2048 ** 2), 2048, {}),
     "rollout-2896": (MAX_ROLLOUT // 2896 ** 3, 4, 2896, {}),
     "rollout-256-layers": (256, 1, round((MAX_ROLLOUT / 256) ** (1 / 3)) - 1, {}),

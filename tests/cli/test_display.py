@@ -28,6 +28,6 @@ def test_offscreen_rendering_needs_no_display(monkeypatch):
 
 
 def test_the_window_command_exits_2_with_the_problem_instead_of_crashing(monkeypatch, capsys):
-    monkeypatch.setattr("attnviz.cli.display_problem", lambda: "no display to open a window on")
+    monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: "no display to open a window on")
     assert main(["toy-3token"]) == 2
     assert capsys.readouterr().err == "attnviz: error: no display to open a window on\n"

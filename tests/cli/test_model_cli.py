@@ -86,7 +86,7 @@ def test_a_file_that_is_not_gguf_or_another_architecture_exits_2(capsys, tmp_pat
 
 def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch):
     opened = []
-    monkeypatch.setattr("attnviz.cli.display_problem", lambda: None)
+    monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     monkeypatch.setattr("attnviz.gui.window.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
     assert main(["--model-text", TEXT]) == 0
     assert opened == [{"model_text": TEXT, "model_path": None, "session": None}]

@@ -65,7 +65,7 @@ def test_attnviz_file_opens_a_session_in_the_window(capsys, tmp_path, monkeypatc
     run(capsys, "model", "Hello", "--save-session", str(path))
     opened = []
     monkeypatch.setattr(app, "run", lambda *a, **k: opened.append((a, k)) or 0)
-    monkeypatch.setattr("attnviz.cli.display_problem", lambda: None)
+    monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     assert main([str(path)]) == 0
     assert opened[0][1]["session"] == str(path) and opened[0][0][0] is None
     (tmp_path / "bad.attnviz-model.json").write_text('{"format": "attnviz-model-session", "version": 1}')

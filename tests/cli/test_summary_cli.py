@@ -142,15 +142,15 @@ def test_a_bzip2_file_is_refused_in_one_line_before_it_is_unpacked(capsys, tmp_p
 
 def test_printing_more_numbers_than_fit_in_30_seconds_is_refused_and_one_head_is_printed(capsys, monkeypatch,
                                                                                         model_file, tmp_path):
-    import attnviz.cli as cli
+    from attnviz.cli import export, weights
     path, w = model_file
-    monkeypatch.setattr(cli, "MAX_PRINTED", N * N)  # one head's weights
+    monkeypatch.setattr(weights, "MAX_PRINTED", N * N)  # one head's weights
     code, out, err = run(capsys, "weights", str(path))
     assert code == 2 and out == "" and "50 numbers is more than the 25 written as text at once" in err
     assert "--head" in err and "export -o FILE.npz" in err
     code, out, _ = run(capsys, "weights", str(path), "--head", "1")
     assert code == 0 and json.loads(out)["heads"][0]["weights"] == w[0, 1].astype(np.float32).tolist()
-    monkeypatch.setattr(cli, "MAX_CSV_ROWS", N * N)
+    monkeypatch.setattr(export, "MAX_CSV_ROWS", N * N)
     code, _, err = run(capsys, "export", str(path), "-o", str(tmp_path / "data.csv"))
     assert code == 2 and "write them as .npz" in err and not (tmp_path / "data.csv").exists()
     assert run(capsys, "export", str(path), "-o", str(tmp_path / "data.npz"))[0] == 0

@@ -1,0 +1,93 @@
+"""The `attnviz` command line. `attnviz [SCENARIO]` opens the window; the other commands are
+
+{commands}
+
+(this list is made from their parsers, as `attnviz --help` shows it). Each command is one module
+of this folder, with its parser (`add`) and what it does (`run`); COMMANDS lists them.
+
+SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
+and one line on stderr; the commands that need no window never import Qt.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+
+from ..core.blas import use_one_thread
+from ..core.scenario import ScenarioError
+from ..core.text import visible
+from . import export, model, presets, screenshot, stats, weights, window
+from .arguments import PROG, Parser, UsageError
+
+COMMANDS = (presets, weights, stats, model, export, screenshot)  # in `attnviz --help`'s order
+
+
+def build_parsers():
+    """(the commands' parser, the window's parser, {command: what it does})."""
+    commands = Parser(prog=PROG, description="AttnViz command line.")
+    sub = commands.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for command in COMMANDS:
+        command.add(sub)
+    listed = {action.dest: action.help for action in sub._choices_actions}  # each command's help=
+    epilog = f"Other commands (see '{PROG} COMMAND --help'):\n{command_list(listed, '  ')}"
+    return commands, window.parser(epilog), listed
+
+
+def command_list(commands: dict, indent: str) -> str:
+    """One line per command, its name and what it does (wrapped beneath it): the list in
+    `attnviz --help` and in this module's docstring."""
+    width = max(map(len, commands)) + len(PROG) + 3
+    return "\n".join(textwrap.fill(what or "", 79, initial_indent=f"{indent}{PROG} {name}".ljust(len(indent) + width),
+                                   subsequent_indent=" " * (len(indent) + width))
+                     for name, what in commands.items())
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    use_one_thread()
+    commands, window_parser, names = build_parsers()
+    out = _utf8_stdout()
+    try:
+        parser = commands if argv and argv[0] in names else window_parser
+        args = parser.parse_args(argv)
+        return args.run(args, out)
+    except (UsageError, ScenarioError) as e:
+        print(f"{PROG}: error: {visible(str(e))}", file=sys.stderr)  # one line, whatever a file name holds
+        return 2
+    except MemoryError:
+        print(f"{PROG}: error: not enough memory for this", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `attnviz presets | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        _flush_quietly(out)
+
+
+def _utf8_stdout():
+    """Japanese tokens print on any console, whatever its locale."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8")
+    except (AttributeError, ValueError):
+        pass
+    return sys.stdout
+
+
+def _flush_quietly(out) -> None:
+    try:
+        out.flush()
+    except (BrokenPipeError, ValueError):
+        try:
+            sys.stdout = open(os.devnull, "w")  # nothing else may write to the closed pipe
+        except OSError:
+            pass
+
+
+if __doc__:  # None under python -OO
+    __doc__ = __doc__.replace("{commands}", command_list(build_parsers()[2], "    "))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

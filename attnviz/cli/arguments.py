@@ -1,0 +1,104 @@
+"""What every command shares: bad input as one line (UsageError), the argument types, opening a
+scenario or one layer of a model's file, and the limit on numbers printed as text."""
+from __future__ import annotations
+
+import argparse
+
+from ..core.numbers import NumberError, parse_number
+from ..core.presets import open_named
+from ..core.text import terminal_safe
+
+PROG = "attnviz"
+LANGUAGES = ["ja", "en"]
+# Numbers written as text take time (a float's repr: under a million a second on a busy two-core
+# machine, see bench/limits.py): a command that prints them refuses more than it writes within
+# 30 s. Binary .npz (export -o FILE.npz) has no such limit.
+MAX_PRINTED = 2 ** 23   # weights (or rollout) printed as JSON or CSV: 2 heads of 2,048 tokens
+MAX_CSV_ROWS = 2 ** 21  # rows of `attnviz export -o FILE.csv`, one per number, five fields each
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print the usage and exit itself
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def open_scenario(name: str, layer: int | None = None):
+    """A preset id or a path to a scenario file -> Scenario (ScenarioError if neither works)."""
+    return open_layer(name, layer)[0]
+
+
+def open_layer(name: str, layer: int | None):
+    """(scenario, source) of layer `layer` of a model's file (layer 0 by default); a scenario with
+    no layers has only layer 0, a scenario saved from one layer only that one."""
+    opened = open_named(name, layer or 0)
+    scenario = opened[0]
+    if layer is not None:
+        have = scenario.layer
+        if have is None and layer != 0:
+            raise UsageError(f"--layer {layer}: {name} has no layers")
+        if have is not None and have[0] != layer:
+            raise UsageError(f"--layer {layer}: {name} holds layer {have[0]} of the model only")
+    return opened
+
+
+def check_printed(name: str, count: int, limit: int, advice: str) -> None:
+    """Refuse, before computing, more numbers than can be written as text within 30 s."""
+    if count > limit:
+        raise UsageError(f"{name}: {count:,} numbers is more than the {limit:,} written as text at once: {advice}")
+
+
+def head_indices(head, n_heads: int) -> list[int]:
+    if head is None:
+        return list(range(n_heads))
+    if not 0 <= head < n_heads:
+        have = "only head 0" if n_heads == 1 else f"heads 0 to {n_heads - 1}"
+        raise UsageError(f"--head {head}: this scenario has {have}")
+    return [head]
+
+
+# ---------------------------------------------------------------- argument types
+
+def temperature(text: str) -> float:
+    try:
+        value = parse_number(text)
+    except NumberError:
+        value = None
+    if value is None or not 0.01 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a temperature: give a number from 0.01 to 100")
+    return value
+
+
+def _whole(text: str) -> bool:
+    """Plain digits 0-9 (str.isdigit() also takes "³" and "٣", which int() refuses)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+def index(what: str):
+    """An argparse type: a head, query or layer number (0, 1, 2, ...)."""
+    def parse(text: str) -> int:
+        if not _whole(text):
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} number (0, 1, 2, ...)")
+        return int(text)
+    return parse
+
+
+def count(what: str, high: int):
+    """An argparse type: a whole number from 1 to `high`."""
+    def parse(text: str) -> int:
+        if not _whole(text) or not 1 <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a number from 1 to {high}")
+        return int(text)
+    return parse
+
+
+def pixels(what: str, high: int):
+    """An argparse type: a whole number of pixels from 200 to `high`."""
+    def parse(text: str) -> int:
+        if not _whole(text) or not 200 <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} in pixels from 200 to {high}")
+        return int(text)
+    return parse

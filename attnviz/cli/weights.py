@@ -1,0 +1,73 @@
+"""`attnviz weights`: a scenario's attention weights as JSON or CSV, or the rollout over every layer."""
+from __future__ import annotations
+
+import json
+
+from ..core import compute
+from ..core.formats.table_csv import weights_csv, weights_document
+from ..core.scenario import with_settings
+from ..core.text import terminal_safe
+from .arguments import LANGUAGES, MAX_PRINTED, UsageError, check_printed, head_indices, index, open_scenario, temperature
+
+
+def add(sub) -> None:
+    parser = sub.add_parser("weights", help="print the attention weights of a scenario")
+    parser.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
+    parser.add_argument("--head", type=index("head"), help="only this head (0 is the first)")
+    parser.add_argument("--no-causal", action="store_true", help="let every token see the future")
+    parser.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
+    parser.add_argument("--temperature", type=temperature, help="a further divisor (0.01 to 100)")
+    parser.add_argument("--format", choices=["json", "csv"], default="json")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the heads' names (default: the system's)")
+    parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
+    parser.add_argument("--rollout", action="store_true",
+                        help="attention rollout over every layer: Â_L ⋯ Â_1 with Â = 0.5·(mean over heads) "
+                             "+ 0.5·I, rows renormalised (JSON)")
+    parser.set_defaults(run=run)
+
+
+def settings_change(args):
+    """The scenario -> scenario that --no-causal, --no-scale and --temperature ask for."""
+    changes = {}
+    if args.no_causal:
+        changes["causal"] = False
+    if args.no_scale:
+        changes["scale"] = False
+    if args.temperature is not None:
+        changes["temperature"] = args.temperature
+    return (lambda s: with_settings(s, **changes)) if changes else (lambda s: s)
+
+
+def run(args, out) -> int:
+    if args.rollout:
+        return _print_rollout(args, out)
+    scenario = settings_change(args)(open_scenario(args.scenario, args.layer))
+    heads = head_indices(args.head, len(scenario.heads))
+    check_printed(args.scenario, len(heads) * scenario.n ** 2, MAX_PRINTED,
+                  "choose a head with --head, or write every number with export -o FILE.npz")
+    weights = compute(scenario).weights()
+    from ..gui.common.i18n import system_language  # QtCore only: no display needed
+    names = [h.title(args.lang or system_language()) for h in scenario.heads]
+    if args.format == "csv":
+        out.write(terminal_safe(weights_csv(scenario, weights, heads, names)))
+    else:
+        document = weights_document(scenario, weights, heads, names)
+        if scenario.layer is not None:  # every file with layers says which one this is
+            document = {"layer": scenario.layer[0], **document}
+        out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
+
+
+def _print_rollout(args, out) -> int:
+    """{"tokens": [...], "rollout": [[...], ...]}: Â_L ⋯ Â_1 over every layer of the file."""
+    if args.format != "json" or args.head is not None or args.layer is not None:
+        raise UsageError("--rollout combines every head of every layer into one matrix, printed as JSON: "
+                         "leave out --head, --layer and --format csv")
+    from ..core.summary import check_work, final_rollout, layer_weights, named_layers
+    first, count, scenario_of = named_layers(args.scenario, settings_change(args))
+    check_printed(args.scenario, first.n ** 2, MAX_PRINTED, "the rollout is tokens × tokens")
+    check_work(first, count, rollout=True)  # before a second layer is read
+    product = final_rollout(layer_weights(count, scenario_of))
+    document = {"tokens": list(first.tokens), "rollout": product.tolist()}
+    out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
