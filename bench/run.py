@@ -103,7 +103,7 @@ def open_window(app, scenario):
     window.show()
     for _ in range(5):
         app.processEvents()
-    targets = [p for p in window.heads.panels] + [window.steps.table.viewport()]
+    targets = [p for p in window.parts.heads.panels] + [window.parts.steps.table.viewport()]
     return window, PaintWatch(targets)
 
 
@@ -115,7 +115,7 @@ def edit_to_screen(app, scenario, repeats: int) -> list[float]:
     index = model.index(scenario.n - 1, 0)
     # q of head 0 changes head 0's weights and the step table; the other heads are
     # unchanged and (rightly) not repainted.
-    required = [window.heads.panels[0], window.steps.table.viewport()]
+    required = [window.parts.heads.panels[0], window.parts.steps.table.viewport()]
     samples = []
     for r in range(repeats):
         start = time.perf_counter()
@@ -130,7 +130,7 @@ def edit_to_screen(app, scenario, repeats: int) -> list[float]:
 def slider_drag(app, scenario, steps: int = 200) -> float:
     """Updates per second while dragging the temperature slider, each one painted."""
     window, watch = open_window(app, scenario)
-    slider = window.settings_bar.temperature
+    slider = window.parts.settings_bar.temperature
     slider.setSliderDown(True)
     start = time.perf_counter()
     for i in range(steps):
@@ -169,9 +169,9 @@ def match_sizes(app, floor, window) -> None:
     """The floor's step table as tall and its panels as large as AttnViz's: the same rows and
     cells on screen, so that both paint the same amount."""
     from PySide6.QtWidgets import QTableView
-    floor.steps.setFixedHeight(window.steps.table.height())
+    floor.steps.setFixedHeight(window.parts.steps.table.height())
     floor.table.setFixedWidth(window.findChild(QTableView, "qTable").width())
-    panel = window.heads.panels[0]
+    panel = window.parts.heads.panels[0]
     for p in floor.panels:
         p.setFixedSize(panel.size())
     for _ in range(5):
@@ -185,7 +185,7 @@ def versus_floor(app, scenario, blocks: int, per_block: int) -> tuple[list[float
     from PySide6.QtWidgets import QTableView
     window, watch = open_window(app, scenario)
     model = window.findChild(QTableView, "qTable").model()
-    ours_required = [window.heads.panels[0], window.steps.table.viewport()]
+    ours_required = [window.parts.heads.panels[0], window.parts.steps.table.viewport()]
     floor, floor_watch = open_floor(app, scenario)
     floor_required = [floor.panels[0], floor.steps.viewport()]
     row = window.document.query  # the query the step table explains, in both
@@ -218,7 +218,7 @@ def drag_versus_floor(app, scenario, blocks: int = 4, steps: int = 50) -> tuple[
     floor, floor_watch = open_floor(app, scenario)
     floor.set_query(window.document.query)
     match_sizes(app, floor, window)
-    slider = window.settings_bar.temperature
+    slider = window.parts.settings_bar.temperature
     ours = theirs = 0.0
     for b in range(blocks):
         slider.setSliderDown(True)
@@ -283,18 +283,18 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
         window, watch = open_window(app, scenario)
         folder = Path(tempfile.mkdtemp(prefix="attnviz-bench-autosave-"))
         if on:
-            window.enable_recovery(folder)
+            window.recovery.enable(folder)
         model = window.findChild(QTableView, "qTable").model()
         stalls, writing = [], []
         for r in range(rounds):
             model.setData(model.index(r % scenario.n, 0), f"{0.25 * (r + 1)}")
-            watch.wait(app, [window.heads.panels[0]])
+            watch.wait(app, [window.parts.heads.panels[0]])
             if on:
-                writing.append(longest_stall(app, idle, lambda: window.autosave.busy))
+                writing.append(longest_stall(app, idle, lambda: window.recovery.autosave.busy))
             else:
                 stalls.append(longest_stall(app, idle))
         if on:
-            copies, while_writing = window.autosave.writes, writing
+            copies, while_writing = window.recovery.autosave.writes, writing
         else:
             off = stalls
         window.document.undo_stack.setClean()
@@ -360,7 +360,7 @@ for _ in range(5):
     app.processEvents()
 switches = []
 for layer in {order!r}:
-    watch = PaintWatch([*window.heads.panels, window.steps.table.viewport()])
+    watch = PaintWatch([*window.parts.heads.panels, window.parts.steps.table.viewport()])
     start = time.perf_counter()
     assert window.open_layer(layer)
     watch.wait(app)  # every panel and the step table show the new layer
@@ -491,15 +491,15 @@ from attnviz.gui.common.i18n import install_language
 install_language("en")
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
-w.enable_recovery()          # as attnviz.gui.window.app.run() does
+w.recovery.enable()          # as attnviz.gui.window.app.run() does
 painted = []
 class F(QObject):
     def eventFilter(self, o, e):
         if e.type() == QEvent.Paint: painted.append(o)
         return False
-f = F(); w.heads.panels[0].installEventFilter(f)
+f = F(); w.parts.heads.panels[0].installEventFilter(f)
 w.show()
-w.offer_restore()
+w.recovery.offer_restore()
 while not painted: app.processEvents()
 print("painted", flush=True)
 """
@@ -530,7 +530,7 @@ window, watch = open_window(app, scenario)
 model = window.findChild(QTableView, "qTable").model()
 for r in range(5):
     model.setData(model.index(0, 0), str(r))
-    watch.wait(app, [window.heads.panels[0]])
+    watch.wait(app, [window.parts.heads.panels[0]])
 print(status_mb("VmHWM"))
 """
 

@@ -39,7 +39,7 @@ def actions(window, rng):
     """The random actions a user takes, as functions of no arguments."""
     from PySide6.QtWidgets import QTableView
     models = [window.findChild(QTableView, f"{m}Table").model() for m in "qkv"]
-    slider = window.settings_bar.temperature
+    slider = window.parts.settings_bar.temperature
     d = window.document
     n = d.scenario.n
 
@@ -70,7 +70,7 @@ def main() -> int:
     app = create_app()
     isolate_settings()
     window, _ = open_window(app, synthetic(512))
-    window.enable_recovery(Path(tempfile.mkdtemp(prefix="attnviz-soak-")))
+    window.recovery.enable(Path(tempfile.mkdtemp(prefix="attnviz-soak-")))
     rng = np.random.default_rng(0)
     weights, moves = zip(*actions(window, rng))
     weights = np.array(weights) / sum(weights)
@@ -85,15 +85,15 @@ def main() -> int:
             app.processEvents()
             slowest = max(slowest, (time.perf_counter() - t) * 1000)
             done += 1
-        stall, writing = idle_stalls(app, IDLE_S, lambda: window.autosave.busy)
+        stall, writing = idle_stalls(app, IDLE_S, lambda: window.recovery.autosave.busy)
         gc.collect()
         elapsed = (time.perf_counter() - start) / 60
         samples.append((elapsed, stall, writing, slowest, status_mb("VmRSS")))
         if elapsed - last_print >= 1 or not last_print:
             last_print = elapsed
             print(f"{elapsed:6.1f} min  {done:6d} actions  stall {stall:6.1f} ms  slowest action {slowest:6.0f} ms  "
-                  f"{samples[-1][4]:6.0f} MB  autosave copies {window.autosave.writes}", flush=True)
-    report(samples, window.autosave.writes, window.document.undo_stack.count())
+                  f"{samples[-1][4]:6.0f} MB  autosave copies {window.recovery.autosave.writes}", flush=True)
+    report(samples, window.recovery.autosave.writes, window.document.undo_stack.count())
     window.document.undo_stack.setClean()
     window.close()
     return 0

@@ -14,11 +14,10 @@ sys.path.insert(0, str(ROOT))
 
 def tables() -> dict:
     import pyqtgraph as pg
-    from attnviz.gui.look.colormaps import DIVERGING, RANGES, SEQUENTIAL
+    from attnviz.gui.look.colormaps import MAPS
     out = {}
-    for name, (source, _) in {**SEQUENTIAL, **DIVERGING}.items():
-        low, high = RANGES.get(name, (0.0, 1.0))
-        lut = pg.colormap.get(source).getLookupTable(low, high, 256)[:, :3]
+    for name, m in MAPS.items():
+        lut = pg.colormap.get(m.source).getLookupTable(m.low, m.high, 256)[:, :3]
         out[name] = "".join(f"{int(r):02x}{int(g):02x}{int(b):02x}" for r, g, b in lut)
     return out
 

@@ -3,7 +3,6 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from attnviz.gui.look import colormaps
 from attnviz.gui.window.app import create_app
 from attnviz.gui.common.i18n import current_language, install_language
 from attnviz.gui.look.theme import apply_theme
@@ -29,8 +28,6 @@ def app_setup(qapp, tmp_path, monkeypatch):
         apply_theme("light")
     if qapp.font() != _first_font[0]:
         qapp.setFont(_first_font[0])
-    if colormaps.scale() != "linear":
-        colormaps.set_scale("linear")
 
 
 @pytest.fixture(autouse=True)

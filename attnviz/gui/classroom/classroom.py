@@ -1,22 +1,24 @@
 """What a teacher needs in front of a class: language, look, zoom, presentation, guided steps, help.
 
-Classroom owns these View and Help menu actions for a MainWindow and remembers
-the choices with QSettings.
+Classroom owns these View and Help menu actions. Its choices go into the window's view state
+(state/view.py), which the views follow, and are remembered with QSettings. It arranges the
+window for a projector through the interface it is given (Presentable), never its attributes.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication
+from typing import Protocol
 
-from ..look import colormaps
-from ..state import settings
+from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
+from PySide6.QtWidgets import QApplication, QWidget
+
 from ..common.actions import make_action, name_actions
-from ..look.fonts import presented
-from ..steps.stages import following, preceding
-from .help import show_guide, show_about
 from ..common.i18n import LANGUAGES, current_language, install_language, tr
+from ..look import colormaps
+from ..look.fonts import presented
 from ..look.theme import THEMES, apply_theme
+from ..state import settings
+from ..steps.stages import following, preceding
+from .help import show_about, show_guide
 
 ZOOM_STEPS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 2.8)
 DESK_ZOOM = 1.0           # Ctrl+0 on the desk ...
@@ -27,13 +29,27 @@ STEPS_SHARE = 0.42        # of the screen's width, for the step table and the co
 SLIDER_SHARE = 1 / 3      # a presentation q slider is at least this share of the screen wide
 
 
+class Presentable(Protocol):
+    """What the window gives the classroom: the parts it restyles, and how they are laid out."""
+
+    heads: QWidget      # heads/view.HeadsView: set_presentation, value_pixels, guide
+    steps: QWidget      # steps/table.StepView: set_compact
+    presenter: QWidget  # tables/controls.PresentationControls
+
+    def dialog_parent(self) -> QWidget: ...
+    def next_token(self) -> QWidget: ...
+    def saved_layout(self) -> tuple: ...
+    def restore_layout(self, state, geometry) -> None: ...
+    def hide_chrome(self) -> None: ...
+    def fill_screen(self, steps_share: float, slider_share: float) -> None: ...
+    def leave(self, state, geometry) -> None: ...
+
+
 class Classroom:
-    def __init__(self, window):
-        self.window = window
-        self.document = window.document
-        self.colormap = colormaps.DEFAULT
-        self.theme = "light"
-        self.presenting = False
+    def __init__(self, parts: Presentable, document, view):
+        self.parts, self.document, self.view = parts, document, view
+        self.host = parts.dialog_parent()  # holds the actions, so their keys work with the menus hidden
+        self.colormap_menu = self.scale_menu = self.theme_menu = self.language_menu = self.guided_menu = None
         self.first_start = False  # no window layout remembered: the app opens maximised
         self._saved_layout = None
         self._base_points = QApplication.font().pointSizeF()
@@ -44,13 +60,13 @@ class Classroom:
     # ------------------------------------------------------------- actions and menus
 
     def _action(self, slot, shortcuts=(), checkable=False) -> QAction:
-        return make_action(self.window, slot, shortcuts, checkable)
+        return make_action(self.host, slot, shortcuts, checkable)
 
     def _group(self, names, slot) -> tuple[QActionGroup, dict]:
-        group = QActionGroup(self.window)
+        group = QActionGroup(self.host)
         actions = {}
         for name in names:
-            action = QAction(self.window, checkable=True)
+            action = QAction(self.host, checkable=True)
             action.triggered.connect(lambda _=False, n=name: slot(n))
             group.addAction(action)
             actions[name] = action
@@ -69,14 +85,14 @@ class Classroom:
         self.previous_action = self._action(self.previous_step, ["Ctrl+Left"])
         self.next_query_action = self._action(lambda: self._step_query(+1), ["Ctrl+Down"])
         self.previous_query_action = self._action(lambda: self._step_query(-1), ["Ctrl+Up"])
-        self.guide_action = self._action(lambda: show_guide(self.window), ["F1"])
-        self.about_action = self._action(lambda: show_about(self.window))
+        self.guide_action = self._action(lambda: show_guide(self.host), ["F1"])
+        self.about_action = self._action(lambda: show_about(self.host))
         _, self.language_actions = self._group(LANGUAGES, self.set_language)
-        _, self.colormap_actions = self._group(colormaps.SEQUENTIAL, self.set_colormap)
+        _, self.colormap_actions = self._group(colormaps.WEIGHT_MAPS, self.set_colormap)
         _, self.scale_actions = self._group(colormaps.SCALES, self.set_scale)
         _, self.theme_actions = self._group(THEMES, self.set_theme)
-        self.window.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
-        self.window.presenter.toggle.clicked.connect(self.toggle_controls)
+        self.parts.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
+        self.parts.presenter.toggle.clicked.connect(self.toggle_controls)
 
     def fill_view_menu(self, menu):
         for action in (self.presentation_action, self.controls_action, None, self.zoom_in_action, self.zoom_out_action,
@@ -130,18 +146,16 @@ class Classroom:
                              (self.guided_action, tr("Guided steps"))):
             action.setIconText(text)
         for name, action in self.colormap_actions.items():
-            action.setText(tr(colormaps.SEQUENTIAL[name][1]))
+            action.setText(tr(colormaps.MAPS[name].label))
         for name, action in self.scale_actions.items():
             action.setText(tr(colormaps.SCALES[name]))
         for name, action in self.theme_actions.items():
             action.setText({"light": tr("Light"), "dark": tr("Dark")}[name])
         for name, action in self.language_actions.items():
             action.setText(LANGUAGES[name])
-        for menu, text in ((getattr(self, "colormap_menu", None), tr("&Colour map")),
-                           (getattr(self, "scale_menu", None), tr("Colour scal&e")),
-                           (getattr(self, "theme_menu", None), tr("Loo&k")),
-                           (getattr(self, "language_menu", None), tr("&Language")),
-                           (getattr(self, "guided_menu", None), tr("Guided &steps"))):
+        for menu, text in ((self.colormap_menu, tr("&Colour map")), (self.scale_menu, tr("Colour scal&e")),
+                           (self.theme_menu, tr("Loo&k")), (self.language_menu, tr("&Language")),
+                           (self.guided_menu, tr("Guided &steps"))):
             if menu is not None:
                 menu.setTitle(text)
         self.language_actions[current_language()].setChecked(True)
@@ -149,54 +163,57 @@ class Classroom:
 
     # ------------------------------------------------------------- remembered choices
 
+    @property
+    def presenting(self) -> bool:
+        return self.view.presenting
+
+    @property
+    def colormap(self) -> str:
+        return self.view.colormap
+
     def restore(self):
-        self.set_colormap(settings.colormap(colormaps.DEFAULT, tuple(colormaps.SEQUENTIAL)), remember=False)
+        self.set_colormap(settings.colormap(colormaps.DEFAULT, colormaps.WEIGHT_MAPS), remember=False)
         self.set_scale(settings.colour_scale(tuple(colormaps.SCALES)), remember=False)
         self.set_theme(settings.theme(), remember=False)
         self.set_zoom(settings.zoom(), remember=False)
         geometry, state = settings.window_state()
         self.first_start = geometry is None
-        if geometry is not None:
-            self.window.restoreGeometry(geometry)
-        if state is not None:
-            self.window.restoreState(state)
+        self.parts.restore_layout(state, geometry)
 
     def save(self):
         if self.presenting:
             self.set_presentation(False)
-        settings.set_window_state(self.window.saveGeometry(), self.window.saveState())
+        state, geometry = self.parts.saved_layout()
+        settings.set_window_state(geometry, state)
 
     def set_language(self, lang: str):
         """Switch without a restart: Qt sends every widget a LanguageChange event."""
-        settings.set_language(install_language(lang))
+        lang = install_language(lang)
+        self.view.set("language", lang)
+        settings.set_language(lang)
 
     def set_colormap(self, name: str, remember: bool = True):
-        name = name if name in colormaps.SEQUENTIAL else colormaps.DEFAULT
-        self.colormap = name
-        self.window.heads.set_colormap(name)
-        self.window.steps.model.set_colormap(name)
-        if getattr(self.window, "overview_dialog", None) is not None:
-            self.window.overview_dialog.update_colours(name)
+        """Every view that colours weights follows (they subscribe to the view state)."""
+        name = name if name in colormaps.WEIGHT_MAPS else colormaps.DEFAULT
+        self.view.set("colormap", name)
         self.colormap_actions[name].setChecked(True)
         if remember:
             settings.set_colormap(name)
 
     def set_scale(self, name: str, remember: bool = True):
         """Linear, logarithmic or each row to its maximum: every view, the colour bars and exports."""
-        colormaps.set_scale(name)
-        self.set_colormap(self.colormap, remember=False)  # every panel and the step table redrawn
-        self.scale_actions[colormaps.scale()].setChecked(True)
-        compare = getattr(self.window, "compare_dialog", None)
-        if compare is not None:
-            compare.update_colours()
+        name = name if name in colormaps.SCALES else "linear"
+        self.view.set("scale", name)
+        self.scale_actions[name].setChecked(True)
         if remember:
-            settings.set_colour_scale(colormaps.scale())
+            settings.set_colour_scale(name)
 
     def set_theme(self, name: str, remember: bool = True):
-        self.theme = apply_theme(name)
-        self.theme_actions[self.theme].setChecked(True)
+        look = apply_theme(name)
+        self.view.set("look", look)
+        self.theme_actions[look].setChecked(True)
         if remember:
-            settings.set_theme(self.theme)
+            settings.set_theme(look)
 
     # ------------------------------------------------------------- zoom
 
@@ -227,6 +244,7 @@ class Classroom:
         """Every text in the window scales: tables, step table, heatmaps (they follow the app font)."""
         low, high = self.zoom_range()
         factor = min(max(factor, low), high)
+        self.view.set("presentation_zoom" if self.presenting else "desk_zoom", factor)
         if abs(factor - self.zoom_factor) < 1e-6:
             return
         font = QApplication.font()
@@ -246,43 +264,28 @@ class Classroom:
         """Full screen, large type, editing chrome hidden, the active head big and the others small."""
         if on == self.presenting:
             return
-        w = self.window
+        parts = self.parts
         if on:
-            self._saved_layout = (w.saveState(), w.saveGeometry(), self.zoom_factor)
-            for widget in (w.menuBar(), w.statusBar(), w.toolbar, w.vectors_dock, w.maths_dock, w.sliders):
-                widget.hide()
-            w.addDockWidget(Qt.RightDockWidgetArea, w.steps_dock)
-            w.steps_dock.show()
-            self.presenting = True
+            self._saved_layout = (*parts.saved_layout(), self.zoom_factor)
+            parts.hide_chrome()
+            self.view.set("presenting", True)
             self.set_zoom(settings.zoom(presentation=True), remember=False)
             self._presented_type()
-            w.heads.set_presentation(True, PRESENTATION_POINTS)
-            w.heads.valuePixelsChanged.connect(self._match_step_table)
+            parts.heads.set_presentation(True, PRESENTATION_POINTS)
+            parts.heads.valuePixelsChanged.connect(self._match_step_table)
             self._show_controls(settings.presentation_controls())
-            w.showFullScreen()
-            width = w.screen().geometry().width()
-            w.presenter.set_slider_width(int(width * SLIDER_SHARE))
-            # The steps and controls beside the big head: a fixed share, so the head keeps its large type.
-            w.resizeDocks([w.steps_dock], [int(width * STEPS_SHARE)], Qt.Horizontal)
-            if w.next_dock.isVisible():  # a real model: its prediction above the steps, a third of the height
-                w.resizeDocks([w.next_dock, w.steps_dock], [w.screen().geometry().height() // 3,
-                                                             w.screen().geometry().height() * 2 // 3], Qt.Vertical)
-            QApplication.sendPostedEvents()
-            self._match_step_table(w.heads.value_pixels())
+            parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)
+            self._match_step_table(parts.heads.value_pixels())
         else:
             state, geometry, zoom = self._saved_layout
-            self.presenting = False
-            w.heads.valuePixelsChanged.disconnect(self._match_step_table)
-            w.heads.set_presentation(False)
+            self.view.set("presenting", False)
+            parts.heads.valuePixelsChanged.disconnect(self._match_step_table)
+            parts.heads.set_presentation(False)
             self.set_zoom(zoom, remember=False)  # first: the desk's step table is laid out at the desk's size
             self._presented_type()
-            w.steps.set_compact(False)
-            w.presenter.hide()
-            for widget in (w.menuBar(), w.statusBar(), w.sliders):
-                widget.show()
-            w.showNormal()
-            w.restoreState(state)
-            w.restoreGeometry(geometry)
+            parts.steps.set_compact(False)
+            parts.presenter.hide()
+            parts.leave(state, geometry)
         self.presentation_action.setChecked(on)
         self.controls_action.setEnabled(on)
         self._presentation_keys(on)
@@ -290,23 +293,24 @@ class Classroom:
     def _presented_type(self):
         """Presenting, the words beside the heatmap (the guide, the controls, the next token) are
         never smaller than the back row can read, whatever the zoom."""
-        w = self.window
-        for widget in (w.presenter, w.heads.guide, w.next_dock.widget()):
+        for widget in (self.parts.presenter, self.parts.heads.guide, self.parts.next_token()):
             widget.setFont(presented(QApplication.font(), widget) if self.presenting else QFont())
 
     def _match_step_table(self, pixels: int):
         """The step table's type as large as the big heatmap's values."""
-        if self.presenting and pixels != self.window.steps.presentation_pixels:
-            self.window.steps.set_compact(True, pixels)
+        steps = self.parts.steps
+        if self.presenting and pixels != steps.presentation_pixels:
+            steps.set_compact(True, pixels)
 
     def toggle_controls(self):
+        presenter = self.parts.presenter
         if self.presenting:
-            self._show_controls(not self.window.presenter.shown())
-            settings.set_presentation_controls(self.window.presenter.shown())
+            self._show_controls(not presenter.shown())
+            settings.set_presentation_controls(presenter.shown())
 
     def _show_controls(self, on: bool):
-        self.window.presenter.show()
-        self.window.presenter.show_body(on)
+        self.parts.presenter.show()
+        self.parts.presenter.show_body(on)
         self.controls_action.setChecked(on)
 
     def _presentation_keys(self, on: bool):
@@ -336,4 +340,4 @@ class Classroom:
     def _update_guided_actions(self):
         stage = self.document.stage
         self.guided_action.setChecked(stage is not None)
-        self.window.heads.show_guide()
+        self.parts.heads.show_guide()

@@ -26,13 +26,13 @@ MIN_REACH = 0.05  # the difference scale never narrower than ±0.05: noise stays
 class CompareFigure:
     """Columns A, B and B − A, one row per head; a weights colour bar and a difference one."""
 
-    def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: str = colormaps.DEFAULT,
+    def __init__(self, a: Scenario, b: Scenario, caption: bool = True, colormap: colormaps.ColorMap | None = None,
                  results=None):
         self.a, self.b, self.caption = a, b, caption
         self.results = results or (compute(a), compute(b))  # (A's, B's) when computed already
         self._differences = self._subtract()  # once: every repaint of the dialog reuses them
         self.font = figure_font(pixel_size=GRID_FONT_PX)
-        self.colormap = colormap
+        self.colormap = colormap or colormaps.get()
         self.reach = max([MIN_REACH] + [float(np.abs(d).max()) for d in self.differences() if d.size])
         self._cells = self._panel_cells()
         # One painter per panel: a painter keeps one panel's layout and hatching between repaints.
@@ -43,9 +43,16 @@ class CompareFigure:
         """The painter of head `head` in A (kind 0), B (1) or B − A (2)."""
         if (kind, head) not in self._painters:
             self._painters[kind, head] = HeatmapPainter(
-                None if kind == 2 else colormaps.get(self.colormap), self.font, signed=kind == 2, reach=self.reach,
+                None if kind == 2 else self.colormap, self.font, signed=kind == 2, reach=self.reach,
                 background=BACKGROUND, foreground=FOREGROUND)
         return self._painters[kind, head]
+
+    def set_colormap(self, colormap: colormaps.ColorMap) -> None:
+        """A and B drawn with another map or scale (B − A keeps its diverging one)."""
+        self.colormap = colormap
+        for (kind, _), painter in self._painters.items():
+            if kind != 2:
+                painter.colormap = colormap
 
     # ------------------------------------------------------------- numbers
 
@@ -194,21 +201,24 @@ class CompareDialog(BackgroundDialog):
 
     STEPS = 4
 
-    def __init__(self, a: Scenario, b, parent=None):
+    def __init__(self, a: Scenario, b, view, parent=None):
         """`b`: the scenario B, or a function that makes it (reads a file, another layer), called
-        off the GUI thread. If it fails, the dialog closes and `failed` says why."""
+        off the GUI thread. If it fails, the dialog closes and `failed` says why. `view`: the
+        window's view state, whose colour map and scale A and B are drawn with."""
         super().__init__(parent)
         self.setObjectName("compareDialog")
+        self.view = view
+        self.destroyed.connect(view.subscribe(("colormap", "scale"), lambda _: self.update_colours()))
         self.figure: CompareFigure | None = None
         self.canvas: CompareCanvas | None = None
         self.note = self.message  # the caption, once the figure is made
         self.setWindowTitle(tr("Compare"))
         self.message.setText(tr("Building the comparison…"))
         self.resize(1200, 400)
-        self.start(self._build, a, b)
+        self.start(self._build, a, b, colormaps.get(view.colormap, view.scale))
 
     @staticmethod
-    def _build(step, a: Scenario, b) -> CompareFigure:
+    def _build(step, a: Scenario, b, colormap) -> CompareFigure:
         step(0, CompareDialog.STEPS)
         b = b() if callable(b) else b
         step(1, CompareDialog.STEPS)
@@ -216,7 +226,7 @@ class CompareDialog(BackgroundDialog):
         step(2, CompareDialog.STEPS)
         second = compute(b)
         step(3, CompareDialog.STEPS)
-        figure = CompareFigure(a, b, results=(first, second))
+        figure = CompareFigure(a, b, colormap=colormap, results=(first, second))
         figure.colour()
         return figure
 
@@ -236,6 +246,7 @@ class CompareDialog(BackgroundDialog):
         self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
 
     def update_colours(self) -> None:
-        """Another colour scale: drawn again on it."""
-        if self.canvas is not None:
+        """Another colour map or scale: drawn again with it."""
+        if self.figure is not None:
+            self.figure.set_colormap(colormaps.get(self.view.colormap, self.view.scale))
             self.canvas.update()

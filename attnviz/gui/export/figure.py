@@ -41,13 +41,14 @@ class FigureOptions:
     query: int | None = None  # the highlighted row, and the row "step" explains (default: the last)
     caption: bool = True    # head name and settings under the figure
     colormap: str = colormaps.DEFAULT
+    scale: str = "linear"   # the colour scale: a name of colormaps.SCALES
 
 
 class Figure:
     def __init__(self, scenario: Scenario, result: Result, options: FigureOptions):
         self.scenario, self.result, self.options = scenario, result, options
         self.font = figure_font(pixel_size=GRID_FONT_PX if options.kind == "all" else FONT_PX)
-        self.heatmap = HeatmapPainter(colormaps.get(options.colormap), self.font,
+        self.heatmap = HeatmapPainter(colormaps.get(options.colormap, options.scale), self.font,
                                       background=BACKGROUND, foreground=FOREGROUND)
 
     # ------------------------------------------------------------- size

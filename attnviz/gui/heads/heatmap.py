@@ -237,7 +237,7 @@ class HeatmapPainter:
 
     def _position(self, values, row_max=None):
         """Where a value sits on the colour map: weights on the chosen scale, differences −1..1 halved."""
-        return (np.asarray(values) + 1) / 2 if self.signed else colormaps.scaled(values, row_max)
+        return (np.asarray(values) + 1) / 2 if self.signed else self.colormap.places(values, row_max)
 
     def _text(self, w: float) -> str:
         if self.signed:
@@ -249,8 +249,8 @@ class HeatmapPainter:
         (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds). The last
         ones are kept: a panel repaints (a tooltip, another window passing over) far more often
         than its weights change, and 4,096² cells take 60 ms to colour."""
-        key = (data.weights, data.masked, data.only_row, data.colored, getattr(self.colormap, "name", None),
-               colormaps.scale(), self.background.rgb())
+        key = (data.weights, data.masked, data.only_row, data.colored, self.colormap.name,
+               self.colormap.scale, self.background.rgb())
         cached = self._pixel_cache
         if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] and cached[0][2:] == key[2:]:
             return cached[1]
@@ -541,7 +541,7 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.setPen(QPen(foreground, 1))
     p.setBrush(Qt.NoBrush)
     p.drawRect(bar)
-    ticks = colormaps.scale_ticks() if reach is None else [(v, "") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    ticks = colormap.ticks() if reach is None else [(v, "") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
     for value, text in ticks:
         y = bar.bottom() - value * bar.height()
         p.drawLine(QLineF(bar.right(), y, bar.right() + fm.height() * 0.3, y))

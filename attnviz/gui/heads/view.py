@@ -19,7 +19,7 @@ from ...core.compute import hidden
 from ...core.summary import pooled
 from .heatmap import HeatmapData, HeatmapPainter, staged, coloured, legend_kind, paint_colorbar, pixel_image, window_of
 from ..state.commands import SetHeadOff, SetSettings
-from ..common.i18n import current_language, head_label, tr
+from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 
@@ -42,8 +42,8 @@ class ColorBar(QWidget):
             self.mask_kind = kind
             self.update()
 
-    def set_colormap(self, name: str) -> None:
-        self.colormap = colormaps.get(name)
+    def set_colormap(self, colormap: colormaps.ColorMap) -> None:
+        self.colormap = colormap
         self.updateGeometry()  # another scale may label its ticks more widely
         self.update()
 
@@ -57,7 +57,7 @@ class ColorBar(QWidget):
         """Wide enough for "0.75" and "masked (future)" (and the log scale's "0.0001"), and never
         wider than 150 px: zoomed in on a projector, the heatmap needs the room more."""
         fm = self.fontMetrics()
-        ticks = max(fm.horizontalAdvance(tr(text)) for _, text in colormaps.scale_ticks())
+        ticks = max(fm.horizontalAdvance(tr(text)) for _, text in self.colormap.ticks())
         return QSize(min(max(int(fm.height() * 4.5), int(fm.height() * 2.2 + ticks)), 150), 200)
 
     def minimumSizeHint(self):
@@ -91,10 +91,10 @@ class HeadPanel(QWidget):
         self.setAutoFillBackground(True)  # opaque: repainting a panel does not repaint the view under it
         self.setMinimumSize(60, 60)  # 12 thumbnails must fit beside a big head on 1080 lines
         self.setFocusPolicy(Qt.ClickFocus)
-        self.colormap_name = colormaps.DEFAULT
+        self.colormap = colormaps.get()
         self.report = report or (lambda message: None)  # shows a refused mask painting
         self.min_points = 0.0  # presentation: labels and values never smaller than this
-        self.scale = 1.0       # presentation thumbnails: smaller type
+        self.type_share = 1.0  # presentation thumbnails: smaller type, a share of the window's
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
         self._inputs = None  # what the picture was made from: the same again, nothing to rebuild
@@ -210,10 +210,11 @@ class HeadPanel(QWidget):
         """The whole matrix pooled to the minimap's size and coloured; made again only when the
         weights, the colours or the size change, not at every step of a pan (4,096² cells
         take 50 ms to pool)."""
-        key = (side, self.painter.colormap.name, colormaps.scale())
+        colormap = self.painter.colormap
+        key = (side, colormap.name, colormap.scale)
         cached = self._minimap
         if cached is None or cached[0] is not weights or cached[1] != key:
-            pixels = coloured(self.painter.colormap, colormaps.scaled(pooled(np.asarray(weights), side)))
+            pixels = coloured(colormap, colormap.places(pooled(np.asarray(weights), side)))
             cached = self._minimap = (weights, key, pixel_image(pixels), pixels)
         return cached[2]
 
@@ -274,15 +275,15 @@ class HeadPanel(QWidget):
                            "explain it step by step.").format(self.index) + "\n" +
                         tr("Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix."))
 
-    def set_colormap(self, name: str) -> None:
-        self.colormap_name = name
+    def set_colormap(self, colormap: colormaps.ColorMap) -> None:
+        self.colormap = colormap
         self._restyle()
 
     def _restyle(self) -> None:
         """Fonts follow the application's (zoom), colours the palette (light or dark look)."""
         palette = self.palette()
-        self.painter = HeatmapPainter(colormaps.get(self.colormap_name),
-                                      figure_font(point_size=max(self.font().pointSizeF() * self.scale,
+        self.painter = HeatmapPainter(self.colormap,
+                                      figure_font(point_size=max(self.font().pointSizeF() * self.type_share,
                                                                  self.min_points)),
                                       background=palette.window().color(),
                                       foreground=palette.windowText().color(),
@@ -457,25 +458,27 @@ class GuideBar(QWidget):
             button.setDefaultAction(action)
 
 
-class HeadsView(QWidget):
+class HeadsView(Retranslated, QWidget):
     """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
 
     valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
 
-    def __init__(self, document, report=None, parent=None):
+    def __init__(self, document, view, report=None, parent=None):
         super().__init__(parent)
         self.setObjectName("headsView")
         self.document = document
+        self.view = view  # the colour map and scale every panel and the colour bar draw with
         self.panels: list[HeadPanel] = []
         self.focus = False
         self.report = report  # where refused edits are shown
         self._redraw = NextTurn(self, self._redraw_changed)
         self.panels_points = 0.0
         self._placed_active = 0
-        self.colormap_name = colormaps.DEFAULT
+        self.colormap = colormaps.get(view.colormap, view.scale)
         self.grid = QGridLayout()
         self.grid.setSpacing(6)
         self.colorbar = ColorBar()
+        self.colorbar.set_colormap(self.colormap)
         self.description = QLabel(objectName="descriptionLabel")
         self.description.setWordWrap(True)
         self.description.setTextFormat(Qt.PlainText)
@@ -492,6 +495,7 @@ class HeadsView(QWidget):
         document.replaced.connect(self.rebuild)
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        view.subscribe(("colormap", "scale"), lambda _: self._recolour())
         self.rebuild()
 
     def rebuild(self):
@@ -504,7 +508,7 @@ class HeadsView(QWidget):
                 panel.deleteLater()
             self.panels = [HeadPanel(self.document, i, self.report, self) for i in range(count)]
             for panel in self.panels:
-                panel.set_colormap(self.colormap_name)
+                panel.set_colormap(self.colormap)
                 panel.resized.connect(lambda p=panel: self._panel_resized(p))
         self._place()
         self.refresh()
@@ -514,9 +518,9 @@ class HeadsView(QWidget):
         for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
             big = i == self._placed_active
             points = self.panels_points if big else 0.0
-            scale = 0.55 if self.focus and not big else 1.0
-            if (panel.min_points, panel.scale) != (points, scale):
-                panel.min_points, panel.scale = points, scale
+            share = 0.55 if self.focus and not big else 1.0
+            if (panel.min_points, panel.type_share) != (points, share):
+                panel.min_points, panel.type_share = points, share
                 panel._restyle()
         for panel in self.panels:
             self.grid.removeWidget(panel)
@@ -569,11 +573,11 @@ class HeadsView(QWidget):
             text = banner(d.stage, d.scenario.tokens[d.query], head.d_k)
             self.guide.label.setText(f"<b>{rich(text)}</b>")
 
-    def set_colormap(self, name: str):
-        self.colormap_name = name
+    def _recolour(self) -> None:
+        self.colormap = colormaps.get(self.view.colormap, self.view.scale)
         for panel in self.panels:
-            panel.set_colormap(name)
-        self.colorbar.set_colormap(name)
+            panel.set_colormap(self.colormap)
+        self.colorbar.set_colormap(self.colormap)
 
     def refresh(self):
         """Panels are brought up to date at the next event-loop turn, once for any number of
@@ -597,11 +601,9 @@ class HeadsView(QWidget):
         self.description.setText(text)
         self.description.setVisible(bool(text) and not self.focus)
 
-    def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.show_description()
-            self.show_guide()
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.show_description()
+        self.show_guide()
 
     def panel(self, index: int) -> HeadPanel:
         return self.panels[index]

@@ -11,15 +11,35 @@ from PySide6.QtGui import QColor
 from ...core.messages import QT_TR_NOOP
 from ...core.paths import resource
 
-# name -> (pyqtgraph map, shown name). All are perceptually ordered; viridis and
-# cividis stay readable with red-green colour blindness, CET-L1 is a plain grey
-# ramp for high-contrast projectors and black-and-white handouts.
-SEQUENTIAL = {
-    "viridis": ("viridis", QT_TR_NOOP("Viridis (colour-blind safe)")),
-    "cividis": ("cividis", QT_TR_NOOP("Cividis (colour-blind safe)")),
-    "grey": ("CET-L1", QT_TR_NOOP("Grey (high contrast)")),
-    "magma": ("magma", QT_TR_NOOP("Magma")),
-}
+@dataclass(frozen=True)
+class Map:
+    """One colour map: its 256 colours are pyqtgraph's `source` between `low` and `high`
+    (tools/make_colormaps.py stores them in resources/colormaps.json)."""
+
+    name: str
+    source: str
+    label: str           # shown in View → Colour map (marked for translation); "" when not offered
+    low: float = 0.0
+    high: float = 1.0
+
+    @property
+    def for_weights(self) -> bool:
+        return bool(self.label)
+
+
+# All are perceptually ordered; viridis and cividis stay readable with red-green colour
+# blindness, the grey ramp is for high-contrast projectors and black-and-white handouts (it
+# stops short of white, so a weight of 1 keeps an edge on a white page). The diverging map is
+# for signed differences (after − before, softmax − linear: blue below 0, yellow above), not
+# offered for weights.
+MAPS = {m.name: m for m in (
+    Map("viridis", "viridis", QT_TR_NOOP("Viridis (colour-blind safe)")),
+    Map("cividis", "cividis", QT_TR_NOOP("Cividis (colour-blind safe)")),
+    Map("grey", "CET-L1", QT_TR_NOOP("Grey (high contrast)"), high=0.8),
+    Map("magma", "magma", QT_TR_NOOP("Magma")),
+    Map("difference", "CET-CBD1", ""),
+)}
+WEIGHT_MAPS = tuple(name for name, m in MAPS.items() if m.for_weights)  # View → Colour map, in this order
 DEFAULT = "viridis"
 
 # How a weight becomes a place on the colour map, for every view and export at once. Long
@@ -30,44 +50,30 @@ SCALES = {
     "row": QT_TR_NOOP("Each row to its largest weight"),
 }
 LOG_FLOOR = 1e-4     # the log scale's darkest value: 10⁻⁴ and below
-_scale = ["linear"]
 
 
-def scale() -> str:
-    return _scale[0]
-
-
-def set_scale(name: str) -> None:
-    _scale[0] = name if name in SCALES else "linear"
-
-
-def scaled(values, row_max=None) -> np.ndarray:
-    """Weights (0..1) -> places on the colour map (0..1) on the current scale. `row_max`: the
-    largest weight of each value's row (by default the last axis's maximum)."""
+def scaled(values, scale: str, row_max=None) -> np.ndarray:
+    """Weights (0..1) -> places on the colour map (0..1) on `scale`. `row_max`: the largest
+    weight of each value's row (by default the last axis's maximum)."""
     w = np.asarray(values)
     w = w if w.dtype == np.float32 else w.astype(np.float64, copy=False)  # float32 weights stay float32
-    if _scale[0] == "log":
+    if scale == "log":
         with np.errstate(divide="ignore"):
             return np.clip((np.log10(np.maximum(w, LOG_FLOOR)) + 4) / 4, 0, 1)
-    if _scale[0] == "row":
+    if scale == "row":
         top = np.max(w, axis=-1, keepdims=True) if row_max is None and w.ndim else row_max
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(np.asarray(top) > 0, w / np.where(np.asarray(top) > 0, top, 1), 0.0)
     return w
 
 
-def scale_ticks() -> list[tuple[float, str]]:
-    """(place on the colour bar, its label: translated where it is words) for the current scale."""
-    if _scale[0] == "log":
+def scale_ticks(scale: str) -> list[tuple[float, str]]:
+    """(place on the colour bar, its label: translated where it is words) for `scale`."""
+    if scale == "log":
         return [(0.0, "0.0001"), (0.25, "0.001"), (0.5, "0.01"), (0.75, "0.1"), (1.0, "1")]
-    if _scale[0] == "row":
+    if scale == "row":
         return [(0.0, "0"), (0.5, QT_TR_NOOP("½ max")), (1.0, QT_TR_NOOP("max"))]
     return [(v, f"{v:g}") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
-# For signed differences (after − before, softmax − linear): blue below 0, yellow above,
-# a colour-blind-safe diverging map; not offered for weights.
-DIVERGING = {"difference": ("CET-CBD1", "difference")}
-# The grey ramp stops short of white, so a weight of 1 keeps an edge on a white page.
-RANGES = {"grey": (0.0, 0.8)}
 
 
 @dataclass(frozen=True)
@@ -90,8 +96,18 @@ def mask_look(background: QColor) -> MaskLook:
 
 @dataclass(frozen=True)
 class ColorMap:
+    """A colour map on a colour scale: what every view and export colours weights with."""
+
     name: str
     lut: np.ndarray  # [256, 3] uint8
+    scale: str = "linear"
+
+    def places(self, weights, row_max=None) -> np.ndarray:
+        """Weights -> places on this map (0..1), on this map's scale."""
+        return scaled(weights, self.scale, row_max)
+
+    def ticks(self) -> list[tuple[float, str]]:
+        return scale_ticks(self.scale)
 
     def index(self, values: np.ndarray) -> np.ndarray:
         """0..1 -> 0..255 lookup indices (values outside are clipped), one byte each: computed in
@@ -125,8 +141,14 @@ def _tables() -> dict:
 
 
 @lru_cache(maxsize=None)
-def get(name: str = DEFAULT) -> ColorMap:
-    name = name if name in SEQUENTIAL or name in DIVERGING else DEFAULT
+def get(name: str = DEFAULT, scale: str = "linear") -> ColorMap:
+    """The map `name` on `scale` (unknown names: the default map, the linear scale)."""
+    name = name if name in MAPS else DEFAULT
+    return ColorMap(name, _lut(name), scale if scale in SCALES else "linear")
+
+
+@lru_cache(maxsize=None)
+def _lut(name: str) -> np.ndarray:
     lut = np.frombuffer(bytes.fromhex(_tables()[name]), dtype=np.uint8).reshape(256, 3).copy()
     lut.setflags(write=False)
-    return ColorMap(name, lut)
+    return lut

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from ...core import llama
 from ...core.text import visible
 from ..look.fonts import figure_font, figure_font_like
-from ..common.i18n import tr
+from ..common.i18n import Retranslated, tr
 
 BAR = QColor(49, 104, 142)
 UP, DOWN = QColor(40, 150, 60), QColor(200, 60, 40)
@@ -159,7 +159,7 @@ class NextTokenBars(QWidget):
         p.end()
 
 
-class NextTokenView(QWidget):
+class NextTokenView(Retranslated, QWidget):
     """The next-token panel: which text, what the model predicts, what the changes did."""
 
     def __init__(self, runner, parent=None):
@@ -210,7 +210,5 @@ class NextTokenView(QWidget):
                                 "such a character as two tokens.")
         self.status.setText(status)
 
-    def changeEvent(self, event):
-        if event.type() == QEvent.LanguageChange:
-            self.refresh()
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.refresh()

@@ -73,7 +73,6 @@ class ModelRunner(QObject):
         self._pool = _Worker("attnviz-model")
         self._job: threading.Event | None = None  # the new text being read; set: cancelled
         self._closing = threading.Event()          # the window is closing: every job stops
-        self._wanted = None      # the changes the newest request asked for
         self._waiting = []       # callbacks for the run of the current changes
         self._worker_ran.connect(self._done)
         self._worker_loaded.connect(self._loaded)
@@ -243,7 +242,6 @@ class ModelRunner(QObject):
         self._request(live)
 
     def _request(self, live) -> None:
-        self._wanted = live.changes
         if not self.busy:
             self.busy = True
             self.progress.emit("run", 0, 1)

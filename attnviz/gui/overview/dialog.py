@@ -23,7 +23,7 @@ from ..common.background import BackgroundDialog
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from ..look.fonts import figure_font, weighted
 from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
-from ..common.i18n import describe, tr
+from ..common.i18n import Retranslated, describe, tr
 
 THUMB = 56            # a thumbnail's side, in logical pixels
 GAP = 6               # between thumbnails
@@ -42,9 +42,9 @@ class OverviewFigure:
     """Layers down, heads across; one colour scale; K/V groups set apart and named."""
 
     def __init__(self, summary: ModelSummary, title: str = "", groups: list[int] | None = None,
-                 caption: bool = True, colormap: str = colormaps.DEFAULT):
+                 caption: bool = True, colormap: colormaps.ColorMap | None = None):
         self.summary, self.title, self.groups, self.caption = summary, title, groups, caption
-        self.colormap = colormaps.get(colormap)
+        self.colormap = colormap or colormaps.get()
         self.font = figure_font(pixel_size=FONT_PX)
         self.overlay: str | None = None          # a statistic written on every thumbnail, or "pair"
         self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
@@ -54,11 +54,11 @@ class OverviewFigure:
         self.recolour()
 
     def recolour(self) -> None:
-        """The thumbnails' pixels, on the current colour scale."""
+        """The thumbnails' pixels, on the colour map's scale."""
         self._images = [[self._image(t) for t in layer] for layer in self.summary.thumbnails]
 
     def _image(self, thumbnail: np.ndarray) -> tuple[QImage, np.ndarray]:
-        pixels = coloured(self.colormap, colormaps.scaled(np.clip(thumbnail, 0, 1)))
+        pixels = coloured(self.colormap, self.colormap.places(np.clip(thumbnail, 0, 1)))
         pixels[thumbnail == 0] = _argb(ZERO)
         return pixel_image(pixels), pixels  # the array keeps the image valid
 
@@ -123,8 +123,8 @@ class OverviewFigure:
         s = self.summary
         text = tr("{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head").format(
             self.title or tr("Overview"), s.layers, s.heads, len(s.tokens))
-        if colormaps.scale() != "linear":
-            text += " · " + tr(colormaps.SCALES[colormaps.scale()])
+        if self.colormap.scale != "linear":
+            text += " · " + tr(colormaps.SCALES[self.colormap.scale])
         if self.overlay == "pair":
             q, k = self.pair
             text += " · " + tr("numbers: the weight from {0} to {1}").format(self.summary.tokens[q], self.summary.tokens[k])
@@ -336,7 +336,7 @@ class SummaryView(QWidget):
         self.layer.setValue(summary.layers - 1)
         self.layer_label = QLabel(objectName="summaryLayerLabel")
         self.formula = QLabel(objectName="summaryFormula", wordWrap=True, textFormat=Qt.RichText)  # its own markup
-        self.painter = HeatmapPainter(colormaps.get(colormaps.DEFAULT), figure_font(pixel_size=14),
+        self.painter = HeatmapPainter(colormaps.get(), figure_font(pixel_size=14),
                                       background=BACKGROUND, foreground=FOREGROUND)
         self.canvas = SummaryCanvas(self)
         top = QHBoxLayout()
@@ -351,8 +351,8 @@ class SummaryView(QWidget):
         self.layer.valueChanged.connect(self.refresh)
         self.retranslate()
 
-    def set_colormap(self, name: str) -> None:
-        self.painter = HeatmapPainter(colormaps.get(name), figure_font(pixel_size=14), background=BACKGROUND,
+    def set_colormap(self, colormap: colormaps.ColorMap) -> None:
+        self.painter = HeatmapPainter(colormap, figure_font(pixel_size=14), background=BACKGROUND,
                                       foreground=FOREGROUND)
         self.canvas.update()
 
@@ -436,7 +436,7 @@ def shown_tokens(tokens, size: int) -> list[str]:
     return [tokens[i] + "…" for i in range(0, len(tokens), block)]
 
 
-class OverviewDialog(BackgroundDialog):
+class OverviewDialog(Retranslated, BackgroundDialog):
     """View → Overview: built off the GUI thread, one layer at a time, with progress and Cancel.
     When the window's numbers change (an edit, a head switched off) it says that it shows the
     numbers from before, with a button to gather them again."""
@@ -444,13 +444,15 @@ class OverviewDialog(BackgroundDialog):
     chosen = Signal(int, int)       # open this layer with this head active
     refresh_requested = Signal()    # "Refresh": gather again what the window shows now
 
-    def __init__(self, first, layers: int, scenario_of, title: str = "", groups=None, parent=None, query: int = 0,
-                 colormap: str = colormaps.DEFAULT):
+    def __init__(self, first, layers: int, scenario_of, view, title: str = "", groups=None, parent=None,
+                 query: int = 0):
         super().__init__(parent)
         self.setObjectName("overviewDialog")
         self.progress.setObjectName("overviewProgress")
         self.message.setObjectName("overviewMessage")
-        self.start_query, self.colormap = query, colormap
+        self.start_query, self.view = query, view
+        self.colormap = colormaps.get(view.colormap, view.scale)
+        self.destroyed.connect(view.subscribe(("colormap", "scale"), lambda _: self.update_colours()))
         self.title, self.groups = title, groups
         self.summary: ModelSummary | None = None
         self.figure: OverviewFigure | None = None
@@ -602,16 +604,11 @@ class OverviewDialog(BackgroundDialog):
         if self.figure is not None:
             self.canvas.refit(self.scroll.viewport().width() - 4)
 
-    def changeEvent(self, event):
-        if event.type() == event.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
-    def update_colours(self, colormap: str | None = None) -> None:
+    def update_colours(self) -> None:
         """Another colour scale or colour map: the grid and the summaries redrawn with it."""
-        self.colormap = colormap or self.colormap
+        self.colormap = colormaps.get(self.view.colormap, self.view.scale)
         if self.figure is not None:
-            self.figure.colormap = colormaps.get(self.colormap)
+            self.figure.colormap = self.colormap
             self.figure.recolour()
             self.canvas.update()
             self.summaries.set_colormap(self.colormap)

@@ -75,16 +75,18 @@ class StepTableModel(QAbstractTableModel):
     After a change it tells the view only which rows now read differently (none, when the edit
     did not touch this query's numbers), and writes out a row only when the view asks for it."""
 
-    def __init__(self, document, parent=None):
+    def __init__(self, document, view, parent=None):
         super().__init__(parent)
         self.document = document
-        self.colormap = colormaps.get()
+        self.view = view
+        self.colormap = colormaps.get(view.colormap, view.scale)
         self.compact = False  # presenting: the sums' results only, so every column fits
         self.font = None      # the table's type when it is not the application's (presenting)
         self._numbers: StepNumbers | None = None
         self._cache: dict = {}
         self._headers: list[str] = []
         self.resets = 0       # counted by the tests: an unrelated edit must not reset the table
+        view.subscribe(("colormap", "scale"), lambda _: self._recolour())
         self.refresh()
 
     def set_font(self, font: QFont | None):
@@ -95,8 +97,8 @@ class StepTableModel(QAbstractTableModel):
             if self._numbers is not None:
                 self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
 
-    def set_colormap(self, name: str):
-        self.colormap = colormaps.get(name)
+    def _recolour(self) -> None:
+        self.colormap = colormaps.get(self.view.colormap, self.view.scale)
         self.refresh(everything=True)
 
     def refresh(self, everything: bool = False):
@@ -118,7 +120,7 @@ class StepTableModel(QAbstractTableModel):
             if changed.size:
                 best, self._best = self._best, new.best()
                 rows = [int(changed.min()), int(changed.max()), best, self._best, self.sum_row]
-                if colormaps.scale() == "row" and old.weights.max() != new.weights.max():
+                if self.colormap.scale == "row" and old.weights.max() != new.weights.max():
                     rows = [0, self.sum_row]  # every colour is relative to the row's largest weight
                 self._cache = {}
                 self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), COLUMNS - 1))
@@ -182,7 +184,7 @@ class StepTableModel(QAbstractTableModel):
         dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
         out[roles.FOREGROUND] = [dimmed] * COLUMNS
         if coloured:
-            place = float(colormaps.scaled(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
+            place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
             out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
             out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
         if j == self._best or total:
@@ -202,13 +204,13 @@ class StepTableModel(QAbstractTableModel):
 class StepView(Retranslated, QWidget):
     """The formula, the title (which query, which head), the step table, and the output as Σ weight × v."""
 
-    def __init__(self, document, parent=None):
+    def __init__(self, document, view, parent=None):
         super().__init__(parent)
         self.document = document
         self.formula = FormulaView(document)
         self.title = QLabel(objectName="stepTitle", textFormat=Qt.RichText)
         self.title.setWordWrap(True)
-        self.model = StepTableModel(document, self)
+        self.model = StepTableModel(document, view, self)
         self.table = QTableView(objectName="stepTable")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()

@@ -74,7 +74,7 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
     install_language(lang or settings.language(system_language()))
     notices = []
     window = MainWindow(scenario if scenario is not None else _start_scenario(notices))
-    window.enable_recovery()
+    window.recovery.enable()
     # The first time, the whole screen: the lesson's tables, heads and steps all fit on 1920 × 1080.
     window.showMaximized() if window.classroom.first_start else window.show()
     notices += settings.notices()  # damaged settings met while the window restored its layout
@@ -82,11 +82,11 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
         print(f"attnviz: {terminal_safe(line)}", file=sys.stderr)
     if notices:
         window.report(notices[-1])
-    window.offer_restore()
+    window.recovery.offer_restore()
     if model_text is not None:
-        window.run_model(model_text, model_path)
+        window.model.run(model_text, model_path)
     if session is not None:
-        window.open_session(session)
+        window.model.open_session(session)
     return app.exec()
 
 
@@ -127,9 +127,6 @@ def isolate_settings() -> None:
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
 
 
-SCREENSHOT_VIEWS = ("steps", "maths", "lines")  # the tabs below the heatmaps
-
-
 def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
                presentation: bool = False, stage: int | None = None, view: str = "steps") -> None:
     """Render the whole window offscreen into a PNG file (written atomically)."""
@@ -150,7 +147,7 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
     app.processEvents()
     if view != "steps":  # the maths views (pyqtgraph), built when first shown; the lines view is one of them
-        window.show_lines() if view == "lines" else window._bring_forward(window.maths_dock)
+        window.parts.show_lines() if view == "lines" else window.parts.bring_forward(window.parts.maths_dock)
         for _ in range(3):
             app.processEvents()
     image = window.grab().toImage()
@@ -169,8 +166,7 @@ def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, 
     use_offscreen()
     create_app()
     install_language(lang or system_language())
-    colormaps.set_scale(scale)
-    export_figure(CompareFigure(a, b, caption=caption), path, width)
+    export_figure(CompareFigure(a, b, caption=caption, colormap=colormaps.get(scale=scale)), path, width)
 
 
 def export_overview(name: str, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,
@@ -187,9 +183,9 @@ def export_overview(name: str, path: str, width: int = 2400, caption: bool = Tru
     use_offscreen()
     create_app()
     install_language(lang or system_language())
-    colormaps.set_scale(scale)
     title = os.path.basename(name) if os.path.exists(name) else name  # a file's name, or a preset's id
-    export_figure(OverviewFigure(summary, title, kv_groups(first), caption=caption), path, width)
+    export_figure(OverviewFigure(summary, title, kv_groups(first), caption=caption,
+                                 colormap=colormaps.get(scale=scale)), path, width)
 
 
 def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | None = None,
@@ -203,7 +199,6 @@ def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | 
     use_offscreen()
     create_app()
     install_language(lang or system_language())
-    colormaps.set_scale(scale)
     figure = Figure(scenario, compute(scenario), FigureOptions(kind=kind, head=head, query=query,
-                                                               caption=caption))
+                                                               caption=caption, scale=scale))
     export_figure(figure, path, width)

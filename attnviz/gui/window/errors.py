@@ -54,8 +54,10 @@ class ErrorReporter:
     event, a drag); the same error is shown once per session, so an error that recurs on
     every repaint cannot trap the user in dialogs."""
 
-    def __init__(self, window):
-        self.window = window
+    def __init__(self, parent, keep_copy, save_as):
+        self.parent = parent        # what the dialog opens over
+        self.keep_copy = keep_copy  # the autosave copy, written now
+        self.save_as = save_as
         self.reporting = False
         self.count = 0
         self.shown: set[str] = set()
@@ -76,8 +78,7 @@ class ErrorReporter:
         details = "".join(traceback.format_exception(kind, error, tb))
         logged = write_log(details)
         print(details, file=sys.stderr)
-        if self.window.autosave is not None:
-            self.window.autosave.write_now()  # first of all, a copy of the work
+        self.keep_copy()  # first of all, a copy of the work
         where = "".join(traceback.format_exception_only(kind, error)) + "".join(traceback.format_tb(tb)[-1:])
         if self.reporting or where in self.shown:  # shown already, or an error while showing one
             return
@@ -94,7 +95,7 @@ class ErrorReporter:
     def report(self, error, details: str, logged: Path | None) -> None:
         box = QMessageBox(QMessageBox.Critical, tr("Something went wrong"), tr(
             "AttnViz met an unexpected error ({0}). Your work is still open and nothing has been "
-            "lost; you can save a copy now and carry on.").format(type(error).__name__), parent=self.window)
+            "lost; you can save a copy now and carry on.").format(type(error).__name__), parent=self.parent)
         box.setObjectName("errorDialog")
         if logged is not None:
             box.setInformativeText(tr("The details were written to {0}.").format(logged))
@@ -104,6 +105,6 @@ class ErrorReporter:
         quit_button = box.addButton(tr("Quit"), QMessageBox.DestructiveRole)
         box.exec()
         if box.clickedButton() is save:
-            self.window.save_as()
+            self.save_as()
         elif box.clickedButton() is quit_button:
             QApplication.quit()  # unsaved work is in the autosave copy: offered at the next start

@@ -60,7 +60,7 @@ def english_words(text):
 def test_switching_the_language_changes_menus_controls_and_step_table_headers(window):
     def visible():
         model = window.findChild(QTableView, "stepTable").model()
-        return (window.file_menu.title(), window.findChild(QWidget, "causalToggle").text(),
+        return (window.menus.file_menu.title(), window.findChild(QWidget, "causalToggle").text(),
                 model.headerData(0, Qt.Horizontal), window.findChild(QComboBox, "headSelector").itemText(0))
     assert visible() == ("&File", "Hide the future (causal mask)", "key", "0: semantic head")
     window.classroom.language_actions["ja"].trigger()
@@ -71,7 +71,7 @@ def test_switching_the_language_changes_menus_controls_and_step_table_headers(wi
 
 
 def test_the_japanese_interface_has_no_untranslated_text(window):
-    window.maths()  # the maths views too
+    window.parts.maths.widget()  # the maths views too
     window.classroom.set_language("ja")
     window.classroom.guided_action.trigger()  # the guide bar too
     leftovers = {t for t in texts(window) if english_words(t)}
@@ -134,8 +134,8 @@ def test_guided_steps_show_only_what_has_been_computed(window):
 def test_presentation_mode_hides_the_editing_chrome_and_enlarges_the_active_head(window, qtbot):
     window.classroom.presentation_action.trigger()
     assert window.isFullScreen()
-    assert not window.vectors_dock.isVisible() and not window.toolbar.isVisible()
-    assert not window.menuBar().isVisible() and window.steps_dock.isVisible()
+    assert not window.parts.vectors_dock.isVisible() and not window.parts.toolbar.isVisible()
+    assert not window.menuBar().isVisible() and window.parts.steps_dock.isVisible()
     qtbot.wait(10)
     assert panel(window, 0).width() > 2 * panel(window, 1).width()
     qtbot.keyClick(window, Qt.Key_Right)  # arrow keys step through the query's arithmetic
@@ -143,7 +143,7 @@ def test_presentation_mode_hides_the_editing_chrome_and_enlarges_the_active_head
     qtbot.keyClick(window, Qt.Key_Down)   # ... and move to the next query
     assert window.document.query == 7
     window.classroom.exit_presentation_action.trigger()
-    assert not window.isFullScreen() and window.vectors_dock.isVisible() and window.toolbar.isVisible()
+    assert not window.isFullScreen() and window.parts.vectors_dock.isVisible() and window.parts.toolbar.isVisible()
 
 
 PRESENTATION_SIZES = """
@@ -159,7 +159,7 @@ w = MainWindow(sys.argv[1])
 w.show()
 w.classroom.set_presentation(True)
 app.processEvents()
-p = w.heads.panels[w.document.active_head]
+p = w.parts.heads.panels[w.document.active_head]
 g = p.painter.geometry(p._content_rect(), p.data())
 to_pt = 72 / p.logicalDpiY()
 print(w.width(), w.height(), QFontInfo(g.label_font).pixelSize() * to_pt, g.value_font.pixelSize() * to_pt)
@@ -191,7 +191,7 @@ def test_zoom_scales_every_text_and_actual_size_resets_it(window):
 def test_choosing_a_colour_map_recolours_the_heatmaps_and_the_exports(window):
     window.classroom.colormap_actions["grey"].trigger()
     assert panel(window).painter.colormap.name == "grey"
-    assert window.figure().heatmap.colormap.name == "grey"
+    assert window.exports.figure().heatmap.colormap.name == "grey"
     color = panel(window).painter.colormap.color(0.5)
     assert color.red() == color.green() == color.blue()  # a grey ramp: high contrast, no hue
 
@@ -232,7 +232,7 @@ def test_settings_persist_from_one_window_to_the_next(qtbot, tmp_path):
     first.classroom.colormap_actions["cividis"].trigger()
     first.classroom.zoom_in_action.trigger()
     first.resize(700, 650)  # within the offscreen screen (800 × 800): restoreGeometry clamps to it
-    first.reopen_action.trigger()
+    first.menus.reopen_action.trigger()
     size = first.size().toTuple()
     assert first.close()
     second = MainWindow("toy-3token")
@@ -241,7 +241,7 @@ def test_settings_persist_from_one_window_to_the_next(qtbot, tmp_path):
     assert second.classroom.colormap == "cividis" and panel(second).painter.colormap.name == "cividis"
     assert second.classroom.zoom_factor == pytest.approx(1.1)
     assert second.size().toTuple() == size != (1500, 950)  # the saved size, not the default
-    assert second.reopen_action.isChecked()
+    assert second.menus.reopen_action.isChecked()
 
 
 def test_the_last_scenario_reopens_at_start_when_asked(qtbot, tmp_path):
@@ -285,10 +285,10 @@ def test_a_whole_session_works_with_the_network_cut_off(window, tmp_path, monkey
     window.classroom.next_action.trigger()
     window.classroom.presentation_action.trigger()
     window.classroom.exit_presentation_action.trigger()
-    assert window.export_image(str(tmp_path / "h.png"), width=800)
-    assert window.export_image(str(tmp_path / "h.svg"), kind="all")
-    assert window.save_to(str(tmp_path / "s.json"))
-    window.copy_image()
+    assert window.exports.export_image(str(tmp_path / "h.png"), width=800)
+    assert window.exports.export_image(str(tmp_path / "h.svg"), kind="all")
+    assert window.files.save_to(str(tmp_path / "s.json"))
+    window.exports.copy_image()
     from attnviz.gui.classroom.help import show_guide
     qtbot.addWidget(show_guide(window))
     assert attempts == []

@@ -74,7 +74,7 @@ def clipped_controls(window, app):
                 if c.isVisible() and isinstance(c, (QComboBox, QAbstractButton))
                 and not (isinstance(c, QToolButton) and not c.text()) and c.width() < c.sizeHint().width() - 1]
     found = cut(window.findChildren(QWidget))
-    tabs = window.maths()
+    tabs = window.parts.maths.widget()
     for t in range(tabs.count()):
         tabs.setCurrentIndex(t)
         app.processEvents()
@@ -89,7 +89,7 @@ def test_no_control_is_cut_short_in_either_language_at_a_laptops_or_a_projectors
     from PySide6.QtWidgets import QApplication
     window.classroom.set_language(lang)
     window.resize(*size)
-    window.maths_dock.show()
+    window.parts.maths_dock.show()
     qtbot.wait(20)
     found = clipped_controls(window, QApplication.instance())
     window.classroom.set_language("en")

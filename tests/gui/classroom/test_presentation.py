@@ -88,7 +88,7 @@ def test_the_toggles_in_presentation_change_the_heatmap_as_the_core_computes(win
     assert check(d.scenario) and d.undo_stack.count() == 1
     for i in range(2):
         np.testing.assert_array_equal(child(window, f"headPanel{i}").weights(), compute(d.scenario).heads[i].weights)
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     assert d.scenario.settings.causal and d.scenario.settings.scale
 
 
@@ -147,7 +147,7 @@ def test_the_controls_stay_hidden_after_a_restart_when_hidden(qtbot):
 # ---------------------------------------------------------------- a step table readable from the back
 
 def value_pixels(window):
-    return window.heads.value_pixels()
+    return window.parts.heads.value_pixels()
 
 
 def step_pixels(window):
@@ -401,14 +401,14 @@ def test_the_first_window_is_maximised_with_every_row_of_q_k_v_in_view(qtbot):
 
 
 def test_the_view_menus_panel_toggles_are_enabled_and_work(window):
-    for dock in (window.vectors_dock, window.steps_dock, window.maths_dock):
+    for dock in (window.parts.vectors_dock, window.parts.steps_dock, window.parts.maths_dock):
         toggle = dock.toggleViewAction()
         assert toggle.isEnabled()
         toggle.trigger()
         assert dock.isHidden()
         toggle.trigger()
         assert not dock.isHidden()
-    assert not window.pipeline_dock.toggleViewAction().isEnabled()  # seed-demo has no layer to show
+    assert not window.parts.pipeline_dock.toggleViewAction().isEnabled()  # seed-demo has no layer to show
 
 
 # ---------------------------------------------------------------- labels never stacked

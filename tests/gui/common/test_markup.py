@@ -20,6 +20,6 @@ def test_the_guided_scale_step_and_the_maths_views_show_d_k_with_a_subscript(win
     QApplication.processEvents()
     guide = window.findChild(QLabel, "guideLabel").text()
     assert "√d<sub>k</sub> = √4" in guide and "d_k" not in guide
-    window.maths()
+    window.parts.maths.widget()
     explained = [label.text() for label in window.findChildren(QLabel) if "√d<sub>k</sub>" in label.text()]
     assert len(explained) >= 3 and not any("d_k" in text for text in explained)

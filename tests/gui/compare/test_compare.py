@@ -27,8 +27,8 @@ def test_scenarios_of_different_lengths_are_shown_side_by_side_without_a_differe
 
 
 def test_the_two_word_orders_are_one_click_from_the_help_menu(window, qtbot):
-    window.compare_orders_action.trigger()
-    dialog = window.compare_dialog
+    window.menus.compare_orders_action.trigger()
+    dialog = window.compare.dialog
     assert isinstance(dialog, CompareDialog) and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.figure is not None)
     assert dialog.figure.a.tokens == ("猫", "が", "座った") and dialog.figure.b.tokens == ("座った", "が", "猫")
@@ -37,9 +37,9 @@ def test_the_two_word_orders_are_one_click_from_the_help_menu(window, qtbot):
     order = [dialog.figure.b.tokens.index(t) for t in dialog.figure.a.tokens]
     wa, wb = dialog.figure.results[0].weights()[0], dialog.figure.results[1].weights()[0]
     np.testing.assert_allclose(wb[np.ix_(order, order)], wa, atol=1e-12)
-    window.compare_hashi_action.trigger()
-    qtbot.waitUntil(lambda: window.compare_dialog.figure is not None)
-    assert window.compare_dialog.figure.b.tokens[0] == "川"
+    window.menus.compare_hashi_action.trigger()
+    qtbot.waitUntil(lambda: window.compare.dialog.figure is not None)
+    assert window.compare.dialog.figure.b.tokens[0] == "川"
 
 
 def test_export_compare_writes_both_scenarios_and_their_difference(tmp_path):
@@ -64,9 +64,9 @@ def test_comparing_with_a_broken_file_says_why_in_the_interfaces_language_and_op
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(broken), ""))
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
-    window._compare_with_file()
+    window.compare.compare_with_file()
     qtbot.waitUntil(lambda: len(shown) > 0)  # read off the GUI thread
-    assert len(shown) == 1 and "JSON が 1 行目" in shown[0] and window.compare_dialog is None
+    assert len(shown) == 1 and "JSON が 1 行目" in shown[0] and window.compare.dialog is None
     assert not [d for d in window.findChildren(CompareDialog) if d.isVisible()]
 
 
@@ -106,10 +106,10 @@ def test_comparisons_are_built_off_the_windows_thread_which_keeps_answering(laye
     window, path = layered
     gate, threads = gated
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    for start in (lambda: window.compare_layer(1), window._compare_with_file,
-                  window.compare_orders_action.trigger):
+    for start in (lambda: window.compare.compare_layer(1), window.compare.compare_with_file,
+                  window.menus.compare_orders_action.trigger):
         start()
-        dialog = window.compare_dialog
+        dialog = window.compare.dialog
         ticks = []
         timer = QTimer(interval=5, timeout=lambda: ticks.append(1))
         timer.start()
@@ -122,18 +122,18 @@ def test_comparisons_are_built_off_the_windows_thread_which_keeps_answering(laye
         qtbot.waitUntil(dialog.canvas.isVisible)
         assert not dialog.progress.isVisible()
     assert len(threads) == 6 and threading.main_thread() not in threads
-    assert window.compare_dialog.figure.b.tokens == ("座った", "が", "猫")
+    assert window.compare.dialog.figure.b.tokens == ("座った", "が", "猫")
 
 
 def test_a_comparison_can_be_cancelled_while_it_is_built(layered, gated, qtbot):
     window, _ = layered
     gate, threads = gated
-    window.compare_layer(1)
-    dialog = window.compare_dialog
+    window.compare.compare_layer(1)
+    dialog = window.compare.dialog
     qtbot.waitUntil(lambda: len(threads) == 1)  # computing A
     work = dialog.future
     dialog.cancel_button.click()
-    assert not dialog.isVisible() and window.compare_dialog is None
+    assert not dialog.isVisible() and window.compare.dialog is None
     gate.set()  # A is done: the worker stops at its next step, before B
     qtbot.waitUntil(work.done)
-    assert len(threads) == 1 and work.exception() is None and window.compare_dialog is None
+    assert len(threads) == 1 and work.exception() is None and window.compare.dialog is None

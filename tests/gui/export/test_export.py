@@ -232,21 +232,21 @@ def test_data_exports_as_npz_that_opens_again(tmp_path):
 
 def test_the_window_exports_what_it_shows_and_copies_to_the_clipboard(window, tmp_path):
     window.document.select(head=1, query=3)
-    assert window.export_image(str(tmp_path / "grid.png"), kind="all", width=900)
+    assert window.exports.export_image(str(tmp_path / "grid.png"), kind="all", width=900)
     assert QImage(str(tmp_path / "grid.png")).width() == 900
-    fig = window.figure("head")
+    fig = window.exports.figure("head")
     assert fig.options.head == 1 and fig.head_data(1).selected_row == 3
     np.testing.assert_array_equal(fig.head_data(1).weights, window.findChild(object, "headPanel1").weights())
-    window.copy_image_action.trigger()
+    window.menus.copy_image_action.trigger()
     assert QApplication.clipboard().image().width() == 1600
-    assert window.export_data(str(tmp_path / "d.npz"))
+    assert window.exports.export_data(str(tmp_path / "d.npz"))
 
 
 def test_a_failed_export_from_the_window_says_why(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
-    assert not window.export_image(str(tmp_path / "x.gif"))
+    assert not window.exports.export_image(str(tmp_path / "x.gif"))
     assert "unknown image format" in shown[0]
 
 
@@ -316,10 +316,10 @@ def test_the_export_dialog_writes_the_chosen_kind_at_the_chosen_width(window, tm
         return QDialog.Accepted
     monkeypatch.setattr(ExportDialog, "exec", accept)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(tmp_path / "slide"), "PNG image (*.png)"))
-    window.export_image_action.trigger()
+    window.menus.export_image_action.trigger()
     image = QImage(str(tmp_path / "slide.png"))
     assert image.width() == 1000
-    fig = window.figure("all")
+    fig = window.exports.figure("all")
     assert image.height() == round(fig.size().height() * 1000 / fig.size().width())
 
 

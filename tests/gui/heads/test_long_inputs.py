@@ -27,7 +27,7 @@ def long_window(qtbot):
 
 
 def panel(window):
-    return window.heads.panels[0]
+    return window.parts.heads.panels[0]
 
 
 def wheel(widget, notches, at):
@@ -105,7 +105,6 @@ def test_a_zoomed_panel_draws_its_block_and_a_minimap(long_window):
 
 
 def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_weight(long_window):
-    from attnviz.gui.look import colormaps
     long_window.classroom.set_scale("row")
     p = panel(long_window)
     p.zoom(10)
@@ -120,7 +119,6 @@ def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_wei
     got = image.pixelColor(point.toPoint())
     assert max(abs(got.red() - expected.red()), abs(got.green() - expected.green()),
                abs(got.blue() - expected.blue())) <= 8
-    colormaps.set_scale("linear")
 
 
 def test_a_guided_step_keeps_its_row_in_view_however_the_panel_is_zoomed(long_window):

@@ -50,7 +50,7 @@ def test_every_masked_cell_is_hatched_and_no_other_cell(look):
 
 def test_the_windows_heatmap_hatches_the_future_and_frames_the_selected_query(window):
     window.document.select(head=0, query=5)
-    panel = window.heads.panels[0]
+    panel = window.parts.heads.panels[0]
     pixels = rgb(panel.grab().toImage())
     data = panel.shown()
     g = panel.painter.geometry(panel._content_rect(), data)
@@ -137,11 +137,11 @@ def text_contrast(pixels, g, i, j):
     return colour, contrast(inside, colour)
 
 
-@pytest.mark.parametrize("name", list(colormaps.SEQUENTIAL) + list(colormaps.DIVERGING))
+@pytest.mark.parametrize("name", list(colormaps.MAPS))
 def test_values_are_written_legibly_on_both_ends_and_the_middle_of_every_colour_map(name):
     """Each value's text, measured from the pixels, stands out from its own cell's colour by a
     contrast ratio of 4.5 or more: the glyphs' strokes, not only a few of their edge pixels."""
-    signed = name in colormaps.DIVERGING  # differences: −1 .. 1 on the diverging map
+    signed = not colormaps.MAPS[name].for_weights  # differences: −1 .. 1 on the diverging map
     values = np.array(ENDS) * 2 - 1 if signed else np.array(ENDS)
     data = HeatmapData(("a", "b", "c"), np.tile(values, (3, 1)), np.zeros((3, 3), bool))
     pixels, g, painter = painted(data, HeatmapPainter(colormaps.get(name), signed=signed), side=480)

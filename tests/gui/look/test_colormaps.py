@@ -18,7 +18,7 @@ def test_the_stored_tables_equal_pyqtgraphs():
 
 
 def test_every_map_runs_from_dark_to_light_so_weight_reads_as_brightness():
-    for name in colormaps.SEQUENTIAL:
+    for name in colormaps.WEIGHT_MAPS:
         lut = colormaps.get(name).lut.astype(float)
         lightness = lut @ [0.2126, 0.7152, 0.0722]
         assert lightness[-1] > lightness[0] + 100, name
@@ -26,6 +26,6 @@ def test_every_map_runs_from_dark_to_light_so_weight_reads_as_brightness():
 
 def test_no_map_colour_is_close_to_the_masked_cells_fill():
     fill = np.array(colormaps.LIGHT_MASK.fill.getRgb()[:3], float)
-    for name in colormaps.SEQUENTIAL:
+    for name in colormaps.WEIGHT_MAPS:
         distance = np.linalg.norm(colormaps.get(name).lut.astype(float) - fill, axis=1)
         assert distance.min() > 25, name

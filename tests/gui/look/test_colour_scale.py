@@ -14,30 +14,27 @@ def distance(a, b):
 
 
 def test_the_log_scale_tells_one_in_ten_thousand_from_one_and_the_row_scale_lifts_each_row(qapp):
-    colormaps.set_scale("log")
-    cmap = colormaps.get()
-    low, high = (cmap.color(float(colormaps.scaled(w))) for w in (1e-4, 1.0))
+    cmap = colormaps.get(scale="log")
+    low, high = (cmap.color(float(cmap.places(w))) for w in (1e-4, 1.0))
     assert distance(low, high) > 100
-    np.testing.assert_allclose(colormaps.scaled([1e-4, 1e-3, 0.01, 0.1, 1]), [0, 0.25, 0.5, 0.75, 1])
-    colormaps.set_scale("row")
-    np.testing.assert_allclose(colormaps.scaled(np.array([[0.1, 0.2, 0.05], [0.5, 0.5, 0]])),
+    np.testing.assert_allclose(cmap.places([1e-4, 1e-3, 0.01, 0.1, 1]), [0, 0.25, 0.5, 0.75, 1])
+    np.testing.assert_allclose(colormaps.get(scale="row").places(np.array([[0.1, 0.2, 0.05], [0.5, 0.5, 0]])),
                                [[0.5, 1, 0.25], [1, 1, 0]])
-    colormaps.set_scale("linear")
-    assert colormaps.scaled(0.03) == 0.03
+    assert colormaps.get().places(0.03) == 0.03
 
 
 def test_choosing_the_log_scale_recolours_the_heatmaps_and_exports_and_is_remembered(window, tmp_path):
-    fig = figure("seed-demo")
-    weight = float(fig.head_data(0).weights[6, 0])  # それ → 猫: 0.03, dark on the linear scale
+    weight = float(figure("seed-demo").head_data(0).weights[6, 0])  # それ → 猫: 0.03, dark on the linear scale
     window.classroom.scale_actions["log"].trigger()
-    assert colormaps.scale() == "log" and QSettings().value("colourScale") == "log"
+    assert window.view.scale == "log" and QSettings().value("colourScale") == "log"
+    fig = window.exports.figure("all", caption=False)  # what File → Export image writes
     export_figure(fig, tmp_path / "log.png", width=2000)
     got = pixel_in_cell(fig, QImage(str(tmp_path / "log.png")), 0, 6, 0)
-    cmap = colormaps.get()
-    assert distance(got, cmap.color(float(colormaps.scaled(weight)))) <= 8
+    cmap = colormaps.get(scale="log")
+    assert distance(got, cmap.color(float(cmap.places(weight)))) <= 8
     assert distance(got, cmap.color(weight)) > 60  # visibly brighter than on the linear scale
-    panel = window.heads.panels[0]  # the window's own heatmap, repainted on the new scale
+    panel = window.parts.heads.panels[0]  # the window's own heatmap, repainted on the new scale
     image = panel.grab().toImage()
     g = panel.painter.geometry(panel._content_rect(), panel.shown())
     cell = image.pixelColor(int(g.grid.left() + 0.2 * g.cell_w), int(g.grid.top() + 6.2 * g.cell_h))
-    assert distance(cell, cmap.color(float(colormaps.scaled(weight)))) <= 8
+    assert distance(cell, cmap.color(float(cmap.places(weight)))) <= 8

@@ -17,14 +17,14 @@ def open_window(qtbot, scenario):
 
 
 def stage(w, key):
-    w.pipeline.select(key)
+    w.parts.pipeline.select(key)
     model = w.findChild(QTableView, "pipelineMatrix").model()
     return model, np.array([[model.matrix[r, c] for c in range(model.columnCount())] for r in range(model.rowCount())])
 
 
 def test_projection_demo_shows_every_stage_with_its_shape(qtbot):
     w = open_window(qtbot, "projection-demo")
-    assert w.pipeline_dock.isVisible()
+    assert w.parts.pipeline_dock.isVisible()
     titles = [w.findChild(QListWidget, "pipelineStages").item(i).text()
               for i in range(w.findChild(QListWidget, "pipelineStages").count())]
     assert titles[0] == "X: the input (5 × 4)" and titles[-1] == "O = X + Y' (5 × 4)"
@@ -78,8 +78,8 @@ def test_layer_norm_and_positions_are_switched_in_the_layer_panel(qtbot):
     box.activated.emit(2)
     assert w.document.scenario.projection.positions == "rope"
     assert not np.allclose(compute(w.document.scenario).layer.output, before)
-    w.undo_action.trigger()
-    w.undo_action.trigger()
+    w.menus.undo_action.trigger()
+    w.menus.undo_action.trigger()
     np.testing.assert_array_equal(compute(w.document.scenario).layer.output, before)
 
 
@@ -108,16 +108,16 @@ def test_a_models_weights_open_with_a_layer_chooser(qtbot, tmp_path):
 def test_weights_alone_hide_the_vector_tables_and_the_controls_that_would_not_change_them(qtbot, tmp_path):
     path, _ = model_file(tmp_path, layers=1)
     w = open_window(qtbot, str(path))
-    assert not w.vectors_dock.isVisible() and not w.settings_bar.isEnabled()
+    assert not w.parts.vectors_dock.isVisible() and not w.parts.settings_bar.isEnabled()
     assert not w.findChild(QComboBox, "layerSelector").isVisible()
     QApplication.processEvents()
     step = w.findChild(QTableView, "stepTable")
     assert step.isColumnHidden(DOT) and step.isColumnHidden(EXP) and not step.isColumnHidden(WEIGHT)
-    assert not w.insert_token(0, "A")
+    assert not w.tokens.insert(0, "A")
     assert "cannot be added or removed" in w.findChild(QWidget, "messageLabel").text()
-    w.maths()
-    w.maths_views[0].refresh()
-    assert "weights only" in w.maths_views[0].note.text()
+    w.parts.maths.widget()
+    w.parts.maths.views[0].refresh()
+    assert "weights only" in w.parts.maths.views[0].note.text()
 
 
 def test_switching_layers_keeps_the_head_and_query_and_a_cancel_keeps_the_chooser_true(qtbot, tmp_path,
@@ -130,8 +130,8 @@ def test_switching_layers_keeps_the_head_and_query_and_a_cancel_keeps_the_choose
     chooser.setCurrentIndex(1)
     chooser.activated.emit(1)
     assert (w.document.scenario.layer, w.document.active_head, w.document.query) == ((1, 3), 2, 3)
-    w.rename_token(0, "A")  # an unsaved edit, then the user cancels the switch
-    monkeypatch.setattr(w, "ask_unsaved", lambda: QMessageBox.Cancel)
+    w.tokens.rename(0, "A")  # an unsaved edit, then the user cancels the switch
+    monkeypatch.setattr(w.files, "ask_unsaved", lambda: QMessageBox.Cancel)
     chooser.setCurrentIndex(2)
     chooser.activated.emit(2)
     assert w.document.scenario.layer == (1, 3) and chooser.currentIndex() == 1
@@ -139,5 +139,5 @@ def test_switching_layers_keeps_the_head_and_query_and_a_cancel_keeps_the_choose
 
 def test_a_layer_scenario_brings_the_layer_panel_forward(qtbot):
     w = open_window(qtbot, "projection-demo")
-    qtbot.waitUntil(lambda: not w.pipeline_dock.visibleRegion().isEmpty(), timeout=2000)
-    assert w.vectors_dock.visibleRegion().isEmpty()
+    qtbot.waitUntil(lambda: not w.parts.pipeline_dock.visibleRegion().isEmpty(), timeout=2000)
+    assert w.parts.vectors_dock.visibleRegion().isEmpty()

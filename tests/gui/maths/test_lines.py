@@ -11,7 +11,7 @@ from attnviz.gui.maths.lines import MAX_WIDTH, SHOWN_FROM, is_cjk, lines
 
 @pytest.fixture
 def view(window):
-    view = window.show_lines()
+    view = window.parts.show_lines()
     view.sync()
     return view
 
@@ -66,9 +66,9 @@ def test_the_core_of_the_view_leaves_out_masked_pairs_and_faint_lines():
 
 def test_behind_its_tab_the_view_waits_and_catches_up_when_it_comes_forward(window, qtbot):
     from PySide6.QtWidgets import QApplication
-    view = window.show_lines()
+    view = window.parts.show_lines()
     view.sync()
-    window._bring_forward(window.steps_dock)
+    window.parts.bring_forward(window.parts.steps_dock)
     QApplication.processEvents()
     refreshes = []
     view.refresh = (lambda original: lambda: (refreshes.append(1), original()))(view.refresh)
@@ -76,7 +76,7 @@ def test_behind_its_tab_the_view_waits_and_catches_up_when_it_comes_forward(wind
         window.document.select(query=query)
         QApplication.processEvents()
     assert refreshes == []  # nobody sees it: three edits cost nothing here
-    window.show_lines()
+    window.parts.show_lines()
     qtbot.waitUntil(lambda: len(refreshes) == 1)
     assert {line.query for line in view.lines()} == {4}
 
@@ -84,7 +84,7 @@ def test_behind_its_tab_the_view_waits_and_catches_up_when_it_comes_forward(wind
 def test_labels_too_wide_for_their_slot_turn_and_heads_never_share_a_colour(window):
     from attnviz.gui.maths.lines import HEAD_COLOURS
     assert len({c.name() for c in HEAD_COLOURS}) == len(HEAD_COLOURS) >= 12  # 9 or 12 heads, each its own
-    view = window.show_lines()
+    view = window.parts.show_lines()
     canvas = view.canvas
     canvas.resize(300, 300)  # ten Japanese tokens in a narrow row: 30 px each
     _, _, boxes, _ = canvas.anchors(window.document.scenario.n)

@@ -12,9 +12,9 @@ from attnviz.core.masks import MaskSpec, visible
 @pytest.fixture
 def maths(window, qtbot):
     window.resize(1400, 1000)
-    window.maths_dock.show()
-    window.maths_dock.raise_()
-    tabs = window.maths()
+    window.parts.maths_dock.show()
+    window.parts.maths_dock.raise_()
+    tabs = window.parts.maths.widget()
     qtbot.wait(20)
     return tabs
 
@@ -51,7 +51,7 @@ def test_dragging_the_querys_arrow_edits_those_two_components_and_moves_the_weig
     np.testing.assert_array_equal(weights, compute(d.scenario).heads[0].weights)
     assert d.scenario.tokens[int(np.argmax(weights[sore]))] == "猫"  # それ now looks at the cat
     assert d.undo_stack.count() == 1  # one drag, one undo step
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     assert d.scenario.heads[0].q[sore].tolist() == [0, 2, 0, 0]
 
 
@@ -116,7 +116,7 @@ def test_hand_painting_hides_and_shows_cells_and_refuses_an_empty_row(window, qt
     assert window.document.query == 6  # a painting click does not select
     qtbot.mouseClick(panel, Qt.LeftButton, Qt.ShiftModifier, cell_point(panel, 0, 0))  # 猫 would see nothing
     assert not panel.masked()[0, 0] and "猫 would see no key" in window.findChild(QWidget, "messageLabel").text()
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     assert not panel.masked()[6, 2]
 
 
@@ -183,7 +183,7 @@ def painted_geometry(view, qtbot):
 @pytest.mark.parametrize("preset", ["seed-demo", "hashi-chopsticks", "gqa-demo"])
 def test_geometry_labels_never_overlap_and_every_tip_stays_in_view_after_edits(window, maths, qtbot, preset):
     from attnviz.gui.state.commands import SetProjectionCell, SetRow
-    assert window.open_scenario(preset)
+    assert window.files.open_scenario(preset)
     view = show(maths, "geometryView", qtbot)
     d = window.document
     for step in range(3):

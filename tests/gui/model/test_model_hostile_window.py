@@ -22,8 +22,8 @@ def test_a_hostile_gguf_chosen_in_the_dialog_is_refused_with_its_reason(window, 
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     before = window.document.scenario
-    window.real_model_dialog()
+    window.model.dialog()
     qtbot.waitUntil(lambda: len(shown) > 0, timeout=30_000)
     assert len(shown) == 1 and shown[0].startswith(str(tmp_path / "bad.gguf")) and message in shown[0], shown
     assert "\n" not in shown[0] and "Traceback" not in shown[0]
-    assert window.document.scenario is before and not window.runner.busy
+    assert window.document.scenario is before and not window.model.runner.busy

@@ -18,8 +18,8 @@ TEXT = "The cat ate the fish. It was fresh."
 
 
 def settled(window, qtbot):
-    qtbot.waitUntil(lambda: not window.runner.busy and window.runner.current() is not None, timeout=60_000)
-    return window.runner.current()
+    qtbot.waitUntil(lambda: not window.model.runner.busy and window.model.runner.current() is not None, timeout=60_000)
+    return window.model.runner.current()
 
 
 def show_layer(window, qtbot, layer):
@@ -30,7 +30,7 @@ def show_layer(window, qtbot, layer):
 def edit_layer_5_and_switch_22_8_off(window, qtbot):
     """The issue's session: layer 5 head 0's q edited, head 22.8 switched off."""
     d = window.document
-    window.run_model(TEXT)
+    window.model.run(TEXT)
     qtbot.waitUntil(lambda: d.scenario.live is not None, timeout=120_000)
     settled(window, qtbot)
     show_layer(window, qtbot, 5)
@@ -38,7 +38,7 @@ def edit_layer_5_and_switch_22_8_off(window, qtbot):
     assert table.setData(table.index(6, 3), "4.5")
     settled(window, qtbot)
     show_layer(window, qtbot, 22)
-    window.heads.panels[8].set_off(True)
+    window.parts.heads.panels[8].set_off(True)
     d.select(head=8, query=6)
     return settled(window, qtbot)
 
@@ -53,20 +53,20 @@ def new_window(qtbot):
 def test_a_saved_session_reopens_with_every_change_and_the_same_prediction(window, qtbot, tmp_path):
     result = edit_layer_5_and_switch_22_8_off(window, qtbot)
     path = tmp_path / "lesson"
-    assert window.save_as(str(path))
+    assert window.files.save_as(str(path))
     saved = tmp_path / "lesson.attnviz-model.json"
     assert saved.exists() and not window.document.modified
     assert window.windowTitle().startswith("lesson.attnviz-model.json")
 
     other = new_window(qtbot)
-    assert other.open_scenario(str(saved))
+    assert other.files.open_scenario(str(saved))
     qtbot.waitUntil(lambda: other.document.scenario.live is not None, timeout=120_000)
     d, restored = other.document, settled(other, qtbot)
     assert d.scenario.live.layer == 22 and (d.active_head, d.query) == (8, 6)
     assert head_is_off(d.scenario, 8) and d.scenario.live.change(5, 0).q[6, 3] == 4.5
     np.testing.assert_array_equal(restored.probs, result.probs)
     np.testing.assert_array_equal(d.scenario.heads[0].q, result.q[22][0])
-    assert other.runner.baseline is not restored  # before → after, as it was
+    assert other.model.runner.baseline is not restored  # before → after, as it was
     assert not d.modified and d.path == str(saved)
     # the next-token panel shows the change again: before → after
     assert any(old is not None for _, _, old in other.findChild(object, "nextTokenView").items())
@@ -76,22 +76,22 @@ def test_a_session_saved_in_the_window_runs_the_same_in_a_fresh_process(window, 
     use_one_thread()  # as `attnviz` runs the window: the same BLAS, the same sums, bit for bit
     result = edit_layer_5_and_switch_22_8_off(window, qtbot)
     path = tmp_path / "s.attnviz-model.json"
-    assert window.save_to(str(path))
+    assert window.files.save_to(str(path))
     out = subprocess.run([sys.executable, "-m", "attnviz", "model", "--session", str(path), "--top-k", "20"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)["next"]
-    expected = llama.top(window.runner.model, result.probs, 20)
+    expected = llama.top(window.model.runner.model, result.probs, 20)
     assert [(r["id"], r["p"]) for r in printed] == [(i, p) for i, _, p in expected]
 
 
 def test_saving_a_session_again_after_more_changes_keeps_them_all(window, qtbot, tmp_path):
     edit_layer_5_and_switch_22_8_off(window, qtbot)
     path = tmp_path / "s.attnviz-model.json"
-    assert window.save_to(str(path))
-    window.heads.panels[3].set_off(True)
+    assert window.files.save_to(str(path))
+    window.parts.heads.panels[3].set_off(True)
     settled(window, qtbot)
-    assert window.save()  # to the same file, no dialog
+    assert window.files.save()  # to the same file, no dialog
     session, _ = sessions.read_session(path)
     assert [(layer, head, c.off) for layer, head, c in session.changes] == [(5, 0, False), (22, 3, True), (22, 8, True)]
 
@@ -99,14 +99,14 @@ def test_saving_a_session_again_after_more_changes_keeps_them_all(window, qtbot,
 def test_a_session_whose_model_file_changed_offers_the_layer_shown(window, qtbot, tmp_path, monkeypatch):
     edit_layer_5_and_switch_22_8_off(window, qtbot)
     path = tmp_path / "s.attnviz-model.json"
-    assert window.save_to(str(path))
+    assert window.files.save_to(str(path))
     document = json.loads(path.read_text(encoding="utf-8"))
     document["model"]["sha256"] = "0" * 64
     path.write_text(json.dumps(document), encoding="utf-8")
     other = new_window(qtbot)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
-    assert other.open_scenario(str(path))
+    assert other.files.open_scenario(str(path))
     qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
     assert "SHA-256 differs" in asked[0]
     s = other.document.scenario
@@ -124,7 +124,7 @@ def test_a_session_whose_model_is_missing_changes_nothing_when_declined(qtbot, t
     w = new_window(qtbot)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.No)
-    assert w.open_scenario(str(path))
+    assert w.files.open_scenario(str(path))
     qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
     assert "gone.gguf is not there" in asked[0]
     assert w.document.source == "preset:seed-demo" and w.document.scenario.live is None  # still open
@@ -139,7 +139,7 @@ app = create_app()
 from PySide6.QtWidgets import QTableView
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
-w.enable_recovery()
+w.recovery.enable()
 w.show()
 d = w.document
 def wait(condition):
@@ -147,8 +147,8 @@ def wait(condition):
         app.processEvents()
         time.sleep(0.02)
 def settled():
-    wait(lambda: not w.runner.busy and w.runner.current() is not None)
-w.run_model("The cat ate the fish. It was fresh.")
+    wait(lambda: not w.model.runner.busy and w.model.runner.current() is not None)
+w.model.run("The cat ate the fish. It was fresh.")
 wait(lambda: d.scenario.live is not None)
 settled()
 w.open_layer(5)
@@ -158,12 +158,12 @@ table.setData(table.index(6, 3), "4.5")
 settled()
 w.open_layer(22)
 wait(lambda: d.scenario.live.layer == 22)
-w.heads.panels[8].set_off(True)
+w.parts.heads.panels[8].set_off(True)
 d.select(head=8, query=6)
 settled()
-w.autosave.write()
-wait(lambda: w.autosave.writes > 0 and not w.autosave.busy)
-print(" ".join(repr(float(p)) for p in w.runner.current().probs[:50]), flush=True)
+w.recovery.autosave.write()
+wait(lambda: w.recovery.autosave.writes > 0 and not w.recovery.autosave.busy)
+print(" ".join(repr(float(p)) for p in w.model.runner.current().probs[:50]), flush=True)
 time.sleep(600)  # killed here, as a crash or a power cut would
 """
 
@@ -180,15 +180,15 @@ def test_after_a_kill_during_a_model_session_the_next_start_restores_every_chang
         process.wait(timeout=10)
     assert len(probs) == 50
     w = new_window(qtbot)
-    w.enable_recovery(tmp_path)
-    monkeypatch.setattr(w, "ask_restore", lambda *a: QMessageBox.Yes)
-    assert w.offer_restore(tmp_path)
+    w.recovery.enable(tmp_path)
+    monkeypatch.setattr(w.recovery, "ask_restore", lambda *a: QMessageBox.Yes)
+    assert w.recovery.offer_restore(tmp_path)
     d = w.document
     qtbot.waitUntil(lambda: d.scenario.live is not None, timeout=120_000)
     result = settled(w, qtbot)
     assert d.scenario.live.layer == 22 and (d.active_head, d.query) == (8, 6) and d.modified
     assert head_is_off(d.scenario, 8) and d.scenario.live.change(5, 0).q[6, 3] == 4.5
     assert result.probs[:50].tolist() == probs
-    qtbot.waitUntil(lambda: w.autosave.writes > 0, timeout=30_000)  # copied anew, as a session
-    assert sessions.looks_like_session(w.autosave.path)
-    assert not w.offer_restore(tmp_path)  # the old copy is gone
+    qtbot.waitUntil(lambda: w.recovery.autosave.writes > 0, timeout=30_000)  # copied anew, as a session
+    assert sessions.looks_like_session(w.recovery.autosave.path)
+    assert not w.recovery.offer_restore(tmp_path)  # the old copy is gone

@@ -20,14 +20,14 @@ TEXT = "The cat ate the fish. It was fresh."
 
 
 def open_model(window, qtbot, text=TEXT):
-    window.run_model(text)
+    window.model.run(text)
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
     return window.document
 
 
 def settled(window, qtbot):
-    qtbot.waitUntil(lambda: not window.runner.busy and window.runner.current() is not None, timeout=60_000)
-    return window.runner.current()
+    qtbot.waitUntil(lambda: not window.model.runner.busy and window.model.runner.current() is not None, timeout=60_000)
+    return window.model.runner.current()
 
 
 def next_tokens(window):
@@ -37,9 +37,9 @@ def next_tokens(window):
 def test_a_sentence_opens_as_layer_0_with_nine_heads_and_their_kv_groups(window, qtbot):
     d = open_model(window, qtbot)
     s = d.scenario
-    assert s.layer == (0, 30) and len(window.heads.panels) == 9 and s.tokens[1] == "·cat"
-    assert "K/V group 1, shared with head 3, 5" in window.heads.panels[4].data().title
-    for panel in window.heads.panels:
+    assert s.layer == (0, 30) and len(window.parts.heads.panels) == 9 and s.tokens[1] == "·cat"
+    assert "K/V group 1, shared with head 3, 5" in window.parts.heads.panels[4].data().title
+    for panel in window.parts.heads.panels:
         w = panel.weights()
         np.testing.assert_allclose(w.sum(axis=1), 1.0)
         assert np.all(w[np.triu_indices(s.n, 1)] == 0)  # the causal mask: exactly 0
@@ -50,7 +50,7 @@ def test_the_next_token_panel_lists_the_models_ten_most_likely_tokens(window, qt
     open_model(window, qtbot)
     result = settled(window, qtbot)
     rows = next_tokens(window)
-    expected = llama.top(window.runner.model, result.probs, 10)
+    expected = llama.top(window.model.runner.model, result.probs, 10)
     assert len(rows) == 10 and [p for _, p, _ in rows] == [p for _, _, p in expected]
     assert rows[0][0] == "·The" and rows[0][2] is None  # nothing changed: no "before"
 
@@ -60,10 +60,10 @@ def test_the_layer_chooser_switches_layers_keeping_head_and_query(window, qtbot)
     d.select(head=4, query=6)
     window.open_layer(15)
     qtbot.waitUntil(lambda: d.scenario.live.layer == 15, timeout=30_000)
-    result = window.runner.current()
+    result = window.model.runner.current()
     np.testing.assert_array_equal(d.scenario.heads[4].q, result.q[15][4])
     assert (d.active_head, d.query) == (4, 6) and d.scenario.layer == (15, 30)
-    np.testing.assert_allclose(window.heads.panels[4].weights(), compute(d.scenario).heads[4].weights)
+    np.testing.assert_allclose(window.parts.heads.panels[4].weights(), compute(d.scenario).heads[4].weights)
 
 
 def test_changing_layer_is_not_an_edit_and_undo_goes_back_to_the_layer_of_the_edit(window, qtbot):
@@ -72,13 +72,13 @@ def test_changing_layer_is_not_an_edit_and_undo_goes_back_to_the_layer_of_the_ed
     window.open_layer(5)
     qtbot.waitUntil(lambda: d.scenario.live.layer == 5, timeout=30_000)
     assert not d.modified and d.undo_stack.count() == 0 and not window.isWindowModified()
-    window.heads.panels[1].set_off(True)
+    window.parts.heads.panels[1].set_off(True)
     settled(window, qtbot)
     window.open_layer(9)
     qtbot.waitUntil(lambda: d.scenario.live.layer == 9, timeout=30_000)
     assert d.undo_stack.count() == 1 and head_is_off(d.scenario, 1) is False  # layer 9's head 1 is on
     assert d.scenario.live.change(5, 1).off  # layer 5's is still off: the model runs with it
-    window.undo_action.trigger()  # undoes the switch-off, and shows where it was
+    window.menus.undo_action.trigger()  # undoes the switch-off, and shows where it was
     assert d.scenario.live.layer == 5 and not head_is_off(d.scenario, 1) and not d.scenario.live.changes
     assert not d.modified
 
@@ -88,13 +88,13 @@ def test_switching_a_head_off_moves_the_prediction_and_undo_brings_it_back_exact
     before = settled(window, qtbot).probs.copy()
     window.open_layer(3)
     qtbot.waitUntil(lambda: d.scenario.live.layer == 3, timeout=30_000)
-    window.heads.panels[2].set_off(True)
-    assert head_is_off(d.scenario, 2) and "switched off" in window.heads.panels[2].data().title
+    window.parts.heads.panels[2].set_off(True)
+    assert head_is_off(d.scenario, 2) and "switched off" in window.parts.heads.panels[2].data().title
     after = settled(window, qtbot)
     assert after.computed[0] == 3  # layers 0 to 2 were not run again
     assert not np.array_equal(after.probs, before)
     assert any(old is not None and abs(now - old) > 1e-6 for _, now, old in next_tokens(window))
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     np.testing.assert_array_equal(settled(window, qtbot).probs, before)
 
 
@@ -113,9 +113,9 @@ def test_editing_a_real_heads_q_reruns_the_model_from_that_layer(window, qtbot):
 def test_the_real_model_dialog_offers_the_tutorials_sentence(window, qtbot, monkeypatch):
     from attnviz.gui.model.dialog import ModelDialog
     ran = []
-    monkeypatch.setattr(window, "run_model", lambda text, path=None: ran.append((text, path)))
+    monkeypatch.setattr(window.model, "run", lambda text, path=None: ran.append((text, path)))
     monkeypatch.setattr(ModelDialog, "exec", lambda self: QDialog.Accepted)
-    window.real_model_action.trigger()
+    window.menus.real_model_action.trigger()
     assert ran == [(TEXT, None)]
 
 
@@ -131,11 +131,11 @@ def test_the_next_token_panel_follows_a_language_switch(window, qtbot):
 
 def test_a_switched_off_head_says_the_model_gets_zeros_from_it(window, qtbot):
     open_model(window, qtbot)
-    window.heads.panels[0].set_off(True)
+    window.parts.heads.panels[0].set_off(True)
     settled(window, qtbot)
     QApplication.processEvents()
     assert "zeros" in window.findChild(QLabel, "stepOutput").text()
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     QApplication.processEvents()
     assert "zeros" not in window.findChild(QLabel, "stepOutput").text()
 
@@ -157,9 +157,9 @@ def test_ctrl_enter_runs_the_text_typed_in_the_dialog(qtbot):
 
 def test_settings_and_tokens_of_a_real_model_are_its_own(window, qtbot):
     d = open_model(window, qtbot)
-    assert not window.settings_bar.isEnabled()
-    assert not window.rename_token(0, "A")
-    assert not window.insert_token(0, "A")
+    assert not window.parts.settings_bar.isEnabled()
+    assert not window.tokens.rename(0, "A")
+    assert not window.tokens.insert(0, "A")
 
 
 # ---------------------------------------------------------------- any text a user can paste
@@ -176,7 +176,7 @@ def test_any_text_a_user_can_paste_opens_with_its_controls_shown(window, qtbot, 
     d = open_model(window, qtbot, text)
     assert d.scenario.live.text == text and shown in d.scenario.title["en"]
     assert not any(first_control(t) for t in (*d.scenario.title.values(), *d.scenario.tokens))
-    assert len(window.heads.panels) == 9 and window.heads.panels[0].grab().width() > 0
+    assert len(window.parts.heads.panels) == 9 and window.parts.heads.panels[0].grab().width() > 0
 
 
 def test_a_zero_width_token_is_shown(window, qtbot):
@@ -187,31 +187,31 @@ def test_a_zero_width_token_is_shown(window, qtbot):
 @pytest.mark.parametrize("text", ["a" * 130_000, "The cat ate the fish. " * 50_000], ids=["130,000 letters", "1 MB"])
 def test_a_paste_too_long_is_refused_at_once_without_tokenising(window, qtbot, monkeypatch, text):
     open_model(window, qtbot)
-    before, tokenizer = window.document.scenario, window.runner.model.tokenizer
+    before, tokenizer = window.document.scenario, window.model.runner.model.tokenizer
     work, warnings = tokenizer.work, []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
     monkeypatch.setattr(BPE, "encode", lambda *a, **k: pytest.fail("tokenised"))
-    window.run_model(text)
+    window.model.run(text)
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=60_000)
     assert "at least" in warnings[0] and "the model reads at most 1,024" in warnings[0]
-    assert tokenizer.work == work and window.document.scenario is before and not window.progress.isVisible()
+    assert tokenizer.work == work and window.document.scenario is before and not window.model.progress.isVisible()
 
 
 def test_every_failure_says_why_and_the_next_try_opens(window, qtbot, monkeypatch):
     """Once a failure was an unexpected error, shown once a session: a second try showed nothing."""
     warnings = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
-    window.run_model("word " * 2000)  # refused in the worker
+    window.model.run("word " * 2000)  # refused in the worker
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=120_000)
     real = llama.scenario
     monkeypatch.setattr(llama, "scenario", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
     for attempt in (2, 3):  # refused when the run is shown, twice: said twice
-        window.run_model(TEXT)
+        window.model.run(TEXT)
         qtbot.waitUntil(lambda: len(warnings) == attempt, timeout=60_000)
         assert warnings[-1] == "refused" and window.document.scenario.live is None
     monkeypatch.setattr(llama, "scenario", real)
     d = open_model(window, qtbot)
-    assert d.scenario.live.text == TEXT and not window.progress.isVisible() and len(warnings) == 3
+    assert d.scenario.live.text == TEXT and not window.model.progress.isVisible() and len(warnings) == 3
 
 
 # ---------------------------------------------------------------- cancel
@@ -228,17 +228,17 @@ def test_cancel_while_the_text_is_tokenised_leaves_the_window_as_it_was(window, 
             time.sleep(0.005)
         raise Cancelled()
     monkeypatch.setattr(BPE, "encode", slow)
-    window.run_model("Another text, long to read")
-    qtbot.waitUntil(lambda: tokenising.is_set() and window.cancel_model.isVisible(), timeout=60_000)
-    assert window.progress.isVisible() and window.progress.format() == "Reading the text…"
-    window.heads.panels[2].set_off(True)  # an edit meanwhile: its run waits for the worker
+    window.model.run("Another text, long to read")
+    qtbot.waitUntil(lambda: tokenising.is_set() and window.model.cancel.isVisible(), timeout=60_000)
+    assert window.model.progress.isVisible() and window.model.progress.format() == "Reading the text…"
+    window.parts.heads.panels[2].set_off(True)  # an edit meanwhile: its run waits for the worker
     edited = d.scenario
-    qtbot.mouseClick(window.cancel_model, Qt.LeftButton)
+    qtbot.mouseClick(window.model.cancel, Qt.LeftButton)
     qtbot.waitUntil(lambda: "Cancelled" in window.message.text(), timeout=10_000)
     assert d.scenario is edited and d.undo_stack.count() == 1
     assert settled(window, qtbot).changes[0][:2] == (0, 2)  # the model runs the edit of what is shown
-    assert not window.progress.isVisible() and not window.cancel_model.isVisible()
-    window.undo_action.trigger()
+    assert not window.model.progress.isVisible() and not window.model.cancel.isVisible()
+    window.menus.undo_action.trigger()
     assert d.scenario.live.changes == before.live.changes and d.scenario.tokens == before.tokens
 
 
@@ -256,11 +256,11 @@ def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monk
             cancelled.wait(30)
         return forward(*args)
     monkeypatch.setattr(llama, "_layer_forward", watched)
-    window.run_model("The dog ate the bone.")
+    window.model.run("The dog ate the bone.")
     qtbot.waitUntil(running.is_set, timeout=60_000)
-    window.cancel_model.click()
+    window.model.cancel.click()
     cancelled.set()
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: not window.model.runner.busy, timeout=30_000)
     assert len(layers) == 3 and d.scenario is before and d.scenario.live.text == TEXT
 
 

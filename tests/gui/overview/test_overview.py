@@ -35,8 +35,8 @@ def overview(qtbot, model_file):
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
     window.show()
-    window.overview_action.trigger()
-    dialog = window.overview_dialog
+    window.menus.overview_action.trigger()
+    dialog = window.overview.dialog
     qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
     return window, dialog
 
@@ -147,9 +147,9 @@ def test_the_grid_can_show_which_head_sends_a_query_to_a_key(overview, model_fil
 def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model_file, tmp_path):
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
-    window.compare_layer(3)
-    qtbot.waitUntil(lambda: window.compare_dialog.figure is not None, timeout=10000)  # built off the GUI thread
-    figure = window.compare_dialog.figure
+    window.compare.compare_layer(3)
+    qtbot.waitUntil(lambda: window.compare.dialog.figure is not None, timeout=10000)  # built off the GUI thread
+    figure = window.compare.dialog.figure
     weights = all_weights(model_file)
     for head, difference in enumerate(figure.differences()):
         np.testing.assert_allclose(difference, weights[3][head] - weights[0][head], atol=1e-6)
@@ -162,9 +162,9 @@ def test_two_layers_of_one_model_are_compared_with_their_difference(qtbot, model
 def test_an_overview_after_the_tokens_were_edited_says_why_it_cannot_be_made(qtbot, model_file):
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
-    assert window.remove_token(2)
-    window.overview_action.trigger()
-    dialog = window.overview_dialog
+    assert window.tokens.remove(2)
+    window.menus.overview_action.trigger()
+    dialog = window.overview.dialog
     qtbot.waitUntil(lambda: "open the file again" in dialog.message.text(), timeout=10000)
     assert dialog.figure is None
 
@@ -173,12 +173,12 @@ def test_one_overview_at_a_time_and_none_left_over_for_another_file(qtbot, overv
     from PySide6.QtWidgets import QDialog
     window, first = overview
     shown = first.summary
-    window.overview_action.trigger()  # again: the open one gathers again
+    window.menus.overview_action.trigger()  # again: the open one gathers again
     qtbot.waitUntil(lambda: first.summary is not shown and not first.working, timeout=10000)
-    assert window.overview_dialog is first
+    assert window.overview.dialog is first
     assert len([d for d in window.findChildren(QDialog) if d.objectName() == "overviewDialog"]) == 1
-    window.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
-    qtbot.waitUntil(lambda: window.overview_dialog is None)
+    window.files.open_scenario("seed-demo")  # another scenario: its overview would describe the wrong model
+    qtbot.waitUntil(lambda: window.overview.dialog is None)
 
 
 def test_the_heads_alike_are_named_and_forgotten_when_another_head_is_chosen(overview):
@@ -239,10 +239,10 @@ def test_an_edit_marks_the_overview_out_of_date_and_refresh_shows_the_true_numbe
     dialog.refresh_button.click()
     qtbot.waitUntil(lambda: not dialog.working and dialog.summary.table()[0, 1][0] != before[0], timeout=10000)
     np.testing.assert_allclose(dialog.summary.table()[0, 1], true, rtol=1e-9)
-    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
-    window.undo_action.trigger()  # the overview now holds the edit the window no longer has
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview.dialog is dialog
+    window.menus.undo_action.trigger()  # the overview now holds the edit the window no longer has
     assert dialog.stale.isVisibleTo(dialog)
-    window.redo_action.trigger()
+    window.menus.redo_action.trigger()
     assert not dialog.stale.isVisibleTo(dialog)
 
 
@@ -250,7 +250,7 @@ def test_switching_layers_of_an_unedited_file_keeps_the_overview_current(overvie
     window, dialog = overview
     window.open_layer(2)
     qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
-    assert not dialog.stale.isVisibleTo(dialog) and window.overview_dialog is dialog
+    assert not dialog.stale.isVisibleTo(dialog) and window.overview.dialog is dialog
 
 
 def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
@@ -259,8 +259,8 @@ def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
     rng = np.random.default_rng(9)
     np.savez(model_file, tokens=np.array(list("abcdefg")),  # another program writes another model there
              **{m: rng.normal(size=(LAYERS, HEADS, 7, D)).astype(np.float32) for m in "qkv"})
-    window.overview_action.trigger()
-    dialog = window.overview_dialog
+    window.menus.overview_action.trigger()
+    dialog = window.overview.dialog
     qtbot.waitUntil(lambda: "could not be made" in dialog.message.text(), timeout=10000)
     assert "file changed on disk since it was opened" in dialog.message.text()
     assert "edited" not in dialog.message.text() and dialog.figure is None
@@ -268,22 +268,22 @@ def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
 
 @pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
 def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
-    window.run_model("The cat ate the fish. It was fresh.")
+    window.model.run("The cat ate the fish. It was fresh.")
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
-    window.overview_action.trigger()
-    qtbot.waitUntil(lambda: window.overview_dialog is not None and window.overview_dialog.figure is not None,
+    window.menus.overview_action.trigger()
+    qtbot.waitUntil(lambda: window.overview.dialog is not None and window.overview.dialog.figure is not None,
                     timeout=60_000)
-    dialog, d = window.overview_dialog, window.document
+    dialog, d = window.overview.dialog, window.document
     before = dialog.summary.table()[5, 0].copy()
-    window.heads.panels[2].set_off(True)  # layer 0, head 2: every later layer reads the model anew
+    window.parts.heads.panels[2].set_off(True)  # layer 0, head 2: every later layer reads the model anew
     assert dialog.stale.isVisibleTo(dialog)
     dialog.refresh_button.click()
-    qtbot.waitUntil(lambda: not window.runner.busy and not dialog.working and not dialog.stale.isVisibleTo(dialog)
+    qtbot.waitUntil(lambda: not window.model.runner.busy and not dialog.working and not dialog.stale.isVisibleTo(dialog)
                     and dialog.summary.table()[5, 0][0] != before[0], timeout=60_000)
-    true = head_stats(np.stack(compute(llama.another_layer(d.scenario, window.runner.current(), 5)).weights()))
+    true = head_stats(np.stack(compute(llama.another_layer(d.scenario, window.model.runner.current(), 5)).weights()))
     np.testing.assert_allclose(dialog.summary.table()[5, 0], true[0], rtol=1e-9)
     assert not np.allclose(true[0], before)
-    window.undo_action.trigger()  # back on: the overview shows the head switched off
+    window.menus.undo_action.trigger()  # back on: the overview shows the head switched off
     assert dialog.stale.isVisibleTo(dialog)
 
 
@@ -292,8 +292,8 @@ def test_the_window_overview_leaves_out_a_rollout_beyond_its_limit_and_says_so(q
     monkeypatch.setattr(summary, "MAX_ROLLOUT", LAYERS * N ** 3 - 1)
     window = MainWindow(str(model_file))
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
-    window.overview_action.trigger()
-    dialog = window.overview_dialog
+    window.menus.overview_action.trigger()
+    dialog = window.overview.dialog
     qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
     assert dialog.summary.rollouts == [] and dialog.summaries.kinds() == ["heads", "layers"]
     assert dialog.summaries.kind.count() == 2 and "rollout is left out" in dialog.summaries.formula.text()

@@ -70,7 +70,7 @@ def test_a_crash_copy_with_a_damaged_time_or_source_is_still_offered(qtbot, tmp_
     w = new_window(qtbot)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
-    assert w.offer_restore(tmp_path)
+    assert w.recovery.offer_restore(tmp_path)
     assert "untitled" in asked[0] and w.document.scenario.n == 3 and w.document.modified
 
 
@@ -86,7 +86,7 @@ def test_a_copy_that_cannot_be_set_aside_is_kept_where_it_is(qtbot, tmp_path, mo
     w = new_window(qtbot)
     told = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
-    assert not w.offer_restore(tmp_path)
+    assert not w.recovery.offer_restore(tmp_path)
     assert copy.read_text() == "{ broken" and str(copy) in told[0]
 
 
@@ -104,7 +104,7 @@ def test_pipes_in_the_autosave_folder_do_not_hang_the_start(qtbot, tmp_path, mon
     thread.start()
     thread.join(10)
     assert done, "listing the crash copies blocked on a pipe"
-    w.offer_restore(tmp_path)
+    w.recovery.offer_restore(tmp_path)
     assert len(asked) == 1 and "not a regular file" in told[0]
     assert stat.S_ISFIFO(os.lstat(tmp_path / "autosave" / "unreadable" / "session-pipe.json").st_mode)
 
@@ -120,22 +120,22 @@ def test_a_big_models_crash_copy_is_compact_private_and_offered_back(qtbot, tmp_
     np.savez(tmp_path / "model.npz", tokens=np.array(s.tokens), **{m: np.stack([h.matrix(m) for h in s.heads])
                                                                    for m in "qkv"})
     w = new_window(qtbot, str(tmp_path / "model.npz"))
-    w.enable_recovery(tmp_path)
-    assert w.rename_token(0, "猫")
-    w.autosave.write_now()
-    assert w.autosave.path.suffix == ".npz" and stat.S_IMODE(w.autosave.path.stat().st_mode) == 0o600
-    w.autosave.lock.unlock()  # as after kill -9: the lock's process is gone
+    w.recovery.enable(tmp_path)
+    assert w.tokens.rename(0, "猫")
+    w.recovery.autosave.write_now()
+    assert w.recovery.autosave.path.suffix == ".npz" and stat.S_IMODE(w.recovery.autosave.path.stat().st_mode) == 0o600
+    w.recovery.autosave.lock.unlock()  # as after kill -9: the lock's process is gone
     later = new_window(qtbot, "toy-3token")
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
-    assert later.offer_restore(tmp_path)
+    assert later.recovery.offer_restore(tmp_path)
     assert later.document.scenario.tokens[0] == "猫" and len(later.document.scenario.heads) == 64
-    w.errors.uninstall()
+    w.recovery.errors.uninstall()
 
 
 def test_autosave_failures_are_said_once_until_a_copy_succeeds_again(qtbot, tmp_path, monkeypatch):
     w = new_window(qtbot)
-    w.enable_recovery(tmp_path)
-    w.rename_token(0, "犬")
+    w.recovery.enable(tmp_path)
+    w.tokens.rename(0, "犬")
     full = [True]
 
     def save(*args, **kwargs):
@@ -145,8 +145,8 @@ def test_autosave_failures_are_said_once_until_a_copy_succeeds_again(qtbot, tmp_
     shown = []
     monkeypatch.setattr(w.statusBar(), "showMessage", lambda text, *a: shown.append(text))
     def write():  # on the worker thread, as the timer does, and waited for
-        w.autosave.write()
-        w.autosave.flush()
+        w.recovery.autosave.write()
+        w.recovery.autosave.flush()
     write()
     write()
     assert len(shown) == 1 and "No space left" in shown[0]
@@ -155,7 +155,7 @@ def test_autosave_failures_are_said_once_until_a_copy_succeeds_again(qtbot, tmp_
     full[0] = True
     write()
     assert len(shown) == 2
-    w.errors.uninstall()
+    w.recovery.errors.uninstall()
 
 
 def test_the_error_log_is_private(tmp_path):
@@ -172,7 +172,7 @@ def test_a_read_only_file_is_refused_from_the_window_and_left_as_it_was(window, 
     target.chmod(0o444)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
-    assert not window.save_to(str(target))
+    assert not window.files.save_to(str(target))
     assert "read-only" in shown[0] and load_scenario(target).n == 3
 
 
@@ -180,7 +180,7 @@ def test_a_file_changed_on_disk_is_not_overwritten_without_asking(qtbot, tmp_pat
     path = tmp_path / "lesson.json"
     save_scenario(load_preset("toy-3token"), path)
     w = new_window(qtbot, str(path))
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     time.sleep(0.01)
     other = load_scenario(path)
     from attnviz.core.scenario import with_token_renamed
@@ -188,11 +188,11 @@ def test_a_file_changed_on_disk_is_not_overwritten_without_asking(qtbot, tmp_pat
     answers = [QMessageBox.Cancel, QMessageBox.Save]
     asked = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: asked.append(a[2]) or answers.pop(0))
-    assert not w.save()
+    assert not w.files.save()
     assert load_scenario(path).tokens[1] == "鳥" and "changed by another program" in asked[0]
-    assert w.save()
+    assert w.files.save()
     assert load_scenario(path).tokens == ("犬", "魚", "それ")
-    assert w.save() and len(asked) == 2  # saved by this window now: no question
+    assert w.files.save() and len(asked) == 2  # saved by this window now: no question
 
 
 def test_save_as_offers_the_compact_format_for_a_large_scenario_and_never_the_models_own_file(
@@ -201,14 +201,14 @@ def test_save_as_offers_the_compact_format_for_a_large_scenario_and_never_the_mo
     layers = {m: np.stack([h.matrix(m) for h in s.heads])[None].repeat(2, 0) for m in "qkv"}  # two layers
     np.savez(tmp_path / "model.npz", tokens=np.array(s.tokens), **layers)
     w = new_window(qtbot, str(tmp_path / "model.npz"))
-    w.rename_token(0, "猫")
+    w.tokens.rename(0, "猫")
     offered = []
 
     def dialog(parent, title, suggestion, filters, chosen):
         offered.append((suggestion, chosen))
         return suggestion, chosen
-    monkeypatch.setattr("attnviz.gui.window.main_window.QFileDialog.getSaveFileName", dialog)
-    assert w.save()
+    monkeypatch.setattr("attnviz.gui.state.files.QFileDialog.getSaveFileName", dialog)
+    assert w.files.save()
     assert offered == [(str(tmp_path / "model-layer0.npz"), "AttnViz compact (*.npz)")]
     assert load_scenario(tmp_path / "model-layer0.npz").tokens[0] == "猫"
     assert load_scenario(tmp_path / "model.npz", layer=1).tokens[0] == "t0"  # the model's file untouched
@@ -229,10 +229,10 @@ def test_a_layer_saved_alone_opens_with_its_name_and_no_layer_to_choose(qtbot, t
     shown = w2.document.scenario
     assert shown.layer == (2, 3)  # where it came from, still said (the figure's caption too)
     assert w2.findChild(QWidget, "layerSelector").isHidden()
-    name = w2.selectors.layer_name
+    name = w2.parts.selectors.layer_name
     assert not name.isHidden() and name.text() == "Layer 2 of 3" and "one layer" in name.toolTip()
-    w2._fill_compare_menu()
-    assert "Another layer of this model…" not in [a.text() for a in w2.compare_menu.actions()]
+    w2.compare.fill_menu(w2.menus.compare_menu)
+    assert "Another layer of this model…" not in [a.text() for a in w2.menus.compare_menu.actions()]
     assert not w2.open_layer(0) and w2.document.scenario is shown  # the overview's click, say
 
 
@@ -248,7 +248,7 @@ def test_files_that_used_to_go_wrong_inside_the_window_say_cannot_open(window, t
     (tmp_path / "bad.json").write_text(content)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[1:3]))
-    assert not window.open_scenario(str(tmp_path / "bad.json"))
+    assert not window.files.open_scenario(str(tmp_path / "bad.json"))
     assert shown[0][0] == "Cannot open" and reason in shown[0][1]
 
 
@@ -272,7 +272,7 @@ def test_a_crash_copy_that_makes_the_reader_raise_anything_is_kept_and_said(qtbo
     w = new_window(qtbot)
     told = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
-    assert not w.offer_restore(tmp_path)
+    assert not w.recovery.offer_restore(tmp_path)
     assert "encrypted" in told[0] and (tmp_path / "autosave" / "unreadable" / "session-locked.npz").exists()
 
 
@@ -282,4 +282,4 @@ def test_restoring_a_copy_whose_source_is_a_hostile_file_works(qtbot, tmp_path, 
     crash_copy(tmp_path, {"source": str(tmp_path / "locked.npz"), "time": time.time()})
     w = new_window(qtbot)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
-    assert w.offer_restore(tmp_path) and w.document.scenario.n == 3 and not w.document.layers_in_file
+    assert w.recovery.offer_restore(tmp_path) and w.document.scenario.n == 3 and not w.document.layers_in_file

@@ -109,7 +109,7 @@ def test_a_slider_drag_updates_continuously_and_is_one_undo_step(window):
     drag(slider, [10, 20, 30, 40, 50])
     assert len(seen) == 5 and seen == sorted(seen, reverse=True)  # flatter at every step
     assert doc.undo_stack.count() == 1
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
     assert doc.scenario.settings.temperature == 1.0
 
 

@@ -76,12 +76,12 @@ def test_undo_and_redo_restore_the_exact_arrays(window, doc):
     type_into(window, "k", 2, 1, "0.1")
     type_into(window, "k", 3, 0, "7")
     edited = doc.scenario.heads[0].k.copy()
-    window.undo_action.trigger()
-    window.undo_action.trigger()
+    window.menus.undo_action.trigger()
+    window.menus.undo_action.trigger()
     np.testing.assert_array_equal(doc.scenario.heads[0].k, original)
     np.testing.assert_array_equal(panel(window, 0).weights(), expected(doc, 0))
-    window.redo_action.trigger()
-    window.redo_action.trigger()
+    window.menus.redo_action.trigger()
+    window.menus.redo_action.trigger()
     np.testing.assert_array_equal(doc.scenario.heads[0].k, edited)
 
 
@@ -136,33 +136,33 @@ def test_the_tables_follow_the_active_head(window, doc):
 
 
 def test_inserted_and_removed_tokens_reach_every_head_table_and_panel(window, doc):
-    assert window.insert_token(2, "とても")
+    assert window.tokens.insert(2, "とても")
     assert doc.scenario.tokens[2] == "とても"
     for matrix in "qkv":
         assert table(window, matrix).model().rowCount() == 11
     for i in range(2):
         assert panel(window, i).weights().shape == (11, 11)
         np.testing.assert_array_equal(panel(window, i).weights(), expected(doc, i))
-    assert window.remove_token(2)
+    assert window.tokens.remove(2)
     assert len(doc.scenario.tokens) == 10 and panel(window, 1).weights().shape == (10, 10)
 
 
 def test_renaming_a_token_changes_the_row_header(window):
-    assert window.rename_token(2, "鮭")
+    assert window.tokens.rename(2, "鮭")
     assert table(window, "v").model().headerData(2, Qt.Vertical) == "鮭"
     assert panel(window, 0).data().tokens[2] == "鮭"
 
 
 def test_an_empty_token_name_is_refused_with_a_message(window, doc):
-    assert not window.rename_token(2, "  ")
+    assert not window.tokens.rename(2, "  ")
     assert doc.scenario.tokens[2] == "魚"
     assert "empty" in window.findChild(object, "messageLabel").text()
 
 
 def test_the_last_token_cannot_be_removed(window, doc):
     for _ in range(9):
-        assert window.remove_token(0)
-    assert not window.remove_token(0)
+        assert window.tokens.remove(0)
+    assert not window.tokens.remove(0)
     assert len(doc.scenario.tokens) == 1
 
 
@@ -198,7 +198,7 @@ def test_a_tiny_value_is_shown_as_zero_point_zero_never_cut_to_a_larger_looking_
 
 def test_undoing_a_token_removal_brings_back_the_selected_query(window, doc):
     doc.select(query=9)
-    assert window.remove_token(9)  # the selected token goes: the selection moves to 8
+    assert window.tokens.remove(9)  # the selected token goes: the selection moves to 8
     assert doc.query == 8
     doc.undo_stack.undo()
     assert doc.scenario.tokens[9] == "だった" and doc.query == 9

@@ -21,8 +21,8 @@ def check(window):
     s = window.document.scenario
     d = window.document
     result = compute(s)
-    assert len(window.heads.panels) == len(s.heads)
-    for i, (panel, trace) in enumerate(zip(window.heads.panels, result.heads)):
+    assert len(window.parts.heads.panels) == len(s.heads)
+    for i, (panel, trace) in enumerate(zip(window.parts.heads.panels, result.heads)):
         held = panel._data.weights  # the picture the panel paints, as the redraw logic left it
         np.testing.assert_array_equal(held, trace.weights)
         assert np.all(np.isfinite(held))
@@ -45,7 +45,7 @@ def test_random_actions_never_break_the_window(qtbot, monkeypatch):
     # window.grab() below paints it all every 200 steps instead.
     window = MainWindow("seed-demo")
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
-    monkeypatch.setattr(window, "ask_unsaved", lambda: QMessageBox.Discard)
+    monkeypatch.setattr(window.files, "ask_unsaved", lambda: QMessageBox.Discard)
     rng = random.Random(SEED)
     d = window.document
     presets = [p.id for p in list_presets() if p.id != "gpt2-small-shape"] * 3 + ["gpt2-small-shape"]
@@ -68,11 +68,11 @@ def test_random_actions_never_break_the_window(qtbot, monkeypatch):
         n = d.scenario.n
         choice = rng.random()
         if choice < 0.4 and n < 16:
-            window.insert_token(rng.randint(0, n), rng.choice(NAMES))
+            window.tokens.insert(rng.randint(0, n), rng.choice(NAMES))
         elif choice < 0.8:
-            window.remove_token(rng.randrange(n))
+            window.tokens.remove(rng.randrange(n))
         else:
-            window.rename_token(rng.randrange(n), rng.choice(NAMES))
+            window.tokens.rename(rng.randrange(n), rng.choice(NAMES))
 
     def masks():
         kinds = ("none", "causal", "window", "prefix", "padding", "custom")
@@ -82,15 +82,15 @@ def test_random_actions_never_break_the_window(qtbot, monkeypatch):
             box.activated.emit(box.currentIndex())
             window.findChild(QWidget, "maskSize").setValue(rng.randint(1, 6))
         else:  # Shift+click a cell: paints a painted mask, pads a token, or is refused
-            panel = window.heads.panels[rng.randrange(len(window.heads.panels))]
+            panel = window.parts.heads.panels[rng.randrange(len(window.parts.heads.panels))]
             n = d.scenario.n
             panel._paint_mask(rng.randrange(n), rng.randrange(n))
 
     actions = [
         (20, lambda: cell_edit(f"{rng.uniform(-10, 10):.3g}")),
         (10, lambda: cell_edit(rng.choice(GARBAGE))),
-        (8, lambda: window.undo_action.trigger()),
-        (5, lambda: window.redo_action.trigger()),
+        (8, lambda: window.menus.undo_action.trigger()),
+        (5, lambda: window.menus.redo_action.trigger()),
         (4, lambda: window.findChild(QWidget, "causalToggle").click()),
         (3, lambda: window.findChild(QWidget, "scaleToggle").click()),
         (6, lambda: slider("temperatureSlider")),
@@ -100,7 +100,7 @@ def test_random_actions_never_break_the_window(qtbot, monkeypatch):
         (6, tokens),
         (4, lambda: window.classroom.next_step()),
         (3, masks),
-        (1, lambda: window.open_scenario(rng.choice(presets))),
+        (1, lambda: window.files.open_scenario(rng.choice(presets))),
     ]
     weights = [w for w, _ in actions]
     changes, refusals = [], []

@@ -24,7 +24,7 @@ def model(window, matrix="q"):
 
 
 def panel_weights(window):
-    return [p.weights() for p in window.heads.panels]
+    return [p.weights() for p in window.parts.heads.panels]
 
 
 def assert_panels_match_the_core(window):
@@ -73,14 +73,14 @@ def test_a_million_in_every_cell_keeps_every_weight_exact_and_finite(window):
 
 @pytest.mark.parametrize("name", ["🐱", "ねこ🐟", "a" * 40, "を"])
 def test_emoji_long_and_duplicate_token_names_are_accepted_and_drawn(window, name):
-    assert window.rename_token(0, name)
-    window.heads.panels[0].grab()  # draws without error
+    assert window.tokens.rename(0, name)
+    window.parts.heads.panels[0].grab()  # draws without error
     assert window.document.scenario.tokens[0] == name
 
 
 @pytest.mark.parametrize("name, reason", [("", "empty"), ("   ", "empty"), ("a" * 41, "characters long")])
 def test_empty_and_overlong_token_names_are_refused_with_a_reason(window, name, reason):
-    assert not window.rename_token(0, name)
+    assert not window.tokens.rename(0, name)
     assert reason in window.findChild(QWidget, "messageLabel").text()
     assert window.document.scenario.tokens[0] == "猫"
 
@@ -109,13 +109,13 @@ def hostile_files(tmp_path):
 
 
 def test_hostile_files_are_refused_with_a_message_and_what_was_open_stays(window, tmp_path, monkeypatch):
-    assert window.rename_token(0, "犬")  # unsaved work that must survive every refusal
-    monkeypatch.setattr(window, "ask_unsaved", lambda: QMessageBox.Discard)
+    assert window.tokens.rename(0, "犬")  # unsaved work that must survive every refusal
+    monkeypatch.setattr(window.files, "ask_unsaved", lambda: QMessageBox.Discard)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     for name, reason in hostile_files(tmp_path).items():
         before = window.document.scenario
-        assert not window.open_scenario(str(tmp_path / name)), name
+        assert not window.files.open_scenario(str(tmp_path / name)), name
         assert reason in shown[-1], (name, shown[-1])
         assert window.document.scenario is before and window.document.scenario.tokens[0] == "犬"
 
@@ -127,11 +127,11 @@ JAPANESE_REASONS = {"truncated.json": "JSON が", "newer.json": "新しい AttnV
 
 def test_a_japanese_teacher_reads_why_a_file_was_refused_in_japanese(window, tmp_path, monkeypatch):
     install_language("ja")
-    monkeypatch.setattr(window, "ask_unsaved", lambda: QMessageBox.Discard)
+    monkeypatch.setattr(window.files, "ask_unsaved", lambda: QMessageBox.Discard)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     for name, english in hostile_files(tmp_path).items():
-        assert not window.open_scenario(str(tmp_path / name)), name
+        assert not window.files.open_scenario(str(tmp_path / name)), name
         said = shown[-1].replace(str(tmp_path / name), "")  # the file's name stays as it is
         english = set(re.findall(r"[A-Za-z]{3,}", said)) - {"JSON", "AttnViz", "pickle", "nan", "float", "tokens", "Python"}
         assert JAPANESE_REASONS[name] in said and not english and said.startswith("："), (name, shown[-1])
@@ -148,7 +148,7 @@ def test_an_unreadable_file_is_refused_too(window, tmp_path, monkeypatch):
     monkeypatch.setattr(os, "open", denied)
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
-    assert not window.open_scenario(str(tmp_path / "locked.json"))
+    assert not window.files.open_scenario(str(tmp_path / "locked.json"))
     assert "permission denied" in shown[0] and window.document.scenario.n == 10
 
 
@@ -158,30 +158,30 @@ def test_an_unreadable_file_is_refused_too(window, tmp_path, monkeypatch):
 def recovering(qtbot, tmp_path):
     w = MainWindow("seed-demo")
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.enable_recovery(tmp_path)
-    w.autosave.timer.setInterval(10)
+    w.recovery.enable(tmp_path)
+    w.recovery.autosave.timer.setInterval(10)
     w.show()
     return w
 
 
 def test_unsaved_work_is_autosaved_and_the_copy_goes_when_it_is_saved(recovering, qtbot, tmp_path):
     w = recovering
-    w.rename_token(0, "犬")
-    qtbot.waitUntil(w.autosave.path.exists, timeout=3000)
-    assert load_scenario(w.autosave.path).tokens[0] == "犬"
-    assert w.save_to(str(tmp_path / "saved.json"))
-    assert not w.autosave.path.exists()  # saved: nothing left to recover
+    w.tokens.rename(0, "犬")
+    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=3000)
+    assert load_scenario(w.recovery.autosave.path).tokens[0] == "犬"
+    assert w.files.save_to(str(tmp_path / "saved.json"))
+    assert not w.recovery.autosave.path.exists()  # saved: nothing left to recover
 
 
 def test_a_clean_close_leaves_nothing_to_restore(recovering, qtbot, tmp_path, monkeypatch):
     from attnviz.gui.state.autosave import orphans
     w = recovering
-    w.rename_token(0, "犬")
-    qtbot.waitUntil(w.autosave.path.exists, timeout=3000)
+    w.tokens.rename(0, "犬")
+    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=3000)
     assert orphans(tmp_path) == []  # this session is alive: its copy is not an orphan
-    monkeypatch.setattr(w, "ask_unsaved", lambda: QMessageBox.Discard)
+    monkeypatch.setattr(w.files, "ask_unsaved", lambda: QMessageBox.Discard)
     assert w.close()
-    assert orphans(tmp_path) == [] and not w.autosave.path.exists()
+    assert orphans(tmp_path) == [] and not w.recovery.autosave.path.exists()
 
 
 CRASHING_SESSION = """
@@ -191,12 +191,12 @@ app = create_app()
 from PySide6.QtWidgets import QTableView
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
-w.enable_recovery()
+w.recovery.enable()
 w.show()
 table = w.findChild(QTableView, "qTable").model()
 table.setData(table.index(6, 0), "2")   # それ: 動物 2 ...
 table.setData(table.index(6, 1), "0")   # ... 食べ物 0: it now looks at 猫
-while not w.autosave.path.exists():
+while not w.recovery.autosave.path.exists():
     app.processEvents()
     time.sleep(0.05)
 print("autosaved", flush=True)
@@ -214,16 +214,16 @@ def test_after_a_kill_the_next_start_offers_the_unsaved_work_back(qtbot, tmp_pat
         session.wait(timeout=10)
     w = MainWindow("toy-3token")
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.enable_recovery(tmp_path)
+    w.recovery.enable(tmp_path)
     asked = []
-    monkeypatch.setattr(w, "ask_restore", lambda *a: asked.append(a) or QMessageBox.Yes)
-    assert w.offer_restore(tmp_path)
+    monkeypatch.setattr(w.recovery, "ask_restore", lambda *a: asked.append(a) or QMessageBox.Yes)
+    assert w.recovery.offer_restore(tmp_path)
     s = w.document.scenario
     assert asked and asked[0][1] == "preset:seed-demo"
     assert s.heads[0].q[6].tolist() == [2, 0, 0, 0] and w.document.modified
     weights = w.findChild(QWidget, "headPanel0").weights()
     assert s.tokens[int(np.argmax(weights[6]))] == "猫"
-    assert not w.offer_restore(tmp_path)  # offered once, then gone
+    assert not w.recovery.offer_restore(tmp_path)  # offered once, then gone
 
 
 def test_refusing_the_restore_discards_the_copy(qtbot, tmp_path, monkeypatch):
@@ -235,8 +235,8 @@ def test_refusing_the_restore_discards_the_copy(qtbot, tmp_path, monkeypatch):
     (folder / "session-dead.json").write_text(json.dumps(doc), encoding="utf-8")
     w = MainWindow("seed-demo")
     qtbot.addWidget(w)
-    monkeypatch.setattr(w, "ask_restore", lambda *a: QMessageBox.No)
-    assert not w.offer_restore(tmp_path)
+    monkeypatch.setattr(w.recovery, "ask_restore", lambda *a: QMessageBox.No)
+    assert not w.recovery.offer_restore(tmp_path)
     assert orphans(tmp_path) == [] and w.document.scenario.n == 10
 
 
@@ -256,14 +256,14 @@ def test_an_unexpected_error_is_logged_reported_and_the_app_goes_on(recovering, 
     qtbot.waitUntil(lambda: bool(reported), timeout=2000)
     error, logged = reported[0]
     assert isinstance(error, RuntimeError) and "a bug in a view" in logged.read_text(encoding="utf-8")
-    assert w.isVisible() and w.rename_token(0, "犬")  # still working
-    w.errors.uninstall()
+    assert w.isVisible() and w.tokens.rename(0, "犬")  # still working
+    w.recovery.errors.uninstall()
 
 
 def test_the_error_dialog_offers_to_save_a_copy(recovering, tmp_path, monkeypatch):
     from attnviz.gui.window.errors import ErrorReporter
     saved = []
-    monkeypatch.setattr(recovering, "save_as", lambda: saved.append(True))
+    monkeypatch.setattr(recovering.files, "save_as", lambda: saved.append(True))  # what "Save a copy…" calls
 
     def click_save(box):
         assert "nothing has been lost" in box.text() and "RuntimeError" in box.detailedText()
@@ -272,22 +272,22 @@ def test_the_error_dialog_offers_to_save_a_copy(recovering, tmp_path, monkeypatc
     try:
         raise RuntimeError("boom")
     except RuntimeError as e:
-        ErrorReporter(recovering).report(e, "Traceback ... RuntimeError: boom", tmp_path / "errors.log")
+        ErrorReporter(recovering, recovering.recovery.keep_copy, lambda: recovering.files.save_as()).report(e, "Traceback ... RuntimeError: boom", tmp_path / "errors.log")
     assert saved == [True]
-    recovering.errors.uninstall()
+    recovering.recovery.errors.uninstall()
 
 
 def test_a_steady_stream_of_edits_is_still_autosaved(recovering, qtbot):
     w = recovering
-    w.autosave.timer.setInterval(200)
+    w.recovery.autosave.timer.setInterval(200)
     model = w.findChild(QTableView, "qTable").model()
     start = time.monotonic()
     r = 0
-    while not w.autosave.path.exists() and time.monotonic() - start < 3:
+    while not w.recovery.autosave.path.exists() and time.monotonic() - start < 3:
         model.setData(model.index(0, 0), str(r % 5 + 1))  # an edit every 50 ms, never a pause
         r += 1
         qtbot.wait(50)
-    assert w.autosave.path.exists() and time.monotonic() - start < 1.5
+    assert w.recovery.autosave.path.exists() and time.monotonic() - start < 1.5
 
 
 def test_a_read_only_data_folder_lets_the_window_work_without_autosave(qtbot, tmp_path):
@@ -295,10 +295,10 @@ def test_a_read_only_data_folder_lets_the_window_work_without_autosave(qtbot, tm
     blocked.write_text("not a folder")
     w = MainWindow("toy-3token")
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.enable_recovery(blocked)
-    assert w.autosave is None and "cannot be kept safe" in w.findChild(QWidget, "messageLabel").text()
-    assert w.rename_token(0, "犬")
-    w.errors.uninstall()
+    w.recovery.enable(blocked)
+    assert w.recovery.autosave is None and "cannot be kept safe" in w.findChild(QWidget, "messageLabel").text()
+    assert w.tokens.rename(0, "犬")
+    w.recovery.errors.uninstall()
 
 
 def test_an_unreadable_copy_is_set_aside_not_deleted_and_the_user_is_told_where(qtbot, tmp_path, monkeypatch):
@@ -309,7 +309,7 @@ def test_an_unreadable_copy_is_set_aside_not_deleted_and_the_user_is_told_where(
     qtbot.addWidget(w)
     told = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: told.append(a[2]))
-    assert not w.offer_restore(tmp_path)
+    assert not w.recovery.offer_restore(tmp_path)
     kept = folder / "unreadable" / "session-broken.json"
     assert kept.read_text() == "{ broken"
     assert len(told) == 1 and str(kept) in told[0] and "broken JSON" in told[0]
@@ -323,7 +323,7 @@ def test_an_error_that_repeats_on_every_repaint_is_shown_once_and_after_the_pain
     shown = []
     monkeypatch.setattr(errors.ErrorReporter, "report", lambda self, e, d, logged: shown.append(e))
     monkeypatch.setattr(errors, "log_path", lambda: tmp_path / "errors.log")
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
 
     def broken():
         raise ValueError("the same bug")
@@ -331,10 +331,10 @@ def test_an_error_that_repeats_on_every_repaint_is_shown_once_and_after_the_pain
         try:
             broken()
         except ValueError:
-            w.errors(*sys.exc_info())
+            w.recovery.errors(*sys.exc_info())
     assert shown == []  # not inside the failing code
     qtbot.waitUntil(lambda: bool(shown), timeout=2000)
     qtbot.wait(50)
-    assert len(shown) == 1 and w.errors.count == 5
-    assert load_scenario(w.autosave.path).tokens[0] == "犬"  # the work was copied at once
-    w.errors.uninstall()
+    assert len(shown) == 1 and w.recovery.errors.count == 5
+    assert load_scenario(w.recovery.autosave.path).tokens[0] == "犬"  # the work was copied at once
+    w.recovery.errors.uninstall()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from attnviz.core import load_scenario
 from attnviz.gui import MainWindow
+from attnviz.gui.state import settings
 
 
 def make(qtbot, scenario="seed-demo"):
@@ -71,82 +72,82 @@ def test_launching_from_the_command_line_keeps_the_files_name_for_the_title_and_
     path = tmp_path / "lesson.json"
     save_scenario(load_preset("toy-3token"), path)
     opened = []
-    monkeypatch.setattr(cli, "display_problem", lambda: None)
+    monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     monkeypatch.setattr("attnviz.gui.window.app.run", lambda scenario, lang=None, **model: opened.append(scenario) or 0)
     assert cli.main([str(path)]) == 0
     w = make(qtbot, opened[0])
     assert w.windowTitle() == "lesson.json[*] — AttnViz" and w.document.path == str(path)
-    w.rename_token(0, "犬")
-    assert w.save() and load_scenario(path).tokens[0] == "犬"
+    w.tokens.rename(0, "犬")
+    assert w.files.save() and load_scenario(path).tokens[0] == "犬"
 
 
 def test_the_title_shows_the_name_and_a_modified_mark(qtbot):
     w = make(qtbot)
     assert w.windowTitle() == "seed-demo[*] — AttnViz" and not w.isWindowModified()
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     assert w.isWindowModified()
-    w.undo_action.trigger()
+    w.menus.undo_action.trigger()
     assert not w.isWindowModified()
 
 
 def test_closing_with_unsaved_changes_asks_and_cancel_keeps_the_window(qtbot, monkeypatch):
     w = make(qtbot)
     w.show()
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     asked = []
-    monkeypatch.setattr(w, "ask_unsaved", lambda: asked.append(1) or QMessageBox.Cancel)
+    monkeypatch.setattr(w.files, "ask_unsaved", lambda: asked.append(1) or QMessageBox.Cancel)
     assert not w.close()
     assert asked and w.isVisible()
-    monkeypatch.setattr(w, "ask_unsaved", lambda: QMessageBox.Discard)
+    monkeypatch.setattr(w.files, "ask_unsaved", lambda: QMessageBox.Discard)
     assert w.close()
 
 
 def test_opening_another_scenario_with_unsaved_changes_asks_first(qtbot, monkeypatch):
     w = make(qtbot)
-    w.rename_token(0, "犬")
-    monkeypatch.setattr(w, "ask_unsaved", lambda: QMessageBox.Cancel)
-    assert not w.open_scenario("toy-3token")
+    w.tokens.rename(0, "犬")
+    monkeypatch.setattr(w.files, "ask_unsaved", lambda: QMessageBox.Cancel)
+    assert not w.files.open_scenario("toy-3token")
     assert w.document.scenario.tokens[0] == "犬"
 
 
 def test_save_writes_a_file_that_opens_again_with_the_edit(qtbot, tmp_path):
     w = make(qtbot)
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     path = tmp_path / "mine.json"
-    assert w.save_to(str(path))
+    assert w.files.save_to(str(path))
     assert w.windowTitle() == "mine.json[*] — AttnViz" and not w.isWindowModified()
     assert json.loads(path.read_text(encoding="utf-8"))["tokens"][0] == "犬"
     other = make(qtbot, str(path))
     assert other.document.scenario.tokens[0] == "犬"
-    assert str(path) in w.recent_files()
+    assert str(path) in settings.recent_files()
 
 
 def test_a_broken_file_is_refused_with_a_message_and_the_open_scenario_stays(qtbot, tmp_path, monkeypatch):
     w = make(qtbot)
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     w.document.undo_stack.setClean()
     broken = tmp_path / "broken.json"
     broken.write_text("{ not json")
     warnings = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
-    assert not w.open_scenario(str(broken))
+    assert not w.files.open_scenario(str(broken))
     assert warnings and "broken JSON" in warnings[0]
     assert w.document.scenario.tokens[0] == "犬"
 
 
 def test_saving_into_a_missing_folder_says_so_and_keeps_the_work(qtbot, tmp_path, monkeypatch):
     w = make(qtbot)
-    w.rename_token(0, "犬")
+    w.tokens.rename(0, "犬")
     warnings = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
-    assert not w.save_to(str(tmp_path / "no" / "such" / "dir.json"))
+    assert not w.files.save_to(str(tmp_path / "no" / "such" / "dir.json"))
     assert "does not exist" in warnings[0] and w.isWindowModified()
 
 
 def test_new_from_preset_replaces_the_scenario_and_clears_the_history(qtbot):
     w = make(qtbot)
-    w.presets_menu.aboutToShow.emit()  # the menu is filled when it opens
-    action = next(a for a in w.presets_menu.actions() if a.text().startswith("toy-3token"))
+    w.menus.presets_menu.aboutToShow.emit()  # the menu is filled when it opens
+    action = next(a for a in w.menus.presets_menu.actions() if a.text().startswith("toy-3token"))
     action.trigger()
     assert w.document.scenario.tokens == ("猫", "魚", "それ")
     assert w.document.undo_stack.count() == 0

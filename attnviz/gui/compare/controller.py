@@ -1,0 +1,72 @@
+"""File → Compare with… and the Help menu's pairs: what is shown (A) beside a preset, a file or
+another layer of the same model (B), in a dialog of its own."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from ...core.presets import open_named
+from ..common.i18n import tr
+from ..state.files import FILE_FILTER, fill_with_presets
+
+ORDER_PAIR = ("position-nekoga", "position-suwatta")  # seed 003: the same words in two orders
+HASHI_PAIR = ("hashi-chopsticks", "hashi-bridge")     # one はし, two meanings
+
+
+class CompareController:
+    def __init__(self, document, shell, view, runner, files):
+        self.document, self.shell, self.view, self.runner = document, shell, view, runner
+        self.files = files  # opens A of a pair; knows whether other layers exist
+        self.dialog = None
+
+    def fill_menu(self, menu):
+        fill_with_presets(menu, lambda p: self.compare_with(open_named(p)[0]))
+        menu.addSeparator()
+        menu.addAction(tr("A file…")).triggered.connect(self.compare_with_file)
+        if self.files.other_layers():
+            menu.addAction(tr("Another layer of this model…")).triggered.connect(self.ask_layer)
+
+    def compare_with_file(self):
+        path, _ = QFileDialog.getOpenFileName(self.shell.dialog_parent(), tr("Compare with"), "", FILE_FILTER)
+        if path:
+            from ...core.io import load_scenario
+            self.compare_with(lambda: load_scenario(path))  # read off the GUI thread
+
+    def ask_layer(self):
+        s = self.document.scenario
+        layer, ok = QInputDialog.getInt(self.shell.dialog_parent(), tr("Compare with another layer"),
+                                        tr("Layer (0 to {0}) to set beside layer {1}:").format(s.layer[1] - 1,
+                                                                                               s.layer[0]),
+                                        (s.layer[0] + 1) % s.layer[1], 0, s.layer[1] - 1)
+        if ok:
+            self.compare_layer(layer)
+
+    def compare_layer(self, layer: int) -> None:
+        """The layer shown now (A) beside another layer of the same model (B), B − A per head."""
+        from ...core import llama
+        from ...core.io import load_scenario
+        s, path = self.document.scenario, self.document.path
+        if s.live is not None:
+            self.runner.when_ready(lambda result: self.compare_with(lambda: llama.another_layer(s, result, layer)))
+        else:
+            self.compare_with(lambda: load_scenario(path, layer))  # read off the GUI thread
+
+    def compare_presets(self, a: str, b: str) -> None:
+        """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""
+        if self.files.open_scenario(a):
+            self.compare_with(open_named(b)[0])
+
+    def compare_with(self, other):
+        """The scenario shown now (A) beside `other` (B, or a function that makes it, called off the
+        GUI thread), with B − A for each head; built off the GUI thread, with progress and Cancel.
+        If B cannot be made, say why and show nothing."""
+        from .dialog import CompareDialog
+        dialog = CompareDialog(self.document.scenario, other, self.view, self.shell.dialog_parent())
+        dialog.failed.connect(lambda message: self.shell.warn(tr("Cannot open"), message))
+        dialog.finished.connect(lambda *_: self._forget(dialog))  # closed, cancelled or failed
+        self.dialog = dialog
+        dialog.show()
+        return dialog
+
+    def _forget(self, dialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None

@@ -1,0 +1,57 @@
+"""See the maths: the maths views' tabs in their dock (geometry, √d_k, softmax, kernel,
+before/after, lines), made when first shown, since they need pyqtgraph."""
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QTabWidget
+
+from ..common.i18n import tr
+from ..common.lazy import MathView
+
+
+class MathsPanel:
+    def __init__(self, document, report, dock):
+        self.document, self.report, self.dock = document, report, dock
+        self.tabs: QTabWidget | None = None
+        self.views: list = []
+        # The views behind the step table's tab catch up when they come forward. (A third dock in
+        # this tab group made Qt repaint the whole window at every edit: the lines view is one of
+        # the maths tabs instead.)
+        dock.visibilityChanged.connect(lambda shown: shown and QTimer.singleShot(0, self._sync))
+
+    def made(self) -> bool:
+        return self.tabs is not None
+
+    def widget(self) -> QTabWidget:
+        """The tabs, made on first use."""
+        if self.tabs is None:
+            from .geometry import GeometryView
+            from .lines import LinesView
+            from .views import DiffView, KernelView, SoftmaxView, SqrtDkExplorer
+            d = self.document
+            self.tabs = QTabWidget(objectName="mathsTabs")
+            self.views = [GeometryView(d, self.report), SqrtDkExplorer(d), SoftmaxView(d), KernelView(d),
+                          DiffView(d), LinesView(d)]
+            for view in self.views:
+                self.tabs.addTab(view, "")
+            self.dock.setWidget(self.tabs)
+            self.retranslate()
+        return self.tabs
+
+    def lines(self):
+        """The lines view (token to token), the last tab, brought to the front."""
+        tabs = self.widget()
+        tabs.setCurrentWidget(self.views[-1])
+        return self.views[-1]
+
+    def retranslate(self) -> None:
+        if self.tabs is not None:
+            for i, text in enumerate((tr("Geometry"), tr("√d_k"), tr("Softmax"), tr("Kernel"), tr("Before / after"),
+                                      tr("Lines"))):
+                self.tabs.setTabText(i, text)
+
+    def _sync(self) -> None:
+        widget = self.dock.widget()
+        views = ([widget] if isinstance(widget, MathView) else []) + widget.findChildren(MathView)
+        for view in views:
+            view.sync_if_shown()

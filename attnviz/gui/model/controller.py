@@ -1,0 +1,152 @@
+"""The real model in the window: File → Real model…, a text read off the GUI thread with progress
+and Cancel, a saved session run again, and another layer of the run shown."""
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import QDialog, QMessageBox, QProgressBar, QPushButton
+
+from ...core import session as sessions
+from ...core.scenario import ScenarioError
+from ..common.i18n import describe, tr
+from ..state import autosave, settings
+from .runner import ModelRunner
+
+
+class ModelController:
+    def __init__(self, document, shell, maybe_save, recovery):
+        self.document, self.shell = document, shell
+        self.maybe_save = maybe_save  # asked before the run replaces what is open
+        self.recovery = recovery      # a crash copy's session: restored or kept aside there
+        self.restoring = None         # that crash copy, while its session runs again
+        self.runner = runner = ModelRunner(document, shell.dialog_parent())
+        runner.loaded.connect(self._ran)
+        runner.failed.connect(self._failed)
+        runner.cancelled.connect(self._cancelled)
+        runner.restored.connect(self._session_restored)
+        runner.mismatch.connect(self._session_mismatch)
+        runner.progress.connect(self._progress)
+        runner.ran.connect(lambda _: self._show_progress())
+        self.progress = QProgressBar(objectName="modelProgress", minimumWidth=320)
+        self.progress.hide()
+        self.cancel = QPushButton(objectName="modelCancel")  # a new text: loading, tokenising, running
+        self.cancel.clicked.connect(runner.cancel)
+        self.cancel.hide()
+
+    def retranslate(self) -> None:
+        self.cancel.setText(tr("Cancel"))
+        self.cancel.setToolTip(tr("Stop reading this text; the window stays as it is"))
+
+    # ------------------------------------------------------------- a text
+
+    def dialog(self):
+        from .dialog import ModelDialog
+        live = self.document.scenario.live
+        dialog = ModelDialog(self.shell.dialog_parent(), live.text if live else None)
+        if dialog.exec() == QDialog.Accepted:
+            self.run(dialog.chosen_text(), dialog.path)
+
+    def run(self, text: str, path=None) -> bool:
+        """Read `text` with the real model (loaded once, off the GUI thread); it opens when it has run."""
+        if not self.maybe_save():
+            return False
+        self.runner.start(text, path)
+        return True
+
+    def _progress(self, what: str, done: int, total: int):
+        self._show_progress()
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setFormat({"load": tr("Loading the model: %v of %m layers"),
+                                 "tokens": tr("Reading the text…")}.get(what, tr("Running the model…")))
+        self.progress.setToolTip(self.progress.format())
+
+    def _show_progress(self):
+        """The progress while the model works; Cancel while a new text is read."""
+        self.progress.setVisible(self.runner.busy)
+        self.cancel.setVisible(self.runner.reading())
+
+    def _ran(self, model, encoded, result):
+        from ...core import llama
+        self._show_progress()
+        try:
+            scenario = llama.scenario(model, encoded, result, 0)
+        except ScenarioError as e:  # said every time, not once a session as an unexpected error is
+            self.shell.warn(tr("Cannot run the model"), describe(e))
+            return
+        self.document.replace(scenario, None)
+        self.shell.update_title()
+
+    def _failed(self, message: str):
+        self._show_progress()
+        self.shell.warn(tr("Cannot run the model"), message)
+
+    def _cancelled(self):
+        self._show_progress()
+        self.shell.report(tr("Cancelled: the window is as it was"))
+
+    # ------------------------------------------------------------- another layer
+
+    def show_layer(self, layer: int, refused) -> None:
+        """Another layer of the run, with every change made so far (a view, not an undo step),
+        keeping the head and the query; `refused()` when the window moved on meanwhile."""
+        d = self.document
+        head, query, scenario = d.active_head, d.query, d.scenario
+        self.runner.when_ready(lambda result: self._show_layer(scenario, result, layer, head, query, refused))
+
+    def _show_layer(self, scenario, result, layer, head, query, refused):
+        from ...core import llama
+        d = self.document
+        if d.scenario is not scenario or scenario.live.layer == layer:
+            refused()
+            return
+        d.show(llama.another_layer(scenario, result, layer))
+        d.select(head=head, query=query)
+
+    # ------------------------------------------------------------- a saved session
+
+    def open_session(self, path: str, crash_copy=None) -> bool:
+        """Open a saved real-model session: the model runs again with every change (off the GUI
+        thread), and the layer, head and query come back as they were."""
+        try:
+            session, meta = sessions.read_session(path)
+        except ScenarioError as e:
+            self.shell.warn(tr("Cannot open"), describe(e))
+            return False
+        source = autosave.original_source(meta) if crash_copy else os.path.abspath(path)
+        self.restoring = crash_copy  # a crash copy is kept until its session is back on screen
+        self.runner.start_session(session, source)
+        return True
+
+    def _session_restored(self, model, encoded, result, session, source):
+        from ...core import llama
+        self._show_progress()
+        self.document.replace(llama.scenario(model, encoded, result, session.view.layer), source)
+        self.document.select(head=session.view.head, query=session.view.query)
+        if source and not self.restoring:
+            settings.remember_recent(source)
+        copy, self.restoring = self.restoring, None
+        if copy is not None:
+            self.recovery.restored(copy)
+        self.shell.update_title()
+
+    def _session_mismatch(self, session, error, source):
+        self._show_progress()
+        answer = QMessageBox.question(
+            self.shell.dialog_parent(), tr("The session's model cannot be had"),
+            tr("{0}. Open the layer that was shown as a plain scenario instead (its numbers, without the "
+               "model)?").format(describe(error)), QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        copy, self.restoring = self.restoring, None
+        if copy is not None:  # the changes in other layers live on in the copy, set aside
+            self.recovery.tell_kept(autosave.set_aside(copy), error)
+        if answer != QMessageBox.Yes:
+            return
+        try:
+            scenario = sessions.shown_scenario(session)
+        except ScenarioError as e:
+            self.shell.warn(tr("Cannot open"), describe(e))
+            return
+        self.document.replace(scenario, None)
+        if copy is not None:
+            self.document.undo_stack.resetClean()  # restored work is unsaved work
+        self.shell.update_title()

@@ -1,0 +1,175 @@
+"""The window's parts and where they sit: the heads in the centre, the q/k/v tables (or the layer
+from X to O) on the left, one query's steps (or the maths) below, the next token on the right,
+the toolbar above; and the same parts rearranged for a projector."""
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QSplitter, QTabBar, QToolBar, QVBoxLayout, QWidget
+
+from ..common.i18n import tr
+from ..heads.view import HeadsView
+from ..maths.dock import MathsPanel
+from ..model.next_token import NextTokenView
+from ..steps.table import StepView
+from ..tables.controls import PresentationControls, QuerySliders, Selectors, SettingsBar
+from ..tables.vectors import VectorTables
+
+
+class Parts:
+    def __init__(self, window, document, view, report, runner):
+        self.window, self.document = window, document
+        d = document
+        self.heads = HeadsView(d, view, report)
+        window.setCentralWidget(self.heads)
+        self.tables = VectorTables(d, report)
+        self.vectors_dock = self._dock("vectorsDock", self.tables, Qt.LeftDockWidgetArea)
+        self.pipeline = None  # the layer view, made for scenarios with X and W matrices
+        self.pipeline_dock = self._dock("pipelineDock", QWidget(), Qt.LeftDockWidgetArea)
+        self.pipeline_dock.hide()  # tabbed beside the tables only when a scenario has a layer to show
+        self.report = report
+        self.sliders = QuerySliders(d, report)
+        self.steps = StepView(d, view)
+        self.steps_split = QSplitter(Qt.Horizontal)
+        self.steps_split.addWidget(self.sliders)
+        self.steps_split.addWidget(self.steps)
+        self.steps_split.setStretchFactor(1, 3)
+        self.presenter = PresentationControls(d, report)  # shown beside the steps while presenting
+        self.presenter.hide()
+        column = QWidget(objectName="stepColumn")
+        stack = QVBoxLayout(column)
+        stack.setContentsMargins(0, 0, 0, 0)
+        stack.addWidget(self.steps_split, 1)
+        stack.addWidget(self.presenter)
+        self.steps_dock = self._dock("stepDock", column, Qt.BottomDockWidgetArea)
+        self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
+        self.maths = MathsPanel(d, report, self.maths_dock)
+        window.tabifyDockWidget(self.steps_dock, self.maths_dock)
+        self.steps_dock.raise_()
+        self.maths_dock.visibilityChanged.connect(self._maths_shown)
+        self.next_dock = self._dock("nextTokenDock", NextTokenView(runner), Qt.RightDockWidgetArea)
+        self.next_dock.hide()
+        self.selectors = Selectors(d)
+        self.settings_bar = SettingsBar(d, report)
+        self.toolbar = QToolBar(objectName="controlsToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(self.selectors)
+        self.toolbar.addSeparator()
+        self.toolbar.addWidget(self.settings_bar)
+        window.addToolBar(Qt.TopToolBarArea, self.toolbar)
+        # The tables run the window's full height on the left, so all ten rows of q, k and v of
+        # the tutorial's sentence fit on a 1920 × 1080 screen.
+        window.setCorner(Qt.BottomLeftCorner, Qt.LeftDockWidgetArea)
+        d.replaced.connect(self.show_pipeline)
+
+    def _dock(self, name, widget, area) -> QDockWidget:
+        dock = QDockWidget(self.window, objectName=name)
+        dock.setWidget(widget)
+        # Closable: the View menu's toggles need it (Qt disables them otherwise), and a closed
+        # panel comes back from there.
+        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable |
+                         QDockWidget.DockWidgetClosable)
+        self.window.addDockWidget(area, dock)
+        return dock
+
+    def docks(self) -> list[QDockWidget]:
+        """In the View menu's order."""
+        return [self.vectors_dock, self.pipeline_dock, self.steps_dock, self.maths_dock, self.next_dock]
+
+    def retranslate(self) -> None:
+        for dock, title in ((self.vectors_dock, tr("q, k, v of the active head")),
+                            (self.steps_dock, tr("One query, step by step")), (self.maths_dock, tr("See the maths")),
+                            (self.pipeline_dock, tr("The layer: X to O")), (self.next_dock, tr("Next token"))):
+            dock.setWindowTitle(title)
+        self.toolbar.setWindowTitle(tr("Toolbar: head, query, mask, temperature"))
+        self.maths.retranslate()
+
+    def bring_forward(self, dock) -> None:
+        """Make a tabbed dock the one shown. (QDockWidget.raise_() does not switch the tab
+        while the window is being laid out; choosing the tab does.)"""
+        dock.raise_()
+        for bar in self.window.findChildren(QTabBar):
+            if bar.parent() is self.window:
+                for i in range(bar.count()):
+                    if bar.tabText(i) == dock.windowTitle():
+                        bar.setCurrentIndex(i)
+
+    def show_pipeline(self, *_) -> None:
+        """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
+        the q, k, v tables go away for a model's weights (there are none)."""
+        s, window = self.document.scenario, self.window
+        self.vectors_dock.setVisible(not s.weights_only)
+        self.vectors_dock.toggleViewAction().setEnabled(not s.weights_only)
+        layered = s.projection is not None
+        self.pipeline_dock.toggleViewAction().setEnabled(layered)
+        self.next_dock.setVisible(s.live is not None)
+        self.next_dock.toggleViewAction().setEnabled(s.live is not None)
+        if layered and self.pipeline is None:
+            from ..maths.pipeline import PipelineView
+            self.pipeline = PipelineView(self.document, self.report)
+            self.pipeline_dock.setWidget(self.pipeline)
+        if layered and not window.tabifiedDockWidgets(self.vectors_dock):
+            window.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
+        self.pipeline_dock.setVisible(layered)
+        if layered:
+            QTimer.singleShot(0, lambda: self.bring_forward(self.pipeline_dock))
+
+    def _maths_shown(self, shown: bool) -> None:
+        """The maths views need room: the first time they come forward, give them half the height."""
+        if shown and not self.maths.made():
+            self.maths.widget()
+            self.window.resizeDocks([self.maths_dock], [max(300, self.window.height() // 2)], Qt.Vertical)
+
+    def show_lines(self):
+        self.bring_forward(self.maths_dock)
+        return self.maths.lines()
+
+    # ------------------------------------------------------------- what the classroom is given
+
+    def dialog_parent(self) -> QWidget:
+        return self.window
+
+    def next_token(self) -> QWidget:
+        return self.next_dock.widget()
+
+    def saved_layout(self) -> tuple:
+        return self.window.saveState(), self.window.saveGeometry()
+
+    def restore_layout(self, state, geometry) -> None:
+        if geometry is not None:
+            self.window.restoreGeometry(geometry)
+        if state is not None:
+            self.window.restoreState(state)
+
+    def screen_size(self):
+        return self.window.screen().geometry().size()
+
+    def hide_chrome(self) -> None:
+        """Presenting: the menus, toolbar, tables and maths go; the steps move beside the heads."""
+        w = self.window
+        for widget in (w.menuBar(), w.statusBar(), self.toolbar, self.vectors_dock, self.maths_dock, self.sliders):
+            widget.hide()
+        w.addDockWidget(Qt.RightDockWidgetArea, self.steps_dock)
+        self.steps_dock.show()
+
+    def fill_screen(self, steps_share: float, slider_share: float) -> None:
+        """Full screen, the steps and controls a fixed share of its width beside the heads (so the
+        big head keeps its large type); a real model's next token above the steps, a third of
+        the height."""
+        w = self.window
+        w.showFullScreen()
+        size = self.screen_size()
+        self.presenter.set_slider_width(int(size.width() * slider_share))
+        w.resizeDocks([self.steps_dock], [int(size.width() * steps_share)], Qt.Horizontal)
+        if self.next_dock.isVisible():
+            w.resizeDocks([self.next_dock, self.steps_dock], [size.height() // 3, size.height() * 2 // 3],
+                          Qt.Vertical)
+        QApplication.sendPostedEvents()
+
+    def leave(self, state, geometry) -> None:
+        """Back to the desk as it was before presenting."""
+        w = self.window
+        for widget in (w.menuBar(), w.statusBar(), self.sliders):
+            widget.show()
+        w.showNormal()
+        w.restoreState(state)
+        w.restoreGeometry(geometry)

@@ -1,0 +1,67 @@
+"""The view state: one Qt-free object the views follow, field by field; no view is pushed by hand."""
+import pytest
+
+from attnviz.gui.look import colormaps
+from attnviz.gui.state.view import FIELDS, ViewState
+
+
+def test_a_subscriber_hears_only_its_fields_and_only_real_changes():
+    view, heard = ViewState(), []
+    view.subscribe(("colormap", "scale"), heard.append)
+    assert view.set("colormap", "grey") and view.colormap == "grey"
+    assert not view.set("colormap", "grey")  # unchanged: nobody told
+    view.set("look", "dark")                 # not a field it listens to
+    view.set("scale", "log")
+    assert heard == ["grey", "log"]
+
+
+def test_unsubscribing_stops_the_calls_and_unknown_fields_are_refused():
+    view, heard = ViewState(), []
+    unsubscribe = view.subscribe("presenting", heard.append)
+    view.set("presenting", True)
+    unsubscribe()
+    view.set("presenting", False)
+    assert heard == [True] and view.subscribers("presenting") == 0
+    with pytest.raises(AttributeError):
+        view.set("colour", "grey")
+    with pytest.raises(TypeError):
+        ViewState(colour="grey")
+
+
+def test_each_mode_keeps_its_own_zoom():
+    view = ViewState(desk_zoom=1.25)
+    assert view.zoom == 1.25
+    view.set("presenting", True)
+    assert view.zoom == FIELDS["presentation_zoom"]
+
+
+def test_the_state_module_needs_no_qt():
+    import subprocess
+    import sys
+    code = "import sys, attnviz.gui.state.view; print(any(m.startswith('PySide6') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_a_colour_map_chosen_in_the_menu_reaches_every_view_through_the_view_state(window, qtbot):
+    window.overview.open()
+    qtbot.waitUntil(lambda: window.overview.dialog is not None and window.overview.dialog.figure is not None)
+    compare = window.compare.compare_with(window.document.scenario)
+    qtbot.waitUntil(lambda: compare.figure is not None)
+    window.classroom.colormap_actions["magma"].trigger()
+    window.classroom.scale_actions["log"].trigger()
+    assert window.view.colormap == "magma" and window.view.scale == "log"
+    drawn = [window.parts.heads.panels[0].painter.colormap, window.parts.heads.colorbar.colormap,
+             window.parts.steps.model.colormap, window.overview.dialog.figure.colormap,
+             compare.figure.painter(0, 0).colormap, window.exports.figure().heatmap.colormap]
+    assert [(c.name, c.scale) for c in drawn] == [("magma", "log")] * len(drawn)
+
+
+def test_a_closed_dialog_stops_listening(window, qtbot):
+    before = window.view.subscribers("colormap")
+    compare = window.compare.compare_with(window.document.scenario)
+    qtbot.waitUntil(lambda: compare.figure is not None)
+    assert window.view.subscribers("colormap") == before + 1
+    compare.close()
+    compare.deleteLater()
+    qtbot.waitUntil(lambda: window.view.subscribers("colormap") == before)
+    assert colormaps.get("magma", "nonsense").scale == "linear"  # an unknown scale is never drawn with
