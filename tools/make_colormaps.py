@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 def tables() -> dict:
     import pyqtgraph as pg
+
     from attnviz.gui.look.colormaps import DIVERGING, RANGES, SEQUENTIAL
     out = {}
     for name, (source, _) in {**SEQUENTIAL, **DIVERGING}.items():

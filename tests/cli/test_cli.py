@@ -114,6 +114,7 @@ def test_exporting_onto_a_folder_says_it_is_a_folder(capsys, tmp_path):
 @pytest.mark.parametrize("platform", ["offscreen", None])
 def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa_platform(tmp_path, platform):
     import os
+
     from PySide6.QtGui import QImage
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     if platform:
@@ -151,6 +152,7 @@ def test_a_models_weights_export_a_step_figure_of_what_exists(tmp_path):
 def parsers():
     """{command: its parser}, "" for the window's, as build_parsers makes them."""
     import argparse
+
     from attnviz.cli import build_parsers
     commands, window, _ = build_parsers()
     sub = next(a for a in commands._actions if isinstance(a, argparse._SubParsersAction))

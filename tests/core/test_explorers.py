@@ -3,8 +3,7 @@ import math
 
 import numpy as np
 
-from attnviz.core.explorers import (ScaleDemo, elu_plus_one, linear_attention_weights, softmax_steps,
-                                    sqrt_dk_demo)
+from attnviz.core.explorers import ScaleDemo, elu_plus_one, linear_attention_weights, softmax_steps, sqrt_dk_demo
 from attnviz.core.masks import MaskSpec, visible
 
 

@@ -11,15 +11,13 @@ import pytest
 
 import attnviz.core.formats.model_arrays
 import hostile
-from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
-from attnviz.core import files
+from attnviz.core import compute, files, load_preset, load_scenario, make_head, make_scenario, save_scenario
 from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, too_large_for_json
 from attnviz.core.formats.table_csv import data_csv, weights_csv
 from attnviz.core.io import save_data
-from attnviz.core.scenario import (MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario,
-                                   with_token_renamed)
+from attnviz.core.scenario import MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario, with_token_renamed
 
 TOKENS = np.array(["The", "cat", "sat", "down"])
 

@@ -75,6 +75,7 @@ def test_inserting_and_removing_tokens_moves_padding_and_painted_cells_along():
 
 def test_a_file_with_a_broken_mask_is_refused(tmp_path):
     import json
+
     from attnviz.core.formats.document import scenario_to_dict
     doc = scenario_to_dict(load_preset("toy-3token"))
     doc["settings"]["mask"] = {"kind": "window", "window": "wide"}
@@ -92,6 +93,7 @@ def test_a_prefix_grows_and_shrinks_with_the_tokens_inside_it():
 
 def test_a_ragged_painted_mask_in_a_file_is_refused(tmp_path):
     import json
+
     from attnviz.core.formats.document import scenario_to_dict
     doc = scenario_to_dict(load_preset("toy-3token"))
     doc["settings"]["mask"] = {"kind": "custom", "custom": [[1], [1, 1], [1, 1, 1]]}

@@ -13,9 +13,23 @@ import numpy as np
 
 from ..files import FileProblem, problem
 from ..messages import QT_TR_NOOP
-from ..scenario import (MAX_DIM, MAX_GIVEN_CELLS, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
-                        MAX_VALUES, Scenario, ScenarioError, Settings, head_names, make_head, make_scenario,
-                        weights_only_heads)
+from ..scenario import (
+    MAX_DIM,
+    MAX_GIVEN_CELLS,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_NAME_LENGTH,
+    MAX_TOKEN_LENGTH,
+    MAX_TOKENS,
+    MAX_VALUES,
+    Scenario,
+    ScenarioError,
+    Settings,
+    head_names,
+    make_head,
+    make_scenario,
+    weights_only_heads,
+)
 from ..text import shortened, visible
 from .npz import Arrays, folder_names
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..messages import QT_TR_NOOP, Phrase
 from ..files import FileProblem, open_regular, problem, regular_file, stamp
+from ..messages import QT_TR_NOOP, Phrase
 
 MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
