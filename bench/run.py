@@ -292,7 +292,7 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
             model.setData(model.index(r % scenario.n, 0), f"{0.25 * (r + 1)}")
             watch.wait(app, [window.heads.panels[0]])
             if on:
-                writing.append(longest_stall(app, idle, lambda: window.autosave.busy))
+                writing.append(longest_stall(app, idle, lambda window=window: window.autosave.busy))
             else:
                 stalls.append(longest_stall(app, idle))
         if on:
@@ -460,7 +460,7 @@ def notebook_way(scenario, repeats: int) -> list[float]:
 
     from attnviz.core import compute
     samples = []
-    for r in range(repeats):
+    for _r in range(repeats):
         start = time.perf_counter()
         weights = compute(scenario).weights()
         heads = len(weights)

@@ -388,7 +388,9 @@ def folder_names(path: Path, names, shared=()) -> tuple[dict[str, Path], str]:
         candidates = [path.parent / f"{prefix}{name}.npy"]
         if prefix and name in shared:
             candidates.append(path.parent / f"{name}.npy")
-        found.update({name: c for c in reversed(candidates) if c.is_file()})  # the prefixed one wins
+        existing = next((c for c in candidates if c.is_file()), None)  # the prefixed one wins
+        if existing is not None:
+            found[name] = existing
     return found, matched
 
 
