@@ -114,7 +114,8 @@ class StepModel(QAbstractTableModel):
         f = self.floor
         i, w = f.query, f.weights[0][f.query]
         if j == f.n:
-            return ("Σ", "", "", "", "", f"{np.exp(f.scores[0][i] - f.scores[0][i].max()).sum():.3g}", "1.000"), None, None
+            total = np.exp(f.scores[0][i] - f.scores[0][i].max()).sum()
+            return ("Σ", "", "", "", "", f"{total:.3g}", "1.000"), None, None
         q, k, score = f.q[0][i], f.k[0][j], f.scores[0][i, j]
         hidden = j > i
         texts = (f.tokens[j], vector(k),

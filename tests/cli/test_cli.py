@@ -91,7 +91,8 @@ def test_a_broken_file_gives_one_line_and_no_traceback_in_a_real_process(tmp_pat
             assert result.returncode == 0 and result.stdout.startswith("seed-demo\t")
         else:
             assert result.returncode == 2 and "Traceback" not in result.stderr
-            assert result.stderr.strip().splitlines() == [f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
+            assert result.stderr.strip().splitlines() == [
+                f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
 
 
 def test_export_writes_the_numbers_as_csv_or_npz_without_a_window(capsys, tmp_path):

@@ -107,7 +107,8 @@ def weight_layers_read(path):
 @pytest.mark.parametrize("argv, limit, work, says", [
     (["stats"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
     (["weights", "--rollout"], "MAX_ROLLOUT", LAYERS * N ** 3, "(layers × tokens³)"),
-    (["export", "--overview", "-o", "grid.png"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
+    (["export", "--overview", "-o", "grid.png"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2,
+     "(layers × heads × tokens²)"),
 ])
 def test_every_layer_is_refused_beyond_its_limit_after_reading_layer_0_alone(capsys, monkeypatch, model_file,
                                                                             tmp_path, argv, limit, work, says):

@@ -67,7 +67,8 @@ def test_inserting_and_removing_tokens_moves_padding_and_painted_cells_along():
     grown = with_token_inserted(s, 0, "黒い")
     assert grown.settings.mask.padding == (3,)
     assert with_token_removed(grown, 3).settings.mask.padding == ()
-    painted = with_settings(load_preset("toy-3token"), mask=toggled(MaskSpec("custom", custom=causal_custom(3)), 3, 2, 0))
+    painted = with_settings(load_preset("toy-3token"),
+                            mask=toggled(MaskSpec("custom", custom=causal_custom(3)), 3, 2, 0))
     grown = with_token_inserted(painted, 1, "黒い")
     v = visible(grown.settings.mask, 4).astype(int)
     assert v.tolist() == [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]]  # new row/column causal
