@@ -24,7 +24,7 @@ PYINSTALLER := pyinstaller==6.22.3
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
