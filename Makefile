@@ -2,6 +2,7 @@
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
 #   make test   creates .venv on first use, then runs the whole test suite
 # and, for developers:
+#   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order); make test runs it first
 #   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 # and, to install AttnViz where there is no internet:
@@ -18,13 +19,16 @@ STAMP  := $(VENV)/.installed
 
 PYINSTALLER := pyinstaller==6.22.3
 
-.PHONY: run test bench soak clean bundle bundle-test wheelhouse wheelhouse-test install-desktop uninstall-desktop
+.PHONY: run test lint bench soak clean bundle bundle-test wheelhouse wheelhouse-test install-desktop uninstall-desktop
 
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 bench: $(STAMP) $(VENV)/.bench
 	$(BIN)/python bench/run.py $(ARGS)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QTableView, QVBo
 from attnviz.gui.look.colormaps import get as colormap
 
 MINUS_INFINITY = "\u2212\u221e"
+NO_PARENT = QModelIndex()  # the invalid index: a table's rows have no parent
 
 
 def attention(q, k, v, temperature=1.0):
@@ -38,10 +39,10 @@ class QModel(QAbstractTableModel):
         super().__init__()
         self.floor = floor
 
-    def rowCount(self, parent=QModelIndex()):
+    def rowCount(self, parent=NO_PARENT):
         return 0 if parent.isValid() else self.floor.q[0].shape[0]
 
-    def columnCount(self, parent=QModelIndex()):
+    def columnCount(self, parent=NO_PARENT):
         return 0 if parent.isValid() else self.floor.q[0].shape[1]
 
     def data(self, index, role=Qt.DisplayRole):
@@ -73,10 +74,10 @@ class StepModel(QAbstractTableModel):
         self.rows = {}
         self.best = int(np.argmax(floor.weights[0][floor.query]))
 
-    def rowCount(self, parent=QModelIndex()):
+    def rowCount(self, parent=NO_PARENT):
         return 0 if parent.isValid() else self.floor.n + 1
 
-    def columnCount(self, parent=QModelIndex()):
+    def columnCount(self, parent=NO_PARENT):
         return 0 if parent.isValid() else len(self.HEADERS)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
@@ -113,7 +114,8 @@ class StepModel(QAbstractTableModel):
         f = self.floor
         i, w = f.query, f.weights[0][f.query]
         if j == f.n:
-            return ("Σ", "", "", "", "", f"{np.exp(f.scores[0][i] - f.scores[0][i].max()).sum():.3g}", "1.000"), None, None
+            total = np.exp(f.scores[0][i] - f.scores[0][i].max()).sum()
+            return ("Σ", "", "", "", "", f"{total:.3g}", "1.000"), None, None
         q, k, score = f.q[0][i], f.k[0][j], f.scores[0][i, j]
         hidden = j > i
         texts = (f.tokens[j], vector(k),

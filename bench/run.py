@@ -276,7 +276,9 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
     machine's own noise, over the same idle time with autosave off.
     Returns (stalls while writing, stalls with autosave off, copies written)."""
     import tempfile
+
     from PySide6.QtWidgets import QTableView
+
     from attnviz.gui.state import autosave
     idle = autosave.DELAY_MS / 1000 + 1.5
     for on in (True, False):
@@ -290,7 +292,7 @@ def autosave_stalls(app, scenario, rounds: int) -> tuple[list[float], list[float
             model.setData(model.index(r % scenario.n, 0), f"{0.25 * (r + 1)}")
             watch.wait(app, [window.parts.heads.panels[0]])
             if on:
-                writing.append(longest_stall(app, idle, lambda: window.recovery.autosave.busy))
+                writing.append(longest_stall(app, idle, lambda window=window: window.recovery.autosave.busy))
             else:
                 stalls.append(longest_stall(app, idle))
         if on:
@@ -407,9 +409,10 @@ def layer_switches(path: Path, order) -> dict:
 def export_figures(scenario, repeats: int) -> dict:
     """SVG and PDF of every head: seconds and megabytes."""
     import tempfile
+
     from attnviz.core import compute
-    from attnviz.gui.export.files import export_figure
     from attnviz.gui.export.figure import Figure, FigureOptions
+    from attnviz.gui.export.files import export_figure
     folder = Path(tempfile.mkdtemp(prefix="attnviz-bench-export-"))
     figures = {}
     for suffix in ("svg", "pdf"):
@@ -426,6 +429,7 @@ def blas_threads(scenario, repeats: int, busy: bool = False) -> dict:
     """One head's attention at 1 and 2 BLAS threads, alternating: what one edit computes. With
     `busy`, another process keeps one core busy meanwhile (a school PC is rarely idle)."""
     from threadpoolctl import threadpool_limits
+
     from attnviz.core.attention import attention
     h = scenario.heads[0]
     samples = {1: [], 2: []}
@@ -453,9 +457,10 @@ def notebook_way(scenario, repeats: int) -> list[float]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     from attnviz.core import compute
     samples = []
-    for r in range(repeats):
+    for _r in range(repeats):
         start = time.perf_counter()
         weights = compute(scenario).weights()
         heads = len(weights)
@@ -714,6 +719,7 @@ def layer_figures(record) -> None:
 def overview_figures(reps, record) -> None:
     """The overview of a real model's shape (30 layers × 9 heads, 34 tokens) drawn once."""
     from PySide6.QtGui import QImage, QPainter
+
     from attnviz.core.summary import summarise
     from attnviz.gui.overview.dialog import OverviewFigure
     rng = np.random.default_rng(0)
@@ -741,7 +747,7 @@ def overview_figures(reps, record) -> None:
 def export_figures_recorded(scenario, repeats, record) -> None:
     for suffix, (samples, megabytes) in export_figures(scenario, repeats).items():
         record(f"export {suffix.upper()} of all heads, {shape(scenario)}", "s", summary(samples), EXPORT_S)
-        record(f"  its size", "MB", megabytes, EXPORT_MB)
+        record("  its size", "MB", megabytes, EXPORT_MB)
 
 
 def blas_figures(sets, reps, one_thread, record) -> None:

@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 def tables() -> dict:
     import pyqtgraph as pg
+
     from attnviz.gui.look.colormaps import MAPS
     out = {}
     for name, m in MAPS.items():

@@ -57,7 +57,8 @@ def seed_demo():
         title=("猫が魚を食べた。それは新鮮だった", "The cat ate the fish. It was fresh."),
         description=(
             "意味ヘッド（各次元に「動物」「食べ物」「動作」「文法」の意味）と「直前を見るヘッド」。"
-            "クエリ「それ」は「魚」に注目する。「それ」の q の「食べ物」を 0 にし「動物」を上げると、注目先が「猫」に移る。",
+            "クエリ「それ」は「魚」に注目する。"
+            "「それ」の q の「食べ物」を 0 にし「動物」を上げると、注目先が「猫」に移る。",
             "A semantic head (dimensions mean animal, food, action, grammar) and a previous-token "
             "head. The query それ (it) attends to 魚 (fish); set its 食べ物 (food) to 0 and raise "
             "動物 (animal) and it attends to 猫 (cat)."),
@@ -110,7 +111,8 @@ def hashi_chopsticks():
         "context", tokens, causal=False,
         title=("はしを使ってご飯を食べた（箸）", "はし = chopsticks: はしを使ってご飯を食べた"),
         description=(
-            "「はし」の q と k は「川にかかるはしを渡った」と同じ。文脈の「ご飯」「食べた」を見て、出力は 食事 の向きになる（箸）。"
+            "「はし」の q と k は「川にかかるはしを渡った」と同じ。"
+            "文脈の「ご飯」「食べた」を見て、出力は 食事 の向きになる（箸）。"
             "後ろの語を見るため、マスクは外してある（BERT 型の双方向 Attention）。",
             "はし has the same q and k as in 川にかかるはしを渡った. Here it attends to ご飯 (rice) and "
             "食べた (ate), so its output points to 食事 (meal): chopsticks. The mask is off so it can "
@@ -125,7 +127,8 @@ def hashi_bridge():
         "context", tokens, causal=False,
         title=("川にかかるはしを渡った（橋）", "はし = bridge: 川にかかるはしを渡った"),
         description=(
-            "「はし」の q と k は「はしを使ってご飯を食べた」と同じ。文脈の「川」「渡った」を見て、出力は 川・移動 の向きになる（橋）。",
+            "「はし」の q と k は「はしを使ってご飯を食べた」と同じ。"
+            "文脈の「川」「渡った」を見て、出力は 川・移動 の向きになる（橋）。",
             "はし has the same q and k as in はしを使ってご飯を食べた. Here it attends to 川 (river) and "
             "渡った (crossed), so its output points to 川・移動: bridge."),
         heads=[head("文脈ヘッド", q, k, k, HASHI_LABELS)], focus="はし")
@@ -145,7 +148,8 @@ def taro_hanako():
         "context", tokens,
         title=("太郎は花子に本を渡した。彼女はとても喜んだ。", "Taro gave Hanako a book. She was very happy."),
         description=(
-            "「彼女」の q は「人」で「女性」を探す。「花子」の k が最もよく揃い、「太郎」や「本」にはほとんど注目しない。",
+            "「彼女」の q は「人」で「女性」を探す。"
+            "「花子」の k が最もよく揃い、「太郎」や「本」にはほとんど注目しない。",
             "The q of 彼女 (she) looks for a person who is female: the k of 花子 (Hanako) lines up best; "
             "太郎 (Taro) and 本 (book) get little weight."),
         heads=[head("指示ヘッド", q, k, k, labels)], focus="彼女")

@@ -49,7 +49,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -90,8 +89,8 @@ def softmax64(logits):
 # --------------------------------------------------------------- llama.cpp (venv B)
 def llama_worker(model_path: str, out_path: str) -> None:
     """Runs in the llama-cpp-python interpreter: tokenizes S, evaluates the first ones."""
-    import numpy as np
     import llama_cpp
+    import numpy as np
     from llama_cpp import Llama
 
     llm = Llama(model_path=model_path, verbose=False, logits_all=True, n_ctx=512,

@@ -68,7 +68,8 @@ def temperature(text: str) -> float:
     except NumberError:
         value = None
     if value is None or not 0.01 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a temperature: give a number from 0.01 to 100")
+        raise argparse.ArgumentTypeError(
+            f"'{terminal_safe(text)}' is not a temperature: give a number from 0.01 to 100")
     return value
 
 

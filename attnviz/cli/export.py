@@ -7,8 +7,7 @@ import os
 from ..core import compute
 from ..core.io import DATA_SUFFIXES, save_data
 from ..core.scenario import count_values
-from .arguments import (LANGUAGES, MAX_CSV_ROWS, UsageError, check_printed, head_indices, index, open_scenario,
-                        pixels)
+from .arguments import LANGUAGES, MAX_CSV_ROWS, UsageError, check_printed, head_indices, index, open_scenario, pixels
 
 
 def add(sub) -> None:

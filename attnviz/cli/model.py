@@ -59,7 +59,8 @@ def run(args, out) -> int:
         _save_session(model, encoded, result, args.save_session)
     if args.format == "json" or not (args.output or args.save_session):
         document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
-                    "next": [{"token": text, "id": i, "p": p} for i, text, p in llama.top(model, result.probs, args.top_k)]}
+                    "next": [{"token": text, "id": i, "p": p}
+                             for i, text, p in llama.top(model, result.probs, args.top_k)]}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False, allow_nan=False)) + "\n")  # JSON: no NaN
     return 0
 

@@ -7,7 +7,16 @@ from ..core import compute
 from ..core.formats.table_csv import weights_csv, weights_document
 from ..core.scenario import with_settings
 from ..core.text import terminal_safe
-from .arguments import LANGUAGES, MAX_PRINTED, UsageError, check_printed, head_indices, index, open_scenario, temperature
+from .arguments import (
+    LANGUAGES,
+    MAX_PRINTED,
+    UsageError,
+    check_printed,
+    head_indices,
+    index,
+    open_scenario,
+    temperature,
+)
 
 
 def add(sub) -> None:

@@ -72,7 +72,8 @@ def regular_file(path) -> os.stat_result:
     if stat.S_ISDIR(info.st_mode):
         raise problem(path, QT_TR_NOOP("is a folder, not a scenario file"))
     if not stat.S_ISREG(info.st_mode):
-        raise problem(path, QT_TR_NOOP("is not a regular file (a pipe, a device or a socket): AttnViz opens files only"))
+        raise problem(path,
+                      QT_TR_NOOP("is not a regular file (a pipe, a device or a socket): AttnViz opens files only"))
     return info
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .messages import QT_TR_NOOP
 from .files import FileProblem, open_regular, os_problem, problem, regular_file
+from .messages import QT_TR_NOOP
 
 MAGIC = b"GGUF"
 MAX_FILE_BYTES = 8 * 1024 ** 3       # a few billion quantised parameters

@@ -28,12 +28,22 @@ from pathlib import Path
 
 import numpy as np
 
-from .messages import QT_TR_NOOP
 from .attention import attention, group_size, rope
 from .files import problem
 from .gguf import GGUF
-from .scenario import (MAX_CELLS, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, Change, Live, ScenarioError,
-                       make_head, make_scenario)
+from .messages import QT_TR_NOOP
+from .scenario import (
+    MAX_CELLS,
+    MAX_DIM,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_TEXT_LENGTH,
+    Change,
+    Live,
+    ScenarioError,
+    make_head,
+    make_scenario,
+)
 from .text import not_unicode, shortened, visible
 from .tokenizer import BPE, PRE_TOKENIZERS, Cancelled, labels
 

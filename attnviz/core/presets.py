@@ -6,10 +6,10 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .messages import QT_TR_NOOP
-from .paths import resource
 from .formats.document import scenario_from_dict
 from .io import load_scenario
+from .messages import QT_TR_NOOP
+from .paths import resource
 from .scenario import Scenario, ScenarioError
 
 DEFAULT_PRESET = "seed-demo"

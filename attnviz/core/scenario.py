@@ -258,8 +258,8 @@ def validate(s: Scenario) -> None:
         _check_head(index, head, s.tokens, s.weights_only)
     if s.weights_only:
         _check_given(s)
-    for field, which in TEXT_FIELDS.items():
-        texts = getattr(s, field)
+    for attribute, which in TEXT_FIELDS.items():
+        texts = getattr(s, attribute)
         if len(texts) > MAX_LANGUAGES or any(not isinstance(k, str) or len(k) > 16 for k in texts):
             raise ScenarioError(QT_TR_NOOP("the {0} is given in {1} languages; the most is {2}"),
                                 which, len(texts), MAX_LANGUAGES)
@@ -267,7 +267,7 @@ def validate(s: Scenario) -> None:
             if len(text) > MAX_TEXT_LENGTH:  # before its characters are looked at one by one
                 raise ScenarioError(QT_TR_NOOP("the {0} is {1:,} characters long; the most is {2:,}"),
                                     which, len(text), MAX_TEXT_LENGTH)
-            _check_text(which, text, multiline=field != "title")
+            _check_text(which, text, multiline=attribute != "title")
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
         check_projection(s.projection, s.tokens, len(s.heads))

@@ -245,7 +245,8 @@ def _array(entry, where, ndim: int) -> np.ndarray:
     data = entry.get("float64") if isinstance(entry, dict) else None
     high = max(MAX_TOKENS, MAX_DIM, MAX_HEADS) + 1
     if not (isinstance(shape, list) and len(shape) == ndim and all(_whole(x, 0, high) for x in shape)
-            and math.prod(shape) <= MAX_VALUES and isinstance(data, str) and len(data) == 4 * -(-8 * math.prod(shape) // 3)):
+            and math.prod(shape) <= MAX_VALUES
+            and isinstance(data, str) and len(data) == 4 * -(-8 * math.prod(shape) // 3)):
         raise ScenarioError(QT_TR_NOOP("{0} must be an array of {1} axes: its shape and its values in base64"),
                             where, ndim)
     try:

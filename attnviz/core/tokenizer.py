@@ -21,7 +21,8 @@ from .text import marked_invisible, shortened, visible
 PRE_TOKENIZERS = ("smollm", "gpt2", "default")
 CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
 # Unicode's White_Space property (what the regex engines' \s means), not Python's isspace().
-WHITE_SPACE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
+WHITE_SPACE = (set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000")
+               | {chr(c) for c in range(0x2000, 0x200B)})
 
 
 class Cancelled(Exception):

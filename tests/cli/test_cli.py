@@ -91,7 +91,8 @@ def test_a_broken_file_gives_one_line_and_no_traceback_in_a_real_process(tmp_pat
             assert result.returncode == 0 and result.stdout.startswith("seed-demo\t")
         else:
             assert result.returncode == 2 and "Traceback" not in result.stderr
-            assert result.stderr.strip().splitlines() == [f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
+            assert result.stderr.strip().splitlines() == [
+                f"attnviz: error: {broken}: broken JSON at line 1, column 57: Expecting value"]
 
 
 def test_export_writes_the_numbers_as_csv_or_npz_without_a_window(capsys, tmp_path):
@@ -114,6 +115,7 @@ def test_exporting_onto_a_folder_says_it_is_a_folder(capsys, tmp_path):
 @pytest.mark.parametrize("platform", ["offscreen", None])
 def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa_platform(tmp_path, platform):
     import os
+
     from PySide6.QtGui import QImage
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     if platform:
@@ -151,6 +153,7 @@ def test_a_models_weights_export_a_step_figure_of_what_exists(tmp_path):
 def parsers():
     """{command: its parser}, "" for the window's, as build_parsers makes them."""
     import argparse
+
     from attnviz.cli import build_parsers
     commands, window, _ = build_parsers()
     sub = next(a for a in commands._actions if isinstance(a, argparse._SubParsersAction))

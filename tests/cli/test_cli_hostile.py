@@ -114,6 +114,7 @@ def test_a_stale_display_is_reported_not_a_qt_abort(monkeypatch, capsys):
 
 def test_the_x_server_check_connects_for_real():
     import ctypes.util
+
     from attnviz.display import x_server_problem
     if ctypes.util.find_library("xcb") is None:
         pytest.skip("no libxcb on this machine")

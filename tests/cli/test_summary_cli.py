@@ -45,7 +45,7 @@ def test_stats_prints_one_record_per_layer_and_head_as_the_issue_defines_them(ca
     code, out, err = run(capsys, "stats", str(path), "--format", "json")
     records = json.loads(out)
     assert code == 0 and err == "" and len(records) == LAYERS * HEADS
-    assert [(r["layer"], r["head"]) for r in records] == [(l, h) for l in range(LAYERS) for h in range(HEADS)]
+    assert [(r["layer"], r["head"]) for r in records] == [(layer, h) for layer in range(LAYERS) for h in range(HEADS)]
     for r in records:
         assert set(r) == {"layer", "head", "entropy", "distance", "sink", "previous", "self"}
         expected = direct_stats(w[r["layer"], r["head"]])
@@ -107,7 +107,8 @@ def weight_layers_read(path):
 @pytest.mark.parametrize("argv, limit, work, says", [
     (["stats"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
     (["weights", "--rollout"], "MAX_ROLLOUT", LAYERS * N ** 3, "(layers × tokens³)"),
-    (["export", "--overview", "-o", "grid.png"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2, "(layers × heads × tokens²)"),
+    (["export", "--overview", "-o", "grid.png"], "MAX_MODEL_CELLS", LAYERS * HEADS * N ** 2,
+     "(layers × heads × tokens²)"),
 ])
 def test_every_layer_is_refused_beyond_its_limit_after_reading_layer_0_alone(capsys, monkeypatch, model_file,
                                                                             tmp_path, argv, limit, work, says):

@@ -23,6 +23,7 @@ def test_the_command_line_runs_blas_on_one_thread_unless_the_user_chose(chosen, 
                                                             "MKL_NUM_THREADS")}
     if chosen:
         env["OPENBLAS_NUM_THREADS"] = chosen
-    result = subprocess.run([sys.executable, "-c", SCRIPT] + ([] if chosen else ["two"]), capture_output=True, text=True, env=env, timeout=60)
+    result = subprocess.run([sys.executable, "-c", SCRIPT] + ([] if chosen else ["two"]),
+                            capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().splitlines()[-1] == expected

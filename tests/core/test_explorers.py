@@ -3,8 +3,7 @@ import math
 
 import numpy as np
 
-from attnviz.core.explorers import (ScaleDemo, elu_plus_one, linear_attention_weights, softmax_steps,
-                                    sqrt_dk_demo)
+from attnviz.core.explorers import ScaleDemo, elu_plus_one, linear_attention_weights, softmax_steps, sqrt_dk_demo
 from attnviz.core.masks import MaskSpec, visible
 
 
@@ -43,7 +42,8 @@ def test_linear_attention_weights_equal_a_direct_computation():
     q, k = rng.normal(size=(2, 5, 3))
     mask = visible(MaskSpec("causal"), 5)
     w = linear_attention_weights(q, k, mask)
-    phi = lambda v: [x + 1 if x > 0 else math.exp(x) for x in v]  # elu(x) + 1
+    def phi(v):  # elu(x) + 1
+        return [x + 1 if x > 0 else math.exp(x) for x in v]
     for i in range(5):
         row = [sum(a * b for a, b in zip(phi(q[i]), phi(k[j]))) if j <= i else 0.0 for j in range(5)]
         np.testing.assert_allclose(w[i], np.array(row) / sum(row))

@@ -11,15 +11,13 @@ import pytest
 
 import attnviz.core.formats.model_arrays
 import hostile
-from attnviz.core import compute, load_preset, load_scenario, make_head, make_scenario, save_scenario
-from attnviz.core import files
+from attnviz.core import compute, files, load_preset, load_scenario, make_head, make_scenario, save_scenario
 from attnviz.core.files import STALE_SECONDS, FileProblem, atomic_write
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, too_large_for_json
 from attnviz.core.formats.table_csv import data_csv, weights_csv
 from attnviz.core.io import save_data
-from attnviz.core.scenario import (MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario,
-                                   with_token_renamed)
+from attnviz.core.scenario import MAX_CELLS, MAX_HEADS, MAX_VALUES, ScenarioError, same_scenario, with_token_renamed
 
 TOKENS = np.array(["The", "cat", "sat", "down"])
 
@@ -419,7 +417,8 @@ def test_a_list_of_files_longer_than_declared_is_refused_before_it_is_parsed(tmp
 
 
 def test_a_file_unpacking_beyond_the_limit_is_refused_before_a_late_layer_is_inflated(tmp_path, monkeypatch):
-    monkeypatch.setattr(attnviz.core.formats.model_arrays, "MAX_MODEL_BYTES", 2 ** 30)  # the real limit, 4 GB, needs a zip64 file
+    # The real limit, 4 GB, needs a zip64 file.
+    monkeypatch.setattr(attnviz.core.formats.model_arrays, "MAX_MODEL_BYTES", 2 ** 30)
     hostile.write_zip(tmp_path / "layers.npz", {
         "tokens.npy": hostile.tokens(512),
         "weights.npy": hostile._deflated(hostile.npy_header((80, 16, 512, 512), "<f4"), 80 * 16 * 2 ** 20)})
@@ -440,7 +439,8 @@ def test_the_largest_names_labels_and_texts_still_save_and_reopen(tmp_path):
     from attnviz.core.scenario import MAX_LABEL_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH
     doc = scenario_to_dict(big_model(heads=64, n=8, d=1024))
     for head in doc["heads"]:
-        head.update(name="名" * MAX_NAME_LENGTH, labels=["ラ" * MAX_LABEL_LENGTH] * 1024, v_labels=["ベ" * MAX_LABEL_LENGTH] * 1024)
+        head.update(name="名" * MAX_NAME_LENGTH, labels=["ラ" * MAX_LABEL_LENGTH] * 1024,
+                    v_labels=["ベ" * MAX_LABEL_LENGTH] * 1024)
     doc.update(description={lang: "説" * MAX_TEXT_LENGTH for lang in "abcdefgh"})
     (tmp_path / "big.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     s = load_scenario(tmp_path / "big.json")

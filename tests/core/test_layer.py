@@ -36,7 +36,8 @@ def test_grouped_query_heads_share_k_and_v_and_equal_repeating_them():
     np.testing.assert_array_equal(s.heads[0].k, s.heads[1].k)
     np.testing.assert_array_equal(s.heads[2].v, s.heads[3].v)
     assert not np.array_equal(s.heads[1].k, s.heads[2].k)
-    wide = lambda w: np.concatenate([w[:, :2], w[:, :2], w[:, 2:], w[:, 2:]], axis=1)
+    def wide(w):
+        return np.concatenate([w[:, :2], w[:, :2], w[:, 2:], w[:, 2:]], axis=1)
     plain = multi_head_attention(p.x, p.w_q, wide(p.w_k), wide(p.w_v), p.w_o, 4)
     np.testing.assert_allclose(compute(s).layer.output, plain.output)
 
@@ -88,5 +89,6 @@ def test_sinusoidal_encodings_and_rope_are_the_textbook_ones():
     np.testing.assert_allclose(rotated[0], x[0])  # position 0 is not turned
     # q·k after RoPE depends on the distance between the positions only:
     q, k = np.random.default_rng(2).normal(size=(2, 4))
-    at = lambda v, p: rope(np.vstack([np.zeros((p, 4)), v[None]]))[p]
+    def at(v, p):
+        return rope(np.vstack([np.zeros((p, 4)), v[None]]))[p]
     assert at(q, 3) @ at(k, 1) == pytest.approx(at(q, 4) @ at(k, 2))

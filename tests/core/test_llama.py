@@ -156,7 +156,8 @@ def test_zero_width_characters_in_a_token_are_shown(model):
     assert not any(ch in "".join(labels) for ch in "\u200b\ufeff\u00ad")
 
 
-@pytest.mark.parametrize("text", ["a" * 130_000, "The cat ate the fish. " * 50_000], ids=["a 130,000-letter word", "1 MB"])
+@pytest.mark.parametrize("text", ["a" * 130_000, "The cat ate the fish. " * 50_000],
+                         ids=["a 130,000-letter word", "1 MB"])
 def test_a_text_too_long_is_refused_before_it_is_tokenised(model, text, monkeypatch):
     work = model.tokenizer.work
     monkeypatch.setattr(model.tokenizer, "encode", lambda *a: pytest.fail("tokenised"))

@@ -67,7 +67,8 @@ def test_inserting_and_removing_tokens_moves_padding_and_painted_cells_along():
     grown = with_token_inserted(s, 0, "黒い")
     assert grown.settings.mask.padding == (3,)
     assert with_token_removed(grown, 3).settings.mask.padding == ()
-    painted = with_settings(load_preset("toy-3token"), mask=toggled(MaskSpec("custom", custom=causal_custom(3)), 3, 2, 0))
+    painted = with_settings(load_preset("toy-3token"),
+                            mask=toggled(MaskSpec("custom", custom=causal_custom(3)), 3, 2, 0))
     grown = with_token_inserted(painted, 1, "黒い")
     v = visible(grown.settings.mask, 4).astype(int)
     assert v.tolist() == [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]]  # new row/column causal
@@ -75,6 +76,7 @@ def test_inserting_and_removing_tokens_moves_padding_and_painted_cells_along():
 
 def test_a_file_with_a_broken_mask_is_refused(tmp_path):
     import json
+
     from attnviz.core.formats.document import scenario_to_dict
     doc = scenario_to_dict(load_preset("toy-3token"))
     doc["settings"]["mask"] = {"kind": "window", "window": "wide"}
@@ -92,6 +94,7 @@ def test_a_prefix_grows_and_shrinks_with_the_tokens_inside_it():
 
 def test_a_ragged_painted_mask_in_a_file_is_refused(tmp_path):
     import json
+
     from attnviz.core.formats.document import scenario_to_dict
     doc = scenario_to_dict(load_preset("toy-3token"))
     doc["settings"]["mask"] = {"kind": "custom", "custom": [[1], [1, 1], [1, 1, 1]]}

@@ -34,7 +34,8 @@ def message_arguments(tree):
 def test_no_core_message_is_an_f_string(module):
     assert {"ScenarioError", "FileProblem", "ModelError", "NumberError"} <= SHOWN
     tree = ast.parse((CORE / module).read_text(encoding="utf-8"))
-    finished = [node.lineno for node, args in message_arguments(tree) if any(isinstance(a, ast.JoinedStr) for a in args)]
+    finished = [node.lineno for node, args in message_arguments(tree)
+                if any(isinstance(a, ast.JoinedStr) for a in args)]
     assert finished == [], f"{module}: lines {finished} build a message with an f-string; use QT_TR_NOOP and values"
 
 

@@ -60,8 +60,10 @@ def test_a_folder_of_npy_files_opens_from_any_of_them(tmp_path):
 
 @pytest.mark.parametrize("arrays, message", [
     (dict(weights=model_weights(1)[0]), "tokens"),
-    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]), "'weights' has 3 rows per head but there are 4 tokens"),
-    (dict(tokens=TOKENS, weights=np.where(np.eye(4) > 0, np.nan, model_weights(1)[0])), "head 0, row 1: the weights hold NaN"),
+    (dict(tokens=TOKENS, weights=model_weights(1)[0][:, :3, :]),
+     "'weights' has 3 rows per head but there are 4 tokens"),
+    (dict(tokens=TOKENS, weights=np.where(np.eye(4) > 0, np.nan, model_weights(1)[0])),
+     "head 0, row 1: the weights hold NaN"),
     (dict(tokens=TOKENS.reshape(2, 2), weights=model_weights(1)[0]), "one row of token texts"),
     (dict(tokens=np.arange(4), weights=model_weights(1)[0]), "must hold the token texts"),
     (dict(tokens=TOKENS, weights=model_weights(1)[0], head_names=np.array(["a"])), "1 head_names for 3 heads"),

@@ -66,7 +66,8 @@ def test_grouped_query_heads_share_the_k_and_v_of_their_group():
     for i in range(4):
         np.testing.assert_array_equal(trace.k[i], k_groups[i // 2])
     # ... which is the same as plain multi-head with K and V repeated per head:
-    repeat = lambda w: np.concatenate([w[:, 0:2], w[:, 0:2], w[:, 2:4], w[:, 2:4]], axis=1)
+    def repeat(w):
+        return np.concatenate([w[:, 0:2], w[:, 0:2], w[:, 2:4], w[:, 2:4]], axis=1)
     plain = multi_head_attention(x, w_q, repeat(w_k), repeat(w_v), w_o, 4)
     np.testing.assert_allclose(trace.output, plain.output)
 

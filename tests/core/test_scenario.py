@@ -4,8 +4,14 @@ import pytest
 
 from attnviz.core import ScenarioError, load_preset, make_head, make_scenario
 from attnviz.core.numbers import NumberError, parse_number
-from attnviz.core.scenario import (with_row, with_settings, with_token_inserted, with_token_removed,
-                                   with_token_renamed, with_value)
+from attnviz.core.scenario import (
+    with_row,
+    with_settings,
+    with_token_inserted,
+    with_token_removed,
+    with_token_renamed,
+    with_value,
+)
 
 
 def tiny(**changes):

@@ -125,7 +125,8 @@ def test_a_file_saved_by_windows_notepad_with_a_bom_opens(tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     (broken(settings={"temperature": 10 ** 400}), "integer of 401 digits"),
-    (json.dumps({**valid_document(), "heads": [{**valid_document()["heads"][0], "q": [[10 ** 400, 0], [0, 0], [0, 0]]}]}),
+    (json.dumps({**valid_document(),
+                 "heads": [{**valid_document()["heads"][0], "q": [[10 ** 400, 0], [0, 0], [0, 0]]}]}),
      "integer of 401 digits"),
     ("[" * 100000 + "]" * 100000, "nested far too deeply"),
     (broken(tokens=["\ud800", "魚", "それ"]), "not valid text"),

@@ -8,9 +8,23 @@ import pytest
 from attnviz.core import llama
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.scenario import Change, ScenarioError
-from attnviz.core.session import (ModelFile, ModelMismatch, Session, View, check_model, checked_changes,
-                                  from_document, looks_like_session, model_file, read_session, restore, save_session,
-                                  session_path, shown_scenario, to_document)
+from attnviz.core.session import (
+    ModelFile,
+    ModelMismatch,
+    Session,
+    View,
+    check_model,
+    checked_changes,
+    from_document,
+    looks_like_session,
+    model_file,
+    read_session,
+    restore,
+    save_session,
+    session_path,
+    shown_scenario,
+    to_document,
+)
 
 MODEL = ModelFile("/models/m.gguf", "ab" * 32, 123, False)
 

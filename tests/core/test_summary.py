@@ -4,8 +4,18 @@ import pytest
 
 import gguf_writer
 from attnviz.core import load_preset
-from attnviz.core.summary import (STATISTICS, STATS, head_stats, kv_groups, mean_over_heads, pooled, rollout,
-                                  rollout_factor, similar, summarise)
+from attnviz.core.summary import (
+    STATISTICS,
+    STATS,
+    head_stats,
+    kv_groups,
+    mean_over_heads,
+    pooled,
+    rollout,
+    rollout_factor,
+    similar,
+    summarise,
+)
 
 
 def random_weights(shape, seed=0, causal=True):

@@ -2,7 +2,6 @@
 a bare environment, no Python on PATH, no venv, no network. `make bundle-test` builds and runs this."""
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path

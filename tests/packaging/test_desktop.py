@@ -174,7 +174,8 @@ def test_install_and_uninstall_from_the_command_line_in_the_users_data_home(tmp_
     mime = (home / "mime" / "packages" / "attnviz.xml").read_text()
     assert '<glob pattern="*.attnviz.json"/>' in mime and '<glob pattern="*.attnviz-model.json"/>' in mime
     icons = home / "icons" / "hicolor"
-    assert (icons / "256x256" / "apps" / "attnviz.png").is_file() and (icons / "scalable" / "apps" / "attnviz.svg").is_file()
+    assert (icons / "256x256" / "apps" / "attnviz.png").is_file()
+    assert (icons / "scalable" / "apps" / "attnviz.svg").is_file()
     result = attnviz("--uninstall-desktop", env=env)
     assert result.returncode == 0 and f"removed {entry}" in result.stdout.splitlines()
     left = [p for p in home.rglob("*") if p.is_file()]  # the desktop's caches, rebuilt without AttnViz

@@ -12,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 WHEELHOUSE = ROOT / "wheelhouse"
 pytestmark = [pytest.mark.wheelhouse,
-              pytest.mark.skipif(not any(WHEELHOUSE.glob("attnviz-*.whl")), reason="no wheelhouse/: run 'make wheelhouse'")]
+              pytest.mark.skipif(not any(WHEELHOUSE.glob("attnviz-*.whl")),
+                                 reason="no wheelhouse/: run 'make wheelhouse'")]
 
 
 def test_the_wheel_carries_the_resources_inside_the_package():

@@ -14,9 +14,23 @@ import numpy as np
 from ..masks import KINDS, MaskSpec, as_rows
 from ..messages import QT_TR_NOOP, Phrase
 from ..numbers import MAX_ABS, RANGE_TEXT
-from ..scenario import (MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, PROJECTION_MATRICES, Head, Projection, Scenario,
-                        ScenarioError, Settings, check_projection, derive_heads, make_head, make_scenario,
-                        weights_only_heads)
+from ..scenario import (
+    MAX_DIM,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_TOKENS,
+    PROJECTION_MATRICES,
+    Head,
+    Projection,
+    Scenario,
+    ScenarioError,
+    Settings,
+    check_projection,
+    derive_heads,
+    make_head,
+    make_scenario,
+    weights_only_heads,
+)
 from ..text import shortened
 
 FORMAT_NAME = "attnviz-scenario"

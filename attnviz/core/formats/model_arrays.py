@@ -13,15 +13,30 @@ import numpy as np
 
 from ..files import FileProblem, problem
 from ..messages import QT_TR_NOOP
-from ..scenario import (MAX_DIM, MAX_GIVEN_CELLS, MAX_HEADS, MAX_LAYERS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_TOKENS,
-                        MAX_VALUES, Scenario, ScenarioError, Settings, head_names, make_head, make_scenario,
-                        weights_only_heads)
+from ..scenario import (
+    MAX_DIM,
+    MAX_GIVEN_CELLS,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_NAME_LENGTH,
+    MAX_TOKEN_LENGTH,
+    MAX_TOKENS,
+    MAX_VALUES,
+    Scenario,
+    ScenarioError,
+    Settings,
+    head_names,
+    make_head,
+    make_scenario,
+    weights_only_heads,
+)
 from ..text import shortened, visible
 from .npz import Arrays, folder_names
 
 # A model's file holds every layer (one is read at a time): 24 layers × 16 heads × 512
-# tokens of float32 fit; a hostile header still cannot make AttnViz allocate beyond it.
-MAX_MODEL_BYTES = 4 * 1024 ** 3  # a model's file, read a layer at a time (12 layers × 12 heads × 2048² float32 is 2.4 GB)
+# tokens of float32 fit, and so do 12 layers × 12 heads × 2048² (2.4 GB); a hostile header
+# still cannot make AttnViz allocate beyond it.
+MAX_MODEL_BYTES = 4 * 1024 ** 3  # a model's file, read a layer at a time
 MODEL_ARRAYS = ("tokens", "q", "k", "v", "weights", "head_names", "causal", "scale", "temperature")
 MAX_TOKEN_BYTES = MAX_TOKENS * 4 * 1024  # the tokens array: up to 1,024 characters each
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..messages import QT_TR_NOOP, Phrase
 from ..files import FileProblem, open_regular, problem, regular_file, stamp
+from ..messages import QT_TR_NOOP, Phrase
 
 MAX_MEMBERS = 4096            # arrays in one archive (a model's file has a handful)
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512  # the archive's list of files, read before any of them
@@ -388,7 +388,9 @@ def folder_names(path: Path, names, shared=()) -> tuple[dict[str, Path], str]:
         candidates = [path.parent / f"{prefix}{name}.npy"]
         if prefix and name in shared:
             candidates.append(path.parent / f"{name}.npy")
-        found.update({name: c for c in reversed(candidates) if c.is_file()})  # the prefixed one wins
+        existing = next((c for c in candidates if c.is_file()), None)  # the prefixed one wins
+        if existing is not None:
+            found[name] = existing
     return found, matched
 
 

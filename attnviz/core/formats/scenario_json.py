@@ -65,10 +65,11 @@ def load(path: Path) -> tuple[Scenario, dict]:
 
 
 # What Python's JSON parser says of a broken file, marked so that it is translated too.
-JSON_SAYS = (QT_TR_NOOP("Expecting value"), QT_TR_NOOP("Expecting ',' delimiter"), QT_TR_NOOP("Expecting ':' delimiter"),
-             QT_TR_NOOP("Expecting property name enclosed in double quotes"), QT_TR_NOOP("Extra data"),
-             QT_TR_NOOP("Unterminated string starting at"), QT_TR_NOOP("Invalid control character at"),
-             QT_TR_NOOP("Invalid \\escape"), QT_TR_NOOP("Illegal trailing comma before end of object"),
+JSON_SAYS = (QT_TR_NOOP("Expecting value"), QT_TR_NOOP("Expecting ',' delimiter"),
+             QT_TR_NOOP("Expecting ':' delimiter"), QT_TR_NOOP("Expecting property name enclosed in double quotes"),
+             QT_TR_NOOP("Extra data"), QT_TR_NOOP("Unterminated string starting at"),
+             QT_TR_NOOP("Invalid control character at"), QT_TR_NOOP("Invalid \\escape"),
+             QT_TR_NOOP("Illegal trailing comma before end of object"),
              QT_TR_NOOP("Illegal trailing comma before end of array"))
 
 

@@ -14,8 +14,7 @@ import numpy as np
 
 from ..files import atomic_write, problem
 from ..messages import QT_TR_NOOP
-from ..scenario import (MAX_GIVEN_CELLS, MAX_HEADS, MAX_VALUES, PROJECTION_MATRICES, Scenario, ScenarioError,
-                        same_shapes)
+from ..scenario import MAX_GIVEN_CELLS, MAX_HEADS, MAX_VALUES, PROJECTION_MATRICES, Scenario, ScenarioError, same_shapes
 from .document import meta_of, scenario_from_dict, scenario_to_dict
 from .npz import Arrays, writer
 from .scenario_json import parse_json
