@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
-#   make test   creates .venv on first use, then runs the whole test suite
+#   make test   creates .venv on first use, then runs the lint and the whole test suite
 # and, for developers:
 #   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order); make test runs it first
 #   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)

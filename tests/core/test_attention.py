@@ -137,9 +137,9 @@ def test_recomputing_after_an_edit_reuses_the_unchanged_heads_and_equals_a_fresh
     first = compute(s)
     edited = with_value(s, 3, "k", 2, 5, 1.5)
     again = compute(edited, (s, first))
-    assert again.parts.heads[0] is first.parts.heads[0] and again.parts.heads[3] is not first.parts.heads[3]
-    for a, b in zip(again.parts.heads, compute(edited).heads):
+    assert again.heads[0] is first.heads[0] and again.heads[3] is not first.heads[3]
+    for a, b in zip(again.heads, compute(edited).heads):
         np.testing.assert_array_equal(a.weights, b.weights)
         np.testing.assert_array_equal(a.output, b.output)
     cooler = with_settings(edited, temperature=0.5)  # settings change every head
-    assert all(h is not g for h, g in zip(compute(cooler, (edited, again)).heads, again.parts.heads))
+    assert all(h is not g for h, g in zip(compute(cooler, (edited, again)).heads, again.heads))

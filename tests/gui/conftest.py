@@ -3,9 +3,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from attnviz.gui.window.app import create_app
 from attnviz.gui.common.i18n import current_language, install_language
 from attnviz.gui.look.theme import apply_theme
+from attnviz.gui.window.app import create_app
 
 _first_font = []
 

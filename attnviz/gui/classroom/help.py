@@ -1,7 +1,6 @@
 """Help → "What am I looking at?": a short guide in the interface's language, offline."""
 from __future__ import annotations
 
-
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTextBrowser, QVBoxLayout
 
 from ... import __version__

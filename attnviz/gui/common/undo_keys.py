@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemDelegate, QAbstractItemView, QAbstractSpinBox, QApplication,
-                               QComboBox, QLineEdit, QMainWindow, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMainWindow,
+    QWidget,
+)
 
 
 class UndoKeys(QObject):

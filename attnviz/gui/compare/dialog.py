@@ -13,12 +13,12 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.compute import compute, hidden
 from ...core.scenario import Scenario
-from ..look import colormaps
 from ..common.background import BackgroundDialog
-from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
-from ..look.fonts import figure_font, weighted
-from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from ..common.i18n import current_language, head_label, tr
+from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
+from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
 
 MIN_REACH = 0.05  # the difference scale never narrower than ±0.05: noise stays pale
 

@@ -1,11 +1,19 @@
 """File → Export image…: what to export, at what width, with or without a caption."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBox, QFormLayout,
-                               QRadioButton, QSpinBox, QVBoxLayout)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+)
 
-from .files import WIDTH_RANGE
 from ..common.i18n import tr
+from .files import WIDTH_RANGE
 
 
 class ExportDialog(QDialog):

@@ -16,11 +16,11 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from ...core.compute import Result, hidden
 from ...core.explain import fmt, step_rows, sum_row
 from ...core.scenario import Scenario
+from ..common.i18n import head_label, tr
+from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
-from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
-from ..common.i18n import head_label, tr
-from ..steps.table import COLUMNS, DOT, EXP, K, SCALED, WEIGHT, step_headers, step_output, step_title
+from ..steps.table import COLUMNS, DOT, EXP, SCALED, WEIGHT, K, step_headers, step_output, step_title
 
 KINDS = ("head", "all", "step")
 FONT_PX = 16          # logical pixels; PNG exports scale the whole figure

@@ -13,13 +13,24 @@ from functools import lru_cache
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import (QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPainterPath, QPen,
-                           QPolygonF, QTransform)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontInfo,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTransform,
+)
 
 from ...core.explain import MINUS_INFINITY, fmt
+from ..common.i18n import tr
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
-from ..common.i18n import tr
 from ..steps.stages import stage
 
 NEUTRAL_FILL = QColor(232, 238, 247)  # a row of scores, before softmax gives them colours
@@ -302,7 +313,9 @@ class HeatmapPainter:
         vector files, as a ready-drawn image on screen (filling the path takes milliseconds)."""
         if g.cell < 6 or not data.masked.any():
             return
-        shown = data.masked if data.only_row is None else data.masked & (np.arange(len(data.masked)) == data.only_row)[:, None]
+        shown = data.masked
+        if data.only_row is not None:
+            shown = shown & (np.arange(len(data.masked)) == data.only_row)[:, None]
         # drawn at the pixels it lands on: device pixels per logical pixel, on screen or in an exported PNG
         ratio = (p.device().devicePixelRatioF() if p.device() is not None else 1.0) * \
             max(abs(p.worldTransform().m11()), 1e-3)
@@ -519,8 +532,11 @@ def mask_legend(mask_kind: str) -> str:
                                                                                   tr("masked\n(hidden)"))
 
 
+WHITE = QColor(255, 255, 255)  # the page a colour bar is drawn on, unless told
+
+
 def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
-                   background: QColor = QColor(255, 255, 255), mask_kind: str | None = "causal",
+                   background: QColor = WHITE, mask_kind: str | None = "causal",
                    reach: float | None = None, title: str | None = None) -> None:
     """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching
     (none when `mask_kind` is None). With `reach`, a diverging scale from −reach to +reach."""

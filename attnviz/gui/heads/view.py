@@ -6,22 +6,21 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from ...core import masks
 from ...core.attention import kv_group
-from ...core.scenario import head_is_off
-from ..look import colormaps
-from ..look.fonts import figure_font, weighted
-from ..steps.guided import banner
 from ...core.compute import hidden
+from ...core.scenario import head_is_off
 from ...core.summary import pooled
-from .heatmap import HeatmapData, HeatmapPainter, staged, coloured, legend_kind, paint_colorbar, pixel_image, window_of
-from ..state.commands import SetHeadOff, SetSettings
 from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
+from ..state.commands import SetHeadOff, SetSettings
+from ..steps.guided import banner
+from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
 
 ACTIVE_BORDER = QColor(230, 120, 0)
 MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from ...core.messages import QT_TR_NOOP
 from ...core.paths import resource
 
+
 @dataclass(frozen=True)
 class Map:
     """One colour map: its 256 colours are pyqtgraph's `source` between `low` and `high`

@@ -16,11 +16,11 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, Q
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from ...core.explain import fmt
-from ..state.commands import SetRow, new_drag_id
-from ..look.fonts import figure_font
 from ..common.i18n import tr
-from ..common.markup import MathLabel
 from ..common.lazy import MathView
+from ..common.markup import MathLabel
+from ..look.fonts import figure_font
+from ..state.commands import SetRow, new_drag_id
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
 GRAB_PIXELS = 12         # how near a tip a press must be to grab it
@@ -60,7 +60,7 @@ class ArrowsItem(pg.GraphicsObject):
         font = figure_font()
         # Keys by weight, thin under thick, and the query's q always on top.
         ordered = sorted(self.arrows, key=lambda a: (a[0] == "q", a[4]))
-        for kind, _, tip, color, width, label, masked in ordered:
+        for _kind, _, tip, color, width, _label, masked in ordered:
             pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
             pen.setCosmetic(True)
             p.setPen(pen)
@@ -72,7 +72,7 @@ class ArrowsItem(pg.GraphicsObject):
             p.drawPath(_head(tip, pixel * (6 + width)))
         boxes = place_labels([(a[2] / pixel * (1, -1), a[5]) for a in reversed(ordered)], font)
         self.placed = [box for box in boxes if box is not None]
-        for (kind, _, tip, color, width, label, masked), box in zip(reversed(ordered), boxes):
+        for (_kind, _, tip, color, _width, label, _masked), box in zip(reversed(ordered), boxes):
             if box is None:
                 continue
             p.save()

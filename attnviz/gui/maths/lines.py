@@ -17,11 +17,11 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.compute import hidden as hidden_cells
-from ..look import colormaps
-from ..look.fonts import figure_font, weighted
-from ..heads.heatmap import hatch
 from ..common.i18n import head_label, tr
 from ..common.lazy import MathView
+from ..heads.heatmap import hatch
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
 
 MAX_WIDTH = 14.0     # a weight of 1, in logical pixels
 SHOWN_FROM = 0.01    # lighter lines are left out: hundreds of hairlines hide the strong ones
@@ -87,8 +87,8 @@ class LinesCanvas(QWidget):
                 h = min(self._widest() + fm.height() * 0.8, r.height() * 0.3)
             boxes_q = [QRectF(r.left() + i * step, r.top(), step, h) for i in range(n)]
             boxes_k = [QRectF(r.left() + i * step, r.bottom() - h, step, h) for i in range(n)]
-            return ([b.center() + QPointF(0, h / 2) for b in boxes_q], [b.center() - QPointF(0, h / 2) for b in boxes_k],
-                    boxes_q, boxes_k)
+            return ([b.center() + QPointF(0, h / 2) for b in boxes_q],
+                    [b.center() - QPointF(0, h / 2) for b in boxes_k], boxes_q, boxes_k)
         r.setTop(r.top() + fm.height() * 1.4)  # "query" and "key" head the columns
         step = r.height() / max(n, 1)
         w = min(r.width() * 0.3, max((fm.horizontalAdvance(t) for t in self.view.tokens()), default=0) + 16)
@@ -127,7 +127,7 @@ class LinesCanvas(QWidget):
         starts, ends, boxes_q, boxes_k = self.anchors(len(tokens))
         self.drawn = view.lines()
         several = len(view.heads()) > 1
-        for line in sorted(self.drawn, key=lambda l: l.weight):  # strong lines on top
+        for line in sorted(self.drawn, key=lambda line: line.weight):  # strong lines on top
             colour = QColor(HEAD_COLOURS[line.head % len(HEAD_COLOURS)] if several else self._accent())
             colour.setAlphaF(min(1.0, 0.25 + 0.75 * line.weight))
             p.setPen(QPen(colour, max(0.5, line.width), Qt.SolidLine, Qt.RoundCap))

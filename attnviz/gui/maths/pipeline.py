@@ -5,16 +5,28 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QSpinBox, QSplitter, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.attention import POSITIONS, merge_heads
 from ...core.explain import decimals_for, fmt
 from ...core.numbers import parse_number
 from ...core.scenario import PROJECTION_MATRICES as EDITABLE
-from ..state.commands import SetProjectionCell, SetProjectionOptions
 from ..common.i18n import Retranslated, tr
 from ..common.markup import rich
+from ..state.commands import SetProjectionCell, SetProjectionOptions
+
 
 def stages(scenario, result, head: int):
     """[(key, title, matrix, row labels, column labels)] of the layer as it is now."""

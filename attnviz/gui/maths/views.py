@@ -6,19 +6,28 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.compute import hidden
 from ...core.explain import fmt
 from ...core.explorers import ScaleDemo, linear_attention_weights, softmax_steps, sqrt_dk_demo
+from ..common.i18n import head_label, tr
+from ..common.lazy import MathView
+from ..common.markup import MathLabel
+from ..heads.heatmap import HeatmapData, HeatmapPainter, paint_colorbar
 from ..look import colormaps
 from ..look.fonts import figure_font
-from ..heads.heatmap import HeatmapData, HeatmapPainter, paint_colorbar
-from ..common.i18n import head_label, tr
-from ..common.markup import MathLabel
-from ..common.lazy import MathView
-
 
 BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
 
@@ -113,11 +122,12 @@ class SqrtDkExplorer(MathView):
         items = []
         demos = self.demos()
         painter = _painter(widget=self)
-        for row, scaled in ((0, True), (1, False)):
+        for scaled in (True, False):  # the top row divided by √d_k, the bottom row not
             for demo in demos:
                 w = demo.scaled if scaled else demo.unscaled
                 caption = (tr("d_k = {0}, ÷√d_k: largest weight {1}") if scaled else
-                           tr("d_k = {0}, no ÷√d_k: largest weight {1}")).format(demo.d_k, fmt(ScaleDemo.peak(w), 2, fixed=True))
+                           tr("d_k = {0}, no ÷√d_k: largest weight {1}"))
+                caption = caption.format(demo.d_k, fmt(ScaleDemo.peak(w), 2, fixed=True))
                 tokens = tuple(str(i + 1) for i in range(len(w)))
                 items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption), painter))
         self.maps.show_maps(items)

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import llama
 from ...core.text import visible
-from ..look.fonts import figure_font, figure_font_like
 from ..common.i18n import Retranslated, tr
+from ..look.fonts import figure_font, figure_font_like
 
 BAR = QColor(49, 104, 142)
 UP, DOWN = QColor(40, 150, 60), QColor(200, 60, 40)
@@ -155,7 +155,8 @@ class NextTokenBars(QWidget):
             text = f"{now:.1%}" if before is None else f"{before:.1%} → {now:.1%}"
             p.setPen(self.palette().windowText().color() if before is None or abs(now - before) < 0.005
                      else UP if now > before else DOWN)
-            p.drawText(QRectF(label_w + bar_w + fm.height() * 0.3, y, text_w, line), Qt.AlignLeft | Qt.AlignVCenter, text)
+            p.drawText(QRectF(label_w + bar_w + fm.height() * 0.3, y, text_w, line), Qt.AlignLeft | Qt.AlignVCenter,
+                       text)
         p.end()
 
 

@@ -16,7 +16,8 @@ import threading
 
 from PySide6.QtCore import QObject, Signal
 
-from ...core import llama, session as sessions
+from ...core import llama
+from ...core import session as sessions
 from ...core.scenario import ScenarioError
 from ...core.tokenizer import Cancelled
 from ..common.i18n import describe

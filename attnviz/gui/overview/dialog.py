@@ -10,20 +10,42 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QScrollArea,
-                               QSizePolicy, QSlider, QTableWidget, QTableWidgetItem, QTabWidget, QToolTip, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.explain import fmt
 from ...core.scenario import ScenarioError
-from ...core.summary import (MAX_ROLLOUT, STATISTICS, STATS, ModelSummary, check_work, layer_weights, rollout_fits,
-                             summarise)
-from ..look import colormaps
+from ...core.summary import (
+    MAX_ROLLOUT,
+    STATISTICS,
+    STATS,
+    ModelSummary,
+    check_work,
+    layer_weights,
+    rollout_fits,
+    summarise,
+)
 from ..common.background import BackgroundDialog
-from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
-from ..look.fonts import figure_font, weighted
-from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
 from ..common.i18n import Retranslated, describe, tr
+from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
+from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
 
 THUMB = 56            # a thumbnail's side, in logical pixels
 GAP = 6               # between thumbnails
@@ -127,7 +149,8 @@ class OverviewFigure:
             text += " · " + tr(colormaps.SCALES[self.colormap.scale])
         if self.overlay == "pair":
             q, k = self.pair
-            text += " · " + tr("numbers: the weight from {0} to {1}").format(self.summary.tokens[q], self.summary.tokens[k])
+            tokens = self.summary.tokens
+            text += " · " + tr("numbers: the weight from {0} to {1}").format(tokens[q], tokens[k])
         elif self.overlay:
             text += " · " + tr("numbers: {0}").format(stat_names()[self.overlay])
         return text
@@ -227,18 +250,18 @@ class OverviewCanvas(QWidget):
     def refit(self, width: float | None = None) -> None:
         """As wide as `width` allows (thumbnails grow up to 3×, for a projector), never smaller."""
         size = self.figure.size()
-        self.scale = 1.0 if width is None else max(1.0, min(3.0, width / size.width()))
-        self.setFixedSize(int(size.width() * self.scale) + 1, int(size.height() * self.scale) + 1)
+        self.zoom = 1.0 if width is None else max(1.0, min(3.0, width / size.width()))
+        self.setFixedSize(int(size.width() * self.zoom) + 1, int(size.height() * self.zoom) + 1)
         self.update()
 
     def paintEvent(self, event):
         p = QPainter(self)
-        p.scale(self.scale, self.scale)
+        p.scale(self.zoom, self.zoom)
         self.figure.paint(p)
         p.end()
 
     def _head_at(self, event):
-        return self.figure.at(event.position().x() / self.scale, event.position().y() / self.scale)
+        return self.figure.at(event.position().x() / self.zoom, event.position().y() / self.zoom)
 
     def mouseMoveEvent(self, event):
         found = self._head_at(event)

@@ -17,7 +17,6 @@ from ...core.numbers import NumberError
 from ...core.scenario import Scenario, ScenarioError
 from ..common.i18n import describe
 
-
 UNDO_LIMIT = 1000  # steps kept; the oldest go first (a cell edit keeps two numbers, not a matrix)
 
 

@@ -6,7 +6,8 @@ import os
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ...core import save_scenario, session as sessions
+from ...core import save_scenario
+from ...core import session as sessions
 from ...core.formats.scenario_json import too_large_for_json
 from ...core.io import holds_layers
 from ...core.presets import DEFAULT_PRESET, list_presets, open_named

@@ -8,16 +8,17 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from ...core.scenario import head_is_off
 from ...core.explain import StepNumbers, StepRow, divisor_text, exponentials, fmt_vector, input_decimals, output_text
-from ..look import colormaps
+from ...core.scenario import head_is_off
 from ..common import roles
-from ..look.fonts import presented, readable_pixels, weighted
-from .formula import FormulaView
-from .stages import COLUMNS as COLUMN_NAMES, shown
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
+from ..look import colormaps
+from ..look.fonts import presented, readable_pixels, weighted
+from .formula import FormulaView
+from .stages import COLUMNS as COLUMN_NAMES
+from .stages import shown
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(len(COLUMN_NAMES))
 COLUMNS = len(COLUMN_NAMES)
@@ -273,7 +274,8 @@ class StepView(Retranslated, QWidget):
         if self.table.isRowHidden(self.model.sum_row) != sum_hidden:
             self.table.setRowHidden(self.model.sum_row, sum_hidden)
         widest = self._widest_texts()
-        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()), self.presentation_pixels)
+        layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()),
+                  self.presentation_pixels)
         if layout != self._layout or self._outgrown(widest):  # sizing columns measures texts: not every edit
             self._layout, self._widest = layout, widest
             self._fit_columns()

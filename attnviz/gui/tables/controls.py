@@ -4,16 +4,27 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
-                               QSpinBox, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import masks
 from ...core.explain import fmt
 from ...core.masks import MaskSpec
 from ...core.scenario import MAX_TOKENS
-from ..state.commands import SetRow, SetSettings, new_drag_id
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.markup import rich, rich_tip
+from ..state.commands import SetRow, SetSettings, new_drag_id
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
@@ -324,7 +335,8 @@ class Selectors(Retranslated, QWidget):
         layers = [str(i) for i in range(s.layer[1])] if switchable else []
         self.layer.setVisible(switchable)
         self.layer_name.setVisible(s.layer is not None)
-        self.layer_name.setText(tr("Layer") if switchable or s.layer is None else tr("Layer {0} of {1}").format(*s.layer))
+        fixed = not switchable and s.layer is not None
+        self.layer_name.setText(tr("Layer {0} of {1}").format(*s.layer) if fixed else tr("Layer"))
         self.layer_name.setToolTip("" if switchable else tr("This file holds one layer of the model: open the "
                                                             "model's own file to see the others"))
         self.layer.setToolTip(tr("This model file holds several layers: show another one"))

@@ -13,7 +13,6 @@ from ...core.numbers import parse_number
 from ..common import roles
 from ..state.commands import SetCell
 
-
 _SHOWN = Qt.ItemIsSelectable | Qt.ItemIsEnabled  # made once: combining Qt's flags is slow in Python
 _EDITABLE = _SHOWN | Qt.ItemIsEditable
 

@@ -6,8 +6,8 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from ...core.explain import MINUS
-from .model import VectorTableModel
 from ..common.i18n import Retranslated, tr
+from .model import VectorTableModel
 
 
 def captions():

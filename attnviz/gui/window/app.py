@@ -17,10 +17,9 @@ from ...core.messages import QT_TR_NOOP
 from ...core.paths import resource
 from ...core.scenario import ScenarioError
 from ...core.text import terminal_safe
+from ..common.i18n import install_language, system_language
 from ..look import colormaps
 from ..look.fonts import install_fonts
-from ..common.i18n import install_language, system_language
-
 
 _QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
 
@@ -192,8 +191,8 @@ def export(scenario, path: str, kind: str = "head", head: int = 0, query: int | 
            width: int = 2400, caption: bool = True, lang: str | None = None, scale: str = "linear") -> None:
     """Write one figure (a head, all heads, or a query's steps) without a window or a display."""
     from ...core import compute
-    from ..export.files import export_figure, image_format
     from ..export.figure import Figure, FigureOptions
+    from ..export.files import export_figure, image_format
 
     image_format(path)  # refuse a wrong suffix before starting Qt
     use_offscreen()

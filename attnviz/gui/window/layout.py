@@ -3,7 +3,7 @@ from X to O) on the left, one query's steps (or the maths) below, the next token
 the toolbar above; and the same parts rearranged for a projector."""
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QSplitter, QTabBar, QToolBar, QVBoxLayout, QWidget
 
 from ..common.i18n import tr

@@ -117,7 +117,8 @@ def test_guided_steps_show_only_what_has_been_computed(window):
     assert not window.findChild(QLabel, "stepOutput").isVisible()
     assert "Step 1 of 5" in window.findChild(QLabel, "guideLabel").text()
     press(window.classroom.next_action)
-    assert d.stage == SCALE and panel(window).data().row_text == tuple(fmt(x, 2, fixed=True) for x in trace.scaled[d.query])
+    assert d.stage == SCALE
+    assert panel(window).data().row_text == tuple(fmt(x, 2, fixed=True) for x in trace.scaled[d.query])
     assert not step_table.isColumnHidden(SCALED) and step_table.isColumnHidden(MASK)
     press(window.classroom.next_action)
     assert d.stage == MASKING and panel(window).data().masked[d.query].sum() == 3  # それ hides は, 新鮮, だった
@@ -205,7 +206,8 @@ def test_the_dark_look_darkens_the_window_and_the_panels(window):
 def contrast(a, b) -> float:
     """WCAG contrast ratio of two QColors (1 to 21)."""
     def luminance(c):
-        linear = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in (c.redF(), c.greenF(), c.blueF())]
+        linear = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+                  for x in (c.redF(), c.greenF(), c.blueF())]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)

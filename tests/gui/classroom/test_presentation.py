@@ -5,7 +5,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo, QFontMetrics, QPainter, QTextLayout, QTextOption
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QSlider, QTableView, QWidget
 
-from attnviz.core import compute, list_presets, load_preset
+from attnviz.core import compute, list_presets
 from attnviz.core.explain import MINUS_INFINITY, exponentials
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom.classroom import PRESENTATION_ZOOM, SLIDER_SHARE
@@ -313,7 +313,7 @@ def test_guided_steps_show_the_exponentials_at_the_softmax_step(window):
 
 
 def test_the_formula_is_above_the_step_table_as_mathematics(window):
-    from attnviz.gui.steps.formula import Fraction, FormulaOptions, Root, Text, layout
+    from attnviz.gui.steps.formula import FormulaOptions, Fraction, Root, Text, layout
     view = child(window, "formulaView")
     assert view.isVisible() and view.geometry().bottom() <= child(window, "stepTable").geometry().top()
 

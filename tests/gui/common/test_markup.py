@@ -1,8 +1,8 @@
 """d_k is written as a textbook writes it wherever a label can show rich text."""
 from PySide6.QtWidgets import QApplication, QLabel
 
-from attnviz.gui.steps.stages import NUMBERS
 from attnviz.gui.common.markup import rich
+from attnviz.gui.steps.stages import NUMBERS
 
 SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = NUMBERS  # the guided steps, in order
 

@@ -111,12 +111,12 @@ def test_comparisons_are_built_off_the_windows_thread_which_keeps_answering(laye
         start()
         dialog = window.compare.dialog
         ticks = []
-        timer = QTimer(interval=5, timeout=lambda: ticks.append(1))
+        timer = QTimer(interval=5, timeout=lambda ticks=ticks: ticks.append(1))
         timer.start()
-        qtbot.waitUntil(lambda: len(ticks) >= 3)  # the window's event loop turns while A and B are computed
+        qtbot.waitUntil(lambda ticks=ticks: len(ticks) >= 3)  # the window's event loop turns while A and B are computed
         assert dialog.figure is None and dialog.progress.isVisible() and dialog.cancel_button.isVisible()
         gate.set()
-        qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
+        qtbot.waitUntil(lambda dialog=dialog: dialog.figure is not None, timeout=10000)
         gate.clear()
         timer.stop()
         qtbot.waitUntil(dialog.canvas.isVisible)

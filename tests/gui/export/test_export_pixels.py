@@ -9,10 +9,9 @@ from PySide6.QtGui import QColor, QImage
 
 from attnviz.core import compute, load_preset
 from attnviz.core.scenario import with_settings
-from attnviz.gui.look import colormaps
-from attnviz.gui.export.files import export_figure, render_image
 from attnviz.gui.export.figure import Figure, FigureOptions
-
+from attnviz.gui.export.files import export_figure, render_image
+from attnviz.gui.look import colormaps
 from pixels import assert_hatched, assert_not_hatched, beside_text, rgb, triple
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -114,7 +114,8 @@ def test_zoomed_in_the_per_row_scale_still_divides_by_the_whole_rows_largest_wei
     np.testing.assert_allclose(shown.row_max[:, 0], full[row:row + size].max(axis=1))
     image = p.grab().toImage()
     i, j = 3, 1
-    point = cell_centre(p, row + i, column + j) - QPointF(0.3 * (p.painter.geometry(p._content_rect(), shown).cell_w), 0)
+    cell_w = p.painter.geometry(p._content_rect(), shown).cell_w
+    point = cell_centre(p, row + i, column + j) - QPointF(0.3 * cell_w, 0)
     expected = p.painter.colormap.color(float(full[row + i, column + j] / full[row + i].max()))
     got = image.pixelColor(point.toPoint())
     assert max(abs(got.red() - expected.red()), abs(got.green() - expected.green()),

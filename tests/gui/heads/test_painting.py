@@ -7,9 +7,8 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from attnviz.core import compute, load_preset
 from attnviz.core.compute import hidden
-from attnviz.gui.look import colormaps
 from attnviz.gui.heads.heatmap import SELECT_OUTER, HeatmapData, HeatmapPainter
-
+from attnviz.gui.look import colormaps
 from pixels import assert_hatched, assert_not_hatched, background, cell, contrast, inked, near, rgb, triple
 
 SIDE = 800

@@ -3,9 +3,8 @@ import numpy as np
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
-from attnviz.gui.look import colormaps
 from attnviz.gui.export.files import export_figure
-
+from attnviz.gui.look import colormaps
 from pixels import figure, pixel_in_cell  # tests/gui is on the path
 
 

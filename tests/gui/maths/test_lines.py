@@ -60,7 +60,7 @@ def test_the_core_of_the_view_leaves_out_masked_pairs_and_faint_lines():
     w = np.array([[[1.0, 0, 0], [0.5, 0.5, 0], [0.005, 0.3, 0.695]]])
     masked = np.triu(np.ones((3, 3), bool), 1)[None]
     drawn = lines(w, masked, [0], None)
-    assert [(l.query, l.key) for l in drawn] == [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)]  # 0.005 is too faint
+    assert [(line.query, line.key) for line in drawn] == [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)]  # 0.005 is too faint
     assert is_cjk(["猫", "が"]) and not is_cjk(["The", "cat", "sat"])  # columns for English, rows for Japanese
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox, QTableView
 
-from attnviz.core import llama, session as sessions
+from attnviz.core import llama
+from attnviz.core import session as sessions
 from attnviz.core.blas import use_one_thread
 from attnviz.core.scenario import head_is_off
 

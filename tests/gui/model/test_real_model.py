@@ -142,6 +142,7 @@ def test_a_switched_off_head_says_the_model_gets_zeros_from_it(window, qtbot):
 
 def test_ctrl_enter_runs_the_text_typed_in_the_dialog(qtbot):
     from PySide6.QtCore import Qt
+
     from attnviz.gui.model.dialog import ModelDialog
     dialog = ModelDialog(None, "A")
     qtbot.addWidget(dialog)
@@ -156,7 +157,7 @@ def test_ctrl_enter_runs_the_text_typed_in_the_dialog(qtbot):
 
 
 def test_settings_and_tokens_of_a_real_model_are_its_own(window, qtbot):
-    d = open_model(window, qtbot)
+    open_model(window, qtbot)
     assert not window.parts.settings_bar.isEnabled()
     assert not window.tokens.rename(0, "A")
     assert not window.tokens.insert(0, "A")
@@ -171,7 +172,8 @@ LONG = "=" * 9_995 + "\nThe end.\t"  # 10,005 characters (more than a title may 
     ("def f(x):\n  return x", "def f(x):↵  return x"), ("a\tb\r\nc", "a⇥b^M↵c"),
     ("It was \u202efresh", "It was <U+202E>fresh"), ("zero\u200bwidth", "zero\u200bwidth"),
     ("猫🐱👨\u200d👩\u200d👧", "猫🐱👨\u200d👩\u200d👧"), (" ", "␣"), ("\n", "↵"), (LONG, "=" * 100)],
-    ids=["code", "tab and CRLF", "bidi override", "zero width", "emoji", "a space", "a line break", "10,005 characters"])
+    ids=["code", "tab and CRLF", "bidi override", "zero width", "emoji", "a space", "a line break",
+         "10,005 characters"])
 def test_any_text_a_user_can_paste_opens_with_its_controls_shown(window, qtbot, text, shown):
     d = open_model(window, qtbot, text)
     assert d.scenario.live.text == text and shown in d.scenario.title["en"]
@@ -207,7 +209,7 @@ def test_every_failure_says_why_and_the_next_try_opens(window, qtbot, monkeypatc
     monkeypatch.setattr(llama, "scenario", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
     for attempt in (2, 3):  # refused when the run is shown, twice: said twice
         window.model.run(TEXT)
-        qtbot.waitUntil(lambda: len(warnings) == attempt, timeout=60_000)
+        qtbot.waitUntil(lambda attempt=attempt: len(warnings) == attempt, timeout=60_000)
         assert warnings[-1] == "refused" and window.document.scenario.live is None
     monkeypatch.setattr(llama, "scenario", real)
     d = open_model(window, qtbot)

@@ -53,7 +53,7 @@ def test_the_grid_has_one_thumbnail_per_layer_and_head_with_the_files_weights(ov
     for layer in range(LAYERS):
         np.testing.assert_allclose(summary.thumbnails[layer], weights[layer], atol=1e-6)  # small: kept whole
         np.testing.assert_allclose(summary.table()[layer], head_stats(weights[layer]), rtol=1e-6)
-    rects = {(l, h): dialog.figure.thumb_rect(l, h) for l in range(LAYERS) for h in range(HEADS)}
+    rects = {(layer, h): dialog.figure.thumb_rect(layer, h) for layer in range(LAYERS) for h in range(HEADS)}
     assert len({(r.x(), r.y()) for r in rects.values()}) == LAYERS * HEADS  # none on top of another
     assert all(dialog.figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())
 
@@ -62,8 +62,8 @@ def test_clicking_a_thumbnail_opens_that_layer_with_that_head_active(overview, q
     window, dialog = overview
     dialog.tabs.setCurrentIndex(0)
     dialog.resize(1600, 900)  # a wide dialog: the grid grows with it, and clicks still find their head
-    qtbot.waitUntil(lambda: dialog.canvas.scale > 1.5)
-    centre = dialog.figure.thumb_rect(2, 1).center() * dialog.canvas.scale  # the grid grows to the dialog's width
+    qtbot.waitUntil(lambda: dialog.canvas.zoom > 1.5)
+    centre = dialog.figure.thumb_rect(2, 1).center() * dialog.canvas.zoom  # the grid grows to the dialog's width
     QTest.mouseClick(dialog.canvas, Qt.LeftButton, pos=QPoint(int(centre.x()), int(centre.y())))
     qtbot.waitUntil(lambda: window.document.scenario.layer == (2, LAYERS))
     assert window.document.active_head == 1
@@ -217,7 +217,7 @@ def test_a_deep_model_is_laid_out_in_blocks_and_every_thumbnail_is_found_where_i
     figure = OverviewFigure(summarise(list("abcd"), [w] * layers, layers), "deep")
     size = figure.size()
     assert size.height() <= size.width() < 4 * 1000  # about square, not 100 rows tall
-    rects = {(l, h): figure.thumb_rect(l, h) for l in range(layers) for h in range(heads)}
+    rects = {(layer, h): figure.thumb_rect(layer, h) for layer in range(layers) for h in range(heads)}
     assert len({(r.x(), r.y()) for r in rects.values()}) == layers * heads
     assert all(0 <= r.left() and r.right() <= size.width() and r.bottom() <= size.height() for r in rects.values())
     assert all(figure.at(r.center().x(), r.center().y()) == key for key, r in rects.items())

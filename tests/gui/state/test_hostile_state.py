@@ -254,8 +254,8 @@ def test_files_that_used_to_go_wrong_inside_the_window_say_cannot_open(window, t
 
 def test_an_svg_of_a_model_with_control_character_tokens_is_well_formed(tmp_path):
     from attnviz.core import compute
-    from attnviz.gui.export.files import export_figure
     from attnviz.gui.export.figure import Figure, FigureOptions
+    from attnviz.gui.export.files import export_figure
     np.savez(tmp_path / "m.npz", tokens=np.array(["\x00", "\x1b[2J", "\x07bell", "<&>"]),
              weights=np.tril(np.ones((1, 4, 4))) / np.arange(1, 5)[:, None])
     s = load_scenario(tmp_path / "m.npz")

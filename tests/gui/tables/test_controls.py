@@ -3,8 +3,8 @@ import numpy as np
 from PySide6.QtCore import QPoint, Qt
 
 from attnviz.core import compute
+from attnviz.gui.steps.table import DOT, KEY, MASK, SCALED, WEIGHT, K
 from attnviz.gui.tables.controls import temperature_to_position
-from attnviz.gui.steps.table import DOT, KEY, K, MASK, SCALED, WEIGHT
 
 
 def panel(window, i):

@@ -26,7 +26,8 @@ EMBEDDED = textwrap.dedent("""
         return bytes(image.constBits())
 
     # two different kanji look different, and neither is the box of a missing glyph
-    print(before, QFontMetrics(font).inFontUcs4(ord("猫")), drawn("猫") != drawn("犬"), drawn("猫") != drawn("\\U000F0000"))
+    print(before, QFontMetrics(font).inFontUcs4(ord("猫")), drawn("猫") != drawn("犬"),
+          drawn("猫") != drawn("\\U000F0000"))
 """)
 
 FONTS_CONF = """<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">

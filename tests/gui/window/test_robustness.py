@@ -1,7 +1,7 @@
 """Nothing lost, nothing crashes: bad input refused with a reason, unsaved work survives a crash."""
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QMessageBox, QTableView, QWidget
 from attnviz.core import compute, load_preset, load_scenario, save_scenario
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.gui import MainWindow
-from attnviz.gui.state.commands import SetRow
 from attnviz.gui.common.i18n import install_language
+from attnviz.gui.state.commands import SetRow
 
 
 def model(window, matrix="q"):
@@ -133,7 +133,8 @@ def test_a_japanese_teacher_reads_why_a_file_was_refused_in_japanese(window, tmp
     for name, english in hostile_files(tmp_path).items():
         assert not window.files.open_scenario(str(tmp_path / name)), name
         said = shown[-1].replace(str(tmp_path / name), "")  # the file's name stays as it is
-        english = set(re.findall(r"[A-Za-z]{3,}", said)) - {"JSON", "AttnViz", "pickle", "nan", "float", "tokens", "Python"}
+        english = set(re.findall(r"[A-Za-z]{3,}", said)) - {"JSON", "AttnViz", "pickle", "nan", "float", "tokens",
+                                                               "Python"}
         assert JAPANESE_REASONS[name] in said and not english and said.startswith("："), (name, shown[-1])
 
 
@@ -272,7 +273,8 @@ def test_the_error_dialog_offers_to_save_a_copy(recovering, tmp_path, monkeypatc
     try:
         raise RuntimeError("boom")
     except RuntimeError as e:
-        ErrorReporter(recovering, recovering.recovery.keep_copy, lambda: recovering.files.save_as()).report(e, "Traceback ... RuntimeError: boom", tmp_path / "errors.log")
+        reporter = ErrorReporter(recovering, recovering.recovery.keep_copy, lambda: recovering.files.save_as())
+        reporter.report(e, "Traceback ... RuntimeError: boom", tmp_path / "errors.log")
     assert saved == [True]
     recovering.recovery.errors.uninstall()
 
