@@ -17,12 +17,13 @@ from ..look import colormaps
 from ..look.fonts import presented
 from ..look.theme import THEMES, apply_theme
 from ..state import settings
+from ..state.view import FIELDS
 from ..steps.stages import following, preceding
 from .help import show_about, show_guide
 
 ZOOM_STEPS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 2.8)
-DESK_ZOOM = 1.0           # Ctrl+0 on the desk ...
-PRESENTATION_ZOOM = 1.6   # ... and while presenting: each mode has its own zoom, remembered apart
+DESK_ZOOM = FIELDS["desk_zoom"]                  # Ctrl+0 on the desk ...
+PRESENTATION_ZOOM = FIELDS["presentation_zoom"]  # ... and presenting: each mode has its own zoom, remembered apart
 PRESENTATION_MAX_ZOOM = 2.0  # beyond, a 1920 × 1080 screen cannot hold the steps and the controls
 PRESENTATION_POINTS = 24  # heatmap labels and values on a projector: readable from the back
 STEPS_SHARE = 0.42        # of the screen's width, for the step table and the controls while presenting
@@ -38,11 +39,11 @@ class Presentable(Protocol):
 
     def dialog_parent(self) -> QWidget: ...
     def next_token(self) -> QWidget: ...
-    def saved_layout(self) -> tuple: ...
-    def restore_layout(self, state, geometry) -> None: ...
+    def saved_layout(self) -> tuple: ...  # (geometry, state), as settings keeps them
+    def restore_layout(self, geometry, state) -> None: ...
     def hide_chrome(self) -> None: ...
     def fill_screen(self, steps_share: float, slider_share: float) -> None: ...
-    def leave(self, state, geometry) -> None: ...
+    def leave(self, geometry, state) -> None: ...
 
 
 class Classroom:
@@ -178,13 +179,12 @@ class Classroom:
         self.set_zoom(settings.zoom(), remember=False)
         geometry, state = settings.window_state()
         self.first_start = geometry is None
-        self.parts.restore_layout(state, geometry)
+        self.parts.restore_layout(geometry, state)
 
     def save(self):
         if self.presenting:
             self.set_presentation(False)
-        state, geometry = self.parts.saved_layout()
-        settings.set_window_state(geometry, state)
+        settings.set_window_state(*self.parts.saved_layout())
 
     def set_language(self, lang: str):
         """Switch without a restart: Qt sends every widget a LanguageChange event."""
@@ -277,7 +277,7 @@ class Classroom:
             parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)
             self._match_step_table(parts.heads.value_pixels())
         else:
-            state, geometry, zoom = self._saved_layout
+            geometry, state, zoom = self._saved_layout
             self.view.set("presenting", False)
             parts.heads.valuePixelsChanged.disconnect(self._match_step_table)
             parts.heads.set_presentation(False)
@@ -285,7 +285,7 @@ class Classroom:
             self._presented_type()
             parts.steps.set_compact(False)
             parts.presenter.hide()
-            parts.leave(state, geometry)
+            parts.leave(geometry, state)
         self.presentation_action.setChecked(on)
         self.controls_action.setEnabled(on)
         self._presentation_keys(on)

@@ -31,14 +31,17 @@ class MathView(Retranslated, QWidget):
 
     reads_document = True  # False: what it draws does not depend on the scenario, edits pass it by
 
-    def __init__(self, document, parent=None):
+    def __init__(self, document, parent=None, view=None):
         super().__init__(parent)
         self.document = document
+        self.view = view  # the window's view state, for a view that colours weights with the chosen map
         self._stale = True
         self._next_turn = NextTurn(self, self.sync)
         if self.reads_document:
             document.changed.connect(self.schedule)
             document.selectionChanged.connect(self.schedule)
+        if view is not None:
+            self.destroyed.connect(view.subscribe(("colormap", "scale"), lambda _: self._restyle()))
 
     def on_screen(self) -> bool:
         """Shown, and not behind another tab: Qt keeps the docks behind a tab "visible", moved out
@@ -68,9 +71,12 @@ class MathView(Retranslated, QWidget):
     def changeEvent(self, event):
         # Texts, the look (light or dark) and the zoom are all in what refresh() draws.
         if event.type() in (QEvent.LanguageChange, QEvent.PaletteChange, QEvent.FontChange):
-            self._stale = True
-            self.sync() if self.isVisible() else None
+            self._restyle()
         super().changeEvent(event)
+
+    def _restyle(self) -> None:
+        self._stale = True
+        self.sync() if self.isVisible() else None
 
     def retranslate(self):
         pass  # its texts are all in what refresh() draws

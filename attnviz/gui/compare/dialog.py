@@ -237,6 +237,7 @@ class CompareDialog(BackgroundDialog):
         self.close()  # the caller says why (`failed`), as for any file that cannot be opened
 
     def show_result(self, figure: CompareFigure) -> None:
+        figure.set_colormap(colormaps.get(self.view.colormap, self.view.scale))  # chosen while it was built
         self.figure = figure
         self.setWindowTitle(tr("Compare: {0} and {1}").format(*figure.titles()))
         self.note.setText(figure.caption_text())

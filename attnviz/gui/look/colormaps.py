@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 
 from ...core.messages import QT_TR_NOOP
 from ...core.paths import resource
+from ..state.view import FIELDS
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ MAPS = {m.name: m for m in (
     Map("difference", "CET-CBD1", ""),
 )}
 WEIGHT_MAPS = tuple(name for name, m in MAPS.items() if m.for_weights)  # View → Colour map, in this order
-DEFAULT = "viridis"
+DEFAULT = FIELDS["colormap"]  # the view state's first colour map
 
 # How a weight becomes a place on the colour map, for every view and export at once. Long
 # inputs spread each row thinly: on the linear scale nearly every cell is dark.

@@ -10,14 +10,14 @@ from ..common.lazy import MathView
 
 
 class MathsPanel:
-    def __init__(self, document, report, dock):
-        self.document, self.report, self.dock = document, report, dock
+    def __init__(self, document, view, report, dock):
+        self.document, self.view, self.report, self.dock = document, view, report, dock
         self.tabs: QTabWidget | None = None
         self.views: list = []
         # The views behind the step table's tab catch up when they come forward. (A third dock in
         # this tab group made Qt repaint the whole window at every edit: the lines view is one of
         # the maths tabs instead.)
-        dock.visibilityChanged.connect(lambda shown: shown and QTimer.singleShot(0, self._sync))
+        dock.visibilityChanged.connect(lambda shown: shown and QTimer.singleShot(0, dock, self._sync))
 
     def made(self) -> bool:
         return self.tabs is not None
@@ -28,9 +28,9 @@ class MathsPanel:
             from .geometry import GeometryView
             from .lines import LinesView
             from .views import DiffView, KernelView, SoftmaxView, SqrtDkExplorer
-            d = self.document
+            d, view = self.document, self.view
             self.tabs = QTabWidget(objectName="mathsTabs")
-            self.views = [GeometryView(d, self.report), SqrtDkExplorer(d), SoftmaxView(d), KernelView(d),
+            self.views = [GeometryView(d, self.report), SqrtDkExplorer(d, view), SoftmaxView(d), KernelView(d, view),
                           DiffView(d), LinesView(d)]
             for view in self.views:
                 self.tabs.addTab(view, "")

@@ -74,10 +74,14 @@ class Heatmaps(QWidget):
         p.end()
 
 
-def _painter(signed=False, colormap=colormaps.DEFAULT, widget=None, reach=1.0):
+def _painter(signed=False, widget=None, reach=1.0, view=None):
+    """Weights on the colour map and scale of `view` (the window's view state), differences on
+    the diverging map."""
     font = figure_font(point_size=widget.font().pointSizeF()) if widget is not None else figure_font()
     palette = widget.palette() if widget is not None else None
-    return HeatmapPainter(colormaps.get("difference" if signed else colormap), font, signed=signed, reach=reach,
+    colormap = colormaps.get("difference") if signed else \
+        colormaps.get(view.colormap, view.scale) if view is not None else colormaps.get()
+    return HeatmapPainter(colormap, font, signed=signed, reach=reach,
                           background=palette.window().color() if palette else None,
                           foreground=palette.windowText().color() if palette else None)
 
@@ -89,8 +93,8 @@ class SqrtDkExplorer(MathView):
 
     reads_document = False  # its own random q and k: only the seed changes them
 
-    def __init__(self, document, parent=None):
-        super().__init__(document, parent)
+    def __init__(self, document, view=None, parent=None):
+        super().__init__(document, parent, view)
         self.setObjectName("sqrtExplorer")
         self.explanation = MathLabel()
         self.seed_name = QLabel()
@@ -121,7 +125,7 @@ class SqrtDkExplorer(MathView):
     def refresh(self):
         items = []
         demos = self.demos()
-        painter = _painter(widget=self)
+        painter = _painter(widget=self, view=self.view)
         for scaled in (True, False):  # the top row divided by √d_k, the bottom row not
             for demo in demos:
                 w = demo.scaled if scaled else demo.unscaled
@@ -271,8 +275,8 @@ class SoftmaxBars(QWidget):
 class KernelView(MathView):
     """Softmax attention beside linear attention with φ(x) = elu(x) + 1, and their difference (§4.4)."""
 
-    def __init__(self, document, parent=None):
-        super().__init__(document, parent)
+    def __init__(self, document, view=None, parent=None):
+        super().__init__(document, parent, view)
         self.setObjectName("kernelView")
         self.explanation = MathLabel()
         self.maps = Heatmaps(3)
@@ -306,7 +310,7 @@ class KernelView(MathView):
         masked = hidden(d.result.heads[d.active_head])
         reach = max(0.05, float(np.abs(difference).max()))
         label = head_label(d.scenario, d.active_head)
-        painter = _painter(widget=self)
+        painter = _painter(widget=self, view=self.view)
         self.maps.show_maps([
             (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), painter),
             (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), painter),

@@ -576,7 +576,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self._restore(kept)
         self._pair_changed()
         self._overlay_changed(self.overlay.currentIndex())
-        QTimer.singleShot(0, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
+        QTimer.singleShot(0, self, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
 
     def _state(self):
         if self.figure is None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 from ...core.text import first_control
+from .view import FIELDS
 
 MAX_RECENT = 8
 ZOOM_RANGE = (0.7, 2.8)
@@ -139,7 +140,8 @@ def set_theme(name: str) -> None:
 
 def zoom(presentation: bool = False) -> float:
     key = "presentation/zoom" if presentation else "zoom"
-    return _get(key, 1.6 if presentation else 1.0, _number_in(*ZOOM_RANGE))
+    default = FIELDS["presentation_zoom" if presentation else "desk_zoom"]
+    return _get(key, default, _number_in(*ZOOM_RANGE))
 
 
 def set_zoom(factor: float, presentation: bool = False) -> None:

@@ -83,7 +83,7 @@ class ErrorReporter:
         if self.reporting or where in self.shown:  # shown already, or an error while showing one
             return
         self.shown.add(where)
-        QTimer.singleShot(0, lambda: self._show(error, details, logged))
+        QTimer.singleShot(0, self.parent, lambda: self._show(error, details, logged))
 
     def _show(self, error, details, logged):
         self.reporting = True

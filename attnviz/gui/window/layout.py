@@ -42,7 +42,7 @@ class Parts:
         stack.addWidget(self.presenter)
         self.steps_dock = self._dock("stepDock", column, Qt.BottomDockWidgetArea)
         self.maths_dock = self._dock("mathsDock", QWidget(), Qt.BottomDockWidgetArea)
-        self.maths = MathsPanel(d, report, self.maths_dock)
+        self.maths = MathsPanel(d, view, report, self.maths_dock)
         window.tabifyDockWidget(self.steps_dock, self.maths_dock)
         self.steps_dock.raise_()
         self.maths_dock.visibilityChanged.connect(self._maths_shown)
@@ -111,7 +111,7 @@ class Parts:
             window.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
         self.pipeline_dock.setVisible(layered)
         if layered:
-            QTimer.singleShot(0, lambda: self.bring_forward(self.pipeline_dock))
+            QTimer.singleShot(0, self.window, lambda: self.bring_forward(self.pipeline_dock))
 
     def _maths_shown(self, shown: bool) -> None:
         """The maths views need room: the first time they come forward, give them half the height."""
@@ -132,9 +132,9 @@ class Parts:
         return self.next_dock.widget()
 
     def saved_layout(self) -> tuple:
-        return self.window.saveState(), self.window.saveGeometry()
+        return self.window.saveGeometry(), self.window.saveState()
 
-    def restore_layout(self, state, geometry) -> None:
+    def restore_layout(self, geometry, state) -> None:
         if geometry is not None:
             self.window.restoreGeometry(geometry)
         if state is not None:
@@ -165,7 +165,7 @@ class Parts:
                           Qt.Vertical)
         QApplication.sendPostedEvents()
 
-    def leave(self, state, geometry) -> None:
+    def leave(self, geometry, state) -> None:
         """Back to the desk as it was before presenting."""
         w = self.window
         for widget in (w.menuBar(), w.statusBar(), self.sliders):

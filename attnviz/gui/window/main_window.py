@@ -20,7 +20,7 @@ from ..state.files import Files, resolve, source_name
 from ..state.view import ViewState
 from ..tables.tokens import TokenEditing
 from .layout import Parts
-from .menus import Menus
+from .menus import Features, Menus
 from .recovery import Recovery
 
 
@@ -65,7 +65,8 @@ class MainWindow(Retranslated, QMainWindow):
         self.exports = Exports(d, self, view, self.files.folder)
         self.tokens = TokenEditing(d, self)
         self.classroom = Classroom(self.parts, d, view)
-        self.menus = Menus(self, self.parts, self)
+        self.menus = Menus(self, self.parts, d.undo_stack, Features(
+            self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom))
 
     # ------------------------------------------------------------- what features ask of the window (Shell)
 
@@ -122,7 +123,7 @@ class MainWindow(Retranslated, QMainWindow):
     def showEvent(self, event):
         super().showEvent(event)
         if self.document.scenario.projection is not None:  # a tabbed dock comes forward once shown
-            QTimer.singleShot(0, lambda: self.parts.bring_forward(self.parts.pipeline_dock))
+            QTimer.singleShot(0, self, lambda: self.parts.bring_forward(self.parts.pipeline_dock))
 
     def retranslate(self):
         """Every text of the window in the current language (Qt sends LanguageChange on a switch)."""
@@ -135,8 +136,9 @@ class MainWindow(Retranslated, QMainWindow):
     def closeEvent(self, event):
         if self.files.maybe_save():
             self.classroom.save()
+            self.recovery.close_autosave()
             self.model.runner.shutdown()
-            self.recovery.close()
+            self.recovery.stop_catching()
             event.accept()
         else:
             event.ignore()

@@ -2,6 +2,9 @@
 controller, and their texts in the current language."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from PySide6.QtGui import QKeySequence
 
 from ..common.actions import make_action, name_actions
@@ -11,13 +14,24 @@ from ..compare.controller import HASHI_PAIR, ORDER_PAIR
 from ..state import settings
 
 
+@dataclass(frozen=True)
+class Features:
+    """The controllers whose methods the menus' actions call."""
+
+    files: Any      # state/files.Files
+    model: Any      # model/controller.ModelController
+    exports: Any    # export/controller.Exports
+    tokens: Any     # tables/tokens.TokenEditing
+    overview: Any   # overview/controller.OverviewController
+    compare: Any    # compare/controller.CompareController
+    classroom: Any  # classroom/classroom.Classroom
+
+
 class Menus:
-    def __init__(self, window, parts, features):
-        """`features`: the window's controllers (files, model, exports, tokens, overview, compare,
-        classroom), whose methods the actions call."""
+    def __init__(self, window, parts, stack, f: Features):
+        """Actions owned by `window` (their keys work with the menu bar hidden), in its menu bar;
+        `stack`: the document's undo stack."""
         self.window, self.parts = window, parts
-        f = features
-        stack = window.document.undo_stack
         self.undo_action = stack.createUndoAction(window)
         self.undo_action.setShortcut(QKeySequence.Undo)
         self.redo_action = stack.createRedoAction(window)

@@ -95,8 +95,12 @@ class Recovery:
             tr("AttnViz did not close properly last time. Unsaved changes to {0} from {1} were kept. "
                "Restore them?").format(name, when), QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
 
-    def close(self) -> None:
+    def close_autosave(self) -> None:
+        """The window closes: the last copy written, or removed when the work was saved."""
         if self.autosave is not None:
             self.autosave.close()
+
+    def stop_catching(self) -> None:
+        """Last of all: unexpected errors go back to Python's own hook."""
         if self.errors is not None:
             self.errors.uninstall()

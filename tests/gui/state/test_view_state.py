@@ -56,6 +56,29 @@ def test_a_colour_map_chosen_in_the_menu_reaches_every_view_through_the_view_sta
     assert [(c.name, c.scale) for c in drawn] == [("magma", "log")] * len(drawn)
 
 
+def test_the_maths_views_of_weights_follow_the_colour_map_and_scale(window, qtbot):
+    parts = window.parts
+    parts.bring_forward(parts.maths_dock)
+    tabs = parts.maths.widget()
+    sqrt_dk, kernel = parts.maths.views[1], parts.maths.views[3]
+    for view in (sqrt_dk, kernel):
+        tabs.setCurrentWidget(view)
+        qtbot.waitUntil(lambda view=view: bool(view.maps.items))
+        window.classroom.colormap_actions["grey"].trigger()
+        window.classroom.scale_actions["row"].trigger()
+        colours = [(p.colormap.name, p.colormap.scale) for _, p in view.maps.items if not p.signed]
+        assert colours and set(colours) == {("grey", "row")}, type(view).__name__
+        window.classroom.colormap_actions["viridis"].trigger()
+        window.classroom.scale_actions["linear"].trigger()
+
+
+def test_a_comparison_built_while_the_colours_change_shows_the_new_ones(window, qtbot):
+    compare = window.compare.compare_with(window.document.scenario)
+    window.classroom.colormap_actions["cividis"].trigger()  # before the figure exists
+    qtbot.waitUntil(lambda: compare.figure is not None)
+    assert compare.figure.painter(1, 0).colormap.name == "cividis"
+
+
 def test_a_closed_dialog_stops_listening(window, qtbot):
     before = window.view.subscribers("colormap")
     compare = window.compare.compare_with(window.document.scenario)
