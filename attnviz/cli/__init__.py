@@ -6,7 +6,8 @@
 of this folder, with its parser (`add`) and what it does (`run`); COMMANDS lists them.
 
 SCENARIO is a preset id or a path to a scenario file. Bad input exits with status 2
-and one line on stderr; the commands that need no window never import Qt.
+and one line on stderr; the commands that need no window never start Qt (`weights` reads the
+system's language with QtCore alone).
 """
 from __future__ import annotations
 
