@@ -44,6 +44,6 @@ def _compare(args, width: int, height: int) -> int:
         raise UsageError(f"-o {args.output}: a screenshot is a PNG file: give a name ending in .png")
     a = open_scenario(args.scenario, args.layer)
     b = open_scenario(args.compare, args.layer)
-    from ..gui.compare.screenshot import screenshot_comparison
+    from ..gui.window.app import screenshot_comparison
     screenshot_comparison(a, b, args.output, width, height, args.lang, args.presentation)
     return 0

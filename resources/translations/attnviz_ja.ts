@@ -2528,6 +2528,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>比較を作れませんでした：{0}</translation>
     </message>
     <message>
+        <source>the comparison took more than {0} s</source>
+        <translation>比較を作るのに {0} 秒以上かかりました</translation>
+    </message>
+    <message>
         <source>{0}: is a folder; give a file name ending in .png, .svg or .pdf</source>
         <translation>{0}：フォルダーです。.png・.svg・.pdf で終わるファイル名を指定してください</translation>
     </message>
