@@ -33,11 +33,15 @@ class Alignment:
         return self.aligned and self.order != tuple(range(len(self.order)))
 
     def only_in_a(self) -> list[str]:
-        """A's tokens that B lacks (counted: a 2nd を of A when B has one を)."""
-        return list((Counter(self.tokens_a) - Counter(self.tokens_b)).elements())
+        """A's words that B does not have at all, in A's order, each once."""
+        return _missing(self.tokens_a, self.tokens_b)
 
     def only_in_b(self) -> list[str]:
-        return list((Counter(self.tokens_b) - Counter(self.tokens_a)).elements())
+        return _missing(self.tokens_b, self.tokens_a)
+
+
+def _missing(tokens, other) -> list[str]:
+    return list(dict.fromkeys(t for t in tokens if t not in set(other)))
 
 
 def align(tokens_a, tokens_b) -> Alignment:

@@ -2148,6 +2148,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>B − A は出しません。差に意味があるのは同じ語どうしだけですが、A と B では語が違います（A だけの語：{0}&#x3000;B だけの語：{1}）。</translation>
     </message>
     <message>
+        <source>No B − A: a difference means something only between the same words, and A and B have the same words but not as often each.</source>
+        <translation>B − A は出しません。差に意味があるのは同じ語どうしだけですが、A と B では同じ語の出てくる回数が違います。</translation>
+    </message>
+    <message>
         <source>A has {0} tokens, B has {1}.</source>
         <translation>トークンは A が {0} 個、B が {1} 個です。</translation>
     </message>

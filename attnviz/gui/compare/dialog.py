@@ -223,9 +223,14 @@ class CompareFigure:
     def _why_not(self) -> str:
         def listed(words):
             return tr(", ").join(words[:LISTED]) + ("…" if len(words) > LISTED else "")
-        text = tr("No B − A: a difference means something only between the same words, and A and B "
-                  "have different words (only in A: {0}; only in B: {1}).").format(
-            listed(self.alignment.only_in_a()) or "—", listed(self.alignment.only_in_b()) or "—")
+        only_a, only_b = self.alignment.only_in_a(), self.alignment.only_in_b()
+        if only_a or only_b:
+            text = tr("No B − A: a difference means something only between the same words, and A and B "
+                      "have different words (only in A: {0}; only in B: {1}).").format(
+                listed(only_a) or "—", listed(only_b) or "—")
+        else:
+            text = tr("No B − A: a difference means something only between the same words, and A and B "
+                      "have the same words but not as often each.")
         if self.a.n != self.b.n:
             text = sentences(text, tr("A has {0} tokens, B has {1}.").format(self.a.n, self.b.n))
         return text

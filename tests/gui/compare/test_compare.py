@@ -188,3 +188,13 @@ def test_a_comparison_can_be_cancelled_while_it_is_built(layered, gated, qtbot):
     gate.set()  # A is done: the worker stops at its next step, before B
     qtbot.waitUntil(work.done)
     assert len(threads) == 1 and work.exception() is None and window.compare.dialog is None
+
+
+def test_the_same_words_not_as_often_each_are_not_subtracted_and_say_so():
+    from attnviz.core.scenario import make_head, make_scenario
+
+    def scenario(tokens):
+        x = np.eye(3)
+        return make_scenario(tokens, [make_head("h", x, x, x)])
+    figure = CompareFigure(scenario(["猫", "猫", "が"]), scenario(["猫", "が", "が"]))
+    assert figure.kinds() == 2 and "not as often each" in figure.verdict()
