@@ -2168,6 +2168,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>比べる図を作っています…</translation>
     </message>
     <message>
+        <source>Positions in A and B</source>
+        <translation>A と B の位置の情報</translation>
+    </message>
+    <message>
         <source>Building the comparison: step {0} of {1}</source>
         <translation>比べる図を作っています：{1} 段階中 {0}</translation>
     </message>

@@ -11,13 +11,14 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter
-from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ...core.align import align, differences, in_a_order, largest
+from ...core.attention import POSITIONS
 from ...core.compute import compute, hidden
-from ...core.scenario import Scenario
+from ...core.scenario import Scenario, ScenarioError, with_projection_options
 from ..common.background import BackgroundDialog
-from ..common.i18n import current_language, head_label, tr
+from ..common.i18n import current_language, describe, head_label, tr
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
 from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from ..look import colormaps
@@ -346,10 +347,37 @@ class CompareDialog(BackgroundDialog):
         self.figure: CompareFigure | None = None
         self.canvas: CompareCanvas | None = None
         self.note = self.message  # the caption, once the figure is made
+        self._positions_row()
         self.setWindowTitle(tr("Compare"))
         self.message.setText(tr("Building the comparison…"))
         self.resize(1200, 400)
         self.start(self._build, a, b, colormaps.get(view.colormap, view.scale))
+
+    def _positions_row(self) -> None:
+        """Seed 003 in one place: positions on or off for A and B at once (when both are a layer
+        with X and W), and B − A appears or goes."""
+        self.positions_name = QLabel(tr("Positions in A and B"), objectName="comparePositionsName")
+        self.positions = QComboBox(objectName="comparePositions")
+        self.positions.addItems([tr("none"), tr("sinusoidal, added to X"), tr("RoPE, rotating q and k")])
+        self.positions.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.positions.currentIndexChanged.connect(self._set_positions)
+        row = QHBoxLayout()
+        row.addWidget(self.positions_name)
+        row.addWidget(self.positions)
+        row.addStretch(1)
+        self.layout_.insertLayout(1, row)
+        for widget in (self.positions_name, self.positions):
+            widget.hide()  # until both are known to be layers
+
+    def _set_positions(self, index: int) -> None:
+        if self.figure is None or self.working:
+            return
+        try:
+            a, b = (with_projection_options(s, positions=POSITIONS[index]) for s in (self.figure.a, self.figure.b))
+        except ScenarioError as e:
+            self.note.setText(describe(e))
+            return
+        self.start(self._build, a, b, colormaps.get(self.view.colormap, self.view.scale))
 
     @staticmethod
     def _build(step, a: Scenario, b, colormap) -> CompareFigure:
@@ -375,8 +403,18 @@ class CompareDialog(BackgroundDialog):
         self.figure = figure
         self.setWindowTitle(tr("Compare: {0} and {1}").format(*figure.titles()))
         self.note.setText(figure.caption_text())
+        if self.canvas is not None:  # built again (other positions): the new figure in its place
+            self.layout_.removeWidget(self.canvas)
+            self.canvas.deleteLater()
         self.canvas = CompareCanvas(figure)
         self.layout_.addWidget(self.canvas, 1)
+        layers = figure.a.projection is not None and figure.b.projection is not None
+        for widget in (self.positions_name, self.positions):
+            widget.setVisible(layers)
+        if layers:
+            self.positions.blockSignals(True)  # shows A's, changes nothing
+            self.positions.setCurrentIndex(POSITIONS.index(figure.a.projection.positions))
+            self.positions.blockSignals(False)
         if self.presenting:
             self.set_presentation(True)
         else:
@@ -388,7 +426,7 @@ class CompareDialog(BackgroundDialog):
         1920×1080), the note above it too. Off: back to the desk's window."""
         self.presenting = bool(on)
         font = presented(QApplication.font(), self) if self.presenting else QFont()
-        for widget in (self.message, self.cancel_button, self.progress):
+        for widget in (self.message, self.cancel_button, self.progress, self.positions_name, self.positions):
             widget.setFont(font)
         if self.figure is not None:
             self.figure.set_presentation(readable_pixels(self) if self.presenting else 0)

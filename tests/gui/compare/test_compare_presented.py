@@ -6,7 +6,7 @@ import sys
 import pytest
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QFontInfo, QFontMetrics, QFontMetricsF, QImage
-from PySide6.QtWidgets import QAbstractButton, QLabel
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel
 
 from attnviz.cli import main
 from attnviz.gui.common.i18n import install_language
@@ -41,7 +41,7 @@ def test_the_hashi_pair_is_side_by_side_and_says_the_words_differ(window, qtbot)
 
 
 def visible_text_widgets(dialog):
-    return [w for kind in (QLabel, QAbstractButton) for w in dialog.findChildren(kind) if w.isVisible()]
+    return [w for kind in (QLabel, QAbstractButton, QComboBox) for w in dialog.findChildren(kind) if w.isVisible()]
 
 
 def assert_presented(dialog):
@@ -53,6 +53,8 @@ def assert_presented(dialog):
             needed = QFontMetrics(widget.font()).boundingRect(QRect(0, 0, room.width(), 100000),
                                                                 int(Qt.TextWordWrap), widget.text())
             assert needed.width() <= room.width() and needed.height() <= room.height(), widget.text()
+        if isinstance(widget, QComboBox):  # the longest choice fits
+            assert widget.width() >= widget.sizeHint().width()
     canvas, figure = dialog.canvas, dialog.figure
     scale = canvas.scale()
     size = figure.size()
@@ -83,6 +85,7 @@ def test_presenting_the_comparison_opens_full_screen_readable_and_uncut(window, 
     qtbot.waitUntil(lambda: dialog.isFullScreen() and dialog.width() == 1920)
     dialog.canvas.grab()  # painted once: every panel laid out
     assert_presented(dialog)
+    assert dialog.positions.isVisible() == (action == "compare_orders_action")
     window.classroom.set_presentation(False)  # the window leaves presentation: the comparison too
     assert not dialog.isFullScreen() and dialog.figure.presented == 0
     assert QFontInfo(dialog.figure.font).pixelSize() < LEAST
@@ -121,3 +124,23 @@ def test_bad_screenshot_combinations_are_one_line_and_status_2(capsys, tmp_path)
     err = capsys.readouterr().err
     assert err.count("\n") == 4 and "missing.json" in err and "--compare" in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_positions_on_in_the_comparison_make_the_word_orders_differ_and_off_again_the_same(window, qtbot):
+    """Seed 003 in the compare window: RoPE on for A and B, B − A appears; none, it is 0 again."""
+    dialog = open_pair(window, qtbot, "compare_orders_action")
+    assert dialog.positions.isVisible() and dialog.positions.currentIndex() == 0
+    for index, positions, same in ((2, "rope", False), (1, "sinusoidal", False), (0, "none", True)):
+        old = dialog.figure
+        dialog.positions.setCurrentIndex(index)
+        qtbot.waitUntil(lambda old=old: dialog.figure is not old and dialog.canvas.isVisible(), timeout=10000)
+        assert dialog.figure.a.projection.positions == dialog.figure.b.projection.positions == positions
+        assert dialog.figure.same() is same
+        assert ("the same weights, reordered" in dialog.note.text()) is same
+    assert len(dialog.findChildren(type(dialog.canvas))) == 1  # the old figures' canvases are gone
+    assert window.document.scenario.projection.positions == "none"  # the window's A is left as it was
+
+
+def test_the_positions_choice_is_only_for_two_layers(window, qtbot):
+    dialog = open_pair(window, qtbot, "compare_hashi_action")
+    assert not dialog.positions.isVisible()
