@@ -2120,6 +2120,22 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>B − A（A の語順）：青は重みが減ったマス、黄土色は増えたマス</translation>
     </message>
     <message>
+        <source>no positions</source>
+        <translation>位置なし</translation>
+    </message>
+    <message>
+        <source>sinusoidal positions</source>
+        <translation>正弦波の位置</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
         <source>B − A: blue lost weight, brown gained it</source>
         <translation>B − A：青は重みが減ったマス、黄土色は増えたマス</translation>
     </message>

@@ -8,6 +8,8 @@ like Figure: the window's Compare view and `attnviz export A --compare B` draw t
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter
@@ -32,6 +34,14 @@ WRAP = Qt.AlignLeft | Qt.TextWordWrap
 def sentences(*texts: str) -> str:
     """Sentences one after another: a space between them in English, none after Japanese's 。"""
     return ("" if current_language() == "ja" else " ").join(texts)
+
+
+def retitled(s: Scenario) -> Scenario:
+    """A title that says the positions chosen in the comparison (a preset's own may say "no positions")."""
+    joined = ("" if any(not t.isascii() for t in s.tokens) else " ").join(s.tokens)
+    label = {"none": tr("no positions"), "sinusoidal": tr("sinusoidal positions"), "rope": tr("RoPE")}
+    title = tr("{0} ({1})").format(joined, label[s.projection.positions])
+    return dataclasses.replace(s, title={current_language(): title})
 
 
 class ComparePainter(HeatmapPainter):
@@ -373,7 +383,8 @@ class CompareDialog(BackgroundDialog):
         if self.figure is None or self.working:
             return
         try:
-            a, b = (with_projection_options(s, positions=POSITIONS[index]) for s in (self.figure.a, self.figure.b))
+            a, b = (retitled(with_projection_options(s, positions=POSITIONS[index]))
+                    for s in (self.figure.a, self.figure.b))
         except ScenarioError as e:
             self.note.setText(describe(e))
             return
