@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
-from .arguments import LANGUAGES, index, open_layer, pixels
+from .arguments import LANGUAGES, UsageError, index, open_layer, open_scenario, pixels
 
 
 def add(sub) -> None:
     parser = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
     parser.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.png")
-    parser.add_argument("--width", type=pixels("size", 10000), default=1600, help="window width in pixels")
-    parser.add_argument("--height", type=pixels("size", 10000), default=1000, help="window height in pixels")
+    parser.add_argument("--width", type=pixels("size", 10000),
+                        help="window width in pixels (default 1600; 1920 with --presentation)")
+    parser.add_argument("--height", type=pixels("size", 10000),
+                        help="window height in pixels (default 1000; 1080 with --presentation)")
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: the system's)")
     parser.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
     parser.add_argument("--step", type=int, choices=stages.NUMBERS,
@@ -18,11 +20,30 @@ def add(sub) -> None:
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
     parser.add_argument("--view", choices=["steps", "maths", "lines"], default="steps",
                         help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")
+    parser.add_argument("--compare", metavar="OTHER", help="the compare window instead: SCENARIO (A) beside "
+                        "OTHER (B), and B − A with the words lined up when both have the same words")
     parser.set_defaults(run=run)
 
 
 def run(args, out) -> int:
+    width = args.width or (1920 if args.presentation else 1600)
+    height = args.height or (1080 if args.presentation else 1000)
+    if args.compare is not None:
+        return _compare(args, width, height)
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from ..gui.window.app import screenshot
-    screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step, args.view)
+    screenshot(scenario, args.output, width, height, args.lang, args.presentation, args.step, args.view)
+    return 0
+
+
+def _compare(args, width: int, height: int) -> int:
+    """The compare window: A and B, each at --layer; bad combinations said before Qt starts."""
+    if args.step is not None or args.view != "steps":
+        raise UsageError("--compare shows the compare window: leave out --step and --view")
+    if not args.output.lower().endswith(".png"):
+        raise UsageError(f"-o {args.output}: a screenshot is a PNG file: give a name ending in .png")
+    a = open_scenario(args.scenario, args.layer)
+    b = open_scenario(args.compare, args.layer)
+    from ..gui.window.app import screenshot_comparison
+    screenshot_comparison(a, b, args.output, width, height, args.lang, args.presentation)
     return 0

@@ -1,4 +1,5 @@
-"""`attnviz weights`: a scenario's attention weights as JSON or CSV, or the rollout over every layer."""
+"""`attnviz weights`: a scenario's attention weights as JSON or CSV, the rollout over every layer, or
+B − A of two scenarios with their words lined up (--compare)."""
 from __future__ import annotations
 
 import json
@@ -32,6 +33,9 @@ def add(sub) -> None:
     parser.add_argument("--rollout", action="store_true",
                         help="attention rollout over every layer: Â_L ⋯ Â_1 with Â = 0.5·(mean over heads) "
                              "+ 0.5·I, rows renormalised (JSON)")
+    parser.add_argument("--compare", metavar="OTHER",
+                        help="B − A per head, OTHER (B) minus SCENARIO (A), B's rows and columns put in A's "
+                             "word order (JSON); null when the two have different words")
     parser.set_defaults(run=run)
 
 
@@ -48,6 +52,8 @@ def settings_change(args):
 
 
 def run(args, out) -> int:
+    if args.compare is not None:
+        return _print_comparison(args, out)
     if args.rollout:
         return _print_rollout(args, out)
     scenario = settings_change(args)(open_scenario(args.scenario, args.layer))
@@ -78,5 +84,23 @@ def _print_rollout(args, out) -> int:
     check_work(first, count, rollout=True)  # before a second layer is read
     product = final_rollout(layer_weights(count, scenario_of))
     document = {"tokens": list(first.tokens), "rollout": product.tolist()}
+    out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
+    return 0
+
+
+def _print_comparison(args, out) -> int:
+    """{"tokens_a", "tokens_b", "aligned", "difference"}: B − A per head after lining up the words."""
+    if args.format != "json" or args.rollout or args.head is not None:
+        raise UsageError("--compare prints every head's B − A as JSON: leave out --format csv, --rollout and --head")
+    from ..core.align import align, differences
+    change = settings_change(args)  # --no-causal and the rest apply to both
+    a = change(open_scenario(args.scenario, args.layer))
+    b = change(open_scenario(args.compare, args.layer))
+    check_printed(args.compare, min(len(a.heads), len(b.heads)) * a.n ** 2, MAX_PRINTED,
+                  "the difference is tokens × tokens for every head")
+    alignment = align(a.tokens, b.tokens)
+    found = differences(compute(a).weights(), compute(b).weights(), alignment) if alignment.aligned else None
+    document = {"tokens_a": list(a.tokens), "tokens_b": list(b.tokens), "aligned": alignment.aligned,
+                "difference": None if found is None else [d.tolist() for d in found]}
     out.write(terminal_safe(json.dumps(document, ensure_ascii=False)) + "\n")
     return 0

@@ -2112,20 +2112,64 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>A：{0}・B：{1}</translation>
     </message>
     <message>
-        <source>B − A on a scale of ±{0}</source>
-        <translation>B − A の目盛りは ±{0}</translation>
-    </message>
-    <message>
-        <source>no B − A: A has {0} tokens, B has {1}</source>
-        <translation>B − A はありません：A のトークンは {0} 個、B は {1} 個です</translation>
-    </message>
-    <message>
         <source>{0}, layer {1}</source>
         <translation>{0}、層 {1}</translation>
     </message>
     <message>
-        <source>B − A: blue lost weight, yellow gained it</source>
-        <translation>B − A：青は重みが減ったマス、黄は増えたマス</translation>
+        <source>B − A in A&apos;s word order: blue lost weight, brown gained it</source>
+        <translation>B − A（A の語順）：青は重みが減ったマス、黄土色は増えたマス</translation>
+    </message>
+    <message>
+        <source>no positions</source>
+        <translation>位置なし</translation>
+    </message>
+    <message>
+        <source>sinusoidal positions</source>
+        <translation>正弦波の位置</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>B − A: blue lost weight, brown gained it</source>
+        <translation>B − A：青は重みが減ったマス、黄土色は増えたマス</translation>
+    </message>
+    <message>
+        <source>B − A is 0 everywhere: the same weights, reordered.</source>
+        <translation>B − A はどのマスも 0 です。同じ重みが並べ替わっているだけです。</translation>
+    </message>
+    <message>
+        <source>B − A is 0 everywhere: the same weights.</source>
+        <translation>B − A はどのマスも 0 です。重みはまったく同じです。</translation>
+    </message>
+    <message>
+        <source>B − A on a scale of ±{0}, with B&apos;s rows and columns put in A&apos;s word order.</source>
+        <translation>B − A は B の行と列を A の語順に並べ替えてから引いたもので、目盛りは ±{0} です。</translation>
+    </message>
+    <message>
+        <source>B − A on a scale of ±{0}.</source>
+        <translation>B − A の目盛りは ±{0} です。</translation>
+    </message>
+    <message>
+        <source>A key hidden in only one of them counts there as weight 0.</source>
+        <translation>片方だけでマスクに隠れているキーは、そちらの重みを 0 として引いています。</translation>
+    </message>
+    <message>
+        <source>No B − A: a difference means something only between the same words, and A and B have different words (only in A: {0}; only in B: {1}).</source>
+        <translation>B − A は出しません。差に意味があるのは同じ語どうしだけですが、A と B では語が違います（A だけの語：{0}&#x3000;B だけの語：{1}）。</translation>
+    </message>
+    <message>
+        <source>No B − A: a difference means something only between the same words, and A and B have the same words but not as often each.</source>
+        <translation>B − A は出しません。差に意味があるのは同じ語どうしだけですが、A と B では同じ語の出てくる回数が違います。</translation>
+    </message>
+    <message>
+        <source>A has {0} tokens, B has {1}.</source>
+        <translation>トークンは A が {0} 個、B が {1} 個です。</translation>
     </message>
     <message>
         <source>B − A</source>
@@ -2138,6 +2182,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Building the comparison…</source>
         <translation>比べる図を作っています…</translation>
+    </message>
+    <message>
+        <source>Positions in A and B</source>
+        <translation>A と B の位置の情報</translation>
     </message>
     <message>
         <source>Building the comparison: step {0} of {1}</source>
@@ -2498,6 +2546,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: a screenshot is a PNG file: give a name ending in .png</source>
         <translation>{0}：スクリーンショットは PNG ファイルです。.png で終わる名前にしてください</translation>
+    </message>
+    <message>
+        <source>the comparison could not be made: {0}</source>
+        <translation>比較を作れませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>the comparison took more than {0} s</source>
+        <translation>比較を作るのに {0} 秒以上かかりました</translation>
     </message>
     <message>
         <source>{0}: is a folder; give a file name ending in .png, .svg or .pdf</source>

@@ -65,6 +65,8 @@ class CompareController:
         dialog.finished.connect(lambda *_: self._forget(dialog))  # closed, cancelled or failed
         self.dialog = dialog
         dialog.show()
+        if self.view.presenting:  # in front of the class: the comparison full screen, presented too
+            dialog.set_presentation(True)
         return dialog
 
     def _forget(self, dialog) -> None:

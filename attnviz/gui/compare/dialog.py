@@ -1,26 +1,71 @@
 """Two scenarios side by side: A's heads, B's heads, and B − A for each head they share.
 
 Some stories only show in a pair (seed 003: attention alone cannot tell 猫が座った from
-座ったが猫; はし next to ご飯 or next to 川). CompareFigure paints the pair on any QPainter,
+座ったが猫; はし next to ご飯 or next to 川). B − A is taken word by word (core/align.py): B's
+rows and columns in A's word order, so the same weights reordered give 0; when the words differ
+there is no B − A, and the caption says why. CompareFigure paints the pair on any QPainter,
 like Figure: the window's Compare view and `attnviz export A --compare B` draw the same.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt
-from PySide6.QtGui import QFontMetricsF, QImage, QPainter
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter
+from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from ...core.align import align, differences, in_a_order, largest
+from ...core.attention import POSITIONS
 from ...core.compute import compute, hidden
-from ...core.scenario import Scenario
+from ...core.scenario import Scenario, ScenarioError, with_projection_options
 from ..common.background import BackgroundDialog
-from ..common.i18n import current_language, head_label, tr
+from ..common.i18n import current_language, describe, head_label, tr
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, GRID_FONT_PX, GRID_SIDE, MARGIN
 from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, presented, readable_pixels, weighted
 
 MIN_REACH = 0.05  # the difference scale never narrower than ±0.05: noise stays pale
+LISTED = 4        # words named in the caption when A and B differ, before "…"
+WRAP = Qt.AlignLeft | Qt.TextWordWrap
+
+
+def sentences(*texts: str) -> str:
+    """Sentences one after another: a space between them in English, none after Japanese's 。"""
+    return ("" if current_language() == "ja" else " ").join(texts)
+
+
+def retitled(s: Scenario) -> Scenario:
+    """A title that says the positions chosen in the comparison (a preset's own may say "no positions")."""
+    joined = ("" if any(not t.isascii() for t in s.tokens) else " ").join(s.tokens)
+    label = {"none": tr("no positions"), "sinusoidal": tr("sinusoidal positions"), "rope": tr("RoPE")}
+    title = tr("{0} ({1})").format(joined, label[s.projection.positions])
+    return dataclasses.replace(s, title={current_language(): title})
+
+
+class ComparePainter(HeatmapPainter):
+    """A panel of the comparison. Differences print 0 as "0" (not "+0.00") and fit "+0.00" in a
+    cell; presenting (`least` > 0), values take half the cell's height, at the least readable
+    size or not at all."""
+
+    def __init__(self, *args, least: int = 0, **kwargs):
+        super().__init__(*args, value_share=0.5 if least else 0.36, **kwargs)
+        self.least = least
+
+    def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
+        font = super()._value_font(cell_w, cell_h)
+        if font is None:
+            return None
+        sample = "+0.00" if self.signed else "0.00"
+        font = self._fitting(font, [sample], cell_w * 0.9)
+        return font if font.pixelSize() >= max(7, self.least) else None
+
+    def _text(self, w: float) -> str:
+        """A difference of exactly 0 reads "0"; one that rounds to 0 "0.00", never "−0.00"."""
+        if self.signed and round(w * self.reach, self.decimals) == 0:
+            return "0" if w == 0 else f"{0:.{self.decimals}f}"
+        return super()._text(w)
 
 
 class CompareFigure:
@@ -30,11 +75,18 @@ class CompareFigure:
                  results=None):
         self.a, self.b, self.caption = a, b, caption
         self.results = results or (compute(a), compute(b))  # (A's, B's) when computed already
+        self.alignment = align(a.tokens, b.tokens)
         self._differences = self._subtract()  # once: every repaint of the dialog reuses them
-        self.font = figure_font(pixel_size=GRID_FONT_PX)
         self.colormap = colormap or colormaps.get()
-        self.reach = max([MIN_REACH] + [float(np.abs(d).max()) for d in self.differences() if d.size])
+        self.reach = max(MIN_REACH, largest(self._differences))
         self._cells = self._panel_cells()
+        self.presented = 0  # presenting: the least type in pixels; 0 on the desk and in files
+        self.side = GRID_SIDE  # a head's panel
+        self._set_font(GRID_FONT_PX)
+
+    def _set_font(self, pixels: int) -> None:
+        self.font = figure_font(pixel_size=pixels)
+        self.bar_width = COLORBAR_WIDTH * max(1.0, pixels / GRID_FONT_PX)  # its numbers grow with the type
         # One painter per panel: a painter keeps one panel's layout and hatching between repaints.
         self._painters: dict[tuple[int, int], HeatmapPainter] = {}
         self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)  # the colour bars' maps
@@ -42,9 +94,9 @@ class CompareFigure:
     def painter(self, kind: int, head: int) -> HeatmapPainter:
         """The painter of head `head` in A (kind 0), B (1) or B − A (2)."""
         if (kind, head) not in self._painters:
-            self._painters[kind, head] = HeatmapPainter(
-                None if kind == 2 else self.colormap, self.font, signed=kind == 2, reach=self.reach,
-                background=BACKGROUND, foreground=FOREGROUND)
+            options = dict(signed=kind == 2, reach=self.reach, background=BACKGROUND, foreground=FOREGROUND)
+            colormap = None if kind == 2 else self.colormap
+            self._painters[kind, head] = ComparePainter(colormap, self.font, least=self.presented, **options)
         return self._painters[kind, head]
 
     def set_colormap(self, colormap: colormaps.ColorMap) -> None:
@@ -54,14 +106,32 @@ class CompareFigure:
             if kind != 2:
                 painter.colormap = colormap
 
+    def set_presentation(self, pixels: int) -> None:
+        """Type of `pixels` (0: the desk's), for a figure drawn at its own size (see fit)."""
+        self.presented = pixels
+        self._set_font(pixels or GRID_FONT_PX)
+        if not pixels:
+            self.side = GRID_SIDE
+
+    def fit(self, width: float, height: float) -> None:
+        """Panels as large as `width` × `height` holds, drawn at scale 1: the type stays its size."""
+        for _ in range(3):  # the titles' height depends on the panels' width: settle in a few rounds
+            across = (width - self._bars_width() - 2 * MARGIN) / self.kinds()
+            down = (height - self._label_height() - self._caption_height() - 2 * MARGIN) / max(self.rows(), 1.25)
+            self.side = max(120.0, min(across, down))
+
     # ------------------------------------------------------------- numbers
 
     def comparable(self) -> bool:
-        """B − A is defined cell by cell when both have as many tokens."""
-        return self.a.n == self.b.n
+        """B − A is defined cell by cell when B's words are A's, perhaps in another order."""
+        return self.alignment.aligned
+
+    def same(self) -> bool:
+        """B − A is 0 in every cell (after lining up the words)."""
+        return self.comparable() and largest(self._differences) == 0.0
 
     def differences(self) -> list[np.ndarray]:
-        """B's weights − A's, for each head both have (none when the token counts differ)."""
+        """B's weights − A's for each head both have, in A's word order (none when the words differ)."""
         return self._differences
 
     def _panel_cells(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
@@ -72,8 +142,14 @@ class CompareFigure:
             for h, trace in enumerate(result.heads):
                 cells[kind, h] = (trace.weights, hidden(trace))
         for h, difference in enumerate(self.differences()):
-            cells[2, h] = (difference / self.reach, cells[0, h][1] & cells[1, h][1])
+            # hatched where both hide the key; hidden in one only, its weight is 0 and B − A is the other's
+            both = cells[0, h][1] & in_a_order(cells[1, h][1], self.alignment)
+            cells[2, h] = (difference / self.reach, both)
         return cells
+
+    def _masks_differ(self) -> bool:
+        return any(not np.array_equal(self._cells[0, h][1], in_a_order(self._cells[1, h][1], self.alignment))
+                   for h in range(len(self.differences())))
 
     def colour(self) -> None:
         """Paint once into a small image, so that every panel's colours are made now (on the thread
@@ -86,10 +162,8 @@ class CompareFigure:
         p.end()
 
     def _subtract(self) -> list[np.ndarray]:
-        if not self.comparable():
-            return []
-        wa, wb = self.results[0].weights(), self.results[1].weights()
-        return [np.subtract(b, a, dtype=np.result_type(a, b)) for a, b in zip(wa, wb)]
+        found = differences(self.results[0].weights(), self.results[1].weights(), self.alignment)
+        return found or []
 
     # ------------------------------------------------------------- layout: A | B | B − A, a row per head
 
@@ -100,30 +174,80 @@ class CompareFigure:
         return max(len(self.a.heads), len(self.b.heads))
 
     def _label_height(self) -> float:
-        return QFontMetricsF(weighted(self.font, bold=True)).height() * 2.6  # two lines of a title
+        """The columns' titles, wrapped to a panel's width: as tall as the tallest (two lines at least)."""
+        font = weighted(self.font, bold=True)
+        fm = QFontMetricsF(font)
+        tallest = max(fm.boundingRect(QRectF(0, 0, self.side - MARGIN, 10000), WRAP, text).height()
+                      for text in self.column_titles())
+        return max(tallest, fm.height() * 2) + fm.height() * 0.5
+
+    def _caption_height(self) -> float:
+        if not self.caption:
+            return 0.0
+        fm = QFontMetricsF(self.font)
+        return fm.boundingRect(QRectF(0, 0, self._width() - 2 * MARGIN, 10000), WRAP,
+                               self.caption_text()).height() + fm.height() * 0.6
+
+    def _bars_width(self) -> float:
+        """The weights' colour bar, and B − A's when there is one."""
+        return (2 if self.comparable() else 1) * self.bar_width
+
+    def _width(self) -> float:
+        return self.kinds() * self.side + self._bars_width() + 2 * MARGIN
 
     def size(self) -> QSizeF:
-        caption = QFontMetricsF(self.font).height() * 2.2 if self.caption else 0.0
-        return QSizeF(self.kinds() * GRID_SIDE + 2 * COLORBAR_WIDTH + 2 * MARGIN,
-                      self._label_height() + self._body_height() + caption + 2 * MARGIN)
+        return QSizeF(self._width(),
+                      self._label_height() + self._body_height() + self._caption_height() + 2 * MARGIN)
 
     def _body_height(self) -> float:
         """The heads, or the colour bars with the mask's swatch if they are taller (one head)."""
-        return max(self.rows() * GRID_SIDE, GRID_SIDE * 1.25)
+        return max(self.rows() * self.side, self.side * 1.25)
 
     def head_rect(self, kind: int, head: int) -> QRectF:
         """Where head `head` of A (kind 0), B (1) or B − A (2) is drawn."""
-        return QRectF(MARGIN + kind * GRID_SIDE, MARGIN + self._label_height() + head * GRID_SIDE,
-                      GRID_SIDE - MARGIN / 2, GRID_SIDE - MARGIN / 2)
+        return QRectF(MARGIN + kind * self.side, MARGIN + self._label_height() + head * self.side,
+                      self.side - MARGIN / 2, self.side - MARGIN / 2)
+
+    def column_titles(self) -> list[str]:
+        title_a, title_b = self.titles()
+        titles = ["A: " + title_a, "B: " + title_b]
+        if self.comparable():
+            titles.append(tr("B − A in A's word order: blue lost weight, brown gained it")
+                          if self.alignment.reordered else tr("B − A: blue lost weight, brown gained it"))
+        return titles
+
+    def verdict(self) -> str:
+        """What the comparison shows, in a sentence: the same weights (reordered), a difference, or
+        why there is no B − A."""
+        if not self.comparable():
+            return self._why_not()
+        if self.same():
+            return (tr("B − A is 0 everywhere: the same weights, reordered.") if self.alignment.reordered
+                    else tr("B − A is 0 everywhere: the same weights."))
+        reach = f"{self.reach:.2f}"
+        text = (tr("B − A on a scale of ±{0}, with B's rows and columns put in A's word order.").format(reach)
+                if self.alignment.reordered else tr("B − A on a scale of ±{0}.").format(reach))
+        if self._masks_differ():
+            text = sentences(text, tr("A key hidden in only one of them counts there as weight 0."))
+        return text
+
+    def _why_not(self) -> str:
+        def listed(words):
+            return tr(", ").join(words[:LISTED]) + ("…" if len(words) > LISTED else "")
+        only_a, only_b = self.alignment.only_in_a(), self.alignment.only_in_b()
+        if only_a or only_b:
+            text = tr("No B − A: a difference means something only between the same words, and A and B "
+                      "have different words (only in A: {0}; only in B: {1}).").format(
+                listed(only_a) or "—", listed(only_b) or "—")
+        else:
+            text = tr("No B − A: a difference means something only between the same words, and A and B "
+                      "have the same words but not as often each.")
+        if self.a.n != self.b.n:
+            text = sentences(text, tr("A has {0} tokens, B has {1}.").format(self.a.n, self.b.n))
+        return text
 
     def caption_text(self) -> str:
-        names = self.titles()
-        text = tr("A: {0} · B: {1}").format(*names)
-        if self.comparable():
-            text += " · " + tr("B − A on a scale of ±{0}").format(f"{self.reach:.2f}")
-        else:
-            text += " · " + tr("no B − A: A has {0} tokens, B has {1}").format(self.a.n, self.b.n)
-        return text
+        return tr("A: {0} · B: {1}").format(*self.titles()) + " · " + self.verdict()
 
     def titles(self) -> tuple[str, str]:
         """Each side's title, and its layer when it is one layer of a model."""
@@ -134,48 +258,54 @@ class CompareFigure:
 
     # ------------------------------------------------------------- painting
 
+    def panels(self):
+        """(painter, rect, data) of every head drawn: A's, B's and (when the words line up) B − A's,
+        labelled with A's words."""
+        for kind, s in enumerate((self.a, self.b)):
+            for h in range(len(s.heads)):
+                yield self.painter(kind, h), self.head_rect(kind, h), HeatmapData(
+                    s.tokens, *self._cells[kind, h], head_label(s, h))
+        for h in range(len(self.differences())):
+            yield self.painter(2, h), self.head_rect(2, h), HeatmapData(
+                self.a.tokens, *self._cells[2, h], head_label(self.b, h))
+
     def paint(self, p: QPainter, vector: bool = False) -> None:
         size = self.size()
         p.fillRect(QRectF(0, 0, size.width(), size.height()), BACKGROUND)
-        title_a, title_b = self.titles()
-        for kind, (s, label) in enumerate([(self.a, "A: " + title_a), (self.b, "B: " + title_b)]):
-            self._column_label(p, kind, label)
-            for h in range(len(s.heads)):
-                self.painter(kind, h).paint(p, self.head_rect(kind, h), HeatmapData(
-                    s.tokens, *self._cells[kind, h], head_label(s, h)), vector=vector)
-        if self.comparable():
-            self._column_label(p, 2, tr("B − A: blue lost weight, yellow gained it"))
-            for h in range(len(self.differences())):
-                self.painter(2, h).paint(p, self.head_rect(2, h), HeatmapData(
-                    self.b.tokens, *self._cells[2, h], head_label(self.b, h)), vector=vector)
+        for kind, title in enumerate(self.column_titles()):
+            self._column_label(p, kind, title)
+        for painter, rect, data in self.panels():
+            painter.paint(p, rect, data, vector=vector)
         self._bars(p)
         if self.caption:
-            height = QFontMetricsF(self.font).height() * 2.2
+            height = self._caption_height()
             p.setFont(self.font)
             p.setPen(FOREGROUND)
             p.drawText(QRectF(MARGIN, size.height() - MARGIN - height, size.width() - 2 * MARGIN, height),
-                       Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap, self.caption_text())
+                       WRAP | Qt.AlignVCenter, self.caption_text())
 
     def _column_label(self, p: QPainter, kind: int, text: str) -> None:
         p.setFont(weighted(self.font, bold=True))
         p.setPen(FOREGROUND)
-        p.drawText(QRectF(MARGIN + kind * GRID_SIDE, MARGIN, GRID_SIDE - MARGIN, self._label_height()),
-                   Qt.AlignLeft | Qt.AlignBottom | Qt.TextWordWrap, text)
+        p.drawText(QRectF(MARGIN + kind * self.side, MARGIN, self.side - MARGIN, self._label_height()),
+                   WRAP | Qt.AlignBottom, text)
 
     def _bars(self, p: QPainter) -> None:
-        left = MARGIN + self.kinds() * GRID_SIDE
+        left = MARGIN + self.kinds() * self.side
         top = MARGIN + self._label_height()
         body = self._body_height()
-        paint_colorbar(p, QRectF(left, top, COLORBAR_WIDTH - MARGIN / 2, body), self.weights.colormap, self.font,
-                       FOREGROUND, BACKGROUND, mask_kind=legend_kind(self.a))
+        hatched = any(masked.any() for _, masked in self._cells.values())  # no swatch for what is not drawn
+        paint_colorbar(p, QRectF(left, top, self.bar_width - MARGIN / 2, body), self.weights.colormap, self.font,
+                       FOREGROUND, BACKGROUND, mask_kind=legend_kind(self.a) if hatched else None)
         if self.comparable():
-            paint_colorbar(p, QRectF(left + COLORBAR_WIDTH, top, COLORBAR_WIDTH - MARGIN / 2, body),
+            paint_colorbar(p, QRectF(left + self.bar_width, top, self.bar_width - MARGIN / 2, body),
                            self.signed.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None,
                            reach=self.reach, title=tr("B − A"))
 
 
 class CompareCanvas(QWidget):
-    """The figure, scaled to the widget (its aspect ratio kept)."""
+    """The figure, scaled to the widget (its aspect ratio kept); presenting, laid out to fill it
+    at scale 1, so its type keeps the presented size."""
 
     def __init__(self, figure: CompareFigure, parent=None):
         super().__init__(parent)
@@ -183,9 +313,22 @@ class CompareCanvas(QWidget):
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.setMinimumSize(480, 360)
 
-    def paintEvent(self, event):
+    def scale(self) -> float:
+        """Screen pixels per pixel of the figure."""
         size = self.figure.size()
-        scale = min(self.width() / size.width(), self.height() / size.height())
+        return min(self.width() / size.width(), self.height() / size.height())
+
+    def relayout(self) -> None:
+        if self.figure.presented:
+            self.figure.fit(self.width(), self.height())
+        self.update()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.relayout()
+
+    def paintEvent(self, event):
+        size, scale = self.figure.size(), self.scale()
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
         p.translate((self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2)
@@ -209,13 +352,43 @@ class CompareDialog(BackgroundDialog):
         self.setObjectName("compareDialog")
         self.view = view
         self.destroyed.connect(view.subscribe(("colormap", "scale"), lambda _: self.update_colours()))
+        self.destroyed.connect(view.subscribe("presenting", self.set_presentation))  # leaves with the window
+        self.presenting = False
         self.figure: CompareFigure | None = None
         self.canvas: CompareCanvas | None = None
         self.note = self.message  # the caption, once the figure is made
+        self._positions_row()
         self.setWindowTitle(tr("Compare"))
         self.message.setText(tr("Building the comparison…"))
         self.resize(1200, 400)
         self.start(self._build, a, b, colormaps.get(view.colormap, view.scale))
+
+    def _positions_row(self) -> None:
+        """Seed 003 in one place: positions on or off for A and B at once (when both are a layer
+        with X and W), and B − A appears or goes."""
+        self.positions_name = QLabel(tr("Positions in A and B"), objectName="comparePositionsName")
+        self.positions = QComboBox(objectName="comparePositions")
+        self.positions.addItems([tr("none"), tr("sinusoidal, added to X"), tr("RoPE, rotating q and k")])
+        self.positions.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.positions.currentIndexChanged.connect(self._set_positions)
+        row = QHBoxLayout()
+        row.addWidget(self.positions_name)
+        row.addWidget(self.positions)
+        row.addStretch(1)
+        self.layout_.insertLayout(1, row)
+        for widget in (self.positions_name, self.positions):
+            widget.hide()  # until both are known to be layers
+
+    def _set_positions(self, index: int) -> None:
+        if self.figure is None or self.working:
+            return
+        try:
+            a, b = (retitled(with_projection_options(s, positions=POSITIONS[index]))
+                    for s in (self.figure.a, self.figure.b))
+        except ScenarioError as e:
+            self.note.setText(describe(e))
+            return
+        self.start(self._build, a, b, colormaps.get(self.view.colormap, self.view.scale))
 
     @staticmethod
     def _build(step, a: Scenario, b, colormap) -> CompareFigure:
@@ -226,7 +399,7 @@ class CompareDialog(BackgroundDialog):
         step(2, CompareDialog.STEPS)
         second = compute(b)
         step(3, CompareDialog.STEPS)
-        figure = CompareFigure(a, b, colormap=colormap, results=(first, second))
+        figure = CompareFigure(a, b, caption=False, colormap=colormap, results=(first, second))  # the note says it
         figure.colour()
         return figure
 
@@ -241,10 +414,38 @@ class CompareDialog(BackgroundDialog):
         self.figure = figure
         self.setWindowTitle(tr("Compare: {0} and {1}").format(*figure.titles()))
         self.note.setText(figure.caption_text())
+        if self.canvas is not None:  # built again (other positions): the new figure in its place
+            self.layout_.removeWidget(self.canvas)
+            self.canvas.deleteLater()
         self.canvas = CompareCanvas(figure)
         self.layout_.addWidget(self.canvas, 1)
-        size = figure.size()  # the figure's shape, not a square of empty space around it
-        self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
+        layers = figure.a.projection is not None and figure.b.projection is not None
+        for widget in (self.positions_name, self.positions):
+            widget.setVisible(layers)
+        if layers:
+            self.positions.blockSignals(True)  # shows A's, changes nothing
+            self.positions.setCurrentIndex(POSITIONS.index(figure.a.projection.positions))
+            self.positions.blockSignals(False)
+        if self.presenting:
+            self.set_presentation(True)
+        else:
+            size = figure.size()  # the figure's shape, not a square of empty space around it
+            self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
+
+    def set_presentation(self, on: bool) -> None:
+        """Presenting: full screen, the figure filling it at the back row's type (≥ 20 px at
+        1920×1080), the note above it too. Off: back to the desk's window."""
+        self.presenting = bool(on)
+        font = presented(QApplication.font(), self) if self.presenting else QFont()
+        for widget in (self.message, self.cancel_button, self.progress, self.positions_name, self.positions):
+            widget.setFont(font)
+        if self.figure is not None:
+            self.figure.set_presentation(readable_pixels(self) if self.presenting else 0)
+            self.canvas.relayout()
+        if self.presenting:
+            self.showFullScreen()
+        elif self.isFullScreen():
+            self.showNormal()
 
     def update_colours(self) -> None:
         """Another colour map or scale: drawn again with it."""

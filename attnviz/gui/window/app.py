@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 from PySide6.QtCore import QSize, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QIcon
@@ -31,6 +32,7 @@ def _qt_messages(kind, context, message):
 
 
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+COMPARISON_SECONDS = 120  # `screenshot --compare` waits this long for the comparison (a 4,096-token model: seconds)
 
 def create_app(argv=None) -> QApplication:
     """The one QApplication, with AttnViz's names (for QSettings) and its Japanese font."""
@@ -166,6 +168,42 @@ def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, 
     create_app()
     install_language(lang or system_language())
     export_figure(CompareFigure(a, b, caption=caption, colormap=colormaps.get(scale=scale)), path, width)
+
+
+def screenshot_comparison(a, b, path: str, width: int, height: int, lang: str | None = None,
+                          presentation: bool = False) -> None:
+    """The compare window (A beside B, and B − A when their words line up) offscreen into a PNG
+    file: on the desk, or full screen as in front of the class."""
+    if not str(path).lower().endswith(".png"):
+        raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
+    from ..compare.dialog import CompareDialog
+    from ..export.files import png_bytes
+    from ..state.view import ViewState
+
+    use_offscreen(width, height)  # presenting, full screen is this virtual screen
+    app = create_app()
+    isolate_settings()  # a screenshot shows the defaults and leaves the user's settings alone
+    install_language(lang or system_language())
+    failures = []
+    dialog = CompareDialog(a, b, ViewState(presenting=presentation))
+    dialog.failed.connect(failures.append)
+    dialog.show()
+    dialog.resize(width, height)
+    if presentation:
+        dialog.set_presentation(True)
+    deadline = time.monotonic() + COMPARISON_SECONDS  # built off the GUI thread
+    while dialog.figure is None and not failures and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    if failures:
+        raise ScenarioError(QT_TR_NOOP("the comparison could not be made: {0}"), failures[0])
+    if dialog.figure is None:
+        raise ScenarioError(QT_TR_NOOP("the comparison took more than {0} s"), COMPARISON_SECONDS)
+    for _ in range(3):
+        app.processEvents()
+    image = dialog.grab().toImage()
+    dialog.close()
+    atomic_write(path, png_bytes(image))
 
 
 def export_overview(name: str, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,

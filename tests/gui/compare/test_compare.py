@@ -7,23 +7,67 @@ import pytest
 
 from attnviz.cli import main
 from attnviz.core import compute, load_preset
+from attnviz.core.scenario import with_projection_options
 from attnviz.gui.compare.dialog import CompareDialog, CompareFigure
 
 
-def test_the_difference_map_is_b_minus_a_from_the_core_for_every_head():
-    a, b = load_preset("hashi-chopsticks"), load_preset("hashi-bridge")
+def rope_pair():
+    return tuple(with_projection_options(load_preset(p), positions="rope")
+                 for p in ("position-nekoga", "position-suwatta"))
+
+
+def test_the_difference_map_is_b_minus_a_word_by_word_for_every_head():
+    a, b = rope_pair()
     figure = CompareFigure(a, b)
-    expected = [wb - wa for wa, wb in zip(compute(a).weights(), compute(b).weights())]
-    assert len(figure.differences()) == len(a.heads)
+    order = [b.tokens.index(t) for t in a.tokens]  # B's place of each of A's words
+    expected = [wb[np.ix_(order, order)] - wa for wa, wb in zip(compute(a).weights(), compute(b).weights())]
+    assert len(figure.differences()) == len(a.heads) and figure.kinds() == 3
     for got, want in zip(figure.differences(), expected):
-        np.testing.assert_array_equal(got, want)
-    assert figure.reach == max(float(np.abs(d).max()) for d in expected)
+        np.testing.assert_allclose(got, want, atol=1e-15)
+    assert figure.reach == max(float(np.abs(d).max()) for d in expected) > 0.2
+    assert "A's word order" in figure.verdict() and "±0.30" in figure.verdict()
+
+
+def test_the_word_orders_without_positions_are_the_same_weights_reordered():
+    figure = CompareFigure(load_preset("position-nekoga"), load_preset("position-suwatta"))
+    assert figure.same() and max(float(np.abs(d).max()) for d in figure.differences()) == 0
+    assert figure.verdict() == "B − A is 0 everywhere: the same weights, reordered."
+    assert not CompareFigure(*rope_pair()).same()
+
+
+def test_different_words_are_shown_side_by_side_and_the_caption_says_why():
+    figure = CompareFigure(load_preset("hashi-chopsticks"), load_preset("hashi-bridge"))
+    assert figure.differences() == [] and figure.kinds() == 2 and len(figure.column_titles()) == 2
+    assert "different words" in figure.verdict() and "ご飯" in figure.verdict() and "川" in figure.verdict()
 
 
 def test_scenarios_of_different_lengths_are_shown_side_by_side_without_a_difference():
     figure = CompareFigure(load_preset("seed-demo"), load_preset("toy-3token"))
     assert figure.differences() == [] and figure.kinds() == 2
-    assert "10" in figure.caption_text() and "3" in figure.caption_text()
+    assert "A has 10 tokens, B has 3" in figure.caption_text()
+
+
+def test_two_layers_of_one_model_keep_their_difference_cell_by_cell(tmp_path):
+    from attnviz.core.io import load_scenario
+    rng = np.random.default_rng(3)
+    w = np.tril(rng.random((2, 1, 4, 4)) + 0.1)
+    np.savez(tmp_path / "m.npz", tokens=np.array(list("abca")), weights=w / w.sum(-1, keepdims=True))
+    a, b = load_scenario(str(tmp_path / "m.npz"), 0), load_scenario(str(tmp_path / "m.npz"), 1)
+    figure = CompareFigure(a, b)
+    np.testing.assert_allclose(figure.differences()[0], compute(b).weights()[0] - compute(a).weights()[0])
+    assert "word order" not in figure.verdict() and "word order" not in figure.column_titles()[2]
+
+
+def test_the_colour_word_names_the_colour_of_a_gain():
+    """The top of the difference map is a dark ochre, not yellow: the words say brown (黄土色)."""
+    from attnviz.gui.common.i18n import install_language
+    from attnviz.gui.look import colormaps
+    r, g, b = (int(c) for c in colormaps.get("difference").lut[255])
+    assert r > g > b and b < 60 and 0.299 * r + 0.587 * g + 0.114 * b < 170  # darker than any yellow
+    figure = CompareFigure(*rope_pair())
+    assert "brown gained it" in figure.column_titles()[2] and "yellow" not in figure.column_titles()[2]
+    install_language("ja")
+    assert "黄土色は増えた" in figure.column_titles()[2] and "黄は" not in figure.column_titles()[2]
 
 
 def test_the_two_word_orders_are_one_click_from_the_help_menu(window, qtbot):
@@ -42,12 +86,19 @@ def test_the_two_word_orders_are_one_click_from_the_help_menu(window, qtbot):
     assert window.compare.dialog.figure.b.tokens[0] == "川"
 
 
-def test_export_compare_writes_both_scenarios_and_their_difference(tmp_path):
+def svg_text(path):
+    return "".join(t.text or "" for t in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_export_compare_writes_both_scenarios_and_says_why_there_is_no_difference(tmp_path):
     assert main(["export", "hashi-chopsticks", "--compare", "hashi-bridge", "--lang", "en",
                  "-o", str(tmp_path / "pair.svg")]) == 0
-    text = "".join(t.text or "" for t in ET.parse(tmp_path / "pair.svg").getroot().iter("{http://www.w3.org/2000/svg}text"))
-    assert "A:" in text and "B:" in text and "B − A" in text
-    assert "ご飯" in text and "川" in text
+    text = svg_text(tmp_path / "pair.svg")
+    assert "A:" in text and "B:" in text and "ご飯" in text and "川" in text
+    assert "No B − A" in text and "different words" in text and "gained it" not in text
+    assert main(["export", "position-nekoga", "--compare", "position-suwatta", "--lang", "ja",
+                 "-o", str(tmp_path / "order.svg")]) == 0
+    assert "同じ重みが並べ替わっているだけです" in svg_text(tmp_path / "order.svg")
     assert main(["export", "seed-demo", "--compare", "toy-3token", "--step", "-o", str(tmp_path / "x.png")]) == 2
     assert main(["export", "seed-demo", "--compare", "toy-3token", "-o", str(tmp_path / "x.csv")]) == 2
     assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.csv").exists()
@@ -137,3 +188,13 @@ def test_a_comparison_can_be_cancelled_while_it_is_built(layered, gated, qtbot):
     gate.set()  # A is done: the worker stops at its next step, before B
     qtbot.waitUntil(work.done)
     assert len(threads) == 1 and work.exception() is None and window.compare.dialog is None
+
+
+def test_the_same_words_not_as_often_each_are_not_subtracted_and_say_so():
+    from attnviz.core.scenario import make_head, make_scenario
+
+    def scenario(tokens):
+        x = np.eye(3)
+        return make_scenario(tokens, [make_head("h", x, x, x)])
+    figure = CompareFigure(scenario(["猫", "猫", "が"]), scenario(["猫", "が", "が"]))
+    assert figure.kinds() == 2 and "not as often each" in figure.verdict()
