@@ -21,7 +21,8 @@ from ..common.i18n import head_label, tr
 from ..common.lazy import MathView
 from ..heads.heatmap import hatch
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, figure_font_like, weighted
+from .sizing import Presenting
 
 MAX_WIDTH = 14.0     # a weight of 1, in logical pixels
 SHOWN_FROM = 0.01    # lighter lines are left out: hundreds of hairlines hide the strong ones
@@ -111,7 +112,9 @@ class LinesCanvas(QWidget):
         return max(fm.horizontalAdvance(tr("query")), fm.horizontalAdvance(tr("key"))) + 12
 
     def font_(self):
-        return figure_font(point_size=max(9.0, self.font().pointSizeF()))
+        """The view's type (presenting, it is given in pixels): never below 9 pt on the desk."""
+        font = self.font()
+        return figure_font_like(font) if font.pixelSize() > 0 else figure_font(point_size=max(9.0, font.pointSizeF()))
 
     # ------------------------------------------------------------- painting
 
@@ -194,7 +197,7 @@ class LinesCanvas(QWidget):
                 return
 
 
-class LinesView(MathView):
+class LinesView(Presenting, MathView):
     """The lines view's controls above its canvas; redrawn when shown and after a change."""
 
     def __init__(self, document, parent=None):
