@@ -9,9 +9,8 @@ from the view's font.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
-from PySide6.QtWidgets import QApplication, QComboBox
+from PySide6.QtWidgets import QApplication, QComboBox, QHeaderView
 
 from ..look.fonts import figure_font, presented
 
@@ -35,30 +34,35 @@ class Presenting:
     the application's zoom while presenting (Ctrl++ never makes it smaller than the back row reads)."""
 
     presenting = False
+    _follows_zoom = False
 
     def set_presentation(self, on: bool) -> None:
         self.presenting = on
+        if not self._follows_zoom:  # (only top-level windows hear of a new application font)
+            QApplication.instance().fontChanged.connect(self._zoomed)
+            self._follows_zoom = True
         self._present_font()
         self.presentation_changed()
 
     def _present_font(self) -> None:
         # QFont() with nothing set: the widget follows the application's font again (the desk's look).
         self.setFont(presented(QApplication.font(), self) if self.presenting else QFont())
-        fit_combos(self)
+        fit_children(self, self.presenting)
+
+    def _zoomed(self, _font) -> None:
+        if self.presenting:
+            self._present_font()  # presented type follows the zoom, never below readable
 
     def presentation_changed(self) -> None:
         """What else the view rearranges presenting (a layout turned, numbers left out)."""
 
-    def event(self, event):
-        if event.type() == QEvent.ApplicationFontChange and self.presenting:
-            self._present_font()  # the zoom changed: presented type follows it, never below readable
-        return super().event(event)
 
-
-def fit_combos(widget) -> None:
-    """Each combo box inside `widget` at least as large as its text in the type it has now. (A QComboBox
-    works out its least size once and keeps it whatever its font becomes: at desk size presenting, cut
-    short, or at presentation size back on the desk.)"""
+def fit_children(widget, presenting: bool) -> None:
+    """What does not follow `widget`'s new font by itself: a table's headers (the platform gives them a
+    font of their own) take it, and each combo box is at least as large as its text in it (a QComboBox
+    works out its least size once and keeps it whatever its font becomes)."""
+    for header in widget.findChildren(QHeaderView):
+        header.setFont(widget.font() if presenting else QFont())
     for combo in widget.findChildren(QComboBox):
         combo.setMinimumSize(combo.sizeHint())
 

@@ -47,7 +47,7 @@ from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
 from ..look import colormaps
 from ..look.fonts import figure_font, figure_font_like, presented, weighted
-from ..maths.sizing import fit_combos, pixels
+from ..maths.sizing import fit_children, pixels
 
 THUMB = 56            # a thumbnail's side, in logical pixels
 GAP = 6               # between thumbnails
@@ -536,6 +536,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.setWindowTitle(tr("Overview: {0}").format(title))
         self.resize(1100, 800)
         self.presenting = False
+        QApplication.instance().fontChanged.connect(self._zoomed)
         self.gather(first, layers, scenario_of, groups)
 
     # ------------------------------------------------------------- in front of a class
@@ -545,7 +546,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         reads at 1920×1080) and the grid as large as the room allows; off, the desk's look again."""
         self.presenting = on
         self.setFont(presented(QApplication.font(), self) if on else QFont())  # QFont(): the application's again
-        fit_combos(self)
+        fit_children(self, on)
         self._apply_type()
 
     def figure_pixels(self) -> int:
@@ -571,10 +572,15 @@ class OverviewDialog(Retranslated, BackgroundDialog):
             self._apply_type()
         super().changeEvent(event)
 
-    def event(self, event):
-        if event.type() == QEvent.ApplicationFontChange and self.presenting:
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Resize and self.figure is not None and watched is self.scroll.viewport():
+            self._refit()
+        return super().eventFilter(watched, event)
+
+    def _zoomed(self, _font) -> None:
+        if self.presenting:
             self.setFont(presented(QApplication.font(), self))  # the zoom changed: never below readable
-        return super().event(event)
+            fit_children(self, True)
 
     # ------------------------------------------------------------- off the GUI thread
 
@@ -620,6 +626,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
         scroll.setWidget(self.canvas)
+        scroll.viewport().installEventFilter(self)  # its room changes with the type too, not only the dialog's
         self.table = StatsTable(summary)
         self.summaries = SummaryView(summary)
         self.summaries.set_colormap(self.colormap)
