@@ -35,6 +35,7 @@ from ..look.fonts import figure_font, figure_font_like, weighted
 from .sizing import Presenting, exponents, least_pixels, plot_title, style_plot
 
 BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
+PRESENTED_VALUES = 0.45  # presenting, a value's type as a share of its cell (the desk's 0.36 gives 16 px in 45)
 
 
 class Heatmaps(QWidget):
@@ -100,7 +101,8 @@ class Heatmaps(QWidget):
         if not self.least_value_pixels or not painter.show_values:
             return painter
         g = painter.geometry(self.rect_of(index), replace(data, title=""))
-        if g.value_font is not None and g.value_font.pixelSize() >= self.least_value_pixels:
+        if g.value_font is not None and g.value_font.pixelSize() >= self.least_value_pixels and \
+                QFontMetricsF(g.value_font).horizontalAdvance(widest_value(painter)) <= g.cell_w * 0.95:
             return painter
         if id(painter) not in self._quiet:
             self._quiet[id(painter)] = HeatmapPainter(painter.colormap, painter.font, show_values=False,
@@ -125,6 +127,11 @@ class Heatmaps(QWidget):
 CAPTION_FLAGS = Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap
 
 
+def widest_value(painter: HeatmapPainter) -> str:
+    """The widest number a map of this painter writes in a cell."""
+    return ("+" if painter.signed else "") + "0." + "0" * painter.decimals
+
+
 def _painter(signed=False, widget=None, reach=1.0, view=None):
     """Weights on the colour map and scale of `view` (the window's view state), differences on
     the diverging map; in the widget's type (the application's, or presentation-sized)."""
@@ -132,7 +139,8 @@ def _painter(signed=False, widget=None, reach=1.0, view=None):
     palette = widget.palette() if widget is not None else None
     colormap = colormaps.get("difference") if signed else \
         colormaps.get(view.colormap, view.scale) if view is not None else colormaps.get()
-    return HeatmapPainter(colormap, font, signed=signed, reach=reach,
+    share = PRESENTED_VALUES if getattr(widget, "presenting", False) and not signed else 0.36  # "+0.05" is wider
+    return HeatmapPainter(colormap, font, signed=signed, reach=reach, value_share=share,
                           background=palette.window().color() if palette else None,
                           foreground=palette.windowText().color() if palette else None)
 
@@ -164,6 +172,7 @@ class SqrtDkExplorer(Presenting, MathView):
 
     def presentation_changed(self):
         self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
         self.explanation.setText(tr(
@@ -366,6 +375,7 @@ class KernelView(Presenting, MathView):
 
     def presentation_changed(self):
         self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
         self.explanation.setText(tr(
@@ -426,6 +436,7 @@ class DiffView(Presenting, MathView):
 
     def presentation_changed(self):
         self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
         self.pin.setText(tr("Pin the weights now"))

@@ -81,6 +81,9 @@ def heatmap_problems(maps) -> list[str]:
             problems.append(f"map {i} labels: {px(g.label_font)} px")
         if g.value_font is not None and g.value_font.pixelSize() < LEAST:
             problems.append(f"map {i} numbers: {g.value_font.pixelSize()} px")
+        widest = ("+" if painter.signed else "") + "0.00"
+        if g.value_font is not None and QFontMetricsF(g.value_font).horizontalAdvance(widest) > g.cell_w:
+            problems.append(f"map {i} numbers wider than their cells")
     for painter in maps.bars():
         if px(painter.font) < LEAST:
             problems.append(f"colour bar: {px(painter.font)} px")
@@ -218,10 +221,10 @@ def test_the_softmax_view_writes_powers_as_superscripts(window, stage, qtbot):
 
 
 def test_presented_numbers_too_small_to_read_are_left_out(window, stage, qtbot):
-    """The kernel's three maps leave cells too small for 20 px numbers: colours only, not tiny digits;
-    before / after has two large maps: their numbers stay."""
+    """The kernel's three maps side by side leave cells too small for 20 px numbers: colours only, not
+    tiny digits (the colour bars say what they mean); before / after has two large maps: their numbers stay."""
     kernel = present(window, stage, qtbot, "kernel")
-    assert all(not kernel.maps.painter_for(i).show_values for i in range(3))
+    assert [kernel.maps.painter_for(i).show_values for i in range(3)] == [False, False, False]
     maths = window.parts.maths
     maths.tab_view("before-after").pin_weights()
     diff = present(window, stage, qtbot, "before-after")
