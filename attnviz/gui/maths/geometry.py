@@ -21,7 +21,7 @@ from ..common.lazy import MathView
 from ..common.markup import MathLabel
 from ..look.fonts import figure_font, figure_font_like
 from ..state.commands import SetRow, new_drag_id
-from .sizing import Presenting, style_plot
+from .sizing import Presenting, pixels, style_plot
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
 GRAB_PIXELS = 12         # how near a tip a press must be to grab it
@@ -43,6 +43,7 @@ class ArrowsItem(pg.GraphicsObject):
         self._grabbed = None
         self._bounds = QRectF(-1, -1, 2, 2)
         self.font = figure_font()  # the view's type: the application's, or presentation-sized
+        self.thickness = 1.0       # lines and heads, thicker with larger type (a projector's)
 
     def set_arrows(self, arrows, draggable: bool):
         self.prepareGeometryChange()
@@ -63,12 +64,13 @@ class ArrowsItem(pg.GraphicsObject):
         # Keys by weight, thin under thick, and the query's q always on top.
         ordered = sorted(self.arrows, key=lambda a: (a[0] == "q", a[4]))
         for _kind, _, tip, color, width, _label, masked in ordered:
+            width *= self.thickness
             pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
             pen.setCosmetic(True)
             p.setPen(pen)
             p.drawLine(QPointF(0, 0), QPointF(*tip))
             p.setBrush(color)
-            outline = QPen(color, 1)  # the head solid even when its arrow is dashed
+            outline = QPen(color, self.thickness)  # the head solid even when its arrow is dashed
             outline.setCosmetic(True)
             p.setPen(outline)
             p.drawPath(_head(tip, pixel * (6 + width)))
@@ -306,6 +308,7 @@ class GeometryView(Presenting, MathView):
             return
         q2, k2, names, draggable = self.plane()
         self.arrows.font = figure_font_like(self.font())
+        self.arrows.thickness = max(1.0, pixels(self.font()) / 16)
         style_plot(self.plot, self.font())
         head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
         dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
