@@ -81,7 +81,8 @@ def style_plot(plot, font: QFont, tick_lines: int | None = None) -> None:
         axis.setStyle(tickTextOffset=max(5, pixels(font) // 3))
         axis.label.setFont(font)
         axis.labelStyle["font-size"] = f"{pixels(font)}px"
-        axis.setLabel(axis.labelText) if axis.labelText else None
+        if axis.labelText:
+            axis.setLabel(axis.labelText)  # its HTML again, in that size
 
 
 def plot_title(plot, text: str, font: QFont) -> None:
