@@ -426,10 +426,6 @@ exactly 0</source>
         <translation>幾何</translation>
     </message>
     <message>
-        <source>√d_k</source>
-        <translation>√d_k</translation>
-    </message>
-    <message>
         <source>Softmax</source>
         <translation>Softmax</translation>
     </message>
@@ -440,6 +436,10 @@ exactly 0</source>
     <message>
         <source>Before / after</source>
         <translation>変更前／変更後</translation>
+    </message>
+    <message>
+        <source>√dₖ</source>
+        <translation>√dₖ</translation>
     </message>
     <message>
         <source>Lines</source>
@@ -710,24 +710,12 @@ exactly 0</source>
         <translation>シードを変えると別の乱数の q と k になります</translation>
     </message>
     <message>
-        <source>d_k = {0}, ÷√d_k: largest weight {1}</source>
-        <translation>d_k = {0}、÷√d_k あり：最大の重み {1}</translation>
-    </message>
-    <message>
-        <source>d_k = {0}, no ÷√d_k: largest weight {1}</source>
-        <translation>d_k = {0}、÷√d_k なし：最大の重み {1}</translation>
-    </message>
-    <message>
         <source>softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.</source>
         <translation>softmax(x) = e^x / Σ e^x。AttnViz は先に最大のスコアを引きます（e^(x − max)）。結果は変わりませんが、e^x があふれ（オーバーフロー）なくなります。スコアを何倍かにして確かめてみましょう。</translation>
     </message>
     <message>
         <source>Scores ×</source>
         <translation>スコア ×</translation>
-    </message>
-    <message>
-        <source>Multiply this row&apos;s scores, e.g. by 1000, to see e^x overflow</source>
-        <translation>この行のスコアを 1000 倍などにして、e^x があふれる様子を見てみましょう</translation>
     </message>
     <message>
         <source>This file holds the model&apos;s weights only: there are no scores to put through softmax.</source>
@@ -738,10 +726,6 @@ exactly 0</source>
         <translation>キー</translation>
     </message>
     <message>
-        <source>e^x without − max</source>
-        <translation>e^x（最大を引かない）</translation>
-    </message>
-    <message>
         <source>weight without − max</source>
         <translation>重み（最大を引かない）</translation>
     </message>
@@ -750,12 +734,28 @@ exactly 0</source>
         <translation>x = q・k / √d_k / T（T = {0}）× {1}：softmax が受け取るスコア</translation>
     </message>
     <message>
-        <source>Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e^0 = 1 and the weights come out right.</source>
-        <translation>最大を引かないと e^x が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われます。引けば最大の項は e^0 = 1 になり、重みは正しく求まります。</translation>
+        <source>dₖ = {0}, ÷√dₖ: largest weight {1}</source>
+        <translation>dₖ = {0}、÷√dₖ あり：最大の重み {1}</translation>
     </message>
     <message>
-        <source>Both ways give the same weights here: the scores are small enough for e^x. Multiply them by 1000 to see the difference.</source>
-        <translation>ここではどちらのやり方でも同じ重みになります（スコアが e^x にとって十分小さい）。1000 倍にすると違いが分かります。</translation>
+        <source>dₖ = {0}, no ÷√dₖ: largest weight {1}</source>
+        <translation>dₖ = {0}、÷√dₖ なし：最大の重み {1}</translation>
+    </message>
+    <message>
+        <source>Multiply this row&apos;s scores, e.g. by 1000, to see eˣ overflow</source>
+        <translation>この行のスコアを 1000 倍などにして、eˣ があふれる（オーバーフローする）様子を見てみましょう</translation>
+    </message>
+    <message>
+        <source>eˣ without − max</source>
+        <translation>eˣ（最大を引かない）</translation>
+    </message>
+    <message>
+        <source>Without subtracting the max, eˣ overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e⁰ = 1 and the weights come out right.</source>
+        <translation>最大を引かないと eˣ が大きくなりすぎて ∞ にあふれ（オーバーフローし）、∞ / ∞ は NaN になって重みが失われます。引けば最大の項は e⁰ = 1 になり、重みは正しく求まります。</translation>
+    </message>
+    <message>
+        <source>Both ways give the same weights here: the scores are small enough for eˣ. Multiply them by 1000 to see the difference.</source>
+        <translation>ここではどちらのやり方でも同じ重みになります（スコアが小さいので eˣ はあふれません）。1000 倍にすると違いが分かります。</translation>
     </message>
     <message>
         <source>scores x</source>

@@ -3,10 +3,13 @@ before/after, lines), made when first shown, since they need pyqtgraph."""
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from ..common.i18n import tr
 from ..common.lazy import MathView
+
+# The tabs in their order, by the command line's ids (`attnviz screenshot --presentation --view ID`).
+TAB_IDS = ("geometry", "sqrt-dk", "softmax", "kernel", "before-after", "lines")
 
 
 class MathsPanel:
@@ -44,9 +47,28 @@ class MathsPanel:
         tabs.setCurrentWidget(self.views[-1])
         return self.views[-1]
 
+    def present(self, tab_id: str | None, on: bool = True) -> QWidget:
+        """Presenting, one view full screen: the tab `tab_id` (TAB_IDS) in front, its type presentation-sized,
+        the tab bar hidden (the presentation's keys choose another). Off (or None): every view as on the
+        desk, the tab bar back. Returns the tabs, the widget to show. An unknown id is a ValueError."""
+        tabs = self.widget()
+        index = TAB_IDS.index(tab_id) if tab_id is not None else None  # ValueError names the bad id
+        on = on and index is not None
+        if on:
+            tabs.setCurrentIndex(index)
+        for i, view in enumerate(self.views):
+            view.set_presentation(on and i == index)
+        tabs.tabBar().setVisible(not on)
+        return tabs
+
+    def tab_view(self, tab_id: str) -> QWidget:
+        """The view of the tab `tab_id` (TAB_IDS), made if need be."""
+        self.widget()
+        return self.views[TAB_IDS.index(tab_id)]
+
     def retranslate(self) -> None:
         if self.tabs is not None:
-            for i, text in enumerate((tr("Geometry"), tr("√d_k"), tr("Softmax"), tr("Kernel"), tr("Before / after"),
+            for i, text in enumerate((tr("Geometry"), tr("√dₖ"), tr("Softmax"), tr("Kernel"), tr("Before / after"),
                                       tr("Lines"))):
                 self.tabs.setTabText(i, text)
 

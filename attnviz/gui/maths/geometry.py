@@ -19,8 +19,9 @@ from ...core.explain import fmt
 from ..common.i18n import tr
 from ..common.lazy import MathView
 from ..common.markup import MathLabel
-from ..look.fonts import figure_font
+from ..look.fonts import figure_font, figure_font_like
 from ..state.commands import SetRow, new_drag_id
+from .sizing import Presenting, pixels, style_plot
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
 GRAB_PIXELS = 12         # how near a tip a press must be to grab it
@@ -41,6 +42,8 @@ class ArrowsItem(pg.GraphicsObject):
         self.draggable = True
         self._grabbed = None
         self._bounds = QRectF(-1, -1, 2, 2)
+        self.font = figure_font()  # the view's type: the application's, or presentation-sized
+        self.thickness = 1.0       # lines and heads, thicker with larger type (a projector's)
 
     def set_arrows(self, arrows, draggable: bool):
         self.prepareGeometryChange()
@@ -57,16 +60,17 @@ class ArrowsItem(pg.GraphicsObject):
     def paint(self, p: QPainter, *args):
         p.setRenderHint(QPainter.Antialiasing)
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01  # data units per screen pixel
-        font = figure_font()
+        font = self.font
         # Keys by weight, thin under thick, and the query's q always on top.
         ordered = sorted(self.arrows, key=lambda a: (a[0] == "q", a[4]))
         for _kind, _, tip, color, width, _label, masked in ordered:
+            width *= self.thickness
             pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
             pen.setCosmetic(True)
             p.setPen(pen)
             p.drawLine(QPointF(0, 0), QPointF(*tip))
             p.setBrush(color)
-            outline = QPen(color, 1)  # the head solid even when its arrow is dashed
+            outline = QPen(color, self.thickness)  # the head solid even when its arrow is dashed
             outline.setCosmetic(True)
             p.setPen(outline)
             p.drawPath(_head(tip, pixel * (6 + width)))
@@ -204,7 +208,7 @@ def _head(tip: np.ndarray, size: float) -> QPainterPath:
     return path
 
 
-class GeometryView(MathView):
+class GeometryView(Presenting, MathView):
     def __init__(self, document, report, parent=None):
         super().__init__(document, parent)
         self.setObjectName("geometryView")
@@ -303,6 +307,9 @@ class GeometryView(MathView):
             self._fill_dims(reset=True)  # another head: its own dimensions
             return
         q2, k2, names, draggable = self.plane()
+        self.arrows.font = figure_font_like(self.font())
+        self.arrows.thickness = max(1.0, pixels(self.font()) / 16)
+        style_plot(self.plot, self.font())
         head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
         dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
         arrows, at_origin = [], []

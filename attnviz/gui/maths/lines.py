@@ -21,7 +21,8 @@ from ..common.i18n import head_label, tr
 from ..common.lazy import MathView
 from ..heads.heatmap import hatch
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, figure_font_like, weighted
+from .sizing import Presenting, pixels
 
 MAX_WIDTH = 14.0     # a weight of 1, in logical pixels
 SHOWN_FROM = 0.01    # lighter lines are left out: hundreds of hairlines hide the strong ones
@@ -111,7 +112,9 @@ class LinesCanvas(QWidget):
         return max(fm.horizontalAdvance(tr("query")), fm.horizontalAdvance(tr("key"))) + 12
 
     def font_(self):
-        return figure_font(point_size=max(9.0, self.font().pointSizeF()))
+        """The view's type (presenting, it is given in pixels): never below 9 pt on the desk."""
+        font = self.font()
+        return figure_font_like(font) if font.pixelSize() > 0 else figure_font(point_size=max(9.0, font.pointSizeF()))
 
     # ------------------------------------------------------------- painting
 
@@ -127,10 +130,11 @@ class LinesCanvas(QWidget):
         starts, ends, boxes_q, boxes_k = self.anchors(len(tokens))
         self.drawn = view.lines()
         several = len(view.heads()) > 1
+        thickness = max(1.0, pixels(self.font_()) / 16)  # larger type (a projector's), thicker lines
         for line in sorted(self.drawn, key=lambda line: line.weight):  # strong lines on top
             colour = QColor(HEAD_COLOURS[line.head % len(HEAD_COLOURS)] if several else self._accent())
             colour.setAlphaF(min(1.0, 0.25 + 0.75 * line.weight))
-            p.setPen(QPen(colour, max(0.5, line.width), Qt.SolidLine, Qt.RoundCap))
+            p.setPen(QPen(colour, max(0.5, line.width * thickness), Qt.SolidLine, Qt.RoundCap))
             p.drawLine(starts[line.query], ends[line.key])
         self._paint_tokens(p, tokens, boxes_q, boxes_k)
         self._paint_sides(p, boxes_q[0], boxes_k[0])
@@ -194,7 +198,7 @@ class LinesCanvas(QWidget):
                 return
 
 
-class LinesView(MathView):
+class LinesView(Presenting, MathView):
     """The lines view's controls above its canvas; redrawn when shown and after a change."""
 
     def __init__(self, document, parent=None):

@@ -3,12 +3,16 @@ and before / after an edit. Each view draws what attnviz.core.explorers computes
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QSizePolicy,
@@ -27,23 +31,30 @@ from ..common.lazy import MathView
 from ..common.markup import MathLabel
 from ..heads.heatmap import HeatmapData, HeatmapPainter, paint_colorbar
 from ..look import colormaps
-from ..look.fonts import figure_font
+from ..look.fonts import figure_font, figure_font_like, weighted
+from .sizing import Presenting, exponents, least_pixels, plot_title, style_plot
 
 BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
+PRESENTED_VALUES = 0.45  # presenting, a value's type as a share of its cell (the desk's 0.36 gives 16 px in 45)
 
 
 class Heatmaps(QWidget):
-    """Several small heatmaps side by side (or in rows), each with a caption, in one paint."""
+    """Several heatmaps side by side (or in rows), each under its caption, in one paint. The captions
+    wrap (never cut short); presenting, a map whose cells are too small for readable numbers shows its
+    colours only (the colour bar says what they mean)."""
 
     def __init__(self, columns: int, parent=None):
         super().__init__(parent)
         self.columns = columns
         self.items: list[tuple[HeatmapData, HeatmapPainter]] = []
+        self.least_value_pixels = 0  # presenting: numbers smaller than this are left out
+        self._quiet: dict[int, HeatmapPainter] = {}
         self.setMinimumHeight(160)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
 
     def show_maps(self, items):
         self.items = items
+        self._quiet = {}
         self.update()
 
     def bars(self) -> list[HeatmapPainter]:
@@ -57,16 +68,55 @@ class Heatmaps(QWidget):
         width = BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
         return QRectF(self.width() - (len(self.bars()) - index) * width, 2, width - 4, self.height() - 4)
 
-    def rect_of(self, index: int) -> QRectF:
+    def cell_rect(self, index: int) -> QRectF:
+        """The room of the index-th map and its caption."""
         rows = max(1, -(-len(self.items) // self.columns))
         room = self.width() - len(self.bars()) * BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
         w, h = room / self.columns, self.height() / rows
         return QRectF((index % self.columns) * w + 2, (index // self.columns) * h + 2, w - 4, h - 4)
 
+    def caption_font(self) -> QFont:
+        return weighted(figure_font_like(self.font()), bold=True)
+
+    def caption_height(self) -> float:
+        """As high as the longest caption wrapped in its map's width: every caption whole, the maps aligned."""
+        if not self.items:
+            return 0.0
+        fm = QFontMetricsF(self.caption_font())
+        width = self.cell_rect(0).width()
+        return max(fm.boundingRect(QRectF(0, 0, width, 10_000), CAPTION_FLAGS, data.title).height()
+                   for data, _ in self.items) + fm.height() * 0.2
+
+    def caption_rect(self, index: int) -> QRectF:
+        cell = self.cell_rect(index)
+        return QRectF(cell.left(), cell.top(), cell.width(), self.caption_height())
+
+    def rect_of(self, index: int) -> QRectF:
+        cell = self.cell_rect(index)
+        return cell.adjusted(0, self.caption_height(), 0, 0)
+
+    def painter_for(self, index: int) -> HeatmapPainter:
+        """The map's painter, or one without numbers where they would be smaller than readable."""
+        data, painter = self.items[index]
+        if not self.least_value_pixels or not painter.show_values:
+            return painter
+        g = painter.geometry(self.rect_of(index), replace(data, title=""))
+        if g.value_font is not None and g.value_font.pixelSize() >= self.least_value_pixels and \
+                QFontMetricsF(g.value_font).horizontalAdvance(widest_value(painter)) <= g.cell_w * 0.95:
+            return painter
+        if id(painter) not in self._quiet:
+            self._quiet[id(painter)] = HeatmapPainter(painter.colormap, painter.font, show_values=False,
+                                                      background=painter.background, foreground=painter.foreground,
+                                                      signed=painter.signed, reach=painter.reach)
+        return self._quiet[id(painter)]
+
     def paintEvent(self, event):
         p = QPainter(self)
+        p.setFont(self.caption_font())
         for i, (data, painter) in enumerate(self.items):
-            painter.paint(p, self.rect_of(i), data)
+            p.setPen(painter.foreground)
+            p.drawText(self.caption_rect(i), CAPTION_FLAGS, data.title)
+            self.painter_for(i).paint(p, self.rect_of(i), replace(data, title=""))
         for i, painter in enumerate(self.bars()):
             paint_colorbar(p, self.bar_rect(i), painter.colormap, painter.font, painter.foreground, painter.background,
                            mask_kind=None, reach=painter.reach if painter.signed else None,
@@ -74,21 +124,30 @@ class Heatmaps(QWidget):
         p.end()
 
 
+CAPTION_FLAGS = Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap
+
+
+def widest_value(painter: HeatmapPainter) -> str:
+    """The widest number a map of this painter writes in a cell."""
+    return ("+" if painter.signed else "") + "0." + "0" * painter.decimals
+
+
 def _painter(signed=False, widget=None, reach=1.0, view=None):
     """Weights on the colour map and scale of `view` (the window's view state), differences on
-    the diverging map."""
-    font = figure_font(point_size=widget.font().pointSizeF()) if widget is not None else figure_font()
+    the diverging map; in the widget's type (the application's, or presentation-sized)."""
+    font = figure_font_like(widget.font()) if widget is not None else figure_font()
     palette = widget.palette() if widget is not None else None
     colormap = colormaps.get("difference") if signed else \
         colormaps.get(view.colormap, view.scale) if view is not None else colormaps.get()
-    return HeatmapPainter(colormap, font, signed=signed, reach=reach,
+    share = PRESENTED_VALUES if getattr(widget, "presenting", False) and not signed else 0.36  # "+0.05" is wider
+    return HeatmapPainter(colormap, font, signed=signed, reach=reach, value_share=share,
                           background=palette.window().color() if palette else None,
                           foreground=palette.windowText().color() if palette else None)
 
 
 # ---------------------------------------------------------------- √d_k
 
-class SqrtDkExplorer(MathView):
+class SqrtDkExplorer(Presenting, MathView):
     """Random q and k of growing d_k, with and without ÷√d_k, side by side (§4.1)."""
 
     reads_document = False  # its own random q and k: only the seed changes them
@@ -111,6 +170,10 @@ class SqrtDkExplorer(MathView):
         layout.addWidget(self.maps, 1)
         self.retranslate()
 
+    def presentation_changed(self):
+        self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
+
     def retranslate(self):
         self.explanation.setText(tr(
             "Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) "
@@ -129,8 +192,8 @@ class SqrtDkExplorer(MathView):
         for scaled in (True, False):  # the top row divided by √d_k, the bottom row not
             for demo in demos:
                 w = demo.scaled if scaled else demo.unscaled
-                caption = (tr("d_k = {0}, ÷√d_k: largest weight {1}") if scaled else
-                           tr("d_k = {0}, no ÷√d_k: largest weight {1}"))
+                caption = (tr("dₖ = {0}, ÷√dₖ: largest weight {1}") if scaled else
+                           tr("dₖ = {0}, no ÷√dₖ: largest weight {1}"))
                 caption = caption.format(demo.d_k, fmt(ScaleDemo.peak(w), 2, fixed=True))
                 tokens = tuple(str(i + 1) for i in range(len(w)))
                 items.append((HeatmapData(tokens, w, np.zeros_like(w, dtype=bool), caption), painter))
@@ -139,8 +202,9 @@ class SqrtDkExplorer(MathView):
 
 # ---------------------------------------------------------------- softmax
 
-class SoftmaxView(MathView):
-    """The selected row's scores and weights, and softmax done with and without the max subtraction."""
+class SoftmaxView(Presenting, MathView):
+    """The selected row's scores and weights, and softmax done with and without the max subtraction.
+    Presenting, the bars go side by side above the table, which takes the whole width."""
 
     FACTORS = (1, 10, 100, 1000)
 
@@ -161,22 +225,41 @@ class SoftmaxView(MathView):
         top.addWidget(self.explanation, 1)
         top.addWidget(self.factor_name)
         top.addWidget(self.factor)
-        body = QHBoxLayout()
-        body.addWidget(self.plots, 2)
-        body.addWidget(self.table, 3)
+        self.body = QBoxLayout(QBoxLayout.LeftToRight)
+        self.body.addWidget(self.plots, 2)
+        self.body.addWidget(self.table, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.formula)
-        layout.addLayout(body, 1)
+        layout.addLayout(self.body, 1)
         layout.addWidget(self.verdict)
         self.retranslate()
 
+    def presentation_changed(self):
+        self.body.setDirection(QBoxLayout.TopToBottom if self.presenting else QBoxLayout.LeftToRight)
+        self.plots.side_by_side(self.presenting)
+        self._fit_table()
+
+    def _fit_table(self):
+        """Rows as high as the type; presenting, the whole table in view under the bars, as wide as the screen."""
+        table = self.table
+        table.resizeColumnsToContents()
+        table.resizeRowsToContents()
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Stretch if self.presenting else QHeaderView.Interactive)
+        if self.presenting:
+            rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+            table.setFixedHeight(rows + header.sizeHint().height() + 2 * table.frameWidth() + 2)
+        else:
+            table.setMinimumHeight(0)
+            table.setMaximumHeight(16_777_215)  # QWIDGETSIZE_MAX: the desk's splitter decides
+
     def retranslate(self):
-        self.explanation.setText(tr(
+        self.explanation.setText(exponents(tr(
             "softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which "
-            "changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why."))
+            "changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.")))
         self.factor_name.setText(tr("Scores ×"))
-        self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see e^x overflow"))
+        self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see eˣ overflow"))
 
     def steps(self):
         d = self.document
@@ -194,8 +277,8 @@ class SoftmaxView(MathView):
                                     "through softmax."))
             return
         steps = self.steps()
-        self.plots.show_row(d.scenario.tokens, steps)
-        headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("e^x without − max"),
+        self.plots.show_row(d.scenario.tokens, steps, self.font())
+        headers = [tr("key"), "x", "x − max", "eˣ⁻ᵐᵃˣ", tr("weight"), tr("eˣ without − max"),
                    tr("weight without − max")]
         t = d.scenario.settings.temperature
         self.formula.setText(tr("x = q·k / √d_k / T with T = {0}, × {1}: the scores softmax receives").format(
@@ -208,14 +291,14 @@ class SoftmaxView(MathView):
             self.table.setItem(j, 0, QTableWidgetItem(token))
             for c, values in enumerate(columns, start=1):
                 self.table.setItem(j, c, _number_item(values[j]))
-        self.table.resizeColumnsToContents()
+        self._fit_table()
         if steps.overflows:
-            self.verdict.setText(tr("Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: "
-                                    "the weights are lost. With it, the largest term is e^0 = 1 and "
+            self.verdict.setText(tr("Without subtracting the max, eˣ overflows to ∞ and ∞ / ∞ gives NaN: "
+                                    "the weights are lost. With it, the largest term is e⁰ = 1 and "
                                     "the weights come out right."))
         else:
             self.verdict.setText(tr("Both ways give the same weights here: the scores are small enough "
-                                    "for e^x. Multiply them by 1000 to see the difference."))
+                                    "for eˣ. Multiply them by 1000 to see the difference."))
 
 
 def _number_item(x: float) -> QTableWidgetItem:
@@ -228,7 +311,8 @@ def _number_item(x: float) -> QTableWidgetItem:
 
 
 class SoftmaxBars(QWidget):
-    """Two bar charts, pyqtgraph: the row's scores (masked ones left out) and its weights."""
+    """Two bar charts, pyqtgraph: the row's scores (masked ones left out) and its weights; one above
+    the other on the desk, side by side presenting."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -240,11 +324,14 @@ class SoftmaxBars(QWidget):
         self.weights = quiet_plot(pg)
         self.weights.setYRange(0, 1)
         self._colour_plots()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scores)
-        layout.addWidget(self.weights)
+        self.layout_ = QBoxLayout(QBoxLayout.TopToBottom, self)
+        self.layout_.setContentsMargins(0, 0, 0, 0)
+        self.layout_.addWidget(self.scores)
+        self.layout_.addWidget(self.weights)
         self.setMinimumWidth(240)
+
+    def side_by_side(self, on: bool) -> None:
+        self.layout_.setDirection(QBoxLayout.LeftToRight if on else QBoxLayout.TopToBottom)
 
     def changeEvent(self, event):
         if event.type() == QEvent.PaletteChange:
@@ -256,23 +343,24 @@ class SoftmaxBars(QWidget):
         for plot in (self.scores, self.weights):
             follow_palette(plot, self.palette())
 
-    def show_row(self, tokens, steps):
+    def show_row(self, tokens, steps, font: QFont):
         pg = self.pg
         visible = np.isfinite(steps.x)
         x = np.arange(len(tokens))[visible]  # masked keys (−∞) get no bar, not a bar of 0
-        ticks = [[(j, t if visible[j] else f"{t} (−∞)") for j, t in enumerate(tokens)]]
+        ticks = [[(j, t if visible[j] else f"{t}\n(−∞)") for j, t in enumerate(tokens)]]
         for plot, values, title in ((self.scores, steps.x[visible], tr("scores x")),
                                     (self.weights, steps.weights[visible], tr("weights"))):
             plot.clear()
             plot.addItem(pg.BarGraphItem(x=x, height=values, width=0.7, brush=(68, 1, 84) if plot is self.scores
                                          else (33, 145, 140)))
             plot.getAxis("bottom").setTicks(ticks)
-            plot.setTitle(title)
+            style_plot(plot, font, tick_lines=1 if visible.all() else 2)
+            plot_title(plot, title, font)
 
 
 # ---------------------------------------------------------------- kernel
 
-class KernelView(MathView):
+class KernelView(Presenting, MathView):
     """Softmax attention beside linear attention with φ(x) = elu(x) + 1, and their difference (§4.4)."""
 
     def __init__(self, document, view=None, parent=None):
@@ -284,6 +372,10 @@ class KernelView(MathView):
         layout.addWidget(self.explanation)
         layout.addWidget(self.maps, 1)
         self.retranslate()
+
+    def presentation_changed(self):
+        self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
         self.explanation.setText(tr(
@@ -321,7 +413,7 @@ class KernelView(MathView):
 
 # ---------------------------------------------------------------- before / after
 
-class DiffView(MathView):
+class DiffView(Presenting, MathView):
     """Pin the weights, edit, and see after − before for every head."""
 
     def __init__(self, document, parent=None):
@@ -341,6 +433,10 @@ class DiffView(MathView):
         layout.addWidget(self.maps, 1)
         document.replaced.connect(self.unpin)
         self.retranslate()
+
+    def presentation_changed(self):
+        self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
         self.pin.setText(tr("Pin the weights now"))

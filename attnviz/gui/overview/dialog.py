@@ -8,9 +8,10 @@ grid, a sortable table of head statistics, and the summaries with their formulas
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtCore import QEvent, QRectF, QSizeF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -45,15 +46,19 @@ from ..common.i18n import Retranslated, describe, tr
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, figure_font_like, presented, weighted
+from ..maths.sizing import fit_children, pixels
 
 THUMB = 56            # a thumbnail's side, in logical pixels
 GAP = 6               # between thumbnails
 GROUP_GAP = 10        # more between groups of heads sharing K and V
-FONT_PX = 13
+FONT_PX = 13          # exported files; the window's overview follows the interface's type
 ACTIVE = QColor(230, 90, 0)      # the head shown in the window
 ALIKE = QColor(0, 150, 220)      # "find heads like this one"
 ZERO = QColor(236, 228, 212)     # a weight of exactly 0 (the mask's light fill)
+
+
+CAPTION_FLAGS = Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap
 
 
 def stat_names() -> dict[str, str]:
@@ -74,6 +79,11 @@ class OverviewFigure:
         self.alike: list[tuple[int, int]] = []
         self._blocks = None                      # ((layers, caption), (blocks, layers in each)), worked out once
         self.recolour()
+
+    def set_font_pixels(self, pixels: int) -> None:
+        """The labels' and caption's type (the window's, or presentation-sized); the layout follows."""
+        self.font = figure_font(pixel_size=pixels)
+        self._blocks = None
 
     def recolour(self) -> None:
         """The thumbnails' pixels, on the colour map's scale."""
@@ -97,17 +107,26 @@ class OverviewFigure:
         groups = self.groups[heads - 1] if self.groups else 0
         return self._label_width() + heads * (THUMB + GAP) + groups * GROUP_GAP + GROUP_GAP
 
+    def _bar_width(self) -> float:
+        """The colour bar with its ticks, wider when the type is larger (presenting)."""
+        return max(COLORBAR_WIDTH, 4.5 * QFontMetricsF(self.font).height())
+
     def _top(self) -> float:
         fm = QFontMetricsF(self.font)
         return MARGIN + fm.height() * (2.6 if self.groups else 1.4)
 
-    def _caption_height(self) -> float:
-        return QFontMetricsF(self.font).height() * 2.4 if self.caption else 0.0
+    def _caption_height(self, width: float) -> float:
+        """Two lines and a bit, or as many as the caption takes wrapped in `width`: never cut short."""
+        if not self.caption:
+            return 0.0
+        fm = QFontMetricsF(self.font)
+        wrapped = fm.boundingRect(QRectF(0, 0, max(1.0, width - 2 * MARGIN), 1e6), CAPTION_FLAGS, self.caption_text())
+        return max(fm.height() * 2.4, wrapped.height() + fm.height() * 0.4)
 
     def _layout(self) -> tuple[int, int]:
         """(blocks side by side, layers in each): the fewest blocks whose grid is no taller than wide."""
         layers = max(1, self.summary.layers)
-        if self._blocks is None or self._blocks[0] != (layers, self.caption):
+        if self._blocks is None or self._blocks[0] != (layers, self.caption):  # (the font: set_font_pixels)
             blocks = 1
             while blocks < layers and self._size_of(blocks, -(-layers // blocks)).height() > \
                     self._size_of(blocks, -(-layers // blocks)).width():
@@ -116,9 +135,9 @@ class OverviewFigure:
         return self._blocks[1]
 
     def _size_of(self, blocks: int, rows: int) -> QSizeF:
-        width = MARGIN + blocks * self._block_width() + COLORBAR_WIDTH + MARGIN
+        width = MARGIN + blocks * self._block_width() + self._bar_width() + MARGIN
         body = max(rows * (THUMB + GAP), 5 * THUMB)
-        return QSizeF(width, self._top() + body + self._caption_height() + MARGIN)
+        return QSizeF(width, self._top() + body + self._caption_height(width) + MARGIN)
 
     def _x(self, head: int, block: int = 0) -> float:
         group = self.groups[head] if self.groups else 0
@@ -173,17 +192,19 @@ class OverviewFigure:
         if self.overlay:
             self._paint_overlay(p)
         self._paint_marks(p)
-        fm = QFontMetricsF(self.font)
         blocks, rows = self._layout()
-        bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), COLORBAR_WIDTH - MARGIN,
+        bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), self._bar_width() - MARGIN,
                      max(5 * THUMB, min(rows * (THUMB + GAP), 10 * THUMB)))
         paint_colorbar(p, bar, self.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None)
         if self.caption:
             p.setFont(self.font)
             p.setPen(FOREGROUND)
-            p.drawText(QRectF(MARGIN, size.height() - MARGIN - fm.height() * 2.4, size.width() - 2 * MARGIN,
-                              fm.height() * 2.4), Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap,
-                       self.caption_text())
+            p.drawText(self.caption_rect(), CAPTION_FLAGS, self.caption_text())
+
+    def caption_rect(self) -> QRectF:
+        size = self.size()
+        height = self._caption_height(size.width())
+        return QRectF(MARGIN, size.height() - MARGIN - height, size.width() - 2 * MARGIN, height)
 
     def _paint_labels(self, p: QPainter) -> None:
         fm = QFontMetricsF(self.font)
@@ -247,10 +268,16 @@ class OverviewCanvas(QWidget):
         self.setMouseTracking(True)
         self.refit()
 
-    def refit(self, width: float | None = None) -> None:
-        """As wide as `width` allows (thumbnails grow up to 3×, for a projector), never smaller."""
+    def refit(self, width: float | None = None, height: float | None = None) -> None:
+        """As wide as `width` allows (thumbnails grow up to 3×), never smaller; with `height` too
+        (presenting), as large as fits both, up to 8×: the whole grid in view, as big as it goes."""
         size = self.figure.size()
-        self.zoom = 1.0 if width is None else max(1.0, min(3.0, width / size.width()))
+        if width is None:
+            self.zoom = 1.0
+        elif height is None:
+            self.zoom = max(1.0, min(3.0, width / size.width()))
+        else:
+            self.zoom = max(1.0, min(8.0, width / size.width(), height / size.height()))
         self.setFixedSize(int(size.width() * self.zoom) + 1, int(size.height() * self.zoom) + 1)
         self.update()
 
@@ -359,8 +386,8 @@ class SummaryView(QWidget):
         self.layer.setValue(summary.layers - 1)
         self.layer_label = QLabel(objectName="summaryLayerLabel")
         self.formula = QLabel(objectName="summaryFormula", wordWrap=True, textFormat=Qt.RichText)  # its own markup
-        self.painter = HeatmapPainter(colormaps.get(), figure_font(pixel_size=14),
-                                      background=BACKGROUND, foreground=FOREGROUND)
+        self.colormap = colormaps.get()
+        self.painter = self._painter()
         self.canvas = SummaryCanvas(self)
         top = QHBoxLayout()
         top.addWidget(self.kind)
@@ -374,10 +401,23 @@ class SummaryView(QWidget):
         self.layer.valueChanged.connect(self.refresh)
         self.retranslate()
 
+    def _painter(self) -> HeatmapPainter:
+        """In the view's type: the window's on the desk (never below 14 px), presentation-sized presenting."""
+        font = figure_font_like(self.font())
+        if pixels(font) < 14:
+            font = figure_font(pixel_size=14)
+        return HeatmapPainter(self.colormap, font, background=BACKGROUND, foreground=FOREGROUND)
+
     def set_colormap(self, colormap: colormaps.ColorMap) -> None:
-        self.painter = HeatmapPainter(colormap, figure_font(pixel_size=14), background=BACKGROUND,
-                                      foreground=FOREGROUND)
+        self.colormap = colormap
+        self.painter = self._painter()
         self.canvas.update()
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.FontChange:
+            self.painter = self._painter()
+            self.canvas.update()
+        super().changeEvent(event)
 
     def retranslate(self) -> None:
         index = max(0, self.kind.currentIndex())
@@ -444,9 +484,12 @@ class SummaryCanvas(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         p.fillRect(self.rect(), BACKGROUND)
-        area = QRectF(self.rect()).adjusted(8, 8, -8 - COLORBAR_WIDTH, -8)
+        font = self.view.painter.font
+        bar = max(COLORBAR_WIDTH, 4.5 * QFontMetricsF(font).height())  # its ticks in the painter's type
+        area = QRectF(self.rect()).adjusted(8, 8, -8 - bar, -8)
         self.view.painter.paint(p, area, self.data())
-        paint_colorbar(p, QRectF(area.right() + 8, area.top(), COLORBAR_WIDTH - 8, min(area.height(), 420)),
+        paint_colorbar(p, QRectF(area.right() + 8, area.top(), bar - 8, max(min(area.height(), 420),
+                                                                              area.height() / 2)),
                        self.view.painter.colormap, self.view.painter.font, FOREGROUND, BACKGROUND, mask_kind=None)
         p.end()
 
@@ -492,7 +535,52 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.layout_.insertWidget(0, self.stale)
         self.setWindowTitle(tr("Overview: {0}").format(title))
         self.resize(1100, 800)
+        self.presenting = False
+        QApplication.instance().fontChanged.connect(self._zoomed)
         self.gather(first, layers, scenario_of, groups)
+
+    # ------------------------------------------------------------- in front of a class
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation-sized type (the table, tabs, buttons, the grid's labels: at least what the back row
+        reads at 1920×1080) and the grid as large as the room allows; off, the desk's look again."""
+        self.presenting = on
+        self.setFont(presented(QApplication.font(), self) if on else QFont())  # QFont(): the application's again
+        fit_children(self, on)
+        self._apply_type()
+
+    def figure_pixels(self) -> int:
+        """The grid's type: the dialog's (so the zoom and presenting reach it), never below the files' 13 px."""
+        return max(FONT_PX, pixels(self.font()))
+
+    def _apply_type(self) -> None:
+        if self.figure is None:
+            return
+        self.figure.set_font_pixels(self.figure_pixels())
+        self.table.resizeRowsToContents()
+        self._refit()
+
+    def _refit(self) -> None:
+        viewport = self.scroll.viewport()
+        if self.presenting:  # the whole grid in view, as big as it fits
+            self.canvas.refit(viewport.width() - 4, viewport.height() - 4)
+        else:
+            self.canvas.refit(viewport.width() - 4)
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.FontChange:
+            self._apply_type()
+        super().changeEvent(event)
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Resize and self.figure is not None and watched is self.scroll.viewport():
+            self._refit()
+        return super().eventFilter(watched, event)
+
+    def _zoomed(self, _font) -> None:
+        if self.presenting:
+            self.setFont(presented(QApplication.font(), self))  # the zoom changed: never below readable
+            fit_children(self, True)
 
     # ------------------------------------------------------------- off the GUI thread
 
@@ -538,6 +626,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
         scroll.setWidget(self.canvas)
+        scroll.viewport().installEventFilter(self)  # its room changes with the type too, not only the dialog's
         self.table = StatsTable(summary)
         self.summaries = SummaryView(summary)
         self.summaries.set_colormap(self.colormap)
@@ -576,7 +665,8 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self._restore(kept)
         self._pair_changed()
         self._overlay_changed(self.overlay.currentIndex())
-        QTimer.singleShot(0, self, lambda: self.canvas.refit(self.scroll.viewport().width() - 4))  # once laid out
+        self._apply_type()
+        QTimer.singleShot(0, self, self._refit)  # once laid out
 
     def _state(self):
         if self.figure is None:
@@ -625,7 +715,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.figure is not None:
-            self.canvas.refit(self.scroll.viewport().width() - 4)
+            self._refit()
 
     def update_colours(self) -> None:
         """Another colour scale or colour map: the grid and the summaries redrawn with it."""
@@ -640,7 +730,7 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.figure.overlay = None if index <= 0 else STATS[index - 1] if index <= len(STATS) else "pair"
         for widget in (self.pair_query, self.arrow, self.pair_key):
             widget.setVisible(self.figure.overlay == "pair")
-        self.canvas.update()
+        self._refit()  # the caption says what the numbers are: it may take another line
 
     def _pair_changed(self, *_) -> None:
         self.figure.pair = (max(0, self.pair_query.currentIndex()), max(0, self.pair_key.currentIndex()))

@@ -5,8 +5,8 @@ import sys
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QPoint, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF, QImage
 from PySide6.QtTest import QTest
 
 import hostile
@@ -299,3 +299,67 @@ def test_the_window_overview_leaves_out_a_rollout_beyond_its_limit_and_says_so(q
     assert dialog.summaries.kind.count() == 2 and "rollout is left out" in dialog.summaries.formula.text()
     np.testing.assert_allclose(dialog.summaries.canvas.data().weights, all_weights(model_file)[LAYERS - 1].mean(0),
                                rtol=1e-6)  # the mean over the last layer's heads, the first summary shown
+
+
+# ------------------------------------------------------------- presented (in front of a class)
+
+def presented(overview, qtbot, lang):
+    from attnviz.gui.common.i18n import install_language
+    _, dialog = overview
+    install_language(lang)
+    dialog.resize(1920, 1080)
+    dialog.set_presentation(True)
+    qtbot.wait(50)
+    return dialog
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_presented_overview_has_readable_type_big_thumbnails_and_nothing_cut(overview, qtbot, lang):
+    from readable import LEAST, px, table_problems, widget_problems
+    dialog = presented(overview, qtbot, lang)
+    problems = []
+    for tab in range(dialog.tabs.count()):  # the grid, the statistics table, the means and rollout
+        dialog.tabs.setCurrentIndex(tab)
+        qtbot.wait(20)
+        problems += widget_problems(dialog)
+    problems += table_problems(dialog.table)  # even behind its tab
+    assert problems == []
+    assert px(dialog.tabs.tabBar().font()) >= LEAST and px(dialog.summaries.painter.font) >= LEAST
+    figure, canvas = dialog.figure, dialog.canvas
+    assert px(figure.font) >= LEAST  # the grid's labels and caption, before the zoom enlarges them
+    side = figure.thumb_rect(0, 0).width() * canvas.zoom
+    assert side >= 100  # thumbnails big: the grid fills the room it has
+    viewport = dialog.scroll.viewport()
+    assert canvas.width() <= viewport.width() and canvas.height() <= viewport.height()  # all of it in view
+    assert max(canvas.width() / viewport.width(), canvas.height() / viewport.height()) > 0.9
+    fm = QFontMetricsF(figure.font)
+    room = figure.caption_rect()
+    need = fm.boundingRect(QRectF(0, 0, room.width(), 1e6), Qt.AlignLeft | Qt.TextWordWrap, figure.caption_text())
+    assert need.height() <= room.height()  # the caption whole
+
+
+def test_leaving_the_presented_overview_restores_the_desk(overview, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from readable import px
+    desk_header = px(overview[1].table.horizontalHeader().font())
+    dialog = presented(overview, qtbot, "en")
+    assert px(dialog.table.horizontalHeader().font()) > desk_header
+    dialog.set_presentation(False)
+    qtbot.wait(20)
+    app_px = px(QApplication.font())
+    assert px(dialog.font()) == app_px and px(dialog.table.font()) == app_px
+    assert px(dialog.table.horizontalHeader().font()) == desk_header
+    assert px(dialog.figure.font) == max(13, app_px) and dialog.canvas.zoom <= 3
+
+
+def test_the_overview_follows_the_application_zoom_on_the_desk(overview, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from readable import px
+    window, dialog = overview
+    window.classroom.zoom(+1)
+    window.classroom.zoom(+1)
+    window.classroom.zoom(+1)
+    qtbot.wait(20)
+    assert px(dialog.figure.font) == max(13, px(QApplication.font())) > 13  # no longer a fixed 13 px
