@@ -28,7 +28,7 @@ class ResidualPlane(QWidget):
         return QSize(260, 220)
 
     def minimumSizeHint(self):  # noqa: N802
-        return QSize(120, 100)
+        return QSize(160, 140)  # the three arrows and their names stay readable
 
     def set_vectors(self, x, y, o, names, axes) -> None:
         self.vectors = tuple(np.asarray(v, dtype=float) for v in (x, y, o))

@@ -200,8 +200,8 @@ class LayerView(Retranslated, QWidget):
         self.split = QSplitter(Qt.Vertical, objectName="layerSplit")
         self.split.addWidget(self.diagram)
         self.split.addWidget(self.below)
-        self.split.setStretchFactor(0, 7)  # the picture first; its numbers below
-        self.split.setStretchFactor(1, 3)
+        self.split.setStretchFactor(0, 3)  # the picture first; its numbers and the residual below
+        self.split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addWidget(self.split, 1)
@@ -230,7 +230,6 @@ class LayerView(Retranslated, QWidget):
         self.setFont(font)
         self.diagram.set_type(20.0 if on else 6.0, PRESENTED_MOST if on else self._desk_most())
         self.plane.pixels = PRESENTED if on else 0.0
-        self.split.setSizes([600, 400] if on else [700, 300])
         self.plane.update()
 
     def _desk_most(self) -> float:
@@ -313,7 +312,7 @@ class LayerView(Retranslated, QWidget):
         names = [h.name for h in s.heads]
         note = tr("edit the numbers: everything after it follows") if key in EDITABLE else tr("computed")
         title = f"{marked_html(box.name)} ({box.shape[0]} × {box.shape[1]}, {html.escape(box.symbols)})"
-        self.caption.setText(f"<b>{title}</b> — {rich(meaning(key, p, names))}. <i>{rich(note)}</i>")
+        self.caption.setText(f"<b>{title}</b> — {rich(meaning(key, p, names))}<br><i>{rich(note)}</i>")
 
     def _headers(self, key, matrix):
         s = self.document.scenario
@@ -348,8 +347,7 @@ class LayerView(Retranslated, QWidget):
         names = (added, "Y′", f"O = {added} + Y′" if p.residual else "O = Y′")
         self.plane.set_vectors(x, y, o, names, tuple(str(c) for c in dims))
         token = s.tokens[self.document.query]
-        self.plane_caption.setText(rich(tr("O = X + Y′ for {0}, in dimensions {1} and {2}: Y′ moves the token, "
-                                           "X is kept").format(token, *dims)))
+        self.plane_caption.setText(rich(tr("O = X + Y′ for {0}: Y′ moves the token, X is kept").format(token)))
 
     def residual_dims(self) -> tuple[int, int]:
         return self.dims[0].currentIndex(), self.dims[1].currentIndex()
