@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -231,6 +231,11 @@ class LayerView(Retranslated, QWidget):
         self.diagram.set_type(20.0 if on else 6.0, PRESENTED_MOST if on else self._desk_most())
         self.plane.pixels = PRESENTED if on else 0.0
         self.plane.update()
+
+    def changeEvent(self, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.FontChange and not self.presenting:  # the desk's zoom: the diagram follows
+            self.diagram.set_type(6.0, self._desk_most())
+        super().changeEvent(event)
 
     def _desk_most(self) -> float:
         info = self.fontInfo()

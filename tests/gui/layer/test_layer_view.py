@@ -221,3 +221,13 @@ def test_the_windows_layer_panel_is_the_diagram(qtbot):
     assert isinstance(w.parts.pipeline, LayerView) and w.parts.pipeline_dock.widget() is w.parts.pipeline
     w.document.set_stage(2)
     assert w.parts.pipeline.diagram.lit == {"scaled:0"}
+
+
+def test_the_desks_zoom_makes_the_diagrams_type_larger(qtbot):
+    from PySide6.QtWidgets import QApplication
+    view = open_view(qtbot, "projection-demo", size=(1400, 700))
+    before = view.diagram.fonts.pixels
+    font = QApplication.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    QApplication.setFont(font)  # Ctrl++ on the desk
+    qtbot.waitUntil(lambda: view.diagram.fonts.pixels > before, timeout=2000)
