@@ -1780,6 +1780,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>、</translation>
     </message>
     <message>
+        <source> (q and k as RoPE turned them)</source>
+        <translation>（q と k は RoPE で回転した後の値）</translation>
+    </message>
+    <message>
         <source>K/V group {0}: its K (left) and V (right) columns, read by heads {1}</source>
         <translation>K/V 組 {0}：左が K、右が V の列。ヘッド {1} が読みます</translation>
     </message>

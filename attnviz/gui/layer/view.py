@@ -96,13 +96,19 @@ class StageModel(QAbstractTableModel):
                          self.rejected.emit)
 
 
+def rotated(p) -> str:
+    """What RoPE did to the q and k shown (nothing to say without it)."""
+    return tr(" (q and k as RoPE turned them)") if p.positions == "rope" else ""
+
+
 def meaning(key: str, p, head_names) -> str:
     """What box `key` holds, in a teacher's words (its caption under the diagram)."""
     name, _, index = key.partition(":")
     if name == "kv":
         j = int(index)
         readers = ", ".join(str(i) for i in range(p.n_heads) if kv_group(i, p.n_heads, p.kv_heads)[0] == j)
-        return tr("K/V group {0}: its K (left) and V (right) columns, read by heads {1}").format(j, readers)
+        text = tr("K/V group {0}: its K (left) and V (right) columns, read by heads {1}").format(j, readers)
+        return text + rotated(p)
     i = int(index) if index else 0
     texts = {
         "x": lambda: tr("the input X: one row per token"),
@@ -131,7 +137,8 @@ def meaning(key: str, p, head_names) -> str:
         else tr("O = Y′ (without the residual)"),
     }
     if name == "q" and index:
-        return tr("{0}: the columns of Q this head reads").format(head_names[i])
+        text = tr("{0}: the columns of Q this head reads").format(head_names[i])
+        return text + rotated(p)
     text = texts[name]()
     return text.format(head_names[i]) if "{0}" in text else text
 
