@@ -21,6 +21,7 @@ RESIDUAL = QColor("#2e8b57")  # the skip connection, green as O in the residual 
 TURN = QColor("#8e44ad")      # RoPE's angles to the q and k they rotate
 PIECE = re.compile(r"_(\{[^}]*\}|.)")
 MODES = ("detailed", "numbers", "one")  # a box's texts, from the richest
+TURNED = "↻"  # a q or k that RoPE turns
 
 
 def pieces(text: str) -> list[tuple[str, bool]]:
@@ -119,13 +120,15 @@ class LayerDiagram(QWidget):
         name, numbers, letters, *note = self.labels.get(key, [key, "", ""])
         if mode == "detailed":
             return [name, numbers, letters] + note
+        if note and note[0].endswith(TURNED):  # RoPE's mark beside the name, not a line of its own
+            name, note = f"{name} {TURNED}", []
         if mode == "numbers":
             return [name, numbers] + note
         return [f"{name}  {numbers}"] + note
 
     def _measure(self, fonts: Fonts, horizontal: bool, mode: str):
         """Every box's (width, height) and the drawing's total (main, cross) extent at these fonts."""
-        pad, gap = fonts.pixels * 0.45, fonts.pixels * (1.6 if horizontal else 0.9)
+        pad, gap = fonts.pixels * 0.45, fonts.pixels * (1.3 if horizontal else 0.9)
         sizes = {}
         for column in self.flow.columns:
             for box in column:
@@ -143,9 +146,7 @@ class LayerDiagram(QWidget):
         return sizes, mains, gap, band, head, main, cross
 
     def legend_lines(self, fonts: Fonts, horizontal: bool) -> list[str]:
-        """The legend's items on as few lines as the width allows (one line when the flow runs across)."""
-        if horizontal:
-            return ["   ·   ".join(self.legend)] if self.legend else []
+        """The legend's items on as few lines as the width allows."""
         lines, room = [], self._room[0]
         for item in self.legend:
             joined = f"{lines[-1]}   ·   {item}" if lines else item
@@ -167,16 +168,17 @@ class LayerDiagram(QWidget):
         return max(w, legend_w), h
 
     def _best(self, horizontal: bool, mode: str) -> float:
-        """The largest pixel size (≤ most) at which everything fits; 0 if not even the least does."""
+        """The largest pixel size (≤ most) at which everything fits (the least readable size is
+        1 px: when not even `least` fits, smaller type is better than text cut off)."""
         width, height = self._room
         w, h = self._extent(Fonts(self.font(), 40), horizontal, mode)
         pixels = math.floor(min(self.most, 40 * min(width / max(w, 1), height / max(h, 1))) * 2) / 2
-        while pixels >= self.least:
+        while pixels > 1:
             w, h = self._extent(Fonts(self.font(), pixels), horizontal, mode)
             if w <= width and h <= height:
                 return pixels
             pixels -= 0.5
-        return 0.0
+        return 1.0
 
     def _layout(self) -> None:
         if self._size == (self.width(), self.height()) or self.flow is None:
@@ -184,12 +186,11 @@ class LayerDiagram(QWidget):
         self._size = (self.width(), self.height())
         margin = 4.0
         self._room = (self.width() - 2 * margin, self.height() - 2 * margin)
-        # The richest texts whose type is nearly as large as the largest possible.
+        # The richest texts whose type is nearly as large as the largest possible, and at least `least`.
         options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(MODES) for hz in (True, False)]
         largest = max(o[0] for o in options)
-        good = [o for o in options if o[0] > 0 and o[0] >= largest * 0.8]
-        pixels, _, horizontal, mode = max(good, key=lambda o: (o[1], o[0])) if good else \
-            (self.least, 0, self._room[0] >= self._room[1], MODES[-1])
+        good = [o for o in options if o[0] >= min(self.least, largest) and o[0] >= largest * 0.8]
+        pixels, _, horizontal, mode = max(good, key=lambda o: (o[1], o[0]))
         self._horizontal, self.mode = horizontal, mode
         self._fonts = fonts = Fonts(self.font(), pixels)
         self._place(fonts, horizontal, mode, QRectF(margin, margin, *self._room))

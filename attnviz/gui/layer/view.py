@@ -30,7 +30,7 @@ from ...core.scenario import PROJECTION_MATRICES as EDITABLE
 from ..common.i18n import Retranslated, tr
 from ..common.markup import rich
 from ..state.commands import SetProjectionCell, SetProjectionOptions
-from .diagram import LayerDiagram, pieces
+from .diagram import TURNED, LayerDiagram, pieces
 from .residual import ResidualPlane
 
 PRESENTED = 22   # presenting: the pixel size of every text but the diagram's (≥ 20 at 1920 × 1080)
@@ -275,7 +275,7 @@ class LayerView(Retranslated, QWidget):
         self.show_residual()
 
     def _labels(self) -> dict:
-        notes = {"RoPE": "RoPE ↻", "θ": tr("angles θ"), "sin, cos": "sin, cos"}
+        notes = {"RoPE": f"RoPE {TURNED}", "θ": tr("angles θ"), "sin, cos": "sin, cos"}
         out = {}
         for column in self.flow.columns:
             for b in column:

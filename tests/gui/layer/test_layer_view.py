@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QTableView, QW
 
 from attnviz.core import compute, load_preset
 from attnviz.core.attention import sinusoidal_positions
+from attnviz.core.scenario import with_projection_options
 from attnviz.gui.common.i18n import install_language
 from attnviz.gui.layer.diagram import LIT, plain
 from attnviz.gui.layer.view import LayerView
@@ -134,7 +135,7 @@ def test_position_presets_draw_their_positions(qtbot, preset):
     view.positions.setCurrentIndex(2)
     view.positions.activated.emit(2)  # RoPE: a box of angles, q and k marked as rotated
     boxes = view.diagram.boxes()
-    assert lines(view, "positions")[0] == "RoPE" and lines(view, "q:1")[-1] == "RoPE ↻"
+    assert lines(view, "positions")[0] == "RoPE" and "↻" in " ".join(lines(view, "q:1") + lines(view, "kv:0"))
     assert len(view.diagram.flow.turns) == 4
     click(qtbot, view, "positions")
     np.testing.assert_allclose(shown(view), [[0.0], [1.0], [2.0]])  # p radians for the one pair of d/h = 2
@@ -142,7 +143,7 @@ def test_position_presets_draw_their_positions(qtbot, preset):
     view.positions.activated.emit(1)  # sinusoidal: P added to X before everything
     boxes = view.diagram.boxes()
     assert lines(view, "positions")[0] == "P" and lines(view, "stream")[:2] == ["X + P", "3 × 4"]
-    assert lines(view, "add")[0] == "+ (X + P)" and "RoPE ↻" not in lines(view, "q:1")
+    assert lines(view, "add")[0] == "+ (X + P)" and "↻" not in " ".join(lines(view, "q:1"))
     click(qtbot, view, "positions")
     np.testing.assert_allclose(shown(view), sinusoidal_positions(3, 4), atol=5e-4)
     assert boxes["positions"].rect.right() < boxes["stream"].rect.left()
@@ -174,10 +175,13 @@ def visible_text_widgets(view):
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("preset", ["projection-demo", "gqa-demo"])
-def test_presented_every_text_is_20_px_or_more_and_nothing_is_clipped(qtbot, lang, preset):
+@pytest.mark.parametrize("preset, options", [("projection-demo", {}), ("gqa-demo", {}),
+                                             ("gqa-demo", dict(positions="rope", layer_norm=True)),
+                                             ("position-nekoga", dict(positions="sinusoidal", layer_norm=True))])
+def test_presented_every_text_is_20_px_or_more_and_nothing_is_clipped(qtbot, lang, preset, options):
     install_language(lang)
-    view = open_view(qtbot, preset, size=(1920, 1080), presenting=True)
+    view = open_view(qtbot, with_projection_options(load_preset(preset), **options), size=(1920, 1080),
+                     presenting=True)
     view.document.set_stage(4)
     diagram = view.diagram
     assert diagram.fonts.pixels >= 20 and diagram.horizontal
