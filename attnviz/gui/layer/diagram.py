@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen, QPolygonF
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 LIT = QColor("#ffc83d")       # the guided step's boxes: amber, as the formula's lit part
 LIT_TEXT = QColor("#1a1a1a")
@@ -76,6 +76,7 @@ class LayerDiagram(QWidget):
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.flow, self.labels, self.legend = None, {}, []
         self.lit, self.selected = set(), None
+        self.explain = None  # key -> a box's tooltip (rich text)
         self.least, self.most = 6.0, 15.0  # the type's pixel size: at least, at most
         self.mode = MODES[0]  # the shapes in letters too (n × d) when they fit
         self._horizontal = True
@@ -269,6 +270,15 @@ class LayerDiagram(QWidget):
         if key is not None and event.button() == Qt.LeftButton:
             self.picked.emit(key)
         super().mousePressEvent(event)
+
+    def event(self, event):
+        """A box's tooltip: what it holds (`explain`, given by the view, says it)."""
+        if event.type() == QEvent.ToolTip:
+            key = self.key_at(QPointF(event.pos()))
+            text = self.toolTip() if key is None or self.explain is None else self.explain(key)
+            QToolTip.showText(event.globalPos(), text, self) if text else QToolTip.hideText()
+            return True
+        return super().event(event)
 
     def mouseMoveEvent(self, event):  # noqa: N802
         self.setCursor(Qt.PointingHandCursor if self.key_at(event.position()) else Qt.ArrowCursor)

@@ -174,6 +174,7 @@ class LayerView(Retranslated, QWidget):
         self.positions.activated.connect(lambda i: self._options(tr("Positions"), positions=POSITIONS[i]))
         self.groups.valueChanged.connect(lambda g: self._options(tr("K/V groups"), n_kv_heads=g))
         self.diagram.picked.connect(self.select)
+        self.diagram.explain = self.explain
         for box in self.dims:
             box.activated.connect(lambda _: self.show_residual())
         document.changed.connect(self.refresh)
@@ -310,6 +311,13 @@ class LayerView(Retranslated, QWidget):
             self.document.select(head=head)  # refreshes everything, this view too
         else:
             self.refresh()
+
+    def explain(self, key: str) -> str:
+        """A box's tooltip: its name, its shape and what it holds."""
+        s = self.document.scenario
+        box = next(b for column in self.flow.columns for b in column if b.key == key)
+        title = f"{marked_html(box.name)} ({box.shape[0]} × {box.shape[1]}, {html.escape(box.symbols)})"
+        return f"<qt><b>{title}</b><br>{rich(meaning(key, s.projection, [h.name for h in s.heads]))}</qt>"
 
     def current_key(self) -> str:
         return self.key

@@ -235,3 +235,9 @@ def test_the_desks_zoom_makes_the_diagrams_type_larger(qtbot):
     font.setPointSizeF(font.pointSizeF() * 1.5)
     QApplication.setFont(font)  # Ctrl++ on the desk
     qtbot.waitUntil(lambda: view.diagram.fonts.pixels > before, timeout=2000)
+
+
+def test_hovering_a_box_tells_what_it_holds(qtbot):
+    view = open_view(qtbot, "gqa-demo")
+    assert "read by heads 2, 3" in view.explain("kv:1") and "5 × 2" in view.explain("kv:1")
+    assert "W<sub>o</sub> brings" in view.explain("w_o")
