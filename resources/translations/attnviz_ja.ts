@@ -1780,48 +1780,104 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>、</translation>
     </message>
     <message>
-        <source>X: the input ({0} × {1})</source>
-        <translation>X：入力（{0} × {1}）</translation>
+        <source> (q and k as RoPE turned them)</source>
+        <translation>（q と k は RoPE で回転した後の値）</translation>
     </message>
     <message>
-        <source>X + positions ({0} × {1})</source>
-        <translation>X + 位置（{0} × {1}）</translation>
+        <source>K/V group {0}: its K (left) and V (right) columns, read by heads {1}</source>
+        <translation>K/V 組 {0}：左が K、右が V の列。ヘッド {1} が読みます</translation>
     </message>
     <message>
-        <source>LayerNorm(X) ({0} × {1})</source>
-        <translation>LayerNorm(X)（{0} × {1}）</translation>
+        <source>the input X: one row per token</source>
+        <translation>入力 X：1 行が 1 トークン</translation>
     </message>
     <message>
-        <source>{0}: split into {1} heads of {2} × {3}</source>
-        <translation>{0}：{1} ヘッド（各 {2} × {3}）に分割</translation>
+        <source>sinusoidal positions P, added to X: row p holds sin and cos of p at different frequencies</source>
+        <translation>正弦波の位置 P（X に足します）：p 行目には、p の sin と cos がいろいろな周波数で入っています</translation>
     </message>
     <message>
-        <source>scores Q_i K_iᵀ / √d_k of head {0} ({1} × {1}; {2} heads)</source>
-        <translation>ヘッド {0} のスコア Q_i K_iᵀ / √d_k（{1} × {1}、{2} ヘッド）</translation>
+        <source>RoPE: the angle (in radians) by which position p turns each pair of dimensions of q and k; q·k then depends on how far apart two tokens are</source>
+        <translation>RoPE：位置 p で q と k の次元のペアを回す角度（ラジアン）。こうすると q·k は 2 つのトークンがどれだけ離れているかで決まります</translation>
     </message>
     <message>
-        <source>weights softmax of head {0} ({1} × {1}; {2} heads)</source>
-        <translation>ヘッド {0} の重み softmax（{1} × {1}、{2} ヘッド）</translation>
+        <source>X + P: the input with its positions; the residual adds this</source>
+        <translation>X + P：位置を足した入力。残差接続で足されるのはこれです</translation>
     </message>
     <message>
-        <source>Y_i = weights V_i of head {0} ({1} × {2}; {3} heads)</source>
-        <translation>ヘッド {0} の Y_i = 重み V_i（{1} × {2}、{3} ヘッド）</translation>
+        <source>LayerNorm: each row of X to mean 0 and variance 1</source>
+        <translation>LayerNorm：X の各行を平均 0、分散 1 にそろえます</translation>
     </message>
     <message>
-        <source>Y = concat(Y_0, …) ({0} × {1})</source>
-        <translation>Y = concat(Y_0, …)（{0} × {1}）</translation>
+        <source>a weight matrix: Q = X W_q looks at X from another angle</source>
+        <translation>重み行列：Q = X W_q は X を別の角度から見ます</translation>
     </message>
     <message>
-        <source>Y&apos; = Y W_o ({0} × {1})</source>
-        <translation>Y&apos; = Y W_o（{0} × {1}）</translation>
+        <source>a weight matrix: K = X W_k</source>
+        <translation>重み行列：K = X W_k</translation>
     </message>
     <message>
-        <source>O = X + Y&apos; ({0} × {1})</source>
-        <translation>O = X + Y&apos;（{0} × {1}）</translation>
+        <source>a weight matrix: V = X W_v</source>
+        <translation>重み行列：V = X W_v</translation>
     </message>
     <message>
-        <source>O = Y&apos; ({0} × {1})</source>
-        <translation>O = Y&apos;（{0} × {1}）</translation>
+        <source>Q = X W_q, before it is split into heads</source>
+        <translation>Q = X W_q（ヘッドに分ける前）</translation>
+    </message>
+    <message>
+        <source>K = X W_k, before it is split into groups</source>
+        <translation>K = X W_k（組に分ける前）</translation>
+    </message>
+    <message>
+        <source>V = X W_v, before it is split into groups</source>
+        <translation>V = X W_v（組に分ける前）</translation>
+    </message>
+    <message>
+        <source>{0}: every q·k, one row per query</source>
+        <translation>{0}：すべての q·k。1 行が 1 つのクエリ</translation>
+    </message>
+    <message>
+        <source>{0}: each score ÷ √d_k (and ÷ T)</source>
+        <translation>{0}：各スコアを √d_k で割ります（T でも割ります）</translation>
+    </message>
+    <message>
+        <source>{0}: the mask added, −∞ where a key is hidden</source>
+        <translation>{0}：マスクを足します。見えないキーは −∞</translation>
+    </message>
+    <message>
+        <source>{0}: softmax, each row adds up to 1</source>
+        <translation>{0}：softmax。各行の合計が 1 になります</translation>
+    </message>
+    <message>
+        <source>{0}: the output, the weighted sum of the v rows</source>
+        <translation>{0}：出力。v の行の重み付き和です</translation>
+    </message>
+    <message>
+        <source>Y = concat(Y₀, Y₁, …): the heads&apos; outputs side by side</source>
+        <translation>Y = concat(Y₀, Y₁, …)：各ヘッドの出力を横に並べてつなげます</translation>
+    </message>
+    <message>
+        <source>W_o brings the heads&apos; outputs back into the space of X</source>
+        <translation>W_o は各ヘッドの出力を X の空間に戻します</translation>
+    </message>
+    <message>
+        <source>Y′ = Y W_o: what attention adds to each token</source>
+        <translation>Y′ = Y W_o：Attention が各トークンに足す差分</translation>
+    </message>
+    <message>
+        <source>X, added back (the residual): the original is kept</source>
+        <translation>X をもう一度足します（残差接続）：元の情報は失われません</translation>
+    </message>
+    <message>
+        <source>O = X + Y′: each token, moved by what attention found</source>
+        <translation>O = X + Y′：各トークンが Attention の見つけた分だけ動きます</translation>
+    </message>
+    <message>
+        <source>O = Y′ (without the residual)</source>
+        <translation>O = Y′（残差接続なし）</translation>
+    </message>
+    <message>
+        <source>{0}: the columns of Q this head reads</source>
+        <translation>{0}：このヘッドが読む Q の列</translation>
     </message>
     <message>
         <source>LayerNorm</source>
@@ -1842,6 +1898,54 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Normalise each row of X (mean 0, variance 1) before the projections, as a Transformer block does; the residual still adds X</source>
         <translation>射影の前に X の各行を正規化します（平均 0・分散 1）。Transformer のブロックと同じ。残差には X そのものを足す</translation>
+    </message>
+    <message>
+        <source>The whole layer, every matrix with its shape: click a box to see its numbers</source>
+        <translation>層全体。どの行列にも形を書いてあります。箱をクリックすると数値を表示します</translation>
+    </message>
+    <message>
+        <source>Dimensions</source>
+        <translation>次元</translation>
+    </message>
+    <message>
+        <source>angles θ</source>
+        <translation>角度 θ</translation>
+    </message>
+    <message>
+        <source>concat</source>
+        <translation>concat</translation>
+    </message>
+    <message>
+        <source>n = {0} tokens</source>
+        <translation>n = {0} トークン</translation>
+    </message>
+    <message>
+        <source>h = {0} heads</source>
+        <translation>h = {0} ヘッド</translation>
+    </message>
+    <message>
+        <source>Q, K, V split: h × n × d/h = {0} × {1} × {2}</source>
+        <translation>Q, K, V の分割：h × n × d/h = {0} × {1} × {2}</translation>
+    </message>
+    <message>
+        <source>K/V groups: {0}, each shared by {1} heads</source>
+        <translation>K/V の組：{0}（各組を {1} ヘッドで共有）</translation>
+    </message>
+    <message>
+        <source>positions: none</source>
+        <translation>位置：なし</translation>
+    </message>
+    <message>
+        <source>positions: sinusoidal P added to X</source>
+        <translation>位置：正弦波 P を X に足す</translation>
+    </message>
+    <message>
+        <source>positions: RoPE rotates q and k</source>
+        <translation>位置：RoPE が q と k を回転</translation>
+    </message>
+    <message>
+        <source>O = X + Y′ for {0}: Y′ moves the token, X is kept</source>
+        <translation>{0} の O = X + Y′：Y′ がトークンを動かし、X はそのまま残ります</translation>
     </message>
     <message>
         <source>distance</source>
@@ -2030,10 +2134,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Grouped-query attention: fewer groups of K and V than heads, each group shared by several heads (Q stays per head)</source>
         <translation>GQA：K と V の組をヘッドより少なくし、1 組を複数のヘッドで共有する（Q はヘッドごと）</translation>
-    </message>
-    <message>
-        <source>Every stage of the layer with its shape: click one to see its matrix</source>
-        <translation>層のすべての段階と形。クリックするとその行列を表示します</translation>
     </message>
     <message>
         <source>edit the numbers: everything after it follows</source>

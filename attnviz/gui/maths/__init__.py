@@ -1,1 +1,1 @@
-"""The maths views: q and k as arrows, √d_k, softmax, kernels, the lines view, the layer from X to O."""
+"""The maths views: q and k as arrows, √d_k, softmax, kernels, the lines view."""

@@ -104,8 +104,8 @@ class Parts:
         self.next_dock.setVisible(s.live is not None)
         self.next_dock.toggleViewAction().setEnabled(s.live is not None)
         if layered and self.pipeline is None:
-            from ..maths.pipeline import PipelineView
-            self.pipeline = PipelineView(self.document, self.report)
+            from ..layer.view import LayerView
+            self.pipeline = LayerView(self.document, self.report)
             self.pipeline_dock.setWidget(self.pipeline)
         if layered and not window.tabifiedDockWidgets(self.vectors_dock):
             window.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
