@@ -43,7 +43,7 @@ def stages(scenario, result, head: int):
         out.append(("stream", tr("X + positions ({0} × {1})").format(n, d), layer.x, tokens, dims))
     if p.layer_norm:
         out.append(("normed", tr("LayerNorm(X) ({0} × {1})").format(n, d), layer.normed, tokens, dims))
-    for key, name in (("w_q", "W_q"), ("w_k", "W_k"), ("w_v", "W_v")):
+    for key, name in (("w_q", "W_q"), ("w_k", "Wₖ"), ("w_v", "Wᵥ")):  # Unicode has no subscript q
         m = getattr(p, key)
         out.append((key, f"{name} ({m.shape[0]} × {m.shape[1]})", m, dims, by_head if key == "w_q" else kv_cols))
     for key, name in (("q", "Q"), ("k", "K"), ("v", "V")):
@@ -58,7 +58,7 @@ def stages(scenario, result, head: int):
         ("heads", tr("Y_i = weights V_i of head {0} ({1} × {2}; {3} heads)").format(head, n, d_head, h),
          trace.output[head], tokens, [str(c) for c in range(d_head)]),
         ("concat", tr("Y = concat(Y_0, …) ({0} × {1})").format(n, d), layer.concat, tokens, by_head),
-        ("w_o", f"W_o ({d} × {d})", p.w_o, by_head, dims),
+        ("w_o", f"Wₒ ({d} × {d})", p.w_o, by_head, dims),
         ("projected", tr("Y' = Y W_o ({0} × {1})").format(n, d), layer.projected, tokens, dims),
         ("output", (tr("O = X + Y' ({0} × {1})") if p.residual else tr("O = Y' ({0} × {1})")).format(n, d),
          layer.output, tokens, dims),

@@ -173,10 +173,10 @@ class SoftmaxView(MathView):
 
     def retranslate(self):
         self.explanation.setText(tr(
-            "softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which "
-            "changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why."))
+            "softmax(x) = eˣ / Σ eˣ. Before taking eˣ, AttnViz subtracts the largest score from every score: "
+            "the result is the same, but eˣ can no longer overflow. Multiply the scores to see why."))
         self.factor_name.setText(tr("Scores ×"))
-        self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see e^x overflow"))
+        self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see eˣ overflow"))
 
     def steps(self):
         d = self.document
@@ -195,7 +195,7 @@ class SoftmaxView(MathView):
             return
         steps = self.steps()
         self.plots.show_row(d.scenario.tokens, steps)
-        headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("e^x without − max"),
+        headers = [tr("key"), "x", "x − max", "e^(x − max)", tr("weight"), tr("eˣ without − max"),
                    tr("weight without − max")]
         t = d.scenario.settings.temperature
         self.formula.setText(tr("x = q·k / √d_k / T with T = {0}, × {1}: the scores softmax receives").format(
@@ -210,12 +210,12 @@ class SoftmaxView(MathView):
                 self.table.setItem(j, c, _number_item(values[j]))
         self.table.resizeColumnsToContents()
         if steps.overflows:
-            self.verdict.setText(tr("Without subtracting the max, e^x overflows to ∞ and ∞ / ∞ gives NaN: "
-                                    "the weights are lost. With it, the largest term is e^0 = 1 and "
+            self.verdict.setText(tr("Without subtracting the max, eˣ overflows to ∞ and ∞ / ∞ gives NaN: "
+                                    "the weights are lost. With it, the largest term is e⁰ = 1 and "
                                     "the weights come out right."))
         else:
             self.verdict.setText(tr("Both ways give the same weights here: the scores are small enough "
-                                    "for e^x. Multiply them by 1000 to see the difference."))
+                                    "for eˣ. Multiply them by 1000 to see the difference."))
 
 
 def _number_item(x: float) -> QTableWidgetItem:

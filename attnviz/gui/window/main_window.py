@@ -135,7 +135,10 @@ class MainWindow(Retranslated, QMainWindow):
 
     def changeEvent(self, event):
         if event.type() == QEvent.LanguageChange:  # a switch, not the first texts: what was opened stays
-            self.files.follow_language()  # a preset not edited since it opened: its version in that language
+            # A preset not edited since it opened: its version in that language. At the next turn, once
+            # every widget has its new texts: replacing the scenario rebuilds views, which must not
+            # happen while Qt is still handing LanguageChange to them.
+            QTimer.singleShot(0, self, self.files.follow_language)
         super().changeEvent(event)
 
     def closeEvent(self, event):

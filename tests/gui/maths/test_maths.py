@@ -66,7 +66,7 @@ def test_the_root_d_k_explorer_shows_both_ways_for_every_d_k(window, maths, qtbo
     view = show(maths, "sqrtExplorer", qtbot)
     assert len(view.maps.items) == 8
     captions = [data.title for data, _ in view.maps.items]
-    assert captions[3].startswith("d_k = 256, ÷√d_k") and captions[7].startswith("d_k = 256, no ÷√d_k")
+    assert captions[3].startswith("dₖ = 256, ÷√dₖ") and captions[7].startswith("dₖ = 256, no ÷√dₖ")
     demo = view.demos()[-1]
     assert ScaleDemo.peak(demo.unscaled) > ScaleDemo.peak(demo.scaled) + 0.3
     view.seed.setValue(5)

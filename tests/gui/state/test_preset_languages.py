@@ -55,11 +55,13 @@ def test_switching_the_language_switches_an_unmodified_preset_keeping_head_query
     d.select(head=1)
     d.set_stage(3)
     w.classroom.set_language("ja")
-    assert d.scenario.tokens[6] == "それ" and d.scenario.heads[0].labels[0] == "動物"
+    qtbot.waitUntil(lambda: d.scenario.tokens[6] == "それ")  # at the next turn of the event loop
+    assert d.scenario.heads[0].labels[0] == "動物"
     assert (d.active_head, d.scenario.tokens[d.query], d.stage) == (1, "それ", 3)
     assert d.source == "preset:seed-demo" and not d.modified
     d.select(query=8)  # 新鮮: not the story's query; both versions have 10 tokens, so it stays
     w.classroom.set_language("en")
+    qtbot.waitUntil(lambda: d.scenario.tokens[6] == "It")
     assert d.scenario.tokens[d.query] == "fresh" and not d.modified
 
 
@@ -69,11 +71,12 @@ def test_an_edited_preset_is_never_replaced(qtbot):
     w.findChild(QTableView, "qTable").model().setData(w.findChild(QTableView, "qTable").model().index(6, 0), "2")
     assert d.modified
     w.classroom.set_language("ja")
+    qtbot.wait(50)
     assert d.scenario.tokens[6] == "It" and d.scenario.heads[0].q[6].tolist() == [2, 2, 0, 0] and d.modified
     d.undo_stack.undo()  # back to the preset as opened: the next switch may replace it
     w.classroom.set_language("en")
     w.classroom.set_language("ja")
-    assert d.scenario.tokens[6] == "それ"
+    qtbot.waitUntil(lambda: d.scenario.tokens[6] == "それ")
 
 
 def test_a_file_is_never_translated(qtbot, tmp_path):
@@ -81,6 +84,7 @@ def test_a_file_is_never_translated(qtbot, tmp_path):
     save_scenario(load_preset("seed-demo", "en"), str(path))
     w = make(qtbot, str(path))
     w.classroom.set_language("ja")
+    qtbot.wait(50)
     assert w.document.scenario.tokens[6] == "It" and w.document.path == str(path)
 
 
