@@ -138,8 +138,12 @@ class MainWindow(Retranslated, QMainWindow):
             # A preset not edited since it opened: its version in that language. At the next turn, once
             # every widget has its new texts: replacing the scenario rebuilds views, which must not
             # happen while Qt is still handing LanguageChange to them.
-            QTimer.singleShot(0, self, self.files.follow_language)
+            QTimer.singleShot(0, self, self._follow_language)
         super().changeEvent(event)
+
+    def _follow_language(self) -> None:
+        if self.isVisible():  # a closed window keeps what it showed
+            self.files.follow_language()
 
     def closeEvent(self, event):
         if self.files.maybe_save():

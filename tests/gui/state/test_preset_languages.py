@@ -21,6 +21,7 @@ STORIES = {"ja": {"seed-demo": "それ", "toy-3token": "それ", "taro-hanako": 
 def make(qtbot, scenario=None):
     w = MainWindow(scenario)
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
     return w
 
 
@@ -77,6 +78,14 @@ def test_an_edited_preset_is_never_replaced(qtbot):
     w.classroom.set_language("en")
     w.classroom.set_language("ja")
     qtbot.waitUntil(lambda: d.scenario.tokens[6] == "それ")
+
+
+def test_a_closed_window_keeps_what_it_showed(qtbot):
+    w = make(qtbot)
+    w.close()
+    install_language("ja")
+    qtbot.wait(50)
+    assert w.document.scenario.tokens[6] == "It"
 
 
 def test_a_file_is_never_translated(qtbot, tmp_path):
