@@ -26,15 +26,16 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def open_scenario(name: str, layer: int | None = None):
-    """A preset id or a path to a scenario file -> Scenario (ScenarioError if neither works)."""
-    return open_layer(name, layer)[0]
+def open_scenario(name: str, layer: int | None = None, lang: str | None = None):
+    """A preset id (its version in `lang`; None: the Japanese original) or a path to a scenario
+    file -> Scenario (ScenarioError if neither works)."""
+    return open_layer(name, layer, lang)[0]
 
 
-def open_layer(name: str, layer: int | None):
+def open_layer(name: str, layer: int | None, lang: str | None = None):
     """(scenario, source) of layer `layer` of a model's file (layer 0 by default); a scenario with
-    no layers has only layer 0, a scenario saved from one layer only that one."""
-    opened = open_named(name, layer or 0)
+    no layers has only layer 0, a scenario saved from one layer only that one. A preset in `lang`."""
+    opened = open_named(name, layer or 0, lang)
     scenario = opened[0]
     if layer is not None:
         have = scenario.layer

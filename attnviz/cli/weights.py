@@ -28,7 +28,8 @@ def add(sub) -> None:
     parser.add_argument("--no-scale", action="store_true", help="do not divide by √d_k")
     parser.add_argument("--temperature", type=temperature, help="a further divisor (0.01 to 100)")
     parser.add_argument("--format", choices=["json", "csv"], default="json")
-    parser.add_argument("--lang", choices=LANGUAGES, help="language of the heads' names (default: the system's)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="a preset's version in this language, and the heads' "
+                        "names in it (default: the Japanese preset, names in the system's language)")
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
     parser.add_argument("--rollout", action="store_true",
                         help="attention rollout over every layer: Â_L ⋯ Â_1 with Â = 0.5·(mean over heads) "
@@ -56,7 +57,7 @@ def run(args, out) -> int:
         return _print_comparison(args, out)
     if args.rollout:
         return _print_rollout(args, out)
-    scenario = settings_change(args)(open_scenario(args.scenario, args.layer))
+    scenario = settings_change(args)(open_scenario(args.scenario, args.layer, args.lang))
     heads = head_indices(args.head, len(scenario.heads))
     check_printed(args.scenario, len(heads) * scenario.n ** 2, MAX_PRINTED,
                   "choose a head with --head, or write every number with export -o FILE.npz")

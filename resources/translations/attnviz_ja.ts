@@ -157,7 +157,7 @@
     </message>
     <message>
         <source>Show the controls (H)</source>
-        <translation>操作パネルを出す（H）</translation>
+        <translation>操作パネルを表示（H）</translation>
     </message>
     <message>
         <source>The query, its q sliders, the mask, ÷√d_k and the temperature, without leaving full screen</source>
@@ -248,8 +248,8 @@ exactly 0</source>
     <message>
         <source>masked
 (hidden)</source>
-        <translation>マスク
-（見えない）</translation>
+        <translation>見えない位置
+（マスク）</translation>
     </message>
     <message>
         <source>weight</source>
@@ -362,6 +362,18 @@ exactly 0</source>
         <translation>起動時に前回のシナリオを開く</translation>
     </message>
     <message>
+        <source>&amp;Compare word orders: “dog bites man” and “man bites dog”</source>
+        <translation>語順を比べる：猫が座った と 座ったが猫(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare “&amp;bank”: money and river</source>
+        <translation>「はし」を比べる：箸 と 橋(&amp;H)</translation>
+    </message>
+    <message>
+        <source>The same “bank” attends to money in one sentence and to the river in the other</source>
+        <translation>同じ「はし」が、一方の文では食事に、もう一方では川に注目します</translation>
+    </message>
+    <message>
         <source>Put the active head&apos;s heatmap on the clipboard, for slides</source>
         <translation>選択中のヘッドのヒートマップをクリップボードへ（スライド用）</translation>
     </message>
@@ -447,15 +459,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Real &amp;model…</source>
-        <translation>実際のモデル(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>&amp;Compare word orders: 猫が座った and 座ったが猫</source>
-        <translation>語順を比べる：猫が座った と 座ったが猫(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Compare はし: c&amp;hopsticks and bridge</source>
-        <translation>「はし」を比べる：箸 と 橋(&amp;H)</translation>
+        <translation>本物のモデル(&amp;M)…</translation>
     </message>
     <message>
         <source>Overview of every layer and &amp;head…</source>
@@ -464,10 +468,6 @@ exactly 0</source>
     <message>
         <source>Without positions, attention alone cannot tell the two orders apart</source>
         <translation>位置の情報がないと、Attention だけでは 2 つの語順を区別できません</translation>
-    </message>
-    <message>
-        <source>The same はし attends to the meal in one sentence and to the river in the other</source>
-        <translation>同じ「はし」が、一方の文では食事に、もう一方では川に注目します</translation>
     </message>
     <message>
         <source>Open a scenario file (.json) or q, k, v from a NumPy file (.npz)</source>
@@ -699,7 +699,7 @@ exactly 0</source>
     </message>
     <message>
         <source>Random q and k with unit variance. q·k spreads like √d_k, so without ÷√d_k (bottom row) softmax saturates: each row puts almost all its weight on one key. With it (top row) the rows stay spread at any d_k.</source>
-        <translation>分散 1 の乱数の q と k。q・k の振れ幅は √d_k に比例するので、÷√d_k がないと（下の段）softmax が飽和し、各行がほぼすべての重みを 1 つのキーに置きます。割れば（上の段）どの d_k でも重みは広がったままです。</translation>
+        <translation>分散 1 の乱数の q と k。q・k の振れ幅は √d_k に比例するので、÷√d_k がないと（下の段）softmax が飽和し、各行の重みがほぼ 1 つのキーに集中します。割れば（上の段）どの d_k でも重みは広がったままです。</translation>
     </message>
     <message>
         <source>Random seed</source>
@@ -708,10 +708,6 @@ exactly 0</source>
     <message>
         <source>Another seed draws other random q and k</source>
         <translation>シードを変えると別の乱数の q と k になります</translation>
-    </message>
-    <message>
-        <source>softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.</source>
-        <translation>softmax(x) = e^x / Σ e^x。AttnViz は先に最大のスコアを引きます（e^(x − max)）。結果は変わりませんが、e^x があふれ（オーバーフロー）なくなります。スコアを何倍かにして確かめてみましょう。</translation>
     </message>
     <message>
         <source>Scores ×</source>
@@ -742,8 +738,12 @@ exactly 0</source>
         <translation>dₖ = {0}、÷√dₖ なし：最大の重み {1}</translation>
     </message>
     <message>
+        <source>softmax(x) = eˣ / Σ eˣ. Before taking eˣ, AttnViz subtracts the largest score from every score: the result is the same, but eˣ can no longer overflow. Multiply the scores to see why.</source>
+        <translation>softmax(x) = eˣ / Σ eˣ。AttnViz は eˣ を計算する前に、各スコアから最大のスコアを引きます。結果は変わりませんが、eˣ が大きくなりすぎて計算があふれる（オーバーフローする）こともなくなります。スコアを何倍かにして確かめてみましょう。</translation>
+    </message>
+    <message>
         <source>Multiply this row&apos;s scores, e.g. by 1000, to see eˣ overflow</source>
-        <translation>この行のスコアを 1000 倍などにして、eˣ があふれる（オーバーフローする）様子を見てみましょう</translation>
+        <translation>この行のスコアを 1000 倍などにして、eˣ があふれる様子を見てみましょう</translation>
     </message>
     <message>
         <source>eˣ without − max</source>
@@ -751,11 +751,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Without subtracting the max, eˣ overflows to ∞ and ∞ / ∞ gives NaN: the weights are lost. With it, the largest term is e⁰ = 1 and the weights come out right.</source>
-        <translation>最大を引かないと eˣ が大きくなりすぎて ∞ にあふれ（オーバーフローし）、∞ / ∞ は NaN になって重みが失われます。引けば最大の項は e⁰ = 1 になり、重みは正しく求まります。</translation>
+        <translation>最大を引かないと eˣ が ∞ にあふれ、∞ / ∞ は NaN になって重みが失われます。引けば最大の項は e⁰ = 1 になり、重みは正しく求まります。</translation>
     </message>
     <message>
         <source>Both ways give the same weights here: the scores are small enough for eˣ. Multiply them by 1000 to see the difference.</source>
-        <translation>ここではどちらのやり方でも同じ重みになります（スコアが小さいので eˣ はあふれません）。1000 倍にすると違いが分かります。</translation>
+        <translation>ここではどちらのやり方でも同じ重みになります（スコアが eˣ にとって十分小さい）。1000 倍にすると違いが分かります。</translation>
     </message>
     <message>
         <source>scores x</source>
@@ -827,11 +827,11 @@ exactly 0</source>
     </message>
     <message>
         <source>Query {0} in {1}: the model&apos;s weights</source>
-        <translation>{1}のクエリ「{0}」：モデルの重み</translation>
+        <translation>{1} のクエリ「{0}」：モデルの重み</translation>
     </message>
     <message>
         <source>Query {0} in {1}: q = {2}</source>
-        <translation>{1}のクエリ「{0}」：q = {2}</translation>
+        <translation>{1} のクエリ「{0}」：q = {2}</translation>
     </message>
     <message>
         <source>5. output of {0} = {1}</source>
@@ -1091,7 +1091,7 @@ exactly 0</source>
     </message>
     <message>
         <source>only a real model&apos;s heads can be switched off</source>
-        <translation>止められるのは実際のモデルのヘッドだけです</translation>
+        <translation>止められるのは本物のモデルのヘッドだけです</translation>
     </message>
     <message>
         <source>&amp;Presentation</source>
@@ -1465,7 +1465,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>a real model&apos;s session, not a scenario: open it with &apos;attnviz FILE&apos; or run it with &apos;attnviz model --session FILE&apos;</source>
-        <translation>実際のモデルのセッションで、シナリオではありません。「attnviz FILE」で開くか、「attnviz model --session FILE」で実行してください</translation>
+        <translation>本物のモデルのセッションで、シナリオではありません。「attnviz FILE」で開くか、「attnviz model --session FILE」で実行してください</translation>
     </message>
     <message>
         <source>not an AttnViz scenario (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
@@ -1760,20 +1760,28 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} トークンは矢印が多すぎて読めません。幾何の表示は {1} トークンまでです。</translation>
     </message>
     <message>
-        <source>PCA projection: the plane where q and k vary most (drag in a two-dimension plane to edit).</source>
-        <translation>PCA 射影：q と k が最も大きくばらつく平面（編集するには 2 次元の平面でドラッグ）。</translation>
+        <source>PCA projection: the plane in which q and k vary most. To drag arrows, choose a plane of two dimensions.</source>
+        <translation>PCA 射影：q と k が最も大きくばらつく平面です。矢印をドラッグして編集するには、2 つの次元の平面を選んでください。</translation>
     </message>
     <message>
-        <source>Here q and k are derived from X and the W matrices: change those in the layer panel. The thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
-        <translation>ここでは q と k は X と W 行列から計算されるので、層のパネルでそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
+        <source>Here q and k are derived from X and the W matrices: change those in “The layer: X to O”. The thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
+        <translation>ここでは q と k は X と W 行列から計算されるので、「層：X から O まで」でそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」がそのキーに与える重みが大きいことを表します。</translation>
+    </message>
+    <message>
+        <source>“{0}”</source>
+        <translation>「{0}」</translation>
+    </message>
+    <message>
+        <source>”, “</source>
+        <translation>」「</translation>
     </message>
     <message>
         <source>Drag an arrow&apos;s tip to change q or k in these two dimensions; the thicker a key&apos;s arrow, the more weight the query {0} gives it.</source>
-        <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わります。キーの矢印が太いほど、クエリ「{0}」はそのキーに大きな重みを置いています。</translation>
+        <translation>矢印の先をドラッグすると、この 2 次元で q や k が変わります。キーの矢印が太いほど、クエリ「{0}」がそのキーに与える重みが大きいことを表します。</translation>
     </message>
     <message>
         <source>At the origin in this plane: {0}.</source>
-        <translation>この平面では原点にあります：{0}。</translation>
+        <translation>{0}はこの平面では原点にあります。</translation>
     </message>
     <message>
         <source>, </source>
@@ -2145,7 +2153,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>Real model</source>
-        <translation>実際のモデル</translation>
+        <translation>本物のモデル</translation>
     </message>
     <message>
         <source>Another GGUF file…</source>
@@ -2433,7 +2441,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>this standalone AttnViz was built without the built-in model: give a GGUF file (--model PATH.gguf, or File → Real model…), or build it with ATTNVIZ_BUNDLE_MODEL=1 make bundle</source>
-        <translation>このスタンドアロン版の AttnViz は内蔵モデルなしで作られています。GGUF ファイルを指定するか（--model PATH.gguf、または ファイル → 実際のモデル…）、ATTNVIZ_BUNDLE_MODEL=1 make bundle で作り直してください</translation>
+        <translation>このスタンドアロン版の AttnViz は内蔵モデルなしで作られています。GGUF ファイルを指定するか（--model PATH.gguf、または ファイル → 本物のモデル…）、ATTNVIZ_BUNDLE_MODEL=1 make bundle で作り直してください</translation>
     </message>
     <message>
         <source>the built-in model is not installed: install it with &apos;{0}&apos;</source>
@@ -2705,7 +2713,7 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     </message>
     <message>
         <source>not a real model&apos;s session (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
-        <translation>実際のモデルのセッションではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
+        <translation>本物のモデルのセッションではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
     </message>
     <message>
         <source>&quot;text&quot; must be the text the model read (at most {0:,} characters)</source>

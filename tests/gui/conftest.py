@@ -44,8 +44,10 @@ def no_unexpected_dialogs(monkeypatch):
 
 @pytest.fixture
 def window(qtbot):
+    from attnviz.core.presets import open_named
     from attnviz.gui import MainWindow
-    w = MainWindow("seed-demo")
+    # The Japanese version the tests were written for, whatever the language (English by default).
+    w = MainWindow(open_named("seed-demo", lang="ja"))
     # Close without the unsaved-changes question (pytest-qt closes widgets after each test).
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
     w.show()

@@ -7,6 +7,8 @@ regenerates both). Qt's own dialogs follow through Qt's qtbase_ja.qm.
 """
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from ...core.paths import resource
@@ -15,10 +17,23 @@ LANGUAGES = {"en": "English", "ja": "日本語"}
 _installed: list[QTranslator] = []
 
 
+# The maths' subscripts as the formula writes them, in every text tr() gives: d_k -> dₖ, W_o -> Wₒ,
+# K_iᵀ -> Kᵢᵀ, Y_i -> Yᵢ, Y_0 -> Y₀ (sources and translations keep the underscores, which read well in code). The
+# bundled Noto Sans CJK has these letters. Unicode has no subscript q: W_q stays, and rich text
+# (common/markup.py) sets every subscript, q included, with <sub>.
+SUBSCRIPT_LETTERS = {"k": "ₖ", "v": "ᵥ", "o": "ₒ", "i": "ᵢ", **{str(n): chr(0x2080 + n) for n in range(10)}}
+SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])([dWQKVY])_([kvoi0-9])(?![A-Za-z0-9_])")  # never n_kv_heads, v_labels
+
+
+def subscripts(text: str) -> str:
+    """`text` with the maths' subscripts written as Unicode subscript letters (d_k -> dₖ)."""
+    return SUBSCRIPTED.sub(lambda m: m[1] + SUBSCRIPT_LETTERS[m[2]], text)
+
+
 def tr(text: str) -> str:
     # One (empty) context for the whole app: that is where pyside6-lupdate files
     # tr() calls made outside a class.
-    return QCoreApplication.translate("", text)
+    return subscripts(QCoreApplication.translate("", text))
 
 
 class Retranslated:

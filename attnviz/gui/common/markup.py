@@ -1,8 +1,9 @@
 """Text for labels and tooltips that show rich text: escaped (a token may be "<b>"), and the
-maths' subscripts written as subscripts, as in a textbook (d_k becomes d with a subscript k).
+maths' subscripts written as subscripts, as in a textbook (d_k, or tr()'s dₖ, becomes d with a
+subscript k).
 
-Plain-text places (check boxes, tab titles, table headers, file captions) keep d_k: writing
-"dₖ" there would need a glyph that many fonts, the bundled Japanese one included, lack.
+Plain-text places (check boxes, tab titles, table headers, file captions) get tr()'s Unicode
+subscripts (dₖ, Wₒ, Kᵢᵀ: common/i18n.py), which the bundled Noto Sans CJK has.
 """
 from __future__ import annotations
 
@@ -12,13 +13,20 @@ import re
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-# The names of the maths that carry a subscript: d_k, d_v, W_q, W_k, W_v, W_o, Q_i, K_i, V_i;
+from .i18n import SUBSCRIPT_LETTERS
+
+# The names of the maths that carry a subscript: d_k, d_v, W_q, W_k, W_v, W_o, Q_i, K_i, V_i, Y_i, Y_0;
 # never a part of a longer name such as n_kv_heads or v_labels.
-SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])([dWQKV])_([kvqoi])(?![A-Za-z0-9_])")
+SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])([dWQKVY])_([kvqoi0-9])(?![A-Za-z0-9_])")
+
+
+UNICODE_SUBSCRIPTED = re.compile(rf"([dWQKVY])([{''.join(SUBSCRIPT_LETTERS.values())}])")
+LETTER_OF = {sub: letter for letter, sub in SUBSCRIPT_LETTERS.items()}
 
 
 def rich(text: str) -> str:
-    """`text` as rich text: escaped, with its subscripts set as subscripts."""
+    """`text` as rich text: escaped, with its subscripts (d_k or dₖ) set as subscripts."""
+    text = UNICODE_SUBSCRIPTED.sub(lambda m: f"{m[1]}_{LETTER_OF[m[2]]}", text)
     return SUBSCRIPTED.sub(r"\1<sub>\2</sub>", html.escape(text, quote=False))
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from ...core.presets import open_named
 from ..common.i18n import tr
-from ..state.files import FILE_FILTER, fill_with_presets
+from ..state.files import FILE_FILTER, fill_with_presets, resolve
 
 ORDER_PAIR = ("position-nekoga", "position-suwatta")  # seed 003: the same words in two orders
 HASHI_PAIR = ("hashi-chopsticks", "hashi-bridge")     # one はし, two meanings
@@ -19,7 +18,7 @@ class CompareController:
         self.dialog = None
 
     def fill_menu(self, menu):
-        fill_with_presets(menu, lambda p: self.compare_with(open_named(p)[0]))
+        fill_with_presets(menu, lambda p: self.compare_with(resolve(p)[0]))
         menu.addSeparator()
         menu.addAction(tr("A file…")).triggered.connect(self.compare_with_file)
         if self.files.other_layers():
@@ -53,7 +52,7 @@ class CompareController:
     def compare_presets(self, a: str, b: str) -> None:
         """Open preset `a` in the window and show it beside `b` (the Help menu's pairs)."""
         if self.files.open_scenario(a):
-            self.compare_with(open_named(b)[0])
+            self.compare_with(resolve(b)[0])  # in the window's language, as A
 
     def compare_with(self, other):
         """The scenario shown now (A) beside `other` (B, or a function that makes it, called off the

@@ -331,16 +331,16 @@ class GeometryView(Presenting, MathView):
         self.plot.setLabel("bottom", names[0])
         self.plot.setLabel("left", names[1])
         if self.pca.isChecked():
-            note = tr("PCA projection: the plane where q and k vary most (drag in a two-dimension plane to "
-                      "edit).")
+            note = tr("PCA projection: the plane in which q and k vary most. To drag arrows, choose a plane of "
+                      "two dimensions.")
         elif not draggable:
-            note = tr("Here q and k are derived from X and the W matrices: change those in the layer panel. "
+            note = tr("Here q and k are derived from X and the W matrices: change those in “The layer: X to O”. "
                       "The thicker a key's arrow, the more weight the query {0} gives it.").format(s.tokens[i])
         else:
             note = tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
                       "the more weight the query {0} gives it.").format(s.tokens[i])
         if at_origin:
-            note += " " + tr("At the origin in this plane: {0}.").format(tr(", ").join(at_origin))
+            note += " " + tr("At the origin in this plane: {0}.").format(tr("“{0}”").format(tr("”, “").join(at_origin)))
         self.note.setText(note)
         edited, self._seen = self._seen is not s, s  # an edit makes a new scenario; a new query does not
         if fit or (edited and self._drag_id is None and not self._all_in_view()):

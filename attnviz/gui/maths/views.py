@@ -256,8 +256,8 @@ class SoftmaxView(Presenting, MathView):
 
     def retranslate(self):
         self.explanation.setText(exponents(tr(
-            "softmax(x) = e^x / Σ e^x. AttnViz subtracts the largest score first (e^(x − max)), which "
-            "changes nothing in the result but keeps e^x from overflowing. Multiply the scores to see why.")))
+            "softmax(x) = eˣ / Σ eˣ. Before taking eˣ, AttnViz subtracts the largest score from every score: "
+            "the result is the same, but eˣ can no longer overflow. Multiply the scores to see why.")))
         self.factor_name.setText(tr("Scores ×"))
         self.factor.setToolTip(tr("Multiply this row's scores, e.g. by 1000, to see eˣ overflow"))
 

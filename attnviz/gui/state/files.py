@@ -10,7 +10,7 @@ from ...core import save_scenario
 from ...core import session as sessions
 from ...core.formats.scenario_json import too_large_for_json
 from ...core.io import holds_layers
-from ...core.presets import DEFAULT_PRESET, list_presets, open_named
+from ...core.presets import DEFAULT_PRESET, list_presets, load_preset, open_named, version, version_open
 from ...core.scenario import Scenario, ScenarioError
 from ..common.i18n import current_language, describe, tr
 from . import settings
@@ -21,12 +21,23 @@ SESSION_FILTER = "AttnViz model session (*.attnviz-model.json)"
 
 
 def resolve(scenario) -> tuple[Scenario, str | None]:
-    """A Scenario, (Scenario, source), a preset id or a file path -> (Scenario, source)."""
+    """A Scenario, (Scenario, source), a preset id or a file path -> (Scenario, source); a preset
+    in the interface's language (its version in that language, the same id)."""
     if isinstance(scenario, Scenario):
         return scenario, None
     if isinstance(scenario, tuple):
         return scenario
-    return open_named(str(scenario) if scenario else DEFAULT_PRESET)
+    return open_named(str(scenario) if scenario else DEFAULT_PRESET, lang=current_language())
+
+
+def in_language(opened: tuple[Scenario, str | None]) -> tuple[Scenario, str | None]:
+    """(scenario, source) opened before the interface's language was known (the command line
+    checks its argument before Qt starts): a preset's version in the interface's language now;
+    anything else as it is."""
+    source = opened[1] or ""
+    if not source.startswith("preset:") or version_open(source[len("preset:"):], opened[0]) is None:
+        return opened
+    return load_preset(source[len("preset:"):], current_language()), source
 
 
 def source_name(source: str | None) -> str:
@@ -61,6 +72,24 @@ class Files:
         self.open_session = open_session  # a real model's session file: run again (model/controller.py)
 
     # ------------------------------------------------------------- opening
+
+    def follow_language(self) -> bool:
+        """After the language changed: a preset opened and not edited since switches to its version
+        in the new language, keeping the head, the guided step and (when the versions have as many
+        tokens) the query. An edited preset, a file or a model's run never changes."""
+        d = self.document
+        source = d.source or ""
+        if d.modified or not source.startswith("preset:"):
+            return False
+        preset_id, lang = source[len("preset:"):], current_language()
+        shown = version_open(preset_id, d.scenario)
+        if shown is None or shown == version(lang):
+            return False
+        old, head, query, stage = d.scenario, d.active_head, d.query, d.stage
+        d.replace(load_preset(preset_id, lang), source)
+        d.select(head=head, query=query if d.scenario.n == old.n and query != old.focus else None)
+        d.set_stage(stage)
+        return True
 
     def open_scenario(self, name, layer: int = 0) -> bool:
         """Open a preset id or a file (one layer of a model's file); on failure say why and keep

@@ -18,9 +18,10 @@ from ...core.messages import QT_TR_NOOP
 from ...core.paths import resource
 from ...core.scenario import ScenarioError
 from ...core.text import terminal_safe
-from ..common.i18n import install_language, system_language
+from ..common.i18n import current_language, install_language, system_language
 from ..look import colormaps
 from ..look.fonts import install_fonts
+from ..state.files import in_language
 
 _QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
 
@@ -74,7 +75,7 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
     app = create_app()
     install_language(lang or settings.language(system_language()))
     notices = []
-    window = MainWindow(scenario if scenario is not None else _start_scenario(notices))
+    window = MainWindow(_in_language(scenario) if scenario is not None else _start_scenario(notices))
     window.recovery.enable()
     # The first time, the whole screen: the lesson's tables, heads and steps all fit on 1920 × 1080.
     window.showMaximized() if window.classroom.first_start else window.show()
@@ -97,12 +98,19 @@ def _start_scenario(notices: list | None = None):
     from ...core.presets import DEFAULT_PRESET, open_named
     from ..state import settings
     last = settings.last_scenario() if settings.reopen_last() else None
+    lang = current_language()  # a preset opens in the interface's language
     if last:
         try:
-            return open_named(last[len("preset:"):] if last.startswith("preset:") else last)
+            return open_named(last[len("preset:"):] if last.startswith("preset:") else last, lang=lang)
         except Exception as e:  # noqa: BLE001 (nothing remembered may stop the start)
             (notices if notices is not None else []).append(f"the last scenario cannot be opened again: {e}")
-    return open_named(DEFAULT_PRESET)
+    return open_named(DEFAULT_PRESET, lang=lang)
+
+
+def _in_language(scenario):
+    """A preset the command line opened before Qt started (to refuse bad input first): its version
+    in the interface's language, now that it is installed."""
+    return in_language(scenario) if isinstance(scenario, tuple) else scenario
 
 
 def use_offscreen(width: int = 1920, height: int = 1080) -> None:
@@ -140,7 +148,7 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     app = create_app()
     isolate_settings()  # a screenshot shows the defaults and leaves the user's settings alone
     install_language(lang or system_language())
-    window = MainWindow(scenario)
+    window = MainWindow(_in_language(scenario))
     window.show()
     if presentation:
         window.classroom.set_presentation(True)

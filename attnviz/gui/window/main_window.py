@@ -4,7 +4,7 @@ and each feature's controller, wires them, and is the Shell they talk to it thro
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QWidget
 
 from ..classroom.classroom import Classroom
@@ -132,6 +132,18 @@ class MainWindow(Retranslated, QMainWindow):
         self.model.retranslate()
         self.classroom.retranslate()
         self.update_title()
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange:  # a switch, not the first texts: what was opened stays
+            # A preset not edited since it opened: its version in that language. At the next turn, once
+            # every widget has its new texts: replacing the scenario rebuilds views, which must not
+            # happen while Qt is still handing LanguageChange to them.
+            QTimer.singleShot(0, self, self._follow_language)
+        super().changeEvent(event)
+
+    def _follow_language(self) -> None:
+        if self.isVisible():  # a closed window keeps what it showed
+            self.files.follow_language()
 
     def closeEvent(self, event):
         if self.files.maybe_save():

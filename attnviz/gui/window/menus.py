@@ -101,13 +101,13 @@ class Menus:
             self.insert_after_action: tr("Insert token &after…"), self.remove_action: tr("Re&move token"),
             self.reopen_action: tr("Open the last scenario at start"),
             self.undo_action: tr("&Undo"), self.redo_action: tr("&Redo"),
-            self.compare_orders_action: tr("&Compare word orders: 猫が座った and 座ったが猫"),
-            self.compare_hashi_action: tr("Compare はし: c&hopsticks and bridge"),
+            self.compare_orders_action: tr("&Compare word orders: “dog bites man” and “man bites dog”"),
+            self.compare_hashi_action: tr("Compare “&bank”: money and river"),
             self.overview_action: tr("Overview of every layer and &head…"),
         }
         tips = {
             self.compare_orders_action: tr("Without positions, attention alone cannot tell the two orders apart"),
-            self.compare_hashi_action: tr("The same はし attends to the meal in one sentence and to the river in "
+            self.compare_hashi_action: tr("The same “bank” attends to money in one sentence and to the river in "
                                           "the other"),
             self.copy_image_action: tr("Put the active head's heatmap on the clipboard, for slides"),
             self.open_action: tr("Open a scenario file (.json) or q, k, v from a NumPy file (.npz)"),

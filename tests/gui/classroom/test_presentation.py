@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QSlider, QTableVi
 
 from attnviz.core import compute, list_presets
 from attnviz.core.explain import MINUS_INFINITY, exponentials
+from attnviz.core.presets import open_named
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom.classroom import PRESENTATION_ZOOM, SLIDER_SHARE
 from attnviz.gui.look.fonts import readable_pixels
@@ -377,7 +378,7 @@ STORIES = {"seed-demo": "それ", "toy-3token": "それ", "taro-hanako": "彼女
 
 @pytest.mark.parametrize("preset", [p.id for p in list_presets()])
 def test_every_preset_opens_on_its_storys_query(qtbot, preset):
-    w = MainWindow(preset)
+    w = MainWindow(open_named(preset, lang="ja"))  # the Japanese version (tests/gui/state: the English one)
     qtbot.addWidget(w)
     assert w.document.scenario.tokens[w.document.query] == STORIES[preset]
     assert child(w, "querySelector", QComboBox).currentText() == STORIES[preset]

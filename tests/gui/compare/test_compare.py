@@ -75,15 +75,16 @@ def test_the_two_word_orders_are_one_click_from_the_help_menu(window, qtbot):
     dialog = window.compare.dialog
     assert isinstance(dialog, CompareDialog) and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.figure is not None)
-    assert dialog.figure.a.tokens == ("猫", "が", "座った") and dialog.figure.b.tokens == ("座った", "が", "猫")
-    assert window.document.scenario.tokens == ("猫", "が", "座った")  # A is opened in the window too
+    # in the window's language (English here): the English versions of the pair
+    assert dialog.figure.a.tokens == ("dog", "bites", "man") and dialog.figure.b.tokens == ("man", "bites", "dog")
+    assert window.document.scenario.tokens == ("dog", "bites", "man")  # A is opened in the window too
     # the story: without positions B's weights are A's with rows and columns reordered
     order = [dialog.figure.b.tokens.index(t) for t in dialog.figure.a.tokens]
     wa, wb = dialog.figure.results[0].weights()[0], dialog.figure.results[1].weights()[0]
     np.testing.assert_allclose(wb[np.ix_(order, order)], wa, atol=1e-12)
     window.menus.compare_hashi_action.trigger()
     qtbot.waitUntil(lambda: window.compare.dialog.figure is not None)
-    assert window.compare.dialog.figure.b.tokens[0] == "川"
+    assert window.compare.dialog.figure.b.tokens == ("We", "fished", "from", "the", "river", "bank")
 
 
 def svg_text(path):
@@ -173,7 +174,7 @@ def test_comparisons_are_built_off_the_windows_thread_which_keeps_answering(laye
         qtbot.waitUntil(dialog.canvas.isVisible)
         assert not dialog.progress.isVisible()
     assert len(threads) == 6 and threading.main_thread() not in threads
-    assert window.compare.dialog.figure.b.tokens == ("座った", "が", "猫")
+    assert window.compare.dialog.figure.b.tokens == ("man", "bites", "dog")  # the window's language: English
 
 
 def test_a_comparison_can_be_cancelled_while_it_is_built(layered, gated, qtbot):

@@ -178,7 +178,7 @@ def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
 def test_the_caption_names_the_head_and_the_settings():
     s = load_preset("seed-demo")
     assert figure(s, head=1).caption_text() == \
-        "1: previous-token head · causal mask on · ÷√d_k (d_k = 2) · temperature 1"
+        "1: previous-token head · causal mask on · ÷√dₖ (dₖ = 2) · temperature 1"
 
 
 @pytest.mark.parametrize("name, message", [("x.jpg", "unknown image format"), ("noext", "unknown image format")])

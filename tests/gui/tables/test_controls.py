@@ -172,8 +172,9 @@ def test_the_step_table_shows_the_traces_numbers(window):
 
 
 def test_the_step_table_writes_out_the_worked_example(qtbot):
+    from attnviz.core.presets import open_named
     from attnviz.gui import MainWindow
-    w = MainWindow("toy-3token")
+    w = MainWindow(open_named("toy-3token", lang="ja"))  # the Japanese version (the window is English)
     qtbot.addWidget(w)
     model = w.findChild(object, "stepTable").model()
     rows = [[model.data(model.index(j, c)) for c in range(7)] for j in range(3)]

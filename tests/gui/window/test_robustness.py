@@ -191,7 +191,8 @@ from attnviz.gui.window.app import create_app
 app = create_app()
 from PySide6.QtWidgets import QTableView
 from attnviz.gui import MainWindow
-w = MainWindow("seed-demo")
+from attnviz.core.presets import open_named
+w = MainWindow(open_named("seed-demo", lang="ja"))  # the Japanese version, whatever the language
 w.recovery.enable()
 w.show()
 table = w.findChild(QTableView, "qTable").model()

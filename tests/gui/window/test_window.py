@@ -21,7 +21,7 @@ def make(qtbot, scenario="seed-demo"):
 def test_the_window_opens_on_seed_demo_with_a_panel_per_head(qtbot):
     w = MainWindow()
     qtbot.addWidget(w)
-    assert w.document.scenario.tokens[6] == "それ"
+    assert w.document.scenario.tokens[6] == "It"  # the interface is English: seed-demo's English version
     assert w.findChild(object, "headPanel0") and w.findChild(object, "headPanel1")
     assert w.findChild(object, "headPanel2") is None
     assert w.findChild(object, "headPanel0").weights().shape == (10, 10)
@@ -149,7 +149,7 @@ def test_new_from_preset_replaces_the_scenario_and_clears_the_history(qtbot):
     w.menus.presets_menu.aboutToShow.emit()  # the menu is filled when it opens
     action = next(a for a in w.menus.presets_menu.actions() if a.text().startswith("toy-3token"))
     action.trigger()
-    assert w.document.scenario.tokens == ("猫", "魚", "それ")
+    assert w.document.scenario.tokens == ("cat", "fish", "it")  # the English version: the window is English
     assert w.document.undo_stack.count() == 0
     assert w.findChild(object, "headPanel0").weights().shape == (3, 3)
     assert w.findChild(object, "qTable").model().rowCount() == 3
