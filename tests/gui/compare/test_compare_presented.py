@@ -137,10 +137,12 @@ def test_positions_on_in_the_comparison_make_the_word_orders_differ_and_off_agai
         assert dialog.figure.a.projection.positions == dialog.figure.b.projection.positions == positions
         assert dialog.figure.same() is same
         assert ("the same weights, reordered" in dialog.note.text()) is same
-        assert dialog.figure.titles() == {"rope": ("猫が座った (RoPE)", "座ったが猫 (RoPE)"),
-                                          "sinusoidal": ("猫が座った (sinusoidal positions)",
-                                                         "座ったが猫 (sinusoidal positions)"),
-                                          "none": ("猫が座った (no positions)", "座ったが猫 (no positions)")}[positions]
+        # The interface is English: the pair is the English presets' (dog bites man / man bites dog).
+        assert dialog.figure.titles() == {"rope": ("dog bites man (RoPE)", "man bites dog (RoPE)"),
+                                          "sinusoidal": ("dog bites man (sinusoidal positions)",
+                                                         "man bites dog (sinusoidal positions)"),
+                                          "none": ("dog bites man (no positions)",
+                                                   "man bites dog (no positions)")}[positions]
     assert len(dialog.findChildren(type(dialog.canvas))) == 1  # the old figures' canvases are gone
     assert window.document.scenario.projection.positions == "none"  # the window's A is left as it was
 

@@ -223,7 +223,7 @@ def test_the_softmax_view_writes_powers_as_superscripts(window, stage, qtbot):
 def test_presented_numbers_too_small_to_read_are_left_out(window, stage, qtbot):
     """The kernel's three maps side by side leave cells too small for 20 px numbers: colours only, not
     tiny digits (the colour bars say what they mean); before / after has two large maps: their numbers stay."""
-    kernel = present(window, stage, qtbot, "kernel")
+    kernel = present(window, stage, qtbot, "kernel", "ja")  # the Japanese tokens' labels leave the cells smallest
     assert [kernel.maps.painter_for(i).show_values for i in range(3)] == [False, False, False]
     maths = window.parts.maths
     maths.tab_view("before-after").pin_weights()
