@@ -32,7 +32,8 @@ def add(sub) -> None:
     parser.add_argument("--no-caption", action="store_true", help="leave out the caption line")
     parser.add_argument("--scale", choices=["linear", "log", "row"], default="linear",
                         help="colour scale: linear 0 to 1 (the default), log 0.0001 to 1, or each row to its maximum")
-    parser.add_argument("--lang", choices=LANGUAGES, help="language of the labels (default: the system's)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the labels, and a preset's version in it "
+                        "(default: labels in the system's language, the Japanese preset)")
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
     parser.set_defaults(run=run)
 
@@ -42,7 +43,7 @@ def run(args, out) -> int:
         raise UsageError("--compare-layer needs --compare OTHER (which may be the same file)")
     if args.overview:
         return _export_overview(args)
-    scenario = open_scenario(args.scenario, args.layer)
+    scenario = open_scenario(args.scenario, args.layer, args.lang)
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:  # numbers, not a picture: no Qt
         if args.compare is not None:
             raise UsageError("--compare draws a picture: give FILE.png, .svg or .pdf")
@@ -55,7 +56,8 @@ def run(args, out) -> int:
         if args.head is not None or args.step or args.all_heads or args.query is not None:
             raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
         from ..gui.window.app import export_comparison
-        other = open_scenario(args.compare, args.compare_layer if args.compare_layer is not None else args.layer)
+        other = open_scenario(args.compare, args.compare_layer if args.compare_layer is not None else args.layer,
+                              args.lang)
         export_comparison(scenario, other, args.output, width=args.width,
                           caption=not args.no_caption, lang=args.lang, scale=args.scale)
         return 0

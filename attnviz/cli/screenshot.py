@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
-from .arguments import LANGUAGES, UsageError, index, open_layer, open_scenario, pixels
+from .arguments import LANGUAGES, UsageError, index, open_layer, pixels
 
 
 def add(sub) -> None:
@@ -42,8 +42,8 @@ def _compare(args, width: int, height: int) -> int:
         raise UsageError("--compare shows the compare window: leave out --step and --view")
     if not args.output.lower().endswith(".png"):
         raise UsageError(f"-o {args.output}: a screenshot is a PNG file: give a name ending in .png")
-    a = open_scenario(args.scenario, args.layer)
-    b = open_scenario(args.compare, args.layer)
+    a = open_layer(args.scenario, args.layer)  # (scenario, source): a preset in the interface's language
+    b = open_layer(args.compare, args.layer)
     from ..gui.window.app import screenshot_comparison
     screenshot_comparison(a, b, args.output, width, height, args.lang, args.presentation)
     return 0

@@ -95,8 +95,8 @@ def _print_comparison(args, out) -> int:
         raise UsageError("--compare prints every head's B − A as JSON: leave out --format csv, --rollout and --head")
     from ..core.align import align, differences
     change = settings_change(args)  # --no-causal and the rest apply to both
-    a = change(open_scenario(args.scenario, args.layer))
-    b = change(open_scenario(args.compare, args.layer))
+    a = change(open_scenario(args.scenario, args.layer, args.lang))
+    b = change(open_scenario(args.compare, args.layer, args.lang))
     check_printed(args.compare, min(len(a.heads), len(b.heads)) * a.n ** 2, MAX_PRINTED,
                   "the difference is tokens × tokens for every head")
     alignment = align(a.tokens, b.tokens)

@@ -55,3 +55,11 @@ def test_bad_combinations_and_missing_files_are_one_line_and_status_2(capsys, tm
         assert code == 2 and out == "" and err.count("\n") == 1 and "--compare" in err
     code, out, err = run(capsys, "weights", "position-nekoga", "--compare", str(tmp_path / "missing.json"))
     assert code == 2 and out == "" and err.count("\n") == 1 and "missing.json" in err
+
+
+def test_lang_en_compares_both_presets_english_versions(capsys):
+    code, out, _ = run(capsys, "weights", "position-nekoga", "--compare", "position-suwatta", "--format", "json",
+                       "--lang", "en")
+    document = json.loads(out)
+    assert code == 0 and document["tokens_a"] == ["dog", "bites", "man"]
+    assert document["tokens_b"] == ["man", "bites", "dog"] and document["aligned"] is True

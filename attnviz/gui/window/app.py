@@ -181,7 +181,8 @@ def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, 
 def screenshot_comparison(a, b, path: str, width: int, height: int, lang: str | None = None,
                           presentation: bool = False) -> None:
     """The compare window (A beside B, and B − A when their words line up) offscreen into a PNG
-    file: on the desk, or full screen as in front of the class."""
+    file: on the desk, or full screen as in front of the class. a, b: (scenario, source) as opened,
+    a preset shown in the interface's language."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
     from ..compare.dialog import CompareDialog
@@ -193,6 +194,7 @@ def screenshot_comparison(a, b, path: str, width: int, height: int, lang: str | 
     isolate_settings()  # a screenshot shows the defaults and leaves the user's settings alone
     install_language(lang or system_language())
     failures = []
+    (a, _), (b, _) = _in_language(a), _in_language(b)
     dialog = CompareDialog(a, b, ViewState(presenting=presentation))
     dialog.failed.connect(failures.append)
     dialog.show()
