@@ -1,28 +1,39 @@
 """`attnviz screenshot`: the whole window rendered offscreen into a PNG file."""
 from __future__ import annotations
 
+from ..gui.classroom import views  # Qt-free: the presented views, --view's ids
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
-from .arguments import LANGUAGES, index, open_layer, pixels
+from .arguments import LANGUAGES, UsageError, index, open_layer, pixels
+
+VIEWS = (*views.IDS, "maths")  # "maths": the maths panel, as before the presented views had ids
 
 
 def add(sub) -> None:
     parser = sub.add_parser("screenshot", help="render the whole window offscreen into a PNG file")
     parser.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.png")
-    parser.add_argument("--width", type=pixels("size", 10000), default=1600, help="window width in pixels")
-    parser.add_argument("--height", type=pixels("size", 10000), default=1000, help="window height in pixels")
+    parser.add_argument("--width", type=pixels("size", 10000),
+                        help="window width in pixels (default 1600, or 1920 with --presentation)")
+    parser.add_argument("--height", type=pixels("size", 10000),
+                        help="window height in pixels (default 1000, or 1080 with --presentation)")
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: the system's)")
     parser.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
     parser.add_argument("--step", type=int, choices=stages.NUMBERS,
                         metavar=f"{stages.NUMBERS[0]}-{stages.NUMBERS[-1]}", help=stages.command_line_help())
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
-    parser.add_argument("--view", choices=["steps", "maths", "lines"], default="steps",
-                        help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")
+    parser.add_argument("--view", choices=VIEWS, metavar="|".join(VIEWS),
+                        help="with --presentation: the view that fills the screen, as its key would present it "
+                             "(heads: every head side by side; without --view, the big head beside the steps); "
+                             "without: the panel brought forward on the desk (default: the step table)")
     parser.set_defaults(run=run)
 
 
 def run(args, out) -> int:
+    if args.view == "overview" and not args.presentation:
+        raise UsageError("--view overview is a presented view: add --presentation")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from ..gui.window.app import screenshot
-    screenshot(scenario, args.output, args.width, args.height, args.lang, args.presentation, args.step, args.view)
+    width, height = (1920, 1080) if args.presentation else (1600, 1000)
+    screenshot(scenario, args.output, args.width or width, args.height or height, args.lang, args.presentation,
+               args.step, args.view)
     return 0

@@ -17,7 +17,7 @@ from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, readable_pixels, weighted
 from ..state.commands import SetHeadOff, SetSettings
 from ..steps.guided import banner
 from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
@@ -270,8 +270,9 @@ class HeadPanel(QWidget):
         self.rebuilds += 1
 
     def _retranslate(self) -> None:
-        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
-                           "explain it step by step.").format(self.index) + "\n" +
+        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click to make it the active head "
+                           "(the query stays); then click a row to explain it step by step.").format(self.index)
+                        + "\n" +
                         tr("Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix."))
 
     def set_colormap(self, colormap: colormaps.ColorMap) -> None:
@@ -401,9 +402,18 @@ class HeadPanel(QWidget):
             cell = (cell[0] + self.offset()[0], cell[1] + self.offset()[1])
         if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
             return
-        row = cell[0] if cell else self.document.query
-        self.document.select(head=self.index, query=row)
-        self.clicked.emit(self.index, row)
+        d = self.document
+        if self.index != d.active_head:  # a click picks the head; the query the class follows stays
+            d.select(head=self.index)
+        elif cell:
+            d.select(query=cell[0])
+        self.clicked.emit(self.index, d.query)
+
+
+def _pixel_font(pixels: int) -> QFont:
+    font = QFont()
+    font.setPixelSize(pixels)
+    return font
 
 
 def _group_note(scenario, index: int) -> str:
@@ -458,7 +468,8 @@ class GuideBar(QWidget):
 
 
 class HeadsView(Retranslated, QWidget):
-    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
+    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small,
+    or every head side by side, each as big as fits."""
 
     valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
 
@@ -472,7 +483,8 @@ class HeadsView(Retranslated, QWidget):
         self.report = report  # where refused edits are shown
         self._redraw = NextTurn(self, self._redraw_changed)
         self.panels_points = 0.0
-        self._placed_active = 0
+        self.side_by_side = False  # presenting: every head as big as fits, instead of one big
+        self._placed = None  # (active head, columns) the grid was laid out for
         self.colormap = colormaps.get(view.colormap, view.scale)
         self.grid = QGridLayout()
         self.grid.setSpacing(6)
@@ -513,9 +525,10 @@ class HeadsView(Retranslated, QWidget):
         self.refresh()
 
     def _place(self):
-        self._placed_active = self.document.active_head
+        columns = self._side_columns()
+        self._placed = (self.document.active_head, columns)
         for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
-            big = i == self._placed_active
+            big = i == self.document.active_head or self.side_by_side
             points = self.panels_points if big else 0.0
             share = 0.55 if self.focus and not big else 1.0
             if (panel.min_points, panel.type_share) != (points, share):
@@ -530,11 +543,29 @@ class HeadsView(Retranslated, QWidget):
         if self.focus and len(self.panels) > 1:
             self._place_focus()
         else:
-            columns = math.ceil(math.sqrt(len(self.panels)))
+            columns = columns or math.ceil(math.sqrt(len(self.panels)))
             for i, panel in enumerate(self.panels):
                 self.grid.addWidget(panel, i // columns, i % columns)
                 self.grid.setColumnStretch(i % columns, 1)
                 self.grid.setRowStretch(i // columns, 1)
+
+    def _side_columns(self) -> int | None:
+        """Side by side: the number of columns that makes every (square) heatmap the largest,
+        e.g. two heads each half the screen, four in a 2 × 2 grid."""
+        n = len(self.panels)
+        if not self.side_by_side or not n:
+            return None
+        width = max(1, self.width() - self.colorbar.sizeHint().width())
+        height = max(1, self.height() - (self.guide.sizeHint().height() if self.guide.isVisible() else 0))
+
+        def side(columns):
+            return min(width / columns, height / math.ceil(n / columns))
+        return max(range(1, n + 1), key=lambda c: (round(side(c)), -c))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.side_by_side and self._placed != (self.document.active_head, self._side_columns()):
+            self._place()
 
     def _panel_resized(self, panel: "HeadPanel") -> None:
         if self.focus and panel.index == self.document.active_head:
@@ -557,10 +588,14 @@ class HeadsView(Retranslated, QWidget):
         for c in range(columns):
             self.grid.setColumnStretch(1 + c, 1)
 
-    def set_presentation(self, on: bool, points: float = 0.0):
-        """The active head big and the rest small, with type of at least `points`."""
-        self.focus = on
+    def set_presentation(self, on: bool, points: float = 0.0, side_by_side: bool = False):
+        """The active head big and the rest small, or (side by side) every head as big as fits,
+        with type of at least `points`."""
+        self.focus = on and not side_by_side
+        self.side_by_side = on and side_by_side
         self.panels_points = points if on else 0.0
+        # The colour bar's type fixed while presenting: zooming in (Ctrl++) must not widen it at the head's cost.
+        self.colorbar.setFont(_pixel_font(readable_pixels(self)) if on else QFont())
         self._place()
         self.show_description()
 
@@ -581,7 +616,7 @@ class HeadsView(Retranslated, QWidget):
     def refresh(self):
         """Panels are brought up to date at the next event-loop turn, once for any number of
         changes in this one: reading the results then costs one recompute."""
-        if self.focus and self._placed_active != self.document.active_head:
+        if self.focus and self._placed[0] != self.document.active_head:
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
@@ -598,7 +633,7 @@ class HeadsView(Retranslated, QWidget):
         """The scenario's story (what to look for), in the interface's language."""
         text = self.document.scenario.text("description", current_language())
         self.description.setText(text)
-        self.description.setVisible(bool(text) and not self.focus)
+        self.description.setVisible(bool(text) and not (self.focus or self.side_by_side))
 
     def retranslate(self) -> None:
         self.show_description()
