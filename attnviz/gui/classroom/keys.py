@@ -10,6 +10,8 @@ from ..common.i18n import tr
 from ..look.fonts import presented, weighted
 from .views import VIEWS
 
+TYPE_SHARE = 1.3  # of the presentation's least type
+
 
 def other_keys() -> list[tuple[str, str]]:
     """The keys that work in every presented view, as the overlay lists them."""
@@ -47,7 +49,9 @@ class KeysOverlay(QWidget):
 
     def open(self) -> None:
         """Shown over the whole window, in the current language at presentation size."""
-        self.setFont(presented(QApplication.font(), self))
+        font = presented(QApplication.font(), self)
+        font.setPixelSize(round(font.pixelSize() * TYPE_SHARE))  # one look from the back row: larger still
+        self.setFont(font)
         self._fill()
         self.setGeometry(self.parentWidget().rect())
         self.raise_()
@@ -90,5 +94,5 @@ class KeysOverlay(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         background = QColor(self.palette().window().color())
-        background.setAlpha(240)  # the view underneath a shade away: this is about keys, not it
+        background.setAlpha(248)  # the view underneath a shade away: this is about keys, not it
         p.fillRect(self.rect(), background)

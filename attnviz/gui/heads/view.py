@@ -6,7 +6,17 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import masks
 from ...core.attention import kv_group
@@ -17,7 +27,7 @@ from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
-from ..look.fonts import figure_font, readable_pixels, weighted
+from ..look.fonts import figure_font, weighted
 from ..state.commands import SetHeadOff, SetSettings
 from ..steps.guided import banner
 from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
@@ -410,12 +420,6 @@ class HeadPanel(QWidget):
         self.clicked.emit(self.index, d.query)
 
 
-def _pixel_font(pixels: int) -> QFont:
-    font = QFont()
-    font.setPixelSize(pixels)
-    return font
-
-
 def _group_note(scenario, index: int) -> str:
     """With grouped-query attention, which heads read the same K and V as this one; a real
     model's head switched off says so."""
@@ -591,11 +595,13 @@ class HeadsView(Retranslated, QWidget):
     def set_presentation(self, on: bool, points: float = 0.0, side_by_side: bool = False):
         """The active head big and the rest small, or (side by side) every head as big as fits,
         with type of at least `points`."""
+        if on != (self.focus or self.side_by_side):
+            # The colour bar's type kept as presenting found it: zooming in (Ctrl++) must not widen it at
+            # the head's cost.
+            self.colorbar.setFont(QFont(QApplication.font()) if on else QFont())
         self.focus = on and not side_by_side
         self.side_by_side = on and side_by_side
         self.panels_points = points if on else 0.0
-        # The colour bar's type fixed while presenting: zooming in (Ctrl++) must not widen it at the head's cost.
-        self.colorbar.setFont(_pixel_font(readable_pixels(self)) if on else QFont())
         self._place()
         self.show_description()
 
