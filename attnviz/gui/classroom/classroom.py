@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from ..common.actions import make_action, name_actions
 from ..common.i18n import LANGUAGES, current_language, install_language, tr
 from ..look import colormaps
-from ..look.fonts import presented
+from ..look.fonts import presented, readable_pixels
 from ..look.theme import THEMES, apply_theme
 from ..state import settings
 from ..state.view import FIELDS
@@ -31,6 +31,7 @@ PRESENTATION_MAX_ZOOM = 2.0  # beyond, a 1920 × 1080 screen cannot hold the ste
 PRESENTATION_POINTS = 24  # heatmap labels and values on a projector: readable from the back
 STEPS_SHARE = 0.42        # of the screen's width, for the step table and the controls while presenting
 SLIDER_SHARE = 1 / 3      # a presentation q slider is at least this share of the screen wide
+STEPS_MOST = 2.0          # the step table presented alone: its type at most this many times the least readable
 
 
 class Presentable(Protocol):
@@ -335,6 +336,8 @@ class Classroom:
         self._tell_presented(None if heads else widget)
         if heads and not self.side_by_side:
             self.parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)  # the steps beside the big head, as they were
+        QApplication.sendPostedEvents()  # laid out on the whole screen before the step table's type is fitted
+        self._match_step_table(self.parts.heads.value_pixels())
         self.side_by_side_action.setChecked(self.side_by_side)
 
     def toggle_side_by_side(self) -> None:
@@ -378,8 +381,11 @@ class Classroom:
             widget.setFont(presented(QApplication.font(), widget) if self.presenting else QFont())
 
     def _match_step_table(self, pixels: int):
-        """The step table's type as large as the big heatmap's values."""
+        """The step table's type as large as the big heatmap's values; presented alone (2), at most
+        STEPS_MOST times the least readable type (three tokens' values are 100 px: the rows would not fit)."""
         steps = self.parts.steps
+        if self.presented_view == "steps":
+            pixels = min(pixels, round(STEPS_MOST * readable_pixels(steps)))
         if self.presenting and pixels != steps.presentation_pixels:
             steps.set_compact(True, pixels)
 

@@ -188,3 +188,16 @@ def test_a_layer_preset_presented_gives_the_big_head_the_room_and_zooming_never_
     assert head.width() >= 800
     assert all(later >= earlier for earlier, later in zip(sizes, sizes[1:]))
     assert unreadable(w) == []
+
+
+@pytest.mark.parametrize("preset", ["toy-3token", "seed-demo"])
+def test_the_step_table_presented_alone_shows_every_row_and_the_sum_whole(qtbot, preset):
+    w = presenting(qtbot, preset, "ja")
+    press(w, qtbot, Qt.Key_2)
+    steps = w.parts.steps
+    table, model = steps.table, steps.model
+    for row in range(model.rowCount()):
+        if not table.isRowHidden(row):
+            rect = table.visualRect(model.index(row, 0))
+            assert table.viewport().rect().contains(rect), (row, rect, table.viewport().rect())
+    assert steps.presentation_pixels >= 24
