@@ -35,6 +35,7 @@ from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_c
 ACTIVE_BORDER = QColor(230, 120, 0)
 MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
 ZOOM_STEP = 1.25     # one notch of the mouse wheel
+SIDE_BY_SIDE = 4     # heads side by side at most: beyond, the four around the active head
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 
 
@@ -544,19 +545,31 @@ class HeadsView(Retranslated, QWidget):
             self.grid.setRowStretch(r, 0)
         for c in range(self.grid.columnCount()):
             self.grid.setColumnStretch(c, 0)
+        shown = self._side_heads()
+        for i, panel in enumerate(self.panels):
+            panel.setVisible(i in shown)
         if self.focus and len(self.panels) > 1:
             self._place_focus()
         else:
             columns = columns or math.ceil(math.sqrt(len(self.panels)))
-            for i, panel in enumerate(self.panels):
-                self.grid.addWidget(panel, i // columns, i % columns)
-                self.grid.setColumnStretch(i % columns, 1)
-                self.grid.setRowStretch(i // columns, 1)
+            for k, i in enumerate(shown):
+                self.grid.addWidget(self.panels[i], k // columns, k % columns)
+                self.grid.setColumnStretch(k % columns, 1)
+                self.grid.setRowStretch(k // columns, 1)
+
+    def _side_heads(self) -> list[int]:
+        """The heads shown: all, or side by side at most SIDE_BY_SIDE of them, those around the active
+        head (heads 4–7 while head 5 is active), each large enough to read from the back."""
+        n = len(self.panels)
+        if not self.side_by_side or n <= SIDE_BY_SIDE:
+            return list(range(n))
+        first = min(self.document.active_head // SIDE_BY_SIDE * SIDE_BY_SIDE, n - SIDE_BY_SIDE)
+        return list(range(first, first + SIDE_BY_SIDE))
 
     def _side_columns(self) -> int | None:
         """Side by side: the number of columns that makes every (square) heatmap the largest,
         e.g. two heads each half the screen, four in a 2 × 2 grid."""
-        n = len(self.panels)
+        n = min(len(self.panels), SIDE_BY_SIDE)
         if not self.side_by_side or not n:
             return None
         width = max(1, self.width() - self.colorbar.sizeHint().width())
@@ -622,7 +635,7 @@ class HeadsView(Retranslated, QWidget):
     def refresh(self):
         """Panels are brought up to date at the next event-loop turn, once for any number of
         changes in this one: reading the results then costs one recompute."""
-        if self.focus and self._placed[0] != self.document.active_head:
+        if (self.focus or self.side_by_side) and self._placed[0] != self.document.active_head:
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()

@@ -201,3 +201,16 @@ def test_the_step_table_presented_alone_shows_every_row_and_the_sum_whole(qtbot,
             rect = table.visualRect(model.index(row, 0))
             assert table.viewport().rect().contains(rect), (row, rect, table.viewport().rect())
     assert steps.presentation_pixels >= 24
+
+
+def test_twelve_heads_side_by_side_show_the_four_around_the_active_head(qtbot):
+    w = presenting(qtbot, "gpt2-small-shape")
+    press(w, qtbot, Qt.Key_V)
+    panels = w.parts.heads.panels
+    assert [p.index for p in panels if p.isVisible()] == [0, 1, 2, 3]
+    w.document.select(head=5)
+    QApplication.processEvents()
+    assert [p.index for p in panels if p.isVisible()] == [4, 5, 6, 7]
+    assert all(p.width() >= 850 and p.height() >= 500 for p in panels if p.isVisible())
+    press(w, qtbot, Qt.Key_V)  # one big head: every head again, the others as thumbnails
+    assert all(p.isVisible() for p in panels)
