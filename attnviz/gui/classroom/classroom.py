@@ -53,7 +53,7 @@ class Presentable(Protocol):
 
 
 class Classroom:
-    def __init__(self, parts: Presentable, document, view, overview=None):
+    def __init__(self, parts: Presentable, document, view, overview):
         self.parts, self.document, self.view = parts, document, view
         self.overview = overview  # overview/controller.OverviewController: its dialog can be presented
         self.presented_view = FIRST  # which view fills the screen while presenting (views.py's VIEWS)
