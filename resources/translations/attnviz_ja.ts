@@ -2736,8 +2736,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>Esc</translation>
     </message>
     <message>
-        <source>close this list, then leave the presentation</source>
-        <translation>この一覧を閉じる。もう一度押すとプレゼンテーションを終了</translation>
+        <source>close this list; the next Esc leaves</source>
+        <translation>一覧を閉じる。次の Esc で終了</translation>
     </message>
     <message>
         <source>leave the presentation</source>

@@ -53,9 +53,11 @@ def plain(label: QLabel) -> str:
 
 
 def ink_width(fm: QFontMetrics, text: str) -> int:
-    """How far the text's ink reaches from where it starts: a full-width ） ends in blank space that
-    may be cut without cutting anything."""
-    return fm.tightBoundingRect(text).right() + 1 if text.strip() else 0
+    """The room the text needs: its advance (what Qt lays it out by), or less when it ends in blank
+    space (a full-width ）'s right half), which may be cut without cutting anything."""
+    if not text.strip():
+        return 0
+    return min(fm.horizontalAdvance(text), fm.tightBoundingRect(text).right() + 1)
 
 
 def _clipped(widget: QWidget) -> str | None:

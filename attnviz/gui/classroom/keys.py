@@ -24,7 +24,7 @@ def other_keys() -> list[tuple[str, str]]:
         ("↑ / ↓", tr("the previous / next query")),
         (tr("Ctrl++ / Ctrl+−"), tr("larger / smaller text")),
         ("?", tr("this list of keys")),
-        (tr("Esc"), tr("close this list, then leave the presentation")),
+        (tr("Esc"), tr("close this list; the next Esc leaves")),
         ("F5", tr("leave the presentation")),
     ]
 
@@ -81,7 +81,6 @@ class KeysOverlay(QWidget):
     def _label(self, text: str, bold: bool = False) -> QLabel:
         label = QLabel(text, self)
         label.setTextFormat(Qt.PlainText)
-        label.setWordWrap(not bold)
         if bold:
             label.setFont(weighted(self.font(), bold=True))
         return label
