@@ -38,6 +38,8 @@ class Parts:
         self.centre.addWidget(self.stage)
         window.setCentralWidget(self.centre)
         self._lent = None  # (the widget on the stage, how it goes back)
+        self.presenting = False  # the docks' visibility is the presentation's until it ends
+        self._replaced = False   # another scenario was opened while presenting
         self.notice = QLabel(objectName="presentedNotice", wordWrap=True, alignment=Qt.AlignCenter)
         self.notice.hide()  # presented instead of a view this scenario does not have
         self.tables = VectorTables(d, report)
@@ -116,16 +118,19 @@ class Parts:
         """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
         the q, k, v tables go away for a model's weights (there are none)."""
         s, window = self.document.scenario, self.window
-        self.vectors_dock.setVisible(not s.weights_only)
-        self.vectors_dock.toggleViewAction().setEnabled(not s.weights_only)
         layered = s.projection is not None
-        self.pipeline_dock.toggleViewAction().setEnabled(layered)
-        self.next_dock.setVisible(s.live is not None)
-        self.next_dock.toggleViewAction().setEnabled(s.live is not None)
         if layered and self.pipeline is None:
             from ..maths.pipeline import PipelineView
             self.pipeline = PipelineView(self.document, self.report)
             self.pipeline_dock.setWidget(self.pipeline)
+        if self.presenting:  # the presentation keeps its layout; the desk is laid out for it on leaving
+            self._replaced = True
+            return
+        self.vectors_dock.setVisible(not s.weights_only)
+        self.vectors_dock.toggleViewAction().setEnabled(not s.weights_only)
+        self.pipeline_dock.toggleViewAction().setEnabled(layered)
+        self.next_dock.setVisible(s.live is not None)
+        self.next_dock.toggleViewAction().setEnabled(s.live is not None)
         if layered and not window.tabifiedDockWidgets(self.vectors_dock):
             window.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
         self.pipeline_dock.setVisible(layered)
@@ -165,6 +170,7 @@ class Parts:
     def hide_chrome(self) -> None:
         """Presenting: the menus, toolbar, tables and maths go; the steps move beside the heads."""
         w = self.window
+        self.presenting, self._replaced = True, False
         for widget in (w.menuBar(), w.statusBar(), self.toolbar, self.vectors_dock, self.pipeline_dock,
                        self.maths_dock, self.sliders):
             widget.hide()  # the layer too: at desk size beside the big head, it squeezed the head
@@ -195,6 +201,9 @@ class Parts:
         w.showNormal()
         w.restoreState(state)
         w.restoreGeometry(geometry)
+        self.presenting = False
+        if self._replaced:
+            self.show_pipeline()
 
     # ------------------------------------------------------------- one view presented at a time
 

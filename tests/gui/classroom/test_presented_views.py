@@ -214,3 +214,16 @@ def test_twelve_heads_side_by_side_show_the_four_around_the_active_head(qtbot):
     assert all(p.width() >= 850 and p.height() >= 500 for p in panels if p.isVisible())
     press(w, qtbot, Qt.Key_V)  # one big head: every head again, the others as thumbnails
     assert all(p.isVisible() for p in panels)
+
+
+def test_opening_a_layer_preset_while_presenting_keeps_the_presentation_and_the_desk_follows_on_leaving(qtbot):
+    from attnviz.core import load_preset
+    w = presenting(qtbot)
+    w.document.replace(load_preset("projection-demo"), "preset:projection-demo")
+    QApplication.processEvents()
+    assert not w.parts.pipeline_dock.isVisible() and not w.parts.vectors_dock.isVisible()
+    press(w, qtbot, Qt.Key_9)
+    assert shown(w) is w.parts.pipeline
+    w.classroom.set_presentation(False)
+    QApplication.processEvents()
+    assert w.parts.pipeline_dock.isVisible() and w.parts.pipeline_dock.widget() is w.parts.pipeline
