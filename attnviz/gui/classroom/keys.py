@@ -85,6 +85,11 @@ class KeysOverlay(QWidget):
             label.setFont(weighted(self.font(), bold=True))
         return label
 
+    def changeEvent(self, event):
+        if event.type() == QEvent.LanguageChange and self.isVisible():
+            self._fill()  # the language switched with the list open: its texts follow
+        super().changeEvent(event)
+
     def eventFilter(self, watched, event):
         if watched is self.parentWidget() and event.type() == QEvent.Resize and self.isVisible():
             self.setGeometry(self.parentWidget().rect())

@@ -227,3 +227,13 @@ def test_opening_a_layer_preset_while_presenting_keeps_the_presentation_and_the_
     w.classroom.set_presentation(False)
     QApplication.processEvents()
     assert w.parts.pipeline_dock.isVisible() and w.parts.pipeline_dock.widget() is w.parts.pipeline
+
+
+def test_the_keys_list_follows_a_change_of_language_while_open(qtbot):
+    w = presenting(qtbot, lang="en")
+    w.classroom.toggle_keys()
+    w.classroom.set_language("ja")
+    QApplication.processEvents()
+    texts = [label.text() for label in w.classroom.keys.findChildren(type(w.classroom.keys.title))
+             if label.isVisible()]
+    assert "層：X から O まで" in texts and "The layer: X to O" not in texts
