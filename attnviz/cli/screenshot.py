@@ -1,8 +1,11 @@
 """`attnviz screenshot`: the whole window rendered offscreen into a PNG file."""
 from __future__ import annotations
 
+from ..gui.classroom import views  # Qt-free: the presented views, --view's ids
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
 from .arguments import LANGUAGES, UsageError, index, open_layer, pixels
+
+VIEWS = (*views.IDS, "maths")  # "maths": the maths panel, as before the presented views had ids
 
 
 def add(sub) -> None:
@@ -10,16 +13,18 @@ def add(sub) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="a preset id or a scenario file")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.png")
     parser.add_argument("--width", type=pixels("size", 10000),
-                        help="window width in pixels (default 1600; 1920 with --presentation)")
+                        help="window width in pixels (default 1600, or 1920 with --presentation)")
     parser.add_argument("--height", type=pixels("size", 10000),
-                        help="window height in pixels (default 1000; 1080 with --presentation)")
+                        help="window height in pixels (default 1000, or 1080 with --presentation)")
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: the system's)")
     parser.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
     parser.add_argument("--step", type=int, choices=stages.NUMBERS,
                         metavar=f"{stages.NUMBERS[0]}-{stages.NUMBERS[-1]}", help=stages.command_line_help())
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
-    parser.add_argument("--view", choices=["steps", "maths", "lines"], default="steps",
-                        help="the tab shown below the heatmaps: the step table (default), the maths views, the lines")
+    parser.add_argument("--view", choices=VIEWS, metavar="|".join(VIEWS),
+                        help="with --presentation: the view that fills the screen, as its key would present it "
+                             "(heads: every head side by side; without --view, the big head beside the steps); "
+                             "without: the panel brought forward on the desk (default: the step table)")
     parser.add_argument("--compare", metavar="OTHER", help="the compare window instead: SCENARIO (A) beside "
                         "OTHER (B), and B − A with the words lined up when both have the same words")
     parser.set_defaults(run=run)
@@ -30,6 +35,8 @@ def run(args, out) -> int:
     height = args.height or (1080 if args.presentation else 1000)
     if args.compare is not None:
         return _compare(args, width, height)
+    if args.view == "overview" and not args.presentation:
+        raise UsageError("--view overview is a presented view: add --presentation")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from ..gui.window.app import screenshot
     screenshot(scenario, args.output, width, height, args.lang, args.presentation, args.step, args.view)
@@ -38,7 +45,7 @@ def run(args, out) -> int:
 
 def _compare(args, width: int, height: int) -> int:
     """The compare window: A and B, each at --layer; bad combinations said before Qt starts."""
-    if args.step is not None or args.view != "steps":
+    if args.step is not None or args.view is not None:
         raise UsageError("--compare shows the compare window: leave out --step and --view")
     if not args.output.lower().endswith(".png"):
         raise UsageError(f"-o {args.output}: a screenshot is a PNG file: give a name ending in .png")

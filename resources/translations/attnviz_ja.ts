@@ -262,8 +262,8 @@ exactly 0</source>
 （未来）</translation>
     </message>
     <message>
-        <source>Head {0}: rows are queries, columns are keys. Click a row to explain it step by step.</source>
-        <translation>ヘッド {0}：行がクエリ、列がキー。行をクリックすると、その計算を順に表示します。</translation>
+        <source>Head {0}: rows are queries, columns are keys. Click to make it the active head (the query stays); then click a row to explain it step by step.</source>
+        <translation>ヘッド {0}：行がクエリ、列がキー。クリックするとこのヘッドを選びます（クエリはそのまま）。もう一度行をクリックすると、その行の計算を順に表示します。</translation>
     </message>
     <message>
         <source>Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix.</source>
@@ -302,8 +302,44 @@ exactly 0</source>
         <translation>選択中のヘッドの q・k・v</translation>
     </message>
     <message>
+        <source>This scenario has no layer from X to O to show: open projection-demo, gqa-demo or a position preset.</source>
+        <translation>このシナリオには X から O までの層がありません。projection-demo、gqa-demo、または位置のプリセットを開いてください。</translation>
+    </message>
+    <message>
+        <source>The overview is being gathered: press 0 again in a moment.</source>
+        <translation>一覧を集計しています。少ししてからもう一度 0 を押してください。</translation>
+    </message>
+    <message>
+        <source>The heads (V: one big ↔ all side by side)</source>
+        <translation>ヘッド（V：1 つを大きく ↔ すべて並べる）</translation>
+    </message>
+    <message>
         <source>One query, step by step</source>
         <translation>1 つのクエリの計算</translation>
+    </message>
+    <message>
+        <source>Geometry: q and k as arrows</source>
+        <translation>幾何：q と k を矢印で</translation>
+    </message>
+    <message>
+        <source>Why divide by √dₖ</source>
+        <translation>なぜ √dₖ で割るのか</translation>
+    </message>
+    <message>
+        <source>Attention as a kernel</source>
+        <translation>カーネルとしての Attention</translation>
+    </message>
+    <message>
+        <source>Lines from token to token</source>
+        <translation>トークンからトークンへの線</translation>
+    </message>
+    <message>
+        <source>Before / after an edit</source>
+        <translation>変更の前と後</translation>
+    </message>
+    <message>
+        <source>Overview: every layer × head</source>
+        <translation>一覧：すべての層 × ヘッド</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
@@ -1144,6 +1180,22 @@ exactly 0</source>
     <message>
         <source>Presentation con&amp;trols</source>
         <translation>プレゼンテーションの操作パネル(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>ヘッドを並べて表示</translation>
+    </message>
+    <message>
+        <source>Keys while presenting</source>
+        <translation>プレゼンテーション中のキー</translation>
+    </message>
+    <message>
+        <source>Next view</source>
+        <translation>次の表示</translation>
+    </message>
+    <message>
+        <source>Previous view</source>
+        <translation>前の表示</translation>
     </message>
     <message>
         <source>Full screen with large type for a projector: the active head big, the others small (F5 or Esc to leave)</source>
@@ -2794,6 +2846,78 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the rollout of {0} layers of {1:,} tokens takes {2:,} multiplications (layers × tokens³); AttnViz does at most {3:,}</source>
         <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
+    </message>
+    <message>
+        <source>Tab / Shift+Tab</source>
+        <translation>Tab / Shift+Tab</translation>
+    </message>
+    <message>
+        <source>the next / previous view</source>
+        <translation>次の表示 / 前の表示</translation>
+    </message>
+    <message>
+        <source>the heads: one big ↔ all side by side</source>
+        <translation>ヘッド：1 つを大きく ↔ すべて並べる</translation>
+    </message>
+    <message>
+        <source>the controls panel</source>
+        <translation>操作パネルの表示・非表示</translation>
+    </message>
+    <message>
+        <source>→ / Space / PgDn</source>
+        <translation>→ / スペース / PgDn</translation>
+    </message>
+    <message>
+        <source>the next guided step</source>
+        <translation>ガイド付きステップを 1 つ進める</translation>
+    </message>
+    <message>
+        <source>← / PgUp</source>
+        <translation>← / PgUp</translation>
+    </message>
+    <message>
+        <source>the previous guided step</source>
+        <translation>ガイド付きステップを 1 つ戻す</translation>
+    </message>
+    <message>
+        <source>the previous / next query</source>
+        <translation>前のクエリ / 次のクエリ</translation>
+    </message>
+    <message>
+        <source>Ctrl++ / Ctrl+−</source>
+        <translation>Ctrl++ / Ctrl+−</translation>
+    </message>
+    <message>
+        <source>larger / smaller text</source>
+        <translation>文字を大きく / 小さく</translation>
+    </message>
+    <message>
+        <source>this list of keys</source>
+        <translation>このキーの一覧</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>close this list; the next Esc leaves</source>
+        <translation>一覧を閉じる。次の Esc で終了</translation>
+    </message>
+    <message>
+        <source>leave the presentation</source>
+        <translation>プレゼンテーションを終了</translation>
+    </message>
+    <message>
+        <source>Keys while presenting (? or Esc closes this list)</source>
+        <translation>プレゼンテーション中のキー（? または Esc でこの一覧を閉じます）</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>In every view</source>
+        <translation>どの表示でも</translation>
     </message>
 </context>
 </TS>

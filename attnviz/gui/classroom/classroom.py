@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..common.actions import make_action, name_actions
 from ..common.i18n import LANGUAGES, current_language, install_language, tr
 from ..look import colormaps
-from ..look.fonts import presented
+from ..look.fonts import presented, readable_pixels
 from ..look.theme import THEMES, apply_theme
 from ..state import settings
 from ..state.view import FIELDS
 from ..steps.stages import following, preceding
 from .help import show_about, show_guide
+from .keys import KeysOverlay
+from .views import BY_ID, FIRST, VIEWS, cycled
 
 ZOOM_STEPS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 2.8)
 DESK_ZOOM = FIELDS["desk_zoom"]                  # Ctrl+0 on the desk ...
@@ -28,6 +31,7 @@ PRESENTATION_MAX_ZOOM = 2.0  # beyond, a 1920 × 1080 screen cannot hold the ste
 PRESENTATION_POINTS = 24  # heatmap labels and values on a projector: readable from the back
 STEPS_SHARE = 0.42        # of the screen's width, for the step table and the controls while presenting
 SLIDER_SHARE = 1 / 3      # a presentation q slider is at least this share of the screen wide
+STEPS_MOST = 2.0          # the step table presented alone: its type at most this many times the least readable
 
 
 class Presentable(Protocol):
@@ -36,6 +40,7 @@ class Presentable(Protocol):
     heads: QWidget      # heads/view.HeadsView: set_presentation, value_pixels, guide
     steps: QWidget      # steps/table.StepView: set_compact
     presenter: QWidget  # tables/controls.PresentationControls
+    stage: QWidget      # where a presented view other than the heads is shown
 
     def dialog_parent(self) -> QWidget: ...
     def next_token(self) -> QWidget: ...
@@ -44,11 +49,16 @@ class Presentable(Protocol):
     def hide_chrome(self) -> None: ...
     def fill_screen(self, steps_share: float, slider_share: float) -> None: ...
     def leave(self, geometry, state) -> None: ...
+    def present(self, view, side_by_side: bool = False, overview=None) -> QWidget | None: ...
 
 
 class Classroom:
-    def __init__(self, parts: Presentable, document, view):
+    def __init__(self, parts: Presentable, document, view, overview):
         self.parts, self.document, self.view = parts, document, view
+        self.overview = overview  # overview/controller.OverviewController: its dialog can be presented
+        self.presented_view = FIRST  # which view fills the screen while presenting (views.py's VIEWS)
+        self.side_by_side = False    # the heads presented: all side by side, or the active one big
+        self._shown = None           # the presented widget told set_presentation(True)
         self.host = parts.dialog_parent()  # holds the actions, so their keys work with the menus hidden
         self.colormap_menu = self.scale_menu = self.theme_menu = self.language_menu = self.guided_menu = None
         self.first_start = False  # no window layout remembered: the app opens maximised
@@ -75,7 +85,7 @@ class Classroom:
 
     def _build_actions(self):
         self.presentation_action = self._action(self.toggle_presentation, ["F5"], checkable=True)
-        self.exit_presentation_action = self._action(lambda: self.set_presentation(False), ["Esc"])
+        self.exit_presentation_action = self._action(self._escape, ["Esc"])
         self.zoom_in_action = self._action(lambda: self.zoom(+1), [QKeySequence.ZoomIn, "Ctrl+="])
         self.zoom_out_action = self._action(lambda: self.zoom(-1), [QKeySequence.ZoomOut])
         self.zoom_reset_action = self._action(self.reset_zoom, ["Ctrl+0"])
@@ -94,6 +104,17 @@ class Classroom:
         _, self.theme_actions = self._group(THEMES, self.set_theme)
         self.parts.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
         self.parts.presenter.toggle.clicked.connect(self.toggle_controls)
+        # Presenting only, like H: on the desk these are digits and letters to type.
+        self.view_actions = {v.id: self._action(lambda _=False, i=v.id: self.present_view(i), [v.key])
+                             for v in VIEWS}
+        self.cycle_actions = (self._action(lambda: self.present_view(cycled(self.presented_view, +1)), ["Tab"]),
+                              self._action(lambda: self.present_view(cycled(self.presented_view, -1)),
+                                           [QKeySequence(Qt.Key_Backtab), "Shift+Tab"]))
+        self.side_by_side_action = self._action(self.toggle_side_by_side, ["V"], checkable=True)
+        self.keys_action = self._action(self.toggle_keys, ["?", "Shift+?"])
+        self.keys = KeysOverlay(self.host)
+        for action in self._presenting_only():
+            action.setEnabled(False)
 
     def fill_view_menu(self, menu):
         for action in (self.presentation_action, self.controls_action, None, self.zoom_in_action, self.zoom_out_action,
@@ -125,7 +146,10 @@ class Classroom:
             self.guide_action: tr("&What am I looking at?"), self.about_action: tr("&About AttnViz"),
             self.exit_presentation_action: tr("Leave presentation"),
             self.controls_action: tr("Presentation con&trols"),
+            self.side_by_side_action: tr("Heads side by side"), self.keys_action: tr("Keys while presenting"),
+            self.cycle_actions[0]: tr("Next view"), self.cycle_actions[1]: tr("Previous view"),
         }
+        texts.update({self.view_actions[v.id]: tr(v.label) for v in VIEWS})
         tips = {
             self.presentation_action: tr("Full screen with large type for a projector: the active head big, "
                                          "the others small (F5 or Esc to leave)"),
@@ -276,8 +300,12 @@ class Classroom:
             self._show_controls(settings.presentation_controls())
             parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)
             self._match_step_table(parts.heads.value_pixels())
+            self.presented_view, self.side_by_side = FIRST, False
+            self.present_view(FIRST)
         else:
             geometry, state, zoom = self._saved_layout
+            self.keys.hide()
+            self._tell_presented(None)
             self.view.set("presenting", False)
             parts.heads.valuePixelsChanged.disconnect(self._match_step_table)
             parts.heads.set_presentation(False)
@@ -287,18 +315,77 @@ class Classroom:
             parts.presenter.hide()
             parts.leave(geometry, state)
         self.presentation_action.setChecked(on)
-        self.controls_action.setEnabled(on)
+        for action in self._presenting_only():
+            action.setEnabled(on)
         self._presentation_keys(on)
 
+    def _presenting_only(self) -> list[QAction]:
+        return [self.controls_action, *self.view_actions.values(), *self.cycle_actions, self.side_by_side_action,
+                self.keys_action]
+
+    # ------------------------------------------------------------- which view is presented
+
+    def present_view(self, name: str) -> None:
+        """Presenting, `name` (a VIEWS id) fills the screen; on the desk, nothing happens."""
+        if not self.presenting or name not in BY_ID:
+            return
+        self.presented_view = name
+        heads = name == "heads"
+        self.parts.heads.set_presentation(True, PRESENTATION_POINTS, side_by_side=heads and self.side_by_side)
+        widget = self.parts.present(BY_ID[name], self.side_by_side, self._overview)
+        self._tell_presented(None if heads else widget)
+        if heads and not self.side_by_side:
+            self.parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)  # the steps beside the big head, as they were
+        QApplication.sendPostedEvents()  # laid out on the whole screen before the step table's type is fitted
+        self._match_step_table(self.parts.heads.value_pixels())
+        self.side_by_side_action.setChecked(self.side_by_side)
+
+    def toggle_side_by_side(self) -> None:
+        """V: the heads one big (with the steps beside) ↔ every head side by side, as big as fits."""
+        self.side_by_side = not self.side_by_side if self.presented_view == "heads" else True
+        self.present_view("heads")
+
+    def _tell_presented(self, widget) -> None:
+        """The presented view sizes its own type and drawing (set_presentation); a maths view is the
+        maths panel's current tab. The one told before is told it is back on the desk."""
+        if widget is not None and widget.objectName() == "mathsTabs":
+            widget = widget.currentWidget()
+        if self._shown is not None and self._shown is not widget:
+            _set_presentation(self._shown, False)
+        self._shown = widget
+        if widget is not None:
+            _set_presentation(widget, True)
+        self._presented_type()
+
+    def _overview(self) -> tuple:
+        """(the overview's dialog for the stage, opened if it was not; whether it was open on the desk)."""
+        was_open = self.overview.dialog is not None and self.overview.dialog.isVisible()
+        if self.overview.dialog is None:
+            self.overview.open()
+        return self.overview.dialog, was_open
+
+    def toggle_keys(self) -> None:
+        self.keys.hide() if self.keys.isVisible() else self.keys.open()
+
+    def _escape(self) -> None:
+        """Esc closes the keys' list first, then leaves the presentation."""
+        if self.keys.isVisible():
+            self.keys.hide()
+        else:
+            self.set_presentation(False)
+
     def _presented_type(self):
-        """Presenting, the words beside the heatmap (the guide, the controls, the next token) are
-        never smaller than the back row can read, whatever the zoom."""
-        for widget in (self.parts.presenter, self.parts.heads.guide, self.parts.next_token()):
+        """Presenting, the words beside the heatmap (the guide, the controls, the next token) and
+        the presented view are never smaller than the back row can read, whatever the zoom."""
+        for widget in (self.parts.presenter, self.parts.heads.guide, self.parts.next_token(), self.parts.stage):
             widget.setFont(presented(QApplication.font(), widget) if self.presenting else QFont())
 
     def _match_step_table(self, pixels: int):
-        """The step table's type as large as the big heatmap's values."""
+        """The step table's type as large as the big heatmap's values; presented alone (2), at most
+        STEPS_MOST times the least readable type (three tokens' values are 100 px: the rows would not fit)."""
         steps = self.parts.steps
+        if self.presented_view == "steps":
+            pixels = min(pixels, round(STEPS_MOST * readable_pixels(steps)))
         if self.presenting and pixels != steps.presentation_pixels:
             steps.set_compact(True, pixels)
 
@@ -341,3 +428,9 @@ class Classroom:
         stage = self.document.stage
         self.guided_action.setChecked(stage is not None)
         self.parts.heads.show_guide()
+
+
+def _set_presentation(widget, on: bool) -> None:
+    """Views that can be presented size their own type (≥ 20 px at 1920 × 1080) and drawing."""
+    if hasattr(widget, "set_presentation"):
+        widget.set_presentation(on)

@@ -136,7 +136,7 @@ class HeatmapPainter:
     def geometry(self, rect: QRectF, data: HeatmapData) -> Geometry:
         """Where everything goes; measured again only when the room, the tokens or the title change
         (measuring 512 labels on every paint would cost more than painting them)."""
-        key = (rect.getRect(), data.tokens, data.column_tokens, bool(data.title))
+        key = (rect.getRect(), data.tokens, data.column_tokens, data.title)
         if self._geometry[0] != key:
             self._geometry = (key, self._measure(rect, data))
         return self._geometry[1]
@@ -145,7 +145,7 @@ class HeatmapPainter:
         n = len(data.tokens)
         pad = max(4.0, rect.width() * 0.01)
         title_font = self._title_font()
-        title_h = QFontMetricsF(title_font).height() * 1.4 if data.title else 0.0
+        title_h = QFontMetricsF(title_font).height() * (0.4 + self._title_lines(data.title, rect.width()))
         # Labels scale with the cells and the cells with the room the labels leave:
         # size the font from a first estimate, then measure the labels once with it.
         estimate = min(self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height()))
@@ -204,6 +204,12 @@ class HeatmapPainter:
     def _title_font(self) -> QFont:
         return weighted(self.font, bold=True)
 
+    def _title_lines(self, title: str, width: float) -> int:
+        """A title too long for one line (a GQA head's group and the heads sharing it) takes two."""
+        if not title:
+            return 0
+        return 1 if QFontMetricsF(self._title_font()).horizontalAdvance(title) <= width else 2
+
     @staticmethod
     def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
         """Labels too wide for their column are turned to read upwards (never stacked one
@@ -231,9 +237,12 @@ class HeatmapPainter:
         if data.title:
             p.setFont(self._title_font())
             p.setPen(self.foreground)
-            title = QFontMetricsF(self._title_font()).elidedText(data.title, Qt.ElideRight, rect.width())
-            p.drawText(QRectF(rect.left(), rect.top(), rect.width(), g.title_height),
-                       Qt.AlignLeft | Qt.AlignVCenter, title)
+            box = QRectF(rect.left(), rect.top(), rect.width(), g.title_height)
+            if self._title_lines(data.title, rect.width()) == 1:
+                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, data.title)
+            else:  # wrapped on two lines; cut (…) only beyond them
+                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, _two_lines(
+                    data.title, QFontMetricsF(self._title_font()), rect.width()))
         if vector and g.cell >= VECTOR_CELL:
             self._paint_cells_as_rects(p, g, data)
         else:
@@ -579,3 +588,14 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
                Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, mask_legend(mask_kind))
     p.restore()
+
+
+def _two_lines(text: str, fm: QFontMetricsF, width: float) -> str:
+    """`text` as it fits two lines of `width`: broken after the last space or "・" / "（" that keeps the
+    first line within the width (anywhere, for a title without one), the rest elided."""
+    cut = len(text)
+    while cut > 1 and fm.horizontalAdvance(text[:cut]) > width:
+        cut -= 1
+    breaks = [i for i in range(1, cut + 1) if i < len(text) and (text[i] in "・（(" or text[i - 1] == " ")]
+    at = breaks[-1] if breaks and breaks[-1] > cut // 3 else cut
+    return text[:at].rstrip() + "\n" + fm.elidedText(text[at:].strip(), Qt.ElideRight, width)

@@ -6,7 +6,17 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import masks
 from ...core.attention import kv_group
@@ -25,6 +35,7 @@ from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_c
 ACTIVE_BORDER = QColor(230, 120, 0)
 MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
 ZOOM_STEP = 1.25     # one notch of the mouse wheel
+SIDE_BY_SIDE = 4     # heads side by side at most: beyond, the four around the active head
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 
 
@@ -270,8 +281,9 @@ class HeadPanel(QWidget):
         self.rebuilds += 1
 
     def _retranslate(self) -> None:
-        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click a row to "
-                           "explain it step by step.").format(self.index) + "\n" +
+        self.setToolTip(tr("Head {0}: rows are queries, columns are keys. Click to make it the active head "
+                           "(the query stays); then click a row to explain it step by step.").format(self.index)
+                        + "\n" +
                         tr("Mouse wheel: zoom in and out; drag: move; double-click: the whole matrix."))
 
     def set_colormap(self, colormap: colormaps.ColorMap) -> None:
@@ -401,9 +413,12 @@ class HeadPanel(QWidget):
             cell = (cell[0] + self.offset()[0], cell[1] + self.offset()[1])
         if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
             return
-        row = cell[0] if cell else self.document.query
-        self.document.select(head=self.index, query=row)
-        self.clicked.emit(self.index, row)
+        d = self.document
+        if self.index != d.active_head:  # a click picks the head; the query the class follows stays
+            d.select(head=self.index)
+        elif cell:
+            d.select(query=cell[0])
+        self.clicked.emit(self.index, d.query)
 
 
 def _group_note(scenario, index: int) -> str:
@@ -458,7 +473,8 @@ class GuideBar(QWidget):
 
 
 class HeadsView(Retranslated, QWidget):
-    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small."""
+    """Every head: a grid of equal panels, or (presenting) the active head big and the rest small,
+    or every head side by side, each as big as fits."""
 
     valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
 
@@ -472,7 +488,8 @@ class HeadsView(Retranslated, QWidget):
         self.report = report  # where refused edits are shown
         self._redraw = NextTurn(self, self._redraw_changed)
         self.panels_points = 0.0
-        self._placed_active = 0
+        self.side_by_side = False  # presenting: every head as big as fits, instead of one big
+        self._placed = None  # (active head, columns) the grid was laid out for
         self.colormap = colormaps.get(view.colormap, view.scale)
         self.grid = QGridLayout()
         self.grid.setSpacing(6)
@@ -513,9 +530,10 @@ class HeadsView(Retranslated, QWidget):
         self.refresh()
 
     def _place(self):
-        self._placed_active = self.document.active_head
+        columns = self._side_columns()
+        self._placed = (self.document.active_head, columns)
         for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
-            big = i == self._placed_active
+            big = i == self.document.active_head or self.side_by_side
             points = self.panels_points if big else 0.0
             share = 0.55 if self.focus and not big else 1.0
             if (panel.min_points, panel.type_share) != (points, share):
@@ -527,14 +545,44 @@ class HeadsView(Retranslated, QWidget):
             self.grid.setRowStretch(r, 0)
         for c in range(self.grid.columnCount()):
             self.grid.setColumnStretch(c, 0)
+        shown = self._side_heads()
+        for i, panel in enumerate(self.panels):
+            panel.setVisible(i in shown)
         if self.focus and len(self.panels) > 1:
             self._place_focus()
         else:
-            columns = math.ceil(math.sqrt(len(self.panels)))
-            for i, panel in enumerate(self.panels):
-                self.grid.addWidget(panel, i // columns, i % columns)
-                self.grid.setColumnStretch(i % columns, 1)
-                self.grid.setRowStretch(i // columns, 1)
+            columns = columns or math.ceil(math.sqrt(len(self.panels)))
+            for k, i in enumerate(shown):
+                self.grid.addWidget(self.panels[i], k // columns, k % columns)
+                self.grid.setColumnStretch(k % columns, 1)
+                self.grid.setRowStretch(k // columns, 1)
+
+    def _side_heads(self) -> list[int]:
+        """The heads shown: all, or side by side at most SIDE_BY_SIDE of them, those around the active
+        head (heads 4–7 while head 5 is active), each large enough to read from the back."""
+        n = len(self.panels)
+        if not self.side_by_side or n <= SIDE_BY_SIDE:
+            return list(range(n))
+        first = min(self.document.active_head // SIDE_BY_SIDE * SIDE_BY_SIDE, n - SIDE_BY_SIDE)
+        return list(range(first, first + SIDE_BY_SIDE))
+
+    def _side_columns(self) -> int | None:
+        """Side by side: the number of columns that makes every (square) heatmap the largest,
+        e.g. two heads each half the screen, four in a 2 × 2 grid."""
+        n = min(len(self.panels), SIDE_BY_SIDE)
+        if not self.side_by_side or not n:
+            return None
+        width = max(1, self.width() - self.colorbar.sizeHint().width())
+        height = max(1, self.height() - (self.guide.sizeHint().height() if self.guide.isVisible() else 0))
+
+        def side(columns):
+            return min(width / columns, height / math.ceil(n / columns))
+        return max(range(1, n + 1), key=lambda c: (round(side(c)), -c))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.side_by_side and self._placed != (self.document.active_head, self._side_columns()):
+            self._place()
 
     def _panel_resized(self, panel: "HeadPanel") -> None:
         if self.focus and panel.index == self.document.active_head:
@@ -557,9 +605,15 @@ class HeadsView(Retranslated, QWidget):
         for c in range(columns):
             self.grid.setColumnStretch(1 + c, 1)
 
-    def set_presentation(self, on: bool, points: float = 0.0):
-        """The active head big and the rest small, with type of at least `points`."""
-        self.focus = on
+    def set_presentation(self, on: bool, points: float = 0.0, side_by_side: bool = False):
+        """The active head big and the rest small, or (side by side) every head as big as fits,
+        with type of at least `points`."""
+        if on != (self.focus or self.side_by_side):
+            # The colour bar's type kept as presenting found it: zooming in (Ctrl++) must not widen it at
+            # the head's cost.
+            self.colorbar.setFont(QFont(QApplication.font()) if on else QFont())
+        self.focus = on and not side_by_side
+        self.side_by_side = on and side_by_side
         self.panels_points = points if on else 0.0
         self._place()
         self.show_description()
@@ -581,7 +635,7 @@ class HeadsView(Retranslated, QWidget):
     def refresh(self):
         """Panels are brought up to date at the next event-loop turn, once for any number of
         changes in this one: reading the results then costs one recompute."""
-        if self.focus and self._placed_active != self.document.active_head:
+        if (self.focus or self.side_by_side) and self._placed[0] != self.document.active_head:
             self._place()  # a newly active head moves to the big place
         for panel in self.panels:
             panel.refresh()
@@ -598,7 +652,7 @@ class HeadsView(Retranslated, QWidget):
         """The scenario's story (what to look for), in the interface's language."""
         text = self.document.scenario.text("description", current_language())
         self.description.setText(text)
-        self.description.setVisible(bool(text) and not self.focus)
+        self.description.setVisible(bool(text) and not (self.focus or self.side_by_side))
 
     def retranslate(self) -> None:
         self.show_description()

@@ -137,8 +137,10 @@ def isolate_settings() -> None:
 
 
 def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang: str | None = None,
-               presentation: bool = False, stage: int | None = None, view: str = "steps") -> None:
-    """Render the whole window offscreen into a PNG file (written atomically)."""
+               presentation: bool = False, stage: int | None = None, view: str | None = None) -> None:
+    """Render the whole window offscreen into a PNG file (written atomically). Presenting, `view`
+    (a classroom/views.py id, or "maths") fills the screen ("heads": every head side by side);
+    on the desk, it is the panel brought forward."""
     if not str(path).lower().endswith(".png"):
         raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
     from ..export.files import png_bytes
@@ -155,14 +157,43 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
     window.document.set_stage(stage)
     window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
     app.processEvents()
-    if view != "steps":  # the maths views (pyqtgraph), built when first shown; the lines view is one of them
-        window.parts.show_lines() if view == "lines" else window.parts.bring_forward(window.parts.maths_dock)
-        for _ in range(3):
+    if view is not None:
+        _show_view(window, view, presentation)
+        for _ in range(3):  # the maths views (pyqtgraph) are built when first shown
             app.processEvents()
+        _wait_for_overview(window, app)
     image = window.grab().toImage()
     window.document.undo_stack.setClean()  # nothing to save: close without asking
     window.close()
     atomic_write(path, png_bytes(image))
+
+
+def _show_view(window, view: str, presentation: bool) -> None:
+    from ..classroom.views import BY_ID
+    parts, classroom = window.parts, window.classroom
+    if presentation:
+        if view == "heads":
+            classroom.side_by_side = True
+        classroom.present_view("geometry" if view == "maths" else view)
+        return
+    record = BY_ID.get(view)
+    if view == "maths" or (record is not None and record.maths_tab is not None):
+        parts.bring_forward(parts.maths_dock)
+        if record is not None:
+            parts.maths.widget().setCurrentIndex(record.maths_tab)
+    elif view == "layer" and window.document.scenario.projection is not None:
+        parts.bring_forward(parts.pipeline_dock)
+
+
+def _wait_for_overview(window, app, seconds: float = 60) -> None:
+    """The overview gathers its numbers on a worker thread: the picture waits for them."""
+    import time
+    dialog = window.overview.dialog
+    end = time.monotonic() + seconds
+    while dialog is not None and dialog.working and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+    app.processEvents()
 
 
 def export_comparison(a, b, path: str, width: int = 2400, caption: bool = True, lang: str | None = None,

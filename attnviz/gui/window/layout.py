@@ -4,7 +4,17 @@ the toolbar above; and the same parts rearranged for a projector."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDockWidget, QSplitter, QTabBar, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTabBar,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..common.i18n import tr
 from ..heads.view import HeadsView
@@ -20,7 +30,18 @@ class Parts:
         self.window, self.document = window, document
         d = document
         self.heads = HeadsView(d, view, report)
-        window.setCentralWidget(self.heads)
+        # Presenting another view than the heads, it is lent to the stage, which takes the heads' place.
+        self.stage = QWidget(objectName="presentedStage")
+        QVBoxLayout(self.stage).setContentsMargins(0, 0, 0, 0)
+        self.centre = QStackedWidget(objectName="centre")
+        self.centre.addWidget(self.heads)
+        self.centre.addWidget(self.stage)
+        window.setCentralWidget(self.centre)
+        self._lent = None  # (the widget on the stage, how it goes back)
+        self.presenting = False  # the docks' visibility is the presentation's until it ends
+        self._replaced = False   # another scenario was opened while presenting
+        self.notice = QLabel(objectName="presentedNotice", wordWrap=True, alignment=Qt.AlignCenter)
+        self.notice.hide()  # presented instead of a view this scenario does not have
         self.tables = VectorTables(d, report)
         self.vectors_dock = self._dock("vectorsDock", self.tables, Qt.LeftDockWidgetArea)
         self.pipeline = None  # the layer view, made for scenarios with X and W matrices
@@ -97,16 +118,19 @@ class Parts:
         """The layer view comes forward when the scenario has X and W matrices, and goes otherwise;
         the q, k, v tables go away for a model's weights (there are none)."""
         s, window = self.document.scenario, self.window
-        self.vectors_dock.setVisible(not s.weights_only)
-        self.vectors_dock.toggleViewAction().setEnabled(not s.weights_only)
         layered = s.projection is not None
-        self.pipeline_dock.toggleViewAction().setEnabled(layered)
-        self.next_dock.setVisible(s.live is not None)
-        self.next_dock.toggleViewAction().setEnabled(s.live is not None)
         if layered and self.pipeline is None:
             from ..layer.view import LayerView
             self.pipeline = LayerView(self.document, self.report)
             self.pipeline_dock.setWidget(self.pipeline)
+        if self.presenting:  # the presentation keeps its layout; the desk is laid out for it on leaving
+            self._replaced = True
+            return
+        self.vectors_dock.setVisible(not s.weights_only)
+        self.vectors_dock.toggleViewAction().setEnabled(not s.weights_only)
+        self.pipeline_dock.toggleViewAction().setEnabled(layered)
+        self.next_dock.setVisible(s.live is not None)
+        self.next_dock.toggleViewAction().setEnabled(s.live is not None)
         if layered and not window.tabifiedDockWidgets(self.vectors_dock):
             window.tabifyDockWidget(self.vectors_dock, self.pipeline_dock)
         self.pipeline_dock.setVisible(layered)
@@ -146,8 +170,10 @@ class Parts:
     def hide_chrome(self) -> None:
         """Presenting: the menus, toolbar, tables and maths go; the steps move beside the heads."""
         w = self.window
-        for widget in (w.menuBar(), w.statusBar(), self.toolbar, self.vectors_dock, self.maths_dock, self.sliders):
-            widget.hide()
+        self.presenting, self._replaced = True, False
+        for widget in (w.menuBar(), w.statusBar(), self.toolbar, self.vectors_dock, self.pipeline_dock,
+                       self.maths_dock, self.sliders):
+            widget.hide()  # the layer too: at desk size beside the big head, it squeezed the head
         w.addDockWidget(Qt.RightDockWidgetArea, self.steps_dock)
         self.steps_dock.show()
 
@@ -170,6 +196,73 @@ class Parts:
         w = self.window
         for widget in (w.menuBar(), w.statusBar(), self.sliders):
             widget.show()
+        self.present(None)  # after the sliders: the step table goes back beside them at the sizes they had
+        QApplication.sendPostedEvents()  # the views given back are laid out before the desk's sizes return
         w.showNormal()
         w.restoreState(state)
         w.restoreGeometry(geometry)
+        self.presenting = False
+        if self._replaced:
+            self.show_pipeline()
+
+    # ------------------------------------------------------------- one view presented at a time
+
+    def present(self, view, side_by_side: bool = False, overview=None) -> QWidget | None:
+        """Presenting, `view` (a classroom/views.py record) fills the screen: the heads (the big one with
+        the steps beside it, or every head side by side), or another view lent to the stage. None:
+        everything back where it was on the desk. Returns the widget presented."""
+        self._give_back()
+        if view is None or view.id == "heads":
+            self.centre.setCurrentWidget(self.heads)
+            self.steps_dock.setVisible(view is not None and not side_by_side)
+            self.next_dock.setVisible(view is not None and not side_by_side and self.document.scenario.live is not None)
+            return self.heads if view is not None else None
+        self.steps_dock.hide()
+        self.next_dock.hide()
+        widget, back = self._borrow(view, overview)
+        self._lent = (widget, back)
+        self.stage.layout().addWidget(widget)
+        widget.show()
+        self.centre.setCurrentWidget(self.stage)
+        self.window.activateWindow()  # the overview was a window of its own: the keys are the window's again
+        self.window.setFocus()
+        return widget
+
+    def _borrow(self, view, overview):
+        """The widget presenting `view`, and how it goes back to its place on the desk."""
+        if view.id == "steps":  # the step table with the controls below it (H), as beside the big head
+            column = self.steps_dock.widget()
+            return column, lambda: self.steps_dock.setWidget(column)
+        if view.maths_tab is not None:
+            tabs = self.maths.widget()
+            tabs.setCurrentIndex(view.maths_tab)
+            tabs.tabBar().hide()  # one view, full screen: Tab and the number keys choose another
+            return tabs, lambda: (tabs.tabBar().show(), self.maths_dock.setWidget(tabs))
+        if view.id == "layer":
+            if self.document.scenario.projection is None or self.pipeline is None:
+                return self._notice(tr("This scenario has no layer from X to O to show: open projection-demo, "
+                                       "gqa-demo or a position preset."))
+            widget = self.pipeline_dock.widget()
+            return widget, lambda: self.pipeline_dock.setWidget(widget)
+        dialog, was_open = overview()  # the overview's dialog, shown inside the window while presented
+        if dialog is None:  # a real model's: made once its run is ready
+            return self._notice(tr("The overview is being gathered: press 0 again in a moment."))
+        flags = dialog.windowFlags()
+        dialog.setWindowFlags(Qt.Widget)
+        return dialog, lambda: (dialog.setParent(self.window, flags), dialog.setVisible(was_open))
+
+    def _notice(self, text: str):
+        self.notice.setText(text)
+        return self.notice, lambda: (self.notice.hide(), self.notice.setParent(None))
+
+    def _give_back(self) -> None:
+        if self._lent is None:
+            return
+        widget, back = self._lent
+        self._lent = None
+        self.stage.layout().removeWidget(widget)
+        back()
+
+    def presented(self) -> QWidget | None:
+        """The widget on the stage (None while the heads are presented, or on the desk)."""
+        return self._lent[0] if self._lent else None

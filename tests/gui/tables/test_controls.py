@@ -144,11 +144,14 @@ def test_clicking_a_row_label_selects_that_row(window, qtbot):
     assert window.document.query == 2
 
 
-def test_clicking_a_panel_makes_its_head_active_and_selects_the_row(window, qtbot):
+def test_clicking_a_panel_makes_its_head_active_keeping_the_query_and_a_second_click_selects_the_row(window, qtbot):
+    query = window.document.query
     target = panel(window, 1)
     qtbot.mouseClick(target, Qt.LeftButton, pos=cell_center(target, 3, 1))
-    assert window.document.active_head == 1 and window.document.query == 3
+    assert window.document.active_head == 1 and window.document.query == query  # the class's query stays
     assert child(window, "qTable").model().columnCount() == 2  # tables show head 1 now
+    qtbot.mouseClick(target, Qt.LeftButton, pos=cell_center(target, 3, 1))
+    assert window.document.query == 3
     assert target.data().selected_row == 3 and panel(window, 0).data().selected_row == 3
     assert child(window, "querySelector").currentText() == "を"
 
