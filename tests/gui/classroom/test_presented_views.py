@@ -89,12 +89,12 @@ def test_a_title_too_long_for_one_line_takes_two_and_is_not_cut(qtbot):
 def test_clicking_the_other_head_picks_it_and_keeps_the_query(qtbot):
     w = presenting(qtbot)
     d = w.document
-    query = d.query
+    query, token = d.query, d.scenario.tokens[d.query]  # "It" (それ in Japanese)
     press(w, qtbot, Qt.Key_V)
     other = w.parts.heads.panels[1]
     g = other.painter.geometry(other._content_rect(), other.data())
     qtbot.mouseClick(other, Qt.LeftButton, pos=QPoint(int(g.grid.left() + g.cell_w / 2), int(g.grid.top() + 2)))
-    assert d.active_head == 1 and d.query == query and d.scenario.tokens[query] == "それ"
+    assert d.active_head == 1 and d.query == query and d.scenario.tokens[query] == token == "It"
     press(w, qtbot, Qt.Key_V)  # the thumbnail of head 0 beside the big head 1
     thumb = w.parts.heads.panels[0]
     qtbot.mouseClick(thumb, Qt.LeftButton, pos=QPoint(thumb.width() // 2, thumb.height() // 2))

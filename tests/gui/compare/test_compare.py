@@ -95,7 +95,7 @@ def test_export_compare_writes_both_scenarios_and_says_why_there_is_no_differenc
     assert main(["export", "hashi-chopsticks", "--compare", "hashi-bridge", "--lang", "en",
                  "-o", str(tmp_path / "pair.svg")]) == 0
     text = svg_text(tmp_path / "pair.svg")
-    assert "A:" in text and "B:" in text and "ご飯" in text and "川" in text
+    assert "A:" in text and "B:" in text and "money" in text and "river" in text  # the English "bank" pair
     assert "No B − A" in text and "different words" in text and "gained it" not in text
     assert main(["export", "position-nekoga", "--compare", "position-suwatta", "--lang", "ja",
                  "-o", str(tmp_path / "order.svg")]) == 0
