@@ -220,3 +220,11 @@ def test_stepping_the_mask_width_is_one_undo_step_until_the_box_is_left(window, 
     size.setValue(2)
     size.setValue(3)
     assert doc.undo_stack.index() == steps + 1  # the undone steps are gone, a new one took their place
+
+
+def test_a_cells_exact_value_is_never_written_in_e_notation(window):
+    assert type_into(window, "k", 1, 0, "0.00001")
+    model = table(window, "k").model()
+    index = model.index(1, 0)
+    assert model.data(index, Qt.ToolTipRole) == "0.00001" and model.data(index, Qt.EditRole) == "0.00001"
+    assert model.data(index, Qt.DisplayRole) == "0.000"
