@@ -351,6 +351,8 @@ class StepView(Retranslated, QWidget):
         for widget in (self.output, self.shifted, self.note):
             layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
+        self._fitted_height = 0  # presenting: the table's height the type was fitted to
+        self.table.installEventFilter(self)  # presenting: the table's height changes with the labels under it
         document.changed.connect(self.schedule)
         document.selectionChanged.connect(self.schedule)
         self._fit_rows()
@@ -514,6 +516,7 @@ class StepView(Retranslated, QWidget):
         not by asking the view to read every row (that takes a third of a second at 512 tokens)."""
         if self.model.compact and self.presentation_pixels:
             self._fit_presented()
+            self._fitted_height = self.table.height()
         for column, width in self._column_widths().items():
             if width != self.table.columnWidth(column):
                 self.table.setColumnWidth(column, width)
@@ -600,6 +603,15 @@ class StepView(Retranslated, QWidget):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self._fit_columns()
+
+    def eventFilter(self, watched, event):
+        """Presenting, a label above or below the table that comes or goes (the output at step 5,
+        the words about a shifted eˣ) changes the table's height after the type was fitted to it:
+        fit again (not for a pixel or two: the pinned Σ row's own height follows the type)."""
+        if watched is self.table and event.type() == QEvent.Resize and self.model.compact \
+                and abs(self.table.height() - self._fitted_height) > 2:
+            self._fit_columns()
+        return False
 
     def retranslate(self):
         self.model.refresh(everything=True)

@@ -296,3 +296,20 @@ def test_the_guides_softmax_step_says_softmax_once_and_writes_e_to_the_x(qtbot):
     settle()
     guide = w.findChild(QWidget, "guideLabel").text()
     assert guide.count("softmax") == 1 and "eˣ = 0" in guide and "^" not in guide
+
+
+def test_the_type_is_fitted_again_when_the_table_is_given_another_height(qtbot):
+    """The table's height changes after its type was fitted (the window goes full screen, a label
+    under it comes or goes): the rows fill it again, without a gap above Σ and without scrolling."""
+    s = with_settings(load_preset("seed-demo"), temperature=0.02)  # the words about eˣ under the table
+    w = MainWindow(s)
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    w.classroom.set_presentation(True)
+    w.document.set_stage(SOFTMAX)
+    w.resize(1920, 1080)
+    settle()
+    table = w.findChild(QTableView, "stepTable")
+    rows = [r for r in range(table.model().rowCount()) if not table.isRowHidden(r)]
+    bottom = table.rowViewportPosition(rows[-1]) + table.rowHeight(rows[-1])
+    assert table.viewport().height() - 3 <= bottom <= table.viewport().height()  # no gap, nothing cut
