@@ -1284,10 +1284,6 @@ subtracting the max</source>
         <translation>÷ √dₖ</translation>
     </message>
     <message>
-        <source>Each score is divided by √dₖ = √{1} (and by the temperature), so that a large dₖ does not push softmax to all-or-nothing.</source>
-        <translation>各スコアを √dₖ = √{1}（と温度）で割ります。dₖ が大きくても softmax が 1 か 0 に偏らないようにするためです。</translation>
-    </message>
-    <message>
         <source>mask the future</source>
         <translation>未来を隠す</translation>
     </message>
@@ -1306,6 +1302,14 @@ subtracting the max</source>
     <message>
         <source>The dot product of the q of {0} with the k of every token: the more they point the same way, the larger the score.</source>
         <translation>「{0}」の q と各トークンの k の内積。向きがそろっているほどスコアが大きくなります。</translation>
+    </message>
+    <message>
+        <source>÷ √d_k</source>
+        <translation>÷ √d_k</translation>
+    </message>
+    <message>
+        <source>Each score is divided by √d_k = √{1} (and by the temperature), so that a large d_k does not push softmax to all-or-nothing.</source>
+        <translation>各スコアを √d_k = √{1}（と温度）で割ります。d_k が大きくても softmax が 1 か 0 に偏らないようにするためです。</translation>
     </message>
     <message>
         <source>{0} may not look at the tokens after it: their scores become −∞.</source>

@@ -22,7 +22,7 @@ class Stage:
     number: int        # 1, 2, ...: as the step table's headers and the banner count them
     short: str         # for the command line's help
     title: str         # QT_TR_NOOP-marked: the views translate it
-    explanation: str   # QT_TR_NOOP-marked; {0} the query's token, {1} dₖ; follows the title after a colon
+    explanation: str   # QT_TR_NOOP-marked; {0} the query's token, {1} d_k; follows the title after a colon
     adds: frozenset    # what it computes: step-table columns, and "sum" (the Σ row) or "output"
     part: str          # the formula's part it lights up (formula.layout names them)
     row: str           # what a heatmap's selected row shows: "scores", "scaled" or "weights"
@@ -34,8 +34,8 @@ STAGES = (
           QT_TR_NOOP("The dot product of the q of {0} with the k of every token: the more they point "
                      "the same way, the larger the score."),
           frozenset({"dot"}), part="scores", row="scores", masks=False),
-    Stage(2, "÷√dₖ", QT_TR_NOOP("÷ √dₖ"),
-          QT_TR_NOOP("Each score is divided by √dₖ = √{1} (and by the temperature), so that a large dₖ "
+    Stage(2, "÷√dₖ", QT_TR_NOOP("÷ √d_k"),  # the banner is rich text: d_k is set with a subscript k
+          QT_TR_NOOP("Each score is divided by √d_k = √{1} (and by the temperature), so that a large d_k "
                      "does not push softmax to all-or-nothing."),
           frozenset({"scaled"}), part="scale", row="scaled", masks=False),
     Stage(3, "mask", QT_TR_NOOP("mask the future"),
