@@ -18,24 +18,43 @@ MAX_ITEMS = 6      # longer vectors are shortened: [0.1, 0.2, 0.3, …]
 
 
 def fmt(x: float, decimals: int = 3, fixed: bool = False) -> str:
-    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235e+06', -inf -> '−∞';
+    """2.0 -> '2', 0.76792 -> '0.768', -0.5 -> '−0.5', 1234567 -> '1.235×10⁶', -inf -> '−∞';
     `fixed` keeps every decimal (2.0 -> '2.000'), so that the numbers of one view line up.
-    A value too small for the decimals is '0.000' ('−0.000'), never '3.493e−04' (which reads
-    as 3.49 where a column cuts it) nor '1.384e−87'; an exact zero is '0' unless fixed."""
+    A value too small for the decimals is '0.000' (not an exact zero), never '−0.000' (a class reads
+    a minus zero as a mistake), nor '3.493e−04' (which reads as 3.49 where a column cuts it) nor '1.384e−87'; an exact
+    zero is '0' unless fixed. Large values are written as school writes them, never as 1.2e+06."""
     x = float(x)
     if math.isinf(x):
         return MINUS_INFINITY if x < 0 else "\u221e"
     if x != 0 and abs(x) < 0.5 * 10 ** -decimals:
-        return ("\u2212" if x < 0 else "") + f"{0:.{decimals}f}"
+        return f"{0:.{decimals}f}"
     if abs(x) >= 1e5:
-        text = f"{x:.{decimals}e}"
-    elif fixed:
-        text = f"{x:.{decimals}f}"
-        text = text[1:] if text[0] == "-" and text.strip("-0.") == "" else text  # no '−0.00'
-    else:
-        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
-        text = "0" if text in ("-0", "") else text
+        return times_ten(x, decimals + 1)
+    text = f"{x:.{decimals}f}"
+    if not fixed:
+        text = text.rstrip("0").rstrip(".")
+    if text.lstrip("-").strip("0.") == "":  # −0.0001 at two decimals: no '−0.00'
+        text = text.lstrip("-") or "0"
     return text.replace("-", MINUS)
+
+
+SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def times_ten(x: float, significant: int = 3) -> str:
+    """336_800 -> '3.37×10⁵', 2.57e-27 -> '2.57×10⁻²⁷': as school writes powers of ten (the
+    command line's JSON keeps its numbers as numbers)."""
+    x = float(x)
+    if x == 0 or not math.isfinite(x):
+        return fmt(x)
+    mantissa, exponent = f"{x:.{max(1, significant) - 1}e}".split("e")
+    return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}".replace("-", MINUS)
+
+
+def fmt_temperature(t: float) -> str:
+    """The temperature as it is used, to its own digits: 0.05, 0.049, 1, 10, 0.0125 (never the
+    0.05 that is really 0.049, so 6 ÷ √4 ÷ 0.05 = 60 agrees with the table)."""
+    return f"{float(t):.6g}"
 
 
 def decimals_for(values, most: int = 3) -> int:
@@ -96,13 +115,13 @@ class StepRow:
         return (self.key, self.k, self.dot, self.scaled, self.mask, self.exp, self.weight)
 
 
-# e^x is written out as the tutorial does (e^2.83 ≈ 16.9) while it stays printable; beyond,
-# softmax subtracts the largest score first, and the table shows e^(x − max) as computed.
+# eˣ is written out as the tutorial does (e to the 2.83 ≈ 16.95) while it stays printable;
+# beyond, softmax subtracts the largest score first, and the table says so in words.
 EXP_DIRECT_LIMIT = 60.0
 
 
 def exponentials(masked_row) -> tuple[np.ndarray, bool]:
-    """(e^x for each key, 0 where masked; True when the max was subtracted first)."""
+    """(eˣ for each key, 0 where masked; True when the max was subtracted first)."""
     x = np.asarray(masked_row, dtype=float)
     finite = x[np.isfinite(x)]
     peak = float(finite.max()) if finite.size else 0.0
@@ -111,16 +130,16 @@ def exponentials(masked_row) -> tuple[np.ndarray, bool]:
         return np.exp(x - peak if shifted else x), shifted
 
 
-def fmt3(x: float) -> str:
-    """Three significant digits, as the tutorial's e^x: 1.00, 16.9, 4.11, 22.0, 3.42e−5; 0 stays 0."""
+def fmt_exp(x: float) -> str:
+    """eˣ with the digits a class checks by hand: two decimals from 1 up (1.00, 16.92, 4.11,
+    Σ 22.03), three significant digits below (0.368, 0.0498), powers of ten where those would
+    not fit or say nothing (3.37×10⁵, 2.57×10⁻²⁷); 0 stays 0 (a masked key)."""
+    x = float(x)
     if x == 0:
         return "0"
-    text = f"{x:#.3g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        text = f"{mantissa.rstrip('.')}e{int(exponent)}"
-    text = text.rstrip(".")  # 598. -> 598
-    return text.replace("-", MINUS)
+    if x >= 1e5 or x < 0.01:
+        return times_ten(x, 3)
+    return f"{x:.2f}" if x >= 1 else f"{x:#.3g}"
 
 
 class StepNumbers:
@@ -132,6 +151,7 @@ class StepNumbers:
         self.scaled = np.asarray(trace.scaled[i])
         self.hidden = np.isneginf(trace.masked[i])        # [n] True where the key is masked
         self.exps, self.shifted = exponentials(trace.masked[i])
+        self.peak = float(np.max(trace.masked[i]))  # the largest score: what a shifted eˣ subtracted
         self.weights = np.asarray(trace.weights[i])
         self._rows: dict[int, StepRow] = {}
         self._decimals: int | None = None
@@ -153,14 +173,14 @@ class StepNumbers:
                 key=self.tokens[j], k=fmt_vector(self.k[j], self.decimals, fixed=True),
                 dot=dot_text(self.q, self.k[j], self.decimals),
                 scaled=fmt(self.scaled[j], 3, fixed=True), mask=MINUS_INFINITY if masked else "0",
-                exp="0" if masked else fmt3(self.exps[j]),
+                exp="0" if masked else fmt_exp(self.exps[j]),
                 weight="0" if masked else f"{self.weights[j]:.3f}",  # aligned; a masked 0 is exact
                 weight_value=float(self.weights[j]), masked=masked)
         return self._rows[j]
 
     def total(self) -> StepRow:
-        """The Σ line: the sum of e^x that each one is divided by, and the weights' sum, 1."""
-        return StepRow(key="Σ", k="", dot="", scaled="", mask="", exp=fmt3(float(self.exps.sum())),
+        """The Σ line: the sum of eˣ that each one is divided by, and the weights' sum, 1."""
+        return StepRow(key="Σ", k="", dot="", scaled="", mask="", exp=fmt_exp(float(self.exps.sum())),
                        weight=f"{float(self.weights.sum()):.3f}", weight_value=0.0, masked=False)
 
     def best(self) -> int:
@@ -202,21 +222,18 @@ def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
     """The column title: '÷√2', '÷√64 ÷ 0.5', '÷ 1' (nothing when scaling is off and T = 1)."""
     parts = [f"÷√{d_k}"] if scale else []
     if temperature != 1.0:
-        parts.append(f"÷ {fmt(temperature, 2)}")
+        parts.append(f"÷ {fmt_temperature(temperature)}")
     return " ".join(parts) if parts else "÷ 1"
 
 
-def output_text(weights_row, v, output_row, decimals: int = 3, most: int | None = None) -> str:
-    """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys; with
-    `most`, that many terms at most, the largest weights first (a projector's short line)."""
+def output_text(weights_row, v, output_row, decimals: int = 3) -> str:
+    """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys, in the
+    sentence's order as the tutorial writes it (the first MAX_TERMS of them)."""
     weights_row = np.asarray(weights_row)
     visible = np.flatnonzero(weights_row > 0)
-    limit = MAX_TERMS if most is None else most
-    if most is not None:
-        visible = visible[np.argsort(-weights_row[visible], kind="stable")]
-    shown = visible if len(visible) <= limit else visible[:limit - 1]  # format only what is shown
+    shown = visible if len(visible) <= MAX_TERMS else visible[:MAX_TERMS - 1]  # format only what is shown
     places = decimals_for(v, decimals)  # the v rows as the v table writes them
     terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], places, fixed=True)}" for j in shown]
-    if len(visible) > limit:
+    if len(visible) > MAX_TERMS:
         terms.append("…")
     return " + ".join(terms) + f" = {fmt_vector(output_row, decimals, fixed=True)}"

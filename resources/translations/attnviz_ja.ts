@@ -80,14 +80,6 @@
         <translation>未来を見せる</translation>
     </message>
     <message>
-        <source>Divide by √d_k</source>
-        <translation>√d_k で割る</translation>
-    </message>
-    <message>
-        <source>Do not divide by √d_k</source>
-        <translation>√d_k で割らない</translation>
-    </message>
-    <message>
         <source>Which keys each query may see. Sliding window: itself and the tokens just before it. Prefix LM: the first tokens see each other. Padding and hand-painted: Shift+click a heatmap cell to hide or show it.</source>
         <translation>各クエリがどのキーを見られるか。スライディングウィンドウ：自分と直前のいくつかのトークン。プレフィックス LM：先頭のトークンどうしは互いに見られます。パディングと手で描く：ヒートマップのマスを Shift+クリックすると隠す／見せるを切り替えられます。</translation>
     </message>
@@ -98,14 +90,6 @@
     <message>
         <source>Each token may look only at itself and the tokens before it: the scores of later tokens become −∞, so their weights are exactly 0.</source>
         <translation>各トークンは自分と自分より前のトークンしか見られません。後ろのトークンのスコアは −∞ になり、重みはちょうど 0 になります。</translation>
-    </message>
-    <message>
-        <source>Divide the scores q·k by √d_k before softmax, so that long vectors do not make softmax all-or-nothing.</source>
-        <translation>softmax の前にスコア q・k を √d_k で割ります。次元が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
-    </message>
-    <message>
-        <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak.</source>
-        <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中します。</translation>
     </message>
     <message>
         <source>Mask: {0}</source>
@@ -150,6 +134,26 @@
     <message>
         <source>This file holds one layer of the model: open the model&apos;s own file to see the others</source>
         <translation>このファイルにはモデルの 1 つの層だけが入っています。ほかの層を見るには、モデルのファイルそのものを開いてください</translation>
+    </message>
+    <message>
+        <source>Divide by √dₖ</source>
+        <translation>√dₖ で割る</translation>
+    </message>
+    <message>
+        <source>Do not divide by √dₖ</source>
+        <translation>√dₖ で割らない</translation>
+    </message>
+    <message>
+        <source>÷ √dₖ</source>
+        <translation>÷ √dₖ</translation>
+    </message>
+    <message>
+        <source>Divide the scores q·k by √dₖ before softmax, so that long vectors do not make softmax all-or-nothing.</source>
+        <translation>softmax の前にスコア q・k を √dₖ で割ります。次元が大きくても softmax が 1 か 0 に偏らないようにするためです。</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s &quot;scale strength&quot;: a further divisor of the scores. Large: flat weights (look a little everywhere); small: one sharp peak. It stops at 0.1, 0.2, 0.5, 1, 2, 5, 10; hold Shift for the values between.</source>
+        <translation>チュートリアルの「スケールの強さ」：スコアをさらに割る数。大きいと重みが平らに（いろいろなところを少しずつ見る）、小さいと 1 か所に集中します。0.1、0.2、0.5、1、2、5、10 で止まります。その間の値にするには Shift を押しながら動かします。</translation>
     </message>
     <message>
         <source>Hide the controls (H)</source>
@@ -858,8 +862,22 @@ exactly 0</source>
         <translation>マスク</translation>
     </message>
     <message>
+        <source>4. eˣ after
+subtracting the max</source>
+        <translation>4. 最大値を
+引いてから eˣ</translation>
+    </message>
+    <message>
+        <source>4. eˣ after subtracting the max</source>
+        <translation>4. 最大値を引いてから eˣ</translation>
+    </message>
+    <message>
         <source>4. weight = {0} / Σ</source>
         <translation>4. 重み = {0} / Σ</translation>
+    </message>
+    <message>
+        <source>These scores are too large for eˣ, so the largest one, {0}, is first subtracted from every score: the column shows e to the (x − {0}). The weights are the same (the Softmax tab shows why).</source>
+        <translation>スコアが大きすぎて eˣ をそのままでは計算できないので、各スコアから先に最大のスコア {0} を引いています。この列は e の (x − {0}) 乗です。重みは変わりません（理由は Softmax タブで）。</translation>
     </message>
     <message>
         <source>Query {0} in {1}: the model&apos;s weights</source>
@@ -1322,12 +1340,20 @@ exactly 0</source>
         <translation>スコア q・k</translation>
     </message>
     <message>
+        <source>Each score is divided by √d_k = √{1} (and by the temperature), so that a large d_k does not push softmax to all-or-nothing.</source>
+        <translation>各スコアを √d_k = √{1}（と温度）で割ります。d_k が大きくても softmax が 1 か 0 に偏らないようにするためです。</translation>
+    </message>
+    <message>
         <source>mask the future</source>
         <translation>未来を隠す</translation>
     </message>
     <message>
         <source>softmax</source>
         <translation>softmax</translation>
+    </message>
+    <message>
+        <source>Each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights add up to 1. A masked score x = −∞ has eˣ = 0: its weight is exactly 0; every other weight is positive.</source>
+        <translation>各スコア x を eˣ に変え、その合計 Σ で割ります。重みの合計は 1 になります。マスクされたスコア x = −∞ は eˣ = 0 なので重みはちょうど 0、それ以外の重みはすべて正になります。</translation>
     </message>
     <message>
         <source>weighted sum of v</source>
@@ -1338,24 +1364,12 @@ exactly 0</source>
         <translation>「{0}」の q と各トークンの k の内積。向きがそろっているほどスコアが大きくなります。</translation>
     </message>
     <message>
-        <source>Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k does not push softmax to all-or-nothing.</source>
-        <translation>各スコアを √d_k = √{1}（と温度）で割ります。d_k が大きくても softmax が 1 か 0 に偏らないようにするため。</translation>
-    </message>
-    <message>
         <source>{0} may not look at the tokens after it: their scores become −∞.</source>
         <translation>「{0}」は自分より後ろのトークンを見られません。そのスコアは −∞ になります。</translation>
     </message>
     <message>
-        <source>softmax: each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights add up to 1. A masked score −∞ gives e^−∞ = 0: its weight is exactly 0; every other weight is positive.</source>
-        <translation>softmax：各スコア x を eˣ にし、それぞれをその合計 Σ で割るので、重みの合計は 1 になります。マスクされたスコア −∞ は e^−∞ = 0 なので重みはちょうど 0、それ以外の重みはすべて正になります。</translation>
-    </message>
-    <message>
         <source>The output of {0} is the weighted sum of the v rows: the tokens with large weights pass on most.</source>
         <translation>「{0}」の出力は、各トークンの v を重みで加重平均したもの。重みの大きいトークンの情報が多く混ざります。</translation>
-    </message>
-    <message>
-        <source>Step {0} of {1}: {2}. {3}</source>
-        <translation>ステップ {0} / {1}：{2}。{3}</translation>
     </message>
     <message>
         <source>What am I looking at?</source>
@@ -2918,6 +2932,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>In every view</source>
         <translation>どの表示でも</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1} · {2}: {3}</source>
+        <translation>ステップ {0} / {1}&#x3000;{2}：{3}</translation>
     </message>
 </context>
 </TS>

@@ -14,7 +14,7 @@ from PySide6.QtCore import QLineF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 
 from ...core.compute import Result, hidden
-from ...core.explain import fmt, step_rows, sum_row
+from ...core.explain import fmt_temperature, step_rows, sum_row
 from ...core.scenario import Scenario
 from ..common.i18n import head_label, tr
 from ..heads.heatmap import HeatmapData, HeatmapPainter, legend_kind, paint_colorbar
@@ -135,7 +135,7 @@ class Figure:
             return " · ".join(layer + [what, tr("the model's weights")])
         mask = tr("causal mask on") if s.causal else tr("causal mask off")
         scale = tr("÷√d_k (d_k = {0})").format(d_k) if s.scale else tr("no ÷√d_k")
-        temperature = tr("temperature {0}").format(fmt(s.temperature, 2))
+        temperature = tr("temperature {0}").format(fmt_temperature(s.temperature))
         return " · ".join(layer + [what, mask, scale, temperature])
 
     def _paint_caption(self, p, rect):

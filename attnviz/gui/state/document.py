@@ -14,7 +14,7 @@ from ...core.compute import Result
 from ...core.files import stamp
 from ...core.io import holds_layers
 from ...core.numbers import NumberError
-from ...core.scenario import Scenario, ScenarioError
+from ...core.scenario import Scenario, ScenarioError, same_scenario
 from ..common.i18n import describe
 
 UNDO_LIMIT = 1000  # steps kept; the oldest go first (a cell edit keeps two numbers, not a matrix)
@@ -29,7 +29,9 @@ class ScenarioDocument(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(UNDO_LIMIT)
+        self.undo_stack.indexChanged.connect(self._back_where_saved)
         self._scenario = scenario
+        self._saved = scenario  # the scenario as opened or last saved: back to it is no unsaved work
         self._result: Result | None = None
         self._last = None  # (scenario, result) last computed
         self.recomputes = 0  # counted for the "one recompute per edit" regression test
@@ -95,6 +97,7 @@ class ScenarioDocument(QObject):
 
     def replace(self, scenario: Scenario, source: str | None) -> None:
         """Open another scenario: a fresh history, head 0, the default query."""
+        self._saved = scenario
         self.undo_stack.clear()
         self.source = source
         self._note_file()
@@ -110,7 +113,19 @@ class ScenarioDocument(QObject):
     def mark_saved(self, path: str) -> None:
         self.source = path
         self._note_file()
+        self._saved = self._scenario
         self.undo_stack.setClean()
+
+    def _back_where_saved(self, _index: int) -> None:
+        """A net-zero change (a setting toggled off and on, an edit and its inverse, by hand rather
+        than by undo) leaves the scenario as it was saved: that is no unsaved work, so the history's
+        clean point moves here (no '*' in the title, no question on closing, no crash copy). Work
+        that was never saved (a crash copy restored: resetClean) has no clean point to move."""
+        stack = self.undo_stack
+        if stack.isClean() or stack.cleanIndex() < 0:
+            return
+        if same_scenario(self._scenario, self._saved):
+            stack.setClean()
 
     def _note_file(self) -> None:
         """What the file on disk is now: its stamp (to notice another program changing it) and

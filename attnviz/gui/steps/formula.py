@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from ...core.explain import fmt
+from ...core.explain import fmt_temperature
 from ..look.fonts import figure_font
 from .stages import stage
 
@@ -175,7 +175,7 @@ def layout(options: FormulaOptions, font: QFont) -> Box:
     if options.d_k and options.scale:
         notes += [script(t("d", italic), t("k", small_italic), up=False), t(f" = {options.d_k}")]
     if options.temperature != 1.0:
-        notes += ([t(", ")] if notes else []) + [t("T", italic), t(f" = {fmt(options.temperature, 2)}")]
+        notes += ([t(", ")] if notes else []) + [t("T", italic), t(f" = {fmt_temperature(options.temperature)}")]
     if notes:
         parts.append(row(t("    ("), *notes, t(")")))
     return row(*parts)

@@ -22,7 +22,7 @@ class Stage:
     number: int        # 1, 2, ...: as the step table's headers and the banner count them
     short: str         # for the command line's help
     title: str         # QT_TR_NOOP-marked: the views translate it
-    explanation: str   # QT_TR_NOOP-marked; {0} the query's token, {1} d_k
+    explanation: str   # QT_TR_NOOP-marked; {0} the query's token, {1} d_k; follows the title after a colon
     adds: frozenset    # what it computes: step-table columns, and "sum" (the Σ row) or "output"
     part: str          # the formula's part it lights up (formula.layout names them)
     row: str           # what a heatmap's selected row shows: "scores", "scaled" or "weights"
@@ -34,16 +34,16 @@ STAGES = (
           QT_TR_NOOP("The dot product of the q of {0} with the k of every token: the more they point "
                      "the same way, the larger the score."),
           frozenset({"dot"}), part="scores", row="scores", masks=False),
-    Stage(2, "÷√d_k", QT_TR_NOOP("÷ √d_k"),
-          QT_TR_NOOP("Each score is divided by √d_k = √{1} (and by the temperature), so that large d_k "
+    Stage(2, "÷√dₖ", QT_TR_NOOP("÷ √d_k"),  # the banner is rich text: d_k is set with a subscript k
+          QT_TR_NOOP("Each score is divided by √d_k = √{1} (and by the temperature), so that a large d_k "
                      "does not push softmax to all-or-nothing."),
           frozenset({"scaled"}), part="scale", row="scaled", masks=False),
     Stage(3, "mask", QT_TR_NOOP("mask the future"),
           QT_TR_NOOP("{0} may not look at the tokens after it: their scores become −∞."),
           frozenset({"mask"}), part="mask", row="scaled", masks=True),
     Stage(4, "softmax", QT_TR_NOOP("softmax"),
-          QT_TR_NOOP("softmax: each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights "
-                     "add up to 1. A masked score −∞ gives e^−∞ = 0: its weight is exactly 0; every other "
+          QT_TR_NOOP("Each score x becomes eˣ, and each eˣ is divided by their sum Σ, so the weights "
+                     "add up to 1. A masked score x = −∞ has eˣ = 0: its weight is exactly 0; every other "
                      "weight is positive."),
           frozenset({"exp", "weight", "sum"}), part="softmax", row="weights", masks=True),
     Stage(5, "output", QT_TR_NOOP("weighted sum of v"),

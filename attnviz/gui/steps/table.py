@@ -1,14 +1,34 @@
-"""The arithmetic of the selected query, as the tutorial's table: k, q·k, ÷√d_k, mask, eˣ, softmax,
-and the output as the weighted sum of v, under the formula softmax(QKᵀ/√d_k + M)V."""
+"""The arithmetic of the selected query, as the tutorial's table: k, q·k, ÷√dₖ, mask, eˣ, softmax,
+and the output as the weighted sum of v, under the formula softmax(QKᵀ/√dₖ + M)V. The Σ row is
+pinned under the table, in view however many keys scroll above it."""
 from __future__ import annotations
 
+import html
 import re
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QFont, QFontMetrics, QFontMetricsF
+from PySide6.QtWidgets import (
+    QApplication,
+    QBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ...core.explain import StepNumbers, StepRow, divisor_text, exponentials, fmt_vector, input_decimals, output_text
+from ...core.explain import (
+    StepNumbers,
+    StepRow,
+    divisor_text,
+    exponentials,
+    fmt,
+    fmt_vector,
+    input_decimals,
+    output_text,
+)
 from ...core.scenario import head_is_off
 from ..common import roles
 from ..common.i18n import Retranslated, head_label, tr
@@ -22,9 +42,14 @@ from .stages import shown
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(len(COLUMN_NAMES))
 COLUMNS = len(COLUMN_NAMES)
-ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em)
+ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em) ...
+LEAST_ROW_EMS = 1.1  # ... or, rather than scroll, down to the glyphs' own height
 HEADER_SHARE = 0.85  # presenting: the headers' type, of the cells' (two lines of them sit above the rows)
+HEADER_MARGINS = 8  # pixels above and below a header's text
 SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
+ARITHMETIC_TOKENS = 10  # presenting, examples this small (tokens, and dₖ below) show k and q·k written
+ARITHMETIC_D_K = 4      # out (0×2 + 2×0 = 0), as the tutorial's table does, when they fit the screen
+CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type (Qt keeps 3 px each side)
 _NONE = [None] * COLUMNS
 
 
@@ -36,11 +61,21 @@ def step_headers(scenario, head: int, query: int | None = None, result=None, sho
     d_k = scenario.heads[head].d_k
     divisor = divisor_text(d_k, scenario.settings.scale, scenario.settings.temperature)
     shifted = result is not None and query is not None and exponentials(result.heads[head].masked[query])[1]
-    exp = "e^(x−max)" if shifted else "eˣ"
-    if short:
-        return [tr("key"), "k", "1.\nq·k", "2.\n" + divisor, "3.\n" + tr("mask"), "4.\n" + exp, "4.\n" + tr("weight")]
-    return [tr("key"), "k", tr("1. score q·k"), "2. " + divisor, tr("3. mask"), "4. " + exp,
-            tr("4. weight = {0} / Σ").format(exp)]
+    if short:  # the shifted eˣ says so in words: max-subtraction comes later in the lesson
+        exp = tr("4. eˣ after\nsubtracting the max") if shifted else "4.\neˣ"
+        return [tr("key"), "k", "1.\nq·k", "2.\n" + divisor, "3.\n" + tr("mask"), exp, "4.\n" + tr("weight")]
+    exp = tr("4. eˣ after subtracting the max") if shifted else "4. eˣ"
+    return [tr("key"), "k", tr("1. score q·k"), "2. " + divisor, tr("3. mask"), exp,
+            tr("4. weight = {0} / Σ").format("eˣ")]
+
+
+def shifted_text(numbers: StepNumbers) -> str:
+    """In words, why the eˣ column holds e to the (x − max): the scores are too large for eˣ."""
+    if not numbers.shifted:
+        return ""
+    return tr("These scores are too large for eˣ, so the largest one, {0}, is first subtracted from every "
+              "score: the column shows e to the (x − {0}). The weights are the same (the Softmax tab "
+              "shows why).").format(fmt(numbers.peak, 3, fixed=True))
 
 
 def step_title(scenario, head: int, query: int, decimals: int | None = None) -> str:
@@ -53,11 +88,11 @@ def step_title(scenario, head: int, query: int, decimals: int | None = None) -> 
         scenario.tokens[query], head_label(scenario, head), fmt_vector(q, decimals, fixed=True))
 
 
-def step_output(scenario, result, head: int, query: int, short: bool = False) -> str:
-    """'5. output of それ = 0.045×[2, 0] + …' and, on a line of its own, '= [0.277, 1.723]';
-    `short` (presenting): the two largest terms only."""
+def step_output(scenario, result, head: int, query: int) -> str:
+    """'5. output of それ = 0.045×[2, 0] + …' (the keys in the sentence's order, as the tutorial
+    writes it) and, on a line of its own, '= [0.277, 1.723]'."""
     trace = result.heads[head]
-    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query], most=3 if short else None)
+    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query])
     terms, _, vector = text.rpartition(" = ")
     out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
     if head_is_off(scenario, head):
@@ -68,6 +103,21 @@ def step_output(scenario, result, head: int, query: int, short: bool = False) ->
 def unbroken_vectors(text: str) -> str:
     """No line break inside [a, b, c]: its spaces become non-breaking ones."""
     return re.sub(r"\[[^\]]*\]", lambda m: m.group(0).replace(" ", "\u00a0"), text)
+
+
+POWER = re.compile(r"e\^(\([^)]*\)|[−\-]?[0-9.]*[0-9∞x])")
+
+
+def with_powers(text: str) -> str:
+    """Plain text as rich text, e^2.83 and e^(x−max) written as powers, the way the table's eˣ is."""
+    return POWER.sub(lambda m: f"e<sup>{m.group(1).strip('()')}</sup>", html.escape(text, quote=False))
+
+
+def small_example(scenario, head: int) -> bool:
+    """Small enough to write out every k and q·k in front of a class (the tutorial's three tokens,
+    the demo's ten)."""
+    return (not scenario.weights_only and scenario.n <= ARITHMETIC_TOKENS
+            and scenario.heads[head].d_k <= ARITHMETIC_D_K)
 
 
 class StepTableModel(QAbstractTableModel):
@@ -81,7 +131,8 @@ class StepTableModel(QAbstractTableModel):
         self.document = document
         self.view = view
         self.colormap = colormaps.get(view.colormap, view.scale)
-        self.compact = False  # presenting: the sums' results only, so every column fits
+        self.compact = False  # presenting: short headers, and the sums' results only ...
+        self.arithmetic = False  # ... unless a small example's k and q·k are written out in full
         self.font = None      # the table's type when it is not the application's (presenting)
         self._numbers: StepNumbers | None = None
         self._cache: dict = {}
@@ -177,7 +228,7 @@ class StepTableModel(QAbstractTableModel):
             return None
         row, total = self.step_row(j), j == self.sum_row
         cells = list(row.cells)
-        if self.compact:
+        if self.compact and not self.arithmetic:
             cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
         out = {roles.DISPLAY: cells,
                roles.ALIGNMENT: [roles.LEFT if c in (KEY, DOT) and not total else roles.RIGHT for c in range(COLUMNS)]}
@@ -201,9 +252,45 @@ class StepTableModel(QAbstractTableModel):
             return self._headers[section] if section < len(self._headers) else None
         return None
 
+    def set_arithmetic(self, on: bool) -> None:
+        """k and q·k written out in full (0×2 + 2×0 = 0) while presenting, or only q·k's result."""
+        if on != self.arithmetic:
+            self.arithmetic = on
+            self._cache = {}
+            if self._numbers is not None:
+                self.dataChanged.emit(self.index(0, DOT), self.index(self.sum_row, DOT))
+
+
+class SumRowModel(QAbstractTableModel):
+    """The step table's Σ row alone, for the one-row table pinned under it: the sum each eˣ is
+    divided by stays in view however many keys scroll above it."""
+
+    def __init__(self, source: StepTableModel, parent=None):
+        super().__init__(parent)
+        self.source = source
+        source.modelAboutToBeReset.connect(self.beginResetModel)
+        source.modelReset.connect(self.endResetModel)
+        source.dataChanged.connect(self._source_changed)
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else 1
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else COLUMNS
+
+    def data(self, index, role=roles.DISPLAY):
+        if not index.isValid():
+            return None
+        return self.source.data(self.source.index(self.source.sum_row, index.column()), role)
+
+    def _source_changed(self, top_left, bottom_right, changed_roles=()):
+        if top_left.row() <= self.source.sum_row <= bottom_right.row():
+            self.dataChanged.emit(self.index(0, 0), self.index(0, COLUMNS - 1))
+
 
 class StepView(Retranslated, QWidget):
-    """The formula, the title (which query, which head), the step table, and the output as Σ weight × v."""
+    """The formula, the title (which query, which head), the step table with its Σ row pinned under
+    it, and the output as Σ weight × v."""
 
     def __init__(self, document, view, parent=None):
         super().__init__(parent)
@@ -214,12 +301,28 @@ class StepView(Retranslated, QWidget):
         self.model = StepTableModel(document, view, self)
         self.table = QTableView(objectName="stepTable")
         self.table.setModel(self.model)
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QTableView.NoEditTriggers)
-        self.table.setSelectionMode(QTableView.NoSelection)
+        self.sum_model = SumRowModel(self.model, self)
+        self.sum_table = QTableView(objectName="stepSum")  # the Σ row, never scrolled out of view
+        self.sum_table.setModel(self.sum_model)
+        for table in (self.table, self.sum_table):
+            table.verticalHeader().hide()
+            table.setEditTriggers(QTableView.NoEditTriggers)
+            table.setSelectionMode(QTableView.NoSelection)
+            table.setFocusPolicy(Qt.NoFocus)  # nothing to edit or select; a clicker's keys go to the window
+        self.sum_table.horizontalHeader().hide()
+        self.sum_table.horizontalHeader().setSectionResizeMode(QHeaderView.Fixed)  # the table's widths, below
+        self.sum_table.horizontalHeader().setMinimumSectionSize(1)  # else its large type's minimum widens them
+        self.sum_table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.sum_table.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.sum_table.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
+        header.sectionResized.connect(lambda column, _old, new: self.sum_table.setColumnWidth(column, new))
+        self.table.horizontalScrollBar().valueChanged.connect(self.sum_table.horizontalScrollBar().setValue)
+        self.model.modelReset.connect(self._hide_sum_row)  # a reset shows every row again
+        self._hidden_row = None     # the table's row hidden for Σ (its last)
+        self._k_presented = False  # presenting: the k column beside the written-out q·k (room permitting)
         self._layout = None
         self._widest = None           # the longest texts the columns were sized for
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
@@ -228,20 +331,28 @@ class StepView(Retranslated, QWidget):
         self.output.setWordWrap(True)
         self.output.setTextFormat(Qt.PlainText)
         self.output.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.note = QLabel(objectName="stepNote")  # a preset's word about its numbers (the tutorial's rounding)
-        self.note.setWordWrap(True)
+        self.note = QLabel(objectName="stepNote", textFormat=Qt.RichText)  # a preset's word about its numbers
+        self.note.setWordWrap(True)                                         # (the tutorial's rounding)
+        self.shifted = QLabel(objectName="stepShifted")  # in words: eˣ had the largest score subtracted
+        self.shifted.setWordWrap(True)
         for label in (self.title, self.output):  # opaque: a new text repaints the label, not the window under it
             label.setAutoFillBackground(True)
-        self.table.setFocusPolicy(Qt.NoFocus)  # nothing to edit or select; a clicker's keys go to the window
         self.top = QBoxLayout(QBoxLayout.LeftToRight)  # the formula and which query of which head:
         self.top.addWidget(self.formula)               # side by side on the desk, one above the other
         self.top.addWidget(self.title, 1)              # in a projector's narrow column
+        tables = QVBoxLayout()
+        tables.setSpacing(0)  # the Σ row right under the last key's
+        tables.addWidget(self.table, 1)
+        tables.addWidget(self.sum_table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top)
-        for widget, stretch in ((self.table, 1), (self.output, 0), (self.note, 0)):
-            layout.addWidget(widget, stretch)
+        layout.addLayout(tables, 1)
+        for widget in (self.output, self.shifted, self.note):
+            layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
+        self._fitted_height = 0  # presenting: the table's height the type was fitted to
+        self.table.installEventFilter(self)  # presenting: the table's height changes with the labels under it
         document.changed.connect(self.schedule)
         document.selectionChanged.connect(self.schedule)
         self._fit_rows()
@@ -254,32 +365,60 @@ class StepView(Retranslated, QWidget):
     def refresh(self):
         from ..common.i18n import current_language
         d = self.document
-        decimals = self.model.numbers().decimals  # the table's own: worked out once per edit
+        numbers = self.model.numbers()
+        decimals = numbers.decimals  # the table's own: worked out once per edit
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
-        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
-                                                         short=self.model.compact)))
+        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query)))
         on_screen = shown(d.stage)
         self.output.setVisible("output" in on_screen and not d.scenario.weights_only)
         note = d.scenario.text("note", current_language())
-        self.note.setText(note)
+        self.note.setText(with_powers(note))
         self.note.setVisible(bool(note))
+        words = shifted_text(numbers) if "exp" in on_screen and not d.scenario.weights_only else ""
+        self.shifted.setText(words)
+        self.shifted.setVisible(bool(words))
         self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of
-        columns = {COLUMN_NAMES.index(name) for name in on_screen if name in COLUMN_NAMES} \
-            - ({K} if self.model.compact else set()) \
-            - ({K, DOT, SCALED, EXP} if d.scenario.weights_only else set())  # a model's weights: no q, k
-        for column in range(self.model.columnCount()):
-            if self.table.isColumnHidden(column) != (column not in columns):
-                self.table.setColumnHidden(column, column not in columns)
-        sum_hidden = "sum" not in on_screen
-        if self.table.isRowHidden(self.model.sum_row) != sum_hidden:
-            self.table.setRowHidden(self.model.sum_row, sum_hidden)
-        widest = self._widest_texts()
+        self._show_columns()
+        self._hide_sum_row()
+        self.sum_table.setHidden("sum" not in on_screen)
         layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()),
-                  self.presentation_pixels)
+                  self.presentation_pixels, on_screen, small_example(d.scenario, d.active_head), decimals)
+        widest = self._widest_texts()
         if layout != self._layout or self._outgrown(widest):  # sizing columns measures texts: not every edit
-            self._layout, self._widest = layout, widest
+            self._layout = layout
             self._fit_columns()
+            self._widest = self._widest_texts()  # after _fit_columns: presenting, it may write q·k out or not
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
+        self.sum_table.setToolTip(tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
+                                     "by this sum, so the weights add up to 1."))
+
+    def _shown_columns(self) -> set[int]:
+        d = self.document
+        columns = {COLUMN_NAMES.index(name) for name in shown(d.stage) if name in COLUMN_NAMES}
+        if self.model.compact and not (self.model.arithmetic and self._k_presented):
+            columns.discard(K)  # presenting a larger example: no room for every k
+        if d.scenario.weights_only:
+            columns -= {K, DOT, SCALED, EXP}  # a model's weights: no q, k
+        return columns
+
+    def _show_columns(self):
+        """The columns computed so far (the guided step's), in the table and the Σ row alike."""
+        columns = self._shown_columns()
+        for column in range(COLUMNS):
+            hidden = column not in columns
+            for table in (self.table, self.sum_table):
+                if table.isColumnHidden(column) != hidden:
+                    table.setColumnHidden(column, hidden)
+
+    def _hide_sum_row(self):
+        """The Σ row is shown pinned under the table (self.sum_table), not as the table's last row.
+        Qt keeps a hidden row hidden when the rows change: the old Σ row, now a key's, is shown again."""
+        row, old = self.model.sum_row, self._hidden_row
+        if old != row and old is not None and old < self.model.rowCount():
+            self.table.setRowHidden(old, False)
+        self._hidden_row = row
+        if not self.table.isRowHidden(row):
+            self.table.setRowHidden(row, True)
 
     def _widest_texts(self) -> tuple[int, ...]:
         """The longest text of each fitted column, in characters (the stretched q·k column's
@@ -294,9 +433,10 @@ class StepView(Retranslated, QWidget):
         return self._widest is None or any(w > f or w < f - SHRINK_CHARACTERS for w, f in zip(widest, self._widest))
 
     def set_compact(self, on: bool, pixels: int = 0):
-        """For a projector: no k column, only the results of q·k, and type as large as the heatmap's
-        values (`pixels`), rows filling the height there is."""
+        """For a projector: type as large as the heatmap's values (`pixels`), rows filling the height
+        there is; a small example's k and q·k written out when they fit, else q·k's results only."""
         self.model.compact = on
+        self.model.set_arithmetic(False)  # decided when the columns are fitted
         self.presentation_pixels = pixels if on else 0
         self._pixels = self.presentation_pixels
         self.top.setDirection(QBoxLayout.TopToBottom if on else QBoxLayout.LeftToRight)
@@ -316,8 +456,8 @@ class StepView(Retranslated, QWidget):
         self.refresh()
 
     def _label_fonts(self):
-        """Presenting: the title, the output and the note as large as the back row can read."""
-        for label in (self.title, self.output, self.note):
+        """Presenting: the title, the output and the notes as large as the back row can read."""
+        for label in (self.title, self.output, self.shifted, self.note):
             label.setFont(presented(QApplication.font(), label) if self.model.compact else QFont())
 
     def _apply_fonts(self):
@@ -328,6 +468,7 @@ class StepView(Retranslated, QWidget):
             font = QFont(QApplication.font())
             font.setPixelSize(pixels)
         self.table.setFont(font)
+        self.sum_table.setFont(font)
         self.model.set_font(font if pixels else None)
         header_font = QFont()
         if pixels:  # headers a little smaller: two lines of them sit above ten rows
@@ -347,18 +488,27 @@ class StepView(Retranslated, QWidget):
 
     def _fit_rows(self):
         """Rows as tall as the type: presenting, not as tall as the font's generous line height
-        (Noto CJK's is 1.45 em); on the desk, from the font at every zoom."""
+        (Noto CJK's is 1.45 em); on the desk, from the font at every zoom. The Σ row's alike."""
         rows = self.table.verticalHeader()
         line = self._row_pixels(self._pixels) if self._pixels else QFontMetrics(self.table.font()).height() + 8
-        rows.setMinimumSectionSize(line)
+        rows.setMinimumSectionSize(self._least_row_pixels(self._pixels) if self._pixels else line)
         rows.setDefaultSectionSize(line)
         if not self._pixels:
             for row in range(self.model.rowCount()):
                 rows.resizeSection(row, line)
+        pinned = self.sum_table.verticalHeader()
+        pinned.setMinimumSectionSize(line)
+        pinned.setDefaultSectionSize(line)
+        pinned.resizeSection(0, line)
+        self.sum_table.setFixedHeight(line + 2 * self.sum_table.frameWidth())
 
     @staticmethod
     def _row_pixels(pixels: int) -> int:
         return round(pixels * ROW_EMS) + 4
+
+    @staticmethod
+    def _least_row_pixels(pixels: int) -> int:
+        return round(pixels * LEAST_ROW_EMS) + 2
 
     def _fit_columns(self):
         """Columns as wide as their contents and their headers (every line of them), k at most a
@@ -366,38 +516,66 @@ class StepView(Retranslated, QWidget):
         not by asking the view to read every row (that takes a third of a second at 512 tokens)."""
         if self.model.compact and self.presentation_pixels:
             self._fit_presented()
+            self._fitted_height = self.table.height()
         for column, width in self._column_widths().items():
             if width != self.table.columnWidth(column):
                 self.table.setColumnWidth(column, width)
+            self.sum_table.setColumnWidth(column, self.table.columnWidth(column))
 
     def _fit_presented(self):
         """Presenting: the type as large as the heatmap's values if every shown column and row fits
         at that size, smaller until they do, but never below what the back row can read (a long
-        sentence's rows then scroll; no column is ever out of view)."""
+        sentence's rows then scroll; no column is ever out of view). A small example's k and q·k
+        are written out in full when they fit at a readable size (without the k column if need be),
+        else only q·k's results."""
         least = readable_pixels(self)
         most = max(self.presentation_pixels, least)
-        pixels = most
+        # In turn: k and q·k written out; q·k alone written out (its second factors are k); results only.
+        tries = ((True, True), (True, False), (False, False))
+        for arithmetic, with_k in tries if small_example(self.document.scenario, self.document.active_head) \
+                else tries[-1:]:
+            self._k_presented = with_k
+            self._set_arithmetic(arithmetic)
+            if self._fit_type(least, most):
+                break
+        fits = self._pixels_for_height() >= self._pixels
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if fits else QHeaderView.Fixed)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded if not fits else Qt.ScrollBarAlwaysOff)
+
+    def _set_arithmetic(self, on: bool):
+        self.model.set_arithmetic(on)
+        self._show_columns()
+
+    def _fit_type(self, least: int, most: int) -> bool:
+        """The type's size between `least` and `most` at which the shown columns fit the width and
+        the rows the height; False when the columns are too wide even at `least`."""
+        pixels, by_width = most, most
         for _ in range(3):  # widths grow with the type: two measures find the size that fits
             self._set_pixels(pixels)
             shown = sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
             room = self.table.viewport().width()
-            by_width = pixels * room / shown if shown > 0 and room > 0 else pixels
-            pixels = max(least, min(most, int(by_width * 0.98), self._pixels_for_height()))
+            by_width = int(pixels * room / shown * 0.98) if shown > 0 and room > 0 else pixels
+            pixels = max(least, min(most, by_width, self._pixels_for_height()))
             if pixels == self._pixels:
                 break
         self._set_pixels(pixels)
-        fits = self._pixels_for_height() >= pixels
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if fits else QHeaderView.Fixed)
-        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded if not fits else Qt.ScrollBarAlwaysOff)
+        return by_width >= least
 
     def _pixels_for_height(self) -> int:
-        """The largest type at which the header and every shown row fit the table's height."""
+        """The largest type at which the header, every shown row and the pinned Σ row fit the height."""
         rows = sum(not self.table.isRowHidden(r) for r in range(min(self.model.rowCount(), 200)))
-        lines = max(h.count("\n") + 1 for h in self.model.headers())
         height = self.table.height() - 2 * self.table.frameWidth() - 8
-        # header: `lines` lines of type HEADER_SHARE as large, each 1.3 em; rows: _row_pixels each
-        per_pixel = lines * HEADER_SHARE * 1.3 + rows * ROW_EMS
-        return int((height - rows * 4) / per_pixel) if height > 0 else self.presentation_pixels
+        if not self.sum_table.isHidden():
+            rows += 1
+            height += self.sum_table.height() - 2 * self.sum_table.frameWidth()
+        lines = max(h.count("\n") + 1 for h in self.model.headers())
+        # header: `lines` lines of type HEADER_SHARE as large, as tall as the font's lines (Noto CJK's
+        # are 1.45 em) and its margins; rows: _least_row_pixels each (stretched, they share what is left)
+        probe = QFont(self.table.horizontalHeader().font())
+        probe.setPixelSize(100)
+        line_ems = QFontMetricsF(probe).height() / 100
+        per_pixel = lines * HEADER_SHARE * line_ems + rows * LEAST_ROW_EMS
+        return int((height - rows * 2 - HEADER_MARGINS) / per_pixel) if height > 0 else self.presentation_pixels
 
     def _set_pixels(self, pixels: int):
         if pixels != self._pixels:
@@ -408,6 +586,7 @@ class StepView(Retranslated, QWidget):
         cells = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row and Σ are bold
         heads = QFontMetrics(self.table.horizontalHeader().font())
         headers = self.model.headers()
+        padding = round(self._pixels * CELL_PADDING_EMS) if self.model.compact and self._pixels else cells.height()
         widths = {}
         for column, texts in zip(self.model.FITTED, self.model.columns_text(self._sample())):
             if column == DOT and not self.model.compact:
@@ -415,8 +594,8 @@ class StepView(Retranslated, QWidget):
             longest = sorted(texts, key=len)[-3:]
             width = max([cells.horizontalAdvance(t) for t in longest] +
                         [heads.horizontalAdvance(line) for line in headers[column].split("\n")])
-            width += cells.height()
-            if column == K:
+            width += padding
+            if column == K and not self.model.compact:
                 width = min(width, max(60, self.table.viewport().width() // 4))
             widths[column] = width
         return widths
@@ -424,6 +603,15 @@ class StepView(Retranslated, QWidget):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self._fit_columns()
+
+    def eventFilter(self, watched, event):
+        """Presenting, a label above or below the table that comes or goes (the output at step 5,
+        the words about a shifted eˣ) changes the table's height after the type was fitted to it:
+        fit again (not for a pixel or two: the pinned Σ row's own height follows the type)."""
+        if watched is self.table and event.type() == QEvent.Resize and self.model.compact \
+                and abs(self.table.height() - self._fitted_height) > 2:
+            self._fit_columns()
+        return False
 
     def retranslate(self):
         self.model.refresh(everything=True)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractSlider,
     QApplication,
     QCheckBox,
     QComboBox,
@@ -19,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import masks
-from ...core.explain import fmt
+from ...core.explain import fmt, fmt_temperature
 from ...core.masks import MaskSpec
 from ...core.scenario import MAX_TOKENS
 from ..common.i18n import Retranslated, head_label, tr
@@ -28,6 +30,9 @@ from ..state.commands import SetRow, SetSettings, new_drag_id
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
 TEMPERATURE_DECADES = 2   # 0.01 to 100, every temperature a scenario may hold
+# A drag, a click beside the handle or an arrow key lands on these, as a class would choose them;
+# with Shift held, on every position (two significant digits: 0.05, 0.049, 1.3).
+TEMPERATURE_SNAPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 Q_SLIDER_RANGE = 5.0      # the q sliders span at least −5 to 5 (wider for larger values) ...
 Q_SLIDER_STEP = 0.1       # ... in steps of 0.1 (hold Shift while dragging) ...
 Q_SLIDER_SNAP = 0.5       # ... or, dragged without Shift, of 0.5: "to 0" lands on 0 on a projector
@@ -40,7 +45,30 @@ def temperature_to_position(t: float) -> int:
 
 
 def position_to_temperature(position: int) -> float:
-    return round(10 ** (position / TEMPERATURE_STEPS), 4)
+    """Two significant digits, so the number shown is the number used: -130 -> 0.05 (not 0.0501),
+    -131 -> 0.049, 30 -> 2, 70 -> 5."""
+    return float(f"{10 ** (position / TEMPERATURE_STEPS):.2g}")
+
+
+def snapped_temperature(t: float) -> float:
+    """The nearest of TEMPERATURE_SNAPS, on the slider's logarithmic scale."""
+    return min(TEMPERATURE_SNAPS, key=lambda s: abs(math.log10(s) - math.log10(t)))
+
+
+def next_temperature(t: float, up: bool) -> float:
+    """The next of TEMPERATURE_SNAPS above (or below) t; the end one at the ends."""
+    if up:
+        return TEMPERATURE_SNAPS[min(bisect_right(TEMPERATURE_SNAPS, t * (1 + 1e-9)), len(TEMPERATURE_SNAPS) - 1)]
+    return TEMPERATURE_SNAPS[max(bisect_left(TEMPERATURE_SNAPS, t * (1 - 1e-9)) - 1, 0)]
+
+
+STEPS_UP = (QAbstractSlider.SliderSingleStepAdd, QAbstractSlider.SliderPageStepAdd)
+STEPS_DOWN = (QAbstractSlider.SliderSingleStepSub, QAbstractSlider.SliderPageStepSub)
+
+
+def fine_steps() -> bool:
+    """Shift held: the sliders move in fine steps, not to the round values."""
+    return bool(QApplication.keyboardModifiers() & Qt.ShiftModifier)
 
 
 class DragTracker:
@@ -75,9 +103,10 @@ def _rows_of(s):
 class SettingsBar(Retranslated, QWidget):
     """causalToggle, scaleToggle and temperatureSlider, kept in step with the document.
 
-    In presentation (`prefix` "presentation", no mask menu, the temperature `stacked` on a line
-    of its own) the same controls sit in the presentation panel, named presentationCausalToggle
-    and so on."""
+    In presentation (`prefix` "presentation", no mask menu, the temperature `stacked`: its name and
+    value on a line, its slider on the next) the same controls sit in the presentation panel, named
+    presentationCausalToggle and so on. The temperature lands on round values (TEMPERATURE_SNAPS),
+    on any two-digit one with Shift, and always says the value used."""
 
     def __init__(self, document, report, parent=None, prefix: str = "", with_masks: bool = True,
                  stacked: bool = False):
@@ -100,19 +129,27 @@ class SettingsBar(Retranslated, QWidget):
         self.temperature.setPageStep(10)
         self.temperature.setMinimumWidth(160)
         self.temperature.setMaximumWidth(320)
+        self.temperature.actionTriggered.connect(self._snap_temperature)
         self.temperature_label = QLabel(objectName=name("temperatureValue"))
-        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 100.00 "))
+        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 0.049 "))
         self._drag = DragTracker(self.temperature)
-        rows = [QHBoxLayout(), QHBoxLayout()]
+        toggles = QHBoxLayout()
         for widget in (self.causal, self.mask_kind, self.mask_size, self.scale):
-            rows[0].addWidget(widget)
-        for widget in (self.temperature_name, self.temperature, self.temperature_label):
-            rows[1 if stacked else 0].addWidget(widget)
+            toggles.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for row in rows:
-            row.addStretch(1)
-            layout.addLayout(row)
+        layout.addLayout(toggles)
+        if stacked:  # presenting: the name and the value used on a line, the slider as wide as given below
+            named = QHBoxLayout()
+            named.addWidget(self.temperature_name)
+            named.addWidget(self.temperature_label)
+            named.addStretch(1)
+            layout.addLayout(named)
+            layout.addWidget(self.temperature)
+        else:
+            for widget in (self.temperature_name, self.temperature, self.temperature_label):
+                toggles.addWidget(widget)
+        toggles.addStretch(1)
         self.causal.toggled.connect(lambda on: self._set(tr("Hide the future") if on else
                                                          tr("Show the future"), causal=on, mask=None))
         self.mask_kind.activated.connect(lambda i: self._set_mask(MASK_KINDS[i]))
@@ -120,8 +157,8 @@ class SettingsBar(Retranslated, QWidget):
         # Steps of the spin box in a row are one undo step, until it is left (or Enter pressed).
         self._size_steps = new_drag_id()
         self.mask_size.editingFinished.connect(self._new_size_steps)
-        self.scale.toggled.connect(lambda on: self._set(tr("Divide by √d_k") if on else
-                                                        tr("Do not divide by √d_k"), scale=on))
+        self.scale.toggled.connect(lambda on: self._set(tr("Divide by √dₖ") if on else
+                                                        tr("Do not divide by √dₖ"), scale=on))
         self.temperature.valueChanged.connect(self._temperature_moved)
         document.changed.connect(self.refresh)
         self.retranslate()
@@ -137,12 +174,13 @@ class SettingsBar(Retranslated, QWidget):
         self.mask_size.setToolTip(tr("The window's width, or the prefix's length, in tokens"))
         self.causal.setToolTip(tr("Each token may look only at itself and the tokens before it: the "
                                   "scores of later tokens become −∞, so their weights are exactly 0."))
-        self.scale.setText(tr("÷ √d_k"))
-        self.scale.setToolTip(rich_tip(tr("Divide the scores q·k by √d_k before softmax, so that long "
+        self.scale.setText(tr("÷ √dₖ"))
+        self.scale.setToolTip(rich_tip(tr("Divide the scores q·k by √dₖ before softmax, so that long "
                                           "vectors do not make softmax all-or-nothing.")))
         self.temperature_name.setText(tr("Temperature"))
         tip = tr("The tutorial's \"scale strength\": a further divisor of the scores. Large: flat weights "
-                 "(look a little everywhere); small: one sharp peak.")
+                 "(look a little everywhere); small: one sharp peak. It stops at 0.1, 0.2, 0.5, 1, 2, 5, 10; "
+                 "hold Shift for the values between.")
         for widget in (self.temperature_name, self.temperature, self.temperature_label):
             widget.setToolTip(tip)
 
@@ -169,11 +207,26 @@ class SettingsBar(Retranslated, QWidget):
                         custom=_rows_of(s) if kind == "custom" else None)
         self._set(tr("Mask: {0}").format(mask_name(kind)), drag_id, mask=spec)
 
+    def _snap_temperature(self, action: int):
+        """A drag, a click beside the handle or an arrow key lands on a round temperature (Shift: on
+        any position). Qt lets an action's position be changed here, before the value takes it."""
+        action = QAbstractSlider.SliderAction(action)  # the signal gives a plain int
+        if fine_steps() or action == QAbstractSlider.SliderNoAction:
+            return
+        slider = self.temperature
+        if action == QAbstractSlider.SliderMove:
+            t = snapped_temperature(position_to_temperature(slider.sliderPosition()))
+        elif action in STEPS_UP or action in STEPS_DOWN:
+            t = next_temperature(position_to_temperature(slider.value()), up=action in STEPS_UP)
+        else:  # to the minimum or the maximum: the ends are round already
+            return
+        slider.setSliderPosition(temperature_to_position(t))
+
     def _temperature_moved(self, position: int):
         t = position_to_temperature(position)
-        self.temperature_label.setText(f"T = {t:.2f}")
+        self.temperature_label.setText(f"T = {fmt_temperature(t)}")
         if t != self.document.scenario.settings.temperature:
-            self._set(tr("Temperature {0}").format(f"{t:.2f}"), drag_id=self._drag.drag_id, temperature=t)
+            self._set(tr("Temperature {0}").format(fmt_temperature(t)), drag_id=self._drag.drag_id, temperature=t)
 
     def _set(self, text, drag_id=None, **changes):
         if not self.document.attempt(lambda: SetSettings(self.document, text, drag_id, **changes), self.report):
@@ -195,7 +248,7 @@ class SettingsBar(Retranslated, QWidget):
                 self.mask_size.setValue(settings.mask.window if kind == "window" else settings.mask.prefix)
             self.scale.setChecked(settings.scale)
             self.temperature.setValue(temperature_to_position(settings.temperature))
-        self.temperature_label.setText(f"T = {settings.temperature:.2f}")
+        self.temperature_label.setText(f"T = {fmt_temperature(settings.temperature)}")
 
 
 class QuerySliders(Retranslated, QWidget):
@@ -389,9 +442,11 @@ class PresentationControls(Retranslated, QWidget):
         self.retranslate()
 
     def set_slider_width(self, pixels: int) -> None:
+        """The q sliders and the temperature's, each at least `pixels` wide (a third of the screen)."""
         self.sliders.slider_width = pixels
-        for slider in self.sliders.sliders:
+        for slider in self.sliders.sliders + [self.settings.temperature]:
             slider.setMinimumWidth(pixels)
+        self.settings.temperature.setMaximumWidth(16777215)  # QWIDGETSIZE_MAX: as wide as the panel
 
     def show_body(self, on: bool) -> None:
         self.body.setVisible(on)

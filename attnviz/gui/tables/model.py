@@ -57,7 +57,9 @@ class VectorTableModel(QAbstractTableModel):
             return roles.RIGHT
         if role in (roles.EDIT, roles.TOOLTIP):
             value = float(self._values()[index.row(), index.column()])
-            return repr(value) if role == roles.TOOLTIP or value != int(value) else str(int(value))
+            if role == roles.EDIT and value == int(value):
+                return str(int(value))
+            return np.format_float_positional(value, trim="-")  # exact, and never 1e-05
         return None
 
     def headerData(self, section, orientation, role=roles.DISPLAY):

@@ -61,7 +61,7 @@ def test_the_temperature_slider_sharpens_and_flattens_rows(window):
     slider.setValue(temperature_to_position(10))  # flat
     assert window.document.scenario.settings.temperature == 10.0
     assert row_peak(window) < normal / 2
-    assert "10.00" in child(window, "temperatureValue").text()
+    assert child(window, "temperatureValue").text() == "T = 10"
     slider.setValue(slider.maximum())  # the slider reaches every temperature a file may hold
     assert window.document.scenario.settings.temperature == 100.0
 
@@ -74,7 +74,7 @@ def test_a_temperature_from_a_file_beyond_the_usual_range_is_shown_as_it_is_and_
     w = MainWindow(str(tmp_path / "hot.json"))
     qtbot.addWidget(w)
     slider = w.findChild(object, "temperatureSlider")
-    assert slider.value() == temperature_to_position(50) and "50.00" in w.findChild(object, "temperatureValue").text()
+    assert slider.value() == temperature_to_position(50) and w.findChild(object, "temperatureValue").text() == "T = 50"
     assert w.document.scenario.settings.temperature == 50.0 and not w.document.modified
 
 
@@ -185,3 +185,93 @@ def test_the_step_table_writes_out_the_worked_example(qtbot):
     assert [rows[1][c] for c in (DOT, SCALED)] == ["0×0 + 2×2 = 4", "2.828"]
     assert [r[WEIGHT] for r in rows] == ["0.045", "0.768", "0.187"]
     assert w.findChild(object, "stepOutput").text().replace("\u00a0", " ").endswith("= [0.277, 1.723]")
+
+
+# ---------------------------------------------------------------- the temperature a class can read
+
+def move_handle(slider, value):
+    """A real mouse drag of the slider's handle to `value`: press on the handle, move, release."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSlider
+
+    def at(v):
+        option = QStyleOptionSlider()
+        slider.initStyleOption(option)
+        handle = slider.style().subControlRect(QStyle.CC_Slider, option, QStyle.SC_SliderHandle, slider)
+        groove = slider.style().subControlRect(QStyle.CC_Slider, option, QStyle.SC_SliderGroove, slider)
+        offset = QStyle.sliderPositionFromValue(slider.minimum(), slider.maximum(), v, groove.width() - handle.width())
+        x = groove.x() + offset + handle.width() / 2
+        return QPointF(x, handle.center().y())
+
+    def send(kind, point, buttons):
+        QApplication.sendEvent(slider, QMouseEvent(kind, point, slider.mapToGlobal(point), Qt.LeftButton, buttons,
+                                                   Qt.NoModifier))
+    start, end = at(slider.value()), at(value)
+    send(QEvent.MouseButtonPress, start, Qt.LeftButton)
+    for f in (0.3, 0.7, 1.0):
+        send(QEvent.MouseMove, start + (end - start) * f, Qt.LeftButton)
+    send(QEvent.MouseButtonRelease, end, Qt.NoButton)
+
+
+def hold_shift(monkeypatch, shift=True):
+    from PySide6.QtWidgets import QApplication
+    held = Qt.ShiftModifier if shift else Qt.NoModifier
+    monkeypatch.setattr(QApplication, "keyboardModifiers", staticmethod(lambda: held))
+
+
+def test_a_drag_of_the_temperature_lands_on_10_and_on_0_1_exactly(window, monkeypatch):
+    hold_shift(monkeypatch, False)
+    slider, s = child(window, "temperatureSlider"), lambda: window.document.scenario.settings
+    move_handle(slider, temperature_to_position(9.3))  # near 10: 10, not 9.3 or 38.90
+    assert s().temperature == 10.0 and child(window, "temperatureValue").text() == "T = 10"
+    move_handle(slider, temperature_to_position(0.12))
+    assert s().temperature == 0.1 and child(window, "temperatureValue").text() == "T = 0.1"
+    assert window.document.undo_stack.count() == 2  # one step per drag
+
+
+def test_the_temperature_stops_at_round_values_and_steps_from_one_to_the_next(window, monkeypatch):
+    from PySide6.QtWidgets import QAbstractSlider
+    hold_shift(monkeypatch, False)
+    slider, t = child(window, "temperatureSlider"), lambda: window.document.scenario.settings.temperature
+    seen = []
+    for _ in range(4):  # an arrow key, or a click beside the handle
+        slider.triggerAction(QAbstractSlider.SliderSingleStepAdd)
+        seen.append(t())
+    assert seen == [2.0, 5.0, 10.0, 20.0]
+    slider.triggerAction(QAbstractSlider.SliderPageStepSub)
+    assert t() == 10.0
+    slider.setSliderDown(True)  # dragged between two of them: the nearer on the log scale
+    for position, expected in ((-5, 1.0), (-24, 0.5), (-66, 0.2), (-95, 0.1)):
+        slider.setSliderPosition(position)
+        assert t() == expected and slider.value() == temperature_to_position(expected), position
+    slider.setSliderDown(False)
+
+
+def test_shift_gives_the_temperatures_fine_steps_and_says_each_one_to_its_digits(window, monkeypatch):
+    from PySide6.QtWidgets import QApplication
+
+    from attnviz.gui.steps.table import SCALED
+    hold_shift(monkeypatch)
+    slider, d = child(window, "temperatureSlider"), window.document
+    model = child(window, "stepTable").model()
+    fish = d.scenario.tokens.index("魚")
+    slider.setSliderDown(True)  # a drag, the handle at each position in turn
+    for position, t, label in ((-130, 0.05, "T = 0.05"), (-131, 0.049, "T = 0.049"), (11, 1.3, "T = 1.3"),
+                               (-130, 0.05, "T = 0.05")):
+        slider.setSliderPosition(position)
+        assert d.scenario.settings.temperature == t and child(window, "temperatureValue").text() == label
+    slider.setSliderDown(False)
+    QApplication.processEvents()  # the step table follows at the next turn of the event loop
+    # 6 ÷ √4 ÷ 0.05 = 60, as the class computes it from what the screen says
+    assert model.headerData(SCALED, Qt.Horizontal) == "2. ÷√4 ÷ 0.05"
+    assert model.data(model.index(fish, SCALED)) == "60.000"
+
+
+def test_presenting_the_temperature_slider_is_a_third_of_the_screen_wide(window):
+    from attnviz.gui.classroom.classroom import SLIDER_SHARE
+    window.classroom.set_presentation(True)
+    slider = child(window, "presentationTemperatureSlider")
+    assert slider.isVisible() and slider.width() >= window.screen().geometry().width() * SLIDER_SHARE - 1
+    label = child(window, "presentationTemperatureValue")
+    assert label.isVisible() and label.text() == "T = 1"

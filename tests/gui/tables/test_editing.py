@@ -189,7 +189,7 @@ def test_a_tiny_value_is_shown_as_zero_point_zero_never_cut_to_a_larger_looking_
     assert type_into(window, "v", 3, 1, "-12345.5")
     view = table(window, "v")
     model = view.model()
-    assert model.data(model.index(2, 1), Qt.DisplayRole) == "\u22120.000"
+    assert model.data(model.index(2, 1), Qt.DisplayRole) == "0.000"  # never a minus zero
     assert model.data(model.index(2, 1), Qt.ToolTipRole) == "-0.0003493"  # the exact value
     for row in (2, 3):
         text = model.data(model.index(row, 1), Qt.DisplayRole)
@@ -220,3 +220,11 @@ def test_stepping_the_mask_width_is_one_undo_step_until_the_box_is_left(window, 
     size.setValue(2)
     size.setValue(3)
     assert doc.undo_stack.index() == steps + 1  # the undone steps are gone, a new one took their place
+
+
+def test_a_cells_exact_value_is_never_written_in_e_notation(window):
+    assert type_into(window, "k", 1, 0, "0.00001")
+    model = table(window, "k").model()
+    index = model.index(1, 0)
+    assert model.data(index, Qt.ToolTipRole) == "0.00001" and model.data(index, Qt.EditRole) == "0.00001"
+    assert model.data(index, Qt.DisplayRole) == "0.000"
