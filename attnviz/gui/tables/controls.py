@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSlider,
     QApplication,
@@ -291,7 +291,7 @@ class QuerySliders(Retranslated, QWidget):
             slider.drag = DragTracker(slider)
             slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
             name, value = QLabel(), QLabel()
-            value.setMinimumWidth(self.fontMetrics().horizontalAdvance("−0.00 "))
+            value.setMinimumWidth(self._value_width())
             self.grid.addWidget(name, i, 0)
             self.grid.addWidget(slider, i, 1)
             self.grid.addWidget(value, i, 2)
@@ -301,6 +301,16 @@ class QuerySliders(Retranslated, QWidget):
         for i, widgets in enumerate(zip(self.sliders, self.names, self.values)):
             for widget in widgets:
                 widget.setVisible(i < count)
+
+    def _value_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance("−0.00 ")
+
+    def changeEvent(self, event):
+        """Presenting or zoomed, the values' room grows with their type (else "0.00" is cut)."""
+        if event.type() in (QEvent.FontChange, QEvent.ApplicationFontChange):
+            for value in self.values:
+                value.setMinimumWidth(self._value_width())
+        super().changeEvent(event)
 
     def _moved(self, i: int, position: int):
         d = self.document
