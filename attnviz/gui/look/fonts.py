@@ -84,10 +84,10 @@ def figure_font(pixel_size: float | None = None, point_size: float | None = None
     return weighted(font)
 
 
-def figure_font_like(font: QFont) -> QFont:
-    """figure_font at `font`'s size, whether that is given in points or (presenting) in pixels."""
-    return figure_font(pixel_size=font.pixelSize()) if font.pixelSize() > 0 else figure_font(
-        point_size=font.pointSizeF())
+def figure_font_like(font: QFont, factor: float = 1.0) -> QFont:
+    """figure_font at `factor` × `font`'s size, whether that is given in points or (presenting) in pixels."""
+    return figure_font(pixel_size=font.pixelSize() * factor) if font.pixelSize() > 0 else figure_font(
+        point_size=font.pointSizeF() * factor)
 
 
 READABLE_SHARE = 0.022  # of the screen's height: the least type shown while presenting (24 px on 1080 lines)

@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.explain import fmt_temperature
-from ..look.fonts import figure_font
+from ..look.fonts import figure_font, figure_font_like
 from .stages import stage
 
 HIGHLIGHT = QColor(255, 200, 60, 150)  # a marker pen's yellow, readable on light and dark looks
@@ -224,7 +224,7 @@ class FormulaView(QWidget):
             self.update()
 
     def font_used(self) -> QFont:
-        font = figure_font(point_size=self.font().pointSizeF() * 1.25)
+        font = figure_font_like(self.font(), 1.25)  # the widget's type may be in pixels (presenting)
         if self.most_pixels and font.pixelSize() > self.most_pixels:
             font = figure_font(pixel_size=self.most_pixels)
         return font
