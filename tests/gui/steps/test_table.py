@@ -22,7 +22,9 @@ E_NOTATION = re.compile(r"[0-9]e[+\-\u2212]?[0-9]")
 
 
 def opened(qtbot, scenario="seed-demo", lang="en", presenting=True, stage=None):
-    w = MainWindow(scenario)
+    # The Japanese worked example in either interface language: a preset id would be swapped for
+    # its English version by the language switch, a scenario is kept as it is.
+    w = MainWindow(load_preset(scenario) if isinstance(scenario, str) else scenario)
     qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
     w.show()
     w.classroom.set_language(lang)
