@@ -176,6 +176,8 @@ class Parts:
             widget.hide()  # the layer too: at desk size beside the big head, it squeezed the head
         w.addDockWidget(Qt.RightDockWidgetArea, self.steps_dock)
         self.steps_dock.show()
+        for dock in (self.steps_dock, self.next_dock):
+            dock.setTitleBarWidget(QWidget(dock))  # no title bar: its small type is not for the back row
 
     def fill_screen(self, steps_share: float, slider_share: float) -> None:
         """Full screen, the steps and controls a fixed share of its width beside the heads (so the
@@ -196,6 +198,8 @@ class Parts:
         w = self.window
         for widget in (w.menuBar(), w.statusBar(), self.sliders):
             widget.show()
+        for dock in (self.steps_dock, self.next_dock):
+            dock.setTitleBarWidget(None)  # the desk's title bar again
         self.present(None)  # after the sliders: the step table goes back beside them at the sizes they had
         QApplication.sendPostedEvents()  # the views given back are laid out before the desk's sizes return
         w.showNormal()

@@ -237,3 +237,14 @@ def test_the_keys_list_follows_a_change_of_language_while_open(qtbot):
     texts = [label.text() for label in w.classroom.keys.findChildren(type(w.classroom.keys.title))
              if label.isVisible()]
     assert "層：X から O まで" in texts and "The layer: X to O" not in texts
+
+
+def test_presenting_the_docks_show_no_title_bar_and_leaving_gives_it_back(qtbot):
+    """A dock's title bar is the desk's small type: in front of the class it is not shown."""
+    w = presenting(qtbot)
+    steps = w.parts.steps_dock
+    assert steps.isVisible() and steps.titleBarWidget() is not None
+    assert steps.widget().geometry().top() <= 2  # the step column starts at the top: no title above it
+    w.classroom.set_presentation(False)
+    QApplication.processEvents()
+    assert steps.titleBarWidget() is None and w.parts.next_dock.titleBarWidget() is None
