@@ -66,6 +66,17 @@ class Placed:
     lit: bool = False
 
 
+def arrow_head(painter, start: QPointF, end: QPointF, colour, size: float) -> None:
+    """A filled head `size` long at `end`, pointing from `start` (the diagram's and the residual plane's arrows)."""
+    angle = math.atan2(end.y() - start.y(), end.x() - start.x())
+    left = QPointF(end.x() - size * math.cos(angle - 0.4), end.y() - size * math.sin(angle - 0.4))
+    right = QPointF(end.x() - size * math.cos(angle + 0.4), end.y() - size * math.sin(angle + 0.4))
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(colour)
+    painter.drawPolygon(QPolygonF([end, left, right]))
+    painter.setBrush(Qt.NoBrush)
+
+
 class LayerDiagram(QWidget):
     picked = Signal(str)
 
@@ -330,14 +341,7 @@ class LayerDiagram(QWidget):
         self._head(painter, start, end, colour)
 
     def _head(self, painter, start, end, colour):
-        angle = math.atan2(end.y() - start.y(), end.x() - start.x())
-        size = max(5.0, self.fonts.pixels * 0.45)
-        left = QPointF(end.x() - size * math.cos(angle - 0.4), end.y() - size * math.sin(angle - 0.4))
-        right = QPointF(end.x() - size * math.cos(angle + 0.4), end.y() - size * math.sin(angle + 0.4))
-        painter.setPen(Qt.NoPen)
-        painter.setBrush(colour)
-        painter.drawPolygon(QPolygonF([end, left, right]))
-        painter.setBrush(Qt.NoBrush)
+        arrow_head(painter, start, end, colour, max(5.0, self.fonts.pixels * 0.45))
 
     def _paint_residual(self, painter):
         """The skip connection: from X around everything to the + before O."""

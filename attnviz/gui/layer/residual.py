@@ -6,8 +6,10 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from .diagram import arrow_head
 
 X_COLOUR = QColor("#3a6fd8")
 Y_COLOUR = QColor("#e07b00")
@@ -98,16 +100,9 @@ class ResidualPlane(QWidget):
     def _arrow(self, painter, start, end, colour, width):
         painter.setPen(QPen(colour, width, Qt.SolidLine, Qt.RoundCap))
         painter.drawLine(start, end)
-        angle = math.atan2(end.y() - start.y(), end.x() - start.x())
         size = width * 5
-        if math.hypot(end.x() - start.x(), end.y() - start.y()) < size:
-            return
-        left = QPointF(end.x() - size * math.cos(angle - 0.4), end.y() - size * math.sin(angle - 0.4))
-        right = QPointF(end.x() - size * math.cos(angle + 0.4), end.y() - size * math.sin(angle + 0.4))
-        painter.setPen(Qt.NoPen)
-        painter.setBrush(colour)
-        painter.drawPolygon(QPolygonF([end, left, right]))
-        painter.setBrush(Qt.NoBrush)
+        if math.hypot(end.x() - start.x(), end.y() - start.y()) >= size:  # too short for a head: a line
+            arrow_head(painter, start, end, colour, size)
 
     def _label(self, painter, fm, start, end, away, name, colour):
         """The name beside the arrow's middle, on the side away from `away`, kept inside the widget."""
