@@ -11,7 +11,7 @@ from PySide6.QtGui import QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QApplication, QLabel, QTableView, QWidget
 
 from attnviz.core import compute, load_preset
-from attnviz.core.scenario import with_settings
+from attnviz.core.scenario import with_settings, with_token_inserted
 from attnviz.gui import MainWindow
 from attnviz.gui.steps.stages import NUMBERS
 from attnviz.gui.steps.table import COLUMNS, DOT, EXP, KEY, SCALED, WEIGHT, K
@@ -99,11 +99,22 @@ def test_the_output_is_written_in_the_sentences_order(qtbot, presenting):
 
 # ---------------------------------------------------------------- Σ always in view
 
-@pytest.mark.parametrize("scenario", ["taro-hanako", "seed-demo"])
+def longer(name: str, more: int):
+    """A preset with `more` tokens appended: more keys than the presented step table shows at once."""
+    s = load_preset(name)
+    for i in range(more):
+        s = with_token_inserted(s, s.n, f"w{i}")
+    return s
+
+
+@pytest.mark.parametrize("scenario", ["taro-hanako+10", "seed-demo"])
 def test_the_sum_row_stays_in_view_when_the_keys_scroll(qtbot, scenario):
-    w = opened(qtbot, scenario)
+    long = scenario == "taro-hanako+10"  # 23 keys (taro-hanako's 13 fit at 1920 × 1080 once its type is fitted)
+    w = opened(qtbot, longer("taro-hanako", 10) if long else scenario)
     pinned = w.findChild(QTableView, "stepSum")
     table = w.findChild(QTableView, "stepTable")
+    if long:
+        qtbot.waitUntil(lambda: table.verticalScrollBar().maximum() > 0, timeout=5000)
     assert pinned.isVisible() and cells(pinned, 0)[KEY] == "Σ"
     numbers = steps_of(w).model.numbers()
     assert cells(pinned, 0)[EXP] == numbers.total().exp and cells(pinned, 0)[WEIGHT] == "1.000"
@@ -113,10 +124,9 @@ def test_the_sum_row_stays_in_view_when_the_keys_scroll(qtbot, scenario):
     assert table.isRowHidden(table.model().rowCount() - 1)  # not twice
     for c in range(COLUMNS):  # its columns under the table's
         assert pinned.columnWidth(c) == table.columnWidth(c) and pinned.isColumnHidden(c) == table.isColumnHidden(c)
-    if scenario == "taro-hanako":
-        assert table.verticalScrollBar().maximum() > 0  # the keys scroll; Σ does not
-        table.verticalScrollBar().setValue(0)
-        assert pinned.isVisible()
+    if long:  # the keys scroll; Σ does not
+        table.verticalScrollBar().setValue(table.verticalScrollBar().maximum())
+        assert pinned.isVisible() and shown_rect(pinned.viewport(), w).contains(row)
 
 
 def test_the_sum_row_follows_the_guided_steps_and_the_edits(qtbot):

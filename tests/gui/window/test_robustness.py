@@ -18,6 +18,10 @@ from attnviz.gui import MainWindow
 from attnviz.gui.common.i18n import install_language
 from attnviz.gui.state.commands import SetRow
 
+# Autosave writes DELAY_MS (2 s) after an edit; a loaded machine may take longer. This waits for
+# the copy, it does not time it (speed is for benchmarks).
+AUTOSAVE_WAIT_MS = 15_000
+
 
 def model(window, matrix="q"):
     return window.findChild(QTableView, f"{matrix}Table").model()
@@ -168,7 +172,7 @@ def recovering(qtbot, tmp_path):
 def test_unsaved_work_is_autosaved_and_the_copy_goes_when_it_is_saved(recovering, qtbot, tmp_path):
     w = recovering
     w.tokens.rename(0, "犬")
-    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=3000)
+    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=AUTOSAVE_WAIT_MS)
     assert load_scenario(w.recovery.autosave.path).tokens[0] == "犬"
     assert w.files.save_to(str(tmp_path / "saved.json"))
     assert not w.recovery.autosave.path.exists()  # saved: nothing left to recover
@@ -178,7 +182,7 @@ def test_a_clean_close_leaves_nothing_to_restore(recovering, qtbot, tmp_path, mo
     from attnviz.gui.state.autosave import orphans
     w = recovering
     w.tokens.rename(0, "犬")
-    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=3000)
+    qtbot.waitUntil(w.recovery.autosave.path.exists, timeout=AUTOSAVE_WAIT_MS)
     assert orphans(tmp_path) == []  # this session is alive: its copy is not an orphan
     monkeypatch.setattr(w.files, "ask_unsaved", lambda: QMessageBox.Discard)
     assert w.close()
