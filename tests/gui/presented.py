@@ -9,7 +9,7 @@ text does not fit its rectangle (measured with QFontMetrics, as Qt lays it out).
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFontInfo, QFontMetrics, QTextDocument
+from PySide6.QtGui import QFontInfo, QFontMetrics, QFontMetricsF, QTextDocument
 from PySide6.QtGui import Qt as GuiQt  # mightBeRichText
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyleOptionComboBox,
     QTabBar,
+    QTableWidget,
     QWidget,
 )
 
@@ -110,4 +111,43 @@ def unreadable(root: QWidget, least: int = LEAST_PIXELS) -> list[str]:
         why = _clipped(widget)
         if why:
             problems.append(f"{describe(widget)}: clipped, {why}")
+    return problems
+
+
+def px(font) -> int:
+    return QFontInfo(font).pixelSize()
+
+
+def shown(view: QWidget, kind) -> list:
+    return [w for w in view.findChildren(kind) if w.isVisibleTo(view) and w.width() > 0]
+
+
+def widget_problems(view: QWidget) -> list[str]:
+    """unreadable(view), and every shown table's cells and headers within their columns."""
+    problems = unreadable(view)
+    for table in shown(view, QTableWidget):
+        problems += table_problems(table)
+    return problems
+
+
+def table_problems(table: QTableWidget) -> list[str]:
+    """A table's type, and every cell's and header's text within its column (shown or not)."""
+    problems = []
+    fm = QFontMetricsF(table.font())
+    if px(table.font()) < LEAST_PIXELS or px(table.horizontalHeader().font()) < LEAST_PIXELS:
+        problems.append(f"table {table.objectName()}: {px(table.font())} px, "
+                        f"header {px(table.horizontalHeader().font())} px")
+    for r in range(table.rowCount()):
+        if table.rowHeight(r) < fm.height():
+            problems.append(f"table row {r}: {table.rowHeight(r)} px high for {fm.height():.0f} px of text")
+        for c in range(table.columnCount()):
+            text = table.item(r, c).text()
+            if fm.horizontalAdvance(text) > table.columnWidth(c) - 2:
+                problems.append(f"table cell {text!r} cut: {fm.horizontalAdvance(text):.0f} > {table.columnWidth(c)}")
+    header = table.horizontalHeader()
+    hfm = QFontMetricsF(header.font())
+    for c in range(table.columnCount()):
+        text = table.horizontalHeaderItem(c).text()
+        if hfm.horizontalAdvance(text) > header.sectionSize(c):
+            problems.append(f"header {text!r} cut: {hfm.horizontalAdvance(text):.0f} > {header.sectionSize(c)}")
     return problems

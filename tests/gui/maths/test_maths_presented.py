@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
 from attnviz.gui.common.i18n import install_language
 from attnviz.gui.maths.dock import TAB_IDS
 from attnviz.gui.maths.views import CAPTION_FLAGS
-from readable import LEAST, px, shown, widget_problems
+from presented import LEAST_PIXELS as LEAST
+from presented import px, shown, widget_problems
 
 
 @pytest.fixture

@@ -315,7 +315,8 @@ def presented(overview, qtbot, lang):
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_the_presented_overview_has_readable_type_big_thumbnails_and_nothing_cut(overview, qtbot, lang):
-    from readable import LEAST, px, table_problems, widget_problems
+    from presented import LEAST_PIXELS as LEAST
+    from presented import px, table_problems, widget_problems
     dialog = presented(overview, qtbot, lang)
     problems = []
     for tab in range(dialog.tabs.count()):  # the grid, the statistics table, the means and rollout
@@ -341,7 +342,7 @@ def test_the_presented_overview_has_readable_type_big_thumbnails_and_nothing_cut
 def test_leaving_the_presented_overview_restores_the_desk(overview, qtbot):
     from PySide6.QtWidgets import QApplication
 
-    from readable import px
+    from presented import px
     desk_header = px(overview[1].table.horizontalHeader().font())
     dialog = presented(overview, qtbot, "en")
     assert px(dialog.table.horizontalHeader().font()) > desk_header
@@ -356,7 +357,7 @@ def test_leaving_the_presented_overview_restores_the_desk(overview, qtbot):
 def test_the_overview_follows_the_application_zoom_on_the_desk(overview, qtbot):
     from PySide6.QtWidgets import QApplication
 
-    from readable import px
+    from presented import px
     window, dialog = overview
     window.classroom.zoom(+1)
     window.classroom.zoom(+1)
