@@ -93,10 +93,11 @@ def figure_font_like(font: QFont, factor: float = 1.0) -> QFont:
 READABLE_SHARE = 0.022  # of the screen's height: the least type shown while presenting (24 px on 1080 lines)
 
 
-def readable_pixels(widget) -> int:
-    """The smallest type a class reads from the back row on the screen `widget` is on."""
+def readable_pixels(widget, share: float = READABLE_SHARE) -> int:
+    """The smallest type a class reads from the back row on the screen `widget` is on (`share` of
+    its height)."""
     screen = widget.screen() or QApplication.primaryScreen()
-    return max(12, round(screen.geometry().height() * READABLE_SHARE))
+    return max(12, round(screen.geometry().height() * share))
 
 
 def presented(font: QFont, widget) -> QFont:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import QApplication, QComboBox, QHeaderView
 
-from ..look.fonts import figure_font, presented
+from ..look.fonts import figure_font, presented, readable_pixels
 
 EXPONENTS = {"e^(x − max)": "eˣ⁻ᵐᵃˣ", "e^(x−max)": "eˣ⁻ᵐᵃˣ", "e^x": "eˣ", "e^0": "e⁰", "e^−∞": "e⁻∞"}
 
@@ -98,5 +98,4 @@ LEAST_SHARE = 20 / 1080  # of the screen's height: the least any text may be pre
 
 def least_pixels(widget) -> int:
     """Presenting, numbers smaller than this are left out rather than shown unreadable."""
-    screen = widget.screen() or QApplication.primaryScreen()
-    return max(12, round(screen.geometry().height() * LEAST_SHARE))
+    return readable_pixels(widget, LEAST_SHARE)
