@@ -56,6 +56,7 @@ class HeatmapData:
     # row's largest weight in the whole row (the per-row colour scale must not see only the block).
     column_tokens: tuple[str, ...] | None = None
     row_max: np.ndarray | None = None
+    short_title: str = ""  # a thumbnail too small for its whole title says this ("head 1")
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -105,6 +106,8 @@ class Geometry:
     column_labels: str  # "one row", "two rows" (staggered: each label may take two columns) or "turned"
     label_font: QFont
     value_font: QFont | None  # None: cells too small to print values in
+    title: str = ""           # as drawn: the whole title, or a thumbnail's short one
+    beside: bool = False      # the title left of the weights (a wide thumbnail), not above them
 
     @property
     def cell(self) -> float:
@@ -116,12 +119,13 @@ class HeatmapPainter:
 
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
-                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36):
+                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36, labels: bool = True):
+        self.labels = labels  # False: a thumbnail, its title whole and the pattern of weights, no text in it
         self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
         self.reach = reach    # signed values are drawn divided by this; printed times it
         self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
         self.font = QFont(font) if font is not None else figure_font()
-        self.show_values = show_values
+        self.show_values = show_values and labels
         self.value_share = value_share  # a value's type, as a share of its cell's height
         self.decimals = decimals
         self.background = background or QColor(255, 255, 255)
@@ -142,23 +146,41 @@ class HeatmapPainter:
         return self._geometry[1]
 
     def _measure(self, rect: QRectF, data: HeatmapData) -> Geometry:
+        if not self.labels and rect.width() > 2 * rect.height():
+            return self._measure_beside(rect, data)
         n = len(data.tokens)
         pad = max(4.0, rect.width() * 0.01)
         title_font = self._title_font()
-        title_h = QFontMetricsF(title_font).height() * (0.4 + self._title_lines(data.title, rect.width()))
+        title = self._shown_title(data, rect)
+        title_h = QFontMetricsF(title_font).height() * (0.4 + self._title_lines(title, rect.width()))
         # Labels scale with the cells and the cells with the room the labels leave:
         # size the font from a first estimate, then measure the labels once with it.
         estimate = min(self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height()))
         label_font = self._fit_label_font(estimate)
         fm = QFontMetricsF(label_font)
-        widest = max(fm.horizontalAdvance(t) for t in data.tokens)
-        row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
-        columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
+        if self.labels:
+            widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+            row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
+            columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
+        else:
+            row_w, columns, col_h = 0.0, "none", pad
         cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
         spare = max(0.0, rect.width() - 2 * pad - row_w - cell_w * n)  # centre the matrix in its panel
         grid = QRectF(rect.left() + pad + row_w + spare / 2, rect.top() + title_h + col_h, cell_w * n, cell_h * n)
         return Geometry(grid, cell_w, cell_h, title_h, row_w, col_h, columns, label_font,
-                        self._value_font(cell_w, cell_h))
+                        self._value_font(cell_w, cell_h), title)
+
+    def _measure_beside(self, rect: QRectF, data: HeatmapData) -> Geometry:
+        """A wide, low thumbnail (a row of them under the big head): its title on one line at the
+        left, the weights' square beside it."""
+        n, pad = len(data.tokens), 4.0
+        fm = QFontMetricsF(self._title_font())
+        title = data.title if fm.horizontalAdvance(data.title) <= rect.width() - rect.height() - 3 * pad \
+            else data.short_title or data.title
+        title_w = fm.horizontalAdvance(title) + 2 * pad  # whole: the weights' square gives way
+        side = max(0.5, (min(rect.height(), rect.width() - title_w) - 2 * pad) / n)
+        grid = QRectF(rect.left() + title_w + pad, rect.top() + (rect.height() - side * n) / 2, side * n, side * n)
+        return Geometry(grid, side, side, 0.0, title_w, 0.0, "none", self.font, None, title, beside=True)
 
     def _column_labels(self, rect, n, pad, title_h, row_w, fm: QFontMetricsF, tokens) -> tuple[str, float]:
         """How the keys' labels go above the columns, and the height they take: on one line when they
@@ -205,10 +227,24 @@ class HeatmapPainter:
         return weighted(self.font, bold=True)
 
     def _title_lines(self, title: str, width: float) -> int:
-        """A title too long for one line (a GQA head's group and the heads sharing it) takes two."""
-        if not title:
-            return 0
-        return 1 if QFontMetricsF(self._title_font()).horizontalAdvance(title) <= width else 2
+        """A title too long for one line (a GQA head's group and the heads sharing it) takes two; a
+        thumbnail's as many as it needs, since it has no other text to say which head it is."""
+        return self._title_text(title, width).count("\n") + 1 if title else 0
+
+    def _title_text(self, title: str, width: float) -> str:
+        fm = QFontMetricsF(self._title_font())
+        if fm.horizontalAdvance(title) <= width:
+            return title
+        return wrapped(title, fm, width, most=2 if self.labels else None)
+
+    def _shown_title(self, data: HeatmapData, rect: QRectF) -> str:
+        """A thumbnail's whole title, or its short one when the whole would leave too little of the
+        thumbnail for the weights."""
+        if self.labels or not data.short_title:
+            return data.title
+        lines = self._title_lines(data.title, rect.width())
+        return data.title if lines * QFontMetricsF(self._title_font()).height() <= rect.height() * 0.4 \
+            else data.short_title
 
     @staticmethod
     def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
@@ -234,15 +270,15 @@ class HeatmapPainter:
         p.save()
         p.setRenderHint(QPainter.Antialiasing, True)
         p.setRenderHint(QPainter.TextAntialiasing, True)
-        if data.title:
+        if g.title:
             p.setFont(self._title_font())
             p.setPen(self.foreground)
-            box = QRectF(rect.left(), rect.top(), rect.width(), g.title_height)
-            if self._title_lines(data.title, rect.width()) == 1:
-                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, data.title)
-            else:  # wrapped on two lines; cut (…) only beyond them
-                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, _two_lines(
-                    data.title, QFontMetricsF(self._title_font()), rect.width()))
+            if g.beside:
+                box = QRectF(rect.left(), rect.top(), g.row_label_width, rect.height())
+                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, g.title)
+            else:
+                box = QRectF(rect.left(), rect.top(), rect.width(), g.title_height)
+                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, self._title_text(g.title, rect.width()))
         if vector and g.cell >= VECTOR_CELL:
             self._paint_cells_as_rects(p, g, data)
         else:
@@ -250,7 +286,8 @@ class HeatmapPainter:
         self._paint_mask(p, g, data, vector)
         self._paint_grid_lines(p, g, len(data.tokens))
         self._paint_values(p, g, data)
-        self._paint_labels(p, g, data)
+        if self.labels:
+            self._paint_labels(p, g, data)
         self._paint_selection(p, g, data)
         p.restore()
         return g
@@ -590,12 +627,17 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.restore()
 
 
-def _two_lines(text: str, fm: QFontMetricsF, width: float) -> str:
-    """`text` as it fits two lines of `width`: broken after the last space or "・" / "（" that keeps the
-    first line within the width (anywhere, for a title without one), the rest elided."""
-    cut = len(text)
-    while cut > 1 and fm.horizontalAdvance(text[:cut]) > width:
-        cut -= 1
-    breaks = [i for i in range(1, cut + 1) if i < len(text) and (text[i] in "・（(" or text[i - 1] == " ")]
-    at = breaks[-1] if breaks and breaks[-1] > cut // 3 else cut
-    return text[:at].rstrip() + "\n" + fm.elidedText(text[at:].strip(), Qt.ElideRight, width)
+def wrapped(text: str, fm: QFontMetricsF, width: float, most: int | None = 2) -> str:
+    """`text` on lines of `width`, each broken after the last space or "・" / "（" that keeps it within
+    the width (anywhere, for a text without one); with `most` lines, the rest elided into the last."""
+    lines = []
+    while text and (most is None or len(lines) < most - 1) and fm.horizontalAdvance(text) > width:
+        cut = len(text)
+        while cut > 1 and fm.horizontalAdvance(text[:cut]) > width:
+            cut -= 1
+        breaks = [i for i in range(1, cut + 1) if i < len(text) and (text[i] in "・（(" or text[i - 1] == " ")]
+        at = breaks[-1] if breaks and breaks[-1] >= min(cut // 3, 3) else cut
+        lines.append(text[:at].rstrip())
+        text = text[at:].strip()
+    lines.append(fm.elidedText(text, Qt.ElideRight, width) if most is not None else text)
+    return "\n".join(lines)

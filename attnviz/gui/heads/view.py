@@ -27,14 +27,17 @@ from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, readable_pixels, weighted
 from ..state.commands import SetHeadOff, SetSettings
 from ..steps.guided import banner
 from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
 
+QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum" (QWIDGETSIZE_MAX, not exported by PySide6)
 ACTIVE_BORDER = QColor(230, 120, 0)
 MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
 ZOOM_STEP = 1.25     # one notch of the mouse wheel
+THUMBNAIL_EMS = 5     # presenting, the thumbnails under the big head: a row this many readable ems high
+THUMBNAILS_A_ROW = 6  # more make two rows
 SIDE_BY_SIDE = 4     # heads side by side at most: beyond, the four around the active head
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 
@@ -104,7 +107,7 @@ class HeadPanel(QWidget):
         self.colormap = colormaps.get()
         self.report = report or (lambda message: None)  # shows a refused mask painting
         self.min_points = 0.0  # presentation: labels and values never smaller than this
-        self.type_share = 1.0  # presentation thumbnails: smaller type, a share of the window's
+        self.thumbnail = False  # presenting, beside the big head: its title readable, no text in its cells
         self.painter = HeatmapPainter()
         self._data: HeatmapData | None = None
         self._inputs = None  # what the picture was made from: the same again, nothing to rebuild
@@ -274,7 +277,7 @@ class HeadPanel(QWidget):
             return  # another head was edited: this one's picture is the very same
         self._inputs = (trace, inputs)
         data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=hidden(trace),
-                           title=title, selected_row=d.query)
+                           title=title, short_title=tr("head {0}").format(self.index), selected_row=d.query)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, stage)
         self._keep_query_in_view()
@@ -293,12 +296,13 @@ class HeadPanel(QWidget):
     def _restyle(self) -> None:
         """Fonts follow the application's (zoom), colours the palette (light or dark look)."""
         palette = self.palette()
-        self.painter = HeatmapPainter(self.colormap,
-                                      figure_font(point_size=max(self.font().pointSizeF() * self.type_share,
-                                                                 self.min_points)),
+        font = figure_font(pixel_size=readable_pixels(self)) if self.thumbnail else \
+            figure_font(point_size=max(self.font().pointSizeF(), self.min_points))
+        self.painter = HeatmapPainter(self.colormap, font,
                                       background=palette.window().color(),
                                       foreground=palette.windowText().color(),
-                                      value_share=PRESENTED_VALUE_SHARE if self.min_points else 0.36)
+                                      value_share=PRESENTED_VALUE_SHARE if self.min_points else 0.36,
+                                      labels=not self.thumbnail)
         self.update()
         self.resized.emit()
 
@@ -532,12 +536,15 @@ class HeadsView(Retranslated, QWidget):
     def _place(self):
         columns = self._side_columns()
         self._placed = (self.document.active_head, columns)
-        for i, panel in enumerate(self.panels):  # large type for the big head, small for thumbnails
+        for i, panel in enumerate(self.panels):  # large type for the big head; thumbnails: a readable title
             big = i == self.document.active_head or self.side_by_side
             points = self.panels_points if big else 0.0
-            share = 0.55 if self.focus and not big else 1.0
-            if (panel.min_points, panel.type_share) != (points, share):
-                panel.min_points, panel.type_share = points, share
+            thumbnail = self.focus and not big
+            if (panel.min_points, panel.thumbnail) != (points, thumbnail):
+                panel.min_points, panel.thumbnail = points, thumbnail
+                if not thumbnail:
+                    panel.setMinimumHeight(60)
+                    panel.setMaximumHeight(QWIDGETSIZE_MAX)
                 panel._restyle()
         for panel in self.panels:
             self.grid.removeWidget(panel)
@@ -593,17 +600,19 @@ class HeadsView(Retranslated, QWidget):
         return self.panels[self.document.active_head].value_pixels() if self.panels else 0
 
     def _place_focus(self):
-        """The active head fills the left; the others stack, small, in a column on the right."""
+        """The active head fills the top; the others, small, in a row or two below it, in the room its
+        square cells leave (a 10-token head is wider than tall on a 16:9 screen's share of it)."""
         active = self.document.active_head
         others = [p for i, p in enumerate(self.panels) if i != active]
-        columns = 1 if len(others) <= 12 else 2  # thumbnails: one column keeps the big head big
-        per_column = math.ceil(len(others) / columns)
-        self.grid.addWidget(self.panels[active], 0, 0, per_column, 1)
+        rows = 1 if len(others) <= THUMBNAILS_A_ROW else 2
+        per_row = math.ceil(len(others) / rows)
+        self.grid.addWidget(self.panels[active], 0, 0, 1, per_row)
         for k, panel in enumerate(others):
-            self.grid.addWidget(panel, k % per_column, 1 + k // per_column)
-        self.grid.setColumnStretch(0, 10 if columns == 1 else 7)  # thumbnails: a glance, the head: the lesson
-        for c in range(columns):
-            self.grid.setColumnStretch(1 + c, 1)
+            self.grid.addWidget(panel, 1 + k // per_row, k % per_row)
+            panel.setFixedHeight(round(THUMBNAIL_EMS * readable_pixels(panel) / rows))
+        self.grid.setRowStretch(0, 1)
+        for c in range(per_row):
+            self.grid.setColumnStretch(c, 1)
 
     def set_presentation(self, on: bool, points: float = 0.0, side_by_side: bool = False):
         """The active head big and the rest small, or (side by side) every head as big as fits,

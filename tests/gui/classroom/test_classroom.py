@@ -138,7 +138,8 @@ def test_presentation_mode_hides_the_editing_chrome_and_enlarges_the_active_head
     assert not window.parts.vectors_dock.isVisible() and not window.parts.toolbar.isVisible()
     assert not window.menuBar().isVisible() and window.parts.steps_dock.isVisible()
     qtbot.wait(10)
-    assert panel(window, 0).width() > 2 * panel(window, 1).width()
+    big, small = (panel(window, i).size() for i in (0, 1))
+    assert big.width() * big.height() > 4 * small.width() * small.height()  # a thumbnail under the big head
     qtbot.keyClick(window, Qt.Key_Right)  # arrow keys step through the query's arithmetic
     assert window.document.stage == SCORE
     qtbot.keyClick(window, Qt.Key_Down)   # ... and move to the next query

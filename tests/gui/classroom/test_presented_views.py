@@ -6,7 +6,8 @@ from PySide6.QtWidgets import QApplication
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom.views import IDS, VIEWS
 from attnviz.gui.common.i18n import install_language
-from presented import unreadable  # tests/gui is on the path
+from pixels import inked, rgb  # tests/gui is on the path
+from presented import unreadable
 
 
 def presenting(qtbot, preset="seed-demo", lang="en"):
@@ -55,7 +56,7 @@ def test_both_heads_of_seed_demo_side_by_side_are_at_least_800_px_square(qtbot):
         assert g.value_font.pixelSize() >= 20
     assert panels[0].geometry().right() < panels[1].geometry().left()  # beside each other
     press(w, qtbot, Qt.Key_V)  # back to one big head, the steps beside it
-    assert w.parts.steps_dock.isVisible() and panels[1].width() < 200 < panels[0].width()
+    assert w.parts.steps_dock.isVisible() and panels[1].height() < 200 < panels[0].height()
 
 
 def test_four_heads_side_by_side_make_a_2_by_2_grid_and_the_gqa_titles_are_whole(qtbot):
@@ -79,7 +80,7 @@ def test_a_title_too_long_for_one_line_takes_two_and_is_not_cut(qtbot):
     fm = QFontMetricsF(thumb.painter._title_font())
     title = thumb.data().title
     width = fm.horizontalAdvance(title) * 0.7
-    two = heatmap._two_lines(title, fm, width).split("\n")
+    two = heatmap.wrapped(title, fm, width).split("\n")
     assert len(two) == 2 and "".join(two).replace(" ", "") == title.replace(" ", "")  # nothing cut
     assert all(fm.horizontalAdvance(line) <= width for line in two)
     g = thumb.painter.geometry(QRectF(0, 0, width, 400), thumb.data())
@@ -248,3 +249,24 @@ def test_presenting_the_docks_show_no_title_bar_and_leaving_gives_it_back(qtbot)
     w.classroom.set_presentation(False)
     QApplication.processEvents()
     assert steps.titleBarWidget() is None and w.parts.next_dock.titleBarWidget() is None
+
+
+@pytest.mark.parametrize("preset, lang, whole", [("seed-demo", "ja", True), ("gpt2-small-shape", "en", True),
+                                                 ("gqa-demo", "ja", False)])
+def test_the_thumbnails_under_the_big_head_have_readable_whole_titles(qtbot, preset, lang, whole):
+    from PySide6.QtGui import QFontInfo, QFontMetricsF
+
+    w = presenting(qtbot, preset, lang)
+    big = w.parts.heads.panels[w.document.active_head]
+    for thumb in (p for p in w.parts.heads.panels if p is not big):
+        data = thumb.data()
+        g = thumb.painter.geometry(thumb._content_rect(), data)
+        font = thumb.painter._title_font()
+        assert QFontInfo(font).pixelSize() >= 20 and thumb.geometry().top() > big.geometry().bottom()
+        assert g.title == (data.title if whole else data.short_title)  # a GQA head's group: in its big title
+        room = g.grid.left() - thumb._content_rect().left()
+        assert QFontMetricsF(font).horizontalAdvance(g.title) <= room and g.value_font is None
+        title_box = rgb(thumb.grab().toImage())[:, :int(room)]  # the title is drawn, left of the weights
+        palette = thumb.palette()
+        assert inked(title_box, palette.window().color(), palette.windowText().color()).sum() > 50
+        assert g.grid.width() >= 30  # the pattern still shows, at a glance
