@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QEvent, QRectF, Qt, QTime
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -428,14 +428,19 @@ class KernelView(Presenting, MathView):
 # ---------------------------------------------------------------- before / after
 
 class DiffView(Presenting, MathView):
-    """Pin the weights, edit, and see after − before for every head."""
+    """Pin the weights, edit, and see after − before for every head. Shown with nothing pinned, it pins
+    the weights there and then: a teacher who presses 8 sees every head's map (all 0) at once, not an
+    empty screen with a button."""
 
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("diffView")
         self.pinned: list[np.ndarray] | None = None
         self.pinned_tokens = None
+        self.pinned_at = ""  # the time of day, as the note says it
+        self.pinned_automatically = False
         self.explanation = MathLabel()
+        self.note = QLabel(objectName="pinnedNote", wordWrap=True)
         self.pin = QPushButton(objectName="pinButton")
         self.pin.clicked.connect(self.pin_weights)
         self.maps = Heatmaps(4)
@@ -444,6 +449,7 @@ class DiffView(Presenting, MathView):
         top.addWidget(self.pin)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.note)
         layout.addWidget(self.maps, 1)
         document.replaced.connect(self.unpin)
         self.retranslate()
@@ -453,15 +459,31 @@ class DiffView(Presenting, MathView):
         self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
-        self.pin.setText(tr("Pin the weights now"))
+        self.pin.setText(tr("Pin the weights now") if self.pinned is None else tr("Pin the weights again"))
         self.pin.setToolTip(tr("Remember every head's weights; after your edits, each cell shows after − before"))
-        self.explanation.setText(tr("Pin, then edit: blue cells lost weight, yellow ones gained it."))
+        # The colours of the "difference" map (colormaps.py): blue below 0, brown above.
+        self.explanation.setText(tr("Pin, then edit: blue cells lost weight, brown ones gained it."))
+        self.note.setText(self.pinned_text())
+        self.note.setVisible(self.pinned is not None)
+
+    def pinned_text(self) -> str:
+        """When the weights were pinned, and what: the line under the explanation."""
+        if self.pinned is None:
+            return ""
+        text = tr("Pinned automatically at {0}, when this view was shown: the weights of {1} heads, {2} tokens.") \
+            if self.pinned_automatically else tr("Pinned at {0}: the weights of {1} heads, {2} tokens.")
+        return text.format(self.pinned_at, len(self.pinned), len(self.pinned_tokens))
 
     def pin_weights(self):
-        self.pinned = [np.array(w) for w in self.document.result.weights()]
-        self.pinned_tokens = self.document.scenario.tokens
+        self._pin(automatically=False)
         self._stale = True
         self.sync()
+
+    def _pin(self, automatically: bool) -> None:
+        self.pinned = [np.array(w) for w in self.document.result.weights()]
+        self.pinned_tokens = self.document.scenario.tokens
+        self.pinned_at = QTime.currentTime().toString("HH:mm:ss")
+        self.pinned_automatically = automatically
 
     def unpin(self):
         self.pinned = None
@@ -478,11 +500,12 @@ class DiffView(Presenting, MathView):
 
     def refresh(self):
         d = self.document
+        if self.pinned is None:  # shown (refresh runs only then) with nothing pinned: pin what it shows now
+            self._pin(automatically=True)
         differences = self.differences()
         if differences is None:
             self.maps.show_maps([])
-            if self.pinned is not None:
-                self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
+            self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
             return
         self.retranslate()
         # One symmetric scale for every head, as large as the largest change: small changes

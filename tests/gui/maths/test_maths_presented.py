@@ -278,3 +278,24 @@ def test_the_presented_kernel_of_taro_hanako_fills_the_screen_and_its_painted_la
         g = maps.painter_for(i).geometry(maps.rect_of(i), data.__class__(data.tokens, data.weights, data.masked))
         assert g.grid.height() >= 0.6 * 1080 and g.grid.width() >= 0.2 * 1920
     assert maps.width() >= 0.9 * 1920
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_before_after_presented_with_nothing_pinned_pins_and_shows_every_heads_zero_difference(qtbot, lang):
+    """Key 8 with nothing pinned showed only a button on an empty screen: now the weights are pinned as it
+    opens, so every head's after − before is there (0 in every cell, written), with when it was pinned, the
+    button to pin again, and the colours named as the diverging map draws them (brown, not yellow)."""
+    w = presented_view(qtbot, "seed-demo", lang, "before-after")
+    view = w.parts.maths.tab_view("before-after")
+    maps = view.maps
+    assert len(maps.items) == len(w.document.scenario.heads) == 2
+    for i, (data, painter) in enumerate(maps.items):
+        assert painter.signed and not data.weights.any() and maps.painter_for(i).show_values
+    assert heatmap_problems(maps) == [] and widget_problems(view) == []
+    ja = lang == "ja"
+    assert view.note.isVisible() and view.note.text().startswith("この画面を開いた" if ja else "Pinned automatically")
+    assert view.pin.isVisible() and view.pin.text() == ("今の重みを固定し直す" if ja else "Pin the weights again")
+    colours = ("青", "黄土色", "黄色") if ja else ("blue", "brown", "yellow")
+    assert colours[0] in view.explanation.text() and colours[1] in view.explanation.text()
+    assert colours[2] not in view.explanation.text()
+    assert maps.width() >= 0.9 * 1920 and maps.height() >= 0.8 * 1080
