@@ -830,12 +830,24 @@ exactly 0</source>
         <translation>今の重みを固定</translation>
     </message>
     <message>
+        <source>Pin the weights again</source>
+        <translation>今の重みを固定し直す</translation>
+    </message>
+    <message>
         <source>Remember every head&apos;s weights; after your edits, each cell shows after − before</source>
         <translation>全ヘッドの重みを記録します。編集後、各マスに「変更後 − 変更前」を表示します</translation>
     </message>
     <message>
-        <source>Pin, then edit: blue cells lost weight, yellow ones gained it.</source>
-        <translation>固定してから編集してください。青いマスは重みが減り、黄色いマスは増えたところです。</translation>
+        <source>Pin, then edit: blue cells lost weight, brown ones gained it.</source>
+        <translation>固定してから編集してください。青いマスは重みが減り、黄土色のマスは増えたところです。</translation>
+    </message>
+    <message>
+        <source>Pinned automatically at {0}, when this view was shown: the weights of {1} heads, {2} tokens.</source>
+        <translation>この画面を開いた {0} に自動で固定しました：{1} ヘッド、{2} トークンの重み。</translation>
+    </message>
+    <message>
+        <source>Pinned at {0}: the weights of {1} heads, {2} tokens.</source>
+        <translation>{0} に固定しました：{1} ヘッド、{2} トークンの重み。</translation>
     </message>
     <message>
         <source>The tokens changed since the weights were pinned: pin them again.</source>

@@ -119,7 +119,8 @@ class HeatmapPainter:
 
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
-                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36, labels: bool = True):
+                 signed: bool = False, reach: float = 1.0, value_share: float = 0.36, max_tall: float = 1.0,
+                 labels: bool = True):
         self.labels = labels  # False: a thumbnail, its title whole and the pattern of weights, no text in it
         self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
         self.reach = reach    # signed values are drawn divided by this; printed times it
@@ -128,6 +129,9 @@ class HeatmapPainter:
         self.show_values = show_values and labels
         self.value_share = value_share  # a value's type, as a share of its cell's height
         self.decimals = decimals
+        # How much taller than wide a cell may be: 1 (square at most) but where maps stand side by side
+        # on a wide screen and the height would otherwise stay empty (the kernel's three, presented).
+        self.max_tall = max_tall
         self.background = background or QColor(255, 255, 255)
         self.foreground = foreground or QColor(20, 20, 20)
         self.mask = colormaps.mask_look(self.background)
@@ -155,7 +159,8 @@ class HeatmapPainter:
         title_h = QFontMetricsF(title_font).height() * (0.4 + self._title_lines(title, rect.width()))
         # Labels scale with the cells and the cells with the room the labels leave:
         # size the font from a first estimate, then measure the labels once with it.
-        estimate = min(self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height()))
+        # (The row labels need the cell's height; the keys' labels turn when too wide for its width.)
+        estimate = self._cells(rect, n, pad, title_h, rect.width() * 0.2, QFontMetricsF(self.font).height())[1]
         label_font = self._fit_label_font(estimate)
         fm = QFontMetricsF(label_font)
         if self.labels:
@@ -194,12 +199,12 @@ class HeatmapPainter:
             return "two rows", 2 * line
         return "turned", min(self._vertical_label_extent(fm, tokens), rect.height() * 0.3)
 
-    @staticmethod
-    def _cells(rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
-        """(width, height) of a cell: square where the room is square, wider on a wide screen."""
+    def _cells(self, rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
+        """(width, height) of a cell: square where the room is square, wider on a wide screen (taller
+        only up to max_tall)."""
         width = max(0.5, (rect.width() - row_w - 2 * pad) / n)
         height = max(0.5, (rect.height() - title_h - col_h - pad) / n)
-        cell_h = min(width, height)
+        cell_h = min(width * self.max_tall, height)
         return min(width, cell_h * MAX_ASPECT), cell_h
 
     def _fit_label_font(self, cell: float) -> QFont:

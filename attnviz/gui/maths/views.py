@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QEvent, QRectF, Qt, QTime
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -36,6 +36,7 @@ from .sizing import Presenting, exponents, least_pixels, plot_title, style_plot
 
 BAR_WIDTH_EMS = 4.5  # a colour bar and its tick labels, in lines of the widget's type
 PRESENTED_VALUES = 0.45  # presenting, a value's type as a share of its cell (the desk's 0.36 gives 16 px in 45)
+PRESENTED_TALL = 1.5  # presenting, the kernel's cells may be this much taller than wide: its three maps use the height
 
 
 class Heatmaps(QWidget):
@@ -48,6 +49,7 @@ class Heatmaps(QWidget):
         self.columns = columns
         self.items: list[tuple[HeatmapData, HeatmapPainter]] = []
         self.least_value_pixels = 0  # presenting: numbers smaller than this are left out
+        self.stacked_bars = False  # the colour bars one above the other, in one bar's width: room for the maps
         self._quiet: dict[int, HeatmapPainter] = {}
         self.setMinimumHeight(160)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
@@ -64,14 +66,20 @@ class Heatmaps(QWidget):
             found.setdefault((painter.signed, painter.reach if painter.signed else None), painter)
         return list(found.values())
 
+    def bar_columns(self) -> int:
+        return min(1, len(self.bars())) if self.stacked_bars else len(self.bars())
+
     def bar_rect(self, index: int) -> QRectF:
         width = BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        if self.stacked_bars:
+            height = self.height() / max(1, len(self.bars()))
+            return QRectF(self.width() - width, index * height + 2, width - 4, height - 4)
         return QRectF(self.width() - (len(self.bars()) - index) * width, 2, width - 4, self.height() - 4)
 
     def cell_rect(self, index: int) -> QRectF:
         """The room of the index-th map and its caption."""
         rows = max(1, -(-len(self.items) // self.columns))
-        room = self.width() - len(self.bars()) * BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
+        room = self.width() - self.bar_columns() * BAR_WIDTH_EMS * QFontMetricsF(self.font()).height()
         w, h = room / self.columns, self.height() / rows
         return QRectF((index % self.columns) * w + 2, (index // self.columns) * h + 2, w - 4, h - 4)
 
@@ -107,7 +115,8 @@ class Heatmaps(QWidget):
         if id(painter) not in self._quiet:
             self._quiet[id(painter)] = HeatmapPainter(painter.colormap, painter.font, show_values=False,
                                                       background=painter.background, foreground=painter.foreground,
-                                                      signed=painter.signed, reach=painter.reach)
+                                                      signed=painter.signed, reach=painter.reach,
+                                                      max_tall=painter.max_tall)
         return self._quiet[id(painter)]
 
     def paintEvent(self, event):
@@ -132,15 +141,16 @@ def widest_value(painter: HeatmapPainter) -> str:
     return ("+" if painter.signed else "") + "0." + "0" * painter.decimals
 
 
-def _painter(signed=False, widget=None, reach=1.0, view=None):
+def _painter(signed=False, widget=None, reach=1.0, view=None, tall=1.0):
     """Weights on the colour map and scale of `view` (the window's view state), differences on
-    the diverging map; in the widget's type (the application's, or presentation-sized)."""
+    the diverging map; in the widget's type (the application's, or presentation-sized); cells up to
+    `tall` times taller than wide."""
     font = figure_font_like(widget.font()) if widget is not None else figure_font()
     palette = widget.palette() if widget is not None else None
     colormap = colormaps.get("difference") if signed else \
         colormaps.get(view.colormap, view.scale) if view is not None else colormaps.get()
     share = PRESENTED_VALUES if getattr(widget, "presenting", False) and not signed else 0.36  # "+0.05" is wider
-    return HeatmapPainter(colormap, font, signed=signed, reach=reach, value_share=share,
+    return HeatmapPainter(colormap, font, signed=signed, reach=reach, value_share=share, max_tall=tall,
                           background=palette.window().color() if palette else None,
                           foreground=palette.windowText().color() if palette else None)
 
@@ -374,7 +384,10 @@ class KernelView(Presenting, MathView):
         self.retranslate()
 
     def presentation_changed(self):
+        # Three maps side by side leave a third of the width each: presenting, their colour bars share one
+        # column and their cells grow taller, so that 13 tokens' labels stay readable and the maps fill the screen.
         self.maps.least_value_pixels = least_pixels(self) if self.presenting else 0
+        self.maps.stacked_bars = self.presenting
         self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
@@ -402,26 +415,32 @@ class KernelView(Presenting, MathView):
         masked = hidden(d.result.heads[d.active_head])
         reach = max(0.05, float(np.abs(difference).max()))
         label = head_label(d.scenario, d.active_head)
-        painter = _painter(widget=self, view=self.view)
+        tall = PRESENTED_TALL if self.presenting else 1.0
+        painter = _painter(widget=self, view=self.view, tall=tall)
         self.maps.show_maps([
             (HeatmapData(tokens, softmax_w, masked, tr("softmax: {0}").format(label), d.query), painter),
             (HeatmapData(tokens, linear_w, masked, tr("linear, φ = elu + 1"), d.query), painter),
             (HeatmapData(tokens, difference / reach, masked, tr("linear − softmax (scale ±{0})").format(fmt(reach, 2)),
-                         d.query), _painter(signed=True, widget=self, reach=reach)),
+                         d.query), _painter(signed=True, widget=self, reach=reach, tall=tall)),
         ])
 
 
 # ---------------------------------------------------------------- before / after
 
 class DiffView(Presenting, MathView):
-    """Pin the weights, edit, and see after − before for every head."""
+    """Pin the weights, edit, and see after − before for every head. Shown with nothing pinned, it pins
+    the weights there and then: a teacher who presses 8 sees every head's map (all 0) at once, not an
+    empty screen with a button."""
 
     def __init__(self, document, parent=None):
         super().__init__(document, parent)
         self.setObjectName("diffView")
         self.pinned: list[np.ndarray] | None = None
         self.pinned_tokens = None
+        self.pinned_at = ""  # the time of day, as the note says it
+        self.pinned_automatically = False
         self.explanation = MathLabel()
+        self.note = QLabel(objectName="pinnedNote", wordWrap=True)
         self.pin = QPushButton(objectName="pinButton")
         self.pin.clicked.connect(self.pin_weights)
         self.maps = Heatmaps(4)
@@ -430,6 +449,7 @@ class DiffView(Presenting, MathView):
         top.addWidget(self.pin)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.note)
         layout.addWidget(self.maps, 1)
         document.replaced.connect(self.unpin)
         self.retranslate()
@@ -439,15 +459,31 @@ class DiffView(Presenting, MathView):
         self._restyle()  # its maps' painters: larger numbers presenting
 
     def retranslate(self):
-        self.pin.setText(tr("Pin the weights now"))
+        self.pin.setText(tr("Pin the weights now") if self.pinned is None else tr("Pin the weights again"))
         self.pin.setToolTip(tr("Remember every head's weights; after your edits, each cell shows after − before"))
-        self.explanation.setText(tr("Pin, then edit: blue cells lost weight, yellow ones gained it."))
+        # The colours of the "difference" map (colormaps.py): blue below 0, brown above.
+        self.explanation.setText(tr("Pin, then edit: blue cells lost weight, brown ones gained it."))
+        self.note.setText(self.pinned_text())
+        self.note.setVisible(self.pinned is not None)
+
+    def pinned_text(self) -> str:
+        """When the weights were pinned, and what: the line under the explanation."""
+        if self.pinned is None:
+            return ""
+        text = tr("Pinned automatically at {0}, when this view was shown: the weights of {1} heads, {2} tokens.") \
+            if self.pinned_automatically else tr("Pinned at {0}: the weights of {1} heads, {2} tokens.")
+        return text.format(self.pinned_at, len(self.pinned), len(self.pinned_tokens))
 
     def pin_weights(self):
-        self.pinned = [np.array(w) for w in self.document.result.weights()]
-        self.pinned_tokens = self.document.scenario.tokens
+        self._pin(automatically=False)
         self._stale = True
         self.sync()
+
+    def _pin(self, automatically: bool) -> None:
+        self.pinned = [np.array(w) for w in self.document.result.weights()]
+        self.pinned_tokens = self.document.scenario.tokens
+        self.pinned_at = QTime.currentTime().toString("HH:mm:ss")
+        self.pinned_automatically = automatically
 
     def unpin(self):
         self.pinned = None
@@ -464,11 +500,12 @@ class DiffView(Presenting, MathView):
 
     def refresh(self):
         d = self.document
+        if self.pinned is None:  # shown (refresh runs only then) with nothing pinned: pin what it shows now
+            self._pin(automatically=True)
         differences = self.differences()
         if differences is None:
             self.maps.show_maps([])
-            if self.pinned is not None:
-                self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
+            self.explanation.setText(tr("The tokens changed since the weights were pinned: pin them again."))
             return
         self.retranslate()
         # One symmetric scale for every head, as large as the largest change: small changes

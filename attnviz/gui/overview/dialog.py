@@ -49,7 +49,7 @@ from ..look import colormaps
 from ..look.fonts import figure_font, figure_font_like, presented, weighted
 from ..maths.sizing import fit_children, pixels
 
-THUMB = 56            # a thumbnail's side, in logical pixels
+THUMB = 56            # a thumbnail's side, in logical pixels (presenting, as large as the screen allows)
 GAP = 6               # between thumbnails
 GROUP_GAP = 10        # more between groups of heads sharing K and V
 FONT_PX = 13          # exported files; the window's overview follows the interface's type
@@ -77,13 +77,25 @@ class OverviewFigure:
         self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
         self.active: tuple[int, int] | None = None
         self.alike: list[tuple[int, int]] = []
-        self._blocks = None                      # ((layers, caption), (blocks, layers in each)), worked out once
+        self._blocks = None                      # ((layers, caption, thumb), (blocks, layers in each)), worked out once
+        self.thumb = THUMB                       # a thumbnail's side
         self.recolour()
 
     def set_font_pixels(self, pixels: int) -> None:
         """The labels' and caption's type (the window's, or presentation-sized); the layout follows."""
         self.font = figure_font(pixel_size=pixels)
         self._blocks = None
+
+    def fit_thumbnails(self, width: float, height: float) -> None:
+        """The largest thumbnails (never below THUMB) with which the whole figure fits `width` × `height`:
+        two heads take half the screen each, in type of the same size (a zoom would enlarge the type too)."""
+        low, high = THUMB, max(THUMB, int(max(width, height)))
+        while low < high:  # the figure grows with its thumbnails: the largest that fits, by halving
+            middle = (low + high + 1) // 2
+            self.thumb = middle
+            size = self.size()
+            low, high = (middle, high) if size.width() <= width and size.height() <= height else (low, middle - 1)
+        self.thumb = low
 
     def recolour(self) -> None:
         """The thumbnails' pixels, on the colour map's scale."""
@@ -105,7 +117,7 @@ class OverviewFigure:
     def _block_width(self) -> float:
         heads = self.summary.heads
         groups = self.groups[heads - 1] if self.groups else 0
-        return self._label_width() + heads * (THUMB + GAP) + groups * GROUP_GAP + GROUP_GAP
+        return self._label_width() + heads * (self.thumb + GAP) + groups * GROUP_GAP + GROUP_GAP
 
     def _bar_width(self) -> float:
         """The colour bar with its ticks, wider when the type is larger (presenting)."""
@@ -126,26 +138,27 @@ class OverviewFigure:
     def _layout(self) -> tuple[int, int]:
         """(blocks side by side, layers in each): the fewest blocks whose grid is no taller than wide."""
         layers = max(1, self.summary.layers)
-        if self._blocks is None or self._blocks[0] != (layers, self.caption):  # (the font: set_font_pixels)
+        if self._blocks is None or self._blocks[0] != (layers, self.caption, self.thumb):  # (the font: set_font_pixels)
             blocks = 1
             while blocks < layers and self._size_of(blocks, -(-layers // blocks)).height() > \
                     self._size_of(blocks, -(-layers // blocks)).width():
                 blocks += 1
-            self._blocks = ((layers, self.caption), (blocks, -(-layers // blocks)))
+            self._blocks = ((layers, self.caption, self.thumb), (blocks, -(-layers // blocks)))
         return self._blocks[1]
 
     def _size_of(self, blocks: int, rows: int) -> QSizeF:
         width = MARGIN + blocks * self._block_width() + self._bar_width() + MARGIN
-        body = max(rows * (THUMB + GAP), 5 * THUMB)
+        body = max(rows * (self.thumb + GAP), 5 * THUMB)  # (5 THUMB: the colour bar's least height)
         return QSizeF(width, self._top() + body + self._caption_height(width) + MARGIN)
 
     def _x(self, head: int, block: int = 0) -> float:
         group = self.groups[head] if self.groups else 0
-        return MARGIN + block * self._block_width() + self._label_width() + head * (THUMB + GAP) + group * GROUP_GAP
+        return MARGIN + block * self._block_width() + self._label_width() + head * (self.thumb + GAP) + \
+            group * GROUP_GAP
 
     def thumb_rect(self, layer: int, head: int) -> QRectF:
         block, row = divmod(layer, self._layout()[1])
-        return QRectF(self._x(head, block), self._top() + row * (THUMB + GAP), THUMB, THUMB)
+        return QRectF(self._x(head, block), self._top() + row * (self.thumb + GAP), self.thumb, self.thumb)
 
     def size(self) -> QSizeF:
         return self._size_of(*self._layout())
@@ -153,7 +166,7 @@ class OverviewFigure:
     def at(self, x: float, y: float) -> tuple[int, int] | None:
         """The (layer, head) whose thumbnail is at (x, y) in figure coordinates."""
         blocks, rows = self._layout()
-        block, row = int((x - MARGIN) // self._block_width()), int((y - self._top()) // (THUMB + GAP))
+        block, row = int((x - MARGIN) // self._block_width()), int((y - self._top()) // (self.thumb + GAP))
         layer = block * rows + row
         if not (0 <= block < blocks and 0 <= row < rows and layer < self.summary.layers):
             return None
@@ -194,7 +207,7 @@ class OverviewFigure:
         self._paint_marks(p)
         blocks, rows = self._layout()
         bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), self._bar_width() - MARGIN,
-                     max(5 * THUMB, min(rows * (THUMB + GAP), 10 * THUMB)))
+                     max(5 * THUMB, min(rows * (self.thumb + GAP), 10 * self.thumb)))
         paint_colorbar(p, bar, self.colormap, self.font, FOREGROUND, BACKGROUND, mask_kind=None)
         if self.caption:
             p.setFont(self.font)
@@ -212,18 +225,18 @@ class OverviewFigure:
         blocks, rows = self._layout()
         for block in range(blocks):
             for head in range(self.summary.heads):
-                p.drawText(QRectF(self._x(head, block), top, THUMB, fm.height() * 1.2), Qt.AlignCenter,
-                           tr("head {0}").format(head) if THUMB > fm.horizontalAdvance(tr("head {0}").format(88))
+                p.drawText(QRectF(self._x(head, block), top, self.thumb, fm.height() * 1.2), Qt.AlignCenter,
+                           tr("head {0}").format(head) if self.thumb > fm.horizontalAdvance(tr("head {0}").format(88))
                            else str(head))
             for group in sorted(set(self.groups or [])):
                 members = [h for h, g in enumerate(self.groups) if g == group]
-                left, right = self._x(members[0], block), self._x(members[-1], block) + THUMB
+                left, right = self._x(members[0], block), self._x(members[-1], block) + self.thumb
                 band = QRectF(left, top - fm.height() * 1.2, right - left, fm.height())
                 p.drawText(band, Qt.AlignCenter, tr("K/V {0}").format(group))
                 p.drawLine(band.bottomLeft(), band.bottomRight())
         for layer in range(self.summary.layers):
             rect = self.thumb_rect(layer, 0)
-            label = QRectF(rect.left() - self._label_width(), rect.top(), self._label_width() - GAP, THUMB)
+            label = QRectF(rect.left() - self._label_width(), rect.top(), self._label_width() - GAP, self.thumb)
             p.drawText(label, Qt.AlignRight | Qt.AlignVCenter, tr("layer {0}").format(layer))
 
     def overlay_values(self) -> np.ndarray:
@@ -270,14 +283,14 @@ class OverviewCanvas(QWidget):
 
     def refit(self, width: float | None = None, height: float | None = None) -> None:
         """As wide as `width` allows (thumbnails grow up to 3×), never smaller; with `height` too
-        (presenting), as large as fits both, up to 8×: the whole grid in view, as big as it goes."""
-        size = self.figure.size()
-        if width is None:
-            self.zoom = 1.0
-        elif height is None:
-            self.zoom = max(1.0, min(3.0, width / size.width()))
+        (presenting), thumbnails as large as fit both: the whole grid in view, as big as it goes
+        (a grid too large even at THUMB scrolls)."""
+        if height is None:
+            self.figure.thumb = THUMB
         else:
-            self.zoom = max(1.0, min(8.0, width / size.width(), height / size.height()))
+            self.figure.fit_thumbnails(width, height)
+        size = self.figure.size()
+        self.zoom = 1.0 if width is None or height is not None else max(1.0, min(3.0, width / size.width()))
         self.setFixedSize(int(size.width() * self.zoom) + 1, int(size.height() * self.zoom) + 1)
         self.update()
 

@@ -138,8 +138,11 @@ def test_linear_attention_in_the_kernel_view_equals_a_direct_computation(window,
     assert [data.title for data, _ in view.maps.items][1] == "linear, φ = elu + 1"
 
 
-def test_before_and_after_shows_the_difference_for_every_head(window, maths, qtbot):
+def test_before_and_after_shown_on_the_desk_pins_by_itself_then_shows_the_difference_for_every_head(window, maths,
+                                                                                                   qtbot):
     view = show(maths, "diffView", qtbot)
+    assert view.pinned is not None and len(view.maps.items) == 2  # shown with nothing pinned: pinned at once
+    assert all(not data.weights.any() for data, _ in view.maps.items)
     before = [w.copy() for w in compute(window.document.scenario).weights()]
     view.pin.click()
     model = window.findChild(QWidget, "kTable").model()

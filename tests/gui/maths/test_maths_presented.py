@@ -222,10 +222,11 @@ def test_the_softmax_view_writes_powers_as_superscripts(window, stage, qtbot):
 
 
 def test_presented_numbers_too_small_to_read_are_left_out(window, stage, qtbot):
-    """The kernel's three maps side by side leave cells too small for 20 px numbers: colours only, not
-    tiny digits (the colour bars say what they mean); before / after has two large maps: their numbers stay."""
+    """The kernel's three maps side by side (10 tokens) have cells for 20 px weights but not for a difference's
+    wider "+0.05": its map shows colours only, not tiny digits (the colour bar says what they mean); before / after
+    has two large maps: their numbers stay."""
     kernel = present(window, stage, qtbot, "kernel", "ja")  # the Japanese tokens' labels leave the cells smallest
-    assert [kernel.maps.painter_for(i).show_values for i in range(3)] == [False, False, False]
+    assert [kernel.maps.painter_for(i).show_values for i in range(3)] == [True, True, False]
     maths = window.parts.maths
     maths.tab_view("before-after").pin_weights()
     diff = present(window, stage, qtbot, "before-after")
@@ -248,3 +249,53 @@ def test_softmax_ticks_for_hidden_keys_take_two_lines(window, stage, qtbot):
     fm = QFontMetricsF(axis.style["tickFont"])
     assert axis.height() >= 2 * fm.height()  # "だった" over "(−∞)": room for both lines from the start
     assert np.isneginf(view.steps().x).any()
+
+
+def presented_view(qtbot, preset, lang, view_id):
+    """The window presenting `view_id` (the key a teacher presses) on `preset` in `lang`, full screen."""
+    from attnviz.gui import MainWindow
+    install_language(lang)
+    w = MainWindow(preset)
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    w.classroom.set_presentation(True)
+    w.classroom.present_view(view_id)
+    for _ in range(3):
+        QApplication.processEvents()
+    return w
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_presented_kernel_of_taro_hanako_fills_the_screen_and_its_painted_labels_are_readable(qtbot, lang):
+    """13 tokens (11 in English) in three maps side by side: the labels the painter draws at least 20 px,
+    the maps using the height (they took its top half, with 17 px labels)."""
+    w = presented_view(qtbot, "taro-hanako", lang, "kernel")
+    maps = w.parts.maths.tab_view("kernel").maps
+    assert len(w.document.scenario.tokens) == (13 if lang == "ja" else 11) and len(maps.items) == 3
+    assert heatmap_problems(maps) == []  # captions, painted labels, colour bars
+    for i, (data, _) in enumerate(maps.items):
+        g = maps.painter_for(i).geometry(maps.rect_of(i), data.__class__(data.tokens, data.weights, data.masked))
+        assert g.grid.height() >= 0.6 * 1080 and g.grid.width() >= 0.2 * 1920
+    assert maps.width() >= 0.9 * 1920
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_before_after_presented_with_nothing_pinned_pins_and_shows_every_heads_zero_difference(qtbot, lang):
+    """Key 8 with nothing pinned showed only a button on an empty screen: now the weights are pinned as it
+    opens, so every head's after − before is there (0 in every cell, written), with when it was pinned, the
+    button to pin again, and the colours named as the diverging map draws them (brown, not yellow)."""
+    w = presented_view(qtbot, "seed-demo", lang, "before-after")
+    view = w.parts.maths.tab_view("before-after")
+    maps = view.maps
+    assert len(maps.items) == len(w.document.scenario.heads) == 2
+    for i, (data, painter) in enumerate(maps.items):
+        assert painter.signed and not data.weights.any() and maps.painter_for(i).show_values
+    assert heatmap_problems(maps) == [] and widget_problems(view) == []
+    ja = lang == "ja"
+    assert view.note.isVisible() and view.note.text().startswith("この画面を開いた" if ja else "Pinned automatically")
+    assert view.pin.isVisible() and view.pin.text() == ("今の重みを固定し直す" if ja else "Pin the weights again")
+    colours = ("青", "黄土色", "黄色") if ja else ("blue", "brown", "yellow")
+    assert colours[0] in view.explanation.text() and colours[1] in view.explanation.text()
+    assert colours[2] not in view.explanation.text()
+    assert maps.width() >= 0.9 * 1920 and maps.height() >= 0.8 * 1080

@@ -364,3 +364,29 @@ def test_the_overview_follows_the_application_zoom_on_the_desk(overview, qtbot):
     window.classroom.zoom(+1)
     qtbot.wait(20)
     assert px(dialog.figure.font) == max(13, px(QApplication.font())) > 13  # no longer a fixed 13 px
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_presented_overview_of_two_heads_fills_the_screen_with_them(qtbot, lang):
+    """seed-demo's 1 layer × 2 heads, presented by its key: each head about half the screen wide (they were
+    two thumbnails of ~100 px in a corner), the labels painted at least 20 px, the whole grid in view."""
+    from attnviz.gui.common.i18n import install_language
+    from presented import LEAST_PIXELS, px, unreadable
+    install_language(lang)
+    window = MainWindow("seed-demo")
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    window.classroom.set_presentation(True)
+    window.classroom.present_view("overview")
+    dialog = window.overview.dialog
+    qtbot.waitUntil(lambda: dialog.figure is not None, timeout=10000)
+    qtbot.wait(50)
+    figure, canvas, viewport = dialog.figure, dialog.canvas, dialog.scroll.viewport()
+    heads = [QRectF(canvas.mapTo(window, QPoint(0, 0)), figure.thumb_rect(0, h).size() * canvas.zoom)
+             .translated(figure.thumb_rect(0, h).topLeft() * canvas.zoom) for h in (0, 1)]
+    assert all(head.width() >= 0.35 * 1920 and head.height() >= 0.5 * 1080 for head in heads), heads
+    assert heads[0].right() < heads[1].left() and all(window.rect().contains(head.toRect()) for head in heads)
+    assert canvas.width() <= viewport.width() and canvas.height() <= viewport.height()  # all of it in view
+    assert px(figure.font) * canvas.zoom >= LEAST_PIXELS  # the grid's labels and caption, as painted
+    assert unreadable(window) == []
