@@ -108,10 +108,11 @@ def toy_3token(lang):
             "and its output is about [0.28, 1.72].")),
         note=("チュートリアルは ÷√2 の結果を 2.83、1.41 に丸めてから softmax にかけるので、約 [0.045, 0.769, 0.186] "
               "と書いています（e^2.83 ≈ 16.95、e^1.41 ≈ 4.10、合計 ≈ 22.05）。ここでは丸めずに計算するので "
-              "0.768、0.187 になります。",
+              "0.768、0.187 になり、出力も [0.276, 1.724] ではなく [0.277, 1.723] になります。",
               "The tutorial rounds ÷√2 to 2.83 and 1.41 before softmax, and so prints about "
               "[0.045, 0.769, 0.186] (e^2.83 ≈ 16.95, e^1.41 ≈ 4.10, sum ≈ 22.05). Here nothing is "
-              "rounded first, which gives 0.768 and 0.187."),
+              "rounded first, which gives 0.768 and 0.187, and the output [0.277, 1.723] rather than "
+              "[0.276, 1.724]."),
         heads=[head(lang, "semantic", q, k, k, MEANING[lang][:2])], focus=it)
 
 

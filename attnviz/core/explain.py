@@ -118,6 +118,7 @@ class StepRow:
 # eˣ is written out as the tutorial does (e to the 2.83 ≈ 16.95) while it stays printable;
 # beyond, softmax subtracts the largest score first, and the table says so in words.
 EXP_DIRECT_LIMIT = 60.0
+SHOWN_SUM_KEYS = 64  # beyond, nobody adds the column by hand
 
 
 def exponentials(masked_row) -> tuple[np.ndarray, bool]:
@@ -185,6 +186,18 @@ class StepNumbers:
 
     def best(self) -> int:
         return int(np.argmax(self.weights))
+
+    def shown_sum(self) -> str | None:
+        """What the eˣ shown add up to, written as Σ is, when that is not the Σ shown (Σ adds them
+        before rounding: 29.52 above rows a class adds to 29.53); None when they agree, or when a
+        row is written with a power of ten (no class adds those by hand) or the keys are many."""
+        if len(self) > SHOWN_SUM_KEYS:
+            return None
+        texts = [self.row(j).exp for j in range(len(self)) if not self.hidden[j]]
+        if any("×" in t for t in texts):
+            return None
+        added = fmt_exp(sum(float(t) for t in texts))
+        return None if added == self.total().exp else added
 
     def changed_rows(self, old: "StepNumbers") -> np.ndarray | None:
         """The keys whose row reads differently from `old`'s (all of them for a new q, whose

@@ -888,6 +888,10 @@ subtracting the max</source>
         <translation>4. 重み = {0} / Σ</translation>
     </message>
     <message>
+        <source>Σ adds the eˣ before they are rounded: the values shown add up to {0}.</source>
+        <translation>Σ は丸める前の eˣ の合計です（表示された値を足すと {0}）。</translation>
+    </message>
+    <message>
         <source>These scores are too large for eˣ, so the largest one, {0}, is first subtracted from every score: the column shows e to the (x − {0}). The weights are the same (the Softmax tab shows why).</source>
         <translation>スコアが大きすぎて eˣ をそのままでは計算できないので、各スコアから先に最大のスコア {0} を引いています。この列は e の (x − {0}) 乗です。重みは変わりません（理由は Softmax タブで）。</translation>
     </message>

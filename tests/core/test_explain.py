@@ -131,3 +131,12 @@ def test_scores_too_large_for_e_to_the_x_are_shifted_and_say_by_what():
     sharper = numbers(0.02)  # 6 ÷ √4 ÷ 0.02 = 150: e to the 150 would be 1.4×10⁶⁵
     assert sharper.shifted and sharper.peak == 150.0
     assert sharper.row(fish).exp == "1.00" and sharper.row(0).exp == "7.18×10⁻⁶⁶"  # e to the (0 − 150)
+
+
+def test_the_sum_of_the_ex_shown_is_named_only_when_it_is_not_the_sum_shown():
+    from attnviz.core.explain import StepNumbers
+    for preset, query, added in (("seed-demo", 6, "29.53"), ("toy-3token", 2, None)):
+        s = load_preset(preset)
+        trace = compute(s).heads[0]
+        numbers = StepNumbers(s.tokens, s.heads[0].q[query], s.heads[0].k, trace, query)
+        assert numbers.shown_sum() == added

@@ -20,6 +20,7 @@ from ..look.theme import THEMES, apply_theme
 from ..state import settings
 from ..state.view import FIELDS
 from ..steps.stages import following, preceding
+from ..steps.table import small_example
 from .help import show_about, show_guide
 from .keys import KeysOverlay
 from .views import BY_ID, FIRST, VIEWS, cycled
@@ -30,6 +31,9 @@ PRESENTATION_ZOOM = FIELDS["presentation_zoom"]  # ... and presenting: each mode
 PRESENTATION_MAX_ZOOM = 2.0  # beyond, a 1920 × 1080 screen cannot hold the steps and the controls
 PRESENTATION_POINTS = 24  # heatmap labels and values on a projector: readable from the back
 STEPS_SHARE = 0.42        # of the screen's width, for the step table and the controls while presenting
+MOST_STEPS_SHARE = 0.62   # ... up to this, when a small example's head needs less room than ten tokens
+HEAD_CELL_SHARE = 0.070   # of the screen's height: a presented head's cell with 24 pt values (73 px on 1080)
+HEAD_FRAME_SHARE = 0.25   # of the screen's height: the big head's labels and margins, and the colour bar
 SLIDER_SHARE = 1 / 3      # a presentation q slider is at least this share of the screen wide
 STEPS_MOST = 2.0          # the step table presented alone: its type at most this many times the least readable
 
@@ -298,7 +302,7 @@ class Classroom:
             parts.heads.set_presentation(True, PRESENTATION_POINTS)
             parts.heads.valuePixelsChanged.connect(self._match_step_table)
             self._show_controls(settings.presentation_controls())
-            parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)
+            parts.fill_screen(self._steps_share(), SLIDER_SHARE)
             self._match_step_table(parts.heads.value_pixels())
             self.presented_view, self.side_by_side = FIRST, False
             self.present_view(FIRST)
@@ -319,6 +323,17 @@ class Classroom:
             action.setEnabled(on)
         self._presentation_keys(on)
 
+    def _steps_share(self) -> float:
+        """The step table's share of the screen's width beside the big head: STEPS_SHARE, or for a small
+        example, whose k and q·k are written out, what its head leaves (six tokens need far less room
+        than ten)."""
+        d = self.document
+        if not small_example(d.scenario, d.active_head):
+            return STEPS_SHARE
+        screen = (self.host.screen() or QApplication.primaryScreen()).geometry()
+        head = (d.scenario.n * HEAD_CELL_SHARE + HEAD_FRAME_SHARE) * screen.height()
+        return min(MOST_STEPS_SHARE, max(STEPS_SHARE, 1 - head / screen.width()))
+
     def _presenting_only(self) -> list[QAction]:
         return [self.controls_action, *self.view_actions.values(), *self.cycle_actions, self.side_by_side_action,
                 self.keys_action]
@@ -335,7 +350,7 @@ class Classroom:
         widget = self.parts.present(BY_ID[name], self.side_by_side, self._overview)
         self._tell_presented(None if heads else widget)
         if heads and not self.side_by_side:
-            self.parts.fill_screen(STEPS_SHARE, SLIDER_SHARE)  # the steps beside the big head, as they were
+            self.parts.fill_screen(self._steps_share(), SLIDER_SHARE)  # the steps beside the big head, as they were
         QApplication.sendPostedEvents()  # laid out on the whole screen before the step table's type is fitted
         self._match_step_table(self.parts.heads.value_pixels())
         self.side_by_side_action.setChecked(self.side_by_side)

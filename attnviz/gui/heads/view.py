@@ -463,12 +463,27 @@ class GuideBar(QWidget):
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.RichText)  # bold through markup: a style sheet would stop zoom
         self.previous, self.next, self.stop = QToolButton(), QToolButton(), QToolButton()
-        layout = QHBoxLayout(self)
+        self.line = QHBoxLayout()  # the buttons, and on the desk the words between them
+        self.line.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.previous)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.next)
-        layout.addWidget(self.stop)
+        layout.addLayout(self.line)
+        self.set_stacked(False)
+
+    def set_stacked(self, on: bool) -> None:
+        """The words above the buttons (presenting: beside them, the buttons' large type would take the
+        width the step table needs), or all on one line (the desk)."""
+        while self.line.count():  # widgets and the stretch of the other arrangement
+            self.line.takeAt(0)
+        self.layout().removeWidget(self.label)
+        if on:
+            self.layout().insertWidget(0, self.label)
+            for button in (self.previous, self.next, self.stop):
+                self.line.addWidget(button)
+            self.line.addStretch(1)
+        else:
+            for widget in (self.previous, self.label, self.next, self.stop):
+                self.line.addWidget(widget, 1 if widget is self.label else 0)
 
     def bind(self, previous_action, next_action, stop_action):
         for button, action in ((self.previous, previous_action), (self.next, next_action),
@@ -623,6 +638,7 @@ class HeadsView(Retranslated, QWidget):
             self.colorbar.setFont(QFont(QApplication.font()) if on else QFont())
         self.focus = on and not side_by_side
         self.side_by_side = on and side_by_side
+        self.guide.set_stacked(on)
         self.panels_points = points if on else 0.0
         self._place()
         self.show_description()

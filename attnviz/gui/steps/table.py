@@ -69,6 +69,16 @@ def step_headers(scenario, head: int, query: int | None = None, result=None, sho
             tr("4. weight = {0} / Σ").format("eˣ")]
 
 
+def exp_words(numbers: StepNumbers, presenting: bool) -> str:
+    """What the eˣ column needs said in words: why it holds e to the (x − max), and (presenting, where
+    a class adds it up by hand) why its rows shown do not add up to Σ exactly. On the desk the line
+    would come and go between edits, each time laying out the table again."""
+    added = numbers.shown_sum() if presenting else None
+    rounding = tr("Σ adds the eˣ before they are rounded: the values shown add up to {0}.").format(added) \
+        if added else ""
+    return " ".join(filter(None, (shifted_text(numbers), rounding)))
+
+
 def shifted_text(numbers: StepNumbers) -> str:
     """In words, why the eˣ column holds e to the (x − max): the scores are too large for eˣ."""
     if not numbers.shifted:
@@ -333,7 +343,8 @@ class StepView(Retranslated, QWidget):
         self.output.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.note = QLabel(objectName="stepNote", textFormat=Qt.RichText)  # a preset's word about its numbers
         self.note.setWordWrap(True)                                         # (the tutorial's rounding)
-        self.shifted = QLabel(objectName="stepShifted")  # in words: eˣ had the largest score subtracted
+        self.shifted = QLabel(objectName="stepShifted")  # in words: eˣ had the largest score subtracted,
+                                                         # Σ was added before rounding
         self.shifted.setWordWrap(True)
         for label in (self.title, self.output):  # opaque: a new text repaints the label, not the window under it
             label.setAutoFillBackground(True)
@@ -374,7 +385,7 @@ class StepView(Retranslated, QWidget):
         note = d.scenario.text("note", current_language())
         self.note.setText(with_powers(note))
         self.note.setVisible(bool(note))
-        words = shifted_text(numbers) if "exp" in on_screen and not d.scenario.weights_only else ""
+        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only else ""
         self.shifted.setText(words)
         self.shifted.setVisible(bool(words))
         self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of

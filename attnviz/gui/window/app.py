@@ -156,7 +156,8 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
         window.classroom.set_presentation(True)
     window.document.set_stage(stage)
     window.resize(width, height)  # after full screen, which offscreen sizes to its own screen
-    app.processEvents()
+    for _ in range(3):  # a wrapped text's height is laid out a turn after its width
+        app.processEvents()
     if view is not None:
         _show_view(window, view, presentation)
         for _ in range(3):  # the maths views (pyqtgraph) are built when first shown

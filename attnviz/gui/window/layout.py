@@ -186,6 +186,8 @@ class Parts:
         w = self.window
         w.showFullScreen()
         size = self.screen_size()
+        if w.size() != size:  # full screen comes later from the window system: the docks' share is of the screen
+            w.resize(size)
         self.presenter.set_slider_width(int(size.width() * slider_share))
         w.resizeDocks([self.steps_dock], [int(size.width() * steps_share)], Qt.Horizontal)
         if self.next_dock.isVisible():

@@ -157,9 +157,10 @@ def step_pixels(window):
 
 def test_the_step_tables_type_is_the_heatmaps_value_type_at_24_points(window):
     present(window)
-    # seed-demo's q·k written out (0×3 + 2×0 + 0×0 + 0×0 = 0) is wider: a little smaller type, still readable
+    # seed-demo's k and q·k written out ([3, 0, 0, 0], 0×3 + 2×0 + 0×0 + 0×0 = 0) are wider: a little
+    # smaller type, still readable
     assert window.parts.steps.model.arithmetic
-    assert step_pixels(window) >= max(0.8 * value_pixels(window), readable_pixels(window))
+    assert step_pixels(window) >= max(0.75 * value_pixels(window), readable_pixels(window))
     assert value_pixels(window) * 72 / window.logicalDpiY() >= 24  # 10 tokens at 1920 × 1080
 
 
@@ -446,3 +447,44 @@ def test_column_labels_are_never_drawn_a_character_a_line(window, zoom):
                                                        for t in recorder.texts), token  # row and column
     assert not any(len(t) == 1 and t in "食べたっ新鮮" and t not in window.document.scenario.tokens
                    for t in recorder.texts)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("preset", ["toy-3token", "seed-demo", "hashi-chopsticks", "hashi-bridge", "gqa-demo",
+                                    "position-nekoga"])
+def test_every_small_example_presented_writes_out_k_and_q_dot_k_beside_the_big_head(qtbot, preset, lang):
+    from attnviz.gui.steps.table import DOT, K
+    w = MainWindow(open_named(preset, lang=lang))
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    present(w)
+    w.document.set_stage(SOFTMAX)  # the guide's words above the heads: the step table keeps its room
+    for _ in range(3):
+        QApplication.processEvents()
+    table, model = child(w, "stepTable", QTableView), w.parts.steps.model
+    assert model.arithmetic and not table.isColumnHidden(K) and not table.isColumnHidden(DOT)
+    d = w.document
+    head = d.scenario.heads[d.active_head]
+    first = model.data(model.index(0, DOT))
+    assert first.count("×") == head.d_k and first.count("+") == head.d_k - 1  # written out, every product
+    assert shown_columns_width(table) <= table.viewport().width()
+    assert step_pixels(w) >= readable_pixels(table)
+    assert w.parts.heads.value_pixels() >= readable_pixels(table)  # the big head still readable beside it
+
+
+@pytest.mark.parametrize("preset, added", [("seed-demo", "29.53"), ("toy-3token", None)])
+def test_the_step_table_says_when_the_ex_shown_do_not_add_up_to_the_sum_shown(qtbot, preset, added):
+    w = MainWindow(open_named(preset, lang="ja"))
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    present(w)
+    w.document.set_stage(SOFTMAX)
+    QApplication.processEvents()
+    model, words = w.parts.steps.model, child(w, "stepShifted", QLabel)
+    shown = [model.data(model.index(j, EXP)) for j in range(model.rowCount() - 1)]
+    by_hand = sum(float(t) for t in shown if t != "0")
+    total = model.data(model.index(model.sum_row, EXP))
+    if added is None:
+        assert f"{by_hand:.2f}" == total and not words.isVisible()
+    else:
+        assert f"{by_hand:.2f}" == added != total and words.isVisible() and added in words.text()
