@@ -124,3 +124,16 @@ def test_a_press_held_beside_a_q_handle_is_one_undo_step(presenting, qtbot):
     assert d.undo_stack.count() == 1
     w.menus.undo_action.trigger()
     assert d.scenario.heads[0].q[d.query][0] == 0
+
+
+def test_the_keys_list_says_a_clicked_slider_takes_the_arrows_in_japanese_and_cuts_nothing(presenting):
+    presenting.classroom.set_language("ja")
+    presenting.classroom.toggle_keys()
+    QApplication.processEvents()
+    keys = presenting.classroom.keys
+    labels = [label for label in keys.findChildren(type(keys.title)) if label.isVisible()]
+    texts = [label.text() for label in labels]
+    assert "スライダー：← / →" in texts and "クリックして動かす（Esc で解除）" in texts
+    for label in labels:  # every row whole on the screen
+        right = label.mapTo(keys, label.rect().topRight()).x()
+        assert label.width() >= label.sizeHint().width() and right < keys.width(), label.text()
