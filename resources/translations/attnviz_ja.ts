@@ -2914,6 +2914,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>前のクエリ / 次のクエリ</translation>
     </message>
     <message>
+        <source>slider: ← / →</source>
+        <translation>スライダー：← / →</translation>
+    </message>
+    <message>
+        <source>move it once clicked (Esc: let go)</source>
+        <translation>クリックして動かす（Esc で解除）</translation>
+    </message>
+    <message>
         <source>Ctrl++ / Ctrl+−</source>
         <translation>Ctrl++ / Ctrl+−</translation>
     </message>

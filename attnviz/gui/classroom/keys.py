@@ -22,6 +22,7 @@ def other_keys() -> list[tuple[str, str]]:
         (tr("→ / Space / PgDn"), tr("the next guided step")),
         (tr("← / PgUp"), tr("the previous guided step")),
         ("↑ / ↓", tr("the previous / next query")),
+        (tr("slider: ← / →"), tr("move it once clicked (Esc: let go)")),
         (tr("Ctrl++ / Ctrl+−"), tr("larger / smaller text")),
         ("?", tr("this list of keys")),
         (tr("Esc"), tr("close this list; the next Esc leaves")),

@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QMargins, QRectF, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractSlider,
     QApplication,
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QSlider,
     QSpinBox,
+    QStyle,
+    QStyleOptionSlider,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -71,19 +74,102 @@ def fine_steps() -> bool:
     return bool(QApplication.keyboardModifiers() & Qt.ShiftModifier)
 
 
-class DragTracker:
-    """Gives every change from one press-drag-release of a slider the same drag id."""
+class LessonSlider(QSlider):
+    """A horizontal slider as a class uses it on a projector.
 
-    def __init__(self, slider: QSlider):
+    One press … release of the mouse is one gesture, with one drag id for every change it makes:
+    a drag of the handle, and a press beside the handle held down (Qt repeats page steps towards
+    the pointer: 1 → 2 → 5 → 10). Keys have no drag id: each press is its own undo step.
+
+    Presenting (take_clicks), a click gives it the keyboard and ← / → then move it, though they are
+    the guided steps' keys; Page Up / Down, Space, ↑ / ↓ stay the presentation's (a clicker sends
+    them), and Esc gives ← / → back. Its focus is a thick frame, with room kept for it around the
+    groove and the handle (the style draws them, and finds the handle under a click, inside it)."""
+
+    TAKEN_KEYS = (Qt.Key_Left, Qt.Key_Right)
+
+    def __init__(self, **kwargs):
+        super().__init__(Qt.Horizontal, **kwargs)
         self.drag_id = None
-        slider.sliderPressed.connect(self._start)
-        slider.sliderReleased.connect(self._stop)
+        self.framed = False  # room for the focus frame: presenting only, the desk's layout unchanged
+        self.sliderPressed.connect(self._begin)  # setSliderDown(True) without a mouse: a drag too
+        self.sliderReleased.connect(self._end)
 
-    def _start(self):
-        self.drag_id = new_drag_id()
+    def _begin(self):
+        if self.drag_id is None:
+            self.drag_id = new_drag_id()
 
-    def _stop(self):
+    def _end(self):
         self.drag_id = None
+
+    def mousePressEvent(self, event):
+        self._begin()  # before Qt acts on the press: its first step belongs to the gesture
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event):
+        super().mouseReleaseEvent(event)
+        self._end()
+
+    def event(self, event):
+        """With the focus, ← / → (Shift too: fine steps) and Esc are this slider's, not shortcuts."""
+        if event.type() == QEvent.ShortcutOverride and self._takes(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def _takes(self, event) -> bool:
+        plain = not event.modifiers() & ~(Qt.ShiftModifier | Qt.KeypadModifier)
+        return plain and event.key() in (*self.TAKEN_KEYS, Qt.Key_Escape)
+
+    def keyPressEvent(self, event):
+        if event.key() == Qt.Key_Escape:
+            self.clearFocus()  # the arrows step the lesson again
+            return
+        super().keyPressEvent(event)
+
+    def take_clicks(self) -> None:
+        """Presenting: a click (not Tab, the next view) gives it the keyboard; its frame has room."""
+        self.setFocusPolicy(Qt.ClickFocus)
+        if not self.framed:
+            self.framed = True
+            self.updateGeometry()
+
+    def _frame_width(self) -> int:
+        return 3  # every pixel of height it takes is taken from the step table's type
+
+    def _room(self) -> int:
+        return self._frame_width() + 1 if self.framed else 0  # the frame, and a gap to the handle
+
+    def initStyleOption(self, option):
+        super().initStyleOption(option)
+        room = self._room()
+        option.rect = option.rect.adjusted(room, room, -room, -room)
+
+    def sizeHint(self):
+        return super().sizeHint().grownBy(QMargins(*(self._room(),) * 4))
+
+    def minimumSizeHint(self):
+        return super().minimumSizeHint().grownBy(QMargins(*(self._room(),) * 4))
+
+    def paintEvent(self, event):
+        super().paintEvent(event)
+        if self.hasFocus():  # Fusion's faint focus line is invisible on a projector
+            self._paint_focus()
+
+    def _paint_focus(self):
+        """A frame in the highlight colour, and the handle filled with it: seen from the back row."""
+        width, colour = self._frame_width(), self.palette().color(QPalette.Highlight)
+        painter = QPainter(self)
+        painter.setPen(QPen(colour, width))
+        half = width / 2
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(half, half, -half, -half), width, width)
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        handle = self.style().subControlRect(QStyle.CC_Slider, option, QStyle.SC_SliderHandle, self)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(colour)
+        painter.drawRoundedRect(QRectF(handle).adjusted(1, 1, -1, -1), 2, 2)
+        painter.end()
 
 
 MASK_KINDS = masks.KINDS
@@ -123,7 +209,7 @@ class SettingsBar(Retranslated, QWidget):
         self.with_masks = with_masks
         self.scale = QCheckBox(objectName=name("scaleToggle"))
         self.temperature_name = QLabel()
-        self.temperature = QSlider(Qt.Horizontal, objectName=name("temperatureSlider"))
+        self.temperature = LessonSlider(objectName=name("temperatureSlider"))
         reach = TEMPERATURE_DECADES * TEMPERATURE_STEPS
         self.temperature.setRange(-reach, reach)
         self.temperature.setPageStep(10)
@@ -132,7 +218,6 @@ class SettingsBar(Retranslated, QWidget):
         self.temperature.actionTriggered.connect(self._snap_temperature)
         self.temperature_label = QLabel(objectName=name("temperatureValue"))
         self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("T = 0.049 "))
-        self._drag = DragTracker(self.temperature)
         toggles = QHBoxLayout()
         for widget in (self.causal, self.mask_kind, self.mask_size, self.scale):
             toggles.addWidget(widget)
@@ -226,7 +311,7 @@ class SettingsBar(Retranslated, QWidget):
         t = position_to_temperature(position)
         self.temperature_label.setText(f"T = {fmt_temperature(t)}")
         if t != self.document.scenario.settings.temperature:
-            self._set(tr("Temperature {0}").format(fmt_temperature(t)), drag_id=self._drag.drag_id, temperature=t)
+            self._set(tr("Temperature {0}").format(fmt_temperature(t)), drag_id=self.temperature.drag_id, temperature=t)
 
     def _set(self, text, drag_id=None, **changes):
         if not self.document.attempt(lambda: SetSettings(self.document, text, drag_id, **changes), self.report):
@@ -267,7 +352,7 @@ class QuerySliders(Retranslated, QWidget):
         self.title = QLabel(objectName="qSlidersTitle", textFormat=Qt.RichText)
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
-        self.sliders: list[QSlider] = []
+        self.sliders: list[LessonSlider] = []
         self.values: list[QLabel] = []
         self.names: list[QLabel] = []
         layout = QVBoxLayout(self)
@@ -285,10 +370,9 @@ class QuerySliders(Retranslated, QWidget):
     def _ensure(self, count: int):
         while len(self.sliders) < count:
             i = len(self.sliders)
-            slider = QSlider(Qt.Horizontal, objectName=f"{self.prefix}{'QSlider' if self.prefix else 'qSlider'}{i}")
+            slider = LessonSlider(objectName=f"{self.prefix}{'QSlider' if self.prefix else 'qSlider'}{i}")
             slider.setPageStep(round(Q_SLIDER_SNAP / Q_SLIDER_STEP))
             slider.setMinimumWidth(self.slider_width)
-            slider.drag = DragTracker(slider)
             slider.valueChanged.connect(lambda position, i=i: self._moved(i, position))
             name, value = QLabel(), QLabel()
             value.setMinimumWidth(self._value_width())
@@ -320,7 +404,7 @@ class QuerySliders(Retranslated, QWidget):
             q[i] = round(q[i] / Q_SLIDER_SNAP) * Q_SLIDER_SNAP  # the handle follows the snapped value
         if q[i] == d.scenario.heads[d.active_head].q[d.query][i]:
             return
-        if not d.attempt(lambda: SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag.drag_id), self.report):
+        if not d.attempt(lambda: SetRow(d, d.active_head, "q", d.query, q, self.sliders[i].drag_id), self.report):
             self.refresh()
 
     def refresh(self):
@@ -417,7 +501,8 @@ class PresentationControls(Retranslated, QWidget):
     """The tutorial's experiments without leaving full screen: the query, its q sliders (each at
     least a third of the screen wide), hide the future, ÷√d_k and the temperature, beside the
     step table. H (or the button) shows and hides them; every change is one undo step, as on
-    the desk. Nothing here takes the keyboard focus, so a clicker's keys keep stepping."""
+    the desk. Only a clicked slider takes the keyboard focus, and of its keys only ← / → (and Esc,
+    which gives them back): a clicker's keys keep stepping."""
 
     def __init__(self, document, report, parent=None):
         super().__init__(parent)
@@ -487,4 +572,8 @@ class PresentationControls(Retranslated, QWidget):
                 self.query.addItems(tokens)
             self.query.setCurrentIndex(self.document.query)
         for widget in self.findChildren(QWidget):
-            widget.setFocusPolicy(Qt.NoFocus)  # the clicker's keys go to the window, not to a control
+            # The clicker's keys go to the window, not to a control; a clicked slider takes ← / → only.
+            if isinstance(widget, LessonSlider):
+                widget.take_clicks()
+            else:
+                widget.setFocusPolicy(Qt.NoFocus)

@@ -70,12 +70,14 @@ def test_shift_drags_the_q_sliders_in_fine_steps(window, monkeypatch):
     assert window.document.scenario.heads[0].q[window.document.query][0] == 1.3
 
 
-def test_the_presentation_sliders_are_a_third_of_the_screen_wide_and_take_no_keyboard_focus(window):
+def test_the_presentation_sliders_are_a_third_of_the_screen_wide_and_take_the_keyboard_only_when_clicked(window):
     present(window)
     for i in range(4):
         slider = child(window, f"presentationQSlider{i}", QSlider)
         assert slider.width() >= window.screen().geometry().width() * SLIDER_SHARE - 1
-        assert slider.focusPolicy() == Qt.NoFocus
+        assert slider.focusPolicy() == Qt.ClickFocus  # never by Tab: that is the next view
+    assert child(window, "presentationQuery", QComboBox).focusPolicy() == Qt.NoFocus
+    assert child(window, "presentationCausalToggle").focusPolicy() == Qt.NoFocus
 
 
 @pytest.mark.parametrize("name, check", [
