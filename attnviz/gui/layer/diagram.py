@@ -20,7 +20,11 @@ LIT_TEXT = QColor("#1a1a1a")
 RESIDUAL = QColor("#2e8b57")  # the skip connection, green as O in the residual plane
 TURN = QColor("#8e44ad")      # RoPE's angles to the q and k they rotate
 PIECE = re.compile(r"_(\{[^}]*\}|.)")
-MODES = ("detailed", "numbers", "one")  # a box's texts, from the richest
+# A box's texts, from the richest: the first five with the shape in numbers and in the seed's
+# letters ("mixed": the column of most boxes, GQA's heads and groups, "paired", the others
+# "detailed"); the last two, numbers only, for the desk's narrow dock when letters make the type tiny.
+MODES = ("detailed", "mixed", "paired", "joined", "one", "numbers", "brief")
+LETTERED = MODES[:5]
 TURNED = "↻"  # a q or k that RoPE turns
 
 
@@ -89,6 +93,7 @@ class LayerDiagram(QWidget):
         self.lit, self.selected = set(), None
         self.explain = None  # key -> a box's tooltip (rich text)
         self.least, self.most = 6.0, 15.0  # the type's pixel size: at least, at most
+        self.letters = False  # True: every box has its shape in letters too, whatever the type (presenting)
         self.mode = MODES[0]  # the shapes in letters too (n × d) when they fit
         self._horizontal = True
         self._room = (0.0, 0.0)
@@ -104,8 +109,8 @@ class LayerDiagram(QWidget):
         self._size = None
         self.update()
 
-    def set_type(self, least: float, most: float) -> None:
-        self.least, self.most = least, most
+    def set_type(self, least: float, most: float, letters: bool = False) -> None:
+        self.least, self.most, self.letters = least, most, letters
         self._size = None
         self.update()
 
@@ -127,16 +132,34 @@ class LayerDiagram(QWidget):
     # ------------------------------------------------------------- layout
 
     def lines_of(self, key: str, mode: str) -> list[str]:
-        """A box's lines: "detailed" name, numbers, letters (5 × 4, n × d); "numbers" without the
-        letters; "one" the name and its numbers on one line; any note last."""
+        """A box's lines, each mode with its shape in numbers and in the seed's letters (5 × 4, n × d):
+        "detailed" the name, the numbers, the letters; "paired" the name and its numbers, then the
+        letters; "joined" the name, then numbers and letters on one line; "one" all on one line; any
+        note last. "numbers" and "brief" are "detailed" and "one" without the letters."""
         name, numbers, letters, *note = self.labels.get(key, [key, "", ""])
+        if mode in ("numbers", "brief"):
+            letters = ""
         if mode == "detailed":
             return [name, numbers, letters] + note
         if note and note[0].endswith(TURNED):  # RoPE's mark beside the name, not a line of its own
             name, note = f"{name} {TURNED}", []
         if mode == "numbers":
             return [name, numbers] + note
-        return [f"{name}  {numbers}"] + note
+        if mode == "paired":
+            return [f"{name}  {numbers}", letters] + note
+        shape = f"{numbers}  ({letters})" if letters else numbers
+        if mode == "joined":
+            return [name, shape] + note
+        return [f"{name}  {shape}"] + note  # "one", "brief"
+
+    def column_mode(self, column, mode: str) -> str:
+        """The mode of one column's boxes: "mixed" is "paired" for the column of most boxes (when
+        only it has that many), "detailed" for the others."""
+        if mode != "mixed":
+            return mode
+        counts = sorted((len(c) for c in self.flow.columns), reverse=True)
+        crowded = len(counts) > 1 and counts[0] > counts[1] and len(column) == counts[0]
+        return "paired" if crowded else "detailed"
 
     def _measure(self, fonts: Fonts, horizontal: bool, mode: str):
         """Every box's (width, height) and the drawing's total (main, cross) extent at these fonts."""
@@ -144,7 +167,7 @@ class LayerDiagram(QWidget):
         sizes = {}
         for column in self.flow.columns:
             for box in column:
-                lines = self.lines_of(box.key, mode)
+                lines = self.lines_of(box.key, self.column_mode(column, mode))
                 sizes[box.key] = (max(fonts.width(t) for t in lines) + 2 * pad, len(lines) * fonts.line + pad)
         main_of = (lambda s: s[0]) if horizontal else (lambda s: s[1])
         cross_of = (lambda s: s[1]) if horizontal else (lambda s: s[0])
@@ -199,7 +222,8 @@ class LayerDiagram(QWidget):
         margin = 4.0
         self._room = (self.width() - 2 * margin, self.height() - 2 * margin)
         # The richest texts whose type is nearly as large as the largest possible, and at least `least`.
-        options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(MODES) for hz in (True, False)]
+        modes = LETTERED if self.letters else MODES
+        options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(modes) for hz in (True, False)]
         largest = max(o[0] for o in options)
         good = [o for o in options if o[0] >= min(self.least, largest) and o[0] >= largest * 0.8]
         pixels, _, horizontal, mode = max(good, key=lambda o: (o[1], o[0]))
@@ -228,7 +252,8 @@ class LayerDiagram(QWidget):
                     rect = QRectF(body.left() + centre_main - w / 2, body.top() + centre_cross - h / 2, w, h)
                 else:
                     rect = QRectF(body.left() + centre_cross - w / 2, body.top() + centre_main - h / 2, w, h)
-                self.placed[box.key] = Placed(box.key, self.lines_of(box.key, mode), rect, box.key in self.lit)
+                lines = self.lines_of(box.key, self.column_mode(column, mode))
+                self.placed[box.key] = Placed(box.key, lines, rect, box.key in self.lit)
             at += length + gap
         self.body = body
 

@@ -241,3 +241,50 @@ def test_hovering_a_box_tells_what_it_holds(qtbot):
     view = open_view(qtbot, "gqa-demo")
     assert "read by heads 2, 3" in view.explain("kv:1") and "5 × 2" in view.explain("kv:1")
     assert "W<sub>o</sub> brings" in view.explain("w_o")
+
+
+def presented_layer(qtbot, preset, lang="en"):
+    """The layer view as key 9 presents it in the window, on the 1920 × 1080 screen."""
+    from PySide6.QtWidgets import QApplication
+
+    from attnviz.gui import MainWindow
+    install_language(lang)
+    w = MainWindow(preset)
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    w.classroom.set_presentation(True)
+    QApplication.processEvents()
+    w.classroom.present_view("layer")
+    for _ in range(3):
+        QApplication.processEvents()
+    return w.parts.pipeline.diagram
+
+
+def painted_lines(diagram, monkeypatch):
+    """Every line of text the diagram paints, with the rectangle it is painted in (read from its painter)."""
+    from attnviz.gui.layer.diagram import LayerDiagram
+    drawn, real = [], LayerDiagram._text
+
+    def record(self, painter, text, rect, align):
+        drawn.append((plain(text), QRectF(rect)))
+        real(self, painter, text, rect, align)
+    monkeypatch.setattr(LayerDiagram, "_text", record)
+    diagram.grab()
+    return drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("preset", ["gqa-demo", "position-nekoga", "position-suwatta", "projection-demo"])
+def test_presented_every_box_paints_its_shape_in_numbers_and_in_the_seeds_letters(qtbot, monkeypatch, preset, lang):
+    diagram = presented_layer(qtbot, preset, lang)
+    assert diagram.fonts.pixels >= 20
+    drawn = painted_lines(diagram, monkeypatch)
+    boxes = diagram.boxes()
+    for column in diagram.flow.columns:
+        for box in column:
+            inside = " ".join(t for t, r in drawn if boxes[box.key].rect.contains(r.center()))
+            assert f"{box.shape[0]} × {box.shape[1]}" in inside, (box.key, inside)
+            assert box.symbols and box.symbols in inside, (box.key, inside)
+    if preset == "gqa-demo":  # K and V are g·d/h wide, g said in the legend
+        assert any("n × gd/h" in t for t, _ in drawn) and any("g = 2" in t for t, _ in drawn)
