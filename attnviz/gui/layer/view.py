@@ -367,7 +367,8 @@ class LayerView(Retranslated, QWidget):
         x, y, o = flows.residual(layer, self.document.query, dims)
         added = "X" if p.positions != "sinusoidal" else "X + P"
         names = (added, "Y′", f"O = {added} + Y′" if p.residual else "O = Y′")
-        self.plane.set_vectors(x, y, o, names, tuple(str(c) for c in dims))
+        # The axes are dimensions of X (dimension numbers, not values): titled so.
+        self.plane.set_vectors(x, y, o, names, tuple(tr("dim {0}").format(c) for c in dims))
         token = s.tokens[self.document.query]
         self.plane_caption.setText(rich(tr("O = X + Y′ for {0}: Y′ moves the token, X is kept").format(token)))
 

@@ -288,3 +288,39 @@ def test_presented_every_box_paints_its_shape_in_numbers_and_in_the_seeds_letter
             assert box.symbols and box.symbols in inside, (box.key, inside)
     if preset == "gqa-demo":  # K and V are g·d/h wide, g said in the legend
         assert any("n × gd/h" in t for t, _ in drawn) and any("g = 2" in t for t, _ in drawn)
+
+
+def painted_texts(widget, monkeypatch):
+    """Every text a widget's painter draws, with where (a rectangle, or a point's empty rectangle)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QPainter
+    drawn, real = [], QPainter.drawText
+
+    def record(painter, *args):
+        where = args[0]
+        text = next(a for a in args if isinstance(a, str))
+        drawn.append((text, QRectF(where) if isinstance(where, QRectF) else QRectF(QPointF(where), QPointF(where))))
+        return real(painter, *args)
+    monkeypatch.setattr(QPainter, "drawText", record)
+    widget.grab()
+    monkeypatch.undo()
+    return drawn
+
+
+@pytest.mark.parametrize("lang, title", [("en", "dim {0}"), ("ja", "次元 {0}")])
+def test_the_residual_planes_axes_are_titled_with_their_dimension_not_a_bare_number(qtbot, monkeypatch, lang, title):
+    install_language(lang)
+    view = open_view(qtbot, "gqa-demo", size=(1920, 1080), presenting=True)
+    view.dims[1].setCurrentIndex(5)
+    view.dims[1].activated.emit(5)
+    texts = [t for t, _ in painted_texts(view.plane, monkeypatch)]
+    assert title.format(0) in texts and title.format(5) in texts
+    assert not any(t.strip() in ("0", "5") for t in texts)  # no bare number that reads as a value
+    rects = dict(zip(view.plane.axes, view.plane.axis_title_rects()))
+    plane = QRectF(view.plane.rect())
+    tips = view.plane.tips()
+    first, second = rects[title.format(0)], rects[title.format(5)]
+    assert plane.contains(first) and plane.contains(second)
+    assert first.left() > tips["origin"].x() and abs(first.center().y() - tips["origin"].y()) < 1  # at x's axis
+    assert abs(second.left() - tips["origin"].x()) < second.height()  # at the other axis, above every tip
+    assert second.bottom() <= min(t.y() for t in tips.values()) + 0.5
