@@ -26,6 +26,7 @@ PIECE = re.compile(r"_(\{[^}]*\}|.)")
 MODES = ("detailed", "mixed", "paired", "joined", "one", "numbers", "brief")
 LETTERED = MODES[:5]
 TURNED = "↻"  # a q or k that RoPE turns
+WIDE = 1.5     # the gap before the heads' split is this many gaps wider: Q's, K's and V's lanes
 
 
 def pieces(text: str) -> list[tuple[str, bool]]:
@@ -177,7 +178,7 @@ class LayerDiagram(QWidget):
                    for column in self.flow.columns]
         band = fonts.line * 1.2 if self.flow.residual else 0.0  # room for the skip connection
         head = self._legend_size(fonts, horizontal)
-        main, cross = sum(mains) + gap * (len(mains) - 1), max(crosses) + band
+        main, cross = sum(mains) + gap * (len(mains) - 1) + gap * WIDE * self._fanned(), max(crosses) + band
         return sizes, mains, gap, band, head, main, cross
 
     def legend_lines(self, fonts: Fonts, horizontal: bool) -> list[str]:
@@ -238,11 +239,15 @@ class LayerDiagram(QWidget):
         main_room = body.width() if horizontal else body.height()
         cross_room = (body.height() if horizontal else body.width()) - band
         # Extra room goes between the columns, so the drawing fills the space it is given.
+        wide = gap * WIDE  # the lanes' extra room, at the base gap: the extra room is shared by all
         gap += max(0.0, main_room - main) / max(1, len(mains) - 1) if len(mains) > 1 else 0.0
+        fanned = self._split_column() if self._fanned() else None
         self.band = band
         self.placed = {}
         at = 0.0
-        for column, length in zip(self.flow.columns, mains):
+        for index, (column, length) in enumerate(zip(self.flow.columns, mains)):
+            if index == fanned:
+                at += wide  # the wider gap the Q, K, V fans are routed in
             slot = cross_room / len(column)
             for k, box in enumerate(column):
                 w, h = sizes[box.key]
@@ -256,6 +261,44 @@ class LayerDiagram(QWidget):
                 self.placed[box.key] = Placed(box.key, lines, rect, box.key in self.lit)
             at += length + gap
         self.body = body
+
+    def _split_column(self) -> int | None:
+        """The column of Q_i and K_j V_j (the heads' split), if any."""
+        return next((k for k, c in enumerate(self.flow.columns) if any(b.key.startswith("kv:") for b in c)), None)
+
+    def _fanned(self) -> bool:
+        """Whether Q, K and V fan out into the split along routed lanes (they do when it has them)."""
+        return self._split_column() is not None
+
+    def routes(self) -> dict[tuple[str, str], list[QPointF]]:
+        """Every arrow's path, start to tip. Q, K and V fan out to the heads' split along lanes of
+        their own (out, along the gap, in: each line can be followed; K enters a group's box above
+        V); every other arrow, between neighbouring columns, is straight."""
+        self._layout()
+        hz, placed = self._horizontal, self.placed
+        split = self._split_column()
+        targets = {b.key for b in self.flow.columns[split]} if split is not None else set()
+        fans = [a for a in ("q", "k", "v") if any(x == a and y in targets for x, y in self.flow.arrows)]
+        out = {}
+        for a, b in self.flow.arrows:
+            ra, rb = placed[a].rect, placed[b].rect
+            if a not in fans or b not in targets:
+                out[(a, b)] = list(self._ends(ra, rb))
+                continue
+            sources = [placed[x].rect for x in fans]
+            low = max((r.right() if hz else r.bottom()) for r in sources)
+            high = min((r.left() if hz else r.top()) for r in (placed[t].rect for t in targets))
+            lane = low + (high - low) * (fans.index(a) + 1) / (len(fans) + 1)
+            at = {"k": 0.33, "v": 0.67}.get(a, 0.5) if b.startswith("kv:") else 0.5
+            if hz:
+                y_in = rb.top() + rb.height() * at
+                out[(a, b)] = [QPointF(ra.right(), ra.center().y()), QPointF(lane, ra.center().y()),
+                               QPointF(lane, y_in), QPointF(rb.left(), y_in)]
+            else:
+                x_in = rb.left() + rb.width() * at
+                out[(a, b)] = [QPointF(ra.center().x(), ra.bottom()), QPointF(ra.center().x(), lane),
+                               QPointF(x_in, lane), QPointF(x_in, rb.top())]
+        return out
 
     # ------------------------------------------------------------- reading it (tests, clicks)
 
@@ -351,9 +394,15 @@ class LayerDiagram(QWidget):
     def _paint_arrows(self, painter, pal):
         colour = pal.color(QPalette.WindowText)
         colour.setAlpha(170)
-        for a, b in self.flow.arrows:
-            start, end = self._ends(self.placed[a].rect, self.placed[b].rect)
-            self._arrow(painter, start, end, colour, max(1.2, self.fonts.pixels / 11))
+        width = max(1.2, self.fonts.pixels / 11)
+        halo = QPen(pal.color(QPalette.Window), width * 4)  # a line crossing another breaks it: which is which shows
+        for path in self.routes().values():
+            if len(path) > 2:
+                painter.setPen(halo)
+                painter.drawPolyline(QPolygonF(path[1:-1]))
+            painter.setPen(QPen(colour, width))
+            painter.drawPolyline(QPolygonF(path))
+            self._head(painter, path[-2], path[-1], colour)
         for a, b in self.flow.turns:
             start, end = self._ends(self.placed[a].rect, self.placed[b].rect)
             painter.setPen(QPen(TURN, max(1.2, self.fonts.pixels / 12), Qt.DashLine))

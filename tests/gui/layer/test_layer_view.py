@@ -324,3 +324,48 @@ def test_the_residual_planes_axes_are_titled_with_their_dimension_not_a_bare_num
     assert first.left() > tips["origin"].x() and abs(first.center().y() - tips["origin"].y()) < 1  # at x's axis
     assert abs(second.left() - tips["origin"].x()) < second.height()  # at the other axis, above every tip
     assert second.bottom() <= min(t.y() for t in tips.values()) + 0.5
+
+
+def crosses(a, b, rect) -> bool:
+    """Whether the segment a → b passes through the inside of `rect` (sampled finely)."""
+    inner = rect.adjusted(1, 1, -1, -1)
+    steps = 200
+    return any(inner.contains(a + (b - a) * (k / steps)) for k in range(steps + 1))
+
+
+@pytest.mark.parametrize("preset", ["gqa-demo", "projection-demo"])
+def test_presented_no_arrow_passes_through_a_box_and_each_group_fans_out_to_its_heads(qtbot, preset):
+    diagram = presented_layer(qtbot, preset)
+    boxes, routes = diagram.boxes(), diagram.routes()
+    assert set(routes) == set(diagram.flow.arrows)
+    for (a, b), path in routes.items():
+        others = [p.rect for k, p in boxes.items() if k not in (a, b)]
+        for start, end in zip(path, path[1:]):
+            assert not any(crosses(start, end, r) for r in others), (a, b, start, end)
+    fans = [(a, b) for a, b in diagram.flow.arrows if a.startswith("kv:") and b.startswith("scores:")]
+    for a, b in fans:  # from the group's box to its head's first box
+        start, end = routes[(a, b)][0], routes[(a, b)][-1]
+        assert boxes[a].rect.adjusted(-1, -1, 1, 1).contains(start)
+        assert boxes[b].rect.adjusted(-1, -1, 1, 1).contains(end)
+
+
+def test_presented_gqas_q_k_v_fans_cross_each_other_only_at_right_angles(qtbot):
+    """The tangle a teacher saw (many slanted lines crossing in one narrow gap) is gone: where two
+    arrows from different sources cross, they cross square, so each can be followed."""
+    from PySide6.QtCore import QLineF
+    diagram = presented_layer(qtbot, "gqa-demo")
+    segments = [(a, QLineF(s, e)) for (a, _), path in diagram.routes().items() for s, e in zip(path, path[1:])]
+    crossings = 0
+    for i, (a, one) in enumerate(segments):
+        for b, other in segments[i + 1:]:
+            kind, point = one.intersects(other)
+            if a == b or kind != QLineF.BoundedIntersection:
+                continue
+            ends = [one.p1(), one.p2(), other.p1(), other.p2()]
+            if any((point - e).manhattanLength() < 1 for e in ends):
+                continue  # meeting at a box's edge (a fan's shared start or tip)
+            u, v = one.unitVector(), other.unitVector()
+            dot = abs(u.dx() * v.dx() + u.dy() * v.dy())
+            assert dot < 0.02, (a, b, one, other)
+            crossings += 1
+    assert crossings > 0  # Q's lane does cross K's and V's: square
