@@ -2034,6 +2034,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>位置：RoPE が q と k を回転</translation>
     </message>
     <message>
+        <source>dim {0}</source>
+        <translation>次元 {0}</translation>
+    </message>
+    <message>
         <source>O = X + Y′ for {0}: Y′ moves the token, X is kept</source>
         <translation>{0} の O = X + Y′：Y′ がトークンを動かし、X はそのまま残ります</translation>
     </message>

@@ -20,8 +20,13 @@ LIT_TEXT = QColor("#1a1a1a")
 RESIDUAL = QColor("#2e8b57")  # the skip connection, green as O in the residual plane
 TURN = QColor("#8e44ad")      # RoPE's angles to the q and k they rotate
 PIECE = re.compile(r"_(\{[^}]*\}|.)")
-MODES = ("detailed", "numbers", "one")  # a box's texts, from the richest
+# A box's texts, from the richest: the first five with the shape in numbers and in the seed's
+# letters ("mixed": the column of most boxes, GQA's heads and groups, "paired", the others
+# "detailed"); the last two, numbers only, for the desk's narrow dock when letters make the type tiny.
+MODES = ("detailed", "mixed", "paired", "joined", "one", "numbers", "brief")
+LETTERED = MODES[:5]
 TURNED = "↻"  # a q or k that RoPE turns
+WIDE = 1.5     # the gap before the heads' split is this many gaps wider: Q's, K's and V's lanes
 
 
 def pieces(text: str) -> list[tuple[str, bool]]:
@@ -89,6 +94,7 @@ class LayerDiagram(QWidget):
         self.lit, self.selected = set(), None
         self.explain = None  # key -> a box's tooltip (rich text)
         self.least, self.most = 6.0, 15.0  # the type's pixel size: at least, at most
+        self.letters = False  # True: every box has its shape in letters too, whatever the type (presenting)
         self.mode = MODES[0]  # the shapes in letters too (n × d) when they fit
         self._horizontal = True
         self._room = (0.0, 0.0)
@@ -104,8 +110,8 @@ class LayerDiagram(QWidget):
         self._size = None
         self.update()
 
-    def set_type(self, least: float, most: float) -> None:
-        self.least, self.most = least, most
+    def set_type(self, least: float, most: float, letters: bool = False) -> None:
+        self.least, self.most, self.letters = least, most, letters
         self._size = None
         self.update()
 
@@ -127,16 +133,34 @@ class LayerDiagram(QWidget):
     # ------------------------------------------------------------- layout
 
     def lines_of(self, key: str, mode: str) -> list[str]:
-        """A box's lines: "detailed" name, numbers, letters (5 × 4, n × d); "numbers" without the
-        letters; "one" the name and its numbers on one line; any note last."""
+        """A box's lines, each mode with its shape in numbers and in the seed's letters (5 × 4, n × d):
+        "detailed" the name, the numbers, the letters; "paired" the name and its numbers, then the
+        letters; "joined" the name, then numbers and letters on one line; "one" all on one line; any
+        note last. "numbers" and "brief" are "detailed" and "one" without the letters."""
         name, numbers, letters, *note = self.labels.get(key, [key, "", ""])
+        if mode in ("numbers", "brief"):
+            letters = ""
         if mode == "detailed":
             return [name, numbers, letters] + note
         if note and note[0].endswith(TURNED):  # RoPE's mark beside the name, not a line of its own
             name, note = f"{name} {TURNED}", []
         if mode == "numbers":
             return [name, numbers] + note
-        return [f"{name}  {numbers}"] + note
+        if mode == "paired":
+            return [f"{name}  {numbers}", letters] + note
+        shape = f"{numbers}  ({letters})" if letters else numbers
+        if mode == "joined":
+            return [name, shape] + note
+        return [f"{name}  {shape}"] + note  # "one", "brief"
+
+    def column_mode(self, column, mode: str) -> str:
+        """The mode of one column's boxes: "mixed" is "paired" for the column of most boxes (when
+        only it has that many), "detailed" for the others."""
+        if mode != "mixed":
+            return mode
+        counts = sorted((len(c) for c in self.flow.columns), reverse=True)
+        crowded = len(counts) > 1 and counts[0] > counts[1] and len(column) == counts[0]
+        return "paired" if crowded else "detailed"
 
     def _measure(self, fonts: Fonts, horizontal: bool, mode: str):
         """Every box's (width, height) and the drawing's total (main, cross) extent at these fonts."""
@@ -144,7 +168,7 @@ class LayerDiagram(QWidget):
         sizes = {}
         for column in self.flow.columns:
             for box in column:
-                lines = self.lines_of(box.key, mode)
+                lines = self.lines_of(box.key, self.column_mode(column, mode))
                 sizes[box.key] = (max(fonts.width(t) for t in lines) + 2 * pad, len(lines) * fonts.line + pad)
         main_of = (lambda s: s[0]) if horizontal else (lambda s: s[1])
         cross_of = (lambda s: s[1]) if horizontal else (lambda s: s[0])
@@ -154,7 +178,7 @@ class LayerDiagram(QWidget):
                    for column in self.flow.columns]
         band = fonts.line * 1.2 if self.flow.residual else 0.0  # room for the skip connection
         head = self._legend_size(fonts, horizontal)
-        main, cross = sum(mains) + gap * (len(mains) - 1), max(crosses) + band
+        main, cross = sum(mains) + gap * (len(mains) - 1) + gap * WIDE * self._fanned(), max(crosses) + band
         return sizes, mains, gap, band, head, main, cross
 
     def legend_lines(self, fonts: Fonts, horizontal: bool) -> list[str]:
@@ -199,7 +223,8 @@ class LayerDiagram(QWidget):
         margin = 4.0
         self._room = (self.width() - 2 * margin, self.height() - 2 * margin)
         # The richest texts whose type is nearly as large as the largest possible, and at least `least`.
-        options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(MODES) for hz in (True, False)]
+        modes = LETTERED if self.letters else MODES
+        options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(modes) for hz in (True, False)]
         largest = max(o[0] for o in options)
         good = [o for o in options if o[0] >= min(self.least, largest) and o[0] >= largest * 0.8]
         pixels, _, horizontal, mode = max(good, key=lambda o: (o[1], o[0]))
@@ -214,11 +239,15 @@ class LayerDiagram(QWidget):
         main_room = body.width() if horizontal else body.height()
         cross_room = (body.height() if horizontal else body.width()) - band
         # Extra room goes between the columns, so the drawing fills the space it is given.
+        wide = gap * WIDE  # the lanes' extra room, at the base gap: the extra room is shared by all
         gap += max(0.0, main_room - main) / max(1, len(mains) - 1) if len(mains) > 1 else 0.0
+        fanned = self._split_column() if self._fanned() else None
         self.band = band
         self.placed = {}
         at = 0.0
-        for column, length in zip(self.flow.columns, mains):
+        for index, (column, length) in enumerate(zip(self.flow.columns, mains)):
+            if index == fanned:
+                at += wide  # the wider gap the Q, K, V fans are routed in
             slot = cross_room / len(column)
             for k, box in enumerate(column):
                 w, h = sizes[box.key]
@@ -228,9 +257,48 @@ class LayerDiagram(QWidget):
                     rect = QRectF(body.left() + centre_main - w / 2, body.top() + centre_cross - h / 2, w, h)
                 else:
                     rect = QRectF(body.left() + centre_cross - w / 2, body.top() + centre_main - h / 2, w, h)
-                self.placed[box.key] = Placed(box.key, self.lines_of(box.key, mode), rect, box.key in self.lit)
+                lines = self.lines_of(box.key, self.column_mode(column, mode))
+                self.placed[box.key] = Placed(box.key, lines, rect, box.key in self.lit)
             at += length + gap
         self.body = body
+
+    def _split_column(self) -> int | None:
+        """The column of Q_i and K_j V_j (the heads' split), if any."""
+        return next((k for k, c in enumerate(self.flow.columns) if any(b.key.startswith("kv:") for b in c)), None)
+
+    def _fanned(self) -> bool:
+        """Whether Q, K and V fan out into the split along routed lanes (they do when it has them)."""
+        return self._split_column() is not None
+
+    def routes(self) -> dict[tuple[str, str], list[QPointF]]:
+        """Every arrow's path, start to tip. Q, K and V fan out to the heads' split along lanes of
+        their own (out, along the gap, in: each line can be followed; K enters a group's box above
+        V); every other arrow, between neighbouring columns, is straight."""
+        self._layout()
+        hz, placed = self._horizontal, self.placed
+        split = self._split_column()
+        targets = {b.key for b in self.flow.columns[split]} if split is not None else set()
+        fans = [a for a in ("q", "k", "v") if any(x == a and y in targets for x, y in self.flow.arrows)]
+        out = {}
+        for a, b in self.flow.arrows:
+            ra, rb = placed[a].rect, placed[b].rect
+            if a not in fans or b not in targets:
+                out[(a, b)] = list(self._ends(ra, rb))
+                continue
+            sources = [placed[x].rect for x in fans]
+            low = max((r.right() if hz else r.bottom()) for r in sources)
+            high = min((r.left() if hz else r.top()) for r in (placed[t].rect for t in targets))
+            lane = low + (high - low) * (fans.index(a) + 1) / (len(fans) + 1)
+            at = {"k": 0.33, "v": 0.67}.get(a, 0.5) if b.startswith("kv:") else 0.5
+            if hz:
+                y_in = rb.top() + rb.height() * at
+                out[(a, b)] = [QPointF(ra.right(), ra.center().y()), QPointF(lane, ra.center().y()),
+                               QPointF(lane, y_in), QPointF(rb.left(), y_in)]
+            else:
+                x_in = rb.left() + rb.width() * at
+                out[(a, b)] = [QPointF(ra.center().x(), ra.bottom()), QPointF(ra.center().x(), lane),
+                               QPointF(x_in, lane), QPointF(x_in, rb.top())]
+        return out
 
     # ------------------------------------------------------------- reading it (tests, clicks)
 
@@ -326,9 +394,15 @@ class LayerDiagram(QWidget):
     def _paint_arrows(self, painter, pal):
         colour = pal.color(QPalette.WindowText)
         colour.setAlpha(170)
-        for a, b in self.flow.arrows:
-            start, end = self._ends(self.placed[a].rect, self.placed[b].rect)
-            self._arrow(painter, start, end, colour, max(1.2, self.fonts.pixels / 11))
+        width = max(1.2, self.fonts.pixels / 11)
+        halo = QPen(pal.color(QPalette.Window), width * 4)  # a line crossing another breaks it: which is which shows
+        for path in self.routes().values():
+            if len(path) > 2:
+                painter.setPen(halo)
+                painter.drawPolyline(QPolygonF(path[1:-1]))
+            painter.setPen(QPen(colour, width))
+            painter.drawPolyline(QPolygonF(path))
+            self._head(painter, path[-2], path[-1], colour)
         for a, b in self.flow.turns:
             start, end = self._ends(self.placed[a].rect, self.placed[b].rect)
             painter.setPen(QPen(TURN, max(1.2, self.fonts.pixels / 12), Qt.DashLine))

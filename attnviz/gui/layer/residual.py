@@ -23,7 +23,7 @@ class ResidualPlane(QWidget):
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.vectors = None  # (x, y′, o), each of two numbers
         self.names = ("X", "Y′", "O = X + Y′")
-        self.axes = ("0", "1")
+        self.axes = ("dim 0", "dim 1")  # the axes' titles: which dimension each is (not a value)
         self.pixels = 0.0  # the labels' pixel size; 0: the widget's own font
 
     def sizeHint(self):  # noqa: N802 (Qt's name)
@@ -47,7 +47,8 @@ class ResidualPlane(QWidget):
         """(the plot's rectangle, pixels per unit, where the origin is), every tip inside."""
         fm = QFontMetricsF(self.label_font())
         margin = fm.height() * 1.3
-        room = QRectF(self.rect()).adjusted(margin, margin, -margin * 2.5, -margin)
+        right = max(margin * 2.5, fm.horizontalAdvance(self.axes[0]) + fm.height() * 0.4)  # the x axis's title
+        room = QRectF(self.rect()).adjusted(margin, margin, -right, -margin)
         x, _, o = self.vectors
         points = np.array([[0.0, 0.0], x, o])
         low, high = points.min(axis=0), points.max(axis=0)
@@ -58,6 +59,17 @@ class ResidualPlane(QWidget):
         centre = (low + high) / 2
         origin = QPointF(room.center().x() - centre[0] * unit, room.center().y() + centre[1] * unit)
         return room, unit, origin
+
+    def axis_title_rects(self) -> tuple[QRectF, QRectF]:
+        """Where the axes' titles go: the first's right of its axis, the second's above its axis,
+        each inside the widget."""
+        fm = QFontMetricsF(self.label_font())
+        room, _, origin = self._frame()
+        w0, w1, h = fm.horizontalAdvance(self.axes[0]), fm.horizontalAdvance(self.axes[1]), fm.height()
+        first = QRectF(min(room.right() + h * 0.2, self.width() - w0), origin.y() - h / 2, w0, h)
+        left = min(max(0.0, origin.x() + h * 0.2), self.width() - w1)
+        second = QRectF(left, max(0.0, room.top() - h), w1, h)
+        return first, second
 
     def tips(self) -> dict[str, QPointF]:
         """Where each arrow starts and ends on screen (the tests read them)."""
@@ -83,8 +95,8 @@ class ResidualPlane(QWidget):
         painter.drawLine(QPointF(room.left(), origin.y()), QPointF(room.right(), origin.y()))
         painter.drawLine(QPointF(origin.x(), room.top()), QPointF(origin.x(), room.bottom()))
         painter.setPen(pal.color(QPalette.WindowText))
-        painter.drawText(QPointF(room.right() + fm.height() * 0.2, origin.y() + fm.ascent() / 2), self.axes[0])
-        painter.drawText(QPointF(origin.x() + fm.height() * 0.2, room.top() - fm.descent()), self.axes[1])
+        for rect, title in zip(self.axis_title_rects(), self.axes):
+            painter.drawText(rect, Qt.AlignCenter, title)
         t = self.tips()
         width = max(2.0, fm.height() / 8)
         self._arrow(painter, t["origin"], t["o"], O_COLOUR, width * 1.4)

@@ -236,7 +236,8 @@ class LayerView(Retranslated, QWidget):
         if on:
             font.setPixelSize(PRESENTED)
         self.setFont(font)
-        self.diagram.set_type(20.0 if on else 6.0, PRESENTED_MOST if on else self._desk_most())
+        # Presenting, every box has its shape in the seed's letters too (n × d/h), as the lesson writes it.
+        self.diagram.set_type(20.0 if on else 6.0, PRESENTED_MOST if on else self._desk_most(), letters=on)
         self.plane.pixels = PRESENTED if on else 0.0
         self.plane.update()
 
@@ -289,7 +290,8 @@ class LayerView(Retranslated, QWidget):
         items = [tr("n = {0} tokens").format(s["n"]), f"d = {s['d']}", tr("h = {0} heads").format(s["h"]),
                  f"d/h = d_k = {s['d_head']}",
                  tr("Q, K, V split: h × n × d/h = {0} × {1} × {2}").format(s["h"], s["n"], s["d_head"])]
-        if s["groups"] < s["h"]:
+        if s["groups"] < s["h"]:  # g: the letter of K's and V's shapes (n × gd/h)
+            items.append(f"g = {s['groups']}")
             items.append(tr("K/V groups: {0}, each shared by {1} heads").format(s["groups"], s["h"] // s["groups"]))
         items.append({"none": tr("positions: none"), "sinusoidal": tr("positions: sinusoidal P added to X"),
                       "rope": tr("positions: RoPE rotates q and k")}[p.positions])
@@ -365,7 +367,8 @@ class LayerView(Retranslated, QWidget):
         x, y, o = flows.residual(layer, self.document.query, dims)
         added = "X" if p.positions != "sinusoidal" else "X + P"
         names = (added, "Y′", f"O = {added} + Y′" if p.residual else "O = Y′")
-        self.plane.set_vectors(x, y, o, names, tuple(str(c) for c in dims))
+        # The axes are dimensions of X (dimension numbers, not values): titled so.
+        self.plane.set_vectors(x, y, o, names, tuple(tr("dim {0}").format(c) for c in dims))
         token = s.tokens[self.document.query]
         self.plane_caption.setText(rich(tr("O = X + Y′ for {0}: Y′ moves the token, X is kept").format(token)))
 

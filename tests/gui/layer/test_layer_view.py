@@ -241,3 +241,131 @@ def test_hovering_a_box_tells_what_it_holds(qtbot):
     view = open_view(qtbot, "gqa-demo")
     assert "read by heads 2, 3" in view.explain("kv:1") and "5 × 2" in view.explain("kv:1")
     assert "W<sub>o</sub> brings" in view.explain("w_o")
+
+
+def presented_layer(qtbot, preset, lang="en"):
+    """The layer view as key 9 presents it in the window, on the 1920 × 1080 screen."""
+    from PySide6.QtWidgets import QApplication
+
+    from attnviz.gui import MainWindow
+    install_language(lang)
+    w = MainWindow(preset)
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    w.classroom.set_presentation(True)
+    QApplication.processEvents()
+    w.classroom.present_view("layer")
+    for _ in range(3):
+        QApplication.processEvents()
+    return w.parts.pipeline.diagram
+
+
+def painted_lines(diagram, monkeypatch):
+    """Every line of text the diagram paints, with the rectangle it is painted in (read from its painter)."""
+    from attnviz.gui.layer.diagram import LayerDiagram
+    drawn, real = [], LayerDiagram._text
+
+    def record(self, painter, text, rect, align):
+        drawn.append((plain(text), QRectF(rect)))
+        real(self, painter, text, rect, align)
+    monkeypatch.setattr(LayerDiagram, "_text", record)
+    diagram.grab()
+    return drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("preset", ["gqa-demo", "position-nekoga", "position-suwatta", "projection-demo"])
+def test_presented_every_box_paints_its_shape_in_numbers_and_in_the_seeds_letters(qtbot, monkeypatch, preset, lang):
+    diagram = presented_layer(qtbot, preset, lang)
+    assert diagram.fonts.pixels >= 20
+    drawn = painted_lines(diagram, monkeypatch)
+    boxes = diagram.boxes()
+    for column in diagram.flow.columns:
+        for box in column:
+            inside = " ".join(t for t, r in drawn if boxes[box.key].rect.contains(r.center()))
+            assert f"{box.shape[0]} × {box.shape[1]}" in inside, (box.key, inside)
+            assert box.symbols and box.symbols in inside, (box.key, inside)
+    if preset == "gqa-demo":  # K and V are g·d/h wide, g said in the legend
+        assert any("n × gd/h" in t for t, _ in drawn) and any("g = 2" in t for t, _ in drawn)
+
+
+def painted_texts(widget, monkeypatch):
+    """Every text a widget's painter draws, with where (a rectangle, or a point's empty rectangle)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QPainter
+    drawn, real = [], QPainter.drawText
+
+    def record(painter, *args):
+        where = args[0]
+        text = next(a for a in args if isinstance(a, str))
+        drawn.append((text, QRectF(where) if isinstance(where, QRectF) else QRectF(QPointF(where), QPointF(where))))
+        return real(painter, *args)
+    monkeypatch.setattr(QPainter, "drawText", record)
+    widget.grab()
+    monkeypatch.undo()
+    return drawn
+
+
+@pytest.mark.parametrize("lang, title", [("en", "dim {0}"), ("ja", "次元 {0}")])
+def test_the_residual_planes_axes_are_titled_with_their_dimension_not_a_bare_number(qtbot, monkeypatch, lang, title):
+    install_language(lang)
+    view = open_view(qtbot, "gqa-demo", size=(1920, 1080), presenting=True)
+    view.dims[1].setCurrentIndex(5)
+    view.dims[1].activated.emit(5)
+    texts = [t for t, _ in painted_texts(view.plane, monkeypatch)]
+    assert title.format(0) in texts and title.format(5) in texts
+    assert not any(t.strip() in ("0", "5") for t in texts)  # no bare number that reads as a value
+    rects = dict(zip(view.plane.axes, view.plane.axis_title_rects()))
+    plane = QRectF(view.plane.rect())
+    tips = view.plane.tips()
+    first, second = rects[title.format(0)], rects[title.format(5)]
+    assert plane.contains(first) and plane.contains(second)
+    assert first.left() > tips["origin"].x() and abs(first.center().y() - tips["origin"].y()) < 1  # at x's axis
+    assert abs(second.left() - tips["origin"].x()) < second.height()  # at the other axis, above every tip
+    assert second.bottom() <= min(t.y() for t in tips.values()) + 0.5
+
+
+def crosses(a, b, rect) -> bool:
+    """Whether the segment a → b passes through the inside of `rect` (sampled finely)."""
+    inner = rect.adjusted(1, 1, -1, -1)
+    steps = 200
+    return any(inner.contains(a + (b - a) * (k / steps)) for k in range(steps + 1))
+
+
+@pytest.mark.parametrize("preset", ["gqa-demo", "projection-demo"])
+def test_presented_no_arrow_passes_through_a_box_and_each_group_fans_out_to_its_heads(qtbot, preset):
+    diagram = presented_layer(qtbot, preset)
+    boxes, routes = diagram.boxes(), diagram.routes()
+    assert set(routes) == set(diagram.flow.arrows)
+    for (a, b), path in routes.items():
+        others = [p.rect for k, p in boxes.items() if k not in (a, b)]
+        for start, end in zip(path, path[1:]):
+            assert not any(crosses(start, end, r) for r in others), (a, b, start, end)
+    fans = [(a, b) for a, b in diagram.flow.arrows if a.startswith("kv:") and b.startswith("scores:")]
+    for a, b in fans:  # from the group's box to its head's first box
+        start, end = routes[(a, b)][0], routes[(a, b)][-1]
+        assert boxes[a].rect.adjusted(-1, -1, 1, 1).contains(start)
+        assert boxes[b].rect.adjusted(-1, -1, 1, 1).contains(end)
+
+
+def test_presented_gqas_q_k_v_fans_cross_each_other_only_at_right_angles(qtbot):
+    """The tangle a teacher saw (many slanted lines crossing in one narrow gap) is gone: where two
+    arrows from different sources cross, they cross square, so each can be followed."""
+    from PySide6.QtCore import QLineF
+    diagram = presented_layer(qtbot, "gqa-demo")
+    segments = [(a, QLineF(s, e)) for (a, _), path in diagram.routes().items() for s, e in zip(path, path[1:])]
+    crossings = 0
+    for i, (a, one) in enumerate(segments):
+        for b, other in segments[i + 1:]:
+            kind, point = one.intersects(other)
+            if a == b or kind != QLineF.BoundedIntersection:
+                continue
+            ends = [one.p1(), one.p2(), other.p1(), other.p2()]
+            if any((point - e).manhattanLength() < 1 for e in ends):
+                continue  # meeting at a box's edge (a fan's shared start or tip)
+            u, v = one.unitVector(), other.unitVector()
+            dot = abs(u.dx() * v.dx() + u.dy() * v.dy())
+            assert dot < 0.02, (a, b, one, other)
+            crossings += 1
+    assert crossings > 0  # Q's lane does cross K's and V's: square
