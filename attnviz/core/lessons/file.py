@@ -18,7 +18,7 @@ import math
 import os
 
 from ..attention import POSITIONS
-from ..files import atomic_write, problem, read_limited
+from ..files import atomic_write, problem, read_limited, regular_file
 from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
 from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
 from ..messages import QT_TR_NOOP, AttnVizError, Phrase
@@ -63,6 +63,9 @@ QUESTION_KEYS = ("hide", "text")
 def load(path) -> Lesson:
     """The lesson in the file `path`; its scenario files are looked for in its folder. Every failure
     is a FileProblem naming the file (and the scene)."""
+    size = regular_file(path).st_size  # a folder, a pipe or a device refused before anything opens it
+    if size > MAX_FILE_BYTES:
+        raise problem(path, _too_large(size))
     data = read_limited(path, MAX_FILE_BYTES)
     try:
         return loads(data, os.path.dirname(os.path.abspath(path)))
@@ -79,11 +82,15 @@ def loads(text: str | bytes, folder: str | None = None) -> Lesson:
     Raises LessonError naming the scene and what is wrong."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     if len(data) > MAX_FILE_BYTES:
-        raise LessonError(QT_TR_NOOP("{0:.0f} MB is too large for a lesson (the most is {1} MB)"),
-                          len(data) / 2 ** 20, MAX_FILE_BYTES // 2 ** 20)
+        raise _too_large(len(data))
     document = _parse(data)
     _check_depth(document)
     return _lesson(document, folder)
+
+
+def _too_large(size: int) -> LessonError:
+    return LessonError(QT_TR_NOOP("{0:.0f} MB is too large for a lesson (the most is {1} MB)"), size / 2 ** 20,
+                       MAX_FILE_BYTES // 2 ** 20)
 
 
 def _parse(data: bytes):

@@ -120,7 +120,7 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
     path = tmp_path / "huge.attnviz-lesson.json"
     with open(path, "wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)  # sparse: no memory, no disk
-    with pytest.raises(FileProblem, match="too large"):
+    with pytest.raises(FileProblem, match="too large for a lesson"):
         load(path)
     refused(" " * (MAX_FILE_BYTES + 1), "too large for a lesson")
 
