@@ -340,6 +340,14 @@ def _texts(b: Bilingual) -> dict:
     return {"ja": b.ja, "en": b.en}
 
 
+def check(lesson: Lesson) -> None:
+    """Refuse (LessonError) a lesson made in memory (the editor's) that its file would not open as: the
+    same checks as reading it, its scenario files looked for in lesson.folder."""
+    loads(dumps(lesson), lesson.folder)
+
+
 def save(lesson: Lesson, path) -> None:
-    """Write the lesson atomically (the old file, if any, stays whole until the new one is in place)."""
+    """Write the lesson atomically (the old file, if any, stays whole until the new one is in place),
+    after checking that it opens again (check)."""
+    check(lesson)
     atomic_write(path, dumps(lesson).encode("utf-8"))

@@ -122,6 +122,19 @@ def test_every_field_round_trips(tmp_path):
     assert o.scenario.settings.temperature == 0.5 and o.scenario.settings.scale is False
 
 
+def test_a_lesson_made_in_memory_is_checked_before_it_is_saved(tmp_path):
+    from attnviz.core.lessons import check
+    good = Lesson("mine", Bilingual("私の", "Mine"), (Scene(Ref("preset", "seed-demo"), Bilingual("例", "ex"),
+                                                           head=1),), str(tmp_path))
+    check(good)
+    bad = Lesson("mine", good.title, (good.scenes[0], Scene(Ref("preset", "toy-3token"), Bilingual("例", "ex"),
+                                                             head=1)), str(tmp_path))
+    path = tmp_path / "mine.attnviz-lesson.json"
+    with pytest.raises(LessonError, match="scene 2: head 1 is out of range"):
+        save(bad, path)
+    assert not path.exists()
+
+
 def test_a_lesson_read_from_text_without_a_folder_may_name_no_file():
     with pytest.raises(LessonError, match="scene 1: .*has no folder"):
         loads(json.dumps(small_lesson(scenario={"file": "toy.attnviz.json"})))
