@@ -2986,6 +2986,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;{0}&apos; というレッスンはありません（レッスン：{1}）</translation>
     </message>
     <message>
+        <source>is a folder, not a lesson file</source>
+        <translation>フォルダーです。レッスンのファイルではありません</translation>
+    </message>
+    <message>
         <source>nested far too deeply to be a lesson</source>
         <translation>入れ子が深すぎて、レッスンではありません</translation>
     </message>

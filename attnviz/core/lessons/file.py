@@ -63,7 +63,9 @@ QUESTION_KEYS = ("hide", "text")
 def load(path) -> Lesson:
     """The lesson in the file `path`; its scenario files are looked for in its folder. Every failure
     is a FileProblem naming the file (and the scene)."""
-    size = regular_file(path).st_size  # a folder, a pipe or a device refused before anything opens it
+    if os.path.isdir(path):
+        raise problem(path, QT_TR_NOOP("is a folder, not a lesson file"))
+    size = regular_file(path).st_size  # a pipe or a device refused before anything opens it
     if size > MAX_FILE_BYTES:
         raise problem(path, _too_large(size))
     data = read_limited(path, MAX_FILE_BYTES)

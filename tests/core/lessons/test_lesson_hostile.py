@@ -133,7 +133,7 @@ def test_a_pipe_or_a_folder_is_refused(tmp_path):
     os.mkfifo(tmp_path / "pipe.attnviz-lesson.json")
     with pytest.raises(FileProblem, match="not a regular file"):
         load(tmp_path / "pipe.attnviz-lesson.json")
-    with pytest.raises(FileProblem, match="folder"):
+    with pytest.raises(FileProblem, match="is a folder, not a lesson file"):
         load(tmp_path)
 
 
