@@ -2726,6 +2726,50 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;{0}&apos; というプリセットはありません（プリセット：{1}）</translation>
     </message>
     <message>
+        <source>names the scenario file &apos;{0}&apos;, but this lesson has no folder to find it in (save the lesson beside it)</source>
+        <translation>シナリオファイル &apos;{0}&apos; を指定していますが、このレッスンには探すフォルダーがありません（レッスンをその横に保存してください）</translation>
+    </message>
+    <message>
+        <source>the scenario file &apos;{0}&apos; must be a path relative to the lesson&apos;s folder</source>
+        <translation>シナリオファイル &apos;{0}&apos; は、レッスンのフォルダーからの相対パスで指定してください</translation>
+    </message>
+    <message>
+        <source>the scenario file &apos;{0}&apos; climbs out of the lesson&apos;s folder (&apos;..&apos;): a lesson opens files in its own folder only</source>
+        <translation>シナリオファイル &apos;{0}&apos; はレッスンのフォルダーの外に出ています（&apos;..&apos;）。レッスンが開くのは自分のフォルダーの中のファイルだけです</translation>
+    </message>
+    <message>
+        <source>the scenario file &apos;{0}&apos; must be a scenario file (.json or .npz)</source>
+        <translation>シナリオファイル &apos;{0}&apos; はシナリオのファイル（.json か .npz）にしてください</translation>
+    </message>
+    <message>
+        <source>the scenario file &apos;{0}&apos; leads out of the lesson&apos;s folder (through a link): a lesson opens files in its own folder only</source>
+        <translation>シナリオファイル &apos;{0}&apos; は（リンクを通って）レッスンのフォルダーの外を指しています。レッスンが開くのは自分のフォルダーの中のファイルだけです</translation>
+    </message>
+    <message>
+        <source>settings: &quot;causal&quot; would change nothing: this scenario has its own mask ({0})</source>
+        <translation>設定：&quot;causal&quot; は何も変えません。このシナリオには独自のマスク（{0}）があります</translation>
+    </message>
+    <message>
+        <source>settings: &quot;positions&quot; needs a layer scenario (one with X and the W matrices, such as projection-demo or position-nekoga)</source>
+        <translation>設定：&quot;positions&quot; には層のシナリオ（X と W 行列があるもの。projection-demo や position-nekoga など）が必要です</translation>
+    </message>
+    <message>
+        <source>head {0} is out of range: the scenario has heads 0 to {1}</source>
+        <translation>ヘッド {0} は範囲外です。このシナリオのヘッドは 0 から {1} です</translation>
+    </message>
+    <message>
+        <source>query {0} is out of range: the scenario&apos;s {1} version has tokens 0 to {2}</source>
+        <translation>クエリ {0} は範囲外です。このシナリオの {1} 版のトークンは 0 から {2} です</translation>
+    </message>
+    <message>
+        <source>the question hides the next token, which only a real model predicts; this scene&apos;s scenario is not one</source>
+        <translation>この問いは次のトークンを隠しますが、それを予測するのは実際のモデルだけです。この場面のシナリオはモデルではありません</translation>
+    </message>
+    <message>
+        <source>the question asks for the most attended key, but keys tie for it (weight {0:.3f})</source>
+        <translation>この問いは最も注目されるキーを尋ねますが、同じ重み（{0:.3f}）のキーが複数あります</translation>
+    </message>
+    <message>
         <source>&apos;{0}&apos; is neither a preset ({1}) nor a file</source>
         <translation>&apos;{0}&apos; はプリセット（{1}）でもファイルでもありません</translation>
     </message>
@@ -2964,6 +3008,162 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Step {0} of {1} · {2}: {3}</source>
         <translation>ステップ {0} / {1}&#x3000;{2}：{3}</translation>
+    </message>
+    <message>
+        <source>unknown lesson &apos;{0}&apos; (the lessons are: {1})</source>
+        <translation>&apos;{0}&apos; というレッスンはありません（レッスン：{1}）</translation>
+    </message>
+    <message>
+        <source>is a folder, not a lesson file</source>
+        <translation>フォルダーです。レッスンのファイルではありません</translation>
+    </message>
+    <message>
+        <source>nested far too deeply to be a lesson</source>
+        <translation>入れ子が深すぎて、レッスンではありません</translation>
+    </message>
+    <message>
+        <source>{0:.0f} MB is too large for a lesson (the most is {1} MB)</source>
+        <translation>{0:.0f} MB はレッスンには大きすぎます（最大 {1} MB）</translation>
+    </message>
+    <message>
+        <source>holds {0:,} values and lists, far more than a lesson has (at most {1:,})</source>
+        <translation>値とリストが {0:,} 個あり、レッスンよりはるかに多すぎます（最大 {1:,} 個）</translation>
+    </message>
+    <message>
+        <source>holds {0}, which is not a number JSON allows</source>
+        <translation>{0} があります。これは JSON で使える数ではありません</translation>
+    </message>
+    <message>
+        <source>nested {0} levels deep; a lesson nests at most {1}</source>
+        <translation>入れ子が {0} 段あります。レッスンの入れ子は最大 {1} 段です</translation>
+    </message>
+    <message>
+        <source>scene {0}: {1}</source>
+        <translation>場面 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>not an AttnViz lesson (it needs &quot;format&quot;: &quot;{0}&quot;)</source>
+        <translation>AttnViz のレッスンではありません（&quot;format&quot;: &quot;{0}&quot; が必要です）</translation>
+    </message>
+    <message>
+        <source>written by a newer AttnViz (lesson format version {0}); this version reads up to version {1}</source>
+        <translation>新しい AttnViz で書かれたレッスンです（レッスン形式バージョン {0}）。このバージョンが読めるのはバージョン {1} までです</translation>
+    </message>
+    <message>
+        <source>the lesson</source>
+        <translation>レッスン</translation>
+    </message>
+    <message>
+        <source>&quot;id&quot; must be a name of letters, digits, - and _ (at most {0}), not {1}</source>
+        <translation>&quot;id&quot; は英字・数字・- と _ の名前（最大 {0} 文字）にしてください（{1} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;scenes&quot; must be a list of at least one scene</source>
+        <translation>&quot;scenes&quot; は 1 つ以上の場面のリストにしてください</translation>
+    </message>
+    <message>
+        <source>{0:,} scenes is more than the {1} a lesson may have</source>
+        <translation>場面が {0:,} 個あり、レッスンに入れられる {1} 個を超えています</translation>
+    </message>
+    <message>
+        <source>must be an object with a scenario, a view and a caption</source>
+        <translation>シナリオ、表示、キャプションを持つオブジェクトにしてください</translation>
+    </message>
+    <message>
+        <source>the scene</source>
+        <translation>場面</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; missing</source>
+        <translation>&quot;{0}&quot; がありません</translation>
+    </message>
+    <message>
+        <source>unknown view {0} (the views are: {1})</source>
+        <translation>{0} という表示はありません（表示：{1}）</translation>
+    </message>
+    <message>
+        <source>the view &quot;compare&quot; needs &quot;compare&quot; (the other scenario), and only it has one</source>
+        <translation>表示 &quot;compare&quot; には &quot;compare&quot;（もう一つのシナリオ）が必要で、ほかの表示には付けられません</translation>
+    </message>
+    <message>
+        <source>&quot;head&quot; must be a head number (0, 1, ...), not {0}</source>
+        <translation>&quot;head&quot; はヘッドの番号（0、1、…）にしてください（{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;step&quot; must be a guided step from {0} to {1}, not {2}</source>
+        <translation>&quot;step&quot; は {0} から {1} のガイドのステップにしてください（{2} ではなく）</translation>
+    </message>
+    <message>
+        <source>the view {0} shows no guided step (those that do: {1})</source>
+        <translation>表示 {0} はガイドのステップを示しません（示す表示：{1}）</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; must be one of {{&quot;preset&quot;: ID}}, {{&quot;file&quot;: &quot;PATH&quot;}} or {{&quot;embedded&quot;: {{...a scenario...}}}}</source>
+        <translation>&quot;{0}&quot; は {{&quot;preset&quot;: ID}}、{{&quot;file&quot;: &quot;PATH&quot;}}、{{&quot;embedded&quot;: {{...シナリオ...}}}} のどれかにしてください</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot;: &quot;embedded&quot; must be a scenario document (&quot;format&quot;: &quot;{1}&quot;)</source>
+        <translation>&quot;{0}&quot;：&quot;embedded&quot; はシナリオの文書（&quot;format&quot;: &quot;{1}&quot;）にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot;: &quot;{1}&quot; must be a non-empty text of at most 1,000 characters</source>
+        <translation>&quot;{0}&quot;：&quot;{1}&quot; は空でない 1,000 文字以内の文字列にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;query&quot; must be a token position (0, 1, ...), or one per language ({{&quot;ja&quot;: 8, &quot;en&quot;: 6}}), not {0}</source>
+        <translation>&quot;query&quot; はトークンの位置（0、1、…）か、言語ごとの位置（{{&quot;ja&quot;: 8, &quot;en&quot;: 6}}）にしてください（{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>settings: &quot;{0}&quot; must be true or false, not {1}</source>
+        <translation>設定：&quot;{0}&quot; は true か false にしてください（{1} ではなく）</translation>
+    </message>
+    <message>
+        <source>settings: &quot;temperature&quot; must be a number from {0:g} to {1:g}, not {2}</source>
+        <translation>設定：&quot;temperature&quot; は {0:g} から {1:g} の数にしてください（{2} ではなく）</translation>
+    </message>
+    <message>
+        <source>settings: &quot;{0}&quot; must be one of {1}, not {2}</source>
+        <translation>設定：&quot;{0}&quot; は {1} のどれかにしてください（{2} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;question&quot; must be an object with &quot;hide&quot; and &quot;text&quot;</source>
+        <translation>&quot;question&quot; は &quot;hide&quot; と &quot;text&quot; を持つオブジェクトにしてください</translation>
+    </message>
+    <message>
+        <source>the question</source>
+        <translation>問い</translation>
+    </message>
+    <message>
+        <source>question: &quot;hide&quot; must be one of {0}, not {1}</source>
+        <translation>問い：&quot;hide&quot; は {0} のどれかにしてください（{1} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; must be an object with a text in Japanese and one in English ({{&quot;ja&quot;: &quot;...&quot;, &quot;en&quot;: &quot;...&quot;}})</source>
+        <translation>&quot;{0}&quot; は日本語と英語の文字列を持つオブジェクト（{{&quot;ja&quot;: &quot;...&quot;, &quot;en&quot;: &quot;...&quot;}}）にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; ({1}) is {2:,} characters long; the most is {3:,}</source>
+        <translation>&quot;{0}&quot;（{1}）は {2:,} 文字あります。最大 {3:,} 文字です</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; ({1}) is not valid text</source>
+        <translation>&quot;{0}&quot;（{1}）は正しい文字列ではありません</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; ({1}) contains a control character ({2}), which AttnViz does not accept</source>
+        <translation>&quot;{0}&quot;（{1}）に制御文字（{2}）があります。AttnViz では使えません</translation>
+    </message>
+    <message>
+        <source>&quot;title&quot; must not be empty in either language</source>
+        <translation>&quot;title&quot; はどちらの言語でも空にできません</translation>
+    </message>
+    <message>
+        <source>{0}: unknown key {1} (the keys are: {2})</source>
+        <translation>{0}：{1} というキーはありません（キー：{2}）</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,41 @@
+"""The built-in lessons, shipped as lesson files in resources/lessons/ (see core/paths.py): the three
+source lessons, in the order they are taught."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..messages import QT_TR_NOOP
+from ..paths import resource
+from .file import SUFFIX, load
+from .open import LessonError
+from .scene import Lesson
+
+ORDER = ("attention", "multi-head", "why-it-works")  # the seeds' order; any other lesson file after them
+
+
+def _folder():
+    return resource("lessons")
+
+
+@lru_cache(maxsize=None)
+def builtin_ids() -> tuple[str, ...]:
+    found = [p.name[:-len(SUFFIX)] for p in _folder().iterdir() if p.name.endswith(SUFFIX)]
+    return tuple(sorted(found, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i)))
+
+
+def is_builtin(name: str) -> bool:
+    return name in builtin_ids()
+
+
+@lru_cache(maxsize=None)
+def builtin_lesson(lesson_id: str) -> Lesson:
+    """The built-in lesson `lesson_id`, checked as any lesson file is."""
+    if not is_builtin(lesson_id):
+        raise LessonError(QT_TR_NOOP("unknown lesson '{0}' (the lessons are: {1})"), lesson_id,
+                          ", ".join(builtin_ids()))
+    return load(_folder() / f"{lesson_id}{SUFFIX}")
+
+
+def list_lessons() -> tuple[Lesson, ...]:
+    """Every built-in lesson, in the order they are taught."""
+    return tuple(builtin_lesson(i) for i in builtin_ids())

@@ -1,0 +1,355 @@
+"""Lesson files, NAME.attnviz-lesson.json: reading (every field checked, every scene opened) and writing.
+
+    {"format": "attnviz-lesson", "version": 1, "id": "attention", "title": {"ja": ..., "en": ...},
+     "scenes": [{"scenario": {"preset": "toy-3token"}, "view": "head", "head": 0, "query": 2,
+                 "settings": {"causal": true}, "step": 1, "caption": {"ja": ..., "en": ...},
+                 "notes": {"ja": ..., "en": ...}, "question": {"hide": "row", "text": {...}}}, ...]}
+
+Reading checks the file's size before reading it, counts the lists and values before Python builds
+them, bounds integers' digits while parsing and the nesting once parsed; then every key is checked
+(unknown ones refused), and every scene is opened (open.py) so that its head, query and question are
+known to fit its scenario. The first problem is one line naming the scene (1-based). Nothing in a
+lesson is executed: it is JSON, never a pickle, never eval'd.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+
+from ..attention import POSITIONS
+from ..files import atomic_write, problem, read_limited, regular_file
+from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
+from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
+from ..messages import QT_TR_NOOP, AttnVizError, Phrase
+from ..numbers import RANGE_TEXT
+from ..scenario import MAX_TEXT_LENGTH, TEMPERATURE_RANGE
+from ..text import code_point, first_control
+from .open import LessonError, LessonProblem, scene_opened
+from .scene import (
+    COLOUR_SCALES,
+    HIDES,
+    LANGUAGES,
+    REFERENCES,
+    STEP_VIEWS,
+    STEPS,
+    VIEWS,
+    Bilingual,
+    Lesson,
+    Question,
+    Ref,
+    Scene,
+    SceneSettings,
+)
+
+FORMAT_NAME = "attnviz-lesson"
+FORMAT_VERSION = 1
+SUFFIX = ".attnviz-lesson.json"
+MAX_FILE_BYTES = 16 * 1024 * 1024  # embedded scenarios included; the built-in lessons take a few kB
+MAX_JSON_ITEMS = 2_000_000         # lists, objects and values, counted in the bytes before parsing
+MAX_DEPTH = 16                     # a lesson nests 3 deep, an embedded scenario 6 more (its mask's rows)
+MAX_SCENES = 200                   # a class period is 10 to 20
+MAX_ID_LENGTH = 64
+MAX_TITLE_LENGTH = 200
+
+LESSON_KEYS = ("format", "version", "id", "title", "scenes")
+SCENE_KEYS = ("scenario", "view", "head", "query", "settings", "step", "caption", "notes", "question", "compare")
+SETTINGS_KEYS = tuple(f for f in SceneSettings.__dataclass_fields__)
+QUESTION_KEYS = ("hide", "text")
+
+
+# ---------------------------------------------------------------- reading
+
+def load(path) -> Lesson:
+    """The lesson in the file `path`; its scenario files are looked for in its folder. Every failure
+    is a FileProblem naming the file (and the scene)."""
+    if os.path.isdir(path):
+        raise problem(path, QT_TR_NOOP("is a folder, not a lesson file"))
+    size = regular_file(path).st_size  # a pipe or a device refused before anything opens it
+    if size > MAX_FILE_BYTES:
+        raise problem(path, _too_large(size))
+    data = read_limited(path, MAX_FILE_BYTES)
+    try:
+        return loads(data, os.path.dirname(os.path.abspath(path)))
+    except (AttnVizError, RecursionError, MemoryError) as e:
+        if isinstance(e, RecursionError):
+            e = AttnVizError(QT_TR_NOOP("nested far too deeply to be a lesson"))
+        elif isinstance(e, MemoryError):
+            e = AttnVizError(QT_TR_NOOP("too large to open with the memory available"))
+        raise problem(path, e) from None
+
+
+def loads(text: str | bytes, folder: str | None = None) -> Lesson:
+    """A lesson from its JSON text; `folder` is where its scenario files are (None: it may name none).
+    Raises LessonError naming the scene and what is wrong."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_large(len(data))
+    document = _parse(data)
+    _check_depth(document)
+    return _lesson(document, folder)
+
+
+def _too_large(size: int) -> LessonError:
+    return LessonError(QT_TR_NOOP("{0:.0f} MB is too large for a lesson (the most is {1} MB)"), size / 2 ** 20,
+                       MAX_FILE_BYTES // 2 ** 20)
+
+
+def _parse(data: bytes):
+    items = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if items > MAX_JSON_ITEMS:
+        raise LessonError(QT_TR_NOOP("holds {0:,} values and lists, far more than a lesson has (at most {1:,})"),
+                          items, MAX_JSON_ITEMS)
+    try:
+        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise LessonError(QT_TR_NOOP("not a text file (it is not UTF-8)")) from None
+    except json.JSONDecodeError as e:
+        said = Phrase(e.msg) if e.msg in JSON_SAYS else e.msg
+        raise LessonError(QT_TR_NOOP("broken JSON at line {0}, column {1}: {2}"), e.lineno, e.colno, said) from None
+    except RecursionError:
+        raise LessonError(QT_TR_NOOP("nested far too deeply to be a lesson")) from None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise LessonError(QT_TR_NOOP("holds an integer of {0:,} digits; numbers must lie {1}"),
+                          len(text.lstrip("-")), RANGE_TEXT)
+    return int(text)
+
+
+def _no_constant(text: str):
+    raise LessonError(QT_TR_NOOP("holds {0}, which is not a number JSON allows"), text)
+
+
+def _check_depth(document) -> None:
+    """No list or object nested deeper than MAX_DEPTH (walked without recursion)."""
+    stack = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise LessonError(QT_TR_NOOP("nested {0} levels deep; a lesson nests at most {1}"), depth, MAX_DEPTH)
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _lesson(document, folder: str | None) -> Lesson:
+    try:
+        lesson_id, title, scenes = _header(document)
+    except LessonProblem as e:
+        raise LessonError(e.error.template, *e.error.values) from None
+    cache: dict = {}
+    read = []
+    for index, entry in enumerate(scenes):
+        try:
+            scene = _scene(entry)
+        except LessonProblem as e:
+            raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
+        for lang in LANGUAGES:  # a preset has a version per language, each with its own tokens
+            scene_opened(scene, index, folder, lang, cache)
+        read.append(scene)
+    return Lesson(lesson_id, title, tuple(read), folder)
+
+
+def _header(document) -> tuple:
+    """(id, title, the scenes' entries), checked."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
+        raise LessonError(QT_TR_NOOP("not an AttnViz lesson (it needs \"format\": \"{0}\")"), FORMAT_NAME)
+    version = document.get("version")
+    if not _is_whole(version) or version < 1:
+        raise LessonError(QT_TR_NOOP("\"version\" must be a whole number, not {0}"), _short(version))
+    if version > FORMAT_VERSION:
+        raise LessonError(QT_TR_NOOP("written by a newer AttnViz (lesson format version {0}); this version reads up "
+                                     "to version {1}"), version, FORMAT_VERSION)
+    _known_keys(document, LESSON_KEYS, Phrase(QT_TR_NOOP("the lesson")))
+    lesson_id = document.get("id")
+    if not (isinstance(lesson_id, str) and 0 < len(lesson_id) <= MAX_ID_LENGTH and lesson_id.isascii()
+            and lesson_id[0].isalnum() and all(c.isalnum() or c in "-_" for c in lesson_id)):
+        raise LessonError(QT_TR_NOOP("\"id\" must be a name of letters, digits, - and _ (at most {0}), not {1}"),
+                          MAX_ID_LENGTH, _short(lesson_id))
+    title = _bilingual_text(document.get("title"), "title", MAX_TITLE_LENGTH)
+    scenes = document.get("scenes")
+    if not isinstance(scenes, list) or not scenes:
+        raise LessonError(QT_TR_NOOP("\"scenes\" must be a list of at least one scene"))
+    if len(scenes) > MAX_SCENES:
+        raise LessonError(QT_TR_NOOP("{0:,} scenes is more than the {1} a lesson may have"), len(scenes), MAX_SCENES)
+    return lesson_id, title, scenes
+
+
+def _scene(entry) -> Scene:
+    if not isinstance(entry, dict):
+        raise LessonProblem(QT_TR_NOOP("must be an object with a scenario, a view and a caption"))
+    _known_keys(entry, SCENE_KEYS, Phrase(QT_TR_NOOP("the scene")))
+    for key in ("scenario", "caption"):
+        if key not in entry:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\" missing"), key)
+    view = entry.get("view", "head")
+    if view not in VIEWS:
+        raise LessonProblem(QT_TR_NOOP("unknown view {0} (the views are: {1})"), _short(view), ", ".join(VIEWS))
+    compare = entry.get("compare")
+    if (view == "compare") != (compare is not None):
+        raise LessonProblem(QT_TR_NOOP("the view \"compare\" needs \"compare\" (the other scenario), and only it "
+                                       "has one"))
+    head = entry.get("head", 0)
+    if not _is_whole(head):
+        raise LessonProblem(QT_TR_NOOP("\"head\" must be a head number (0, 1, ...), not {0}"), _short(head))
+    step = entry.get("step")
+    if step is not None and (not _is_whole(step) or step not in STEPS):
+        raise LessonProblem(QT_TR_NOOP("\"step\" must be a guided step from {0} to {1}, not {2}"),
+                            STEPS[0], STEPS[-1], _short(step))
+    if step is not None and view not in STEP_VIEWS:
+        raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
+                            ", ".join(STEP_VIEWS))
+    return Scene(
+        scenario=_ref(entry["scenario"], "scenario"),
+        caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
+        notes=_bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True),
+        view=view, head=head, query=_query(entry.get("query")), settings=_settings(entry.get("settings", {})),
+        step=step, question=_question(entry.get("question")),
+        compare=None if compare is None else _ref(compare, "compare"))
+
+
+def _ref(entry, where: str) -> Ref:
+    if not isinstance(entry, dict) or len(entry) != 1 or next(iter(entry)) not in REFERENCES:
+        raise LessonProblem(QT_TR_NOOP("\"{0}\" must be one of {{\"preset\": ID}}, {{\"file\": \"PATH\"}} or "
+                                       "{{\"embedded\": {{...a scenario...}}}}"), where)
+    kind, value = next(iter(entry.items()))
+    if kind == "embedded":
+        if not isinstance(value, dict) or value.get("format") != SCENARIO_FORMAT:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\": \"embedded\" must be a scenario document (\"format\": "
+                                           "\"{1}\")"), where, SCENARIO_FORMAT)
+        return Ref(kind, json.dumps(value, ensure_ascii=False, allow_nan=False))
+    if not isinstance(value, str) or not value or len(value) > 1000:
+        raise LessonProblem(QT_TR_NOOP("\"{0}\": \"{1}\" must be a non-empty text of at most 1,000 characters"),
+                            where, kind)
+    return Ref(kind, value)
+
+
+def _query(value) -> Bilingual | None:
+    if value is None:
+        return None
+    if _is_whole(value):
+        return Bilingual(value, value)
+    if isinstance(value, dict) and set(value) == set(LANGUAGES) and all(_is_whole(v) for v in value.values()):
+        return Bilingual(value["ja"], value["en"])
+    raise LessonProblem(QT_TR_NOOP("\"query\" must be a token position (0, 1, ...), or one per language "
+                                   "({{\"ja\": 8, \"en\": 6}}), not {0}"), _short(value))
+
+
+def _settings(entry) -> SceneSettings:
+    if not isinstance(entry, dict):
+        raise LessonProblem(QT_TR_NOOP("\"settings\" must be an object"))
+    _known_keys(entry, SETTINGS_KEYS, Phrase(QT_TR_NOOP("settings")))
+    for key in ("causal", "scale"):
+        if key in entry and not isinstance(entry[key], bool):
+            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be true or false, not {1}"), key, _short(entry[key]))
+    t = entry.get("temperature")
+    low, high = TEMPERATURE_RANGE
+    if t is not None and not (isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+                              and low <= t <= high):
+        raise LessonProblem(QT_TR_NOOP("settings: \"temperature\" must be a number from {0:g} to {1:g}, not {2}"),
+                            low, high, _short(t))
+    for key, allowed in (("colour_scale", COLOUR_SCALES), ("positions", POSITIONS)):
+        if key in entry and entry[key] not in allowed:
+            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be one of {1}, not {2}"), key, ", ".join(allowed),
+                                _short(entry[key]))
+    return SceneSettings(entry.get("causal"), entry.get("scale"), None if t is None else float(t),
+                         entry.get("colour_scale"), entry.get("positions"))
+
+
+def _question(entry) -> Question | None:
+    if entry is None:
+        return None
+    if not isinstance(entry, dict):
+        raise LessonProblem(QT_TR_NOOP("\"question\" must be an object with \"hide\" and \"text\""))
+    _known_keys(entry, QUESTION_KEYS, Phrase(QT_TR_NOOP("the question")))
+    if entry.get("hide") not in HIDES:
+        raise LessonProblem(QT_TR_NOOP("question: \"hide\" must be one of {0}, not {1}"), ", ".join(HIDES),
+                            _short(entry.get("hide")))
+    return Question(entry["hide"], _bilingual_text(entry.get("text"), "question", MAX_TEXT_LENGTH, multiline=True))
+
+
+def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bilingual:
+    if not isinstance(value, dict) or set(value) != set(LANGUAGES) or not all(isinstance(v, str)
+                                                                              for v in value.values()):
+        raise LessonProblem(QT_TR_NOOP("\"{0}\" must be an object with a text in Japanese and one in English "
+                                  "({{\"ja\": \"...\", \"en\": \"...\"}})"), where)
+    for lang in LANGUAGES:
+        text = value[lang]
+        if len(text) > most:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\" ({1}) is {2:,} characters long; the most is {3:,}"),
+                           where, lang, len(text), most)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\" ({1}) is not valid text"), where, lang) from None
+        bad = first_control(text.replace("\n", "") if multiline else text)
+        if bad is not None:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\" ({1}) contains a control character ({2}), which AttnViz does not "
+                                      "accept"), where, lang, code_point(bad))
+    if where == "title" and not all(value[lang].strip() for lang in LANGUAGES):
+        raise LessonProblem(QT_TR_NOOP("\"title\" must not be empty in either language"))
+    return Bilingual(value["ja"], value["en"])
+
+
+def _known_keys(entry: dict, keys: tuple, where: Phrase) -> None:
+    unknown = [k for k in entry if k not in keys]
+    if unknown:
+        raise LessonProblem(QT_TR_NOOP("{0}: unknown key {1} (the keys are: {2})"), where, _short(unknown[0]),
+                            ", ".join(keys))
+
+
+def _is_whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ---------------------------------------------------------------- writing
+
+def dumps(lesson: Lesson) -> str:
+    """The lesson as its file's text: loads(dumps(lesson)) == lesson, and a file dumps wrote is written
+    again byte for byte."""
+    document = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "id": lesson.id, "title": _texts(lesson.title),
+                "scenes": [_scene_document(s) for s in lesson.scenes]}
+    return to_json_text(document)
+
+
+def _scene_document(scene: Scene) -> dict:
+    entry = {"scenario": _ref_document(scene.scenario), "view": scene.view, "head": scene.head}
+    if scene.query is not None:
+        entry["query"] = scene.query.ja if scene.query.ja == scene.query.en else _texts(scene.query)
+    entry["settings"] = {k: getattr(scene.settings, k) for k in SETTINGS_KEYS if getattr(scene.settings, k) is not None}
+    if scene.step is not None:
+        entry["step"] = scene.step
+    entry["caption"] = _texts(scene.caption)
+    entry["notes"] = _texts(scene.notes)
+    if scene.question is not None:
+        entry["question"] = {"hide": scene.question.hide, "text": _texts(scene.question.text)}
+    if scene.compare is not None:
+        entry["compare"] = _ref_document(scene.compare)
+    return entry
+
+
+def _ref_document(ref: Ref) -> dict:
+    return {ref.kind: json.loads(ref.value) if ref.kind == "embedded" else ref.value}
+
+
+def _texts(b: Bilingual) -> dict:
+    return {"ja": b.ja, "en": b.en}
+
+
+def check(lesson: Lesson) -> None:
+    """Refuse (LessonError) a lesson made in memory (the editor's) that its file would not open as: the
+    same checks as reading it, its scenario files looked for in lesson.folder."""
+    loads(dumps(lesson), lesson.folder)
+
+
+def save(lesson: Lesson, path) -> None:
+    """Write the lesson atomically (the old file, if any, stays whole until the new one is in place),
+    after checking that it opens again (check)."""
+    check(lesson)
+    atomic_write(path, dumps(lesson).encode("utf-8"))

@@ -1,0 +1,164 @@
+"""A lesson's scene made ready to show: its scenario opened (a preset in the lesson's language, a file
+inside the lesson's own folder, or the embedded document), the scene's settings applied, the head and
+query chosen, and its question's answer computed from the numbers (never stored in the file).
+
+A scenario file a lesson names is resolved inside the lesson's folder only: absolute paths, `..` and
+links that lead out of the folder are refused before anything is opened.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+
+import numpy as np
+
+from ..compute import compute
+from ..formats.document import scenario_from_dict
+from ..io import load_scenario
+from ..messages import QT_TR_NOOP, AttnVizError
+from ..presets import is_preset, list_presets, load_preset
+from ..scenario import Scenario, ScenarioError, with_projection_options, with_settings
+from .scene import Lesson, Ref, Scene, SceneSettings
+
+SCENARIO_SUFFIXES = (".json", ".npz")  # the scenario files a lesson may name (as AttnViz saves them)
+TIE = 1e-9  # two weights closer than this are a tie: a question's most attended key must stand alone
+
+
+class LessonError(ScenarioError):
+    """A lesson that cannot be given; the message names the scene (1-based) and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a question hides, worked out from the scene's numbers."""
+
+    hide: str                     # the question's: "row" or "top-key"
+    weights: tuple[float, ...]    # the selected query's weights over every key, in the scene's head
+    top_key: int                  # the key with the largest weight (a question's answer is never a tie)
+
+
+@dataclass(frozen=True, eq=False)
+class OpenedScene:
+    """Everything the window needs to show a scene."""
+
+    scene: Scene
+    scenario: Scenario        # the scene's scenario with its settings applied
+    compare: Scenario | None  # the other scenario of a "compare" scene, the same settings applied
+    head: int                 # the selected head
+    query: int                # the selected query, in this language's version
+    answer: Answer | None     # its question's answer, None without a question
+
+
+def open_scene(lesson: Lesson, index: int, lang: str) -> OpenedScene:
+    """Scene `index` (0-based) of `lesson`, its presets in `lang`'s version ("ja" or "en"). Raises
+    LessonError naming the scene (1-based) when it cannot be shown."""
+    return scene_opened(lesson.scenes[index], index, lesson.folder, lang)
+
+
+def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache: dict | None = None) -> OpenedScene:
+    """open_scene for one scene; `cache` keeps the scenarios read from files (one read per file when a
+    whole lesson is checked)."""
+    try:
+        scenario = applied(open_ref(scene.scenario, folder, lang, cache), scene.settings)
+        other = None if scene.compare is None else applied(open_ref(scene.compare, folder, lang, cache),
+                                                           scene.settings)
+        head, query = _selection(scene, scenario, lang)
+        answer = None if scene.question is None else _answer(scene, scenario, head, query)
+    except LessonError:
+        raise
+    except ScenarioError as e:  # a file's problem, a setting the scenario refuses
+        raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e) from None
+    except LessonProblem as e:
+        raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
+    return OpenedScene(scene, scenario, other, head, query, answer)
+
+
+class LessonProblem(Exception):
+    """Inside this module: what is wrong with a scene, before the scene's number is put in front."""
+
+    def __init__(self, template: str, *values):
+        super().__init__(template)
+        self.error = AttnVizError(template, *values)
+
+
+def open_ref(ref: Ref, folder: str | None, lang: str, cache: dict | None = None) -> Scenario:
+    """The scenario a Ref names: a preset's version in `lang`, a file inside `folder`, or the
+    embedded document."""
+    if ref.kind == "preset":
+        if not is_preset(ref.value):
+            raise LessonProblem(QT_TR_NOOP("unknown preset '{0}' (the presets are: {1})"), ref.value,
+                                ", ".join(p.id for p in list_presets()))
+        return load_preset(ref.value, lang)
+    key = ("embedded", ref.value) if ref.kind == "embedded" else ("file", scenario_path(ref.value, folder))
+    if cache is not None and key in cache:
+        return cache[key]
+    scenario = scenario_from_dict(json.loads(ref.value)) if ref.kind == "embedded" else load_scenario(key[1])
+    if cache is not None:
+        cache[key] = scenario
+    return scenario
+
+
+def scenario_path(name: str, folder: str | None) -> str:
+    """The real path of a scenario file named by a lesson, inside the lesson's folder; refused when the
+    name is absolute, climbs out with `..`, or leads out through a link."""
+    if folder is None:
+        raise LessonProblem(QT_TR_NOOP("names the scenario file '{0}', but this lesson has no folder to find it "
+                                       "in (save the lesson beside it)"), name)
+    posix, windows = PurePosixPath(name), PureWindowsPath(name)
+    if not name or "\x00" in name or posix.is_absolute() or windows.is_absolute() or windows.drive:
+        raise LessonProblem(QT_TR_NOOP("the scenario file '{0}' must be a path relative to the lesson's folder"),
+                            name)
+    if ".." in posix.parts or ".." in windows.parts:
+        raise LessonProblem(QT_TR_NOOP("the scenario file '{0}' climbs out of the lesson's folder ('..'): a lesson "
+                                       "opens files in its own folder only"), name)
+    if not name.lower().endswith(SCENARIO_SUFFIXES):
+        raise LessonProblem(QT_TR_NOOP("the scenario file '{0}' must be a scenario file (.json or .npz)"), name)
+    root = os.path.realpath(folder)
+    full = os.path.realpath(os.path.join(root, *posix.parts))
+    if os.path.commonpath([root, full]) != root:
+        raise LessonProblem(QT_TR_NOOP("the scenario file '{0}' leads out of the lesson's folder (through a link): "
+                                       "a lesson opens files in its own folder only"), name)
+    return full
+
+
+def applied(s: Scenario, settings: SceneSettings) -> Scenario:
+    """The scenario with the scene's settings (those it sets; the colour scale is the view's)."""
+    changes = {name: getattr(settings, name) for name in ("causal", "scale", "temperature")
+               if getattr(settings, name) is not None}
+    if "causal" in changes and s.settings.mask is not None:
+        raise LessonProblem(QT_TR_NOOP("settings: \"causal\" would change nothing: this scenario has its own mask "
+                                       "({0})"), s.settings.mask.kind)
+    if changes:
+        s = with_settings(s, **changes)
+    if settings.positions is not None:
+        if s.projection is None:
+            raise LessonProblem(QT_TR_NOOP("settings: \"positions\" needs a layer scenario (one with X and the W "
+                                           "matrices, such as projection-demo or position-nekoga)"))
+        s = with_projection_options(s, positions=settings.positions)
+    return s
+
+
+def _selection(scene: Scene, s: Scenario, lang: str) -> tuple[int, int]:
+    if not 0 <= scene.head < len(s.heads):
+        raise LessonProblem(QT_TR_NOOP("head {0} is out of range: the scenario has heads 0 to {1}"),
+                            scene.head, len(s.heads) - 1)
+    query = (s.focus or 0) if scene.query is None else scene.query[lang]
+    if not 0 <= query < s.n:
+        raise LessonProblem(QT_TR_NOOP("query {0} is out of range: the scenario's {1} version has tokens 0 to {2}"),
+                            query, lang, s.n - 1)
+    return scene.head, query
+
+
+def _answer(scene: Scene, s: Scenario, head: int, query: int) -> Answer:
+    hide = scene.question.hide
+    if hide == "next-token":
+        raise LessonProblem(QT_TR_NOOP("the question hides the next token, which only a real model predicts; this "
+                                       "scene's scenario is not one"))
+    row = np.asarray(compute(s).weights()[head][query], dtype=float)
+    top = int(np.argmax(row))
+    if hide == "top-key" and np.sum(row >= row[top] - TIE) > 1:
+        raise LessonProblem(QT_TR_NOOP("the question asks for the most attended key, but keys tie for it "
+                                       "(weight {0:.3f})"), float(row[top]))
+    return Answer(hide, tuple(float(w) for w in row), top)

@@ -1,0 +1,92 @@
+"""What a lesson is: an ordered list of scenes, each a scenario shown one way with a caption. Frozen
+records only; reading and writing them is file.py, opening a scene's scenario and working out a
+question's answer is open.py.
+
+The ids a scene's view may take are kept here (no Qt): the presented views of
+gui/classroom/views.py (a test checks they are the same), plus "head" (one big head with the step
+table beside it, as F5 opens) and "compare" (the scene's scenario beside another).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+LANGUAGES = ("ja", "en")  # every text of a lesson is given in both
+# gui/classroom/views.py's VIEWS, in their order (tests/house/test_lesson_views.py checks it).
+PRESENTED_VIEWS = ("heads", "steps", "geometry", "sqrt-dk", "softmax", "kernel", "lines", "before-after", "layer",
+                   "overview")
+VIEWS = ("head", *PRESENTED_VIEWS, "compare")
+DEFAULT_VIEW = "head"
+STEPS = (1, 2, 3, 4, 5)  # gui/steps/stages.py's guided steps (the same test checks them)
+STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step
+COLOUR_SCALES = ("linear", "log", "row")  # gui/look/colormaps.py's SCALES
+HIDES = ("row", "top-key", "next-token")  # what a question hides until it is revealed
+REFERENCES = ("preset", "file", "embedded")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Bilingual(Generic[T]):
+    """A value in Japanese and in English: a caption's text, or a query's position in each language's
+    version of a preset (their sentences differ: 彼女 is token 8, She token 6)."""
+
+    ja: T
+    en: T
+
+    def __getitem__(self, lang: str) -> T:
+        """The value in `lang` ("ja" or "en"); any other language gets the English."""
+        return self.ja if lang == "ja" else self.en
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Where a scene's scenario comes from."""
+
+    kind: str   # "preset", "file" or "embedded"
+    value: str  # the preset's id; the file's path, relative to the lesson's folder and inside it;
+    #             or the embedded scenario document (what core/formats/document.py reads) as JSON text
+
+
+@dataclass(frozen=True)
+class SceneSettings:
+    """The scenario's own knobs as the scene sets them; None leaves the scenario's own value."""
+
+    causal: bool | None = None        # hide the future (the causal mask)
+    scale: bool | None = None         # divide the scores by √d_k
+    temperature: float | None = None  # a further divisor, 0.01 to 100
+    colour_scale: str | None = None   # how weights are coloured: COLOUR_SCALES (a view setting, not the scenario's)
+    positions: str | None = None      # a layer scenario's positions: "none", "sinusoidal" or "rope"
+
+
+@dataclass(frozen=True)
+class Question:
+    """Predict, then reveal: what is hidden until the reveal, and the question in both languages. The
+    answer is never stored: open.answer() computes it from the scene."""
+
+    hide: str           # "row" (the query's weights), "top-key" (the most attended key), "next-token"
+    text: Bilingual[str]
+
+
+@dataclass(frozen=True)
+class Scene:
+    scenario: Ref
+    caption: Bilingual[str]
+    notes: Bilingual[str] = Bilingual("", "")  # the presenter's notes
+    view: str = DEFAULT_VIEW                   # one of VIEWS
+    head: int = 0                              # the selected (active) head
+    query: Bilingual[int] | None = None        # the selected query per language; None: the scenario's story's
+    settings: SceneSettings = field(default_factory=SceneSettings)
+    step: int | None = None                    # a guided step (STEPS), or None: everything computed
+    question: Question | None = None
+    compare: Ref | None = None                 # the other scenario, for the view "compare" only
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    title: Bilingual[str]
+    scenes: tuple[Scene, ...]
+    # Where the scenes' scenario files are (the lesson file's own folder); None for a lesson read
+    # from text without one, which may then name no file. Not part of what the lesson is.
+    folder: str | None = field(default=None, compare=False)

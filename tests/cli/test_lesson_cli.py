@@ -1,0 +1,129 @@
+"""`attnviz lessons` and `attnviz lesson`: the built-in lessons listed, a lesson checked, a built-in lesson
+written as a file; bad input is one line on stderr, exit 2, and nothing written."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attnviz.cli import main
+from attnviz.core.lessons import builtin_lesson, dumps, load
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_refusal(code, out, err, message):
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("attnviz: error:") and message in err, err
+
+
+def test_lessons_lists_id_title_and_scenes_one_per_line(capsys):
+    code, out, _ = run(capsys, "lessons", "--lang", "en")
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert code == 0 and [line[0] for line in lines] == ["attention", "multi-head", "why-it-works"]
+    assert lines[0] == ["attention", "Attention: following Q, K and V in numbers",
+                        f"{len(builtin_lesson('attention').scenes)} scenes"]
+    _, out, _ = run(capsys, "lessons", "--lang", "ja")
+    assert out.splitlines()[1].split("\t")[1] == builtin_lesson("multi-head").title.ja
+
+
+def test_lessons_as_json(capsys):
+    code, out, _ = run(capsys, "lessons", "--format", "json", "--lang", "ja")
+    listed = json.loads(out)
+    assert code == 0 and listed[0] == {"id": "attention", "title": "Attention：Q・K・V の計算を数値で追う",
+                                       "scenes": len(builtin_lesson("attention").scenes)}
+    assert [x["id"] for x in listed] == ["attention", "multi-head", "why-it-works"]
+
+
+@pytest.mark.parametrize("locale, title", [("ja_JP.UTF-8", "Attention：Q・K・V の計算を数値で追う"),
+                                           ("C.UTF-8", "Attention: following Q, K and V in numbers")])
+def test_lessons_titles_are_in_the_systems_language_by_default(locale, title):
+    env = {**os.environ, "LC_ALL": locale, "LANG": locale, "LANGUAGE": ""}
+    result = subprocess.run([sys.executable, "-m", "attnviz", "lessons"], capture_output=True, text=True, env=env,
+                            encoding="utf-8")
+    assert result.returncode == 0 and result.stdout.splitlines()[0].split("\t")[1] == title, result.stderr
+
+
+@pytest.mark.parametrize("lesson_id", ["attention", "multi-head", "why-it-works"])
+def test_a_built_in_lesson_checks(capsys, lesson_id):
+    assert run(capsys, "lesson", lesson_id, "--check") == (0, f"{len(builtin_lesson(lesson_id).scenes)} scenes\n", "")
+
+
+def test_a_built_in_lesson_saved_as_a_file_checks_and_reads_back_the_same(capsys, tmp_path):
+    out = tmp_path / "mine.attnviz-lesson.json"
+    assert run(capsys, "lesson", "attention", "--save", out) == (0, "", "")
+    assert out.read_text(encoding="utf-8") == dumps(builtin_lesson("attention"))
+    assert load(out) == builtin_lesson("attention")
+    assert run(capsys, "lesson", out, "--check")[:2] == (0, "19 scenes\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["lesson", "nope", "--check"], "'nope' is neither a built-in lesson (attention, multi-head, why-it-works)"),
+    (["lesson", "missing.attnviz-lesson.json", "--check"], "missing.attnviz-lesson.json: no such file"),
+    (["lesson", "attention"], "one of the arguments --check --save is required"),
+    (["lesson", "attention", "--check", "--save", "x.attnviz-lesson.json"], "not allowed with argument"),
+    (["lesson", "nope", "--save", "OUT/x.attnviz-lesson.json"], "--save writes a built-in lesson"),
+    (["lesson", "attention", "--save", "OUT/x.json"], "a lesson file's name ends in .attnviz-lesson.json"),
+    (["lesson", "attention", "--save", "OUT/missing/x.attnviz-lesson.json"], "does not exist"),
+    (["lesson", "attention", "--save", "OUT"], "is a folder"),
+    (["lesson", "attention", "--save", "OUT/read-only.attnviz-lesson.json"], "is read-only"),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(capsys, tmp_path, argv, message):
+    (tmp_path / "read-only.attnviz-lesson.json").write_text("kept")
+    os.chmod(tmp_path / "read-only.attnviz-lesson.json", 0o444)
+    (tmp_path / "OUT.attnviz-lesson.json").mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    argv = [a.replace("OUT", str(tmp_path / "OUT.attnviz-lesson.json") if a == "OUT" else str(tmp_path))
+            for a in argv]
+    one_line_refusal(*run(capsys, *argv), message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert (tmp_path / "read-only.attnviz-lesson.json").read_text() == "kept"
+
+
+def lesson_file(tmp_path, **scene) -> Path:
+    entry = {"scenario": {"preset": "seed-demo"}, "caption": {"ja": "例", "en": "example"}, **scene}
+    path = tmp_path / "hostile.attnviz-lesson.json"
+    path.write_text(json.dumps({"format": "attnviz-lesson", "version": 1, "id": "hostile",
+                                "title": {"ja": "題", "en": "title"}, "scenes": [entry, entry]}))
+    return path
+
+
+@pytest.mark.parametrize("scene, message", [
+    ({"view": "hologram"}, "hostile.attnviz-lesson.json: scene 1: unknown view 'hologram'"),
+    ({"scenario": {"preset": "nope"}}, "scene 1: unknown preset 'nope'"),
+    ({"scenario": {"file": "../outside.attnviz.json"}}, "scene 1: the scenario file '../outside.attnviz.json' "
+                                                        "climbs out of the lesson's folder"),
+    ({"scenario": {"file": "/etc/passwd"}}, "scene 1: the scenario file '/etc/passwd' must be a path relative"),
+    ({"head": 2}, "scene 1: head 2 is out of range: the scenario has heads 0 to 1"),
+    ({"query": 10}, "scene 1: query 10 is out of range"),
+    ({"head": [0]}, "scene 1: \"head\" must be a head number"),
+    ({"caption": {"ja": "例"}}, "scene 1: \"caption\" must be an object with a text in Japanese and one in English"),
+])
+def test_a_hostile_lesson_file_is_refused_naming_the_scene(capsys, tmp_path, scene, message):
+    one_line_refusal(*run(capsys, "lesson", lesson_file(tmp_path, **scene), "--check"), message)
+
+
+def test_a_newer_huge_or_deep_lesson_file_is_refused(capsys, tmp_path):
+    path = lesson_file(tmp_path)
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "version": 2}))
+    one_line_refusal(*run(capsys, "lesson", path, "--check"), "written by a newer AttnViz (lesson format version 2)")
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    one_line_refusal(*run(capsys, "lesson", path, "--check"), "nested far too deeply to be a lesson")
+    with open(path, "wb") as f:
+        f.truncate(200 * 2 ** 20)
+    one_line_refusal(*run(capsys, "lesson", path, "--check"), "200 MB is too large for a lesson (the most is 16 MB)")
+
+
+def test_the_readmes_example_lesson_checks(capsys, tmp_path):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("## Lessons", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    path = tmp_path / "mine.attnviz-lesson.json"
+    path.write_text(example, encoding="utf-8")
+    assert run(capsys, "lesson", path, "--check") == (0, "2 scenes\n", "")

@@ -1,0 +1,290 @@
+"""Every number the built-in lessons' captions, notes and questions state, and how the core computes it.
+
+CLAIMS[(lesson id, scene number from 1)] lists (text, check): `text` is what the caption says, the
+same in both languages or (Japanese, English), None where one language does not say it; `check(o)`
+computes it from the opened scene `o` (core.lessons.open_scene: the scenario with the scene's
+settings, its head and query). A check returns a number, compared with the one number in `text` at
+the decimals `text` gives it, or a string, which `text` must end with. test_captions.py fails when a
+text is missing from a caption, disagrees with its check, or a digit of a caption is claimed by none.
+
+Keys and queries are named by their token in each language (`tok("魚", "fish")`): the Japanese and
+English versions of a preset have other sentences, so other positions.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnviz.core import compute
+from attnviz.core.align import align, differences
+from attnviz.core.explain import dot_text, fmt, fmt_vector, output_text
+from attnviz.core.presets import load_preset
+
+
+def tok(ja: str, en: str | None = None):
+    return (ja, en if en is not None else ja)
+
+
+def _index(o, name, of="scenario") -> int:
+    scenario = o.scenario if of == "scenario" else o.compare
+    return scenario.tokens.index(name[0] if o.lang == "ja" else name[1])
+
+
+def _trace(o, head=None, of="scenario"):
+    return compute(o.scenario if of == "scenario" else o.compare).heads[o.head if head is None else head]
+
+
+def _query(o, query, of):
+    return o.query if query is None else _index(o, query, of)
+
+
+def weight(key, head=None, query=None, of="scenario"):
+    return lambda o: float(_trace(o, head, of).weights[_query(o, query, of), _index(o, key, of)])
+
+
+def plain_weight(preset: str, key, query=None, head=0):
+    """A weight of the preset as it comes, without the scene's settings (to say what changed)."""
+    def check(o):
+        s = load_preset(preset, o.lang)
+        q = s.focus if query is None else s.tokens.index(query[0] if o.lang == "ja" else query[1])
+        return float(compute(s).heads[head].weights[q, s.tokens.index(key[0] if o.lang == "ja" else key[1])])
+    return check
+
+
+def future_weight(preset: str):
+    """The largest weight the preset's causal mask leaves on a key after the query (0: hidden means 0)."""
+    def check(o):
+        s = load_preset(preset, o.lang)
+        w = compute(s).heads[o.head].weights
+        return float(max(w[i, i + 1:].max(initial=0.0) for i in range(s.n)))
+    return check
+
+
+def exp_of_minus_infinity():
+    return lambda o: math.exp(-math.inf)
+
+
+def score(key):
+    return lambda o: float(_trace(o).scores[o.query, _index(o, key)])
+
+
+def scaled(key):
+    return lambda o: float(_trace(o).scaled[o.query, _index(o, key)])
+
+
+def exp(key):
+    return lambda o: math.exp(scaled(key)(o))
+
+
+def total():
+    return lambda o: float(np.exp(_trace(o).masked[o.query]).sum())
+
+
+def row_sum():
+    return lambda o: float(_trace(o).weights[o.query].sum())
+
+
+def smallest_weight():
+    """0 when no weight is negative ("every weight is 0 or more"), else the negative one."""
+    return lambda o: min(0.0, float(_trace(o).weights[o.query].min()))
+
+
+def weights_vector():
+    return lambda o: fmt_vector(_trace(o).weights[o.query], 3, fixed=True)
+
+
+def output_vector(decimals: int):
+    return lambda o: fmt_vector(_trace(o).output[o.query], decimals, fixed=True)
+
+
+def dot(key):
+    """The dot product written out as the step table writes it: 0×2 + 2×0 = 0."""
+    def check(o):
+        head = o.scenario.heads[o.head]
+        return dot_text(head.q[o.query], head.k[_index(o, key)])
+    return check
+
+
+def q_vector():
+    return lambda o: fmt_vector(o.scenario.heads[o.head].q[o.query], 0)
+
+
+def k_vector(key):
+    return lambda o: fmt_vector(o.scenario.heads[o.head].k[_index(o, key)], 0)
+
+
+# The tutorial's own arithmetic: it rounds ÷√d_k to 2 decimals before softmax, and each eˣ to 2.
+def _tutorial_exps(o):
+    return [round(math.exp(round(x, 2)), 2) for x in _trace(o).scaled[o.query]]
+
+
+def tutorial_scaled(key):
+    return lambda o: round(scaled(key)(o), 2)
+
+
+def tutorial_exp(key):
+    return lambda o: _tutorial_exps(o)[_index(o, key)]
+
+
+def tutorial_total():
+    return lambda o: sum(_tutorial_exps(o))
+
+
+def _tutorial_weights(o):
+    exps = _tutorial_exps(o)
+    return np.array([round(e / sum(exps), 3) for e in exps])
+
+
+def tutorial_weights():
+    return lambda o: fmt_vector(_tutorial_weights(o), 3, fixed=True)
+
+
+def tutorial_output():
+    """0.045×[2, 0] + ... = [0.276, 1.724]: the weighted sum with the tutorial's rounded weights."""
+    def check(o):
+        w, v = _tutorial_weights(o), o.scenario.heads[o.head].v
+        return output_text(w, v, w @ v)
+    return check
+
+
+def tokens():
+    return lambda o: o.scenario.n
+
+
+def heads():
+    return lambda o: len(o.scenario.heads)
+
+
+def kv_groups():
+    return lambda o: o.scenario.projection.kv_heads
+
+
+def d_k():
+    return lambda o: o.scenario.heads[o.head].d_k
+
+
+def sqrt_d_k():
+    return lambda o: f"√{d_k()(o)} = {fmt(math.sqrt(d_k()(o)))}"
+
+
+def model_width():
+    """d: the layer's width (X's columns), or the heads' dimensions put together."""
+    return lambda o: (o.scenario.projection.x.shape[1] if o.scenario.projection is not None
+                      else sum(h.d_k for h in o.scenario.heads))
+
+
+def shape(rows, columns):
+    return lambda o: f"{rows(o)} × {columns(o)}"
+
+
+def temperature():
+    return lambda o: o.scenario.settings.temperature
+
+
+def step():
+    return lambda o: o.scene.step
+
+
+def largest_difference():
+    """The largest |B − A| of the compare view, B's words in A's order, over every head."""
+    def check(o):
+        found = differences(compute(o.scenario).weights(), compute(o.compare).weights(),
+                            align(o.scenario.tokens, o.compare.tokens))
+        return max(float(np.abs(d).max()) for d in found)
+    return check
+
+
+def said(value):
+    """A number the seed states that is not the scene's to compute (the tutorial's 3 decimals, a model's
+    name, a slider's target the class is asked to reach): stated here so that it is looked at."""
+    return lambda o: value
+
+
+CAT, FISH, IT = tok("猫", "cat"), tok("魚", "fish"), tok("それ", "it")
+IT10, FISH10, CAT10 = tok("それ", "It"), tok("魚", "fish"), tok("猫", "cat")
+
+CLAIMS = {
+    ("attention", 1): [("3", tokens()), ("q = [0, 2]", q_vector()),
+                       ("0×2 + 2×0 = 0", dot(CAT)), ("0×0 + 2×2 = 4", dot(FISH)), ("0×1 + 2×1 = 2", dot(IT))],
+    ("attention", 2): [("d_k = 2", d_k()), ("÷√2", d_k()), (("魚 4", "fish 4"), score(FISH)),
+                       (("それ 2", "it 2"), score(IT)), ("2.83", scaled(FISH)), ("1.41", scaled(IT)),
+                       (("猫は 0", "cat stays 0"), scaled(CAT))],
+    ("attention", 3): [(("0 以上", "0 or more"), smallest_weight()),
+                       (("合計はちょうど 1", "add up to exactly 1"), row_sum())],
+    ("attention", 4): [("2.83", tutorial_scaled(FISH)), ("1.41", tutorial_scaled(IT)),
+                       ("16.95", tutorial_exp(FISH)), ("4.10", tutorial_exp(IT)), ("22.05", tutorial_total()),
+                       ("[0.045, 0.769, 0.186]", tutorial_weights()), (("小数 3 桁", "3 decimals"), said(3)),
+                       ("16.92", exp(FISH)), ("4.11", exp(IT)), ("22.03", total()),
+                       ("[0.045, 0.768, 0.187]", weights_vector())],
+    ("attention", 5): [("0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]", tutorial_output()),
+                       ("[0.28, 1.72]", output_vector(2))],
+    ("attention", 6): [("10", tokens()), (("2 つのヘッド", "2 heads"), heads())],
+    ("attention", 7): [("0.68", weight(FISH10))],
+    ("attention", 8): [("0.68", weight(FISH10)), (("内積は 6", "dot product is 6"), score(FISH10))],
+    ("attention", 9): [(("スライダーを 0", "slider of It's q to 0"), said(0))],
+    ("attention", 10): [("T = 5", temperature()), ("0.68", plain_weight("seed-demo", FISH10)),
+                        ("0.22", weight(FISH10))],
+    ("attention", 11): [("T = 0.5", temperature()), ("0.96", weight(FISH10))],
+    ("attention", 12): [],
+    ("attention", 13): [("d_k = 4", d_k()), ("√4 = 2", sqrt_d_k()), ("0.68", plain_weight("seed-demo", FISH10)),
+                        ("0.96", weight(FISH10)), ("T = 0.5", lambda o: 1 / math.sqrt(d_k()(o)))],
+    ("attention", 14): [("0.59", weight(FISH10)), (("重み 1", None), plain_weight("seed-demo", CAT10, CAT10)),
+                        (("重みを 0", "weights become 0"), future_weight("seed-demo"))],
+    ("attention", 15): [("0.60", weight(FISH10)), (("乗は 0", "−∞ is 0"), exp_of_minus_infinity()),
+                        (("ちょうど 0", "exactly 0"), future_weight("seed-demo"))],
+    ("attention", 16): [("0.94", weight(tok("。", ".")))],
+    ("attention", 17): [("GPT-2", said("GPT-2")), ("d = 768", model_width()),
+                        (("12 ヘッドで割って", "into 12 heads"), heads()), (("64 次元", "64 dimensions"), d_k()),
+                        (("12 個", "the 12 outputs"), heads()),
+                        ("10 × 768", shape(tokens(), model_width()))],
+    ("attention", 18): [("4", heads()), ("2", kv_groups())],
+    ("attention", 19): [("10 × d", tokens())],
+
+    ("multi-head", 1): [(("0.32", "0.39"), weight(tok("ご飯", "money"))),
+                        ((None, "0.27"), weight(tok("食べた", "paid")))],
+    ("multi-head", 2): [(("0.32", "0.39"), weight(tok("川", "river"))),
+                        ((None, "0.27"), weight(tok("渡った", "fished")))],
+    ("multi-head", 3): [],
+    ("multi-head", 4): [(("0.60", "0.64"), weight(tok("花子", "Hanako"))),
+                        (("0.08", "0.09"), weight(tok("太郎", "Taro"))), ("0.03", weight(tok("本", "book")))],
+    ("multi-head", 5): [("5 × 4", shape(tokens(), model_width())), (("5 トークン", "5 tokens"), tokens()),
+                        (("各 4 次元", "4 dimensions"), model_width()), ("4 × 4", shape(model_width(), model_width()))],
+    ("multi-head", 6): [("h = 2", heads()), (("各 2 次元", "2 dimensions each"), d_k())],
+    ("multi-head", 7): [("5 × 5", shape(tokens(), tokens())), (("合計を 1", "adds up to 1"), row_sum()),
+                        (("0.36", "0.47"), weight(tok("魚", "ate"))), (("0.25", "0.35"), weight(tok("食べた", "cat"))),
+                        ("0.19", weight(tok("猫", "The")))],
+    ("multi-head", 8): [(("0.72", "0.84"), weight(tok("食べた", "ate")))],
+    ("multi-head", 9): [("5 × 2", shape(tokens(), d_k())), ("5 × 4", shape(tokens(), model_width()))],
+    ("multi-head", 10): [("5 × 4", shape(tokens(), model_width()))],
+    ("multi-head", 11): [],
+    ("multi-head", 12): [("4", heads()), ("2", kv_groups()), (("0.77", "0.51"), weight(tok("を", "The")))],
+    ("multi-head", 13): [],
+
+    ("why-it-works", 1): [(("内積 6", "dot product 6"), score(FISH10)), ("0.68", weight(FISH10))],
+    ("why-it-works", 2): [("q = [0, 2]", q_vector()), (("猫 [2, 0]", "cat [2, 0]"), k_vector(CAT)),
+                          (("魚 [0, 2]", "fish [0, 2]"), k_vector(FISH)), (("それ [1, 1]", "it [1, 1]"), k_vector(IT)),
+                          (("猫 0", "cat 0"), score(CAT)), (("魚 4", "fish 4"), score(FISH)),
+                          (("それ 2", "it 2"), score(IT))],
+    ("why-it-works", 3): [],
+    ("why-it-works", 4): [("0.68", plain_weight("seed-demo", FISH10)), ("0.96", weight(FISH10)), ("d_k = 4", d_k()),
+                          ("√4 = 2", sqrt_d_k())],
+    ("why-it-works", 5): [],
+    ("why-it-works", 6): [("T = 0.5", temperature()), ("0.96", weight(FISH10))],
+    ("why-it-works", 7): [("T = 2", temperature()), ("0.38", weight(FISH10)),
+                          ("T = 1", lambda o: load_preset("seed-demo", o.lang).settings.temperature),
+                          ("0.68", plain_weight("seed-demo", FISH10))],
+    ("why-it-works", 8): [],
+    ("why-it-works", 9): [("0.68", weight(FISH10))],
+    ("why-it-works", 10): [(("猫 → 猫 0.46", "dog → dog 0.41"), weight(tok("猫", "dog"))),
+                           (("が 0.20", "bites 0.30"), weight(tok("が", "bites"))),
+                           (("座った 0.34", "man 0.30"), weight(tok("座った", "man")))],
+    ("why-it-works", 11): [(("猫 → 猫 0.46", "dog → dog 0.41"), weight(tok("猫", "dog"))),
+                           (("が 0.20", "bites 0.30"), weight(tok("が", "bites"))),
+                           (("座った 0.34", "man 0.30"), weight(tok("座った", "man")))],
+    ("why-it-works", 12): [(("どこも 0", "is 0 everywhere"), largest_difference())],
+    ("why-it-works", 13): [(("0.50", "0.33"), weight(tok("猫", "dog"))),
+                           (("0.75", "0.64"), weight(tok("猫", "dog"), query=tok("猫", "dog"), of="compare"))],
+    ("why-it-works", 14): [(("0.74", "0.71"), weight(tok("猫", "dog"))),
+                           (("0.44", "0.38"), weight(tok("猫", "dog"), query=tok("猫", "dog"), of="compare"))],
+}

@@ -1,0 +1,188 @@
+"""Hostile lesson files: each refused with one line naming the scene (1-based) and what is wrong, before
+anything it names outside its folder is opened."""
+import json
+import os
+
+import pytest
+
+from attnviz.core.files import FileProblem
+from attnviz.core.lessons import LessonError, load, loads
+from attnviz.core.lessons.file import MAX_DEPTH, MAX_FILE_BYTES
+
+
+def lesson_text(*scenes, **top) -> str:
+    scenes = scenes or ({},)
+    entries = [{"scenario": {"preset": "toy-3token"}, "caption": {"ja": "例", "en": "example"}, **s} for s in scenes]
+    document = {"format": "attnviz-lesson", "version": 1, "id": "hostile", "title": {"ja": "題", "en": "title"},
+                "scenes": entries, **top}
+    return json.dumps({k: v for k, v in document.items() if v is not None})
+
+
+def refused(text, message, folder=None):
+    with pytest.raises(LessonError) as caught:
+        loads(text, folder)
+    said = str(caught.value)
+    assert message in said and "\n" not in said, said
+    return said
+
+
+def scene_scenario(preset_document) -> dict:
+    return {"scenario": {"embedded": preset_document}}
+
+
+@pytest.mark.parametrize("scene, message", [
+    ({"view": "3d"}, "scene 1: unknown view '3d'"),
+    ({"view": None}, "scene 1: unknown view None"),
+    ({"scenario": {"preset": "nope"}}, "scene 1: unknown preset 'nope'"),
+    ({"scenario": {"preset": "../presets/seed-demo"}}, "scene 1: unknown preset"),
+    ({"scenario": "seed-demo"}, "scene 1: \"scenario\" must be one of"),
+    ({"scenario": {"preset": "seed-demo", "file": "x.json"}}, "scene 1: \"scenario\" must be one of"),
+    ({"head": 1}, "scene 1: head 1 is out of range: the scenario has heads 0 to 0"),
+    ({"head": -1}, "scene 1: head -1 is out of range"),
+    ({"head": "0"}, "scene 1: \"head\" must be a head number"),
+    ({"head": True}, "scene 1: \"head\" must be a head number"),
+    ({"query": 3}, "scene 1: query 3 is out of range"),
+    ({"query": {"ja": 0}}, "scene 1: \"query\" must be a token position"),
+    ({"query": 2.0}, "scene 1: \"query\" must be a token position"),
+    ({"step": 6}, "scene 1: \"step\" must be a guided step from 1 to 5, not 6"),
+    ({"step": 2, "view": "softmax"}, "scene 1: the view softmax shows no guided step"),
+    ({"settings": {"temperature": 0}}, "scene 1: settings: \"temperature\" must be a number from 0.01 to 100"),
+    ({"settings": {"temperature": "hot"}}, "scene 1: settings: \"temperature\" must be a number"),
+    ({"settings": {"causal": 1}}, "scene 1: settings: \"causal\" must be true or false"),
+    ({"settings": {"colour_scale": "rainbow"}}, "scene 1: settings: \"colour_scale\" must be one of"),
+    ({"settings": {"positions": "rope"}}, "scene 1: settings: \"positions\" needs a layer scenario"),
+    ({"settings": {"mask": "none"}}, "scene 1: settings: unknown key 'mask'"),
+    ({"settings": []}, "scene 1: \"settings\" must be an object"),
+    ({"caption": "only one language"}, "scene 1: \"caption\" must be an object with a text in Japanese"),
+    ({"caption": {"ja": "例", "en": "ex", "fr": "ex"}}, "scene 1: \"caption\" must be an object"),
+    ({"caption": {"ja": "例", "en": "a\x1b[31mred"}}, "scene 1: \"caption\" (en) contains a control character"),
+    ({"caption": {"ja": "例", "en": "x" * 10_001}}, "scene 1: \"caption\" (en) is 10,001 characters long"),
+    ({"question": {"hide": "everything", "text": {"ja": "?", "en": "?"}}}, "scene 1: question: \"hide\" must be"),
+    ({"question": {"hide": "row"}}, "scene 1: \"question\" must be an object with a text"),
+    ({"question": {"hide": "next-token", "text": {"ja": "?", "en": "?"}}}, "scene 1: the question hides the next"),
+    ({"view": "compare"}, "scene 1: the view \"compare\" needs \"compare\""),
+    ({"compare": {"preset": "seed-demo"}}, "scene 1: the view \"compare\" needs \"compare\""),
+    ({"view": "compare", "compare": {"preset": "nope"}}, "scene 1: unknown preset 'nope'"),
+    ({"script": "import os"}, "scene 1: the scene: unknown key 'script'"),
+    (scene_scenario({"format": "attnviz-scenario", "version": 1, "tokens": ["a"], "heads": [
+        {"name": "h", "q": [["nan"]], "k": [[1]], "v": [[1]]}]}), "scene 1: head 0 (h): q, row 1, column 1"),
+    (scene_scenario({"format": "something-else"}), "scene 1: \"scenario\": \"embedded\" must be a scenario"),
+])
+def test_a_bad_scene_is_refused_naming_it(scene, message):
+    refused(lesson_text({}, scene), message.replace("scene 1", "scene 2"))
+
+
+@pytest.mark.parametrize("top, message", [
+    ({"version": 2}, "written by a newer AttnViz (lesson format version 2)"),
+    ({"version": "1"}, "\"version\" must be a whole number"),
+    ({"format": "attnviz-scenario"}, "not an AttnViz lesson"),
+    ({"id": "../../etc"}, "\"id\" must be a name of letters"),
+    ({"id": None}, "\"id\" must be a name of letters"),
+    ({"title": {"ja": "", "en": ""}}, "\"title\" must not be empty"),
+    ({"scenes": []}, "\"scenes\" must be a list of at least one scene"),
+    ({"scenes": "all of them"}, "\"scenes\" must be a list"),
+    ({"macros": []}, "the lesson: unknown key 'macros'"),
+])
+def test_a_bad_lesson_is_refused(top, message):
+    text = lesson_text()
+    document = {**json.loads(text), **top}
+    refused(json.dumps(document), message)
+
+
+def test_a_scene_that_is_no_object_is_named():
+    document = json.loads(lesson_text())
+    document["scenes"].append(["a", "list"])
+    refused(json.dumps(document), "scene 2: must be an object")
+
+
+def test_too_many_scenes_are_refused():
+    refused(lesson_text(*[{}] * 201), "201 scenes is more than the 200")
+
+
+def test_broken_json_says_where():
+    refused(lesson_text()[:-3], "broken JSON at line 1")
+
+
+def test_nan_and_huge_integers_are_refused_while_parsing():
+    refused(lesson_text().replace('"version": 1', '"version": NaN'), "NaN, which is not a number JSON allows")
+    refused(lesson_text().replace('"version": 1', '"version": ' + "9" * 5000), "an integer of 5,000 digits")
+
+
+def test_deep_nesting_is_refused():
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    refused(lesson_text({"caption": {"ja": "x", "en": "x"}}).replace('"hostile"', '"hostile", "x": ' + deep),
+            "nested")
+    very_deep = "[" * 200_000 + "]" * 200_000
+    refused(lesson_text().replace('"hostile"', '"hostile", "x": ' + very_deep), "nested far too deeply")
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "huge.attnviz-lesson.json"
+    with open(path, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: no memory, no disk
+    with pytest.raises(FileProblem, match="too large for a lesson"):
+        load(path)
+    refused(" " * (MAX_FILE_BYTES + 1), "too large for a lesson")
+
+
+def test_a_file_of_millions_of_values_is_refused_before_parsing():
+    refused("[" + "0," * 2_000_001 + "0]", "far more than a lesson has")
+
+
+def test_a_pipe_or_a_folder_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "pipe.attnviz-lesson.json")
+    with pytest.raises(FileProblem, match="not a regular file"):
+        load(tmp_path / "pipe.attnviz-lesson.json")
+    with pytest.raises(FileProblem, match="is a folder, not a lesson file"):
+        load(tmp_path)
+
+
+def write_scenario(path):
+    path.write_text(json.dumps({"format": "attnviz-scenario", "version": 1, "tokens": ["a", "b"],
+                                "heads": [{"name": "h", "q": [[1], [0]], "k": [[1], [0]], "v": [[1], [0]]}]}))
+
+
+@pytest.mark.parametrize("name, message", [
+    ("../outside.attnviz.json", "climbs out of the lesson's folder"),
+    ("inside/../../outside.attnviz.json", "climbs out of the lesson's folder"),
+    ("..\\outside.attnviz.json", "climbs out of the lesson's folder"),
+    ("/etc/passwd", "must be a path relative to the lesson's folder"),
+    ("C:\\Windows\\win.ini", "must be a path relative to the lesson's folder"),
+    ("\\\\server\\share\\x.json", "must be a path relative to the lesson's folder"),
+    ("link/outside.attnviz.json", "leads out of the lesson's folder (through a link)"),
+    ("escape.attnviz.json", "leads out of the lesson's folder (through a link)"),
+    ("notes.txt", "must be a scenario file (.json or .npz)"),
+    ("missing.attnviz.json", "no such file"),
+    ("", "must be a non-empty text"),
+])
+def test_a_scenario_file_outside_the_lessons_folder_is_refused(tmp_path, name, message):
+    folder, outside = tmp_path / "lesson", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    write_scenario(tmp_path / "outside.attnviz.json")
+    write_scenario(outside / "outside.attnviz.json")
+    (folder / "link").symlink_to(outside)
+    (folder / "escape.attnviz.json").symlink_to(tmp_path / "outside.attnviz.json")
+    (folder / "notes.txt").write_text("{}")
+    path = folder / "mine.attnviz-lesson.json"
+    path.write_text(lesson_text({}, {"scenario": {"file": name}}))
+    with pytest.raises(FileProblem) as caught:
+        load(path)
+    assert "scene 2:" in str(caught.value) and message in str(caught.value), str(caught.value)
+
+
+def test_a_scenario_file_inside_the_folder_opens_through_a_link_that_stays_inside(tmp_path):
+    (tmp_path / "scenarios").mkdir()
+    write_scenario(tmp_path / "scenarios" / "two.attnviz.json")
+    (tmp_path / "here").symlink_to(tmp_path / "scenarios")
+    path = tmp_path / "mine.attnviz-lesson.json"
+    path.write_text(lesson_text({"scenario": {"file": "here/two.attnviz.json"}}))
+    assert load(path).scenes[0].scenario.value == "here/two.attnviz.json"
+
+
+def test_a_broken_scenario_file_is_named_with_its_scene(tmp_path):
+    (tmp_path / "broken.attnviz.json").write_text('{"format": "attnviz-scenario", "version": 1, "tokens": [')
+    path = tmp_path / "mine.attnviz-lesson.json"
+    path.write_text(lesson_text({}, {}, {"scenario": {"file": "broken.attnviz.json"}}))
+    with pytest.raises(FileProblem, match="scene 3: .*broken.attnviz.json: broken JSON"):
+        load(path)
