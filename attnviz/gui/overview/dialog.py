@@ -175,8 +175,9 @@ class OverviewFigure:
 
     def caption_text(self) -> str:
         s = self.summary
-        text = tr("{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head").format(
-            self.title or tr("Overview"), s.layers, s.heads, len(s.tokens))
+        template = tr("{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head") if s.layers != 1 \
+            else tr("{0}: one layer × {2} heads, {3} tokens; one colour scale for every head")
+        text = template.format(self.title or tr("Overview"), s.layers, s.heads, len(s.tokens))
         if self.colormap.scale != "linear":
             text += " · " + tr(colormaps.SCALES[self.colormap.scale])
         if self.overlay == "pair":
