@@ -35,8 +35,8 @@ def run(args, out) -> int:
     height = args.height or (1080 if args.presentation else 1000)
     if args.compare is not None:
         return _compare(args, width, height)
-    if args.view == "overview" and not args.presentation:
-        raise UsageError("--view overview is a presented view: add --presentation")
+    if args.view in ("overview", "compare") and not args.presentation:
+        raise UsageError(f"--view {args.view} is a presented view: add --presentation")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     from ..gui.window.app import screenshot
     screenshot(scenario, args.output, width, height, args.lang, args.presentation, args.step, args.view)

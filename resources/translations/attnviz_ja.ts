@@ -346,6 +346,10 @@ exactly 0</source>
         <translation>一覧：すべての層 × ヘッド</translation>
     </message>
     <message>
+        <source>Compare two sentences (C: next, Esc: back)</source>
+        <translation>2 つの文を比べる（C：次の組、Esc：戻る）</translation>
+    </message>
+    <message>
         <source>&amp;Undo</source>
         <translation>元に戻す(&amp;U)</translation>
     </message>
@@ -604,6 +608,22 @@ exactly 0</source>
     <message>
         <source>Compare with</source>
         <translation>比べる</translation>
+    </message>
+    <message>
+        <source>Esc: back</source>
+        <translation>Esc：戻る</translation>
+    </message>
+    <message>
+        <source>the word orders</source>
+        <translation>語順の違い</translation>
+    </message>
+    <message>
+        <source>“bank” and its neighbours</source>
+        <translation>「はし」とまわりの語</translation>
+    </message>
+    <message>
+        <source>C: the next pair ({0}) · Esc: back</source>
+        <translation>C：次の組（{0}）・ Esc：戻る</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -2068,6 +2088,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: {1} layers × {2} heads, {3} tokens; one colour scale for every head</source>
         <translation>{0}：{1} 層 × {2} ヘッド、{3} トークン。すべてのヘッドで同じ色のスケールです</translation>
+    </message>
+    <message>
+        <source>{0}: one layer × {2} heads, {3} tokens; one colour scale for every head</source>
+        <translation>{0}：1 層 × {2} ヘッド、{3} トークン。すべてのヘッドで同じ色のスケールです</translation>
     </message>
     <message>
         <source>Overview</source>

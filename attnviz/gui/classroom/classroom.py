@@ -53,14 +53,17 @@ class Presentable(Protocol):
     def hide_chrome(self) -> None: ...
     def fill_screen(self, steps_share: float, slider_share: float) -> None: ...
     def leave(self, geometry, state) -> None: ...
-    def present(self, view, side_by_side: bool = False, overview=None) -> QWidget | None: ...
+    def present(self, view, side_by_side: bool = False, overview=None, compare=None) -> QWidget | None: ...
 
 
 class Classroom:
-    def __init__(self, parts: Presentable, document, view, overview):
+    def __init__(self, parts: Presentable, document, view, overview, compare=None):
         self.parts, self.document, self.view = parts, document, view
         self.overview = overview  # overview/controller.OverviewController: its dialog can be presented
+        self.compare = compare    # compare/controller.CompareController: makes the presented comparison (C)
         self.presented_view = FIRST  # which view fills the screen while presenting (views.py's VIEWS)
+        self._compare_turn = 0         # C pressed again on the comparison: the next pair
+        self._before_compare = FIRST   # where Esc goes back to from the comparison
         self.side_by_side = False    # the heads presented: all side by side, or the active one big
         self._shown = None           # the presented widget told set_presentation(True)
         self.host = parts.dialog_parent()  # holds the actions, so their keys work with the menus hidden
@@ -344,10 +347,14 @@ class Classroom:
         """Presenting, `name` (a VIEWS id) fills the screen; on the desk, nothing happens."""
         if not self.presenting or name not in BY_ID:
             return
+        if name == "compare":
+            self._compare_turn = self._compare_turn + 1 if self.presented_view == name else 0
+            if self.presented_view != name:
+                self._before_compare = self.presented_view
         self.presented_view = name
         heads = name == "heads"
         self.parts.heads.set_presentation(True, PRESENTATION_POINTS, side_by_side=heads and self.side_by_side)
-        widget = self.parts.present(BY_ID[name], self.side_by_side, self._overview)
+        widget = self.parts.present(BY_ID[name], self.side_by_side, self._overview, self._comparison)
         self._tell_presented(None if heads else widget)
         if heads and not self.side_by_side:
             self.parts.fill_screen(self._steps_share(), SLIDER_SHARE)  # the steps beside the big head, as they were
@@ -379,13 +386,26 @@ class Classroom:
             self.overview.open()
         return self.overview.dialog, was_open
 
+    def _comparison(self):
+        """The comparison for the stage; if it closes by itself (Cancel, B not made), the view before it."""
+        dialog = self.compare.present_pair(self._compare_turn)
+        dialog.finished.connect(lambda *_: self._comparison_closed(dialog))
+        return dialog
+
+    def _comparison_closed(self, dialog) -> None:
+        if self.presenting and self.parts.presented() is dialog:
+            self.present_view(self._before_compare)
+
     def toggle_keys(self) -> None:
         self.keys.hide() if self.keys.isVisible() else self.keys.open()
 
     def _escape(self) -> None:
-        """Esc closes the keys' list first, then leaves the presentation."""
+        """Esc closes the keys' list first, goes back from the comparison (opened from a view with C)
+        to that view, then leaves the presentation."""
         if self.keys.isVisible():
             self.keys.hide()
+        elif self.presented_view == "compare":
+            self.present_view(self._before_compare)
         else:
             self.set_presentation(False)
 

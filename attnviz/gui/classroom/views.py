@@ -29,6 +29,9 @@ VIEWS = (
     PresentedView("before-after", QT_TR_NOOP("Before / after an edit"), "8", maths_tab=4),
     PresentedView("layer", QT_TR_NOOP("The layer: X to O"), "9"),
     PresentedView("overview", QT_TR_NOOP("Overview: every layer × head"), "0"),
+    # A pair of sentences side by side: the scenario shown and its pair's other one (猫が座った ↔
+    # 座ったが猫, はし beside ご飯 ↔ beside 川), else the built-in pairs; C again shows the next.
+    PresentedView("compare", QT_TR_NOOP("Compare two sentences (C: next, Esc: back)"), "C"),
 )
 BY_ID = {v.id: v for v in VIEWS}
 IDS = tuple(BY_ID)

@@ -9,6 +9,25 @@ from ..state.files import FILE_FILTER, fill_with_presets, resolve
 
 ORDER_PAIR = ("position-nekoga", "position-suwatta")  # seed 003: the same words in two orders
 HASHI_PAIR = ("hashi-chopsticks", "hashi-bridge")     # one はし, two meanings
+PAIRS = (ORDER_PAIR, HASHI_PAIR)  # the Help menu's pairs and the presented compare's (C), in this order
+
+
+def partner(source: str | None) -> str | None:
+    """The preset a scenario opened from a pair's preset is compared with (its version in either
+    language has the same id), or None."""
+    name = source[len("preset:"):] if source and source.startswith("preset:") else None
+    for pair in PAIRS:
+        if name in pair:
+            return pair[1 - pair.index(name)]
+    return None
+
+
+def presented_pairs(source: str | None) -> list[tuple[str | None, str]]:
+    """What C presents, press after press: (None: the window's scenario, its partner) first when it
+    has one, then the built-in pairs it is not part of."""
+    other = partner(source)
+    own = [(None, other)] if other else []
+    return own + [pair for pair in PAIRS if other not in pair]
 
 
 class CompareController:
@@ -54,13 +73,38 @@ class CompareController:
         if self.files.open_scenario(a):
             self.compare_with(resolve(b)[0])  # in the window's language, as A
 
+    def present_pair(self, turn: int):
+        """The presented compare (C, `turn` presses in): a CompareDialog to lend to the stage, not a
+        window of its own, so the presentation's keys keep working; its hint says what C shows next."""
+        from ...core.presets import load_preset
+        from ..common.i18n import current_language
+        pairs = presented_pairs(self.document.source)
+        a_id, b_id = pairs[turn % len(pairs)]
+        lang = current_language()
+        a = self.document.scenario if a_id is None else load_preset(a_id, lang)
+        dialog = self._dialog(a, _with_positions_of(a, load_preset(b_id, lang)))
+        dialog.set_hint(self._next_hint(pairs[(turn + 1) % len(pairs)], len(pairs)))
+        return dialog
+
+    @staticmethod
+    def _next_hint(pair, count: int) -> str:
+        """What the next C shows, named by its pair's point (the pair holding B)."""
+        if count < 2:
+            return tr("Esc: back")
+        named = tr("the word orders") if pair[1] in ORDER_PAIR else tr("“bank” and its neighbours")
+        return tr("C: the next pair ({0}) · Esc: back").format(named)
+
+    def _dialog(self, a, b):
+        from .dialog import CompareDialog
+        dialog = CompareDialog(a, b, self.view, self.shell.dialog_parent())
+        dialog.failed.connect(lambda message: self.shell.warn(tr("Cannot open"), message))
+        return dialog
+
     def compare_with(self, other):
         """The scenario shown now (A) beside `other` (B, or a function that makes it, called off the
         GUI thread), with B − A for each head; built off the GUI thread, with progress and Cancel.
         If B cannot be made, say why and show nothing."""
-        from .dialog import CompareDialog
-        dialog = CompareDialog(self.document.scenario, other, self.view, self.shell.dialog_parent())
-        dialog.failed.connect(lambda message: self.shell.warn(tr("Cannot open"), message))
+        dialog = self._dialog(self.document.scenario, other)
         dialog.finished.connect(lambda *_: self._forget(dialog))  # closed, cancelled or failed
         self.dialog = dialog
         dialog.show()
@@ -71,3 +115,12 @@ class CompareController:
     def _forget(self, dialog) -> None:
         if self.dialog is dialog:
             self.dialog = None
+
+
+def _with_positions_of(a, b):
+    """B with A's positions when both are a layer: the teacher may have turned RoPE on in the window."""
+    if a.projection is None or b.projection is None or a.projection.positions == b.projection.positions:
+        return b
+    from ...core.scenario import with_projection_options
+    from .dialog import retitled
+    return retitled(with_projection_options(b, positions=a.projection.positions))

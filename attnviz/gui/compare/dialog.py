@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSizeF, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter
+from PySide6.QtCore import QEvent, QRectF, QSizeF, Qt
+from PySide6.QtGui import QAction, QFont, QFontMetricsF, QImage, QKeySequence, QPainter
 from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ...core.align import align, differences, in_a_order, largest
@@ -354,10 +354,12 @@ class CompareDialog(BackgroundDialog):
         self.destroyed.connect(view.subscribe(("colormap", "scale"), lambda _: self.update_colours()))
         self.destroyed.connect(view.subscribe("presenting", self.set_presentation))  # leaves with the window
         self.presenting = False
+        self._sized = False  # the desk window shaped to its first figure
         self.figure: CompareFigure | None = None
         self.canvas: CompareCanvas | None = None
         self.note = self.message  # the caption, once the figure is made
         self._positions_row()
+        self._own_keys()
         self.setWindowTitle(tr("Compare"))
         self.message.setText(tr("Building the comparison…"))
         self.resize(1200, 400)
@@ -371,13 +373,54 @@ class CompareDialog(BackgroundDialog):
         self.positions.addItems([tr("none"), tr("sinusoidal, added to X"), tr("RoPE, rotating q and k")])
         self.positions.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.positions.currentIndexChanged.connect(self._set_positions)
+        # presented from the stage: what C and Esc do, on this row so the panels keep their height
+        self.hint = QLabel(objectName="compareHint")
+        self.hint.hide()
         row = QHBoxLayout()
         row.addWidget(self.positions_name)
         row.addWidget(self.positions)
         row.addStretch(1)
+        row.addWidget(self.hint)
         self.layout_.insertLayout(1, row)
         for widget in (self.positions_name, self.positions):
             widget.hide()  # until both are known to be layers
+
+    def _own_keys(self) -> None:
+        """A window of its own does not get the main window's keys: F5 presents it (full screen at
+        the back row's type) and leaves again; Esc leaves full screen first, then closes."""
+        self.present_action = QAction(self, shortcut=QKeySequence("F5"))
+        self.present_action.triggered.connect(self._f5)
+        self.addAction(self.present_action)
+
+    def _f5(self) -> None:
+        if self.view.presenting:  # over the window's presentation: back to it (as Esc)
+            self.close()
+        else:
+            self.set_presentation(not self.presenting)
+
+    def lend(self) -> None:
+        """Shown on the presentation's stage instead of in a window of its own: the main window's
+        keys (its F5, the number keys, Tab, Esc) are the ones that work, and the type is presented."""
+        self.setWindowFlags(Qt.Widget)
+        self.present_action.setEnabled(False)  # two F5s in one window would both be ignored
+        self.set_presentation(True)
+
+    def set_hint(self, text: str) -> None:
+        """Presented on the stage: a line under the comparison saying which keys go on from here."""
+        self.hint.setText(text)
+        self.hint.setVisible(bool(text))
+
+    def keyPressEvent(self, event):
+        if event.key() == Qt.Key_Escape and self.isWindow() and self.isFullScreen() and not self.view.presenting:
+            self.set_presentation(False)  # back to the desk's window, the comparison kept
+            return
+        super().keyPressEvent(event)  # otherwise QDialog's: Esc closes (back to the presentation beneath)
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() == QEvent.WindowStateChange and self.isWindow() and self.isFullScreen() != self.presenting:
+            # full screen by the window manager (F11, a double-click): the type follows, as with F5
+            self.set_presentation(self.isFullScreen())
 
     def _set_positions(self, index: int) -> None:
         if self.figure is None or self.working:
@@ -428,7 +471,8 @@ class CompareDialog(BackgroundDialog):
             self.positions.blockSignals(False)
         if self.presenting:
             self.set_presentation(True)
-        else:
+        elif self.isWindow() and not self.isFullScreen() and not self.isMaximized() and not self._sized:
+            self._sized = True  # once: other positions keep the size the user gave it (RoPE shrank it)
             size = figure.size()  # the figure's shape, not a square of empty space around it
             self.resize(1200, min(1000, round(1200 * size.height() / size.width()) + 60))
 
@@ -437,14 +481,17 @@ class CompareDialog(BackgroundDialog):
         1920×1080), the note above it too. Off: back to the desk's window."""
         self.presenting = bool(on)
         font = presented(QApplication.font(), self) if self.presenting else QFont()
-        for widget in (self.message, self.cancel_button, self.progress, self.positions_name, self.positions):
+        for widget in (self.message, self.cancel_button, self.progress, self.positions_name, self.positions,
+                       self.hint):
             widget.setFont(font)
         if self.figure is not None:
             self.figure.set_presentation(readable_pixels(self) if self.presenting else 0)
             self.canvas.relayout()
-        if self.presenting:
+        if not self.isWindow():
+            return  # on the presentation's stage: already full screen
+        if self.presenting and not self.isFullScreen():
             self.showFullScreen()
-        elif self.isFullScreen():
+        elif not self.presenting and self.isFullScreen():
             self.showNormal()
 
     def update_colours(self) -> None:

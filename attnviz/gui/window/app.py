@@ -162,7 +162,7 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
         _show_view(window, view, presentation)
         for _ in range(3):  # the maths views (pyqtgraph) are built when first shown
             app.processEvents()
-        _wait_for_overview(window, app)
+        _wait_for_work(window, app)
     image = window.grab().toImage()
     window.document.undo_stack.setClean()  # nothing to save: close without asking
     window.close()
@@ -186,10 +186,12 @@ def _show_view(window, view: str, presentation: bool) -> None:
         parts.bring_forward(parts.pipeline_dock)
 
 
-def _wait_for_overview(window, app, seconds: float = 60) -> None:
-    """The overview gathers its numbers on a worker thread: the picture waits for them."""
+def _wait_for_work(window, app, seconds: float = 60) -> None:
+    """The overview and the presented comparison make their numbers on a worker thread: the picture
+    waits for them."""
     import time
-    dialog = window.overview.dialog
+    shown = window.parts.presented()
+    dialog = shown if hasattr(shown, "working") else window.overview.dialog
     end = time.monotonic() + seconds
     while dialog is not None and dialog.working and time.monotonic() < end:
         app.processEvents()

@@ -213,7 +213,7 @@ class Parts:
 
     # ------------------------------------------------------------- one view presented at a time
 
-    def present(self, view, side_by_side: bool = False, overview=None) -> QWidget | None:
+    def present(self, view, side_by_side: bool = False, overview=None, compare=None) -> QWidget | None:
         """Presenting, `view` (a classroom/views.py record) fills the screen: the heads (the big one with
         the steps beside it, or every head side by side), or another view lent to the stage. None:
         everything back where it was on the desk. Returns the widget presented."""
@@ -225,7 +225,7 @@ class Parts:
             return self.heads if view is not None else None
         self.steps_dock.hide()
         self.next_dock.hide()
-        widget, back = self._borrow(view, overview)
+        widget, back = self._borrow(view, overview, compare)
         self._lent = (widget, back)
         self.stage.layout().addWidget(widget)
         widget.show()
@@ -234,8 +234,12 @@ class Parts:
         self.window.setFocus()
         return widget
 
-    def _borrow(self, view, overview):
+    def _borrow(self, view, overview, compare=None):
         """The widget presenting `view`, and how it goes back to its place on the desk."""
+        if view.id == "compare":  # a comparison made for the stage: closed when another view is chosen
+            dialog = compare()
+            dialog.lend()
+            return dialog, dialog.close
         if view.id == "steps":  # the step table with the controls below it (H), as beside the big head
             column = self.steps_dock.widget()
             return column, lambda: self.steps_dock.setWidget(column)

@@ -64,7 +64,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.compare = CompareController(d, self, view, self.model.runner, self.files)
         self.exports = Exports(d, self, view, self.files.folder)
         self.tokens = TokenEditing(d, self)
-        self.classroom = Classroom(self.parts, d, view, self.overview)
+        self.classroom = Classroom(self.parts, d, view, self.overview, self.compare)
         self.menus = Menus(self, self.parts, d.undo_stack, Features(
             self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom))
 
