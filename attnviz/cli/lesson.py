@@ -1,24 +1,33 @@
-"""`attnviz lesson`: a lesson file checked (--check: `N scenes`, or the one line naming the scene that is
-wrong), or a built-in lesson written as a file to start one's own from (--save)."""
+"""`attnviz lesson`: a lesson given in the window from scene N, one scene as the class sees it (--screenshot),
+a lesson file checked (--check: `N scenes`, or the one line naming the scene that is wrong), or a built-in
+lesson written as a file to start one's own from (--save). Bad input is said before Qt starts."""
 from __future__ import annotations
 
 import os
+import sys
 
 from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, save
 from ..core.lessons.builtin import builtin_ids
-from .arguments import UsageError
+from .arguments import LANGUAGES, PROG, UsageError, count, pixels
 
 
 def add(sub) -> None:
-    parser = sub.add_parser("lesson", help="check a lesson file, or write a built-in lesson as a file")
+    parser = sub.add_parser("lesson", help="give a lesson full screen, or write one scene, check a lesson file, or "
+                                           "write a built-in lesson as a file")
     parser.add_argument("lesson", metavar="ID|FILE", help="a built-in lesson's id (see 'attnviz lessons') or a "
                         f"lesson file (NAME{SUFFIX})")
-    what = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--scene", type=count("scene", 10000), metavar="N",
+                        help="start from scene N (1-based, default 1); with --screenshot, the scene written")
+    parser.add_argument("--lang", choices=LANGUAGES, help="the lesson's language (default: the system's)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--screenshot", metavar="OUT.png", help="write scene N as the class sees it, no window shown")
     what.add_argument("--check", action="store_true",
                       help="read the lesson and open every scene in both languages: print 'N scenes' (exit 0), or "
                            "one line naming the scene and what is wrong (exit 2)")
     what.add_argument("--save", metavar=f"OUT{SUFFIX}",
                       help="write the built-in lesson ID as a lesson file, to start one's own from")
+    parser.add_argument("--width", type=pixels("width", 10000), help="with --screenshot: pixels (default 1920)")
+    parser.add_argument("--height", type=pixels("height", 10000), help="with --screenshot: pixels (default 1080)")
     parser.set_defaults(run=run)
 
 
@@ -32,14 +41,40 @@ def open_lesson(name: str):
 
 
 def run(args, out) -> int:
+    if (args.width or args.height) and args.screenshot is None:
+        raise UsageError("--width and --height size a --screenshot")
     if args.save is not None:
-        if not is_builtin(args.lesson):
-            raise UsageError(f"--save writes a built-in lesson ({', '.join(builtin_ids())}); "
-                             f"'{args.lesson}' is not one")
-        if not args.save.endswith(SUFFIX):
-            raise UsageError(f"--save {args.save}: a lesson file's name ends in {SUFFIX}")
-        save(builtin_lesson(args.lesson), args.save)
-        return 0
+        return _save(args)
     lesson = open_lesson(args.lesson)
-    out.write(f"{len(lesson.scenes)} scenes\n")
+    if args.check:
+        out.write(f"{len(lesson.scenes)} scenes\n")
+        return 0
+    index = (args.scene or 1) - 1
+    if index >= len(lesson.scenes):
+        raise UsageError(f"--scene {args.scene}: the lesson has scenes 1 to {len(lesson.scenes)}")
+    if args.screenshot is not None:
+        return _screenshot(args, lesson, index)
+    from ..display import display_problem
+    problem = display_problem()
+    if problem:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return 2
+    from ..gui.window.app import run as open_window  # Qt is imported only when a window is wanted
+    return open_window(lang=args.lang, lesson=(lesson, index))
+
+
+def _save(args) -> int:
+    if not is_builtin(args.lesson):
+        raise UsageError(f"--save writes a built-in lesson ({', '.join(builtin_ids())}); '{args.lesson}' is not one")
+    if not args.save.endswith(SUFFIX):
+        raise UsageError(f"--save {args.save}: a lesson file's name ends in {SUFFIX}")
+    save(builtin_lesson(args.lesson), args.save)
+    return 0
+
+
+def _screenshot(args, lesson, index: int) -> int:
+    if not args.screenshot.lower().endswith(".png"):
+        raise UsageError(f"--screenshot {args.screenshot}: a screenshot is a PNG file: give a name ending in .png")
+    from ..gui.window.app import lesson_screenshot
+    lesson_screenshot(lesson, index, args.screenshot, args.width or 1920, args.height or 1080, args.lang)
     return 0

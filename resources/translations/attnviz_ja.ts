@@ -442,6 +442,10 @@ exactly 0</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
+        <source>&amp;Lessons</source>
+        <translation>授業(&amp;L)</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
     </message>
@@ -2806,6 +2810,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>語彙に {0!r} のトークンがありません</translation>
     </message>
     <message>
+        <source>scene {0} cannot be shown</source>
+        <translation>場面 {0} を表示できません</translation>
+    </message>
+    <message>
         <source>{0}: a screenshot is a PNG file: give a name ending in .png</source>
         <translation>{0}：スクリーンショットは PNG ファイルです。.png で終わる名前にしてください</translation>
     </message>
@@ -3188,6 +3196,34 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: unknown key {1} (the keys are: {2})</source>
         <translation>{0}：{1} というキーはありません（キー：{2}）</translation>
+    </message>
+    <message>
+        <source>{0} ({1} scenes)</source>
+        <translation>{0}（{1} 場面）</translation>
+    </message>
+    <message>
+        <source>Open a lesson file…</source>
+        <translation>授業ファイルを開く…</translation>
+    </message>
+    <message>
+        <source>Open a lesson</source>
+        <translation>授業を開く</translation>
+    </message>
+    <message>
+        <source>Lessons (*{0})</source>
+        <translation>授業 (*{0})</translation>
+    </message>
+    <message>
+        <source>scene {0} ⏎</source>
+        <translation>場面 {0} ⏎</translation>
+    </message>
+    <message>
+        <source>no scene {0} (1 to {1})</source>
+        <translation>場面 {0} はありません（1〜{1}）</translation>
+    </message>
+    <message>
+        <source>Cannot show this scene</source>
+        <translation>この場面を表示できません</translation>
     </message>
 </context>
 </TS>

@@ -3,8 +3,8 @@ records only; reading and writing them is file.py, opening a scene's scenario an
 question's answer is open.py.
 
 The ids a scene's view may take are kept here (no Qt): the presented views of
-gui/classroom/views.py (a test checks they are the same), plus "head" (one big head with the step
-table beside it, as F5 opens) and "compare" (the scene's scenario beside another).
+gui/classroom/views.py (a test checks they are the same; "compare" sets the scene's scenario beside
+another), plus "head" (one big head with the step table beside it, as F5 opens).
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import Generic, TypeVar
 LANGUAGES = ("ja", "en")  # every text of a lesson is given in both
 # gui/classroom/views.py's VIEWS, in their order (tests/house/test_lesson_views.py checks it).
 PRESENTED_VIEWS = ("heads", "steps", "geometry", "sqrt-dk", "softmax", "kernel", "lines", "before-after", "layer",
-                   "overview")
-VIEWS = ("head", *PRESENTED_VIEWS, "compare")
+                   "overview", "compare")
+VIEWS = ("head", *PRESENTED_VIEWS)
 DEFAULT_VIEW = "head"
 STEPS = (1, 2, 3, 4, 5)  # gui/steps/stages.py's guided steps (the same test checks them)
 STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step

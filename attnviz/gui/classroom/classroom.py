@@ -64,6 +64,8 @@ class Classroom:
         self.presented_view = FIRST  # which view fills the screen while presenting (views.py's VIEWS)
         self._compare_turn = 0         # C pressed again on the comparison: the next pair
         self._before_compare = FIRST   # where Esc goes back to from the comparison
+        self._lesson_b = None          # a lesson's compare scene: the scenario set beside the window's
+        self.lesson = None  # lessons/player.LessonPlayer while a lesson is given: the clicker's keys and digits are its
         self.side_by_side = False    # the heads presented: all side by side, or the active one big
         self._shown = None           # the presented widget told set_presentation(True)
         self.host = parts.dialog_parent()  # holds the actions, so their keys work with the menus hidden
@@ -112,8 +114,7 @@ class Classroom:
         self.parts.heads.guide.bind(self.previous_action, self.next_action, self.guided_action)
         self.parts.presenter.toggle.clicked.connect(self.toggle_controls)
         # Presenting only, like H: on the desk these are digits and letters to type.
-        self.view_actions = {v.id: self._action(lambda _=False, i=v.id: self.present_view(i), [v.key])
-                             for v in VIEWS}
+        self.view_actions = {v.id: self._action(lambda _=False, v=v: self._view_key(v), [v.key]) for v in VIEWS}
         self.cycle_actions = (self._action(lambda: self.present_view(cycled(self.presented_view, +1)), ["Tab"]),
                               self._action(lambda: self.present_view(cycled(self.presented_view, -1)),
                                            [QKeySequence(Qt.Key_Backtab), "Shift+Tab"]))
@@ -289,6 +290,8 @@ class Classroom:
     # ------------------------------------------------------------- presentation
 
     def toggle_presentation(self):
+        if self.lesson is not None:  # F5 in a lesson ends it, as Esc does
+            return self.lesson.end()
         self.set_presentation(not self.presenting)
 
     def set_presentation(self, on: bool):
@@ -362,6 +365,18 @@ class Classroom:
         self._match_step_table(self.parts.heads.value_pixels())
         self.side_by_side_action.setChecked(self.side_by_side)
 
+    def _view_key(self, view) -> None:
+        """A view's key; in a lesson, a digit is part of a scene's number (the lesson chooses the views)."""
+        if not (self.lesson is not None and view.key.isdigit() and self.lesson.digit(view.key)):
+            self.present_view(view.id)
+
+    def present_scene(self, view: str, compare=None) -> None:
+        """A lesson's scene's view (core/lessons/scene.py's VIEWS): "head" one big head with the steps,
+        "heads" every head side by side, "compare" the window's scenario beside `compare`."""
+        self.side_by_side = view == "heads"
+        self._lesson_b = compare if view == "compare" else None
+        self.present_view("heads" if view in ("head", "heads") else view)
+
     def toggle_side_by_side(self) -> None:
         """V: the heads one big (with the steps beside) ↔ every head side by side, as big as fits."""
         self.side_by_side = not self.side_by_side if self.presented_view == "heads" else True
@@ -388,7 +403,8 @@ class Classroom:
 
     def _comparison(self):
         """The comparison for the stage; if it closes by itself (Cancel, B not made), the view before it."""
-        dialog = self.compare.present_pair(self._compare_turn)
+        dialog = self.compare.present_with(self._lesson_b) if self._lesson_b is not None else \
+            self.compare.present_pair(self._compare_turn)
         dialog.finished.connect(lambda *_: self._comparison_closed(dialog))
         return dialog
 
@@ -404,6 +420,8 @@ class Classroom:
         to that view, then leaves the presentation."""
         if self.keys.isVisible():
             self.keys.hide()
+        elif self.lesson is not None and self.lesson.escape():
+            return
         elif self.presented_view == "compare":
             self.present_view(self._before_compare)
         else:
@@ -450,10 +468,15 @@ class Classroom:
         self.document.set_stage(None if self.document.stage is not None else following(None))
 
     def next_step(self):
-        """Off → 1 → 2 → ... → 5 → off: each press computes one more step of the row."""
+        """Off → 1 → 2 → ... → 5 → off: each press computes one more step of the row; in a lesson, the
+        scene's steps, then the next scene."""
+        if self.lesson is not None and self.presenting:
+            return self.lesson.forward()
         self.document.set_stage(following(self.document.stage))
 
     def previous_step(self):
+        if self.lesson is not None and self.presenting:
+            return self.lesson.back()
         self.document.set_stage(preceding(self.document.stage))
 
     def _step_query(self, delta: int):

@@ -86,6 +86,15 @@ class CompareController:
         dialog.set_hint(self._next_hint(pairs[(turn + 1) % len(pairs)], len(pairs)))
         return dialog
 
+    def present_with(self, b):
+        """A lesson's comparison: the window's scenario beside `b`, for the stage."""
+        from .dialog import retitled
+        a = self.document.scenario
+        a, b = (retitled(a), retitled(b)) if a.projection is not None and b.projection is not None else (a, b)
+        dialog = self._dialog(a, b)
+        dialog.set_hint("")  # the lesson's caption says what is compared; its keys are the lesson's
+        return dialog
+
     @staticmethod
     def _next_hint(pair, count: int) -> str:
         """What the next C shows, named by its pair's point (the pair holding B)."""

@@ -89,6 +89,7 @@ def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapDat
                    row_text=tuple(fmt(x, 2, fixed=True) for x in values))
 
 
+ROW_LABEL_SHARE = 0.3  # of a panel's width, at most, for the queries' labels
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
 VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
 SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
@@ -165,7 +166,12 @@ class HeatmapPainter:
         fm = QFontMetricsF(label_font)
         if self.labels:
             widest = max(fm.horizontalAdvance(t) for t in data.tokens)
-            row_w = min(widest + fm.height() * 0.4, rect.width() * 0.3)
+            room = rect.width() * ROW_LABEL_SHARE
+            if widest + fm.height() * 0.4 > room and label_font.pixelSize() > 6:  # smaller, rather than cut (座…)
+                label_font.setPixelSize(max(6, int(label_font.pixelSize() * room / (widest + fm.height() * 0.4))))
+                fm = QFontMetricsF(label_font)
+                widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+            row_w = min(widest + fm.height() * 0.4, room)
             columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
         else:
             row_w, columns, col_h = 0.0, "none", pad

@@ -65,7 +65,7 @@ def app_icon() -> QIcon:
 
 
 def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None,
-        session: str | None = None) -> int:
+        session: str | None = None, lesson=None) -> int:
     """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
 
     With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
@@ -89,7 +89,32 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
         window.model.run(model_text, model_path)
     if session is not None:
         window.model.open_session(session)
+    if lesson is not None:  # (a lesson, the scene to start from): given full screen
+        window.lessons.open(*lesson)
     return app.exec()
+
+
+def lesson_screenshot(lesson, index: int, path: str, width: int, height: int, lang: str | None = None) -> None:
+    """Scene `index` (0-based) of `lesson` as the class sees it, rendered offscreen into a PNG file."""
+    from ..export.files import png_bytes
+    from .main_window import MainWindow
+
+    use_offscreen(width, height)
+    app = create_app()
+    isolate_settings()
+    install_language(lang or system_language())
+    window = MainWindow()
+    window.show()
+    if not window.lessons.open(lesson, index):
+        raise ScenarioError(QT_TR_NOOP("scene {0} cannot be shown"), index + 1)
+    window.resize(width, height)
+    for _ in range(4):  # the maths views (pyqtgraph) are built when first shown; wrapped texts a turn later
+        app.processEvents()
+    _wait_for_work(window, app)
+    image = window.grab().toImage()
+    window.lessons.end()
+    window.close()
+    atomic_write(path, png_bytes(image))
 
 
 def _start_scenario(notices: list | None = None):

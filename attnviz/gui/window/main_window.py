@@ -11,6 +11,7 @@ from ..classroom.classroom import Classroom
 from ..common.i18n import Retranslated, current_language
 from ..compare.controller import CompareController
 from ..export.controller import Exports
+from ..lessons.player import LessonPlayer
 from ..look.fonts import install_fonts
 from ..model.controller import ModelController
 from ..overview.controller import OverviewController
@@ -65,8 +66,10 @@ class MainWindow(Retranslated, QMainWindow):
         self.exports = Exports(d, self, view, self.files.folder)
         self.tokens = TokenEditing(d, self)
         self.classroom = Classroom(self.parts, d, view, self.overview, self.compare)
+        self.lessons = LessonPlayer(self, d, view, self.classroom, self.files)
         self.menus = Menus(self, self.parts, d.undo_stack, Features(
-            self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom))
+            self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom,
+            self.lessons))
 
     # ------------------------------------------------------------- what features ask of the window (Shell)
 

@@ -25,6 +25,7 @@ class Features:
     overview: Any   # overview/controller.OverviewController
     compare: Any    # compare/controller.CompareController
     classroom: Any  # classroom/classroom.Classroom
+    lessons: Any    # lessons/player.LessonPlayer
 
 
 class Menus:
@@ -82,6 +83,8 @@ class Menus:
         self._add(self.view_menu, [dock.toggleViewAction() for dock in self.parts.docks()] +
                   [self.parts.toolbar.toggleViewAction(), None, self.overview_action, None])
         f.classroom.fill_view_menu(self.view_menu)
+        self.lessons_menu = bar.addMenu("")
+        self.lessons_menu.aboutToShow.connect(lambda: f.lessons.fill_menu(self.lessons_menu))
         self.help_menu = bar.addMenu("")
         f.classroom.fill_help_menu(self.help_menu)
         self.help_menu.addSeparator()
@@ -127,5 +130,6 @@ class Menus:
         name_actions(texts, tips)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
                            (self.recent_menu, tr("Open &recent")), (self.compare_menu, tr("Compare &with")),
-                           (self.edit_menu, tr("&Edit")), (self.view_menu, tr("&View")), (self.help_menu, tr("&Help"))):
+                           (self.edit_menu, tr("&Edit")), (self.view_menu, tr("&View")),
+                           (self.lessons_menu, tr("&Lessons")), (self.help_menu, tr("&Help"))):
             menu.setTitle(text)

@@ -1,0 +1,58 @@
+"""The strip under a presented scene: where the lesson is (scene 3 / 19), the caption in type the back
+row reads, and the question, if the scene asks one, in larger type still."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ..common.markup import rich
+from ..look.fonts import presented, weighted
+from ..steps.table import POWER
+
+QUESTION_SHARE = 1.25  # the question's type, as a share of the caption's
+
+
+def lesson_text(text: str) -> str:
+    """A caption as rich text: d_k with its subscript, e^2.83 as a power (as the step table writes eˣ)."""
+    return POWER.sub(lambda m: f"e<sup>{m.group(1).strip('()')}</sup>", rich(text))
+
+
+class CaptionBar(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("lessonCaption")
+        self.setAutoFillBackground(True)
+        self.where = QLabel(objectName="lessonWhere", alignment=Qt.AlignLeft | Qt.AlignTop)
+        self.caption = QLabel(objectName="lessonCaptionText", textFormat=Qt.RichText, wordWrap=True)
+        self.question = QLabel(objectName="lessonQuestion", textFormat=Qt.RichText, wordWrap=True)
+        self.typed = QLabel(objectName="lessonTyped", alignment=Qt.AlignRight | Qt.AlignTop)  # a scene number
+        texts = QVBoxLayout()
+        texts.addWidget(self.caption)
+        texts.addWidget(self.question)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 6, 12, 8)
+        layout.addWidget(self.where, 0, Qt.AlignTop)
+        layout.addLayout(texts, 1)
+        layout.addWidget(self.typed, 0, Qt.AlignTop)
+        self.question.hide()
+
+    def show_scene(self, number: int, count: int, caption: str, question: str = "") -> None:
+        self.where.setText(f"{number} / {count}")
+        self.caption.setText(lesson_text(caption))
+        self.question.setText(f"<b>{lesson_text(question)}</b>")
+        self.question.setVisible(bool(question))
+        self.typed.clear()
+
+    def show_typed(self, text: str) -> None:
+        self.typed.setText(text)
+
+    def fit_type(self) -> None:
+        """Type the back row reads, on the screen the bar is on."""
+        base = presented(QFont(QApplication.font()), self)
+        for label in (self.where, self.caption, self.typed):
+            label.setFont(base)
+        bigger = weighted(base, bold=True)
+        bigger.setPixelSize(round(base.pixelSize() * QUESTION_SHARE))
+        self.question.setFont(bigger)
+        self.where.setFont(weighted(base, bold=True))

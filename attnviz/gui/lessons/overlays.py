@@ -1,0 +1,73 @@
+"""What covers a presented lesson for a moment: the list of its scenes to pick one from (S), and the
+blank screen (B) that takes the class's eyes off the projector."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QVBoxLayout, QWidget
+
+from ..look.fonts import presented, weighted
+
+LINE = 70  # characters of a scene's caption the list shows: its first words
+
+
+class Blank(QWidget):
+    """The whole window black; B (or Esc) brings the lesson back as it was."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("lessonBlank")
+        self.hide()
+
+    def toggle(self) -> None:
+        if self.isVisible():
+            self.hide()
+        else:
+            self.setGeometry(self.parentWidget().rect())
+            self.show()
+            self.raise_()
+
+    def paintEvent(self, event):
+        QPainter(self).fillRect(self.rect(), QColor(0, 0, 0))
+
+
+class SceneList(QWidget):
+    """Every scene by its number and its caption's first words; Enter or a click goes there."""
+
+    chosen = Signal(int)  # the scene's index, 0-based
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("lessonScenes")
+        self.setAutoFillBackground(True)
+        self.title = QLabel(objectName="lessonScenesTitle", alignment=Qt.AlignCenter)
+        self.list = QListWidget(objectName="lessonScenesList")
+        self.list.itemActivated.connect(lambda item: self._choose(self.list.row(item)))
+        self.list.itemClicked.connect(lambda item: self._choose(self.list.row(item)))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(60, 30, 60, 30)
+        layout.addWidget(self.title)
+        layout.addWidget(self.list, 1)
+        self.hide()
+
+    def open(self, title: str, captions: list[str], current: int) -> None:
+        base = presented(QFont(QApplication.font()), self)
+        self.list.setFont(base)
+        self.title.setFont(weighted(base, bold=True))
+        self.title.setText(title)
+        self.list.clear()
+        for number, caption in enumerate(captions, start=1):
+            self.list.addItem(f"{number}.  {caption[:LINE] + '…' if len(caption) > LINE else caption}")
+        self.list.setCurrentRow(current)
+        self.setGeometry(self.parentWidget().rect())
+        self.show()
+        self.raise_()
+        self.list.setFocus()
+
+    def choose_current(self) -> None:
+        self._choose(self.list.currentRow())
+
+    def _choose(self, index: int) -> None:
+        self.hide()
+        self.parentWidget().setFocus()  # the lesson's keys are the window's again
+        self.chosen.emit(index)

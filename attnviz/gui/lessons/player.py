@@ -1,0 +1,237 @@
+"""Giving a lesson (core/lessons) from full screen with a clicker: each scene's scenario opened with its
+settings, its view presented, its head, query and guided step chosen, its caption under it.
+
+→ / Space / Page Down run the scene's guided steps, then go to the next scene; ← / Page Up go back;
+Home / End; a number and Enter jump; S lists the scenes, B blanks the screen, R puts the scene back as
+the lesson has it. What the class tried in a scene (a slider moved, the mask off) is kept while the
+lesson is open, so going back shows it again; moving between scenes never asks to save, the
+scenario of a scene being the lesson's. Esc ends the lesson, on the desk.
+
+The classroom (classroom/classroom.py) hands the player its clicker's keys and the digits while a lesson
+is given (its `lesson` hook); the player's own keys are actions of the window, enabled only then.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+
+from ...core.lessons import SUFFIX, LessonError, builtin_lesson, list_lessons, load, open_scene
+from ...core.messages import AttnVizError
+from ..common.actions import make_action
+from ..common.i18n import current_language, tr
+from ..steps.stages import NUMBERS
+from .caption import CaptionBar
+from .overlays import Blank, SceneList
+
+LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
+JUMP_DIGITS = 3          # a scene number is at most this long
+
+
+class LessonPlayer:
+    def __init__(self, window, document, view, classroom, files):
+        self.window, self.document, self.view, self.classroom, self.files = window, document, view, classroom, files
+        self.lesson = None
+        self.index = 0
+        self.kept: dict[int, tuple] = {}  # scene → (scenario, head, query, step) as the class left it
+        self.typed = ""                   # digits of a scene number, before Enter
+        self.caption = CaptionBar()
+        self.dock = QDockWidget(window, objectName="lessonDock")
+        self.dock.setWidget(self.caption)
+        self.dock.setTitleBarWidget(QWidget())  # no title bar: the caption is all there is to it
+        self.dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
+        window.addDockWidget(Qt.BottomDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.scenes = SceneList(window)
+        self.scenes.chosen.connect(self.go)
+        self.blank = Blank(window)
+        self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
+            ("first", lambda: self.go(0), ["Home"]),
+            ("last", lambda: self.go(len(self.lesson.scenes) - 1), ["End"]),
+            ("enter", self.enter, ["Return", "Enter"]),
+            ("list", self.list_scenes, ["S"]),
+            ("blank", self.blank.toggle, ["B"]),
+            ("reset", self.reset, ["R"]),
+        )}
+        self._enable(False)
+        view.subscribe("language", lambda _: self.lesson is not None and self._show())
+
+    @property
+    def active(self) -> bool:
+        return self.lesson is not None
+
+    def _enable(self, on: bool) -> None:
+        for action in self.actions.values():
+            action.setEnabled(on)
+
+    # ------------------------------------------------------------- starting and ending
+
+    def open(self, lesson, index: int = 0) -> bool:
+        """Give `lesson` from scene `index` (0-based), full screen. Unsaved work in the window is asked
+        about once, here; False when the teacher keeps it (or the scene cannot be shown)."""
+        if not self.files.maybe_save():
+            return False
+        self.lesson, self.kept, self.index = lesson, {}, index
+        self.classroom.lesson = self
+        self.classroom.set_presentation(True)
+        for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
+            self.window.setCorner(corner, Qt.BottomDockWidgetArea)
+        self.caption.fit_type()
+        self.dock.show()
+        self._enable(True)
+        if not self._show():
+            self.end()
+            return False
+        return True
+
+    def end(self) -> None:
+        """Back to the desk, on the last scene's scenario (what the class tried in it is still there)."""
+        self.lesson = None
+        self.classroom.lesson = None
+        self._enable(False)
+        self.scenes.hide()
+        self.blank.hide()
+        self.dock.hide()
+        for corner, area in ((Qt.BottomLeftCorner, Qt.LeftDockWidgetArea),
+                             (Qt.BottomRightCorner, Qt.RightDockWidgetArea)):
+            self.window.setCorner(corner, area)
+        self.classroom.set_presentation(False)
+        self.document.undo_stack.setClean()  # a lesson's scenario: nothing of the teacher's to save
+
+    def escape(self) -> bool:
+        """Esc: a list or the blank screen closes; otherwise the lesson ends. True: Esc was the lesson's."""
+        if not self.active:
+            return False
+        if self.scenes.isVisible():
+            self.scenes.hide()
+        elif self.blank.isVisible():
+            self.blank.hide()
+        else:
+            self.end()
+        return True
+
+    def fill_menu(self, menu) -> None:
+        """The Lessons menu: each built-in lesson by its title, then a lesson file."""
+        menu.clear()
+        lang = current_language()
+        for lesson in list_lessons():
+            action = menu.addAction(tr("{0} ({1} scenes)").format(lesson.title[lang], len(lesson.scenes)))
+            action.triggered.connect(lambda _=False, i=lesson.id: self.open(builtin_lesson(i)))
+        menu.addSeparator()
+        menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
+
+    def open_file(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
+                                              tr("Lessons (*{0})").format(SUFFIX))
+        return bool(path) and self.open_path(path)
+
+    def open_path(self, path: str, index: int = 0) -> bool:
+        try:
+            lesson = load(path)
+        except AttnVizError as e:  # a file that is no lesson, or a scene that cannot be shown
+            self.window.warn(tr("Cannot open"), str(e))
+            return False
+        return self.open(lesson, index)
+
+    # ------------------------------------------------------------- moving through the lesson
+
+    def forward(self) -> None:
+        """The scene's next guided step, or the next scene once its steps are done."""
+        if self._covered():
+            return
+        scene, stage = self.scene(), self.document.stage
+        if scene.step is not None and stage is not None and stage < LAST_STEP:
+            self.document.set_stage(stage + 1)
+        elif self.index + 1 < len(self.lesson.scenes):
+            self.go(self.index + 1)
+
+    def back(self) -> None:
+        """The scene's previous guided step, back to where the scene starts; then the previous scene."""
+        if self._covered():
+            return
+        scene, stage = self.scene(), self.document.stage
+        if scene.step is not None and stage is not None and stage > scene.step:
+            self.document.set_stage(stage - 1)
+        elif self.index > 0:
+            self.go(self.index - 1)
+
+    def go(self, index: int) -> None:
+        if not self.active or not 0 <= index < len(self.lesson.scenes):
+            return
+        self._keep()
+        self.index = index
+        self._show()
+
+    def digit(self, key: str) -> bool:
+        """A digit of a scene number to jump to (Enter jumps); True: the key was the lesson's."""
+        if not self.active:
+            return False
+        self.typed = (self.typed + key)[-JUMP_DIGITS:]
+        self.caption.show_typed(tr("scene {0} ⏎").format(self.typed))
+        return True
+
+    def enter(self) -> None:
+        if self.scenes.isVisible():
+            self.scenes.choose_current()
+            return
+        typed, self.typed = self.typed, ""
+        self.caption.show_typed("")
+        if typed:
+            number = int(typed)
+            if 1 <= number <= len(self.lesson.scenes):
+                self.go(number - 1)
+            else:
+                self.caption.show_typed(tr("no scene {0} (1 to {1})").format(number, len(self.lesson.scenes)))
+
+    def list_scenes(self) -> None:
+        lang = current_language()
+        self.scenes.open(self.lesson.title[lang], [s.caption[lang] for s in self.lesson.scenes], self.index)
+
+    def reset(self) -> None:
+        """The scene as the lesson has it: what the class tried in it is undone."""
+        self.kept.pop(self.index, None)
+        self._show()
+
+    def scene(self):
+        return self.lesson.scenes[self.index]
+
+    def _covered(self) -> bool:
+        return self.scenes.isVisible() or self.blank.isVisible()
+
+    # ------------------------------------------------------------- showing a scene
+
+    def _keep(self) -> None:
+        d = self.document
+        if d.modified:
+            self.kept[self.index] = (d.scenario, d.active_head, d.query, d.stage)
+
+    def _show(self) -> bool:
+        """The current scene on screen, as the lesson has it or as the class left it."""
+        lang = current_language()
+        try:
+            opened = open_scene(self.lesson, self.index, lang)
+        except LessonError as e:
+            self.window.warn(tr("Cannot show this scene"), str(e))
+            return False
+        scene, d = opened.scene, self.document
+        scenario, head, query, stage = self.kept.get(self.index) or (opened.scenario, opened.head, opened.query,
+                                                                     scene.step)
+        d.replace(opened.scenario, None)
+        d.undo_stack.setClean()  # the lesson's scenario is no work of the teacher's (a history cleared after
+        #                          resetClean below would otherwise stay unclean)
+        if scenario is not opened.scenario:  # what the class tried, on top of the lesson's: undoable
+            d.show(scenario)
+            d.undo_stack.resetClean()
+        d.select(head=head, query=query)
+        d.set_stage(stage)
+        if scene.settings.colour_scale is not None:
+            self.classroom.set_scale(scene.settings.colour_scale)
+        self.classroom.present_scene(scene.view, opened.compare)
+        self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang],
+                                scene.question.text[lang] if scene.question else "")
+        self._fit_caption()
+        return True
+
+    def _fit_caption(self) -> None:
+        """The caption's strip as tall as its lines, the rest of the screen the scene's."""
+        height = self.caption.heightForWidth(self.window.width())
+        self.dock.setFixedHeight(height if height > 0 else self.caption.sizeHint().height())

@@ -1,0 +1,136 @@
+"""Giving a lesson from full screen: every scene of every built-in lesson shown in both languages with its
+caption, the clicker's keys through the scenes and their guided steps, what the class tried kept and reset,
+and never a dialog (tests/gui/conftest.py fails any)."""
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
+from attnviz.gui import MainWindow
+from attnviz.gui.common.i18n import install_language
+from pixels import rgb  # tests/gui is on the path
+from presented import unreadable
+
+
+def giving(qtbot, lesson_id, lang="ja", scene=0):
+    install_language(lang)
+    w = MainWindow("seed-demo")
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.lessons.open(builtin_lesson(lesson_id), scene)
+    settle()
+    return w
+
+
+def settle():
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def press(w, qtbot, key, times=1):
+    for _ in range(times):
+        qtbot.keyClick(w, key)
+        settle()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lesson_id", [lesson.id for lesson in list_lessons()])
+def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_no_dialog(qtbot, lesson_id, lang):
+    w = giving(qtbot, lesson_id, lang)
+    lesson = builtin_lesson(lesson_id)
+    before = None
+    for index, scene in enumerate(lesson.scenes):
+        assert w.lessons.index == index and w.isFullScreen() and w.classroom.presenting
+        opened = open_scene(lesson, index, lang)
+        d = w.document
+        assert (d.active_head, d.query, d.stage) == (opened.head, opened.query, scene.step)
+        assert d.scenario.tokens == opened.scenario.tokens and d.scenario.settings == opened.scenario.settings
+        assert w.lessons.caption.where.text() == f"{index + 1} / {len(lesson.scenes)}"
+        assert w.lessons.caption.caption.isVisible() and unreadable(w.lessons.caption) == []
+        picture = rgb(w.grab().toImage())
+        assert picture.std() > 10 and (before is None or not np.array_equal(picture, before))  # drawn, and new
+        before = picture
+        steps = 0 if scene.step is None else 5 - scene.step
+        press(w, qtbot, Qt.Key_PageDown, steps)  # the scene's guided steps first ...
+        assert w.lessons.index == index and d.stage == (scene.step and 5)
+        press(w, qtbot, Qt.Key_PageDown)         # ... then the next scene
+    assert w.lessons.index == len(lesson.scenes) - 1  # the last scene stays
+    assert not w.document.modified
+
+
+def test_back_home_end_and_a_number_with_enter_move_through_the_lesson(qtbot):
+    w = giving(qtbot, "attention")
+    count = len(builtin_lesson("attention").scenes)
+    press(w, qtbot, Qt.Key_End)
+    assert w.lessons.index == count - 1
+    press(w, qtbot, Qt.Key_PageUp)
+    assert w.lessons.index == count - 2
+    press(w, qtbot, Qt.Key_Home)
+    assert w.lessons.index == 0
+    qtbot.keyClicks(w, "12")
+    assert "12" in w.lessons.caption.typed.text() and w.lessons.index == 0 and w.classroom.presented_view == "heads"
+    press(w, qtbot, Qt.Key_Return)
+    assert w.lessons.index == 11 and w.lessons.caption.where.text() == f"12 / {count}"
+    qtbot.keyClicks(w, "99")
+    press(w, qtbot, Qt.Key_Return)
+    assert w.lessons.index == 11 and "99" in w.lessons.caption.typed.text()  # said, nothing moves
+
+
+def test_what_the_class_tried_is_kept_between_scenes_and_r_puts_the_scene_back(qtbot):
+    w = giving(qtbot, "attention", scene=8)  # the experiment's scene: the class switches the mask off
+    d = w.document
+    lessons = builtin_lesson("attention")
+    original = open_scene(lessons, 8, "ja").scenario
+    from attnviz.gui.state.commands import SetSettings
+    d.push(SetSettings(d, "mask off", causal=False))
+    assert d.modified
+    press(w, qtbot, Qt.Key_PageDown)  # next scene: no question asked
+    assert w.lessons.index == 9
+    press(w, qtbot, Qt.Key_PageUp)    # back: as the class left it
+    assert w.lessons.index == 8 and d.scenario.settings.causal is False
+    press(w, qtbot, Qt.Key_R)
+    assert d.scenario.settings == original.settings and not d.modified
+
+
+def test_s_lists_the_scenes_and_enter_goes_to_the_one_chosen(qtbot):
+    w = giving(qtbot, "why-it-works")
+    press(w, qtbot, Qt.Key_S)
+    scenes = w.lessons.scenes
+    assert scenes.isVisible() and scenes.list.count() == len(builtin_lesson("why-it-works").scenes)
+    assert unreadable(scenes) == []
+    scenes.list.setCurrentRow(4)
+    press(w, qtbot, Qt.Key_Return)
+    assert not scenes.isVisible() and w.lessons.index == 4
+
+
+def test_b_blanks_the_screen_and_b_brings_it_back(qtbot):
+    w = giving(qtbot, "attention")
+    press(w, qtbot, Qt.Key_B)
+    picture = rgb(w.grab().toImage())
+    assert (picture < 10).mean() > 0.99  # black
+    press(w, qtbot, Qt.Key_PageDown)
+    assert w.lessons.index == 0  # a blank screen takes no step
+    press(w, qtbot, Qt.Key_B)
+    assert not w.lessons.blank.isVisible() and rgb(w.grab().toImage()).std() > 10
+
+
+def test_esc_ends_the_lesson_on_the_desk_without_asking(qtbot):
+    w = giving(qtbot, "multi-head", "en", scene=3)
+    d = w.document
+    from attnviz.gui.state.commands import SetSettings
+    d.push(SetSettings(d, "T", temperature=2.0))
+    press(w, qtbot, Qt.Key_Escape)
+    assert not w.lessons.active and not w.classroom.presenting and not w.isFullScreen()
+    assert not w.lessons.dock.isVisible() and not d.modified
+
+
+def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot):
+    lesson = builtin_lesson("why-it-works")
+    index = next(i for i, s in enumerate(lesson.scenes) if s.view == "compare" and s.settings.positions == "rope")
+    w = giving(qtbot, "why-it-works", "en", scene=index)
+    dialog = w.parts.presented()
+    assert w.classroom.presented_view == "compare" and dialog.isVisible()
+    dialog_figure = dialog.figure
+    assert "RoPE" in dialog_figure.a.text("title", "en") and "RoPE" in dialog_figure.b.text("title", "en")
