@@ -139,10 +139,19 @@ class LessonPlayer:
         if self._covered():
             return
         scene, stage = self.scene(), self.document.stage
-        if scene.step is not None and stage is not None and stage < LAST_STEP:
+        if scene.step is not None and stage is not None and stage < self._last_step():
             self.document.set_stage(stage + 1)
         elif self.index + 1 < len(self.lesson.scenes):
             self.go(self.index + 1)
+
+    def _last_step(self) -> int:
+        """Where the scene's guided steps stop: the output, or the step before the next scene's when that
+        scene goes on with the same scenario's steps (the worked example told one step a scene)."""
+        scene, scenes = self.scene(), self.lesson.scenes
+        after = scenes[self.index + 1] if self.index + 1 < len(scenes) else None
+        if after is not None and after.step is not None and after.scenario == scene.scenario:
+            return max(scene.step, after.step - 1)
+        return LAST_STEP
 
     def back(self) -> None:
         """The scene's previous guided step, back to where the scene starts; then the previous scene."""

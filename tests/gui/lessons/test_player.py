@@ -52,9 +52,12 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
         picture = rgb(w.grab().toImage())
         assert picture.std() > 10 and (before is None or not np.array_equal(picture, before))  # drawn, and new
         before = picture
-        steps = 0 if scene.step is None else 5 - scene.step
+        after = lesson.scenes[index + 1] if index + 1 < len(lesson.scenes) else None
+        last = 5 if scene.step is None or after is None or after.step is None or after.scenario != scene.scenario \
+            else max(scene.step, after.step - 1)  # the next scene goes on with the same steps
+        steps = 0 if scene.step is None else last - scene.step
         press(w, qtbot, Qt.Key_PageDown, steps)  # the scene's guided steps first ...
-        assert w.lessons.index == index and d.stage == (scene.step and 5)
+        assert w.lessons.index == index and d.stage == (scene.step and last)
         press(w, qtbot, Qt.Key_PageDown)         # ... then the next scene
     assert w.lessons.index == len(lesson.scenes) - 1  # the last scene stays
     assert not w.document.modified
@@ -134,3 +137,13 @@ def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot)
     assert w.classroom.presented_view == "compare" and dialog.isVisible()
     dialog_figure = dialog.figure
     assert "RoPE" in dialog_figure.a.text("title", "en") and "RoPE" in dialog_figure.b.text("title", "en")
+
+
+def test_the_worked_examples_scenes_tell_one_guided_step_each(qtbot):
+    w = giving(qtbot, "attention")  # scenes 1, 2, 3: toy-3token at steps 1 (q·k), 2 (÷√d_k), 4 (softmax)
+    press(w, qtbot, Qt.Key_PageDown)
+    assert (w.lessons.index, w.document.stage) == (1, 2)  # the next scene goes on where scene 1 stopped
+    press(w, qtbot, Qt.Key_PageDown)
+    assert (w.lessons.index, w.document.stage) == (1, 3)  # the mask, before scene 3's softmax
+    press(w, qtbot, Qt.Key_PageDown)
+    assert (w.lessons.index, w.document.stage) == (2, 4)
