@@ -6,9 +6,19 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QVBoxLayout, QWidget
 
+from ..common.i18n import SUBSCRIPT_LETTERS
+from ..common.markup import SUBSCRIPTED
 from ..look.fonts import presented, weighted
+from ..steps.table import POWER
 
 LINE = 70  # characters of a scene's caption the list shows: its first words
+
+
+def plain(caption: str) -> str:
+    """A caption in a plain-text list: dₖ for d_k, and exp(2.83) for e^2.83 (Unicode has no superscript
+    point for e to the 2.83; the caption itself sets it as a power)."""
+    caption = SUBSCRIPTED.sub(lambda m: m[1] + SUBSCRIPT_LETTERS.get(m[2], m[2]), caption)
+    return POWER.sub(lambda m: f"exp({m.group(1).strip('()')})", caption)
 
 
 class Blank(QWidget):
@@ -56,7 +66,7 @@ class SceneList(QWidget):
         self.title.setFont(weighted(base, bold=True))
         self.title.setText(title)
         self.list.clear()
-        for number, caption in enumerate(captions, start=1):
+        for number, caption in enumerate(map(plain, captions), start=1):
             self.list.addItem(f"{number}.  {caption[:LINE] + '…' if len(caption) > LINE else caption}")
         self.list.setCurrentRow(current)
         self.setGeometry(self.parentWidget().rect())
