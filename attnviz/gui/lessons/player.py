@@ -24,6 +24,7 @@ from .caption import CaptionBar
 from .overlays import Blank, SceneList
 
 LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
+LEAST_TABLE_PIXELS = 20  # at 1080 lines: the step table's least type under a caption (every row in view)
 JUMP_DIGITS = 3          # a scene number is at most this long
 
 
@@ -76,6 +77,9 @@ class LessonPlayer:
         for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
             self.window.setCorner(corner, Qt.BottomDockWidgetArea)
         self.caption.fit_type()
+        # The caption takes some of the height: ten keys and Σ stay in view in type still read from the back.
+        self.classroom.parts.steps.least_pixels = round(LEAST_TABLE_PIXELS * self.window.screen().geometry().height()
+                                                        / 1080)
         self.dock.show()
         self._enable(True)
         if not self._show():
@@ -88,6 +92,7 @@ class LessonPlayer:
         self.lesson = None
         self.classroom.lesson = None
         self._enable(False)
+        self.classroom.parts.steps.least_pixels = 0
         self.scenes.hide()
         self.blank.hide()
         self.dock.hide()

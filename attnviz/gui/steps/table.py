@@ -49,7 +49,8 @@ HEADER_MARGINS = 8  # pixels above and below a header's text
 SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
 ARITHMETIC_TOKENS = 10  # presenting, examples this small (tokens, and dₖ below) show k and q·k written
 ARITHMETIC_D_K = 4      # out (0×2 + 2×0 = 0), as the tutorial's table does, when they fit the screen
-CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type (Qt keeps 3 px each side)
+CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
+                        # each side; a bold row measured in whole pixels may take one more)
 _NONE = [None] * COLUMNS
 
 
@@ -336,6 +337,7 @@ class StepView(Retranslated, QWidget):
         self._layout = None
         self._widest = None           # the longest texts the columns were sized for
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
+        self.least_pixels = 0         # presenting: the least type, when not the screen's readable_pixels
         self._pixels = 0              # ... the type's size in fact: smaller if the columns would not fit
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
@@ -539,7 +541,7 @@ class StepView(Retranslated, QWidget):
         sentence's rows then scroll; no column is ever out of view). A small example's k and q·k
         are written out in full when they fit at a readable size (without the k column if need be),
         else only q·k's results."""
-        least = readable_pixels(self)
+        least = self.least_pixels or readable_pixels(self)
         most = max(self.presentation_pixels, least)
         # In turn: k and q·k written out; q·k alone written out (its second factors are k); results only.
         tries = ((True, True), (True, False), (False, False))
@@ -597,7 +599,7 @@ class StepView(Retranslated, QWidget):
         cells = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row and Σ are bold
         heads = QFontMetrics(self.table.horizontalHeader().font())
         headers = self.model.headers()
-        padding = round(self._pixels * CELL_PADDING_EMS) if self.model.compact and self._pixels else cells.height()
+        padding = round(self._pixels * CELL_PADDING_EMS) + 2 if self.model.compact and self._pixels else cells.height()
         widths = {}
         for column, texts in zip(self.model.FITTED, self.model.columns_text(self._sample())):
             if column == DOT and not self.model.compact:
