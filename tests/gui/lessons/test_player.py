@@ -52,6 +52,9 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
         picture = rgb(w.grab().toImage())
         assert picture.std() > 10 and (before is None or not np.array_equal(picture, before))  # drawn, and new
         before = picture
+        if scene.question is not None:
+            press(w, qtbot, Qt.Key_PageDown)  # a question's answer first (test_question.py)
+            assert w.lessons.index == index and w.lessons.question.asked.revealed
         steps = 0 if scene.step is None else 5 - scene.step
         press(w, qtbot, Qt.Key_PageDown, steps)  # the scene's guided steps first ...
         assert w.lessons.index == index and d.stage == (scene.step and 5)
