@@ -28,8 +28,8 @@ from PySide6.QtGui import (
 )
 
 from ...core.explain import MINUS_INFINITY, fmt
+from ..common.asked import Asked
 from ..common.i18n import tr
-from ..lessons.asked import Asked
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
 from ..steps.stages import stage

@@ -23,10 +23,10 @@ from ...core.attention import kv_group
 from ...core.compute import hidden
 from ...core.scenario import head_is_off
 from ...core.summary import pooled
+from ..common.asked import Asked
 from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
-from ..lessons.asked import Asked
 from ..look import colormaps
 from ..look.fonts import figure_font, readable_pixels, weighted
 from ..state.commands import SetHeadOff, SetSettings
@@ -120,7 +120,7 @@ class HeadPanel(QWidget):
         self._press = None   # where a drag started, and the block then
         self._dragged = False
         self._minimap = None  # (weights, colours and size, image, its pixels)
-        self.asked: Asked | None = None  # a lesson's question on this head (gui/lessons/asked.py)
+        self.asked: Asked | None = None  # a lesson's question on this head (common/asked.py)
         self._restyle()
         self._retranslate()
 

@@ -6,10 +6,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ..common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from ..common.markup import rich
 from ..look.fonts import presented, weighted
 from ..steps.table import POWER
-from .asked import RIGHT_COLOUR, WRONG_COLOUR
 
 QUESTION_SHARE = 1.25  # the question's type, as a share of the caption's
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..common.asked import Asked
 from ..common.i18n import tr
-from .asked import Asked
 
 GUESSED_IN = ("head", "heads")  # the views with the heatmap (and the step table) a guess is clicked in
 

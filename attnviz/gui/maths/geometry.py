@@ -228,7 +228,7 @@ class GeometryView(Presenting, MathView):
         self.arrows.tipDragged.connect(self._dragged)
         self._drag_id = None
         self._seen = None  # the scenario at the last refresh: refit after edits, keep a zoom on a new query
-        self.asked = None  # a lesson's question (gui/lessons/asked.py): no weights shown until revealed
+        self.asked = None  # a lesson's question (common/asked.py): no weights shown until revealed
         for axis in ("left", "bottom"):  # plain numbers: no "(×0.001)" the class has to decode
             self.plot.getAxis(axis).enableAutoSIPrefix(False)
         self.fit_button = QPushButton(objectName="geometryFit")

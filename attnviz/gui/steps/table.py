@@ -31,10 +31,10 @@ from ...core.explain import (
 )
 from ...core.scenario import head_is_off
 from ..common import roles
+from ..common.asked import Asked
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
-from ..lessons.asked import Asked
 from ..look import colormaps
 from ..look.fonts import presented, readable_pixels, weighted
 from .formula import FormulaView

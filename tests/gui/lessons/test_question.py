@@ -7,8 +7,8 @@ from PySide6.QtCore import QPoint, Qt
 from test_player import giving, press, settle  # tests/gui/lessons is on the path
 
 from attnviz.core.lessons import builtin_lesson, open_scene
+from attnviz.gui.common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from attnviz.gui.heads.heatmap import NEUTRAL_FILL
-from attnviz.gui.lessons.asked import RIGHT_COLOUR, WRONG_COLOUR
 from attnviz.gui.steps.table import EXP, WEIGHT
 
 # (lesson, scene index) of a question in the view "head", one per built-in lesson

@@ -1,6 +1,6 @@
 """What a lesson's question hides, as the views that draw it read it: the query's row of one head,
 the class's guess in it, and whether the answer is shown yet. No Qt: the heatmap, the step table and
-the geometry view each draw it their own way (gui/lessons/question.py keeps it up to date)."""
+the geometry view each draw it their own way (lessons/question.py keeps it up to date)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
