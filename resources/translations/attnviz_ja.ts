@@ -1874,6 +1874,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>ここでは q と k は X と W 行列から計算されるので、「層：X から O まで」でそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」がそのキーに与える重みが大きいことを表します。</translation>
     </message>
     <message>
+        <source>Every k is drawn as thin, with no weight, until the answer is shown: which k is closest to q is for the class to see.</source>
+        <translation>答えを見せるまで、どの k も同じ細さで、重みは書きません。q にいちばん近い k はどれか、みんなで見てください。</translation>
+    </message>
+    <message>
         <source>“{0}”</source>
         <translation>「{0}」</translation>
     </message>
@@ -2958,6 +2962,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
     </message>
     <message>
+        <source>a lesson&apos;s question: show the answer (→ too)</source>
+        <translation>授業の問い：答えを見せる（→ でも）</translation>
+    </message>
+    <message>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
@@ -3224,6 +3232,30 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Cannot show this scene</source>
         <translation>この場面を表示できません</translation>
+    </message>
+    <message>
+        <source>Click the class&apos;s guess (a key); A or → shows the answer.</source>
+        <translation>クラスの予想（キー）をクリック。A か → で答えを見せます。</translation>
+    </message>
+    <message>
+        <source>A or → shows the answer.</source>
+        <translation>A か → で答えを見せます。</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} (A or → shows the answer)</source>
+        <translation>予想：{0}（A か → で答えを見せます）</translation>
+    </message>
+    <message>
+        <source>The answer: {0}</source>
+        <translation>答え：{0}</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} — right</source>
+        <translation>予想：{0} — 正解</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} — wrong (the answer: {1})</source>
+        <translation>予想：{0} — 不正解（答え：{1}）</translation>
     </message>
 </context>
 </TS>

@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont, QFontMetrics, QFontMetricsF
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
@@ -31,6 +31,7 @@ from ...core.explain import (
 )
 from ...core.scenario import head_is_off
 from ..common import roles
+from ..common.asked import Asked
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
@@ -149,6 +150,7 @@ class StepTableModel(QAbstractTableModel):
         self._cache: dict = {}
         self._headers: list[str] = []
         self.resets = 0       # counted by the tests: an unrelated edit must not reset the table
+        self.asked: Asked | None = None  # a lesson's question: its best key not bold, its guess marked
         view.subscribe(("colormap", "scale"), lambda _: self._recolour())
         self.refresh()
 
@@ -159,6 +161,17 @@ class StepTableModel(QAbstractTableModel):
             self._cache = {}
             if self._numbers is not None:
                 self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
+
+    def set_asked(self, asked: Asked | None) -> None:
+        self.asked = asked
+        self._cache = {}
+        if self._numbers is not None:
+            self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
+
+    def asked_here(self) -> Asked | None:
+        """The question, if it is about the row this table shows (the selected query of its head)."""
+        d, a = self.document, self.asked
+        return a if a is not None and (a.head, a.row) == (d.active_head, d.query) else None
 
     def _recolour(self) -> None:
         self.colormap = colormaps.get(self.view.colormap, self.view.scale)
@@ -250,7 +263,12 @@ class StepTableModel(QAbstractTableModel):
             place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
             out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
             out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
-        if j == self._best or total:
+        asked = self.asked_here()
+        if asked is not None and j == asked.guess:  # the class's guess: its key lit, ✓ or ✗ once revealed
+            out[roles.DISPLAY] = [f"{cells[KEY]} {asked.mark()}".strip()] + cells[1:]
+            out.setdefault(roles.BACKGROUND, [None] * COLUMNS)[KEY] = QBrush(QColor(*asked.colour()))
+            out[roles.FOREGROUND][KEY] = QBrush(QColor(255, 255, 255))
+        if (j == self._best and not (asked and not asked.revealed)) or total:  # bold would tell the answer
             out[roles.FONT] = [weighted(self.font or QApplication.font(), bold=True)] * COLUMNS
         if total:
             out[roles.TOOLTIP] = [None] * EXP + [tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
@@ -302,6 +320,8 @@ class SumRowModel(QAbstractTableModel):
 class StepView(Retranslated, QWidget):
     """The formula, the title (which query, which head), the step table with its Σ row pinned under
     it, and the output as Σ weight × v."""
+
+    guessed = Signal(int)  # a lesson's question: a key's row clicked, the class's guess
 
     def __init__(self, document, view, parent=None):
         super().__init__(parent)
@@ -365,6 +385,7 @@ class StepView(Retranslated, QWidget):
             layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
         self._fitted_height = 0  # presenting: the table's height the type was fitted to
+        self.table.clicked.connect(self._clicked)
         self.table.installEventFilter(self)  # presenting: the table's height changes with the labels under it
         document.changed.connect(self.schedule)
         document.selectionChanged.connect(self.schedule)
@@ -383,19 +404,21 @@ class StepView(Retranslated, QWidget):
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query)))
         on_screen = shown(d.stage)
-        self.output.setVisible("output" in on_screen and not d.scenario.weights_only)
+        hiding = self.hiding()  # a question's answer: no eˣ, weight, output, nor a note that states them
+        self.output.setVisible("output" in on_screen and not d.scenario.weights_only and not hiding)
         note = d.scenario.text("note", current_language())
         self.note.setText(with_powers(note))
-        self.note.setVisible(bool(note))
-        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only else ""
+        self.note.setVisible(bool(note) and not hiding)
+        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only \
+            and not hiding else ""
         self.shifted.setText(words)
         self.shifted.setVisible(bool(words))
         self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of
         self._show_columns()
         self._hide_sum_row()
-        self.sum_table.setHidden("sum" not in on_screen)
+        self.sum_table.setHidden("sum" not in on_screen or hiding)
         layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()),
-                  self.presentation_pixels, on_screen, small_example(d.scenario, d.active_head), decimals)
+                  self.presentation_pixels, on_screen, small_example(d.scenario, d.active_head), decimals, hiding)
         widest = self._widest_texts()
         if layout != self._layout or self._outgrown(widest):  # sizing columns measures texts: not every edit
             self._layout = layout
@@ -412,7 +435,22 @@ class StepView(Retranslated, QWidget):
             columns.discard(K)  # presenting a larger example: no room for every k
         if d.scenario.weights_only:
             columns -= {K, DOT, SCALED, EXP}  # a model's weights: no q, k
+        if self.hiding():
+            columns -= {EXP, WEIGHT}
         return columns
+
+    def set_asked(self, asked: Asked | None) -> None:
+        """A lesson's question (or None): while it is unrevealed, its row's answer is not shown."""
+        self.model.set_asked(asked)
+        self.refresh()
+
+    def hiding(self) -> bool:
+        asked = self.model.asked_here()
+        return asked is not None and not asked.revealed
+
+    def _clicked(self, index) -> None:
+        if self.hiding() and 0 <= index.row() < self.model.sum_row:
+            self.guessed.emit(index.row())
 
     def _show_columns(self):
         """The columns computed so far (the guided step's), in the table and the Σ row alike."""

@@ -74,6 +74,9 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
         picture = rgb(w.grab().toImage())
         assert picture.std() > 10 and (before is None or not np.array_equal(picture, before))  # drawn, and new
         before = picture
+        if scene.question is not None:
+            press(w, qtbot, Qt.Key_PageDown)  # a question's answer first (test_question.py)
+            assert w.lessons.index == index and w.lessons.question.asked.revealed
         after = lesson.scenes[index + 1] if index + 1 < len(lesson.scenes) else None
         last = 5 if scene.step is None or after is None or after.step is None or after.scenario != scene.scenario \
             else max(scene.step, after.step - 1)  # the next scene goes on with the same steps
@@ -163,6 +166,7 @@ def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot)
 
 def test_the_worked_examples_scenes_tell_one_guided_step_each(qtbot):
     w = giving(qtbot, "attention")  # scenes 1, 2, 3: toy-3token at steps 1 (q·k), 2 (÷√d_k), 4 (softmax)
+    press(w, qtbot, Qt.Key_A)  # scene 1's question answered
     press(w, qtbot, Qt.Key_PageDown)
     assert (w.lessons.index, w.document.stage) == (1, 2)  # the next scene goes on where scene 1 stopped
     press(w, qtbot, Qt.Key_PageDown)
