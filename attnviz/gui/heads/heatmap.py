@@ -101,6 +101,7 @@ def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapDat
 
 
 ROW_LABEL_SHARE = 0.3  # of a panel's width, at most, for the queries' labels
+LEAST_LABEL_SHRINK = 0.7  # labels too wide for that are made smaller down to this share of their type, then cut
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
 VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
 SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
@@ -178,8 +179,9 @@ class HeatmapPainter:
         if self.labels:
             widest = max(fm.horizontalAdvance(t) for t in data.tokens)
             room = rect.width() * ROW_LABEL_SHARE
-            if widest + fm.height() * 0.4 > room and label_font.pixelSize() > 6:  # smaller, rather than cut (座…)
-                label_font.setPixelSize(max(6, int(label_font.pixelSize() * room / (widest + fm.height() * 0.4))))
+            shrink = room / (widest + fm.height() * 0.4)
+            if LEAST_LABEL_SHRINK <= shrink < 1:  # a little smaller, rather than cut (座…); a long token is cut
+                label_font.setPixelSize(max(6, int(label_font.pixelSize() * shrink)))
                 fm = QFontMetricsF(label_font)
                 widest = max(fm.horizontalAdvance(t) for t in data.tokens)
             row_w = min(widest + fm.height() * 0.4, room)
