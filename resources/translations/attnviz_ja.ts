@@ -686,6 +686,62 @@ exactly 0</source>
         <translation>シナリオを保存</translation>
     </message>
     <message>
+        <source>On the screen: {0}. Printed here: the weights of {1} and the steps of its query.</source>
+        <translation>画面では「{0}」を表示します。ここに印刷したのは {1} の重みと、そのクエリの計算手順です。</translation>
+    </message>
+    <message>
+        <source>Scene {0} / {1}</source>
+        <translation>シーン {0} / {1}</translation>
+    </message>
+    <message>
+        <source>Question: {0}</source>
+        <translation>問い：{0}</translation>
+    </message>
+    <message>
+        <source>Write down your prediction in the row marked ?; the answer is on the last page, under scene {0}.</source>
+        <translation>？の行に予想を書き込みましょう。答えは最後のページの「シーン {0}」にあります。</translation>
+    </message>
+    <message>
+        <source>Scene {0}: {1}</source>
+        <translation>シーン {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>答え</translation>
+    </message>
+    <message>
+        <source>Answer: {0} (weight {1})</source>
+        <translation>答え：{0}（重み {1}）</translation>
+    </message>
+    <message>
+        <source>The weights of “{0}”: {1}</source>
+        <translation>「{0}」の重み：{1}</translation>
+    </message>
+    <message>
+        <source>the handout could not be rendered</source>
+        <translation>配布資料を描画できませんでした</translation>
+    </message>
+    <message>
+        <source>{0}: a handout is a PDF file: give a name ending in .pdf</source>
+        <translation>{0}：配布資料は PDF ファイルです。.pdf で終わる名前を指定してください</translation>
+    </message>
+    <message>
+        <source>Handout (PDF)</source>
+        <translation>配布資料（PDF）</translation>
+    </message>
+    <message>
+        <source>{0}…</source>
+        <translation>{0}…</translation>
+    </message>
+    <message>
+        <source>Save the handout</source>
+        <translation>配布資料を保存</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
         <source>Cannot save</source>
         <translation>保存できません</translation>
     </message>

@@ -21,6 +21,7 @@ from ..common.actions import make_action
 from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
+from .handout import add_handout_menu
 from .overlays import Blank, SceneList
 from .question import QuestionPlay
 
@@ -128,6 +129,7 @@ class LessonPlayer:
             action.triggered.connect(lambda _=False, i=lesson.id: self.open(builtin_lesson(i)))
         menu.addSeparator()
         menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
+        add_handout_menu(menu, self.window, self.lesson)
 
     def open_file(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
