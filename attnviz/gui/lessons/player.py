@@ -22,6 +22,7 @@ from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
 from .overlays import Blank, SceneList
+from .presenter import Presenter
 
 LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
 JUMP_DIGITS = 3          # a scene number is at most this long
@@ -44,6 +45,7 @@ class LessonPlayer:
         self.scenes = SceneList(window)
         self.scenes.chosen.connect(self.go)
         self.blank = Blank(window)
+        self.presenter = Presenter(window, view)  # the notes: on a second screen, or on N
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),
             ("last", lambda: self.go(len(self.lesson.scenes) - 1), ["End"]),
@@ -51,6 +53,7 @@ class LessonPlayer:
             ("list", self.list_scenes, ["S"]),
             ("blank", self.blank.toggle, ["B"]),
             ("reset", self.reset, ["R"]),
+            ("notes", self.presenter.toggle_notes, ["N"]),
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
@@ -58,6 +61,10 @@ class LessonPlayer:
     @property
     def active(self) -> bool:
         return self.lesson is not None
+
+    def keys(self) -> list[tuple[str, str]]:
+        """The lesson's own keys the `?` overlay adds to the presentation's (key, what it does)."""
+        return self.presenter.keys()
 
     def _enable(self, on: bool) -> None:
         for action in self.actions.values():
@@ -73,6 +80,7 @@ class LessonPlayer:
         self.lesson, self.kept, self.index = lesson, {}, index
         self.classroom.lesson = self
         self.classroom.set_presentation(True)
+        self.presenter.start()  # after full screen: the projector is the screen the window fills
         for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
             self.window.setCorner(corner, Qt.BottomDockWidgetArea)
         self.caption.fit_type()
@@ -88,6 +96,7 @@ class LessonPlayer:
         self.lesson = None
         self.classroom.lesson = None
         self._enable(False)
+        self.presenter.stop()
         self.scenes.hide()
         self.blank.hide()
         self.dock.hide()
@@ -238,6 +247,7 @@ class LessonPlayer:
         self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang],
                                 scene.question.text[lang] if scene.question else "")
         self._fit_caption()
+        self.presenter.show_scene(self.lesson, self.index, lang)
         return True
 
     def _fit_caption(self) -> None:
