@@ -222,7 +222,6 @@ class Presenter:
         self.screen_window.place(screen)
         self.clock.start()
         self._tick()
-        self.window.activateWindow()  # the clicker's keys go to the projector's window
 
     def stop(self) -> None:
         self.clock.stop()
