@@ -3313,5 +3313,37 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <source>Your guess: {0} — wrong (the answer: {1})</source>
         <translation>予想：{0} — 不正解（答え：{1}）</translation>
     </message>
+    <message>
+        <source>{0}  ·  {1} since the start</source>
+        <translation>{0}  ·  開始から {1}</translation>
+    </message>
+    <message>
+        <source>No notes for this scene.</source>
+        <translation>この場面にはノートがありません。</translation>
+    </message>
+    <message>
+        <source>one big head, step by step</source>
+        <translation>大きなヘッド 1 つと計算の手順</translation>
+    </message>
+    <message>
+        <source>Shown as: {0}</source>
+        <translation>見せ方：{0}</translation>
+    </message>
+    <message>
+        <source>Shown as: {0}, step {1}: {2}</source>
+        <translation>見せ方：{0}、ステップ {1}：{2}</translation>
+    </message>
+    <message>
+        <source>The last scene: nothing follows.</source>
+        <translation>最後の場面です。この後はありません。</translation>
+    </message>
+    <message>
+        <source>Next: {0} / {1}</source>
+        <translation>次：{0} / {1}</translation>
+    </message>
+    <message>
+        <source>the presenter&apos;s notes for a moment (N: hidden)</source>
+        <translation>発表者ノートを少しの間表示（もう一度 N で隠す）</translation>
+    </message>
 </context>
 </TS>

@@ -49,12 +49,14 @@ class KeysOverlay(QWidget):
         layout.addSpacing(20)
         layout.addLayout(self.columns)
         layout.addStretch(1)
+        self.extra = None  # while a lesson is given: its keys (a callable, read again when the language changes)
         parent.installEventFilter(self)
 
-    def open(self, lesson: bool = False) -> None:
-        """Shown over the whole window, in the current language at presentation size; `lesson`: a
-        lesson is given, its answer key listed."""
-        self.lesson = lesson
+    def open(self, extra=None) -> None:
+        """Shown over the whole window, in the current language at presentation size; `extra()` gives
+        more (key, text) rows for "In every view" (a lesson's: its answer key listed too)."""
+        self.extra = extra
+        self.lesson = extra is not None
         font = presented(QApplication.font(), self)
         font.setPixelSize(round(font.pixelSize() * TYPE_SHARE))  # one look from the back row: larger still
         self.setFont(font)
@@ -72,7 +74,8 @@ class KeysOverlay(QWidget):
         self.title.setText(tr("Keys while presenting (? or Esc closes this list)"))
         self.title.setFont(weighted(self.font(), bold=True))
         views = [(v.key, tr(v.label)) for v in VIEWS]
-        for heading, rows in ((tr("Views"), views), (tr("In every view"), other_keys(self.lesson))):
+        everywhere = other_keys(self.lesson) + (self.extra() if self.extra else [])
+        for heading, rows in ((tr("Views"), views), (tr("In every view"), everywhere)):
             grid = QGridLayout()
             grid.setHorizontalSpacing(30)
             grid.setVerticalSpacing(8)

@@ -23,6 +23,7 @@ from ..steps.stages import NUMBERS
 from .caption import CaptionBar
 from .handout import add_handout_menu
 from .overlays import Blank, SceneList
+from .presenter import Presenter
 from .question import QuestionPlay
 
 LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
@@ -48,6 +49,7 @@ class LessonPlayer:
         self.scenes.chosen.connect(self.go)
         self.blank = Blank(window)
         self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
+        self.presenter = Presenter(window, view)  # the notes: on a second screen, or on N
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),
             ("last", lambda: self.go(len(self.lesson.scenes) - 1), ["End"]),
@@ -56,6 +58,7 @@ class LessonPlayer:
             ("blank", self.blank.toggle, ["B"]),
             ("reset", self.reset, ["R"]),
             ("reveal", self.reveal, ["A"]),  # the answer of the scene's question
+            ("notes", self.presenter.toggle_notes, ["N"]),
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
@@ -63,6 +66,10 @@ class LessonPlayer:
     @property
     def active(self) -> bool:
         return self.lesson is not None
+
+    def keys(self) -> list[tuple[str, str]]:
+        """The lesson's own keys the `?` overlay adds to the presentation's (key, what it does)."""
+        return self.presenter.keys()
 
     def _enable(self, on: bool) -> None:
         for action in self.actions.values():
@@ -79,6 +86,7 @@ class LessonPlayer:
         self.question.forget()
         self.classroom.lesson = self
         self.classroom.set_presentation(True)
+        self.presenter.start()  # after full screen: the projector is the screen the window fills
         for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
             self.window.setCorner(corner, Qt.BottomDockWidgetArea)
         self.caption.fit_type()
@@ -99,6 +107,7 @@ class LessonPlayer:
         self.question.end()
         self._enable(False)
         self.classroom.parts.steps.least_pixels = 0
+        self.presenter.stop()
         self.scenes.hide()
         self.blank.hide()
         self.dock.hide()
@@ -258,6 +267,7 @@ class LessonPlayer:
                                 scene.question.text[lang] if scene.question else "")
         self.question.ask(opened)
         self._fit_caption()
+        self.presenter.show_scene(self.lesson, self.index, lang)
         return True
 
     def _fit_caption(self) -> None:
