@@ -21,6 +21,7 @@ from ..common.actions import make_action
 from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
+from .editor import LessonEditor
 from .overlays import Blank, SceneList
 
 LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
@@ -54,6 +55,7 @@ class LessonPlayer:
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
+        self.editor = LessonEditor(self)  # Add this as a scene…, Edit the lesson… (their key works from now)
 
     @property
     def active(self) -> bool:
@@ -71,6 +73,7 @@ class LessonPlayer:
         if not self.files.maybe_save():
             return False
         self.lesson, self.kept, self.index = lesson, {}, index
+        self.editor.given(lesson)
         self.classroom.lesson = self
         self.classroom.set_presentation(True)
         for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
@@ -118,6 +121,7 @@ class LessonPlayer:
             action.triggered.connect(lambda _=False, i=lesson.id: self.open(builtin_lesson(i)))
         menu.addSeparator()
         menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
+        self.editor.fill_menu(menu)
 
     def open_file(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
