@@ -195,6 +195,8 @@ class EditorDialog(QDialog):
         super().__init__(parent, objectName="lessonEditor")
         self.editor = editor
         self.title = {lang: QLineEdit(objectName=f"title_{lang}") for lang in LANGUAGES}
+        for field in self.title.values():  # kept as typed, whatever button comes next
+            field.editingFinished.connect(self._retitle)
         self.scenes = QListWidget(objectName="lessonScenes")
         self.scenes.currentRowChanged.connect(lambda _: self._enable())
         self.scenes.itemDoubleClicked.connect(lambda _: self.edit_texts())
@@ -260,12 +262,15 @@ class EditorDialog(QDialog):
         dialog.open()
         self.texts_dialog = dialog  # for the tests, and kept alive while it is open
 
-    def give(self) -> None:
+    def _retitle(self) -> None:
         self.editor.retitle(self.title["ja"].text(), self.title["en"].text())
+
+    def give(self) -> None:
+        self._retitle()
         self.editor.give(self.scenes.currentRow())
 
     def save(self) -> None:
-        self.editor.retitle(self.title["ja"].text(), self.title["en"].text())
+        self._retitle()
         self.editor.save_dialog()
 
 

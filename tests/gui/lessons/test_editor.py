@@ -57,10 +57,13 @@ def three_scenes(window, qtbot):
     return about
 
 
-def saved(window, monkeypatch, path):
+def saved(window, monkeypatch, path, title_en=None):
+    """Edit the lesson…, perhaps the English title typed, Save… to `path`."""
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     editor = window.lessons.editor
     editor.edit()
+    if title_en is not None:
+        editor.dialog.title["en"].setText(title_en)
     editor.dialog.buttons["save"].click()
     return editor
 
@@ -79,9 +82,10 @@ def test_three_window_states_become_three_scenes_that_save_and_load_the_same(win
     assert three.scenario.kind == "embedded" and three.view == "head"
     assert json.loads(three.scenario.value) == json.loads(json.dumps(scenario_to_dict(window.document.scenario)))
     path = tmp_path / "mine.attnviz-lesson.json"
-    editor = saved(window, monkeypatch, path)
+    editor = saved(window, monkeypatch, path, title_en="")  # left empty: the Japanese title for both
     assert path.is_file() and not editor.dirty and editor.dialog.message.text() == ""
     assert load(path).scenes == lesson.scenes and load(path).id == "mine"
+    assert load(path).title == Bilingual("私の授業", "私の授業")
 
 
 def test_the_editor_lists_the_scenes_and_moves_and_removes_them(window, qtbot):
