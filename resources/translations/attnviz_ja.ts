@@ -846,8 +846,8 @@ exactly 0</source>
         <translation>この画面を場面として追加</translation>
     </message>
     <message>
-        <source>Scene {0}: {1}; head {2}, query {3} ({4})</source>
-        <translation>場面 {0}：{1}。ヘッド {2}、クエリ {3}（{4}）</translation>
+        <source>Scene {0}: {1}; head {2}, query {3}</source>
+        <translation>場面 {0}：{1}。ヘッド {2}、クエリ {3}</translation>
     </message>
     <message>
         <source>(this view shows no guided step: the step is left out)</source>

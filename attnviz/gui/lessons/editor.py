@@ -311,25 +311,32 @@ class LessonEditor:
     def add_scene(self) -> None:
         """The caption's dialog; on OK, the window's state (as it is then) is the lesson's next scene."""
         try:
-            self._scene(Bilingual("", ""))  # a state that cannot be a scene is said now, not after typing
+            scene = self._scene(NO_TEXT)  # a state that cannot be a scene is said now, not after typing
         except NotAScene as e:
             self.window.warn(tr("Cannot add this scene"), str(e))
             return
         count = 0 if self.lesson is None else len(self.lesson.scenes)
-        dialog = TextsDialog(self.window, tr("Add this as a scene"), self._about(count + 1), Bilingual("", ""))
+        dialog = TextsDialog(self.window, tr("Add this as a scene"), self._about(count + 1, scene), NO_TEXT)
         dialog.accepted.connect(lambda: self._add(dialog.texts()[0]))
         dialog.open()
         self.caption_dialog = dialog
 
-    def _about(self, number: int) -> str:
+    def _about(self, number: int, scene: Scene) -> str:
+        """What the scene will be: its view, head and query in each language (a preset's versions have
+        their own words, and the query is guessed by its position when it is not the story's token)."""
         d = self.document
-        view = self._view()
-        tokens = d.scenario.tokens
-        text = tr("Scene {0}: {1}; head {2}, query {3} ({4})").format(
-            number, view_label(view), d.active_head, d.query, tokens[d.query])
-        if d.stage is not None and view not in STEP_VIEWS:
+        text = tr("Scene {0}: {1}; head {2}, query {3}").format(number, view_label(scene.view), scene.head,
+                                                                 self._queries(scene))
+        if d.stage is not None and scene.step is None:
             text += " " + tr("(this view shows no guided step: the step is left out)")
         return text
+
+    def _queries(self, scene: Scene) -> str:
+        """The query's token in each language the class may be given the scene in."""
+        if scene.scenario.kind != "preset":
+            return f"{scene.query.ja} ({self.document.scenario.tokens[scene.query.ja]})"
+        words = {lang: load_preset(scene.scenario.value, lang).tokens[scene.query[lang]] for lang in LANGUAGES}
+        return f"{scene.query.ja} ({words['ja']}) / {scene.query.en} ({words['en']})"
 
     def _view(self) -> str:
         c = self.classroom

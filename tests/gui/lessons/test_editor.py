@@ -44,7 +44,7 @@ def type_into(window, matrix, row, col, text):
 
 def three_scenes(window, qtbot):
     """A preset on the desk; the same with the mask off, at guided step 2, presenting softmax; an edited one."""
-    add(window, qtbot, "猫の例", "The cat")
+    assert "query 6 (それ) / 6 (It)" in add(window, qtbot, "猫の例", "The cat")  # the query in each version
     window.findChild(QWidget, "causalToggle").click()
     window.document.set_stage(2)
     window.classroom.set_presentation(True)
@@ -53,7 +53,7 @@ def three_scenes(window, qtbot):
     about = add(window, qtbot, "", "Softmax without the mask")
     window.classroom.set_presentation(False)
     assert type_into(window, "q", 6, 0, "2.5")
-    add(window, qtbot, "編集した例", "Edited")
+    assert "query 6 (それ)" in add(window, qtbot, "編集した例", "Edited")  # embedded: one version
     return about
 
 
