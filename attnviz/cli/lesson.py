@@ -1,6 +1,7 @@
 """`attnviz lesson`: a lesson given in the window from scene N, one scene as the class sees it (--screenshot),
 a lesson file checked (--check: `N scenes`, or the one line naming the scene that is wrong), or a built-in
-lesson written as a file to start one's own from (--save). Bad input is said before Qt starts."""
+lesson written as a file to start one's own from (--save), or a handout for students (--handout -o OUT.pdf). Bad
+input is said before Qt starts."""
 from __future__ import annotations
 
 import os
@@ -26,6 +27,9 @@ def add(sub) -> None:
                            "one line naming the scene and what is wrong (exit 2)")
     what.add_argument("--save", metavar=f"OUT{SUFFIX}",
                       help="write the built-in lesson ID as a lesson file, to start one's own from")
+    what.add_argument("--handout", action="store_true",
+                      help="write a handout for students (with -o OUT.pdf): A4, one page per scene, the answers last")
+    parser.add_argument("-o", "--output", metavar="OUT.pdf", help="with --handout: the PDF file written")
     parser.add_argument("--width", type=pixels("width", 10000), help="with --screenshot: pixels (default 1920)")
     parser.add_argument("--height", type=pixels("height", 10000), help="with --screenshot: pixels (default 1080)")
     parser.set_defaults(run=run)
@@ -45,6 +49,8 @@ def run(args, out) -> int:
         raise UsageError("--width and --height size a --screenshot")
     if args.save is not None:
         return _save(args)
+    if args.handout or args.output is not None:
+        return _handout(args)
     lesson = open_lesson(args.lesson)
     if args.check:
         out.write(f"{len(lesson.scenes)} scenes\n")
@@ -77,4 +83,28 @@ def _screenshot(args, lesson, index: int) -> int:
         raise UsageError(f"--screenshot {args.screenshot}: a screenshot is a PNG file: give a name ending in .png")
     from ..gui.window.app import lesson_screenshot
     lesson_screenshot(lesson, index, args.screenshot, args.width or 1920, args.height or 1080, args.lang)
+    return 0
+
+
+def _handout(args) -> int:
+    if not args.handout:
+        raise UsageError("-o names the handout's file: give --handout too")
+    if args.output is None:
+        raise UsageError("--handout needs -o OUT.pdf, the file to write")
+    if args.scene is not None:
+        raise UsageError("--handout prints every scene: leave out --scene")
+    if not args.output.lower().endswith(".pdf") or os.path.isdir(args.output):
+        raise UsageError(f"-o {args.output}: a handout is a PDF file: give a name ending in .pdf")
+    folder = os.path.dirname(args.output) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"-o {args.output}: the folder {folder} does not exist")
+    lesson = open_lesson(args.lesson)
+    from ..gui.common.i18n import install_language, system_language
+    from ..gui.lessons.handout import write_handout
+    from ..gui.window.app import create_app, use_offscreen
+    use_offscreen()
+    create_app()
+    lang = args.lang or system_language()
+    install_language(lang)
+    write_handout(lesson, args.output, lang)
     return 0

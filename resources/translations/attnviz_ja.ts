@@ -686,6 +686,62 @@ exactly 0</source>
         <translation>シナリオを保存</translation>
     </message>
     <message>
+        <source>On the screen: {0}. Printed here: the weights of {1} and the steps of its query.</source>
+        <translation>画面では「{0}」を表示します。ここに印刷したのは {1} の重みと、そのクエリの計算手順です。</translation>
+    </message>
+    <message>
+        <source>Scene {0} / {1}</source>
+        <translation>シーン {0} / {1}</translation>
+    </message>
+    <message>
+        <source>Question: {0}</source>
+        <translation>問い：{0}</translation>
+    </message>
+    <message>
+        <source>Write down your prediction in the row marked ?; the answer is on the last page, under scene {0}.</source>
+        <translation>？の行に予想を書き込みましょう。答えは最後のページの「シーン {0}」にあります。</translation>
+    </message>
+    <message>
+        <source>Scene {0}: {1}</source>
+        <translation>シーン {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>答え</translation>
+    </message>
+    <message>
+        <source>Answer: {0} (weight {1})</source>
+        <translation>答え：{0}（重み {1}）</translation>
+    </message>
+    <message>
+        <source>The weights of “{0}”: {1}</source>
+        <translation>「{0}」の重み：{1}</translation>
+    </message>
+    <message>
+        <source>the handout could not be rendered</source>
+        <translation>配布資料を描画できませんでした</translation>
+    </message>
+    <message>
+        <source>{0}: a handout is a PDF file: give a name ending in .pdf</source>
+        <translation>{0}：配布資料は PDF ファイルです。.pdf で終わる名前を指定してください</translation>
+    </message>
+    <message>
+        <source>Handout (PDF)</source>
+        <translation>配布資料（PDF）</translation>
+    </message>
+    <message>
+        <source>{0}…</source>
+        <translation>{0}…</translation>
+    </message>
+    <message>
+        <source>Save the handout</source>
+        <translation>配布資料を保存</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
         <source>Cannot save</source>
         <translation>保存できません</translation>
     </message>
@@ -1998,6 +2054,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>ここでは q と k は X と W 行列から計算されるので、「層：X から O まで」でそちらを変更してください。キーの矢印が太いほど、クエリ「{0}」がそのキーに与える重みが大きいことを表します。</translation>
     </message>
     <message>
+        <source>Every k is drawn as thin, with no weight, until the answer is shown: which k is closest to q is for the class to see.</source>
+        <translation>答えを見せるまで、どの k も同じ細さで、重みは書きません。q にいちばん近い k はどれか、みんなで見てください。</translation>
+    </message>
+    <message>
         <source>“{0}”</source>
         <translation>「{0}」</translation>
     </message>
@@ -3082,6 +3142,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
     </message>
     <message>
+        <source>a lesson&apos;s question: show the answer (→ too)</source>
+        <translation>授業の問い：答えを見せる（→ でも）</translation>
+    </message>
+    <message>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
@@ -3348,6 +3412,30 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Cannot show this scene</source>
         <translation>この場面を表示できません</translation>
+    </message>
+    <message>
+        <source>Click the class&apos;s guess (a key); A or → shows the answer.</source>
+        <translation>クラスの予想（キー）をクリック。A か → で答えを見せます。</translation>
+    </message>
+    <message>
+        <source>A or → shows the answer.</source>
+        <translation>A か → で答えを見せます。</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} (A or → shows the answer)</source>
+        <translation>予想：{0}（A か → で答えを見せます）</translation>
+    </message>
+    <message>
+        <source>The answer: {0}</source>
+        <translation>答え：{0}</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} — right</source>
+        <translation>予想：{0} — 正解</translation>
+    </message>
+    <message>
+        <source>Your guess: {0} — wrong (the answer: {1})</source>
+        <translation>予想：{0} — 不正解（答え：{1}）</translation>
     </message>
 </context>
 </TS>

@@ -66,7 +66,10 @@ def test_a_built_in_lesson_saved_as_a_file_checks_and_reads_back_the_same(capsys
 @pytest.mark.parametrize("argv, message", [
     (["lesson", "nope", "--check"], "'nope' is neither a built-in lesson (attention, multi-head, why-it-works)"),
     (["lesson", "missing.attnviz-lesson.json", "--check"], "missing.attnviz-lesson.json: no such file"),
-    (["lesson", "attention"], "one of the arguments --check --save is required"),
+    (["lesson", "attention", "--scene", "40", "--screenshot", "OUT/x.png"], "--scene 40: the lesson has scenes 1"),
+    (["lesson", "attention", "--screenshot", "OUT/x.jpg"], "a screenshot is a PNG file"),
+    (["lesson", "attention", "--check", "--width", "800"], "--width and --height size a --screenshot"),
+    (["lesson", "attention", "--scene", "0"], "is not a number from 1 to"),
     (["lesson", "attention", "--check", "--save", "x.attnviz-lesson.json"], "not allowed with argument"),
     (["lesson", "nope", "--save", "OUT/x.attnviz-lesson.json"], "--save writes a built-in lesson"),
     (["lesson", "attention", "--save", "OUT/x.json"], "a lesson file's name ends in .attnviz-lesson.json"),
@@ -127,3 +130,18 @@ def test_the_readmes_example_lesson_checks(capsys, tmp_path):
     path = tmp_path / "mine.attnviz-lesson.json"
     path.write_text(example, encoding="utf-8")
     assert run(capsys, "lesson", path, "--check") == (0, "2 scenes\n", "")
+
+
+@pytest.mark.parametrize("lang, word", [("ja", "猫"), ("en", "cat")])
+def test_a_scene_screenshot_is_the_scene_as_the_class_sees_it(tmp_path, lang, word):
+    from PySide6.QtGui import QImage
+    out = tmp_path / "scene.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-m", "attnviz", "lesson", "attention", "--scene", "6", "--screenshot",
+                             str(out), "--lang", lang, "--width", "1280", "--height", "720"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 720)
+    colours = {image.pixel(x, y) for x in range(0, 1280, 16) for y in range(0, 720, 16)}
+    assert len(colours) > 20  # two heads' heatmaps, a caption: not a blank window

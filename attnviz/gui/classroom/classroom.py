@@ -413,7 +413,7 @@ class Classroom:
             self.present_view(self._before_compare)
 
     def toggle_keys(self) -> None:
-        self.keys.hide() if self.keys.isVisible() else self.keys.open()
+        self.keys.hide() if self.keys.isVisible() else self.keys.open(self.lesson is not None)
 
     def _escape(self) -> None:
         """Esc closes the keys' list first, goes back from the comparison (opened from a view with C)

@@ -13,9 +13,11 @@ from .views import VIEWS
 TYPE_SHARE = 1.3  # of the presentation's least type
 
 
-def other_keys() -> list[tuple[str, str]]:
-    """The keys that work in every presented view, as the overlay lists them."""
-    return [
+def other_keys(lesson: bool = False) -> list[tuple[str, str]]:
+    """The keys that work in every presented view, as the overlay lists them (and, while a lesson is
+    given, the key that reveals a question's answer)."""
+    answer = [("A", tr("a lesson's question: show the answer (→ too)"))] if lesson else []
+    return answer + [
         (tr("Tab / Shift+Tab"), tr("the next / previous view")),
         ("V", tr("the heads: one big ↔ all side by side")),
         ("H", tr("the controls panel")),
@@ -37,6 +39,7 @@ class KeysOverlay(QWidget):
         super().__init__(parent)
         self.setObjectName("keysOverlay")
         self.hide()
+        self.lesson = False
         self.title = QLabel(objectName="keysTitle", alignment=Qt.AlignCenter)
         self.columns = QHBoxLayout()
         self.columns.setSpacing(80)
@@ -48,8 +51,10 @@ class KeysOverlay(QWidget):
         layout.addStretch(1)
         parent.installEventFilter(self)
 
-    def open(self) -> None:
-        """Shown over the whole window, in the current language at presentation size."""
+    def open(self, lesson: bool = False) -> None:
+        """Shown over the whole window, in the current language at presentation size; `lesson`: a
+        lesson is given, its answer key listed."""
+        self.lesson = lesson
         font = presented(QApplication.font(), self)
         font.setPixelSize(round(font.pixelSize() * TYPE_SHARE))  # one look from the back row: larger still
         self.setFont(font)
@@ -67,7 +72,7 @@ class KeysOverlay(QWidget):
         self.title.setText(tr("Keys while presenting (? or Esc closes this list)"))
         self.title.setFont(weighted(self.font(), bold=True))
         views = [(v.key, tr(v.label)) for v in VIEWS]
-        for heading, rows in ((tr("Views"), views), (tr("In every view"), other_keys())):
+        for heading, rows in ((tr("Views"), views), (tr("In every view"), other_keys(self.lesson))):
             grid = QGridLayout()
             grid.setHorizontalSpacing(30)
             grid.setVerticalSpacing(8)

@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 
 from ...core.explain import MINUS_INFINITY, fmt
+from ..common.asked import Asked
 from ..common.i18n import tr
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
@@ -57,6 +58,13 @@ class HeatmapData:
     column_tokens: tuple[str, ...] | None = None
     row_max: np.ndarray | None = None
     short_title: str = ""  # a thumbnail too small for its whole title says this ("head 1")
+    # A lesson's question on this head: its row drawn blank with "?" until revealed, the guess outlined.
+    asked: Asked | None = None
+
+    def hidden_row(self) -> int | None:
+        """The row whose weights are hidden (a question not yet answered), or None."""
+        a = self.asked
+        return a.row if a is not None and not a.revealed else None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -73,6 +81,9 @@ def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapDat
                    weights=data.weights[rows, cols], masked=data.masked[rows, cols],
                    row_max=np.max(data.weights[rows], axis=1, keepdims=True, initial=0.0),
                    selected_row=inside(data.selected_row), only_row=inside(data.only_row),
+                   asked=None if data.asked is None or inside(data.asked.row) is None else
+                   replace(data.asked, row=inside(data.asked.row),
+                           guess=None if data.asked.guess is None else data.asked.guess - column),
                    row_text=tuple(data.row_text[cols]) if data.row_text is not None else None)
 
 
@@ -90,6 +101,7 @@ def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapDat
 
 
 ROW_LABEL_SHARE = 0.3  # of a panel's width, at most, for the queries' labels
+LEAST_LABEL_SHRINK = 0.7  # labels too wide for that are made smaller down to this share of their type, then cut
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
 VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
 SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
@@ -167,8 +179,9 @@ class HeatmapPainter:
         if self.labels:
             widest = max(fm.horizontalAdvance(t) for t in data.tokens)
             room = rect.width() * ROW_LABEL_SHARE
-            if widest + fm.height() * 0.4 > room and label_font.pixelSize() > 6:  # smaller, rather than cut (座…)
-                label_font.setPixelSize(max(6, int(label_font.pixelSize() * room / (widest + fm.height() * 0.4))))
+            shrink = room / (widest + fm.height() * 0.4)
+            if LEAST_LABEL_SHRINK <= shrink < 1:  # a little smaller, rather than cut (座…); a long token is cut
+                label_font.setPixelSize(max(6, int(label_font.pixelSize() * shrink)))
                 fm = QFontMetricsF(label_font)
                 widest = max(fm.horizontalAdvance(t) for t in data.tokens)
             row_w = min(widest + fm.height() * 0.4, room)
@@ -300,6 +313,7 @@ class HeatmapPainter:
         if self.labels:
             self._paint_labels(p, g, data)
         self._paint_selection(p, g, data)
+        self._paint_guess(p, g, data)
         p.restore()
         return g
 
@@ -317,7 +331,7 @@ class HeatmapPainter:
         (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds). The last
         ones are kept: a panel repaints (a tooltip, another window passing over) far more often
         than its weights change, and 4,096² cells take 60 ms to colour."""
-        key = (data.weights, data.masked, data.only_row, data.colored, self.colormap.name,
+        key = (data.weights, data.masked, data.only_row, data.colored, data.hidden_row(), self.colormap.name,
                self.colormap.scale, self.background.rgb())
         cached = self._pixel_cache
         if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] and cached[0][2:] == key[2:]:
@@ -331,6 +345,9 @@ class HeatmapPainter:
             pixels = coloured(self.colormap, self._position(data.weights, data.row_max))
         else:
             pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
+        hidden = data.hidden_row()
+        if hidden is not None:  # a question's row: no colour gives its weights away
+            pixels[hidden] = _argb(NEUTRAL_FILL)
         pixels[data.masked] = _argb(self.mask.fill)
         if data.only_row is not None:
             row = pixels[data.only_row].copy()
@@ -428,6 +445,9 @@ class HeatmapPainter:
         p.setFont(self._fitting(g.value_font, data.row_text, g.cell_w * 0.9) if data.row_text else g.value_font)
         n = len(data.tokens)
         rows = range(n) if data.only_row is None else [data.only_row]
+        hidden = data.hidden_row()
+        if hidden is not None:
+            p.setFont(g.value_font)  # "?" in every cell, at the size the weights would have
         light = self.colormap.light(self._position(data.weights, data.row_max))  # [n, n]: black text, else white
         pens = {True: QColor(0, 0, 0), False: QColor(255, 255, 255)}
         for i in rows:
@@ -438,9 +458,9 @@ class HeatmapPainter:
                         p.setPen(self.mask.text)
                         p.drawText(rect, Qt.AlignCenter, data.masked_text)
                     continue
-                p.setPen(pens[bool(light[i, j])] if data.colored else QColor(20, 20, 20))
+                p.setPen(pens[bool(light[i, j])] if data.colored and i != hidden else QColor(20, 20, 20))
                 text = data.row_text[j] if data.row_text is not None else self._text(float(data.weights[i, j]))
-                p.drawText(rect, Qt.AlignCenter, text)
+                p.drawText(rect, Qt.AlignCenter, "?" if i == hidden else text)
         p.restore()
 
     @staticmethod
@@ -502,6 +522,29 @@ class HeatmapPainter:
         p.drawRect(row)
         p.setPen(QPen(SELECT_INNER, width * 0.8))
         p.drawRect(row)
+        p.restore()
+
+    def _paint_guess(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
+        """The class's guess framed in its row (orange; green or red once revealed), ✓ or ✗ in its corner."""
+        a = data.asked
+        if a is None or a.guess is None or not 0 <= a.guess < len(data.columns):
+            return
+        cell = self._cell_rect(g, a.row, a.guess)
+        width = max(3.0, min(8.0, g.cell * 0.1))
+        p.save()
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(QColor(*a.colour()), width, Qt.SolidLine, Qt.SquareCap, Qt.MiterJoin))
+        p.drawRect(cell.adjusted(width, width, -width, -width))
+        if a.mark():
+            side = min(cell.width(), cell.height()) * 0.42
+            badge = QRectF(cell.right() - side - width * 1.5, cell.top() + width * 1.5, side, side)
+            p.setPen(QPen(QColor(255, 255, 255), max(1.5, width / 2)))  # white around: on any colour
+            p.setBrush(QColor(*a.colour()))
+            p.drawEllipse(badge)
+            font = QFont(g.label_font)
+            font.setPixelSize(max(6, round(side * 0.7)))
+            p.setFont(weighted(font, bold=True))
+            p.drawText(badge, Qt.AlignCenter, a.mark())
         p.restore()
 
 

@@ -23,6 +23,7 @@ from ...core.attention import kv_group
 from ...core.compute import hidden
 from ...core.scenario import head_is_off
 from ...core.summary import pooled
+from ..common.asked import Asked
 from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
@@ -93,6 +94,7 @@ class HeadPanel(QWidget):
     """The heatmap of head `index`; clicking it makes the head active and selects the row."""
 
     clicked = Signal(int, int)  # head, query row
+    guessed = Signal(int)       # a key's column clicked in a question's hidden row: the class's guess
     resized = Signal()          # its size or type changed: what it draws is laid out anew
 
     def __init__(self, document, index: int, report=None, parent=None):
@@ -118,6 +120,7 @@ class HeadPanel(QWidget):
         self._press = None   # where a drag started, and the block then
         self._dragged = False
         self._minimap = None  # (weights, colours and size, image, its pixels)
+        self.asked: Asked | None = None  # a lesson's question on this head (common/asked.py)
         self._restyle()
         self._retranslate()
 
@@ -272,12 +275,14 @@ class HeadPanel(QWidget):
         trace = d.result.heads[self.index]
         stage = d.stage if d.active_head == self.index else None
         title = head_label(scenario, self.index) + _group_note(scenario, self.index)
-        inputs = (scenario.tokens, d.query, stage, title)
+        asked = self.asked if self.asked is not None and self.asked.head == self.index else None
+        inputs = (scenario.tokens, d.query, stage, title, asked)
         if self._inputs is not None and trace is self._inputs[0] and inputs == self._inputs[1]:
             return  # another head was edited: this one's picture is the very same
         self._inputs = (trace, inputs)
         data = HeatmapData(tokens=scenario.tokens, weights=trace.weights, masked=hidden(trace),
-                           title=title, short_title=tr("head {0}").format(self.index), selected_row=d.query)
+                           title=title, short_title=tr("head {0}").format(self.index), selected_row=d.query,
+                           asked=asked)
         # Guided steps explain the active head's row; the other heads stay as they are.
         self._data = staged(data, trace, d.query, stage)
         self._keep_query_in_view()
@@ -417,6 +422,9 @@ class HeadPanel(QWidget):
             cell = (cell[0] + self.offset()[0], cell[1] + self.offset()[1])
         if cell and event.modifiers() & Qt.ShiftModifier and self._paint_mask(*cell):
             return
+        if cell and self.asked is not None and self.asked.hides(self.index, cell[0]):
+            self.guessed.emit(cell[1])  # the question's row: a click is the class's guess, not a selection
+            return
         d = self.document
         if self.index != d.active_head:  # a click picks the head; the query the class follows stays
             d.select(head=self.index)
@@ -448,7 +456,7 @@ def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:
     trace) and everything else around them is equal."""
     if a is None:
         return False
-    fields = ("tokens", "title", "selected_row", "only_row", "row_text", "colored")
+    fields = ("tokens", "title", "selected_row", "only_row", "row_text", "colored", "asked")
     return (a.weights is b.weights and np.array_equal(a.masked, b.masked)
             and all(getattr(a, f) == getattr(b, f) for f in fields))
 
@@ -496,6 +504,7 @@ class HeadsView(Retranslated, QWidget):
     or every head side by side, each as big as fits."""
 
     valuePixelsChanged = Signal(int)  # presenting: the big head's values changed size
+    guessed = Signal(int)             # a lesson's question: the class guessed this key (a panel's click)
 
     def __init__(self, document, view, report=None, parent=None):
         super().__init__(parent)
@@ -503,6 +512,7 @@ class HeadsView(Retranslated, QWidget):
         self.document = document
         self.view = view  # the colour map and scale every panel and the colour bar draw with
         self.panels: list[HeadPanel] = []
+        self.asked: Asked | None = None  # a lesson's question, handed to every panel
         self.focus = False
         self.report = report  # where refused edits are shown
         self._redraw = NextTurn(self, self._redraw_changed)
@@ -544,6 +554,8 @@ class HeadsView(Retranslated, QWidget):
             self.panels = [HeadPanel(self.document, i, self.report, self) for i in range(count)]
             for panel in self.panels:
                 panel.set_colormap(self.colormap)
+                panel.asked = self.asked
+                panel.guessed.connect(self.guessed)
                 panel.resized.connect(lambda p=panel: self._panel_resized(p))
         self._place()
         self.refresh()
@@ -682,6 +694,13 @@ class HeadsView(Retranslated, QWidget):
     def retranslate(self) -> None:
         self.show_description()
         self.show_guide()
+
+    def set_asked(self, asked: Asked | None) -> None:
+        """A lesson's question (or None): its head's panel hides the row and outlines the guess."""
+        self.asked = asked
+        for panel in self.panels:
+            panel.asked = asked
+        self.refresh()
 
     def panel(self, index: int) -> HeadPanel:
         return self.panels[index]

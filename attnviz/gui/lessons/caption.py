@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ..common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from ..common.markup import rich
 from ..look.fonts import presented, weighted
 from ..steps.table import POWER
@@ -26,16 +27,19 @@ class CaptionBar(QWidget):
         self.where = QLabel(objectName="lessonWhere", alignment=Qt.AlignLeft | Qt.AlignTop)
         self.caption = QLabel(objectName="lessonCaptionText", textFormat=Qt.RichText, wordWrap=True)
         self.question = QLabel(objectName="lessonQuestion", textFormat=Qt.RichText, wordWrap=True)
+        self.verdict = QLabel(objectName="lessonVerdict", textFormat=Qt.PlainText, wordWrap=True)  # the guess
         self.typed = QLabel(objectName="lessonTyped", alignment=Qt.AlignRight | Qt.AlignTop)  # a scene number
         texts = QVBoxLayout()
         texts.addWidget(self.caption)
         texts.addWidget(self.question)
+        texts.addWidget(self.verdict)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 6, 12, 8)
         layout.addWidget(self.where, 0, Qt.AlignTop)
         layout.addLayout(texts, 1)
         layout.addWidget(self.typed, 0, Qt.AlignTop)
         self.question.hide()
+        self.verdict.hide()
 
     def show_scene(self, number: int, count: int, caption: str, question: str = "") -> None:
         self.where.setText(f"{number} / {count}")
@@ -44,12 +48,20 @@ class CaptionBar(QWidget):
         self.question.setVisible(bool(question))
         self.typed.clear()
 
+    def show_verdict(self, text: str, right: bool | None = None) -> None:
+        """The line about the class's guess: green when right, red when wrong, else the caption's colour."""
+        self.verdict.setText(text)
+        colour = {True: RIGHT_COLOUR, False: WRONG_COLOUR}.get(right)
+        self.verdict.setStyleSheet("" if colour is None else "color: rgb({0}, {1}, {2});".format(*colour))
+        self.verdict.setVisible(bool(text))
+
     def show_typed(self, text: str) -> None:
         self.typed.setText(text)
 
     def fit_type(self) -> None:
         """Type the back row reads, on the screen the bar is on."""
         base = presented(QFont(QApplication.font()), self)
+        self.verdict.setFont(weighted(base, bold=True))
         for label in (self.where, self.caption, self.typed):
             label.setFont(base)
         bigger = weighted(base, bold=True)

@@ -22,9 +22,12 @@ from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
 from .editor import LessonEditor
+from .handout import add_handout_menu
 from .overlays import Blank, SceneList
+from .question import QuestionPlay
 
 LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
+LEAST_TABLE_PIXELS = 20  # at 1080 lines: the step table's least type under a caption (every row in view)
 JUMP_DIGITS = 3          # a scene number is at most this long
 
 
@@ -45,6 +48,7 @@ class LessonPlayer:
         self.scenes = SceneList(window)
         self.scenes.chosen.connect(self.go)
         self.blank = Blank(window)
+        self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),
             ("last", lambda: self.go(len(self.lesson.scenes) - 1), ["End"]),
@@ -52,6 +56,7 @@ class LessonPlayer:
             ("list", self.list_scenes, ["S"]),
             ("blank", self.blank.toggle, ["B"]),
             ("reset", self.reset, ["R"]),
+            ("reveal", self.reveal, ["A"]),  # the answer of the scene's question
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
@@ -74,11 +79,15 @@ class LessonPlayer:
             return False
         self.lesson, self.kept, self.index = lesson, {}, index
         self.editor.given(lesson)
+        self.question.forget()
         self.classroom.lesson = self
         self.classroom.set_presentation(True)
         for corner in (Qt.BottomLeftCorner, Qt.BottomRightCorner):  # the caption under the whole screen
             self.window.setCorner(corner, Qt.BottomDockWidgetArea)
         self.caption.fit_type()
+        # The caption takes some of the height: ten keys and Σ stay in view in type still read from the back.
+        self.classroom.parts.steps.least_pixels = round(LEAST_TABLE_PIXELS * self.window.screen().geometry().height()
+                                                        / 1080)
         self.dock.show()
         self._enable(True)
         if not self._show():
@@ -90,7 +99,9 @@ class LessonPlayer:
         """Back to the desk, on the last scene's scenario (what the class tried in it is still there)."""
         self.lesson = None
         self.classroom.lesson = None
+        self.question.end()
         self._enable(False)
+        self.classroom.parts.steps.least_pixels = 0
         self.scenes.hide()
         self.blank.hide()
         self.dock.hide()
@@ -122,6 +133,7 @@ class LessonPlayer:
         menu.addSeparator()
         menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
         self.editor.fill_menu(menu)
+        add_handout_menu(menu, self.window, self.lesson)
 
     def open_file(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
@@ -140,7 +152,7 @@ class LessonPlayer:
 
     def forward(self) -> None:
         """The scene's next guided step, or the next scene once its steps are done."""
-        if self._covered():
+        if self._covered() or self.question.reveal():  # a clicker's → reveals first, then moves on
             return
         scene, stage = self.scene(), self.document.stage
         if scene.step is not None and stage is not None and stage < self._last_step():
@@ -172,6 +184,7 @@ class LessonPlayer:
             return
         self._keep()
         self.index = index
+        self.question.forget()  # back at a question: hidden again, for the class to predict anew
         self._show()
 
     def digit(self, key: str) -> bool:
@@ -202,7 +215,13 @@ class LessonPlayer:
     def reset(self) -> None:
         """The scene as the lesson has it: what the class tried in it is undone."""
         self.kept.pop(self.index, None)
+        self.question.forget()
         self._show()
+
+    def reveal(self) -> None:
+        """A: the scene's question answered, the class's guess marked right or wrong."""
+        if not self._covered():
+            self.question.reveal()
 
     def scene(self):
         return self.lesson.scenes[self.index]
@@ -241,6 +260,7 @@ class LessonPlayer:
         self.classroom.present_scene(scene.view, opened.compare)
         self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang],
                                 scene.question.text[lang] if scene.question else "")
+        self.question.ask(opened)
         self._fit_caption()
         return True
 

@@ -228,6 +228,7 @@ class GeometryView(Presenting, MathView):
         self.arrows.tipDragged.connect(self._dragged)
         self._drag_id = None
         self._seen = None  # the scenario at the last refresh: refit after edits, keep a zoom on a new query
+        self.asked = None  # a lesson's question (common/asked.py): no weights shown until revealed
         for axis in ("left", "bottom"):  # plain numbers: no "(×0.001)" the class has to decode
             self.plot.getAxis(axis).enableAutoSIPrefix(False)
         self.fit_button = QPushButton(objectName="geometryFit")
@@ -248,6 +249,10 @@ class GeometryView(Presenting, MathView):
         document.replaced.connect(lambda: self._fill_dims(reset=True))
         self.retranslate()
         self._fill_dims(reset=True)
+
+    def set_asked(self, asked) -> None:
+        self.asked = asked
+        self.refresh()
 
     def retranslate(self):
         self.axes_name.setText(tr("Plane:"))
@@ -312,6 +317,7 @@ class GeometryView(Presenting, MathView):
         style_plot(self.plot, self.font())
         head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
         dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
+        hiding = self.asked is not None and self.asked.hides(d.active_head, i)
         arrows, at_origin = [], []
         for tip, keys in _grouped(k2):  # keys at the same point share one arrow and one label
             if not np.any(tip):
@@ -324,6 +330,8 @@ class GeometryView(Presenting, MathView):
                 weight = float(sum(trace.weights[i, j] for j in group))
                 who = tr(", ").join(s.tokens[j] for j in group)
                 label = f"k {who}  q·k = {fmt(dots[group[0]], 2, fixed=True)}" + (f"  w = {weight:.3f}" if seen else "")
+                if hiding:  # a lesson's question: which k is nearest is the class's to see, not a label's
+                    label, weight = f"k {who}", 0.0
                 color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
                 arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
         arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))
@@ -339,6 +347,9 @@ class GeometryView(Presenting, MathView):
         else:
             note = tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
                       "the more weight the query {0} gives it.").format(s.tokens[i])
+        if hiding:
+            note = tr("Every k is drawn as thin, with no weight, until the answer is shown: which k is closest "
+                      "to q is for the class to see.")
         if at_origin:
             note += " " + tr("At the origin in this plane: {0}.").format(tr("“{0}”").format(tr("”, “").join(at_origin)))
         self.note.setText(note)

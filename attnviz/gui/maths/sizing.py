@@ -86,8 +86,9 @@ def style_plot(plot, font: QFont, tick_lines: int | None = None) -> None:
 
 
 def plot_title(plot, text: str, font: QFont) -> None:
-    """A plot's title in `font`, in a row as high as its text (pyqtgraph's own is 30 px, for ~ 9 pt)."""
-    plot.setTitle(text, size=f"{pixels(font)}px")
+    """A plot's title in `font` and the window's text colour (pyqtgraph's own is light grey, faint on a
+    projector), in a row as high as its text (pyqtgraph's own is 30 px, for ~ 9 pt)."""
+    plot.setTitle(text, size=f"{pixels(font)}px", color=plot.palette().windowText().color().name())
     height = QFontMetricsF(figure_font(pixel_size=pixels(font))).height() * 1.3
     plot.getPlotItem().titleLabel.setMaximumHeight(height)
     plot.getPlotItem().layout.setRowFixedHeight(0, height)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont, QFontMetrics, QFontMetricsF
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
@@ -31,6 +31,7 @@ from ...core.explain import (
 )
 from ...core.scenario import head_is_off
 from ..common import roles
+from ..common.asked import Asked
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
@@ -49,7 +50,8 @@ HEADER_MARGINS = 8  # pixels above and below a header's text
 SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
 ARITHMETIC_TOKENS = 10  # presenting, examples this small (tokens, and dₖ below) show k and q·k written
 ARITHMETIC_D_K = 4      # out (0×2 + 2×0 = 0), as the tutorial's table does, when they fit the screen
-CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type (Qt keeps 3 px each side)
+CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
+                        # each side; a bold row measured in whole pixels may take one more)
 _NONE = [None] * COLUMNS
 
 
@@ -148,6 +150,7 @@ class StepTableModel(QAbstractTableModel):
         self._cache: dict = {}
         self._headers: list[str] = []
         self.resets = 0       # counted by the tests: an unrelated edit must not reset the table
+        self.asked: Asked | None = None  # a lesson's question: its best key not bold, its guess marked
         view.subscribe(("colormap", "scale"), lambda _: self._recolour())
         self.refresh()
 
@@ -158,6 +161,17 @@ class StepTableModel(QAbstractTableModel):
             self._cache = {}
             if self._numbers is not None:
                 self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
+
+    def set_asked(self, asked: Asked | None) -> None:
+        self.asked = asked
+        self._cache = {}
+        if self._numbers is not None:
+            self.dataChanged.emit(self.index(0, 0), self.index(self.sum_row, COLUMNS - 1))
+
+    def asked_here(self) -> Asked | None:
+        """The question, if it is about the row this table shows (the selected query of its head)."""
+        d, a = self.document, self.asked
+        return a if a is not None and (a.head, a.row) == (d.active_head, d.query) else None
 
     def _recolour(self) -> None:
         self.colormap = colormaps.get(self.view.colormap, self.view.scale)
@@ -249,7 +263,12 @@ class StepTableModel(QAbstractTableModel):
             place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
             out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
             out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
-        if j == self._best or total:
+        asked = self.asked_here()
+        if asked is not None and j == asked.guess:  # the class's guess: its key lit, ✓ or ✗ once revealed
+            out[roles.DISPLAY] = [f"{cells[KEY]} {asked.mark()}".strip()] + cells[1:]
+            out.setdefault(roles.BACKGROUND, [None] * COLUMNS)[KEY] = QBrush(QColor(*asked.colour()))
+            out[roles.FOREGROUND][KEY] = QBrush(QColor(255, 255, 255))
+        if (j == self._best and not (asked and not asked.revealed)) or total:  # bold would tell the answer
             out[roles.FONT] = [weighted(self.font or QApplication.font(), bold=True)] * COLUMNS
         if total:
             out[roles.TOOLTIP] = [None] * EXP + [tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
@@ -302,6 +321,8 @@ class StepView(Retranslated, QWidget):
     """The formula, the title (which query, which head), the step table with its Σ row pinned under
     it, and the output as Σ weight × v."""
 
+    guessed = Signal(int)  # a lesson's question: a key's row clicked, the class's guess
+
     def __init__(self, document, view, parent=None):
         super().__init__(parent)
         self.document = document
@@ -336,6 +357,7 @@ class StepView(Retranslated, QWidget):
         self._layout = None
         self._widest = None           # the longest texts the columns were sized for
         self.presentation_pixels = 0  # presenting: the heatmap's value size, which the table matches
+        self.least_pixels = 0         # presenting: the least type, when not the screen's readable_pixels
         self._pixels = 0              # ... the type's size in fact: smaller if the columns would not fit
         self.output = QLabel(objectName="stepOutput")
         self.output.setWordWrap(True)
@@ -363,6 +385,7 @@ class StepView(Retranslated, QWidget):
             layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
         self._fitted_height = 0  # presenting: the table's height the type was fitted to
+        self.table.clicked.connect(self._clicked)
         self.table.installEventFilter(self)  # presenting: the table's height changes with the labels under it
         document.changed.connect(self.schedule)
         document.selectionChanged.connect(self.schedule)
@@ -381,19 +404,21 @@ class StepView(Retranslated, QWidget):
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query)))
         on_screen = shown(d.stage)
-        self.output.setVisible("output" in on_screen and not d.scenario.weights_only)
+        hiding = self.hiding()  # a question's answer: no eˣ, weight, output, nor a note that states them
+        self.output.setVisible("output" in on_screen and not d.scenario.weights_only and not hiding)
         note = d.scenario.text("note", current_language())
         self.note.setText(with_powers(note))
-        self.note.setVisible(bool(note))
-        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only else ""
+        self.note.setVisible(bool(note) and not hiding)
+        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only \
+            and not hiding else ""
         self.shifted.setText(words)
         self.shifted.setVisible(bool(words))
         self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of
         self._show_columns()
         self._hide_sum_row()
-        self.sum_table.setHidden("sum" not in on_screen)
+        self.sum_table.setHidden("sum" not in on_screen or hiding)
         layout = (d.active_head, d.scenario.n, self.model.compact, tuple(self.model.headers()),
-                  self.presentation_pixels, on_screen, small_example(d.scenario, d.active_head), decimals)
+                  self.presentation_pixels, on_screen, small_example(d.scenario, d.active_head), decimals, hiding)
         widest = self._widest_texts()
         if layout != self._layout or self._outgrown(widest):  # sizing columns measures texts: not every edit
             self._layout = layout
@@ -410,7 +435,22 @@ class StepView(Retranslated, QWidget):
             columns.discard(K)  # presenting a larger example: no room for every k
         if d.scenario.weights_only:
             columns -= {K, DOT, SCALED, EXP}  # a model's weights: no q, k
+        if self.hiding():
+            columns -= {EXP, WEIGHT}
         return columns
+
+    def set_asked(self, asked: Asked | None) -> None:
+        """A lesson's question (or None): while it is unrevealed, its row's answer is not shown."""
+        self.model.set_asked(asked)
+        self.refresh()
+
+    def hiding(self) -> bool:
+        asked = self.model.asked_here()
+        return asked is not None and not asked.revealed
+
+    def _clicked(self, index) -> None:
+        if self.hiding() and 0 <= index.row() < self.model.sum_row:
+            self.guessed.emit(index.row())
 
     def _show_columns(self):
         """The columns computed so far (the guided step's), in the table and the Σ row alike."""
@@ -539,7 +579,7 @@ class StepView(Retranslated, QWidget):
         sentence's rows then scroll; no column is ever out of view). A small example's k and q·k
         are written out in full when they fit at a readable size (without the k column if need be),
         else only q·k's results."""
-        least = readable_pixels(self)
+        least = self.least_pixels or readable_pixels(self)
         most = max(self.presentation_pixels, least)
         # In turn: k and q·k written out; q·k alone written out (its second factors are k); results only.
         tries = ((True, True), (True, False), (False, False))
@@ -597,7 +637,7 @@ class StepView(Retranslated, QWidget):
         cells = QFontMetrics(weighted(self.table.font(), bold=True))  # the best row and Σ are bold
         heads = QFontMetrics(self.table.horizontalHeader().font())
         headers = self.model.headers()
-        padding = round(self._pixels * CELL_PADDING_EMS) if self.model.compact and self._pixels else cells.height()
+        padding = round(self._pixels * CELL_PADDING_EMS) + 2 if self.model.compact and self._pixels else cells.height()
         widths = {}
         for column, texts in zip(self.model.FITTED, self.model.columns_text(self._sample())):
             if column == DOT and not self.model.compact:

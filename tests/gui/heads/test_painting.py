@@ -3,7 +3,7 @@ only there), a frame around the selected query's row, and values legible on ever
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 
 from attnviz.core import compute, load_preset
 from attnviz.core.compute import hidden
@@ -158,3 +158,18 @@ def test_a_masked_cells_value_is_legible_on_the_masks_fill(look):
     inside = cell(pixels, g, 0, 9, rows=(0.12, 0.88), columns=(0.12, 0.88)).reshape(-1, 3)
     assert near(inside, painter.mask.fill, 2).mean() > 0.3  # the fill between the stripes, under the 0
     assert (contrast(inside, triple(painter.mask.fill)) >= LEGIBLE).sum() >= 50, look
+
+
+def test_a_row_label_a_little_too_wide_is_drawn_smaller_not_cut():
+    from PySide6.QtGui import QFontMetricsF
+
+    from attnviz.gui.look.fonts import figure_font
+    tokens = ("猫", "が", "座った")
+    data = HeatmapData(tokens, np.full((3, 3), 1 / 3), np.zeros((3, 3), bool), "head 0")
+    painter = HeatmapPainter(font=figure_font(pixel_size=40))
+    rect = QRectF(0, 0, 420, 420)  # 30 % of it, 126 px, is a little short of 座った at 40 px
+    assert QFontMetricsF(painter._fit_label_font(120)).horizontalAdvance("座った") > 0.3 * rect.width() * 0.95
+    g = painter.geometry(rect, data)
+    fm = QFontMetricsF(g.label_font)
+    assert fm.horizontalAdvance("座った") + fm.height() * 0.25 <= g.row_label_width + 0.5  # whole
+    assert QFontInfo(g.label_font).pixelSize() >= 0.7 * 40 * 0.8  # smaller, not tiny

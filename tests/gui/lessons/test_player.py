@@ -24,6 +24,26 @@ def giving(qtbot, lesson_id, lang="ja", scene=0):
     return w
 
 
+def step_table_problems(steps) -> list[str]:
+    """Every key's row of the presented step table in view (up to ten keys: a longer sentence's rows
+    scroll under the pinned Σ), and no shown cell's text cut (each row in its own font: the best key's is
+    bold)."""
+    from PySide6.QtGui import QFontMetrics
+    table, model, problems = steps.table, steps.model, []
+    rows = [r for r in range(model.rowCount()) if not table.isRowHidden(r)]
+    bottom = table.rowViewportPosition(rows[-1]) + table.rowHeight(rows[-1]) if rows else 0
+    if 0 < len(rows) <= 10 and bottom > table.viewport().height():
+        problems.append("the last key's row is out of view")
+    for r in rows:
+        for c in range(model.columnCount()):
+            text = model.data(model.index(r, c))
+            font = model.data(model.index(r, c), Qt.FontRole) or table.font()
+            if not table.isColumnHidden(c) and text and \
+                    QFontMetrics(font).horizontalAdvance(text) + 6 > table.columnWidth(c):  # Qt's 3 px a side
+                problems.append(f"row {r} column {c}: {text!r} cut")
+    return problems
+
+
 def settle():
     for _ in range(3):
         QApplication.processEvents()
@@ -49,9 +69,14 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
         assert d.scenario.tokens == opened.scenario.tokens and d.scenario.settings == opened.scenario.settings
         assert w.lessons.caption.where.text() == f"{index + 1} / {len(lesson.scenes)}"
         assert w.lessons.caption.caption.isVisible() and unreadable(w.lessons.caption) == []
+        if w.parts.steps_dock.isVisible():
+            assert step_table_problems(w.parts.steps) == [], index + 1
         picture = rgb(w.grab().toImage())
         assert picture.std() > 10 and (before is None or not np.array_equal(picture, before))  # drawn, and new
         before = picture
+        if scene.question is not None:
+            press(w, qtbot, Qt.Key_PageDown)  # a question's answer first (test_question.py)
+            assert w.lessons.index == index and w.lessons.question.asked.revealed
         after = lesson.scenes[index + 1] if index + 1 < len(lesson.scenes) else None
         last = 5 if scene.step is None or after is None or after.step is None or after.scenario != scene.scenario \
             else max(scene.step, after.step - 1)  # the next scene goes on with the same steps
@@ -141,6 +166,7 @@ def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot)
 
 def test_the_worked_examples_scenes_tell_one_guided_step_each(qtbot):
     w = giving(qtbot, "attention")  # scenes 1, 2, 3: toy-3token at steps 1 (q·k), 2 (÷√d_k), 4 (softmax)
+    press(w, qtbot, Qt.Key_A)  # scene 1's question answered
     press(w, qtbot, Qt.Key_PageDown)
     assert (w.lessons.index, w.document.stage) == (1, 2)  # the next scene goes on where scene 1 stopped
     press(w, qtbot, Qt.Key_PageDown)

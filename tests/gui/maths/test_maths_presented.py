@@ -299,3 +299,12 @@ def test_before_after_presented_with_nothing_pinned_pins_and_shows_every_heads_z
     assert colours[0] in view.explanation.text() and colours[1] in view.explanation.text()
     assert colours[2] not in view.explanation.text()
     assert maps.width() >= 0.9 * 1920 and maps.height() >= 0.8 * 1080
+
+
+def test_the_softmax_charts_titles_are_in_the_windows_text_colour(window, stage, qtbot):
+    from PySide6.QtGui import QColor
+    view = present(window, stage, qtbot, "softmax", "ja")
+    text = view.palette().windowText().color()
+    for plot in (view.plots.scores, view.plots.weights):
+        label = plot.getPlotItem().titleLabel
+        assert QColor(label.opts["color"]) == text  # not pyqtgraph's light grey, faint on a projector

@@ -1,0 +1,298 @@
+"""A lesson as a handout for students without a machine: an A4 portrait PDF, one page per scene (the
+lesson's title above, the scene's picture as vectors, its caption, its question), then the answers.
+
+The pictures are the export's painters drawn straight into the PDF (text stays text, cells stay
+rectangles): a heatmap with the step table under it (Figure's side-by-side layout is too wide for a
+portrait page), every head, or the comparison. Views that are no heatmap (geometry, √d_k, softmax,
+kernel, lines, layer, overview, before/after) print the scene's head and its query's steps, and say so.
+A question's page never carries its answer: the query's row is left blank ("?", no colours, no step
+table), and the answers (the most attended key and its weight) come on the last page(s).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from ...core.compute import compute
+from ...core.files import atomic_write
+from ...core.lessons import list_lessons, open_scene
+from ...core.messages import QT_TR_NOOP, AttnVizError
+from ...core.scenario import ScenarioError
+from ..classroom.views import BY_ID
+from ..common.i18n import current_language, head_label, tr
+from ..compare.dialog import CompareFigure
+from ..export.figure import COLORBAR_WIDTH, HEAD_SIDE, MARGIN, Figure, FigureOptions
+from ..look import colormaps
+from ..look.fonts import figure_font, weighted
+
+# In points: the writer's resolution is 72 dots per inch, so one unit of the painter is one point.
+EDGE = 42            # the page's margin
+TITLE_PT = 14        # the lesson's title at the top of every page
+TEXT_PT = 11         # caption, question, answers
+NOTE_PT = 9          # the scene's number, what the picture shows instead of the screen's view
+COMPARE_PT = 8       # the comparison's least type, laid out at the page's size
+GAP = 10
+GREY = QColor(90, 90, 90)
+INK = QColor(20, 20, 20)
+AS_SHOWN = ("head", "heads", "steps", "compare")  # the views printed as the screen shows them
+ANSWER_DECIMALS = 3  # the worked example's captions say 0.769 / 0.186
+
+
+class HandoutError(ScenarioError):
+    """A handout that cannot be written; the message says why."""
+
+
+def selectable(font: QFont) -> QFont:
+    """The font with Noto Sans CJK's 'locl' and ligatures off: 'locl' gives the digits after Latin
+    letters ("Scene 12", "dₖ = 2") glyphs the PDF's map back to text does not name, so a copied or
+    searched handout loses them; a ligature makes "fish" copy as "ﬁsh"."""
+    font = QFont(font)
+    for tag in ("locl", "liga"):
+        font.setFeature(QFont.Tag(tag), 0)
+    return font
+
+
+class PrintedFigure(Figure):
+    """Figure with selectable digits (see selectable)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.font = selectable(self.font)
+        self.heatmap.font = QFont(self.font)
+
+
+class PrintedComparison(CompareFigure):
+    """CompareFigure with selectable digits (see selectable): its painters made again with that font."""
+
+    def _set_font(self, pixels: int) -> None:
+        super()._set_font(pixels)
+        self.font = selectable(self.font)
+        self._painters = {}
+        self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)
+
+
+class StepTable(PrintedFigure):
+    """Figure's table of one query's steps without the heatmap beside it: on a portrait page it goes
+    under the heatmap, where its type stays readable."""
+
+    def size(self):
+        return QSizeF(self._step_width() + 2 * MARGIN, self._step_height() + 2 * MARGIN)
+
+    def paint(self, p: QPainter, vector: bool = False) -> None:
+        # Figure draws the table right of the heatmap and its colour bar: shift that space away.
+        self._paint_step(p, QRectF(MARGIN - HEAD_SIDE - COLORBAR_WIDTH, MARGIN, 0, 0))
+
+
+class Worksheet(PrintedFigure):
+    """The scene's head with the question's row left for the students: '?' in each key's cell, no
+    colours (the colour bar goes too: it would explain nothing), every other row blank."""
+
+    def head_data(self, index: int):
+        data = super().head_data(index)
+        return replace(data, only_row=self.query, row_text=("?",) * len(data.tokens), colored=False)
+
+    def _paint_colorbar(self, p, body) -> None:
+        pass
+
+
+def pictures(opened) -> list:
+    """What a scene's page shows: figures with size() and paint(p, vector), top to bottom."""
+    s, view = opened.scenario, opened.scene.view
+    options = FigureOptions(head=opened.head, query=opened.query,
+                            scale=opened.scene.settings.colour_scale or "linear")
+    if opened.answer is not None:
+        return [Worksheet(s, compute(s), options)]
+    if view == "compare":
+        return [PrintedComparison(s, opened.compare, colormap=colormaps.get(scale=options.scale))]
+    result = compute(s)
+    heads = PrintedFigure(s, result, replace(options, kind="all" if view == "heads" else "head"))
+    return [heads, StepTable(s, result, replace(options, kind="step"))]
+
+
+def stand_in(opened) -> str:
+    """For a view the handout cannot print as it is: what the screen shows, and what is printed."""
+    view = opened.scene.view
+    if view in AS_SHOWN:
+        return ""
+    return tr("On the screen: {0}. Printed here: the weights of {1} and the steps of its query.").format(
+        tr(BY_ID[view].label), head_label(opened.scenario, opened.head))
+
+
+def place(p: QPainter, figures: list, area: QRectF) -> float:
+    """The figures one under another, each as wide as the area allows (never enlarged), all shrunk
+    alike when together they are taller than it; centred across. Where they end."""
+    for f in figures:
+        if isinstance(f, CompareFigure):  # laid out at the page's size, its type kept at least COMPARE_PT
+            f.set_presentation(COMPARE_PT)
+            f.fit(area.width(), area.height() - GAP * (len(figures) - 1))
+    sizes = [f.size() for f in figures]
+    scales = [min(1.0, area.width() / s.width()) for s in sizes]
+    tall = sum(s.height() * k for s, k in zip(sizes, scales)) + GAP * (len(figures) - 1)
+    shrink = min(1.0, (area.height() - GAP * (len(figures) - 1)) / max(tall - GAP * (len(figures) - 1), 1))
+    y = area.top()
+    for f, s, k in zip(figures, sizes, scales):
+        k *= shrink
+        p.save()
+        p.translate(area.left() + (area.width() - s.width() * k) / 2, y)
+        p.scale(k, k)
+        f.paint(p, vector=True)
+        p.restore()
+        y += s.height() * k + GAP
+    return y
+
+
+class Handout:
+    """The pages of one lesson in one language, painted onto a PDF writer."""
+
+    def __init__(self, lesson, lang: str):
+        self.lesson, self.lang = lesson, lang
+        self.scenes = [open_scene(lesson, i, lang) for i in range(len(lesson.scenes))]  # refused before any page
+        self.fonts = {size: selectable(figure_font(pixel_size=size)) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
+
+    def paint(self, writer: QPdfWriter) -> bool:
+        p = QPainter(writer)
+        page = QRectF(QPointF(0, 0), writer.pageLayout().paintRectPoints().size())  # the origin: inside the margins
+        for i, opened in enumerate(self.scenes):
+            if i:
+                writer.newPage()
+            self._scene_page(p, page, i, opened)
+        self._answers(p, writer, page)
+        return p.end()
+
+    # ------------------------------------------------------------- text
+
+    def _text(self, p, rect: QRectF, text: str, size: int = TEXT_PT, bold=False, colour=INK,
+              align=Qt.AlignLeft) -> float:
+        """Wrapped text from the top of `rect`; its height."""
+        font = weighted(self.fonts[size], bold=bold)
+        bound = QFontMetricsF(font).boundingRect(rect, align | Qt.AlignTop | Qt.TextWordWrap, text)
+        p.setFont(font)
+        p.setPen(colour)
+        p.drawText(rect, align | Qt.AlignTop | Qt.TextWordWrap, text)
+        return bound.height()
+
+    def _height(self, width: float, text: str, size: int = TEXT_PT, bold=False) -> float:
+        font = weighted(self.fonts[size], bold=bold)
+        return QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e5), Qt.AlignLeft | Qt.TextWordWrap,
+                                                text).height()
+
+    def _header(self, p, page: QRectF, right: str) -> float:
+        """The lesson's title and, at the right, where the page is; the top of what follows."""
+        self._text(p, page, right, NOTE_PT, colour=GREY, align=Qt.AlignRight)
+        width = page.width() - QFontMetricsF(self.fonts[NOTE_PT]).horizontalAdvance(right) - GAP
+        height = self._text(p, QRectF(page.left(), page.top(), width, page.height()),
+                            self.lesson.title[self.lang], TITLE_PT, bold=True)
+        y = page.top() + height + GAP / 2
+        p.setPen(GREY)
+        p.drawLine(page.left(), y, page.right(), y)
+        return y + GAP
+
+    # ------------------------------------------------------------- pages
+
+    def _scene_page(self, p, page: QRectF, i: int, opened) -> None:
+        top = self._header(p, page, tr("Scene {0} / {1}").format(i + 1, len(self.scenes)))
+        below = self._below(opened)
+        heights = [self._height(page.width(), text, size, bold) + GAP for text, size, bold in below]
+        # the texts right under the picture: a small picture leaves the page's foot empty, not its middle
+        y = place(p, pictures(opened), QRectF(page.left(), top, page.width(), page.bottom() - top - sum(heights)))
+        for (text, size, bold), height in zip(below, heights):
+            self._text(p, QRectF(page.left(), y, page.width(), height), text, size, bold,
+                       GREY if size == NOTE_PT else INK)
+            y += height
+
+    def _below(self, opened) -> list[tuple[str, int, bool]]:
+        """(text, size, bold) under the picture: what it stands in for, the caption, the question."""
+        scene = opened.scene
+        lines = [(stand_in(opened), NOTE_PT, False), (scene.caption[self.lang], TEXT_PT, False)]
+        if scene.question is not None:
+            lines.append((tr("Question: {0}").format(scene.question.text[self.lang]), TEXT_PT, True))
+            lines.append((tr("Write down your prediction in the row marked ?; the answer is on the last page, "
+                             "under scene {0}.").format(self.scenes.index(opened) + 1), NOTE_PT, False))
+        return [line for line in lines if line[0]]
+
+    def _answers(self, p, writer: QPdfWriter, page: QRectF) -> None:
+        """Every question's answer, in the scenes' order, on as many pages as they need."""
+        y = None
+        for i, opened in enumerate(self.scenes):
+            if opened.answer is None:
+                continue
+            entry = [(tr("Scene {0}: {1}").format(i + 1, opened.scene.question.text[self.lang]), True),
+                     (answer_text(opened), False)]
+            height = sum(self._height(page.width(), text, bold=bold) for text, bold in entry) + GAP * 2
+            if y is None or y + height > page.bottom():
+                writer.newPage()
+                y = self._header(p, page, tr("Answers"))
+            for text, bold in entry:
+                y += self._text(p, QRectF(page.left(), y, page.width(), page.bottom() - y), text, bold=bold)
+            y += GAP * 2
+
+
+def answer_text(opened) -> str:
+    """The most attended key and its weight; for a question on the whole row, every key's weight."""
+    answer, tokens = opened.answer, opened.scenario.tokens
+
+    def weight(w):
+        return f"{w:.{ANSWER_DECIMALS}f}"
+    text = tr("Answer: {0} (weight {1})").format(tokens[answer.top_key], weight(answer.weights[answer.top_key]))
+    if answer.hide == "row":
+        row = tr(", ").join(f"{t} {weight(w)}" for t, w in zip(tokens, answer.weights))
+        text += "\n" + tr("The weights of “{0}”: {1}").format(tokens[opened.query], row)
+    return text
+
+
+def handout_bytes(lesson, lang: str) -> bytes:
+    """The handout as the bytes of a PDF file, made in memory."""
+    handout = Handout(lesson, lang)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(72)  # one unit of the painter is one point
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait,
+                                     QMarginsF(EDGE, EDGE, EDGE, EDGE), QPageLayout.Point))
+    writer.setTitle(lesson.title[lang])
+    writer.setCreator("AttnViz")
+    if not handout.paint(writer):
+        raise HandoutError(QT_TR_NOOP("the handout could not be rendered"))
+    buffer.close()
+    return bytes(data)
+
+
+def write_handout(lesson, path, lang: str) -> None:
+    """The handout written to `path` (a .pdf), whole or not at all."""
+    if not str(path).lower().endswith(".pdf"):
+        raise HandoutError(QT_TR_NOOP("{0}: a handout is a PDF file: give a name ending in .pdf"), path)
+    atomic_write(path, handout_bytes(lesson, lang))
+
+
+# ------------------------------------------------------------- the Lessons menu
+
+def add_handout_menu(menu, window, given=None) -> None:
+    """Lessons → Handout (PDF): the lesson being given, if one is, and each built-in lesson; written
+    in the interface's language."""
+    for old in menu.findChildren(QMenu, "handoutMenu"):  # the one made when the menu was last filled
+        old.deleteLater()
+    sub = QMenu(tr("Handout (PDF)"), menu, objectName="handoutMenu")
+    menu.addMenu(sub)
+    lang = current_language()
+    lessons = ([given] if given is not None else []) + [x for x in list_lessons() if given is None or x != given]
+    for lesson in lessons:
+        sub.addAction(tr("{0}…").format(lesson.title[lang])).triggered.connect(
+            lambda _=False, x=lesson: save_handout(window, x))
+
+
+def save_handout(window, lesson) -> bool:
+    lang = current_language()
+    path, _ = QFileDialog.getSaveFileName(window, tr("Save the handout"), f"{lesson.id}-{lang}.pdf",
+                                          tr("PDF (*.pdf)"))
+    if not path:
+        return False
+    try:
+        write_handout(lesson, path if path.lower().endswith(".pdf") else path + ".pdf", lang)
+    except AttnVizError as e:
+        window.warn(tr("Cannot save"), str(e))
+        return False
+    return True

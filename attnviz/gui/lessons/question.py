@@ -1,0 +1,95 @@
+"""A scene's question, predict then reveal: while it is unanswered, what it asks about is hidden (the
+query's row in its head's heatmap, the step table's eˣ, weights and output, the geometry's weights);
+a click on a key (a cell of the hidden row, a row of the step table) is the class's guess, outlined;
+A (or →, for a clicker) reveals the answer and marks the guess right or wrong, in the cells and in a
+line of the caption. Going to another scene and back, or R, asks the question again, hidden: a teacher
+repeating a question wants the class to predict again.
+
+A guess is right when it is the answer's top key (core/lessons/open.py's Answer, computed from the
+scene): for "top-key" that is the question; for "row" it is where the row's weight is largest."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..common.asked import Asked
+from ..common.i18n import tr
+
+GUESSED_IN = ("head", "heads")  # the views with the heatmap (and the step table) a guess is clicked in
+
+
+class QuestionPlay:
+    def __init__(self, parts, caption, changed=lambda: None):
+        self.parts, self.caption, self.changed = parts, caption, changed
+        self.asked: Asked | None = None
+        self.answer = None  # core/lessons/open.py's Answer of the scene's question
+        self.clickable = True  # the scene's view takes a click as a guess
+        parts.heads.guessed.connect(self.guess)
+        parts.steps.guessed.connect(self.guess)
+
+    @property
+    def pending(self) -> bool:
+        """A question is asked and its answer not shown yet."""
+        return self.asked is not None and not self.asked.revealed
+
+    def ask(self, opened) -> None:
+        """The scene on screen (core's OpenedScene): its question hidden, or as it was when the same scene
+        is shown again in the other language (revealed stays revealed; a guess stays if the row is the same)."""
+        self.answer, self.clickable = opened.answer, opened.scene.view in GUESSED_IN
+        old = self.asked
+        if opened.answer is None:
+            self.asked = None
+        elif old is None:
+            self.asked = Asked(opened.head, opened.query)
+        else:
+            same = (old.head, old.row) == (opened.head, opened.query)
+            self.asked = replace(old, head=opened.head, row=opened.query, guess=old.guess if same else None,
+                                 right=old.right if same else None)
+        self._tell()
+
+    def forget(self) -> None:
+        """The next scene shown asks its question afresh (another scene, R, a new lesson)."""
+        self.asked = None
+
+    def end(self) -> None:
+        self.asked = self.answer = None
+        self._tell()
+
+    def guess(self, key: int) -> None:
+        if self.pending:
+            self.asked = replace(self.asked, guess=key)
+            self._tell()
+
+    def reveal(self) -> bool:
+        """The answer shown, the guess marked; False when there was nothing to reveal."""
+        if not self.pending:
+            return False
+        guess = self.asked.guess
+        self.asked = replace(self.asked, revealed=True, right=None if guess is None else guess == self.answer.top_key)
+        self._tell()
+        return True
+
+    def line(self) -> str:
+        """The caption's line about the guess: what to do, the guess, and after the reveal right or wrong."""
+        a = self.asked
+        if a is None:
+            return ""
+        word = self.parts.document.scenario.tokens.__getitem__  # a key by its word, in this language's sentence
+        if not a.revealed:
+            if a.guess is None:
+                return tr("Click the class's guess (a key); A or → shows the answer.") if self.clickable else \
+                    tr("A or → shows the answer.")
+            return tr("Your guess: {0} (A or → shows the answer)").format(word(a.guess))
+        if a.right is None:
+            return tr("The answer: {0}").format(word(self.answer.top_key))
+        if a.right:
+            return tr("Your guess: {0} — right").format(word(a.guess))
+        return tr("Your guess: {0} — wrong (the answer: {1})").format(word(a.guess), word(self.answer.top_key))
+
+    def _tell(self) -> None:
+        self.parts.heads.set_asked(self.asked)
+        self.parts.steps.set_asked(self.asked)
+        maths = self.parts.maths
+        if maths.views:  # the maths views are made when first shown: none yet, none to tell
+            maths.tab_view("geometry").set_asked(self.asked)
+        self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None)
+        self.changed()

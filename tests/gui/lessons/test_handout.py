@@ -1,0 +1,91 @@
+"""The handout of a lesson: an A4 PDF, one page per scene then the answers, its text selectable (the
+caption's words and the scene's number found by pdftotext), a question's answer on the answers page and
+never on the question's own page; in Japanese and in English."""
+import re
+import shutil
+import subprocess
+import unicodedata
+
+import pytest
+
+from attnviz.core.lessons import builtin_lesson, open_scene
+from attnviz.gui.common.i18n import install_language
+from attnviz.gui.lessons.handout import answer_text, handout_bytes
+from attnviz.gui.lessons.player import LessonPlayer
+
+LESSONS = ("attention", "multi-head", "why-it-works")
+
+
+def pages_of(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def flat(text: str) -> str:
+    """Text as compared: NFKC, and ‧ read as ・ (Noto Sans CJK draws 魚 and ⿂, ・ and ‧ with one glyph,
+    which Qt's PDF names by one of them), no white space (a caption wraps wherever the page ends it)."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).replace("\u2027", "\u30fb")
+
+
+def page_texts(tmp_path, data: bytes) -> list[str]:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the PDF's text cannot be read back")
+    path = tmp_path / "handout.pdf"
+    path.write_bytes(data)
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True, encoding="utf-8").stdout
+    return [flat(page) for page in text.split("\f")[:pages_of(data)]]
+
+
+@pytest.fixture(scope="module", params=[(x, lang) for x in LESSONS for lang in ("ja", "en")],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def handout(request, qapp):
+    lesson_id, lang = request.param
+    install_language(lang)
+    lesson = builtin_lesson(lesson_id)
+    return lesson, lang, handout_bytes(lesson, lang)
+
+
+def test_a_handout_is_a4_with_a_page_per_scene_then_the_answers(handout):
+    lesson, _, data = handout
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert pages_of(data) == len(lesson.scenes) + 1  # the answers of these lessons fit one page
+    assert re.search(rb"/MediaBox\s*\[\s*0\s+0\s+595(\.\d+)?\s+84[12](\.\d+)?\s*\]", data)  # A4 portrait, points
+
+
+def test_each_scene_page_has_its_number_and_caption_as_text(tmp_path, handout):
+    lesson, lang, data = handout
+    texts = page_texts(tmp_path, data)
+    install_language(lang)
+    for i, scene in enumerate(lesson.scenes):
+        page = texts[i]
+        assert flat(lesson.title[lang]) in page
+        assert flat(("シーン {0} / {1}" if lang == "ja" else "Scene {0} / {1}").format(i + 1, len(lesson.scenes))) \
+            in page  # digits after Latin letters kept (Noto Sans CJK's 'locl' would lose them)
+        assert flat(scene.caption[lang])[:40] in page, (i + 1, scene.caption[lang])
+
+
+def test_the_answers_are_on_the_last_page_and_not_on_the_questions_page(tmp_path, handout):
+    lesson, lang, data = handout
+    texts = page_texts(tmp_path, data)
+    install_language(lang)
+    asked = [(i, open_scene(lesson, i, lang)) for i, s in enumerate(lesson.scenes) if s.question is not None]
+    assert len(asked) >= 3
+    for i, opened in asked:
+        answer, question = flat(answer_text(opened)), flat(opened.scene.question.text[lang])
+        top = f"{opened.answer.weights[opened.answer.top_key]:.2f}"  # as a heatmap's cell would say it
+        assert question in texts[i] and answer not in texts[i]
+        assert top not in texts[i] or top in flat(opened.scene.caption[lang]), (i + 1, top)
+        assert question in texts[-1] and answer in texts[-1]
+        assert opened.scenario.tokens[opened.answer.top_key] in answer_text(opened)
+
+
+def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp):
+    from PySide6.QtWidgets import QMenu, QWidget
+    install_language("en")
+    window, menu = QWidget(), QMenu()
+    qtbot.addWidget(window)
+    player = LessonPlayer.__new__(LessonPlayer)  # the menu needs no window's parts: only these two
+    player.window, player.lesson = window, None
+    LessonPlayer.fill_menu(player, menu)
+    handouts = next(a.menu() for a in menu.actions() if a.text() == "Handout (PDF)")
+    assert [a.text() for a in handouts.actions()] == [builtin_lesson(x).title.en + "…" for x in LESSONS]
