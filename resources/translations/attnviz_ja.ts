@@ -810,8 +810,132 @@ exactly 0</source>
         <translation>後ろに挿入…</translation>
     </message>
     <message>
+        <source>a real model&apos;s run cannot be a lesson&apos;s scene: save its layer as a scenario file (File → Save As…) and open that</source>
+        <translation>実モデルの実行は授業の場面にできません。その層をシナリオファイルとして保存し（ファイル → 名前を付けて保存…）、それを開いてください</translation>
+    </message>
+    <message>
+        <source>one head big, its steps beside it</source>
+        <translation>ヘッド 1 つを大きく、横に計算の手順</translation>
+    </message>
+    <message>
+        <source>every head side by side</source>
+        <translation>すべてのヘッドを並べて</translation>
+    </message>
+    <message>
+        <source>Caption (Japanese):</source>
+        <translation>説明文（日本語）：</translation>
+    </message>
+    <message>
+        <source>Caption (English):</source>
+        <translation>説明文（英語）：</translation>
+    </message>
+    <message>
+        <source>Notes (Japanese):</source>
+        <translation>メモ（日本語）：</translation>
+    </message>
+    <message>
+        <source>Notes (English):</source>
+        <translation>メモ（英語）：</translation>
+    </message>
+    <message>
+        <source>One language may be left empty: the other&apos;s text is then used for both.</source>
+        <translation>どちらかの言語は空欄でもかまいません。そのときはもう一方の文を両方に使います。</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上へ</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下へ</translation>
+    </message>
+    <message>
+        <source>Caption and notes…</source>
+        <translation>説明文とメモ…</translation>
+    </message>
+    <message>
         <source>Remove</source>
         <translation>削除</translation>
+    </message>
+    <message>
+        <source>Give from this scene</source>
+        <translation>この場面から授業を始める</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Title (Japanese):</source>
+        <translation>題名（日本語）：</translation>
+    </message>
+    <message>
+        <source>Title (English):</source>
+        <translation>題名（英語）：</translation>
+    </message>
+    <message>
+        <source>Edit the lesson: {0}</source>
+        <translation>授業の編集：{0}</translation>
+    </message>
+    <message>
+        <source>Scene {0}</source>
+        <translation>場面 {0}</translation>
+    </message>
+    <message>
+        <source>Add this as a scene…</source>
+        <translation>この画面を場面として追加…</translation>
+    </message>
+    <message>
+        <source>Edit the lesson…</source>
+        <translation>授業を編集…</translation>
+    </message>
+    <message>
+        <source>Edit the lesson (none yet)…</source>
+        <translation>授業を編集（まだ場面がありません）…</translation>
+    </message>
+    <message>
+        <source>Cannot add this scene</source>
+        <translation>この場面は追加できません</translation>
+    </message>
+    <message>
+        <source>Add this as a scene</source>
+        <translation>この画面を場面として追加</translation>
+    </message>
+    <message>
+        <source>Scene {0}: {1}; head {2}, query {3}</source>
+        <translation>場面 {0}：{1}。ヘッド {2}、クエリ {3}</translation>
+    </message>
+    <message>
+        <source>(this view shows no guided step: the step is left out)</source>
+        <translation>（この表示にはガイド付きステップがないため、ステップは含めません）</translation>
+    </message>
+    <message>
+        <source>a comparison cannot be added as a scene yet: add the scene from another view, then name the other scenario as &quot;compare&quot; in the lesson file</source>
+        <translation>比較はまだ場面として追加できません。別の表示で場面を追加してから、授業ファイルの &quot;compare&quot; に比べるシナリオを書いてください</translation>
+    </message>
+    <message>
+        <source>Scene {0} added to the lesson “{1}”</source>
+        <translation>場面 {0} を授業「{1}」に追加しました</translation>
+    </message>
+    <message>
+        <source>Save the lesson</source>
+        <translation>授業を保存</translation>
+    </message>
+    <message>
+        <source>the built-in lessons are not written over: save it in a folder of yours</source>
+        <translation>組み込みの授業は上書きしません。自分のフォルダーに保存してください</translation>
+    </message>
+    <message>
+        <source>Saved the lesson as {0}</source>
+        <translation>授業を {0} として保存しました</translation>
+    </message>
+    <message>
+        <source>Not saved: {0}</source>
+        <translation>保存していません：{0}</translation>
+    </message>
+    <message>
+        <source>Cannot save the lesson</source>
+        <translation>授業を保存できません</translation>
     </message>
     <message>
         <source>difference</source>

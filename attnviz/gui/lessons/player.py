@@ -21,6 +21,7 @@ from ..common.actions import make_action
 from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
+from .editor import LessonEditor
 from .handout import add_handout_menu
 from .overlays import Blank, SceneList
 from .presenter import Presenter
@@ -62,6 +63,7 @@ class LessonPlayer:
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
+        self.editor = LessonEditor(self)  # Add this as a scene…, Edit the lesson… (their key works from now)
 
     @property
     def active(self) -> bool:
@@ -83,6 +85,7 @@ class LessonPlayer:
         if not self.files.maybe_save():
             return False
         self.lesson, self.kept, self.index = lesson, {}, index
+        self.editor.given(lesson)
         self.question.forget()
         self.classroom.lesson = self
         self.classroom.set_presentation(True)
@@ -138,6 +141,7 @@ class LessonPlayer:
             action.triggered.connect(lambda _=False, i=lesson.id: self.open(builtin_lesson(i)))
         menu.addSeparator()
         menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
+        self.editor.fill_menu(menu)
         add_handout_menu(menu, self.window, self.lesson)
 
     def open_file(self) -> bool:

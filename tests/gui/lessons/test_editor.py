@@ -1,0 +1,185 @@
+"""Making a lesson: scenes added from what the window shows (Ctrl+Shift+A, a caption typed in the dialog), the
+editor's list reordered and trimmed, the lesson saved, checked by `attnviz lesson FILE --check` and given."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+
+from attnviz.core.formats.document import scenario_to_dict
+from attnviz.core.lessons import Bilingual, builtin_lesson, load
+from attnviz.gui.common.i18n import install_language
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def settle():
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def add(window, qtbot, ja, en=""):
+    """Ctrl+Shift+A, the caption typed, OK; what the dialog said of the scene."""
+    window.activateWindow()  # the window's key: the caption's dialog before this one has closed
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.keyClick(window, Qt.Key_A, Qt.ControlModifier | Qt.ShiftModifier)
+    dialog = window.lessons.editor.caption_dialog
+    assert dialog.isVisible()
+    dialog.caption["ja"].setText(ja)
+    dialog.caption["en"].setText(en)
+    about = dialog.about.text()
+    dialog.accept()
+    settle()
+    return about
+
+
+def type_into(window, matrix, row, col, text):
+    model = window.findChild(object, f"{matrix}Table").model()
+    return model.setData(model.index(row, col), text, Qt.EditRole)
+
+
+def three_scenes(window, qtbot):
+    """A preset on the desk; the same with the mask off, at guided step 2, presenting softmax; an edited one."""
+    assert "query 6 (それ) / 6 (It)" in add(window, qtbot, "猫の例", "The cat")  # the query in each version
+    window.findChild(QWidget, "causalToggle").click()
+    window.document.set_stage(2)
+    window.classroom.set_presentation(True)
+    window.classroom.present_view("softmax")
+    settle()
+    about = add(window, qtbot, "", "Softmax without the mask")
+    window.classroom.set_presentation(False)
+    assert type_into(window, "q", 6, 0, "2.5")
+    assert "query 6 (それ)" in add(window, qtbot, "編集した例", "Edited")  # embedded: one version
+    return about
+
+
+def saved(window, monkeypatch, path, title_en=None):
+    """Edit the lesson…, perhaps the English title typed, Save… to `path`."""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    editor = window.lessons.editor
+    editor.edit()
+    if title_en is not None:
+        editor.dialog.title["en"].setText(title_en)
+    editor.dialog.buttons["save"].click()
+    return editor
+
+
+def test_three_window_states_become_three_scenes_that_save_and_load_the_same(window, qtbot, monkeypatch, tmp_path):
+    about = three_scenes(window, qtbot)
+    assert "step is left out" in about  # the softmax view shows no guided step: the dialog says so
+    lesson = window.lessons.editor.lesson
+    one, two, three = lesson.scenes
+    assert (one.scenario.kind, one.scenario.value, one.view, one.head, one.step) == ("preset", "seed-demo", "head",
+                                                                                     0, None)
+    assert one.query == Bilingual(6, 6) and one.caption == Bilingual("猫の例", "The cat")  # それ and It
+    assert one.settings.causal is True and one.settings.colour_scale == "linear"
+    assert (two.scenario.kind, two.view, two.settings.causal, two.step) == ("preset", "softmax", False, None)
+    assert two.caption == Bilingual("Softmax without the mask", "Softmax without the mask")  # one typed: both
+    assert three.scenario.kind == "embedded" and three.view == "head"
+    assert json.loads(three.scenario.value) == json.loads(json.dumps(scenario_to_dict(window.document.scenario)))
+    path = tmp_path / "mine.attnviz-lesson.json"
+    editor = saved(window, monkeypatch, path, title_en="")  # left empty: the Japanese title for both
+    assert path.is_file() and not editor.dirty and editor.dialog.message.text() == ""
+    assert load(path).scenes == lesson.scenes and load(path).id == "mine"
+    assert load(path).title == Bilingual("私の授業", "私の授業")
+
+
+def test_the_editor_lists_the_scenes_and_moves_and_removes_them(window, qtbot):
+    three_scenes(window, qtbot)
+    editor = window.lessons.editor
+    first, second, third = editor.lesson.scenes
+    editor.edit()
+    listed = editor.dialog.scenes
+    assert [listed.item(i).text()[:3] for i in range(3)] == ["1. ", "2. ", "3. "]
+    assert "The cat" in listed.item(0).text() and "Softmax" in listed.item(1).text()
+    editor.dialog.buttons["down"].click()                     # scene 1 down
+    assert editor.lesson.scenes == (second, first, third) and listed.currentRow() == 1
+    editor.dialog.buttons["up"].click()
+    assert editor.lesson.scenes == (first, second, third)
+    listed.setCurrentRow(2)
+    assert not editor.dialog.buttons["down"].isEnabled()
+    editor.dialog.buttons["remove"].click()
+    assert editor.lesson.scenes == (first, second) and listed.count() == 2
+
+
+def test_caption_and_notes_edited_in_both_languages(window, qtbot):
+    add(window, qtbot, "最初", "First")
+    editor = window.lessons.editor
+    editor.edit()
+    editor.dialog.buttons["edit"].click()
+    texts = editor.dialog.texts_dialog
+    texts.caption["en"].setText("The first")
+    texts.notes["ja"].setPlainText("答え：魚")
+    texts.accept()
+    scene = editor.lesson.scenes[0]
+    assert scene.caption == Bilingual("最初", "The first") and scene.notes == Bilingual("答え：魚", "答え：魚")
+    assert "The first" in editor.dialog.scenes.item(0).text()  # in the interface's language
+
+
+def test_the_saved_lesson_checks_on_the_command_line_and_is_given_with_scene_2s_settings(window, qtbot, monkeypatch,
+                                                                                         tmp_path):
+    three_scenes(window, qtbot)
+    path = tmp_path / "mine.attnviz-lesson.json"
+    saved(window, monkeypatch, path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "attnviz", "lesson", str(path), "--check"], capture_output=True,
+                            text=True, env=env, encoding="utf-8")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "3 scenes\n", "")
+    window.document.undo_stack.setClean()  # the edit made for scene 3: no question before the lesson
+    assert window.lessons.open_path(str(path), 1)
+    settle()
+    d = window.document
+    assert window.classroom.presenting and window.classroom.presented_view == "softmax"
+    assert d.scenario.settings.causal is False and d.query == 6 and d.stage is None
+    assert window.lessons.caption.where.text() == "2 / 3"
+
+
+def test_a_refused_save_says_why_in_the_editor_and_changes_nothing(window, qtbot, monkeypatch, tmp_path):
+    add(window, qtbot, "a" * 10_001)  # longer than a caption may be
+    path = tmp_path / "long.attnviz-lesson.json"
+    editor = saved(window, monkeypatch, path)
+    assert "Not saved" in editor.dialog.message.text() and "10,001" in editor.dialog.message.text()
+    assert not path.exists() and editor.dirty and editor.path is None
+
+
+def test_a_built_in_lesson_given_is_edited_and_saved_as_a_new_file(window, qtbot, monkeypatch, tmp_path):
+    assert window.lessons.open(builtin_lesson("multi-head"))
+    window.lessons.end()
+    editor = window.lessons.editor
+    editor.edit()
+    assert editor.dialog.scenes.count() == len(builtin_lesson("multi-head").scenes)
+    editor.dialog.buttons["remove"].click()
+    builtin = Path(builtin_lesson("multi-head").folder) / "multi-head.attnviz-lesson.json"
+    before = builtin.read_bytes()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(builtin), ""))
+    editor.dialog.buttons["save"].click()
+    assert "built-in" in editor.dialog.message.text() and builtin.read_bytes() == before
+    path = tmp_path / "my-heads.attnviz-lesson.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    editor.dialog.buttons["save"].click()
+    assert load(path).scenes == builtin_lesson("multi-head").scenes[1:]
+
+
+def test_a_comparison_is_refused_with_the_reason(window, qtbot, monkeypatch):
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: said.append(a[2]))
+    window.classroom.set_presentation(True)
+    window.classroom.present_view("compare")
+    settle()
+    qtbot.keyClick(window, Qt.Key_A, Qt.ControlModifier | Qt.ShiftModifier)
+    assert said and "comparison" in said[0] and window.lessons.editor.lesson is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_lessons_menu_offers_adding_and_editing_in_the_interfaces_language(window, lang):
+    install_language(lang)
+    menu = window.menus.lessons_menu
+    window.lessons.fill_menu(menu)
+    texts = [a.text() for a in menu.actions()]
+    add_text = {"ja": "この画面を場面として追加…", "en": "Add this as a scene…"}[lang]
+    assert add_text in texts
+    assert window.lessons.editor.add_action.shortcut().toString() == "Ctrl+Shift+A"
