@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import unicodedata
+from types import SimpleNamespace
 
 import pytest
 
@@ -86,6 +87,7 @@ def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp
     qtbot.addWidget(window)
     player = LessonPlayer.__new__(LessonPlayer)  # the menu needs no window's parts: only these two
     player.window, player.lesson = window, None
+    player.editor = SimpleNamespace(fill_menu=lambda menu: None)  # making lessons' entries: test_editor.py's
     LessonPlayer.fill_menu(player, menu)
     handouts = next(a.menu() for a in menu.actions() if a.text() == "Handout (PDF)")
     assert [a.text() for a in handouts.actions()] == [builtin_lesson(x).title.en + "…" for x in LESSONS]
