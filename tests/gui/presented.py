@@ -151,3 +151,19 @@ def table_problems(table: QTableWidget) -> list[str]:
         if hfm.horizontalAdvance(text) > header.sectionSize(c):
             problems.append(f"header {text!r} cut: {hfm.horizontalAdvance(text):.0f} > {header.sectionSize(c)}")
     return problems
+
+
+def presenting(qtbot, preset="seed-demo", lang="en"):
+    """A window on `preset` in `lang`, presenting (F5) on the test's screen; closed without asking."""
+    from PySide6.QtWidgets import QApplication
+
+    from attnviz.gui import MainWindow
+    from attnviz.gui.common.i18n import install_language
+    install_language(lang)
+    w = MainWindow(preset)
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    w.classroom.set_presentation(True)
+    QApplication.processEvents()
+    return w

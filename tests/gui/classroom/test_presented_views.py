@@ -7,18 +7,7 @@ from attnviz.gui import MainWindow
 from attnviz.gui.classroom.views import IDS, VIEWS
 from attnviz.gui.common.i18n import install_language
 from pixels import inked, rgb  # tests/gui is on the path
-from presented import unreadable
-
-
-def presenting(qtbot, preset="seed-demo", lang="en"):
-    install_language(lang)
-    w = MainWindow(preset)
-    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
-    w.classroom.set_presentation(True)
-    QApplication.processEvents()
-    return w
+from presented import presenting, unreadable
 
 
 def press(window, qtbot, key, modifier=Qt.NoModifier):

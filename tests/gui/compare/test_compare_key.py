@@ -10,20 +10,9 @@ from attnviz.gui import MainWindow
 from attnviz.gui.common.i18n import install_language
 from attnviz.gui.compare.controller import partner, presented_pairs
 from attnviz.gui.compare.dialog import CompareDialog
-from presented import unreadable  # tests/gui is on the path
+from presented import presenting, unreadable  # tests/gui is on the path
 
 ROPE = 2  # the positions control's index
-
-
-def presenting(qtbot, preset, lang="en"):
-    install_language(lang)
-    w = MainWindow(preset)
-    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
-    w.classroom.set_presentation(True)
-    QApplication.processEvents()
-    return w
 
 
 def press(window, qtbot, key):

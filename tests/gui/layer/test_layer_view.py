@@ -247,14 +247,8 @@ def presented_layer(qtbot, preset, lang="en"):
     """The layer view as key 9 presents it in the window, on the 1920 × 1080 screen."""
     from PySide6.QtWidgets import QApplication
 
-    from attnviz.gui import MainWindow
-    install_language(lang)
-    w = MainWindow(preset)
-    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
-    w.classroom.set_presentation(True)
-    QApplication.processEvents()
+    from presented import presenting
+    w = presenting(qtbot, preset, lang)
     w.classroom.present_view("layer")
     for _ in range(3):
         QApplication.processEvents()

@@ -253,13 +253,8 @@ def test_softmax_ticks_for_hidden_keys_take_two_lines(window, stage, qtbot):
 
 def presented_view(qtbot, preset, lang, view_id):
     """The window presenting `view_id` (the key a teacher presses) on `preset` in `lang`, full screen."""
-    from attnviz.gui import MainWindow
-    install_language(lang)
-    w = MainWindow(preset)
-    qtbot.addWidget(w, before_close_func=lambda w: w.document.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
-    w.classroom.set_presentation(True)
+    from presented import presenting
+    w = presenting(qtbot, preset, lang)
     w.classroom.present_view(view_id)
     for _ in range(3):
         QApplication.processEvents()
