@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import sys
 
-from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, save
+from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, open_scene, save
 from ..core.lessons.builtin import builtin_ids
+from ..core.lessons.model import ModelRuns
 from .arguments import LANGUAGES, PROG, UsageError, count, pixels
 
 
@@ -53,6 +54,7 @@ def run(args, out) -> int:
         return _handout(args)
     lesson = open_lesson(args.lesson)
     if args.check:
+        _check_model_scenes(lesson)
         out.write(f"{len(lesson.scenes)} scenes\n")
         return 0
     index = (args.scene or 1) - 1
@@ -67,6 +69,17 @@ def run(args, out) -> int:
         return 2
     from ..gui.window.app import run as open_window  # Qt is imported only when a window is wanted
     return open_window(lang=args.lang, lesson=(lesson, index))
+
+
+def _check_model_scenes(lesson) -> None:
+    """The real model's scenes, which reading the file checks only as far as it can without the model:
+    run, and opened in both languages (a layer or head the model lacks is said here)."""
+    if lesson.needs_model:
+        runs = ModelRuns()
+        for index, scene in enumerate(lesson.scenes):
+            if scene.scenario.kind == "model":
+                for lang in LANGUAGES:
+                    open_scene(lesson, index, lang, runs)
 
 
 def _save(args) -> int:

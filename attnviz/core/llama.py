@@ -350,6 +350,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None)
     c = model.config
     by_layer = _changes_by_layer(changes)
     start = _first_difference(after, ids, by_layer, c.n_layers) if after is not None else 0
+    if start == c.n_layers:  # the same ids and changes: nothing to compute again
+        return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     x = after.streams[start].astype(np.float32) if start else model.embedding[list(ids)]  # [n, d]
     for index in range(start, c.n_layers):

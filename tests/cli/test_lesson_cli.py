@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from attnviz.cli import main
-from attnviz.core.lessons import builtin_lesson, dumps, load
+from attnviz.core import llama
+from attnviz.core.lessons import builtin_lesson, dumps, list_lessons, load
 
 
 def run(capsys, *argv):
@@ -26,7 +27,8 @@ def one_line_refusal(code, out, err, message):
 def test_lessons_lists_id_title_and_scenes_one_per_line(capsys):
     code, out, _ = run(capsys, "lessons", "--lang", "en")
     lines = [line.split("\t") for line in out.splitlines()]
-    assert code == 0 and [line[0] for line in lines] == ["attention", "multi-head", "why-it-works"]
+    assert code == 0 and [line[0] for line in lines] == [x.id for x in list_lessons()]
+    assert [line[0] for line in lines][:3] == ["attention", "multi-head", "why-it-works"]
     assert lines[0] == ["attention", "Attention: following Q, K and V in numbers",
                         f"{len(builtin_lesson('attention').scenes)} scenes"]
     _, out, _ = run(capsys, "lessons", "--lang", "ja")
@@ -38,7 +40,8 @@ def test_lessons_as_json(capsys):
     listed = json.loads(out)
     assert code == 0 and listed[0] == {"id": "attention", "title": "Attention：Q・K・V の計算を数値で追う",
                                        "scenes": len(builtin_lesson("attention").scenes)}
-    assert [x["id"] for x in listed] == ["attention", "multi-head", "why-it-works"]
+    assert [x["id"] for x in listed] == [x.id for x in list_lessons()]
+    assert "real-model" in [x["id"] for x in listed] or llama.bundled_model() is None
 
 
 @pytest.mark.parametrize("locale, title", [("ja_JP.UTF-8", "Attention：Q・K・V の計算を数値で追う"),
@@ -64,7 +67,8 @@ def test_a_built_in_lesson_saved_as_a_file_checks_and_reads_back_the_same(capsys
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["lesson", "nope", "--check"], "'nope' is neither a built-in lesson (attention, multi-head, why-it-works)"),
+    (["lesson", "nope", "--check"],
+     "'nope' is neither a built-in lesson (attention, multi-head, why-it-works, real-model)"),
     (["lesson", "missing.attnviz-lesson.json", "--check"], "missing.attnviz-lesson.json: no such file"),
     (["lesson", "attention", "--scene", "40", "--screenshot", "OUT/x.png"], "--scene 40: the lesson has scenes 1"),
     (["lesson", "attention", "--screenshot", "OUT/x.jpg"], "a screenshot is a PNG file"),

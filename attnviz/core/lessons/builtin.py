@@ -1,16 +1,17 @@
 """The built-in lessons, shipped as lesson files in resources/lessons/ (see core/paths.py): the three
-source lessons, in the order they are taught."""
+source lessons, in the order they are taught, then the real model's (listed where the model is installed)."""
 from __future__ import annotations
 
 from functools import lru_cache
 
+from .. import llama
 from ..messages import QT_TR_NOOP
 from ..paths import resource
 from .file import SUFFIX, load
 from .open import LessonError
 from .scene import Lesson
 
-ORDER = ("attention", "multi-head", "why-it-works")  # the seeds' order; any other lesson file after them
+ORDER = ("attention", "multi-head", "why-it-works", "real-model")  # the seeds' order, then the real model
 
 
 def _folder():
@@ -37,5 +38,7 @@ def builtin_lesson(lesson_id: str) -> Lesson:
 
 
 def list_lessons() -> tuple[Lesson, ...]:
-    """Every built-in lesson, in the order they are taught."""
-    return tuple(builtin_lesson(i) for i in builtin_ids())
+    """Every built-in lesson that can be given here, in the order they are taught: a lesson on the real
+    model only where the built-in model is installed."""
+    lessons = (builtin_lesson(i) for i in builtin_ids())
+    return tuple(x for x in lessons if not x.needs_model or llama.bundled_model() is not None)

@@ -16,20 +16,24 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 
 from ..attention import POSITIONS
 from ..files import atomic_write, problem, read_limited, regular_file
 from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
 from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
+from ..llama import check_text
 from ..messages import QT_TR_NOOP, AttnVizError, Phrase
 from ..numbers import RANGE_TEXT
-from ..scenario import MAX_TEXT_LENGTH, TEMPERATURE_RANGE
+from ..scenario import MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
 from ..text import code_point, first_control
+from .model import MAX_TEXT as MAX_MODEL_TEXT
 from .open import LessonError, LessonProblem, scene_opened
 from .scene import (
     COLOUR_SCALES,
     HIDES,
     LANGUAGES,
+    MODEL_VIEWS,
     REFERENCES,
     STEP_VIEWS,
     STEPS,
@@ -53,7 +57,9 @@ MAX_ID_LENGTH = 64
 MAX_TITLE_LENGTH = 200
 
 LESSON_KEYS = ("format", "version", "id", "title", "scenes")
-SCENE_KEYS = ("scenario", "view", "head", "query", "settings", "step", "caption", "notes", "question", "compare")
+SCENE_KEYS = ("scenario", "view", "head", "query", "settings", "step", "caption", "notes", "question", "compare",
+              "layer", "off")
+MODEL_KEYS = ("layer", "off")  # a real model's scene only
 SETTINGS_KEYS = tuple(f for f in SceneSettings.__dataclass_fields__)
 QUESTION_KEYS = ("hide", "text")
 
@@ -145,8 +151,9 @@ def _lesson(document, folder: str | None) -> Lesson:
             scene = _scene(entry)
         except LessonProblem as e:
             raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
-        for lang in LANGUAGES:  # a preset has a version per language, each with its own tokens
-            scene_opened(scene, index, folder, lang, cache)
+        if scene.scenario.kind != "model":  # a real model's scene is checked against the model when it runs
+            for lang in LANGUAGES:  # a preset has a version per language, each with its own tokens
+                scene_opened(scene, index, folder, lang, cache)
         read.append(scene)
     return Lesson(lesson_id, title, tuple(read), folder)
 
@@ -200,20 +207,71 @@ def _scene(entry) -> Scene:
     if step is not None and view not in STEP_VIEWS:
         raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
                             ", ".join(STEP_VIEWS))
+    scenario = _ref(entry["scenario"], "scenario")
+    layer, off = _model_part(entry, scenario, view)
     return Scene(
-        scenario=_ref(entry["scenario"], "scenario"),
+        scenario=scenario,
         caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
         notes=_bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True),
         view=view, head=head, query=_query(entry.get("query")), settings=_settings(entry.get("settings", {})),
         step=step, question=_question(entry.get("question")),
-        compare=None if compare is None else _ref(compare, "compare"))
+        compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off)
+
+
+def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:
+    """A real model's scene: (the layer shown, the heads switched off), checked as far as they can be
+    without the model; any other scene has neither, nor a question about the next token."""
+    question = entry.get("question")
+    next_token = isinstance(question, dict) and question.get("hide") == "next-token"
+    if scenario.kind != "model":
+        given = [k for k in MODEL_KEYS if k in entry]
+        if given:
+            raise LessonProblem(QT_TR_NOOP("\"{0}\" is for a real model's scene ({{\"model\": \"TEXT\"}}) only"),
+                                given[0])
+        if next_token:
+            raise LessonProblem(QT_TR_NOOP("the question hides the next token, which only a real model predicts; "
+                                           "this scene's scenario is not one"))
+        return 0, ()
+    if view not in MODEL_VIEWS:
+        raise LessonProblem(QT_TR_NOOP("the view {0} does not show a real model's layer (those that do: {1})"),
+                            view, ", ".join(MODEL_VIEWS))
+    if set(entry.get("settings", {})) - {"colour_scale"}:
+        raise LessonProblem(QT_TR_NOOP("settings: a real model's scene takes only \"colour_scale\" (the model's "
+                                       "mask and scale are its own)"))
+    layer = entry.get("layer", 0)
+    if not _is_whole(layer) or not 0 <= layer < MAX_LAYERS:
+        raise LessonProblem(QT_TR_NOOP("\"layer\" must be a layer number (0, 1, ...), not {0}"), _short(layer))
+    off = entry.get("off", [])
+    if not isinstance(off, list) or len(off) > MAX_LAYERS * MAX_HEADS or not all(
+            isinstance(h, str) and re.fullmatch(r"[0-9]{1,3}\.[0-9]{1,3}", h) for h in off):
+        raise LessonProblem(QT_TR_NOOP("\"off\" must list heads as \"LAYER.HEAD\" texts, such as [\"1.4\"], "
+                                       "not {0}"), _short(off))
+    pairs = tuple(sorted({tuple(int(p) for p in h.split(".")) for h in off}))
+    if len(pairs) != len(off):
+        raise LessonProblem(QT_TR_NOOP("\"off\" names a head twice"))
+    return layer, pairs
 
 
 def _ref(entry, where: str) -> Ref:
     if not isinstance(entry, dict) or len(entry) != 1 or next(iter(entry)) not in REFERENCES:
-        raise LessonProblem(QT_TR_NOOP("\"{0}\" must be one of {{\"preset\": ID}}, {{\"file\": \"PATH\"}} or "
-                                       "{{\"embedded\": {{...a scenario...}}}}"), where)
+        raise LessonProblem(QT_TR_NOOP("\"{0}\" must be one of {{\"preset\": ID}}, {{\"file\": \"PATH\"}}, "
+                                       "{{\"embedded\": {{...a scenario...}}}} or {{\"model\": \"TEXT\"}}"), where)
     kind, value = next(iter(entry.items()))
+    if kind == "model":
+        if where == "compare":
+            raise LessonProblem(QT_TR_NOOP("\"compare\": a real model's text cannot be compared"))
+        if not isinstance(value, str) or not value.strip() or len(value) > MAX_MODEL_TEXT:
+            raise LessonProblem(QT_TR_NOOP("\"model\" must be the text the model reads, at most {0} characters"),
+                                MAX_MODEL_TEXT)
+        try:
+            check_text(value)
+        except AttnVizError as e:
+            raise LessonProblem(QT_TR_NOOP("\"model\": {0}"), e) from None
+        bad = first_control(value.replace("\n", ""))
+        if bad is not None:
+            raise LessonProblem(QT_TR_NOOP("\"model\" contains a control character ({0}), which AttnViz does not "
+                                           "accept"), code_point(bad))
+        return Ref(kind, value)
     if kind == "embedded":
         if not isinstance(value, dict) or value.get("format") != SCENARIO_FORMAT:
             raise LessonProblem(QT_TR_NOOP("\"{0}\": \"embedded\" must be a scenario document (\"format\": "
@@ -331,6 +389,9 @@ def _scene_document(scene: Scene) -> dict:
         entry["question"] = {"hide": scene.question.hide, "text": _texts(scene.question.text)}
     if scene.compare is not None:
         entry["compare"] = _ref_document(scene.compare)
+    if scene.scenario.kind == "model":
+        entry["layer"] = scene.layer
+        entry["off"] = [f"{layer}.{head}" for layer, head in scene.off]
     return entry
 
 

@@ -4,6 +4,10 @@ query chosen, and its question's answer computed from the numbers (never stored 
 
 A scenario file a lesson names is resolved inside the lesson's folder only: absolute paths, `..` and
 links that lead out of the folder are refused before anything is opened.
+
+A real model's scene (the built-in model reading a text) opens from its run, which the caller gives
+(model.py's ModelRuns: the window runs it off the GUI thread first); its layer, head and the heads it
+switches off are checked against the model before the model runs.
 """
 from __future__ import annotations
 
@@ -14,12 +18,14 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 import numpy as np
 
+from .. import llama
 from ..compute import compute
 from ..formats.document import scenario_from_dict
 from ..io import load_scenario
 from ..messages import QT_TR_NOOP, AttnVizError
 from ..presets import is_preset, list_presets, load_preset
 from ..scenario import Scenario, ScenarioError, with_projection_options, with_settings
+from .model import ModelRun, ModelRuns
 from .scene import Lesson, Ref, Scene, SceneSettings
 
 SCENARIO_SUFFIXES = (".json", ".npz")  # the scenario files a lesson may name (as AttnViz saves them)
@@ -34,9 +40,11 @@ class LessonError(ScenarioError):
 class Answer:
     """What a question hides, worked out from the scene's numbers."""
 
-    hide: str                     # the question's: "row" or "top-key"
+    hide: str                     # the question's: "row", "top-key" or "next-token"
     weights: tuple[float, ...]    # the selected query's weights over every key, in the scene's head
     top_key: int                  # the key with the largest weight (a question's answer is never a tie)
+    next_token: int | None = None  # a real model's scene: the token it predicts most (its id)
+    next_text: str = ""            # ... and that token's text
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,17 +57,22 @@ class OpenedScene:
     head: int                 # the selected head
     query: int                # the selected query, in this language's version
     answer: Answer | None     # its question's answer, None without a question
+    run: ModelRun | None = None  # a real model's scene: its run (the next token, before → after)
 
 
-def open_scene(lesson: Lesson, index: int, lang: str) -> OpenedScene:
-    """Scene `index` (0-based) of `lesson`, its presets in `lang`'s version ("ja" or "en"). Raises
-    LessonError naming the scene (1-based) when it cannot be shown."""
-    return scene_opened(lesson.scenes[index], index, lesson.folder, lang)
+def open_scene(lesson: Lesson, index: int, lang: str, runs: ModelRuns | None = None) -> OpenedScene:
+    """Scene `index` (0-based) of `lesson`, its presets in `lang`'s version ("ja" or "en"); `runs` runs the
+    real model's scenes (without, they are refused). Raises LessonError naming the scene (1-based) when it
+    cannot be shown."""
+    return scene_opened(lesson.scenes[index], index, lesson.folder, lang, runs=runs)
 
 
-def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache: dict | None = None) -> OpenedScene:
+def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache: dict | None = None,
+                 runs: ModelRuns | None = None) -> OpenedScene:
     """open_scene for one scene; `cache` keeps the scenarios read from files (one read per file when a
     whole lesson is checked)."""
+    if scene.scenario.kind == "model":
+        return _model_scene(scene, index, lang, runs)
     try:
         scenario = applied(open_ref(scene.scenario, folder, lang, cache), scene.settings)
         other = None if scene.compare is None else applied(open_ref(scene.compare, folder, lang, cache),
@@ -73,6 +86,34 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
     except LessonProblem as e:
         raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
     return OpenedScene(scene, scenario, other, head, query, answer)
+
+
+def _model_scene(scene: Scene, index: int, lang: str, runs: ModelRuns | None) -> OpenedScene:
+    try:
+        if runs is None:
+            raise LessonProblem(QT_TR_NOOP("the real model reads this scene's text, and no model was given"))
+        c = runs.model().config
+        _check_model_ranges(scene, c)
+        found = runs.get(scene.scenario.value, scene.off)
+        s = llama.scenario(found.model, found.encoded, found.run, scene.layer)
+        head, query = _selection(scene, s, lang)
+        answer = None if scene.question is None else _answer(scene, s, head, query, found)
+    except LessonProblem as e:
+        raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
+    except ScenarioError as e:  # the model is not installed, the text is too long for it
+        raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e) from None
+    return OpenedScene(scene, s, None, head, query, answer, found)
+
+
+def _check_model_ranges(scene: Scene, c) -> None:
+    """The scene's layer and the heads it switches off exist in the model (checked before it runs)."""
+    if scene.layer >= c.n_layers:
+        raise LessonProblem(QT_TR_NOOP("layer {0} is out of range: the model has layers 0 to {1}"), scene.layer,
+                            c.n_layers - 1)
+    for layer, head in scene.off:
+        if layer >= c.n_layers or head >= c.n_heads:
+            raise LessonProblem(QT_TR_NOOP("\"off\": {0}.{1} is not a head of the model (layers 0 to {2}, heads 0 "
+                                           "to {3})"), layer, head, c.n_layers - 1, c.n_heads - 1)
 
 
 class LessonProblem(Exception):
@@ -151,9 +192,9 @@ def _selection(scene: Scene, s: Scenario, lang: str) -> tuple[int, int]:
     return scene.head, query
 
 
-def _answer(scene: Scene, s: Scenario, head: int, query: int) -> Answer:
+def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | None = None) -> Answer:
     hide = scene.question.hide
-    if hide == "next-token":
+    if hide == "next-token" and found is None:
         raise LessonProblem(QT_TR_NOOP("the question hides the next token, which only a real model predicts; this "
                                        "scene's scenario is not one"))
     row = np.asarray(compute(s).weights()[head][query], dtype=float)
@@ -161,4 +202,7 @@ def _answer(scene: Scene, s: Scenario, head: int, query: int) -> Answer:
     if hide == "top-key" and np.sum(row >= row[top] - TIE) > 1:
         raise LessonProblem(QT_TR_NOOP("the question asks for the most attended key, but keys tie for it "
                                        "(weight {0:.3f})"), float(row[top]))
-    return Answer(hide, tuple(float(w) for w in row), top)
+    if found is None:
+        return Answer(hide, tuple(float(w) for w in row), top)
+    (token, text, _), = llama.top(found.model, found.run.probs, 1)
+    return Answer(hide, tuple(float(w) for w in row), top, token, text)

@@ -21,7 +21,9 @@ STEPS = (1, 2, 3, 4, 5)  # gui/steps/stages.py's guided steps (the same test che
 STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step
 COLOUR_SCALES = ("linear", "log", "row")  # gui/look/colormaps.py's SCALES
 HIDES = ("row", "top-key", "next-token")  # what a question hides until it is revealed
-REFERENCES = ("preset", "file", "embedded")
+REFERENCES = ("preset", "file", "embedded", "model")
+# A real model's scene (the built-in model reading a text): the views that show a live model's layer.
+MODEL_VIEWS = ("head", "heads", "steps", "lines", "overview")
 
 T = TypeVar("T")
 
@@ -43,9 +45,10 @@ class Bilingual(Generic[T]):
 class Ref:
     """Where a scene's scenario comes from."""
 
-    kind: str   # "preset", "file" or "embedded"
+    kind: str   # "preset", "file", "embedded" or "model"
     value: str  # the preset's id; the file's path, relative to the lesson's folder and inside it;
-    #             or the embedded scenario document (what core/formats/document.py reads) as JSON text
+    #             the embedded scenario document (what core/formats/document.py reads) as JSON text;
+    #             or the text the built-in real model reads
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ class Scene:
     step: int | None = None                    # a guided step (STEPS), or None: everything computed
     question: Question | None = None
     compare: Ref | None = None                 # the other scenario, for the view "compare" only
+    layer: int = 0                             # a real model's scene: the layer shown
+    off: tuple[tuple[int, int], ...] = ()      # a real model's scene: the heads switched off, (layer, head)
 
 
 @dataclass(frozen=True)
@@ -90,3 +95,8 @@ class Lesson:
     # Where the scenes' scenario files are (the lesson file's own folder); None for a lesson read
     # from text without one, which may then name no file. Not part of what the lesson is.
     folder: str | None = field(default=None, compare=False)
+
+    @property
+    def needs_model(self) -> bool:
+        """Some scene is the real model reading a text: the lesson is given only where it is installed."""
+        return any(s.scenario.kind == "model" for s in self.scenes)

@@ -19,14 +19,17 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from ...core.compute import compute
 from ...core.files import atomic_write
 from ...core.lessons import list_lessons, open_scene
+from ...core.lessons.model import ModelRuns
 from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.scenario import ScenarioError
 from ..classroom.views import BY_ID
+from ..common.background import BackgroundDialog
 from ..common.i18n import current_language, head_label, tr
 from ..compare.dialog import CompareFigure
 from ..export.figure import COLORBAR_WIDTH, HEAD_SIDE, MARGIN, Figure, FigureOptions
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
+from ..model.next_token import rows
 
 # In points: the writer's resolution is 72 dots per inch, so one unit of the painter is one point.
 EDGE = 42            # the page's margin
@@ -103,7 +106,7 @@ def pictures(opened) -> list:
     s, view = opened.scenario, opened.scene.view
     options = FigureOptions(head=opened.head, query=opened.query,
                             scale=opened.scene.settings.colour_scale or "linear")
-    if opened.answer is not None:
+    if opened.answer is not None and opened.answer.hide != "next-token":  # the next token hides no weights
         return [Worksheet(s, compute(s), options)]
     if view == "compare":
         return [PrintedComparison(s, opened.compare, colormap=colormaps.get(scale=options.scale))]
@@ -147,9 +150,11 @@ def place(p: QPainter, figures: list, area: QRectF) -> float:
 class Handout:
     """The pages of one lesson in one language, painted onto a PDF writer."""
 
-    def __init__(self, lesson, lang: str):
+    def __init__(self, lesson, lang: str, runs=None):
+        """`runs` (core/lessons/model.py's ModelRuns) has the real model's scenes run, or runs them now."""
         self.lesson, self.lang = lesson, lang
-        self.scenes = [open_scene(lesson, i, lang) for i in range(len(lesson.scenes))]  # refused before any page
+        runs = runs if runs is not None or not lesson.needs_model else ModelRuns()
+        self.scenes = [open_scene(lesson, i, lang, runs) for i in range(len(lesson.scenes))]  # refused before any page
         self.fonts = {size: selectable(figure_font(pixel_size=size)) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
 
     def paint(self, writer: QPdfWriter) -> bool:
@@ -209,8 +214,14 @@ class Handout:
         lines = [(stand_in(opened), NOTE_PT, False), (scene.caption[self.lang], TEXT_PT, False)]
         if scene.question is not None:
             lines.append((tr("Question: {0}").format(scene.question.text[self.lang]), TEXT_PT, True))
-            lines.append((tr("Write down your prediction in the row marked ?; the answer is on the last page, "
-                             "under scene {0}.").format(self.scenes.index(opened) + 1), NOTE_PT, False))
+            if scene.question.hide == "next-token":
+                lines.append((tr("The model's {0} likeliest next tokens, in alphabetical order: {1}").format(
+                    len(choices(opened)), tr(", ").join(choices(opened))), TEXT_PT, False))
+                lines.append((tr("Circle your prediction; the answer is on the last page, under scene {0}.").format(
+                    self.scenes.index(opened) + 1), NOTE_PT, False))
+            else:
+                lines.append((tr("Write down your prediction in the row marked ?; the answer is on the last page, "
+                                 "under scene {0}.").format(self.scenes.index(opened) + 1), NOTE_PT, False))
         return [line for line in lines if line[0]]
 
     def _answers(self, p, writer: QPdfWriter, page: QRectF) -> None:
@@ -230,9 +241,24 @@ class Handout:
             y += GAP * 2
 
 
+def choices(opened) -> list[str]:
+    """A question about the next token: the model's likeliest next tokens, as the bars write them, in the
+    order of their text (as the screen lists them before the reveal)."""
+    found = opened.run
+    labels = [row[0] for row in rows(found.model, found.run, found.run)]
+    return sorted(labels, key=lambda t: (t.lstrip("·").casefold(), t))
+
+
 def answer_text(opened) -> str:
-    """The most attended key and its weight; for a question on the whole row, every key's weight."""
+    """The most attended key and its weight; for a question on the whole row, every key's weight; for the
+    next token, the likeliest with its probability (and before, when heads are switched off)."""
     answer, tokens = opened.answer, opened.scenario.tokens
+    if answer.hide == "next-token":
+        found = opened.run
+        (label, now, before), *_ = rows(found.model, found.baseline, found.run)
+        if before is None:
+            return tr("Answer: {0} ({1:.1%})").format(label, now)
+        return tr("Answer: {0} ({1:.1%}; {2:.1%} with every head on)").format(label, now, before)
 
     def weight(w):
         return f"{w:.{ANSWER_DECIMALS}f}"
@@ -243,9 +269,9 @@ def answer_text(opened) -> str:
     return text
 
 
-def handout_bytes(lesson, lang: str) -> bytes:
+def handout_bytes(lesson, lang: str, runs=None) -> bytes:
     """The handout as the bytes of a PDF file, made in memory."""
-    handout = Handout(lesson, lang)
+    handout = Handout(lesson, lang, runs)
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.WriteOnly)
@@ -261,11 +287,11 @@ def handout_bytes(lesson, lang: str) -> bytes:
     return bytes(data)
 
 
-def write_handout(lesson, path, lang: str) -> None:
+def write_handout(lesson, path, lang: str, runs=None) -> None:
     """The handout written to `path` (a .pdf), whole or not at all."""
     if not str(path).lower().endswith(".pdf"):
         raise HandoutError(QT_TR_NOOP("{0}: a handout is a PDF file: give a name ending in .pdf"), path)
-    atomic_write(path, handout_bytes(lesson, lang))
+    atomic_write(path, handout_bytes(lesson, lang, runs))
 
 
 # ------------------------------------------------------------- the Lessons menu
@@ -290,9 +316,51 @@ def save_handout(window, lesson) -> bool:
                                           tr("PDF (*.pdf)"))
     if not path:
         return False
+    path = path if path.lower().endswith(".pdf") else path + ".pdf"
+    runs = window.lessons.runs
+    missing = [(s.scenario.value, s.off) for s in lesson.scenes
+               if s.scenario.kind == "model" and not runs.has(s.scenario.value, s.off)]
+    if missing:  # the real model reads first, off the GUI thread; the handout is written when it has
+        ModelScenes(window, runs, missing, lambda: _write(window, lesson, path, lang, runs)).start_runs()
+        return True
+    return _write(window, lesson, path, lang, runs)
+
+
+def _write(window, lesson, path, lang, runs) -> bool:
     try:
-        write_handout(lesson, path if path.lower().endswith(".pdf") else path + ".pdf", lang)
+        write_handout(lesson, path, lang, runs)
     except AttnVizError as e:
         window.warn(tr("Cannot save"), str(e))
         return False
+    window.show_status(tr("Handout saved: {0}").format(path))
     return True
+
+
+class ModelScenes(BackgroundDialog):
+    """The real model's scenes of a lesson run before its handout is written, with progress and Cancel."""
+
+    def __init__(self, window, runs, keys, then):
+        super().__init__(window)
+        self.setWindowTitle(tr("Handout (PDF)"))
+        self.runs, self.keys, self.then = runs, keys, then
+        self.failed.connect(lambda why: window.warn(tr("Cannot save"), why))
+
+    def progress_text(self, done: int, total: int) -> str:
+        return tr("The model is reading the lesson's texts: {0} of {1}").format(done, total)
+
+    def start_runs(self) -> None:
+        self.show()
+        self.start(self._work_runs)
+
+    def _work_runs(self, step):
+        for done, (text, off) in enumerate(self.keys):
+            step(done, len(self.keys))
+            self.runs.get(text, off, cancelled=lambda: False)
+        step(len(self.keys), len(self.keys))
+
+    def show_result(self, _) -> None:
+        self.accept()
+        self.then()
+
+    def show_failure(self, message: str) -> None:
+        self.reject()

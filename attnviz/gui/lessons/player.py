@@ -9,6 +9,10 @@ scenario of a scene being the lesson's. Esc ends the lesson, on the desk.
 
 The classroom (classroom/classroom.py) hands the player its clicker's keys and the digits while a lesson
 is given (its `lesson` hook); the player's own keys are actions of the window, enabled only then.
+
+A real model's scene is run on the model's worker the first time it is shown (the caption says so
+meanwhile; the window keeps answering), then kept for the session; once shown, the model runner serves
+it as any real model's run: the next token before → after, a head switched off in class run again.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from ...core.lessons import SUFFIX, LessonError, builtin_lesson, list_lessons, load, open_scene
+from ...core.lessons.model import ModelRuns
 from ...core.messages import AttnVizError
 from ..common.actions import make_action
 from ..common.i18n import current_language, tr
@@ -33,8 +38,12 @@ JUMP_DIGITS = 3          # a scene number is at most this long
 
 
 class LessonPlayer:
-    def __init__(self, window, document, view, classroom, files):
+    def __init__(self, window, document, view, classroom, files, runner):
         self.window, self.document, self.view, self.classroom, self.files = window, document, view, classroom, files
+        self.runner = runner
+        self.runs = ModelRuns(load=runner.builtin_model)  # the real model's scenes, each run once a session
+        runner.scene_ran.connect(self._scene_ran)
+        runner.scene_failed.connect(self._scene_failed)
         self.lesson = None
         self.index = 0
         self.kept: dict[int, tuple] = {}  # scene → (scenario, head, query, step) as the class left it
@@ -235,6 +244,13 @@ class LessonPlayer:
     def scene(self):
         return self.lesson.scenes[self.index]
 
+    @property
+    def waiting(self) -> bool:
+        """The scene is a real model's that is still being run (its caption says so)."""
+        scene = self.scene() if self.active else None
+        return scene is not None and scene.scenario.kind == "model" and not self.runs.has(scene.scenario.value,
+                                                                                          scene.off)
+
     def _covered(self) -> bool:
         return self.scenes.isVisible() or self.blank.isVisible()
 
@@ -246,14 +262,24 @@ class LessonPlayer:
             self.kept[self.index] = (d.scenario, d.active_head, d.query, d.stage)
 
     def _show(self) -> bool:
-        """The current scene on screen, as the lesson has it or as the class left it."""
+        """The current scene on screen, as the lesson has it or as the class left it; a real model's scene
+        that has not run yet is started on the model's worker, and shown when it has."""
         lang = current_language()
+        scene = self.scene()
+        if scene.scenario.kind == "model" and not self.runs.has(scene.scenario.value, scene.off):
+            self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang])
+            self.caption.show_verdict(tr("The model is reading the text…"))
+            self._fit_caption()
+            self.runner.run_scene(self.runs, scene.scenario.value, scene.off)
+            return True
         try:
-            opened = open_scene(self.lesson, self.index, lang)
+            opened = open_scene(self.lesson, self.index, lang, self.runs)
         except LessonError as e:
             self.window.warn(tr("Cannot show this scene"), str(e))
             return False
-        scene, d = opened.scene, self.document
+        d = self.document
+        if opened.run is not None:  # before the scenario: the runner has this run, nothing to run again
+            self.runner.adopt(opened.run.model, opened.run.baseline, opened.run.run)
         scenario, head, query, stage = self.kept.get(self.index) or (opened.scenario, opened.head, opened.query,
                                                                      scene.step)
         d.replace(opened.scenario, None)
@@ -266,13 +292,26 @@ class LessonPlayer:
         d.set_stage(stage)
         if scene.settings.colour_scale is not None:
             self.classroom.set_scale(scene.settings.colour_scale)
-        self.classroom.present_scene(scene.view, opened.compare)
+        # The caption first, at its height: the scene's view shares out what it leaves of the screen.
         self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang],
                                 scene.question.text[lang] if scene.question else "")
+        self._fit_caption()
+        self.classroom.present_scene(scene.view, opened.compare)
         self.question.ask(opened)
         self._fit_caption()
         self.presenter.show_scene(self.lesson, self.index, lang)
         return True
+
+    def _scene_ran(self, key) -> None:
+        scene = self.scene() if self.active else None
+        if scene is not None and scene.scenario.kind == "model" and key == (scene.scenario.value, scene.off):
+            self._show()
+
+    def _scene_failed(self, key, why: str) -> None:
+        scene = self.scene() if self.active else None
+        if scene is not None and scene.scenario.kind == "model" and key == (scene.scenario.value, scene.off):
+            self.caption.show_verdict(tr("The model cannot read this scene's text: {0}").format(why), right=False)
+            self._fit_caption()
 
     def _fit_caption(self) -> None:
         """The caption's strip as tall as its lines, the rest of the screen the scene's."""

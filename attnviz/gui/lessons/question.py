@@ -5,6 +5,9 @@ A (or →, for a clicker) reveals the answer and marks the guess right or wrong,
 line of the caption. Going to another scene and back, or R, asks the question again, hidden: a teacher
 repeating a question wants the class to predict again.
 
+A question about a real model's next token hides the next-token bars instead (their tokens listed in the
+order of their text); a click on a token is the guess, right when the model makes it the most likely.
+
 A guess is right when it is the answer's top key (core/lessons/open.py's Answer, computed from the
 scene): for "top-key" that is the question; for "row" it is where the row's weight is largest."""
 from __future__ import annotations
@@ -23,8 +26,9 @@ class QuestionPlay:
         self.asked: Asked | None = None
         self.answer = None  # core/lessons/open.py's Answer of the scene's question
         self.clickable = True  # the scene's view takes a click as a guess
-        parts.heads.guessed.connect(self.guess)
-        parts.steps.guessed.connect(self.guess)
+        parts.heads.guessed.connect(lambda key: self._next_token() or self.guess(key))
+        parts.steps.guessed.connect(lambda key: self._next_token() or self.guess(key))
+        parts.next_token().bars.guessed.connect(lambda token: self._next_token() and self.guess(token))
 
     @property
     def pending(self) -> bool:
@@ -35,6 +39,8 @@ class QuestionPlay:
         """The scene on screen (core's OpenedScene): its question hidden, or as it was when the same scene
         is shown again in the other language (revealed stays revealed; a guess stays if the row is the same)."""
         self.answer, self.clickable = opened.answer, opened.scene.view in GUESSED_IN
+        if opened.answer is not None and opened.answer.hide == "next-token":
+            self.clickable = opened.scene.view == "head"  # the bars are beside the one big head
         old = self.asked
         if opened.answer is None:
             self.asked = None
@@ -55,6 +61,7 @@ class QuestionPlay:
         self._tell()
 
     def guess(self, key: int) -> None:
+        """The class's guess: a key, or for a question about the next token a token's id."""
         if self.pending:
             self.asked = replace(self.asked, guess=key)
             self._tell()
@@ -64,32 +71,47 @@ class QuestionPlay:
         if not self.pending:
             return False
         guess = self.asked.guess
-        self.asked = replace(self.asked, revealed=True, right=None if guess is None else guess == self.answer.top_key)
+        self.asked = replace(self.asked, revealed=True, right=None if guess is None else guess == self._right())
         self._tell()
         return True
+
+    def _next_token(self) -> bool:
+        return self.answer is not None and self.answer.hide == "next-token"
+
+    def _right(self) -> int:
+        """The right guess: the model's next token, or the key the row weighs most."""
+        return self.answer.next_token if self._next_token() else self.answer.top_key
 
     def line(self) -> str:
         """The caption's line about the guess: what to do, the guess, and after the reveal right or wrong."""
         a = self.asked
         if a is None:
             return ""
-        word = self.parts.document.scenario.tokens.__getitem__  # a key by its word, in this language's sentence
+        if self._next_token():  # a token of the model's vocabulary, as the bars write it
+            word = self.parts.next_token().label
+        else:  # a key by its word, in this language's sentence
+            word = self.parts.document.scenario.tokens.__getitem__
         if not a.revealed:
             if a.guess is None:
-                return tr("Click the class's guess (a key); A or → shows the answer.") if self.clickable else \
-                    tr("A or → shows the answer.")
+                if not self.clickable:
+                    return tr("A or → shows the answer.")
+                return tr("Click the class's guess (a token on the right); A or → shows the answer.") \
+                    if self._next_token() else tr("Click the class's guess (a key); A or → shows the answer.")
             return tr("Your guess: {0} (A or → shows the answer)").format(word(a.guess))
         if a.right is None:
-            return tr("The answer: {0}").format(word(self.answer.top_key))
+            return tr("The answer: {0}").format(word(self._right()))
         if a.right:
             return tr("Your guess: {0} — right").format(word(a.guess))
-        return tr("Your guess: {0} — wrong (the answer: {1})").format(word(a.guess), word(self.answer.top_key))
+        return tr("Your guess: {0} — wrong (the answer: {1})").format(word(a.guess), word(self._right()))
 
     def _tell(self) -> None:
-        self.parts.heads.set_asked(self.asked)
-        self.parts.steps.set_asked(self.asked)
+        on_bars = self._next_token()
+        weights = None if on_bars else self.asked  # a question about the next token hides no weights
+        self.parts.heads.set_asked(weights)
+        self.parts.steps.set_asked(weights)
+        self.parts.next_token().set_asked(self.asked if on_bars else None)
         maths = self.parts.maths
         if maths.views:  # the maths views are made when first shown: none yet, none to tell
-            maths.tab_view("geometry").set_asked(self.asked)
+            maths.tab_view("geometry").set_asked(weights)
         self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None)
         self.changed()

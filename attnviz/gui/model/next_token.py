@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import llama
@@ -69,32 +69,67 @@ def _character_range(tail: bytes) -> str:
 def rows(model, before, after, k: int = TOP) -> list[tuple[str, float, float | None]]:
     """(token, probability now, probability before the changes or None) for the k most likely
     now, and any token of the k most likely before that fell out of them."""
+    return [row[1:] for row in rows_with_ids(model, before, after, k)]
+
+
+def rows_with_ids(model, before, after, k: int = TOP) -> list[tuple[int, str, float, float | None]]:
+    """rows(), each with its token's id first."""
     now = llama.top(model, after.probs, k)
     def label(i, text):
         return shown_token(text, llama.token_bytes(model, i))
-    out = [(label(i, text), p, float(before.probs[i]) if before is not after else None) for i, text, p in now]
+    out = [(i, label(i, text), p, float(before.probs[i]) if before is not after else None) for i, text, p in now]
     if before is not after:
         ids = {i for i, _, _ in now}
-        out += [(label(i, text), float(after.probs[i]), p) for i, text, p in llama.top(model, before.probs, k)
+        out += [(i, label(i, text), float(after.probs[i]), p) for i, text, p in llama.top(model, before.probs, k)
                 if i not in ids]
     return out
 
 
 class NextTokenBars(QWidget):
-    """One bar per token, its probability written beside it (before → after when it changed)."""
+    """One bar per token, its probability written beside it (before → after when it changed).
 
-    fitted = Signal()  # how many rows fit changed
+    A lesson's question about the next token (set_asked) hides the bars and the numbers: the likeliest
+    tokens are listed in the order of their text, for the class to pick one (a click); the reveal draws
+    the bars again, the pick outlined green when it was the most likely, red when not."""
+
+    fitted = Signal()      # how many rows fit changed
+    guessed = Signal(int)  # a click on a token while its question hides the bars: the token's id
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.items: list[tuple[str, float, float | None]] = []
+        self.ids: list[int] = []
+        self.asked = None  # common/asked.py's Asked whose guess is a token id, or None
         self._fit = TOP
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
 
-    def show_rows(self, items):
-        self.items = items
+    def show_rows(self, items, ids=()):
+        self.items, self.ids = items, list(ids)
         self.updateGeometry()
         self.update()
+
+    def set_asked(self, asked) -> None:
+        self.asked = asked
+        self.update()
+
+    def hiding(self) -> bool:
+        return self.asked is not None and not self.asked.revealed
+
+    def drawn(self) -> list[int]:
+        """The rows drawn, top to bottom, as indices into items: the likeliest first, or while hidden the
+        likeliest now in the order of their text (the order says nothing)."""
+        if not self.hiding():
+            return list(range(self.shown()))
+        likeliest = range(min(TOP, len(self.items)))  # those of the run now (rows_with_ids lists them first)
+        return sorted(likeliest, key=lambda r: (self.items[r][0].lstrip("·").casefold(), r))
+
+    def mousePressEvent(self, event):
+        if not self.hiding() or not self.items or not self.ids:
+            return super().mousePressEvent(event)
+        drawn = self.drawn()
+        for r, rect in enumerate(self._choice_cells(QFontMetricsF(figure_font_like(self.font())), len(drawn))):
+            if rect.contains(event.position()):
+                self.guessed.emit(self.ids[drawn[r]])
 
     def shown(self) -> int:
         """How many rows it draws: all, or as many as fit at its type (three at least)."""
@@ -124,18 +159,31 @@ class NextTokenBars(QWidget):
         fm = QFontMetricsF(self.font())
         return QSize(int(fm.height() * 12), int(fm.height() * 5))
 
+    def _font(self):
+        font = figure_font_like(self.font())
+        rows = max(1, len(self.drawn()))
+        if QFontMetricsF(font).height() * 1.15 * rows > self.height():  # shorter than three rows
+            font = figure_font(pixel_size=max(8.0, self.height() / rows / 1.15 / 1.45))
+        return font
+
+    def _line(self, fm, rows: int) -> float:
+        return min(fm.height() * 1.6, self.height() / max(1, rows))
+
     def paintEvent(self, event):
         if not self.items:
             return
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        items = self.items[:self.shown()]  # a short panel: the likeliest, at a readable size
-        font = figure_font_like(self.font())
-        if QFontMetricsF(font).height() * 1.15 * len(items) > self.height():  # shorter than three rows
-            font = figure_font(pixel_size=max(8.0, self.height() / len(items) / 1.15 / 1.45))
+        if self.hiding():
+            self._paint_choices(p)
+            p.end()
+            return
+        order = self.drawn()  # a short panel: the likeliest, at a readable size
+        items = [self.items[r] for r in order]
+        font = self._font()
         p.setFont(font)
         fm = QFontMetricsF(font)
-        line = min(fm.height() * 1.6, self.height() / len(items))
+        line = self._line(fm, len(items))
         label_w = min(max(fm.horizontalAdvance(t) for t, _, _ in items) + fm.height() * 0.5, self.width() * 0.35)
         text_w = fm.horizontalAdvance("100.0% → 100.0%") + fm.height() * 0.5
         bar_w = max(10.0, self.width() - label_w - text_w)
@@ -145,6 +193,7 @@ class NextTokenBars(QWidget):
             p.setPen(self.palette().windowText().color())
             p.drawText(QRectF(0, y, label_w - fm.height() * 0.3, line), Qt.AlignRight | Qt.AlignVCenter,
                        fm.elidedText(token, Qt.ElideRight, label_w - fm.height() * 0.3))
+            self._paint_guess(p, order[r], QRectF(1, y + 1, self.width() - 2, line - 2), fm)
             if before is not None:  # the bar before the changes, as an outline
                 p.setPen(self.palette().mid().color())
                 p.setBrush(Qt.NoBrush)
@@ -158,6 +207,48 @@ class NextTokenBars(QWidget):
             p.drawText(QRectF(label_w + bar_w + fm.height() * 0.3, y, text_w, line), Qt.AlignLeft | Qt.AlignVCenter,
                        text)
         p.end()
+
+    def _choice_cells(self, fm, n: int) -> list[QRectF]:
+        """Where the hidden question's tokens go: down columns, as many rows as fit the panel at its type.
+        All of them are listed, however short the panel: a list cut to the likeliest would give the
+        answer away."""
+        line = fm.height() * 1.6
+        per_column = max(1, min(n, int(self.height() // line)))
+        columns = -(-n // per_column)
+        width = self.width() / max(1, columns)
+        return [QRectF((r // per_column) * width, (r % per_column) * line, width, line) for r in range(n)]
+
+    def _paint_choices(self, p) -> None:
+        """The question's hidden bars: the tokens alone, each marked ? in a grey box, the guess outlined."""
+        font = figure_font_like(self.font())
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        order = self.drawn()
+        for index, rect in zip(order, self._choice_cells(fm, len(order))):
+            box = QRectF(rect.left() + fm.height() * 0.4, rect.top() + rect.height() * 0.2, fm.height() * 1.2,
+                         rect.height() * 0.6)
+            p.setPen(Qt.NoPen)
+            p.setBrush(self.palette().mid().color())
+            p.drawRect(box)
+            p.setPen(self.palette().windowText().color())
+            p.drawText(box, Qt.AlignCenter, "?")
+            text = rect.adjusted(box.right() - rect.left() + fm.height() * 0.4, 0, 0, 0)
+            p.drawText(text, Qt.AlignLeft | Qt.AlignVCenter,
+                       fm.elidedText(self.items[index][0], Qt.ElideRight, text.width() - fm.height()))
+            self._paint_guess(p, index, rect.adjusted(1, 1, -1, -1), fm)
+
+    def _paint_guess(self, p, index: int, rect: QRectF, fm) -> None:
+        """The class's guess: outlined (orange, then green or red), ✓ or ✗ after the reveal."""
+        a = self.asked
+        if a is None or a.guess is None or index >= len(self.ids) or self.ids[index] != a.guess:
+            return
+        pen = QPen(QColor(*a.colour()))
+        pen.setWidthF(max(3.0, fm.height() * 0.12))
+        p.setPen(pen)
+        p.setBrush(Qt.NoBrush)
+        p.drawRoundedRect(rect, 4, 4)
+        if a.mark():
+            p.drawText(rect.adjusted(0, 0, -fm.height() * 0.3, 0), Qt.AlignRight | Qt.AlignVCenter, a.mark())
 
 
 class NextTokenView(Retranslated, QWidget):
@@ -186,6 +277,18 @@ class NextTokenView(Retranslated, QWidget):
         """The rows the panel shows now (tests read them)."""
         return self.bars.items
 
+    def set_asked(self, asked) -> None:
+        """A lesson's question about the next token: its bars hidden until revealed, the guess marked. The
+        status line makes way for the tokens listed meanwhile (the caption says what to do)."""
+        self.bars.set_asked(asked)
+        self.status.setVisible(not self.bars.hiding())
+        self.refresh()
+
+    def label(self, token_id: int) -> str:
+        """A token as the bars write it."""
+        model = self.runner.model
+        return shown_token(llama.token_text(model, token_id), llama.token_bytes(model, token_id))
+
     def refresh(self):
         r, live = self.runner, self.runner.document.scenario.live
         if live is None or r.model is None or r.latest is None:
@@ -193,10 +296,11 @@ class NextTokenView(Retranslated, QWidget):
             return
         after = r.latest
         before = r.baseline if r.baseline is not None and r.baseline is not after and after.changes else after
-        self.bars.show_rows(rows(r.model, before, after))
+        found = rows_with_ids(r.model, before, after)
+        self.bars.show_rows([row[1:] for row in found], [row[0] for row in found])
         last = self.runner.document.scenario.tokens[-1]
         self.title.setText(tr("<b>Next token</b> after “{0}”: the model's {1} most likely").format(
-            html.escape(last), min(TOP, self.bars.shown())))
+            html.escape(last), len(self.bars.drawn()) if self.bars.hiding() else min(TOP, self.bars.shown())))
         changed = len({(c[0], c[1]) for c in after.changes})
         if r.busy or r.current() is None:
             status = tr("Running the model again with your changes…")

@@ -54,6 +54,8 @@ class ModelRunner(QObject):
     restored = Signal(object, object, object, object, object)  # model, encoded text, run, session, source
     mismatch = Signal(object, object, object)  # a session whose model is missing or other: (session, why, source)
     cancelled = Signal()               # a new text was cancelled: what was shown stays
+    scene_ran = Signal(object)         # a lesson's real-model scene has run: its key (text, heads off)
+    scene_failed = Signal(object, str)  # ... or could not: its key, and why
     # From the worker thread; handled on the GUI thread, which then tells everyone at once. A
     # new text's signals carry its job (a threading.Event, set when it is cancelled).
     _worker_loaded = Signal(object, object, object, object, object)
@@ -62,6 +64,7 @@ class ModelRunner(QObject):
     _worker_cancelled = Signal(object)
     _worker_restored = Signal(object, object, object, object, object, object, object, object)
     _worker_mismatch = Signal(object, object, object, object)
+    _worker_scene = Signal(object, object)  # key, None or the message
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -81,6 +84,8 @@ class ModelRunner(QObject):
         self._worker_cancelled.connect(self._cancelled)
         self._worker_restored.connect(self._restored)
         self._worker_mismatch.connect(self._mismatched)
+        self._worker_scene.connect(lambda key, why: self.scene_ran.emit(key) if why is None else
+                                   self.scene_failed.emit(key, why))
         document.changed.connect(self.follow)
 
     # ------------------------------------------------------------- a new text
@@ -183,6 +188,38 @@ class ModelRunner(QObject):
         except RuntimeError:  # the runner was deleted between the check and the emit
             pass
 
+    # ------------------------------------------------------------- a lesson's scenes
+
+    def run_scene(self, runs, text: str, off) -> None:
+        """Run a lesson's real-model scene into `runs` (core/lessons/model.py) on the model's worker;
+        scene_ran or scene_failed tells when it is done."""
+        self._pool.submit(self._run_scene, runs, text, tuple(sorted(off)))
+
+    def _run_scene(self, runs, text, off) -> None:
+        try:
+            runs.get(text, off, cancelled=self._closing.is_set)
+        except Cancelled:
+            return  # the window is closing
+        except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
+            self._tell(self._worker_scene, (text, off), describe(e) if isinstance(e, ScenarioError) else
+                       f"the model could not run ({type(e).__name__}: {e})")
+            return
+        self._tell(self._worker_scene, (text, off), None)
+
+    def builtin_model(self, cancelled=None) -> llama.Model:
+        """The built-in model, loaded once a session (on the worker: it takes a second or two)."""
+        class Job:  # what _load asks of a new text's job
+            def is_set(self):
+                return cancelled is not None and cancelled()
+        return self._load(None, Job())
+
+    def adopt(self, model, baseline, result) -> None:
+        """A run made for a lesson's scene is the one shown: the next token (before → after), and edits
+        run again from it."""
+        self.model, self.model_path = model, None
+        self.baseline, self.latest = baseline, result
+        self.ran.emit(result)
+
     def _load(self, path, job) -> llama.Model:
         from ...core.files import stamp
         key = (str(path or llama.bundled_model() or ""), stamp(path or llama.bundled_model() or ""))
@@ -269,7 +306,8 @@ class ModelRunner(QObject):
         self.latest = result
         self.busy = self._job is not None  # a new text may be waiting behind this run
         live = self.document.scenario.live
-        if live is not None and live.model is self.model and not llama._same_changes_all(result.changes, live.changes):
+        if live is not None and live.model is self.model and (
+                result.ids != live.ids or not llama._same_changes_all(result.changes, live.changes)):
             self._request(live)  # edited again meanwhile: run for the newest changes
             return
         self.ran.emit(result)

@@ -105,6 +105,9 @@ def lesson_screenshot(lesson, index: int, path: str, width: int, height: int, la
     install_language(lang or system_language())
     window = MainWindow()
     window.show()
+    scene = lesson.scenes[index]
+    if scene.scenario.kind == "model":  # no window to keep answering: the model reads here, first
+        window.lessons.runs.get(scene.scenario.value, scene.off)
     if not window.lessons.open(lesson, index):
         raise ScenarioError(QT_TR_NOOP("scene {0} cannot be shown"), index + 1)
     window.resize(width, height)

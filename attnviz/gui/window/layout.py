@@ -186,14 +186,22 @@ class Parts:
         w = self.window
         w.showFullScreen()
         size = self.screen_size()
+        QApplication.sendPostedEvents()  # a dock just shown (a real model's next token) may have grown the window
         if w.size() != size:  # full screen comes later from the window system: the docks' share is of the screen
             w.resize(size)
         self.presenter.set_slider_width(int(size.width() * slider_share))
         w.resizeDocks([self.steps_dock], [int(size.width() * steps_share)], Qt.Horizontal)
         if self.next_dock.isVisible():
-            w.resizeDocks([self.next_dock, self.steps_dock], [size.height() // 3, size.height() * 2 // 3],
-                          Qt.Vertical)
+            # Of the height the strips across the whole screen leave (a lesson's caption): shares of the
+            # screen's own would ask for more than there is, and the window would grow past the screen.
+            across = [d for d in w.findChildren(QDockWidget) if d.isVisible() and d.parent() is w
+                      and d not in (self.next_dock, self.steps_dock) and w.dockWidgetArea(d) == Qt.BottomDockWidgetArea]
+            room = size.height() - sum(d.height() for d in across)
+            w.resizeDocks([self.next_dock, self.steps_dock], [room // 3, room * 2 // 3], Qt.Vertical)
         QApplication.sendPostedEvents()
+        if w.size() != size:  # the docks, shared out anew, fit the screen again
+            w.resize(size)
+            QApplication.sendPostedEvents()
 
     def leave(self, geometry, state) -> None:
         """Back to the desk as it was before presenting."""

@@ -66,7 +66,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.exports = Exports(d, self, view, self.files.folder)
         self.tokens = TokenEditing(d, self)
         self.classroom = Classroom(self.parts, d, view, self.overview, self.compare)
-        self.lessons = LessonPlayer(self, d, view, self.classroom, self.files)
+        self.lessons = LessonPlayer(self, d, view, self.classroom, self.files, self.model.runner)
         self.menus = Menus(self, self.parts, d.undo_stack, Features(
             self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom,
             self.lessons))

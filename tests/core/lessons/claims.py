@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from attnviz.core import compute
+from attnviz.core import compute, llama
 from attnviz.core.align import align, differences
 from attnviz.core.explain import dot_text, fmt, fmt_vector, output_text
 from attnviz.core.presets import load_preset
@@ -288,3 +288,100 @@ CLAIMS = {
     ("why-it-works", 14): [(("0.74", "0.71"), weight(tok("猫", "dog"))),
                            (("0.44", "0.38"), weight(tok("猫", "dog"), query=tok("猫", "dog"), of="compare"))],
 }
+
+
+# ---------------------------------------------------------------- the real model's lesson (o.run: its run)
+
+def next_percent(text: str, before: bool = False):
+    """The % the scene's run gives the next token `text` (one of its 20 likeliest); `before`: the model's
+    own, every head on."""
+    def check(o):
+        run = o.run.baseline if before else o.run.run
+        found = [p for _, t, p in llama.top(o.run.model, run.probs, 20) if t == text]
+        assert found, f"{text!r} is not among the 20 likeliest next tokens"
+        return 100 * found[0]
+    return check
+
+
+def next_token():
+    """The next token the scene's run makes likeliest, written as the bars write it (· for a space)."""
+    return lambda o: o.answer.next_text.replace(" ", "·")
+
+
+def vocabulary():
+    return lambda o: len(o.run.model.vocabulary)
+
+
+def layers():
+    return lambda o: o.run.model.config.n_layers
+
+
+def model_heads():
+    return lambda o: o.run.model.config.n_heads
+
+
+def all_heads():
+    return lambda o: o.run.model.config.n_layers * o.run.model.config.n_heads
+
+
+def layer():
+    return lambda o: o.scene.layer
+
+
+def head():
+    return lambda o: o.head
+
+
+def off():
+    """The head the scene switches off, as LAYER.HEAD."""
+    return lambda o: ", ".join(f"{layer}.{head}" for layer, head in o.scene.off)
+
+
+def previous_token_share():
+    """The mean weight a row of the scene's head puts on the token just before it (rows 1 to n − 1)."""
+    def check(o):
+        w = compute(o.scenario).heads[o.head].weights
+        return float(np.mean([w[i, i - 1] for i in range(1, o.scenario.n)]))
+    return check
+
+
+def previous_weight():
+    """The weight the scene's query puts on the token just before it."""
+    return lambda o: float(compute(o.scenario).heads[o.head].weights[o.query, o.query - 1])
+
+
+def first_token_heads():
+    """How many of the model's heads, over every layer, give the last token's largest weight to the first."""
+    def check(o):
+        found = 0
+        for number in range(o.run.model.config.n_layers):
+            s = llama.scenario(o.run.model, o.run.encoded, o.run.run, number)
+            found += sum(int(np.argmax(h.weights[-1]) == 0) for h in compute(s).heads)
+        return found
+    return check
+
+
+ATE = tok("·ate")
+CLAIMS.update({
+    ("real-model", 1): [("SmolLM2-135M", said("SmolLM2-135M")), (("13 個", "13 tokens"), tokens()),
+                        (("30 層", "30 layers"), layers()), (("9 個のヘッド", "9 heads"), model_heads()),
+                        ("d_k = 64", d_k()), (("第 0 層", "layer 0's"), layer())],
+    ("real-model", 2): [("49,152", vocabulary()), (("答え：「·ate", "Answer: “·ate"), next_token()),
+                        ("39.4%", next_percent(" ate")), ("20.2%", next_percent(" was"))],
+    ("real-model", 3): [(("第 16 層", "layer 16"), layer()), (("ヘッド 0", "Head 0"), head()),
+                        ("0.80", previous_token_share()), ("0.72", previous_weight()),
+                        (("直前の「·The", "the “·The"), lambda o: o.scenario.tokens[o.answer.top_key])],
+    ("real-model", 4): [(("第 24 層", "layer 24"), layer()), (("ヘッド 4", "head 4"), head()),
+                        ("0.63", weight(ATE)), (("答え：「·ate", "Answer: “·ate"),
+                                                 lambda o: o.scenario.tokens[o.answer.top_key])],
+    ("real-model", 5): [(("ヘッド 24.4", "head 24.4"), off()), (("出力を 0", "output set to 0"), said(0)),
+                        (("答え：「·ate", "still “·ate"), next_token()),
+                        ("39.4%", next_percent(" ate", before=True)), ("61.4%", next_percent(" ate"))],
+    ("real-model", 6): [(("第 1 層", "layer 1"), layer()), (("ヘッド 4", "head 4"), head()),
+                        (("ヘッド 1.4", "head 1.4"), off()), (("答え：「·was", "Answer: “·was"), next_token()),
+                        ("32.6%", next_percent(" was")), ("39.4%", next_percent(" ate", before=True)),
+                        ("15.0%", next_percent(" ate"))],
+    ("real-model", 7): [(("270 個", "270 heads"), all_heads()), (("30 層", "30 layers"), layers()),
+                        (("9 ヘッド", "9 heads"), model_heads()), (("179 個", "179 of them"), first_token_heads())],
+    ("real-model", 8): [],
+})

@@ -8,16 +8,18 @@ import pytest
 from claims import CLAIMS
 
 from attnviz.core.lessons import list_lessons, open_scene
+from attnviz.core.lessons.model import ModelRuns
 
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
+NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?")  # 49,152 is one number
+RUNS = ModelRuns()  # the real model's lesson: each scene's run, once for the module
 SCENES = [(lesson.id, n) for lesson in list_lessons() for n in range(1, len(lesson.scenes) + 1)]
 
 
 def opened(lesson_id: str, number: int, lang: str):
     lesson = next(x for x in list_lessons() if x.id == lesson_id)
-    o = open_scene(lesson, number - 1, lang)
+    o = open_scene(lesson, number - 1, lang, RUNS)
     return SimpleNamespace(scene=o.scene, scenario=o.scenario, compare=o.compare, head=o.head, query=o.query,
-                           lang=lang)
+                           lang=lang, run=o.run, answer=o.answer)
 
 
 def said(scene, lang: str) -> str:
@@ -40,7 +42,7 @@ def agrees(text: str, value) -> bool:
     written = numbers[0]
     decimals = len(written.split(".")[1]) if "." in written else 0
     if decimals == 0:
-        return abs(float(value) - int(written)) < 1e-9
+        return abs(float(value) - int(written.replace(",", ""))) < 1e-9
     return f"{float(value):.{decimals}f}" == written
 
 

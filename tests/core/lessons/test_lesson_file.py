@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from attnviz.core import llama
 from attnviz.core.lessons import (
     VIEWS,
     Bilingual,
@@ -20,11 +21,13 @@ from attnviz.core.lessons import (
     save,
 )
 from attnviz.core.lessons.builtin import ORDER, builtin_lesson, list_lessons
+from attnviz.core.lessons.model import ModelRuns
 from attnviz.core.lessons.scene import HIDES
 from attnviz.core.paths import resource
 from attnviz.core.presets import load_preset
 
 BUILT_IN = list_lessons()
+RUNS = ModelRuns()  # the real model's scenes, run once for the module
 
 
 def small_lesson(**scene) -> dict:
@@ -33,8 +36,16 @@ def small_lesson(**scene) -> dict:
             "scenes": [entry]}
 
 
-def test_the_three_source_lessons_are_built_in_in_the_order_they_are_taught():
-    assert tuple(lesson.id for lesson in BUILT_IN) == ORDER == ("attention", "multi-head", "why-it-works")
+def test_the_three_source_lessons_are_built_in_in_the_order_they_are_taught_then_the_real_models():
+    assert ORDER == ("attention", "multi-head", "why-it-works", "real-model")
+    installed = llama.bundled_model() is not None
+    assert tuple(lesson.id for lesson in BUILT_IN) == (ORDER if installed else ORDER[:3])
+
+
+def test_the_real_models_lesson_is_listed_only_where_the_model_is_installed(monkeypatch):
+    monkeypatch.setattr(llama, "bundled_model", lambda: None)
+    assert [x.id for x in list_lessons()] == ["attention", "multi-head", "why-it-works"]
+    assert builtin_lesson("real-model").needs_model  # still readable: `attnviz lesson real-model` says why not
 
 
 @pytest.mark.parametrize("lesson", BUILT_IN, ids=lambda x: x.id)
@@ -62,7 +73,7 @@ def test_a_built_in_lessons_file_is_as_dumps_writes_it(lesson):
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_scene_opens_in_both_languages_and_every_question_has_an_answer(lesson, lang):
     for index, scene in enumerate(lesson.scenes):
-        o = open_scene(lesson, index, lang)
+        o = open_scene(lesson, index, lang, RUNS)
         assert 0 <= o.query < o.scenario.n and 0 <= o.head < len(o.scenario.heads)
         assert (o.compare is not None) == (scene.view == "compare")
         if scene.question:

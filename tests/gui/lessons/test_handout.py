@@ -9,12 +9,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from attnviz.core.lessons import builtin_lesson, open_scene
+from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
+from attnviz.core.lessons.model import ModelRuns
 from attnviz.gui.common.i18n import install_language
-from attnviz.gui.lessons.handout import answer_text, handout_bytes
+from attnviz.gui.lessons.handout import answer_text, choices, handout_bytes
 from attnviz.gui.lessons.player import LessonPlayer
+from attnviz.gui.window.app import create_app
 
-LESSONS = ("attention", "multi-head", "why-it-works")
+LESSONS = tuple(x.id for x in list_lessons())  # the real model's among them where it is installed
+RUNS = ModelRuns()
 
 
 def pages_of(data: bytes) -> int:
@@ -41,9 +44,10 @@ def page_texts(tmp_path, data: bytes) -> list[str]:
                 ids=lambda p: f"{p[0]}-{p[1]}")
 def handout(request, qapp):
     lesson_id, lang = request.param
+    create_app()  # AttnViz's fonts (Noto Sans CJK) installed, as the autouse fixture does, which runs later
     install_language(lang)
     lesson = builtin_lesson(lesson_id)
-    return lesson, lang, handout_bytes(lesson, lang)
+    return lesson, lang, handout_bytes(lesson, lang, RUNS)
 
 
 def test_a_handout_is_a4_with_a_page_per_scene_then_the_answers(handout):
@@ -69,15 +73,20 @@ def test_the_answers_are_on_the_last_page_and_not_on_the_questions_page(tmp_path
     lesson, lang, data = handout
     texts = page_texts(tmp_path, data)
     install_language(lang)
-    asked = [(i, open_scene(lesson, i, lang)) for i, s in enumerate(lesson.scenes) if s.question is not None]
+    asked = [(i, open_scene(lesson, i, lang, RUNS)) for i, s in enumerate(lesson.scenes) if s.question is not None]
     assert len(asked) >= 3
     for i, opened in asked:
         answer, question = flat(answer_text(opened)), flat(opened.scene.question.text[lang])
-        top = f"{opened.answer.weights[opened.answer.top_key]:.2f}"  # as a heatmap's cell would say it
         assert question in texts[i] and answer not in texts[i]
-        assert top not in texts[i] or top in flat(opened.scene.caption[lang]), (i + 1, top)
         assert question in texts[-1] and answer in texts[-1]
-        assert opened.scenario.tokens[opened.answer.top_key] in answer_text(opened)
+        if opened.answer.hide == "next-token":  # the likeliest tokens listed to circle, no probability
+            top = f"{opened.run.run.probs.max():.1%}"
+            assert all(flat(t) in texts[i] for t in choices(opened)) and len(choices(opened)) == 10
+            assert opened.answer.next_text.replace(" ", "·") in answer_text(opened) and top in answer_text(opened)
+        else:
+            top = f"{opened.answer.weights[opened.answer.top_key]:.2f}"  # as a heatmap's cell would say it
+            assert opened.scenario.tokens[opened.answer.top_key] in answer_text(opened)
+        assert top not in texts[i] or top in flat(opened.scene.caption[lang]), (i + 1, top)
 
 
 def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp):

@@ -62,8 +62,10 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
     lesson = builtin_lesson(lesson_id)
     before = None
     for index, scene in enumerate(lesson.scenes):
+        qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)  # a real model's scene: run, then shown
+        settle()
         assert w.lessons.index == index and w.isFullScreen() and w.classroom.presenting
-        opened = open_scene(lesson, index, lang)
+        opened = open_scene(lesson, index, lang, w.lessons.runs)
         d = w.document
         assert (d.active_head, d.query, d.stage) == (opened.head, opened.query, scene.step)
         assert d.scenario.tokens == opened.scenario.tokens and d.scenario.settings == opened.scenario.settings

@@ -1,0 +1,123 @@
+"""The real model's lesson, given: a scene runs the model off the GUI thread the first time (its caption
+says so meanwhile), then opens from the kept run; a question about the next token hides the bars (the
+likeliest tokens listed in the order of their text, no bar, no number) until it is revealed; a click on
+a token is the class's guess, right when the model makes it the likeliest; a head switched off in the
+lesson shows before → after; what the class switched off in a scene is kept while the lesson is open."""
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from test_player import giving, press, settle  # tests/gui/lessons is on the path
+
+from attnviz.core import llama
+from attnviz.gui.common.asked import RIGHT_COLOUR, WRONG_COLOUR
+from attnviz.gui.model.next_token import BAR
+from attnviz.gui.state.commands import SetHeadOff
+
+pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+NEXT_QUESTION = 1   # scene 2: which token comes after "The cat"?
+ONE_FOUR_OFF = 5    # scene 6: head 1.4 switched off, the prediction moves
+
+
+def given(qtbot, scene, lang="en"):
+    w = giving(qtbot, "real-model", lang, scene)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+    settle()
+    return w
+
+
+def bars_of(w):
+    return w.findChild(object, "nextTokenView").bars
+
+
+def bar_pixels(bars) -> int:
+    """How many pixels of the bars' colour the panel draws."""
+    image = bars.grab().toImage()
+    pixels = np.array([[image.pixelColor(x, y).getRgb()[:3] for x in range(0, image.width(), 2)]
+                       for y in range(0, image.height(), 2)])
+    return int((np.abs(pixels - np.array([BAR.red(), BAR.green(), BAR.blue()])).max(axis=2) < 12).sum())
+
+
+def click_token(w, qtbot, text: str):
+    """Click the listed token `text` (as the model writes it: " ate")."""
+    bars = bars_of(w)
+    drawn = bars.drawn()
+    from PySide6.QtGui import QFontMetricsF
+
+    from attnviz.gui.look.fonts import figure_font_like
+    cells = bars._choice_cells(QFontMetricsF(figure_font_like(bars.font())), len(drawn))
+    row = next(r for r, index in enumerate(drawn) if llama.token_text(w.model.runner.model, bars.ids[index]) == text)
+    qtbot.mouseClick(bars, Qt.LeftButton, pos=cells[row].center().toPoint())
+    settle()
+
+
+def test_a_scene_not_yet_run_says_the_model_is_reading_then_shows_the_models_layer(qtbot):
+    w = giving(qtbot, "real-model", "en", 0)  # no settle for the run: the caption says what is happening
+    assert w.lessons.caption.verdict.text() == "The model is reading the text…" or not w.lessons.waiting
+    qtbot.waitUntil(lambda: w.document.scenario.live is not None, timeout=60000)
+    live = w.document.scenario.live
+    assert live.text == w.lessons.scene().scenario.value and live.layer == 0 and w.isFullScreen()
+    assert w.document.scenario.tokens[-1] == "·cat" and len(w.document.scenario.heads) == 9
+
+
+def test_a_question_on_the_next_token_hides_the_bars_and_lists_the_tokens_alphabetically(qtbot):
+    w = given(qtbot, NEXT_QUESTION)
+    bars = bars_of(w)
+    assert bars.hiding() and bar_pixels(bars) == 0  # no bar drawn, so no length to read the answer from
+    listed = [bars.items[r][0] for r in bars.drawn()]
+    assert len(listed) == 10 and listed == sorted(listed, key=lambda t: (t.lstrip("·").casefold(), t))
+    assert "·ate" in listed and listed[0] != "·ate"
+    assert w.parts.heads.panel(0).data().asked is None  # the weights are not what is asked: shown
+    press(w, qtbot, Qt.Key_A)
+    assert not bars.hiding() and bar_pixels(bars) > 100
+    assert bars.items[0][0] == "·ate" and w.lessons.caption.verdict.text() == "The answer: ·ate"
+
+
+def test_a_click_on_the_likeliest_token_is_marked_right_and_another_wrong(qtbot):
+    w = given(qtbot, NEXT_QUESTION)
+    click_token(w, qtbot, " was")
+    assert w.lessons.caption.verdict.text() == "Your guess: ·was (A or → shows the answer)"
+    click_token(w, qtbot, " ate")
+    press(w, qtbot, Qt.Key_PageDown)  # a clicker's → reveals first
+    assert w.lessons.index == NEXT_QUESTION and w.lessons.question.asked.right is True
+    assert w.lessons.caption.verdict.text() == "Your guess: ·ate — right"
+    bars = bars_of(w)
+    assert bars.asked.colour() == RIGHT_COLOUR and bars.asked.mark() == "✓"
+    press(w, qtbot, Qt.Key_R)  # asked again, hidden
+    click_token(w, qtbot, " had")
+    press(w, qtbot, Qt.Key_A)
+    assert w.lessons.question.asked.right is False and bars_of(w).asked.colour() == WRONG_COLOUR
+    assert w.lessons.caption.verdict.text() == "Your guess: ·had — wrong (the answer: ·ate)"
+
+
+def test_a_click_on_the_heatmap_is_no_guess_of_the_next_token(qtbot):
+    w = given(qtbot, NEXT_QUESTION)
+    w.parts.heads.guessed.emit(3)
+    settle()
+    assert w.lessons.question.asked.guess is None
+
+
+def test_a_head_switched_off_in_the_lesson_shows_the_prediction_before_and_after(qtbot):
+    w = given(qtbot, ONE_FOUR_OFF, "ja")
+    press(w, qtbot, Qt.Key_A)
+    items = w.findChild(object, "nextTokenView").items()
+    was, ate = (next(x for x in items if x[0] == t) for t in ("·was", "·ate"))
+    assert items[0][0] == "·was" and f"{was[1]:.1%}" == "32.6%"
+    assert f"{ate[2]:.1%}" == "39.4%" and f"{ate[1]:.1%}" == "15.0%"  # before → after, as the notes say
+    assert [(layer, head) for layer, head, _ in w.document.scenario.live.changes] == [(1, 4)]
+
+
+def test_a_head_the_class_switched_off_is_kept_when_coming_back_and_r_undoes_it(qtbot):
+    w = given(qtbot, 7)  # the last scene: try it yourself
+    d = w.document
+    d.push(SetHeadOff(d, 2, True))
+    qtbot.waitUntil(lambda: w.model.runner.current() is not None, timeout=60000)
+    moved = w.model.runner.current().probs
+    press(w, qtbot, Qt.Key_PageUp)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+    press(w, qtbot, Qt.Key_PageDown)
+    settle()
+    qtbot.waitUntil(lambda: w.model.runner.current() is not None, timeout=60000)
+    assert [(layer, head) for layer, head, _ in d.scenario.live.changes] == [(1, 2)]
+    assert np.allclose(w.model.runner.current().probs, moved)
+    press(w, qtbot, Qt.Key_R)
+    assert d.scenario.live.changes == () and not d.modified
