@@ -822,6 +822,10 @@ exactly 0</source>
         <translation>すべてのヘッドを並べて</translation>
     </message>
     <message>
+        <source>the comparison of {0} and {1}</source>
+        <translation>「{0}」と「{1}」の比較</translation>
+    </message>
+    <message>
         <source>Caption (Japanese):</source>
         <translation>説明文（日本語）：</translation>
     </message>
@@ -910,8 +914,8 @@ exactly 0</source>
         <translation>（この表示にはガイド付きステップがないため、ステップは含めません）</translation>
     </message>
     <message>
-        <source>a comparison cannot be added as a scene yet: add the scene from another view, then name the other scenario as &quot;compare&quot; in the lesson file</source>
-        <translation>比較はまだ場面として追加できません。別の表示で場面を追加してから、授業ファイルの &quot;compare&quot; に比べるシナリオを書いてください</translation>
+        <source>the comparison is still being built: add it as a scene once it is shown</source>
+        <translation>比べる図をまだ作っています。表示されてから場面として追加してください</translation>
     </message>
     <message>
         <source>Scene {0} added to the lesson “{1}”</source>

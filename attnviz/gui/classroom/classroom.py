@@ -54,6 +54,7 @@ class Presentable(Protocol):
     def fill_screen(self, steps_share: float, slider_share: float) -> None: ...
     def leave(self, geometry, state) -> None: ...
     def present(self, view, side_by_side: bool = False, overview=None, compare=None) -> QWidget | None: ...
+    def presented(self) -> QWidget | None: ...  # the widget on the stage
 
 
 class Classroom:
@@ -407,6 +408,13 @@ class Classroom:
             self.compare.present_pair(self._compare_turn)
         dialog.finished.connect(lambda *_: self._comparison_closed(dialog))
         return dialog
+
+    def comparison(self):
+        """What the presented comparison shows now (compare/controller.py's Compared: A and B, and where
+        each came from), for a lesson's scene; None when it is not presented, or not built yet."""
+        if not (self.presenting and self.presented_view == "compare") or self.parts.presented() is None:
+            return None
+        return self.compare.shown(self.parts.presented())
 
     def _comparison_closed(self, dialog) -> None:
         if self.presenting and self.parts.presented() is dialog:

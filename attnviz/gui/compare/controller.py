@@ -2,10 +2,16 @@
 another layer of the same model (B), in a dialog of its own."""
 from __future__ import annotations
 
+import dataclasses
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from ..common.i18n import tr
 from ..state.files import FILE_FILTER, fill_with_presets, resolve
+
+if TYPE_CHECKING:
+    from ...core.scenario import Scenario
 
 ORDER_PAIR = ("position-nekoga", "position-suwatta")  # seed 003: the same words in two orders
 HASHI_PAIR = ("hashi-chopsticks", "hashi-bridge")     # one はし, two meanings
@@ -28,6 +34,23 @@ def presented_pairs(source: str | None) -> list[tuple[str | None, str]]:
     other = partner(source)
     own = [(None, other)] if other else []
     return own + [pair for pair in PAIRS if other not in pair]
+
+
+@dataclasses.dataclass(frozen=True)
+class Compared:
+    """What a comparison made for the stage shows, as a lesson's scene names it (lessons/editor.py): A and B
+    as they opened, before the comparison retitled them, and where each came from ("preset:ID", the window's
+    source, or None: a lesson's B)."""
+
+    a: Scenario
+    a_source: str | None
+    b: Scenario
+    b_source: str | None
+    own: bool               # A is the window's scenario: the window's head and query are A's
+
+    def positioned(self, a_positions: str | None, b_positions: str | None) -> Compared:
+        """A and B with the positions the comparison shows them with now (its control changes both)."""
+        return dataclasses.replace(self, a=_positioned(self.a, a_positions), b=_positioned(self.b, b_positions))
 
 
 class CompareController:
@@ -82,18 +105,34 @@ class CompareController:
         a_id, b_id = pairs[turn % len(pairs)]
         lang = current_language()
         a = self.document.scenario if a_id is None else load_preset(a_id, lang)
-        dialog = self._dialog(a, _with_positions_of(a, load_preset(b_id, lang)))
+        b = load_preset(b_id, lang)
+        dialog = self._dialog(a, _with_positions_of(a, b))
         dialog.set_hint(self._next_hint(pairs[(turn + 1) % len(pairs)], len(pairs)))
+        a_source = self.document.source if a_id is None else f"preset:{a_id}"
+        dialog.compared = Compared(a, a_source, b, f"preset:{b_id}", own=a_id is None)
         return dialog
 
     def present_with(self, b):
         """A lesson's comparison: the window's scenario beside `b`, for the stage."""
         from .dialog import retitled
         a = self.document.scenario
+        compared = Compared(a, self.document.source, b, None, own=True)
         a, b = (retitled(a), retitled(b)) if a.projection is not None and b.projection is not None else (a, b)
         dialog = self._dialog(a, b)
         dialog.set_hint("")  # the lesson's caption says what is compared; its keys are the lesson's
+        dialog.compared = compared
         return dialog
+
+    @staticmethod
+    def shown(dialog) -> Compared | None:
+        """What a comparison made for the stage (present_pair, present_with) shows now; None while it is
+        being built (its positions control may be changing A and B)."""
+        compared = dialog.compared
+        if compared is None or dialog.figure is None or dialog.working:
+            return None
+        figure = dialog.figure
+        return compared.positioned(*(s.projection.positions if s.projection is not None else None
+                                     for s in (figure.a, figure.b)))
 
     @staticmethod
     def _next_hint(pair, count: int) -> str:
@@ -124,6 +163,13 @@ class CompareController:
     def _forget(self, dialog) -> None:
         if self.dialog is dialog:
             self.dialog = None
+
+
+def _positioned(s, positions: str | None):
+    if s.projection is None or positions is None or s.projection.positions == positions:
+        return s
+    from ...core.scenario import with_projection_options
+    return with_projection_options(s, positions=positions)
 
 
 def _with_positions_of(a, b):

@@ -358,6 +358,7 @@ class CompareDialog(BackgroundDialog):
         self.figure: CompareFigure | None = None
         self.canvas: CompareCanvas | None = None
         self.note = self.message  # the caption, once the figure is made
+        self.compared = None  # made for the stage: what it shows, as a lesson's scene names it (controller.Compared)
         self._positions_row()
         self._own_keys()
         self.setWindowTitle(tr("Compare"))

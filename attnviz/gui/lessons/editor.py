@@ -5,7 +5,9 @@ from one of them, and save as NAME.attnviz-lesson.json.
 
 A scene names a preset only when the window shows that preset as it opens, give or take the settings a
 scene sets itself (the mask on or off, ÷√d_k, the temperature, a layer's positions); anything else is
-embedded as a whole scenario document, so the lesson file stands alone and names no path at all.
+embedded as a whole scenario document, so the lesson file stands alone and names no path at all. The
+presented comparison (C) is a scene too: the A it shows is the scene's scenario, the B beside it its
+"compare", each named the same way.
 The lesson is held here, in memory, until saved; core's save() checks it as opening it would.
 """
 from __future__ import annotations
@@ -46,6 +48,7 @@ ADD_KEY = "Ctrl+Shift+A"  # free on the desk and while presenting (Ctrl+A select
 NEW_TITLE = Bilingual("私の授業", "My lesson")
 NO_TEXT = Bilingual("", "")
 CAPTION_WORDS = 8       # the scene list shows a caption's first words
+SENTENCE_WORDS = 12     # ... and a comparison's scenarios by their sentences' first tokens
 MOST_ID = 64            # core/lessons/file.py's MAX_ID_LENGTH
 EDITOR_SIZE = (720, 520)
 
@@ -110,19 +113,50 @@ def _default_query(s) -> int:
 def window_scene(source, s, head: int, query: int, stage, view: str, colour_scale: str,
                  caption: Bilingual, notes: Bilingual = NO_TEXT) -> Scene:
     """The scene that shows the window's state. A real model's run cannot be named by a lesson."""
-    if s.live is not None:
-        raise NotAScene(tr("a real model's run cannot be a lesson's scene: save its layer as a scenario "
-                             "file (File → Save As…) and open that"))
+    _not_live(s)
     settings = dataclasses.replace(window_settings(s), colour_scale=colour_scale)
     if s.weights_only:  # a model's given weights: no knobs to set
         settings = SceneSettings(colour_scale=colour_scale)
-    shown = preset_shown(source, s, settings)
-    if shown is not None:
-        ref, picked = Ref("preset", shown[0]), bilingual_query(*shown, query)
-    else:
-        ref, picked = Ref("embedded", canonical(scenario_to_dict(s))), Bilingual(query, query)
+    ref, picked = scenario_ref(source, s, settings, query)
     return Scene(scenario=ref, caption=caption, notes=notes, view=view, head=head, query=picked,
                  settings=settings, step=stage if view in STEP_VIEWS else None)
+
+
+def compare_scene(shown, head: int, query: int, colour_scale: str, caption: Bilingual,
+                  notes: Bilingual = NO_TEXT) -> Scene:
+    """The scene that shows the presented comparison (`shown`, compare/controller.py's Compared): A as its
+    scenario, B as its "compare", each a preset when it is that preset as it opens, else embedded. A scene's
+    settings are applied to both when it is given, so it sets only those A and B share; any other each keeps
+    as its own (a preset B beside an A whose temperature the teacher changed stays at its own)."""
+    a, b = shown.a, shown.b
+    _not_live(a)
+    _not_live(b)
+    if a.weights_only or b.weights_only:
+        settings = SceneSettings(colour_scale=colour_scale)
+    else:
+        ours, theirs = window_settings(a), window_settings(b)
+        shared = {f: getattr(ours, f) for f in ("causal", "scale", "temperature", "positions")
+                  if getattr(ours, f) == getattr(theirs, f)}
+        settings = SceneSettings(colour_scale=colour_scale, **shared)
+    ref, picked = scenario_ref(shown.a_source, a, settings, query)
+    other, _ = scenario_ref(shown.b_source, b, settings, _default_query(b))
+    return Scene(scenario=ref, caption=caption, notes=notes, view="compare", head=head, query=picked,
+                 settings=settings, compare=other)
+
+
+def scenario_ref(source, s, settings: SceneSettings, query: int) -> tuple[Ref, Bilingual[int]]:
+    """How a scene names `s`: its preset when `s` is that preset as it opens with `settings`, else the
+    scenario embedded; and the query in each version it is given in."""
+    shown = preset_shown(source, s, settings)
+    if shown is not None:
+        return Ref("preset", shown[0]), bilingual_query(*shown, query)
+    return Ref("embedded", canonical(scenario_to_dict(s))), Bilingual(query, query)
+
+
+def _not_live(s) -> None:
+    if s.live is not None:
+        raise NotAScene(tr("a real model's run cannot be a lesson's scene: save its layer as a scenario "
+                             "file (File → Save As…) and open that"))
 
 
 def both(ja: str, en: str) -> Bilingual[str]:
@@ -150,6 +184,28 @@ def view_label(view: str) -> str:
     if view == "heads":
         return tr("every head side by side")
     return tr(BY_ID[view].label)
+
+
+def scene_label(scene: Scene, lang: str) -> str:
+    """What a scene shows, for the editor: its view; a comparison names both of its scenarios."""
+    if scene.view != "compare" or scene.compare is None:
+        return view_label(scene.view)
+    return tr("the comparison of {0} and {1}").format(ref_words(scene.scenario, lang), ref_words(scene.compare, lang))
+
+
+def ref_words(ref: Ref, lang: str) -> str:
+    """A scenario a scene names, by its words (`lang`'s version of a preset), or a file by its name."""
+    if ref.kind == "file":
+        return ref.value
+    tokens = load_preset(ref.value, lang).tokens if ref.kind == "preset" else json.loads(ref.value)["tokens"]
+    return sentence(tokens)
+
+
+def sentence(tokens) -> str:
+    """The first words of a sentence, joined as the comparison's titles join them (no spaces in Japanese)."""
+    words = list(tokens[:SENTENCE_WORDS])
+    joined = ("" if any(not t.isascii() for t in words) else " ").join(words)
+    return joined + (" …" if len(tokens) > SENTENCE_WORDS else "")
 
 
 # ---------------------------------------------------------------- the dialogs
@@ -231,7 +287,7 @@ class EditorDialog(QDialog):
         row = self.scenes.currentRow() if row is None else row
         self.scenes.clear()
         for number, scene in enumerate(lesson.scenes, 1):
-            self.scenes.addItem(f"{number}. {first_words(scene.caption[lang])} — {view_label(scene.view)}")
+            self.scenes.addItem(f"{number}. {first_words(scene.caption[lang])} — {scene_label(scene, lang)}")
         self.scenes.setCurrentRow(max(0, min(row, len(lesson.scenes) - 1)))
         self._enable()
 
@@ -311,30 +367,32 @@ class LessonEditor:
     def add_scene(self) -> None:
         """The caption's dialog; on OK, the window's state (as it is then) is the lesson's next scene."""
         try:
-            scene = self._scene(NO_TEXT)  # a state that cannot be a scene is said now, not after typing
+            scene, tokens = self._scene(NO_TEXT)  # a state that cannot be a scene is said now, not after typing
         except NotAScene as e:
             self.window.warn(tr("Cannot add this scene"), str(e))
             return
         count = 0 if self.lesson is None else len(self.lesson.scenes)
-        dialog = TextsDialog(self.window, tr("Add this as a scene"), self._about(count + 1, scene), NO_TEXT)
+        dialog = TextsDialog(self.window, tr("Add this as a scene"), self._about(count + 1, scene, tokens), NO_TEXT)
         dialog.accepted.connect(lambda: self._add(dialog.texts()[0]))
         dialog.open()
         self.caption_dialog = dialog
 
-    def _about(self, number: int, scene: Scene) -> str:
+    def _about(self, number: int, scene: Scene, tokens) -> str:
         """What the scene will be: its view, head and query in each language (a preset's versions have
         their own words, and the query is guessed by its position when it is not the story's token)."""
         d = self.document
-        text = tr("Scene {0}: {1}; head {2}, query {3}").format(number, view_label(scene.view), scene.head,
-                                                                 self._queries(scene))
+        text = tr("Scene {0}: {1}; head {2}, query {3}").format(
+            number, scene_label(scene, current_language()), scene.head, self._queries(scene, tokens))
         if d.stage is not None and scene.step is None:
             text += " " + tr("(this view shows no guided step: the step is left out)")
         return text
 
-    def _queries(self, scene: Scene) -> str:
-        """The query's token in each language the class may be given the scene in."""
+    @staticmethod
+    def _queries(scene: Scene, tokens) -> str:
+        """The query's token in each language the class may be given the scene in (`tokens`: the scene's
+        scenario's, as shown)."""
         if scene.scenario.kind != "preset":
-            return f"{scene.query.ja} ({self.document.scenario.tokens[scene.query.ja]})"
+            return f"{scene.query.ja} ({tokens[scene.query.ja]})"
         words = {lang: load_preset(scene.scenario.value, lang).tokens[scene.query[lang]] for lang in LANGUAGES}
         return f"{scene.query.ja} ({words['ja']}) / {scene.query.en} ({words['en']})"
 
@@ -342,18 +400,31 @@ class LessonEditor:
         c = self.classroom
         return scene_view(c.presenting, c.presented_view, c.side_by_side)
 
-    def _scene(self, caption: Bilingual) -> Scene:
+    def _scene(self, caption: Bilingual) -> tuple[Scene, tuple[str, ...]]:
+        """The scene showing what the window shows, and its scenario's tokens."""
         d = self.document
         view = self._view()
-        if view == "compare":
-            raise NotAScene(tr("a comparison cannot be added as a scene yet: add the scene from another view, "
-                                 "then name the other scenario as \"compare\" in the lesson file"))
-        return window_scene(d.source, d.scenario, d.active_head, d.query, d.stage, view, self.view.scale, caption)
+        if view != "compare":
+            return (window_scene(d.source, d.scenario, d.active_head, d.query, d.stage, view, self.view.scale,
+                                 caption), d.scenario.tokens)
+        shown = self.classroom.comparison()
+        if shown is None:
+            raise NotAScene(tr("the comparison is still being built: add it as a scene once it is shown"))
+        a = shown.a
+        # the window's head and query when A is the window's scenario; a pair of presets shown from another
+        # scenario (C) starts on its first head and its story's query, as the pair opens
+        head, query = (d.active_head, d.query) if shown.own else (0, _default_query(a))
+        head, query = min(head, len(a.heads) - 1), min(query, a.n - 1)
+        return compare_scene(shown, head, query, self.view.scale, caption), a.tokens
 
     def _add(self, caption: Bilingual) -> None:
         if not caption.ja:
             caption = Bilingual("…", "…")  # a scene needs a caption; the editor's list shows where it is
-        scene = self._scene(caption)
+        try:
+            scene, _ = self._scene(caption)  # as the window is now: the comparison may be being built again
+        except NotAScene as e:
+            self.window.warn(tr("Cannot add this scene"), str(e))
+            return
         lesson = self.lesson or Lesson("lesson", NEW_TITLE, ())
         self._set(dataclasses.replace(lesson, scenes=(*lesson.scenes, scene)))
         self.window.show_status(tr("Scene {0} added to the lesson “{1}”").format(

@@ -6,13 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from attnviz.core.formats.document import scenario_to_dict
-from attnviz.core.lessons import Bilingual, builtin_lesson, load
+from attnviz.core.lessons import Bilingual, Ref, builtin_lesson, load
 from attnviz.gui.common.i18n import install_language
+from presented import presenting  # tests/gui is on the path
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -164,14 +166,126 @@ def test_a_built_in_lesson_given_is_edited_and_saved_as_a_new_file(window, qtbot
     assert load(path).scenes == builtin_lesson("multi-head").scenes[1:]
 
 
-def test_a_comparison_is_refused_with_the_reason(window, qtbot, monkeypatch):
+def compared(window, qtbot, presses=1):
+    """C pressed `presses` times while presenting; the comparison on the stage once it is built."""
+    for _ in range(presses):
+        qtbot.keyClick(window, Qt.Key_C)
+        settle()
+    qtbot.waitUntil(lambda: window.classroom.comparison() is not None)
+    dialog = window.parts.presented()
+    assert window.classroom.presented_view == "compare" and dialog.isVisible()
+    return dialog
+
+
+def given_again(window, qtbot, path, index=0):
+    """The saved lesson given from scene `index`: the comparison it shows, once built."""
+    window.document.undo_stack.setClean()  # the window's own edits: no question before the lesson
+    assert window.lessons.open_path(str(path), index)
+    settle()
+    qtbot.waitUntil(lambda: window.classroom.comparison() is not None)
+    assert window.classroom.presented_view == "compare"
+    return window.parts.presented()
+
+
+def test_the_presented_comparison_is_added_as_a_compare_scene_and_given_again_the_same(qtbot, monkeypatch,
+                                                                                        tmp_path):
+    w = presenting(qtbot, "hashi-chopsticks", "en")  # a pair's preset: C sets it beside its partner
+    w.document.select(query=5)
+    shown = compared(w, qtbot).figure
+    about = add(w, qtbot, "はし", "bank")
+    assert "the comparison of She paid money into the bank and We fished from the river bank" in about
+    assert "query 0 (はし) / 5 (bank)" in about  # the window's query (the story's) in each version
+    path = tmp_path / "bank.attnviz-lesson.json"
+    editor = saved(w, monkeypatch, path)
+    assert "the comparison of She paid money" in editor.dialog.scenes.item(0).text()
+    (scene,) = load(path).scenes
+    assert (scene.view, scene.scenario, scene.compare) == ("compare", Ref("preset", "hashi-chopsticks"),
+                                                            Ref("preset", "hashi-bridge"))
+    assert scene.step is None and load(path).scenes == editor.lesson.scenes
+    again = given_again(w, qtbot, path).figure
+    assert (again.a.tokens, again.b.tokens) == (shown.a.tokens, shown.b.tokens)
+    assert again.a.tokens[5] == "bank" and again.b.tokens[4] == "river"
+
+
+def test_a_pair_shown_from_another_scenario_names_that_pair(window, qtbot, monkeypatch, tmp_path):
+    window.classroom.set_presentation(True)
+    settle()
+    shown = compared(window, qtbot, presses=2).figure  # seed-demo has no partner: the word orders, then はし
+    add(window, qtbot, "はし", "bank")
+    path = tmp_path / "pair.attnviz-lesson.json"
+    saved(window, monkeypatch, path)
+    (scene,) = load(path).scenes
+    assert (scene.scenario, scene.compare) == (Ref("preset", "hashi-chopsticks"), Ref("preset", "hashi-bridge"))
+    assert scene.head == 0 and scene.query == Bilingual(0, 5)  # はし and bank, the pair's own story
+    again = given_again(window, qtbot, path).figure
+    assert (again.a.tokens, again.b.tokens) == (shown.a.tokens, shown.b.tokens)
+
+
+def test_the_comparisons_positions_are_the_scenes_and_both_stay_presets(qtbot, monkeypatch, tmp_path):
+    w = presenting(qtbot, "position-nekoga", "ja")
+    dialog = compared(w, qtbot)
+    dialog.positions.setCurrentIndex(2)  # RoPE for A and B, from the comparison's own control
+    qtbot.waitUntil(lambda: not dialog.working and dialog.figure.a.projection.positions == "rope")
+    shown = dialog.figure
+    assert "「猫が座った」と「座ったが猫」の比較" in add(w, qtbot, "語順とRoPE", "Word order with RoPE")
+    path = tmp_path / "rope.attnviz-lesson.json"
+    saved(w, monkeypatch, path)
+    (scene,) = load(path).scenes
+    assert (scene.scenario, scene.compare) == (Ref("preset", "position-nekoga"), Ref("preset", "position-suwatta"))
+    assert scene.settings.positions == "rope"
+    again = given_again(w, qtbot, path).figure
+    assert (again.a.tokens, again.b.tokens) == (shown.a.tokens, shown.b.tokens)
+    assert again.a.projection.positions == again.b.projection.positions == "rope"
+    for before, after in ((shown.a, again.a), (shown.b, again.b)):
+        assert all(np.array_equal(x.q, y.q) for x, y in zip(before.heads, after.heads))
+
+
+def test_an_edited_a_is_embedded_beside_its_preset_partner_each_with_its_own_temperature(qtbot, monkeypatch,
+                                                                                          tmp_path):
+    from attnviz.gui.state.commands import SetSettings
+    w = presenting(qtbot, "hashi-chopsticks", "en")
+    d = w.document
+    d.push(SetSettings(d, "T", temperature=2.0))  # A only: the partner C sets beside it keeps T = 1
+    shown = compared(w, qtbot).figure
+    assert (shown.a.settings.temperature, shown.b.settings.temperature) == (2.0, 1.0)
+    add(w, qtbot, "温度", "Temperature")
+    path = tmp_path / "warm.attnviz-lesson.json"
+    saved(w, monkeypatch, path)
+    (scene,) = load(path).scenes
+    assert scene.scenario.kind == "embedded" and scene.compare == Ref("preset", "hashi-bridge")
+    assert scene.settings.temperature is None  # not shared: given again, each keeps its own
+    again = given_again(w, qtbot, path).figure
+    assert (again.a.tokens, again.b.tokens) == (shown.a.tokens, shown.b.tokens)
+    assert (again.a.settings.temperature, again.b.settings.temperature) == (2.0, 1.0)
+
+
+def test_a_lessons_compare_scene_being_given_is_added_again_with_both_scenarios_embedded(window, qtbot):
+    lesson = builtin_lesson("why-it-works")
+    index = next(i for i, s in enumerate(lesson.scenes) if s.view == "compare" and s.settings.positions == "rope")
+    assert window.lessons.open(lesson, index)
+    qtbot.waitUntil(lambda: window.classroom.comparison() is not None)
+    shown = window.parts.presented().figure
+    add(window, qtbot, "もう一度", "Again")  # the lesson given is the one edited: the scene goes at its end
+    scene = window.lessons.editor.lesson.scenes[-1]
+    assert (scene.view, scene.scenario.kind, scene.compare.kind, scene.settings.positions) == (
+        "compare", "embedded", "embedded", "rope")  # the lesson's scenarios are no preset opened in the window
+    window.lessons.editor.give(len(window.lessons.editor.lesson.scenes) - 1)
+    settle()
+    qtbot.waitUntil(lambda: window.classroom.comparison() is not None)
+    again = window.parts.presented().figure
+    assert (again.a.tokens, again.b.tokens) == (shown.a.tokens, shown.b.tokens)
+    assert "RoPE" in again.a.text("title", "en") and "RoPE" in again.b.text("title", "en")
+
+
+def test_a_comparison_still_being_built_is_refused_with_the_reason(window, qtbot, monkeypatch):
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: said.append(a[2]))
     window.classroom.set_presentation(True)
-    window.classroom.present_view("compare")
-    settle()
+    dialog = compared(window, qtbot)
+    dialog.positions.setCurrentIndex(1)  # built again, off the GUI thread
+    assert dialog.working
     qtbot.keyClick(window, Qt.Key_A, Qt.ControlModifier | Qt.ShiftModifier)
-    assert said and "comparison" in said[0] and window.lessons.editor.lesson is None
+    assert said and "still being built" in said[0] and window.lessons.editor.lesson is None
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
