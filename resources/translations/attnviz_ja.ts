@@ -698,6 +698,14 @@ exactly 0</source>
         <translation>問い：{0}</translation>
     </message>
     <message>
+        <source>The model&apos;s {0} likeliest next tokens, in alphabetical order: {1}</source>
+        <translation>モデルが次のトークンとして確率を高くつける {0} 個（アルファベット順）：{1}</translation>
+    </message>
+    <message>
+        <source>Circle your prediction; the answer is on the last page, under scene {0}.</source>
+        <translation>予想に丸をつけましょう。答えは最後のページの「シーン {0}」にあります。</translation>
+    </message>
+    <message>
         <source>Write down your prediction in the row marked ?; the answer is on the last page, under scene {0}.</source>
         <translation>？の行に予想を書き込みましょう。答えは最後のページの「シーン {0}」にあります。</translation>
     </message>
@@ -708,6 +716,14 @@ exactly 0</source>
     <message>
         <source>Answers</source>
         <translation>答え</translation>
+    </message>
+    <message>
+        <source>Answer: {0} ({1:.1%})</source>
+        <translation>答え：{0}（{1:.1%}）</translation>
+    </message>
+    <message>
+        <source>Answer: {0} ({1:.1%}; {2:.1%} with every head on)</source>
+        <translation>答え：{0}（{1:.1%}。すべてのヘッドが動いているときは {2:.1%}）</translation>
     </message>
     <message>
         <source>Answer: {0} (weight {1})</source>
@@ -744,6 +760,14 @@ exactly 0</source>
     <message>
         <source>Cannot save</source>
         <translation>保存できません</translation>
+    </message>
+    <message>
+        <source>Handout saved: {0}</source>
+        <translation>配布資料を保存しました：{0}</translation>
+    </message>
+    <message>
+        <source>The model is reading the lesson&apos;s texts: {0} of {1}</source>
+        <translation>モデルが授業の文を読んでいます：{1} 個中 {0} 個</translation>
     </message>
     <message>
         <source>The file changed on disk</source>
@@ -2938,6 +2962,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
     </message>
     <message>
+        <source>the real model reads this scene&apos;s text, and no model was given</source>
+        <translation>この場面の文は本物のモデルが読みますが、モデルが渡されていません</translation>
+    </message>
+    <message>
+        <source>layer {0} is out of range: the model has layers 0 to {1}</source>
+        <translation>第 {0} 層は範囲外です：このモデルの層は 0 から {1} です</translation>
+    </message>
+    <message>
+        <source>&quot;off&quot;: {0}.{1} is not a head of the model (layers 0 to {2}, heads 0 to {3})</source>
+        <translation>&quot;off&quot;：{0}.{1} はこのモデルのヘッドではありません（層 0〜{2}、ヘッド 0〜{3}）</translation>
+    </message>
+    <message>
         <source>unknown preset &apos;{0}&apos; (the presets are: {1})</source>
         <translation>&apos;{0}&apos; というプリセットはありません（プリセット：{1}）</translation>
     </message>
@@ -3322,8 +3358,48 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>表示 {0} はガイドのステップを示しません（示す表示：{1}）</translation>
     </message>
     <message>
-        <source>&quot;{0}&quot; must be one of {{&quot;preset&quot;: ID}}, {{&quot;file&quot;: &quot;PATH&quot;}} or {{&quot;embedded&quot;: {{...a scenario...}}}}</source>
-        <translation>&quot;{0}&quot; は {{&quot;preset&quot;: ID}}、{{&quot;file&quot;: &quot;PATH&quot;}}、{{&quot;embedded&quot;: {{...シナリオ...}}}} のどれかにしてください</translation>
+        <source>&quot;{0}&quot; is for a real model&apos;s scene ({{&quot;model&quot;: &quot;TEXT&quot;}}) only</source>
+        <translation>&quot;{0}&quot; は本物のモデルの場面（{{&quot;model&quot;: &quot;TEXT&quot;}}）にだけ使えます</translation>
+    </message>
+    <message>
+        <source>the view {0} does not show a real model&apos;s layer (those that do: {1})</source>
+        <translation>ビュー {0} は本物のモデルの層を表示しません（表示するビュー：{1}）</translation>
+    </message>
+    <message>
+        <source>settings: a real model&apos;s scene takes only &quot;colour_scale&quot; (the model&apos;s mask and scale are its own)</source>
+        <translation>settings：本物のモデルの場面で指定できるのは &quot;colour_scale&quot; だけです（マスクとスケールはモデル自身のものです）</translation>
+    </message>
+    <message>
+        <source>&quot;layer&quot; must be a layer number (0, 1, ...), not {0}</source>
+        <translation>&quot;layer&quot; は層の番号（0、1、…）にしてください（{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;off&quot; must list heads as &quot;LAYER.HEAD&quot; texts, such as [&quot;1.4&quot;], not {0}</source>
+        <translation>&quot;off&quot; はヘッドを &quot;層.ヘッド&quot; の文字列で並べてください（例：[&quot;1.4&quot;]。{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;off&quot; names a head twice</source>
+        <translation>&quot;off&quot; に同じヘッドが 2 回あります</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; must be one of {{&quot;preset&quot;: ID}}, {{&quot;file&quot;: &quot;PATH&quot;}}, {{&quot;embedded&quot;: {{...a scenario...}}}} or {{&quot;model&quot;: &quot;TEXT&quot;}}</source>
+        <translation>&quot;{0}&quot; は {{&quot;preset&quot;: ID}}、{{&quot;file&quot;: &quot;PATH&quot;}}、{{&quot;embedded&quot;: {{…シナリオ…}}}}、{{&quot;model&quot;: &quot;TEXT&quot;}} のどれかにしてください</translation>
+    </message>
+    <message>
+        <source>&quot;compare&quot;: a real model&apos;s text cannot be compared</source>
+        <translation>&quot;compare&quot;：本物のモデルの文は比べられません</translation>
+    </message>
+    <message>
+        <source>&quot;model&quot; must be the text the model reads, at most {0} characters</source>
+        <translation>&quot;model&quot; はモデルが読む文にしてください（{0} 文字まで）</translation>
+    </message>
+    <message>
+        <source>&quot;model&quot;: {0}</source>
+        <translation>&quot;model&quot;：{0}</translation>
+    </message>
+    <message>
+        <source>&quot;model&quot; contains a control character ({0}), which AttnViz does not accept</source>
+        <translation>&quot;model&quot; に制御文字（{0}）が含まれています。AttnViz は受け付けません</translation>
     </message>
     <message>
         <source>&quot;{0}&quot;: &quot;embedded&quot; must be a scenario document (&quot;format&quot;: &quot;{1}&quot;)</source>
@@ -3414,8 +3490,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>場面 {0} はありません（1〜{1}）</translation>
     </message>
     <message>
+        <source>The model is reading the text…</source>
+        <translation>モデルが文を読んでいます…</translation>
+    </message>
+    <message>
         <source>Cannot show this scene</source>
         <translation>この場面を表示できません</translation>
+    </message>
+    <message>
+        <source>The model cannot read this scene&apos;s text: {0}</source>
+        <translation>モデルはこの場面の文を読めません：{0}</translation>
     </message>
     <message>
         <source>Click the class&apos;s guess (a key); A or → shows the answer.</source>
@@ -3424,6 +3508,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>A or → shows the answer.</source>
         <translation>A か → で答えを見せます。</translation>
+    </message>
+    <message>
+        <source>Click the class&apos;s guess (a token on the right); A or → shows the answer.</source>
+        <translation>クラスの予想（右のトークン）をクリック。A か → で答えを見せます。</translation>
     </message>
     <message>
         <source>Your guess: {0} (A or → shows the answer)</source>
