@@ -834,6 +834,22 @@ exactly 0</source>
         <translation>後ろに挿入…</translation>
     </message>
     <message>
+        <source>a lesson&apos;s real model is the built-in one: this run is another model&apos;s</source>
+        <translation>授業で使える本物のモデルは内蔵のものだけです。これは別のモデルの実行です</translation>
+    </message>
+    <message>
+        <source>a lesson can switch a real model&apos;s heads off, not keep q, k or v typed into them: undo the edits, or save the layer as a scenario file (File → Save As…)</source>
+        <translation>授業では本物のモデルのヘッドを止めることはできますが、書き換えた q・k・v は残せません。編集を元に戻すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
+    </message>
+    <message>
+        <source>a lesson&apos;s real model reads at most {0} characters; this text has {1}</source>
+        <translation>授業で本物のモデルが読めるのは {0} 文字までです。この文は {1} 文字あります</translation>
+    </message>
+    <message>
+        <source>a real model&apos;s scene is shown as one head, the heads, the steps, the lines or the overview, not as this view</source>
+        <translation>本物のモデルの場面は、1 つのヘッド・ヘッド一覧・ステップ・線・全体図のどれかで見せます。このビューでは見せられません</translation>
+    </message>
+    <message>
         <source>a real model&apos;s run cannot be a lesson&apos;s scene: save its layer as a scenario file (File → Save As…) and open that</source>
         <translation>実モデルの実行は授業の場面にできません。その層をシナリオファイルとして保存し（ファイル → 名前を付けて保存…）、それを開いてください</translation>
     </message>
@@ -844,6 +860,14 @@ exactly 0</source>
     <message>
         <source>every head side by side</source>
         <translation>すべてのヘッドを並べて</translation>
+    </message>
+    <message>
+        <source>{0}, the real model&apos;s layer {1}</source>
+        <translation>{0}、本物のモデルの第 {1} 層</translation>
+    </message>
+    <message>
+        <source>(switched off: {0})</source>
+        <translation>（止めたヘッド：{0}）</translation>
     </message>
     <message>
         <source>the comparison of {0} and {1}</source>

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import os
 import re
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -32,10 +33,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ...core import llama
 from ...core.formats.document import scenario_to_dict
 from ...core.lessons import SUFFIX, Bilingual, Lesson, Ref, Scene, SceneSettings, save
 from ...core.lessons.builtin import is_builtin
-from ...core.lessons.scene import LANGUAGES, STEP_VIEWS
+from ...core.lessons.model import MAX_TEXT as MAX_MODEL_TEXT
+from ...core.lessons.scene import LANGUAGES, MODEL_VIEWS, STEP_VIEWS
 from ...core.messages import AttnVizError
 from ...core.paths import resource
 from ...core.presets import load_preset, version_open
@@ -112,8 +115,10 @@ def _default_query(s) -> int:
 
 def window_scene(source, s, head: int, query: int, stage, view: str, colour_scale: str,
                  caption: Bilingual, notes: Bilingual = NO_TEXT) -> Scene:
-    """The scene that shows the window's state. A real model's run cannot be named by a lesson."""
-    _not_live(s)
+    """The scene that shows the window's state: a real model's layer as the built-in model reading its text
+    with the heads switched off, anything else as scenario_ref names it."""
+    if s.live is not None:
+        return model_scene(s, head, query, stage, view, colour_scale, caption, notes)
     settings = dataclasses.replace(window_settings(s), colour_scale=colour_scale)
     if s.weights_only:  # a model's given weights: no knobs to set
         settings = SceneSettings(colour_scale=colour_scale)
@@ -153,6 +158,28 @@ def scenario_ref(source, s, settings: SceneSettings, query: int) -> tuple[Ref, B
     return Ref("embedded", canonical(scenario_to_dict(s))), Bilingual(query, query)
 
 
+def model_scene(s, head: int, query: int, stage, view: str, colour_scale: str, caption: Bilingual,
+                notes: Bilingual = NO_TEXT) -> Scene:
+    """A real model's layer as a lesson names it: the built-in model's text, the layer, the heads off. What a
+    lesson cannot say again (another model's file, q, k or v typed in, a long text) is refused, saying why."""
+    live = s.live
+    if llama.bundled_model() is None or Path(live.model.path) != llama.bundled_model():
+        raise NotAScene(tr("a lesson's real model is the built-in one: this run is another model's"))
+    if any(c.q is not None or c.k is not None or c.v is not None for _, _, c in live.changes):
+        raise NotAScene(tr("a lesson can switch a real model's heads off, not keep q, k or v typed into them: "
+                           "undo the edits, or save the layer as a scenario file (File → Save As…)"))
+    if len(live.text) > MAX_MODEL_TEXT:
+        raise NotAScene(tr("a lesson's real model reads at most {0} characters; this text has {1}").format(
+            MAX_MODEL_TEXT, len(live.text)))
+    if view not in MODEL_VIEWS:
+        raise NotAScene(tr("a real model's scene is shown as one head, the heads, the steps, the lines or the "
+                           "overview, not as this view"))
+    off = tuple(sorted((layer, h) for layer, h, c in live.changes if c.off))
+    return Scene(scenario=Ref("model", live.text), caption=caption, notes=notes, view=view, head=head,
+                 query=Bilingual(query, query), settings=SceneSettings(colour_scale=colour_scale),
+                 step=stage if view in STEP_VIEWS else None, layer=live.layer, off=off)
+
+
 def _not_live(s) -> None:
     if s.live is not None:
         raise NotAScene(tr("a real model's run cannot be a lesson's scene: save its layer as a scenario "
@@ -187,7 +214,13 @@ def view_label(view: str) -> str:
 
 
 def scene_label(scene: Scene, lang: str) -> str:
-    """What a scene shows, for the editor: its view; a comparison names both of its scenarios."""
+    """What a scene shows, for the editor: its view; a comparison names both of its scenarios, a real model's
+    scene its layer and the heads it switches off."""
+    if scene.scenario.kind == "model":
+        where = tr("{0}, the real model's layer {1}").format(view_label(scene.view), scene.layer)
+        if scene.off:
+            where += " " + tr("(switched off: {0})").format(", ".join(f"{layer}.{h}" for layer, h in scene.off))
+        return where
     if scene.view != "compare" or scene.compare is None:
         return view_label(scene.view)
     return tr("the comparison of {0} and {1}").format(ref_words(scene.scenario, lang), ref_words(scene.compare, lang))

@@ -41,6 +41,7 @@ class LessonPlayer:
     def __init__(self, window, document, view, classroom, files, runner):
         self.window, self.document, self.view, self.classroom, self.files = window, document, view, classroom, files
         self.runner = runner
+        self._pending = None  # the real model's scene (text, heads off) being run, to show when it has
         self.runs = ModelRuns(load=runner.builtin_model)  # the real model's scenes, each run once a session
         runner.scene_ran.connect(self._scene_ran)
         runner.scene_failed.connect(self._scene_failed)
@@ -246,10 +247,12 @@ class LessonPlayer:
 
     @property
     def waiting(self) -> bool:
-        """The scene is a real model's that is still being run (its caption says so)."""
-        scene = self.scene() if self.active else None
-        return scene is not None and scene.scenario.kind == "model" and not self.runs.has(scene.scenario.value,
-                                                                                          scene.off)
+        """The scene is a real model's whose run is not shown yet (its caption says the model is reading)."""
+        return self.active and self._pending is not None and self._pending == self._key(self.scene())
+
+    @staticmethod
+    def _key(scene):
+        return (scene.scenario.value, scene.off) if scene.scenario.kind == "model" else None
 
     def _covered(self) -> bool:
         return self.scenes.isVisible() or self.blank.isVisible()
@@ -270,8 +273,10 @@ class LessonPlayer:
             self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang])
             self.caption.show_verdict(tr("The model is reading the text…"))
             self._fit_caption()
+            self._pending = self._key(scene)
             self.runner.run_scene(self.runs, scene.scenario.value, scene.off)
             return True
+        self._pending = None
         try:
             opened = open_scene(self.lesson, self.index, lang, self.runs)
         except LessonError as e:
@@ -303,13 +308,12 @@ class LessonPlayer:
         return True
 
     def _scene_ran(self, key) -> None:
-        scene = self.scene() if self.active else None
-        if scene is not None and scene.scenario.kind == "model" and key == (scene.scenario.value, scene.off):
+        if self.waiting and key == self._pending:
             self._show()
 
     def _scene_failed(self, key, why: str) -> None:
-        scene = self.scene() if self.active else None
-        if scene is not None and scene.scenario.kind == "model" and key == (scene.scenario.value, scene.off):
+        if self.waiting and key == self._pending:
+            self._pending = None
             self.caption.show_verdict(tr("The model cannot read this scene's text: {0}").format(why), right=False)
             self._fit_caption()
 

@@ -121,3 +121,46 @@ def test_a_head_the_class_switched_off_is_kept_when_coming_back_and_r_undoes_it(
     assert np.allclose(w.model.runner.current().probs, moved)
     press(w, qtbot, Qt.Key_R)
     assert d.scenario.live.changes == () and not d.modified
+
+
+def test_a_real_models_layer_with_a_head_off_is_added_as_a_scene_saved_and_given_again(qtbot, tmp_path):
+    from test_editor import add
+
+    from attnviz.core.lessons import load
+    w = given(qtbot, 7)
+    d = w.document
+    d.push(SetHeadOff(d, 2, True))
+    d.select(head=2, query=5)
+    w.lessons.end()  # on the desk, the real model's layer 1 with head 1.2 off
+    settle()
+    about = add(w, qtbot, "ヘッド 1.2 を止める", "Head 1.2 off")
+    assert "layer 1" in about and "1.2" in about
+    path = tmp_path / "mine.attnviz-lesson.json"
+    assert w.lessons.editor.save_to(str(path))
+    scenes = load(str(path)).scenes  # the lesson given, and the scene added after its last
+    scene = scenes[-1]
+    assert len(scenes) == 9
+    assert (scene.scenario.kind, scene.scenario.value) == ("model", w.lessons.runs.get(
+        scene.scenario.value, ()).encoded.text)
+    assert (scene.view, scene.layer, scene.off, scene.head, scene.query.en) == ("head", 1, ((1, 2),), 2, 5)
+    assert w.lessons.open_path(str(path), 8)
+    qtbot.waitUntil(lambda: not w.lessons.waiting and w.document.scenario.live is not None, timeout=60000)
+    live = w.document.scenario.live
+    assert [(layer, head) for layer, head, _ in live.changes] == [(1, 2)] and w.document.active_head == 2
+
+
+def test_a_real_models_layer_with_typed_q_is_no_scene_and_says_why(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    from test_editor import type_into
+    w = given(qtbot, 7)
+    w.lessons.end()
+    settle()
+    assert type_into(w, "q", 0, 0, "1.5")
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]) or QMessageBox.Ok)
+    monkeypatch.setattr(w, "warn", lambda title, text: said.append(text))
+    w.lessons.editor.add_scene() if hasattr(w.lessons.editor, "add_scene") else qtbot.keyClick(
+        w, Qt.Key_A, Qt.ControlModifier | Qt.ShiftModifier)
+    settle()
+    assert said and "not keep q, k or v typed into them" in said[-1]
+    w.document.undo_stack.setClean()  # the typed value is this test's, not work to ask about at closing
