@@ -50,6 +50,8 @@ from ..look.fonts import figure_font, figure_font_like, presented, weighted
 from ..maths.sizing import fit_children, pixels
 
 THUMB = 56            # a thumbnail's side, in logical pixels (presenting, as large as the screen allows)
+PRESENTED_THUMB = 36  # presenting, smaller still rather than scroll: a whole model on one screen
+MOST_BLOCKS = 6       # presenting, the layers' blocks side by side tried at most
 GAP = 6               # between thumbnails
 GROUP_GAP = 10        # more between groups of heads sharing K and V
 FONT_PX = 13          # exported files; the window's overview follows the interface's type
@@ -79,6 +81,7 @@ class OverviewFigure:
         self.alike: list[tuple[int, int]] = []
         self._blocks = None                      # ((layers, caption, thumb), (blocks, layers in each)), worked out once
         self.thumb = THUMB                       # a thumbnail's side
+        self.blocks: int | None = None           # presenting: the blocks fit_thumbnails chose (None: _layout's own)
         self.recolour()
 
     def set_font_pixels(self, pixels: int) -> None:
@@ -87,15 +90,33 @@ class OverviewFigure:
         self._blocks = None
 
     def fit_thumbnails(self, width: float, height: float) -> None:
-        """The largest thumbnails (never below THUMB) with which the whole figure fits `width` × `height`:
-        two heads take half the screen each, in type of the same size (a zoom would enlarge the type too)."""
-        low, high = THUMB, max(THUMB, int(max(width, height)))
+        """The largest thumbnails with which the whole figure fits `width` × `height`, in type of the same
+        size (a zoom would enlarge the type too): two heads take half the screen each. The layers' blocks
+        are as many as make the thumbnails largest; a model too large for that even at PRESENTED_THUMB
+        keeps THUMB and the desk's blocks, and scrolls (30 layers × 9 heads fit 1920 × 1080 in three blocks)."""
+        best = None
+        for blocks in range(1, min(self.summary.layers, MOST_BLOCKS) + 1):
+            self.blocks = blocks
+            thumb = self._largest_thumb(PRESENTED_THUMB, width, height)
+            if thumb is not None and (best is None or thumb > best[1]):
+                best = (blocks, thumb)
+        self.blocks, self.thumb = (None, THUMB) if best is None else best
+
+    def _fits(self, width: float, height: float) -> bool:
+        size = self.size()
+        return size.width() <= width and size.height() <= height
+
+    def _largest_thumb(self, least: int, width: float, height: float) -> int | None:
+        """The largest thumbnail side from `least` up that fits (the layout's blocks as they are), or None."""
+        self.thumb = least
+        if not self._fits(width, height):
+            return None
+        low, high = least, max(least, int(max(width, height)))
         while low < high:  # the figure grows with its thumbnails: the largest that fits, by halving
             middle = (low + high + 1) // 2
             self.thumb = middle
-            size = self.size()
-            low, high = (middle, high) if size.width() <= width and size.height() <= height else (low, middle - 1)
-        self.thumb = low
+            low, high = (middle, high) if self._fits(width, height) else (low, middle - 1)
+        return low
 
     def recolour(self) -> None:
         """The thumbnails' pixels, on the colour map's scale."""
@@ -136,8 +157,11 @@ class OverviewFigure:
         return max(fm.height() * 2.4, wrapped.height() + fm.height() * 0.4)
 
     def _layout(self) -> tuple[int, int]:
-        """(blocks side by side, layers in each): the fewest blocks whose grid is no taller than wide."""
+        """(blocks side by side, layers in each): as fit_thumbnails chose them presenting, else the fewest
+        blocks whose grid is no taller than wide."""
         layers = max(1, self.summary.layers)
+        if self.blocks is not None:
+            return self.blocks, -(-layers // self.blocks)
         if self._blocks is None or self._blocks[0] != (layers, self.caption, self.thumb):  # (the font: set_font_pixels)
             blocks = 1
             while blocks < layers and self._size_of(blocks, -(-layers // blocks)).height() > \
@@ -287,7 +311,7 @@ class OverviewCanvas(QWidget):
         (presenting), thumbnails as large as fit both: the whole grid in view, as big as it goes
         (a grid too large even at THUMB scrolls)."""
         if height is None:
-            self.figure.thumb = THUMB
+            self.figure.thumb, self.figure.blocks = THUMB, None
         else:
             self.figure.fit_thumbnails(width, height)
         size = self.figure.size()

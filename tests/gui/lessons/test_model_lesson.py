@@ -164,3 +164,10 @@ def test_a_real_models_layer_with_typed_q_is_no_scene_and_says_why(qtbot, monkey
     settle()
     assert said and "not keep q, k or v typed into them" in said[-1]
     w.document.undo_stack.setClean()  # the typed value is this test's, not work to ask about at closing
+
+
+def test_the_first_scene_shows_the_four_heads_its_caption_speaks_of(qtbot):
+    w = given(qtbot, 0, "ja")
+    shown = [p.index for p in w.parts.heads.panels if p.isVisible()]
+    assert shown == [0, 1, 2, 3] and "4 個" in w.lessons.scene().caption.ja
+    assert "four of layer 0's heads" in w.lessons.scene().caption.en

@@ -390,3 +390,31 @@ def test_the_presented_overview_of_two_heads_fills_the_screen_with_them(qtbot, l
     assert canvas.width() <= viewport.width() and canvas.height() <= viewport.height()  # all of it in view
     assert px(figure.font) * canvas.zoom >= LEAST_PIXELS  # the grid's labels and caption, as painted
     assert unreadable(window) == []
+
+
+def test_the_presented_overview_of_30_layers_of_9_heads_shows_every_head_without_scrolling(qtbot, tmp_path):
+    """SmolLM2's shape: 270 heads, 13 tokens. At the desk's least thumbnail two blocks of 15 layers were
+    taller than the screen and scrolled (layers 12–14 and 27–29 out of view); presented, the blocks and the
+    thumbnails are chosen so that every head is in view, its labels still readable."""
+    from presented import LEAST_PIXELS, px
+    rng = np.random.default_rng(5)
+    path = tmp_path / "deep.npz"
+    np.savez(path, tokens=np.array([f"t{i}" for i in range(13)]),
+             **{m: rng.normal(size=(30, 9, 13, 8)).astype(np.float32) for m in "qkv"})
+    window = MainWindow(str(path))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    window.classroom.set_presentation(True)
+    window.classroom.present_view("overview")
+    dialog = window.overview.dialog
+    qtbot.waitUntil(lambda: dialog.figure is not None, timeout=20000)
+    qtbot.wait(50)
+    figure, canvas, viewport = dialog.figure, dialog.canvas, dialog.scroll.viewport()
+    assert canvas.width() <= viewport.width() and canvas.height() <= viewport.height()  # no scrolling
+    shown = QRectF(0, 0, canvas.width() / canvas.zoom, canvas.height() / canvas.zoom)
+    assert all(shown.contains(figure.thumb_rect(layer, head)) for layer in range(30) for head in range(9))
+    assert figure.thumb_rect(0, 0).width() * canvas.zoom >= 30 and px(figure.font) * canvas.zoom >= LEAST_PIXELS
+    window.classroom.set_presentation(False)
+    qtbot.wait(20)
+    assert figure.blocks is None  # the desk lays it out as before
