@@ -38,6 +38,7 @@ class Parts:
         self.centre.addWidget(self.stage)
         window.setCentralWidget(self.centre)
         self._lent = None  # (the widget on the stage, how it goes back)
+        self._docks_to_restore = None  # the remembered dock layout, restored once the window is shown
         self.presenting = False  # the docks' visibility is the presentation's until it ends
         self._replaced = False   # another scenario was opened while presenting
         self.notice = QLabel(objectName="presentedNotice", wordWrap=True, alignment=Qt.AlignCenter)
@@ -159,8 +160,16 @@ class Parts:
         return self.window.saveGeometry(), self.window.saveState()
 
     def restore_layout(self, geometry, state) -> None:
+        """The remembered size now; the docks' layout once the window is shown (restore_docks)."""
         if geometry is not None:
             self.window.restoreGeometry(geometry)
+        self._docks_to_restore = state
+
+    def restore_docks(self) -> None:
+        """On first show. Restored while hidden, Qt 6 keeps the layout pending until the window system
+        gives the window its size (up to 150 ms more), and docks moved meanwhile (a lesson going
+        full screen at start-up) crash inside it. Restored while visible, it is applied at once."""
+        state, self._docks_to_restore = self._docks_to_restore, None
         if state is not None:
             self.window.restoreState(state)
 

@@ -125,6 +125,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     def showEvent(self, event):
         super().showEvent(event)
+        self.parts.restore_docks()
         if self.document.scenario.projection is not None:  # a tabbed dock comes forward once shown
             QTimer.singleShot(0, self, lambda: self.parts.bring_forward(self.parts.pipeline_dock))
 

@@ -490,3 +490,23 @@ def test_the_step_table_says_when_the_ex_shown_do_not_add_up_to_the_sum_shown(qt
         assert f"{by_hand:.2f}" == total and not words.isVisible()
     else:
         assert f"{by_hand:.2f}" == added != total and words.isVisible() and added in words.text()
+
+
+def test_the_remembered_dock_layout_comes_back_once_the_window_is_shown(qtbot):
+    QSettings().clear()
+    first = MainWindow("seed-demo")
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    first.resizeDocks([first.parts.vectors_dock], [620], Qt.Horizontal)
+    first.parts.maths_dock.hide()
+    QApplication.processEvents()
+    first.classroom.save()  # what closing the window remembers
+    width = first.parts.vectors_dock.width()
+    again = MainWindow("seed-demo")
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    QApplication.processEvents()
+    assert again.parts.vectors_dock.width() == width != 380  # 380: the width a first start gives it
+    assert again.parts.maths_dock.isHidden()
