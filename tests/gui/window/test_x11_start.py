@@ -63,6 +63,8 @@ def _env(display, config):
 def test_a_lesson_starts_after_the_window_remembered_its_layout(display, tmp_path, lesson):
     env = _env(display, tmp_path)
     first = subprocess.run([sys.executable, "-c", REMEMBER], env=env, capture_output=True, text=True, timeout=120)
+    if first.returncode != 0 and "Could not load the Qt platform plugin" in first.stderr:
+        pytest.skip("Qt's xcb platform lacks a library (.ci/run installs them): " + first.stderr.splitlines()[0])
     assert first.returncode == 0, first.stderr[-2000:]
     remembered = (tmp_path / "AttnViz" / "AttnViz.conf").read_text()
     assert "state=" in remembered and "geometry=" in remembered
