@@ -3585,5 +3585,9 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <source>the presenter&apos;s notes for a moment (N: hidden)</source>
         <translation>発表者ノートを少しの間表示（もう一度 N で隠す）</translation>
     </message>
+    <message>
+        <source>↑ ↓ choose · Enter go there · Esc close</source>
+        <translation>↑ ↓ で選ぶ · Enter でその場面へ · Esc で閉じる</translation>
+    </message>
 </context>
 </TS>

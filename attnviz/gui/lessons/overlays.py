@@ -2,16 +2,20 @@
 blank screen (B) that takes the class's eyes off the projector."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QVBoxLayout, QWidget
 
-from ..common.i18n import SUBSCRIPT_LETTERS
+from ..common.i18n import SUBSCRIPT_LETTERS, tr
 from ..common.markup import SUBSCRIPTED
 from ..look.fonts import presented, weighted
 from ..steps.table import POWER
 
 LINE = 70  # characters of a scene's caption the list shows: its first words
+# The list's own keys: presenting, the window's shortcuts hold ↑ ↓ (the query), Page Up / Down and
+# Home / End (the scenes); while the list is open they move in it instead.
+LIST_KEYS = {Qt.Key_Up, Qt.Key_Down, Qt.Key_PageUp, Qt.Key_PageDown, Qt.Key_Home, Qt.Key_End, Qt.Key_Return,
+             Qt.Key_Enter}
 
 
 def plain(caption: str) -> str:
@@ -54,17 +58,31 @@ class SceneList(QWidget):
         self.list = QListWidget(objectName="lessonScenesList")
         self.list.itemActivated.connect(lambda item: self._choose(self.list.row(item)))
         self.list.itemClicked.connect(lambda item: self._choose(self.list.row(item)))
+        self.list.installEventFilter(self)
+        self.hint = QLabel(objectName="lessonScenesHint", alignment=Qt.AlignCenter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(60, 30, 60, 30)
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.hint)
         self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.ShortcutOverride and event.key() in LIST_KEYS:
+            event.accept()  # the key goes to the list as a key press, not to the window's shortcut
+            return True
+        if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            self.choose_current()  # Enter picks on every platform (Qt's item activation varies)
+            return True
+        return super().eventFilter(watched, event)
 
     def open(self, title: str, captions: list[str], current: int) -> None:
         base = presented(QFont(QApplication.font()), self)
         self.list.setFont(base)
         self.title.setFont(weighted(base, bold=True))
         self.title.setText(title)
+        self.hint.setFont(base)
+        self.hint.setText(tr("↑ ↓ choose · Enter go there · Esc close"))
         self.list.clear()
         for number, caption in enumerate(map(plain, captions), start=1):
             self.list.addItem(f"{number}.  {caption[:LINE] + '…' if len(caption) > LINE else caption}")

@@ -126,13 +126,35 @@ def test_what_the_class_tried_is_kept_between_scenes_and_r_puts_the_scene_back(q
 
 def test_s_lists_the_scenes_and_enter_goes_to_the_one_chosen(qtbot):
     w = giving(qtbot, "why-it-works")
+    query = w.document.query
     press(w, qtbot, Qt.Key_S)
     scenes = w.lessons.scenes
     assert scenes.isVisible() and scenes.list.count() == len(builtin_lesson("why-it-works").scenes)
     assert unreadable(scenes) == []
-    scenes.list.setCurrentRow(4)
-    press(w, qtbot, Qt.Key_Return)
+    assert "Enter" in scenes.hint.text() and "↑" in scenes.hint.text()
+    for key in (Qt.Key_Down,) * 5 + (Qt.Key_Up,):  # the keys go where a keyboard sends them: the list
+        qtbot.keyClick(QApplication.focusWidget(), key)
+    assert scenes.list.currentRow() == 4 and w.lessons.index == 0 and w.document.query == query
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Return)
+    settle()
     assert not scenes.isVisible() and w.lessons.index == 4
+
+
+def test_the_scene_list_picks_with_a_click_and_esc_closes_it_where_it_was(qtbot):
+    w = giving(qtbot, "why-it-works", scene=2)
+    press(w, qtbot, Qt.Key_S)
+    scenes = w.lessons.scenes
+    assert scenes.list.currentRow() == 2
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_End)
+    assert scenes.list.currentRow() == scenes.list.count() - 1
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Escape)
+    settle()
+    assert not scenes.isVisible() and w.lessons.index == 2
+    press(w, qtbot, Qt.Key_S)
+    item = scenes.list.item(6)
+    qtbot.mouseClick(scenes.list.viewport(), Qt.LeftButton, pos=scenes.list.visualItemRect(item).center())
+    settle()
+    assert not scenes.isVisible() and w.lessons.index == 6
 
 
 def test_b_blanks_the_screen_and_b_brings_it_back(qtbot):
