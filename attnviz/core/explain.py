@@ -239,14 +239,20 @@ def divisor_text(d_k: int, scale: bool, temperature: float) -> str:
     return " ".join(parts) if parts else "÷ 1"
 
 
-def output_text(weights_row, v, output_row, decimals: int = 3) -> str:
+def output_text(weights_row, v, output_row, decimals: int = 3, most: int | None = None,
+                max_items: int = MAX_ITEMS) -> str:
     """'0.045×[2, 0] + 0.769×[0, 2] + 0.186×[1, 1] = [0.276, 1.724]' over the visible keys, in the
-    sentence's order as the tutorial writes it (the first MAX_TERMS of them)."""
+    sentence's order as the tutorial writes it (the first MAX_TERMS of them). With `most`: only the
+    `most` keys of the largest weights (still in the sentence's order), the rest as '…' — what a
+    projector's narrow column has room for in a long sentence."""
     weights_row = np.asarray(weights_row)
     visible = np.flatnonzero(weights_row > 0)
-    shown = visible if len(visible) <= MAX_TERMS else visible[:MAX_TERMS - 1]  # format only what is shown
+    if most is not None and len(visible) > most:
+        shown = np.sort(visible[np.argsort(-weights_row[visible], kind="stable")[:most]])
+    else:
+        shown = visible if len(visible) <= MAX_TERMS else visible[:MAX_TERMS - 1]  # format only what is shown
     places = decimals_for(v, decimals)  # the v rows as the v table writes them
-    terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], places, fixed=True)}" for j in shown]
-    if len(visible) > MAX_TERMS:
+    terms = [f"{weights_row[j]:.{decimals}f}×{fmt_vector(v[j], places, max_items, fixed=True)}" for j in shown]
+    if len(shown) < len(visible):
         terms.append("…")
-    return " + ".join(terms) + f" = {fmt_vector(output_row, decimals, fixed=True)}"
+    return " + ".join(terms) + f" = {fmt_vector(output_row, decimals, max_items, fixed=True)}"

@@ -117,6 +117,19 @@ def test_the_output_follows_the_sentence_not_the_weights():
     assert text.startswith("0.034×[3, 0, 0, 0] + 0.034×[0, 0, 0, 1] + 0.680×[0, 3, 0, 0] + …")
 
 
+def test_a_short_output_keeps_the_largest_weights_terms_in_the_sentences_order():
+    s = load_preset("seed-demo")
+    head, trace = s.heads[0], compute(s).heads[0]
+    i = s.tokens.index("それ")
+    weights = trace.weights[i]
+    two = sorted(np.argsort(-weights)[:2])  # 魚 (0.680) and 食べた, in the sentence's order
+    text = output_text(weights, head.v, trace.output[i], most=2, max_items=3)
+    assert text == (f"{weights[two[0]]:.3f}×[{', '.join(fmt(x, 0, True) for x in head.v[two[0]][:3])}, …] + "
+                    f"{weights[two[1]]:.3f}×[{', '.join(fmt(x, 0, True) for x in head.v[two[1]][:3])}, …] + … = "
+                    f"[{', '.join(fmt(x, 3, True) for x in trace.output[i][:3])}, …]")
+    assert "0.680×[0, 3, 0, …]" in text
+
+
 def test_scores_too_large_for_e_to_the_x_are_shifted_and_say_by_what():
     from attnviz.core.scenario import with_settings
     s = load_preset("seed-demo")

@@ -440,6 +440,7 @@ class Classroom:
         the presented view are never smaller than the back row can read, whatever the zoom."""
         for widget in (self.parts.presenter, self.parts.heads.guide, self.parts.next_token(), self.parts.stage):
             widget.setFont(presented(QApplication.font(), widget) if self.presenting else QFont())
+        self.parts.next_token().set_presenting(self.presenting)
 
     def _match_step_table(self, pixels: int):
         """The step table's type as large as the big heatmap's values; presented alone (2), at most

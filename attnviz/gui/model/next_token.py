@@ -262,6 +262,7 @@ class NextTokenView(Retranslated, QWidget):
         self.status = QLabel(objectName="nextTokenStatus", wordWrap=True)
         self.bars = NextTokenBars()
         self.bars.fitted.connect(self.refresh)
+        self.presenting = False  # full screen: no desk help under the bars, the step table has the room
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.bars, 1)
@@ -281,7 +282,10 @@ class NextTokenView(Retranslated, QWidget):
         """A lesson's question about the next token: its bars hidden until revealed, the guess marked. The
         status line makes way for the tokens listed meanwhile (the caption says what to do)."""
         self.bars.set_asked(asked)
-        self.status.setVisible(not self.bars.hiding())
+        self.refresh()
+
+    def set_presenting(self, on: bool) -> None:
+        self.presenting = on
         self.refresh()
 
     def label(self, token_id: int) -> str:
@@ -307,13 +311,15 @@ class NextTokenView(Retranslated, QWidget):
         elif changed:
             status = (tr("One head changed: outline = before, bar = now") if changed == 1 else
                       tr("{0} heads changed: outline = before, bar = now").format(changed))
-        else:
-            status = tr("The model as it is. Edit a head's q, k or v, or switch a head off "
-                        "(right-click its heatmap), and watch the prediction move.")
+        else:  # how to use the panel: desk help, not for the class
+            status = "" if self.presenting else tr(
+                "The model as it is. Edit a head's q, k or v, or switch a head off (right-click its heatmap), "
+                "and watch the prediction move.")
         if any(re.search(r"\[.–.\]$", token) for token, _, _ in self.bars.items):
-            status += "\n" + tr("[ぁ–み]: the first bytes of one of these characters; the model writes "
-                                "such a character as two tokens.")
+            status = (status + "\n" if status else "") + tr(
+                "[ぁ–み]: the first bytes of one of these characters; the model writes such a character as two tokens.")
         self.status.setText(status)
+        self.status.setVisible(bool(status) and not self.bars.hiding())
 
     def retranslate(self) -> None:
         self.refresh()

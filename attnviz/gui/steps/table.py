@@ -6,9 +6,11 @@ from __future__ import annotations
 import html
 import re
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QBoxLayout,
     QHeaderView,
@@ -42,6 +44,7 @@ from .stages import COLUMNS as COLUMN_NAMES
 from .stages import shown
 
 KEY, K, DOT, SCALED, MASK, EXP, WEIGHT = range(len(COLUMN_NAMES))
+HIDDEN_COLUMNS = (DOT, SCALED, EXP, WEIGHT)  # a question's unrevealed row: its scores shown as "?"
 COLUMNS = len(COLUMN_NAMES)
 ROW_EMS = 1.15      # presenting: a row's height in ems (Japanese glyphs fill 1.1 em) ...
 LEAST_ROW_EMS = 1.1  # ... or, rather than scroll, down to the glyphs' own height
@@ -50,6 +53,8 @@ HEADER_MARGINS = 8  # pixels above and below a header's text
 SHRINK_CHARACTERS = 4  # the columns are sized again when their longest text shrinks by this much
 ARITHMETIC_TOKENS = 10  # presenting, examples this small (tokens, and dₖ below) show k and q·k written
 ARITHMETIC_D_K = 4      # out (0×2 + 2×0 = 0), as the tutorial's table does, when they fit the screen
+PRESENTED_TERMS = 2  # presenting a larger example, the output's Σ weight × v: the terms of the largest weights
+PRESENTED_ITEMS = 3  # ... and the numbers of each vector written
 CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
                         # each side; a bold row measured in whole pixels may take one more)
 _NONE = [None] * COLUMNS
@@ -100,11 +105,14 @@ def step_title(scenario, head: int, query: int, decimals: int | None = None) -> 
         scenario.tokens[query], head_label(scenario, head), fmt_vector(q, decimals, fixed=True))
 
 
-def step_output(scenario, result, head: int, query: int) -> str:
+def step_output(scenario, result, head: int, query: int, presenting: bool = False) -> str:
     """'5. output of それ = 0.045×[2, 0] + …' (the keys in the sentence's order, as the tutorial
-    writes it) and, on a line of its own, '= [0.277, 1.723]'."""
+    writes it) and, on a line of its own, '= [0.277, 1.723]'. Presenting a larger example: the two
+    largest weights' terms and three numbers of each vector, so the table above keeps its rows."""
     trace = result.heads[head]
-    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query])
+    short = presenting and not small_example(scenario, head)
+    text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query],
+                       **({"most": PRESENTED_TERMS, "max_items": PRESENTED_ITEMS} if short else {}))
     terms, _, vector = text.rpartition(" = ")
     out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
     if head_is_off(scenario, head):
@@ -254,16 +262,20 @@ class StepTableModel(QAbstractTableModel):
         cells = list(row.cells)
         if self.compact and not self.arithmetic:
             cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
+        asked = self.asked_here()
+        hidden = asked is not None and not asked.revealed and not row.masked
+        if hidden:  # the class predicts: every score tells the answer (the largest q·k is the largest weight)
+            for c in HIDDEN_COLUMNS:
+                cells[c] = "?"
         out = {roles.DISPLAY: cells,
                roles.ALIGNMENT: [roles.LEFT if c in (KEY, DOT) and not total else roles.RIGHT for c in range(COLUMNS)]}
-        coloured = not row.masked and not total
+        coloured = not row.masked and not total and not hidden
         dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
         out[roles.FOREGROUND] = [dimmed] * COLUMNS
         if coloured:
             place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
             out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
             out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
-        asked = self.asked_here()
         if asked is not None and j == asked.guess:  # the class's guess: its key lit, ✓ or ✗ once revealed
             out[roles.DISPLAY] = [f"{cells[KEY]} {asked.mark()}".strip()] + cells[1:]
             out.setdefault(roles.BACKGROUND, [None] * COLUMNS)[KEY] = QBrush(QColor(*asked.colour()))
@@ -402,7 +414,8 @@ class StepView(Retranslated, QWidget):
         numbers = self.model.numbers()
         decimals = numbers.decimals  # the table's own: worked out once per edit
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
-        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query)))
+        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
+                                                         self.model.compact)))
         on_screen = shown(d.stage)
         hiding = self.hiding()  # a question's answer: no eˣ, weight, output, nor a note that states them
         self.output.setVisible("output" in on_screen and not d.scenario.weights_only and not hiding)
@@ -424,9 +437,18 @@ class StepView(Retranslated, QWidget):
             self._layout = layout
             self._fit_columns()
             self._widest = self._widest_texts()  # after _fit_columns: presenting, it may write q·k out or not
+            if self.model.compact and not hiding:
+                self._show_largest_weight()
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
         self.sum_table.setToolTip(tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
                                      "by this sum, so the weights add up to 1."))
+
+    def _show_largest_weight(self) -> None:
+        """Presenting a sentence whose rows scroll: the row the class looks for (the largest weight)
+        in view, not the first ones only."""
+        weights = self.model.numbers().weights
+        if len(weights):
+            self.table.scrollTo(self.model.index(int(np.argmax(weights)), 0), QAbstractItemView.EnsureVisible)
 
     def _shown_columns(self) -> set[int]:
         d = self.document
@@ -435,8 +457,6 @@ class StepView(Retranslated, QWidget):
             columns.discard(K)  # presenting a larger example: no room for every k
         if d.scenario.weights_only:
             columns -= {K, DOT, SCALED, EXP}  # a model's weights: no q, k
-        if self.hiding():
-            columns -= {EXP, WEIGHT}
         return columns
 
     def set_asked(self, asked: Asked | None) -> None:

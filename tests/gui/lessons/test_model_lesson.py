@@ -171,3 +171,20 @@ def test_the_first_scene_shows_the_four_heads_its_caption_speaks_of(qtbot):
     shown = [p.index for p in w.parts.heads.panels if p.isVisible()]
     assert shown == [0, 1, 2, 3] and "4 個" in w.lessons.scene().caption.ja
     assert "four of layer 0's heads" in w.lessons.scene().caption.en
+
+
+def test_a_revealed_row_of_the_real_model_shows_its_largest_weight_and_most_keys_in_the_step_table(qtbot):
+    w = given(qtbot, 2)  # scene 3: where will the last "cat" look in head 16.0? (13 keys)
+    steps = w.parts.steps
+    press(w, qtbot, Qt.Key_A)
+    numbers, table = steps.model.numbers(), steps.table
+    best = int(np.argmax(numbers.weights))
+    rect = table.visualRect(steps.model.index(best, 0))
+    assert 0 <= rect.top() and rect.bottom() <= table.viewport().height()  # the answer's row in view
+    in_view = [j for j in range(len(numbers)) if 0 <= table.visualRect(steps.model.index(j, 0)).top()
+               and table.visualRect(steps.model.index(j, 0)).bottom() <= table.viewport().height()]
+    assert len(in_view) >= 10, in_view  # the desk's help under the bars and a long Σ weight × v give way
+    output = steps.output.text()
+    assert output.count("×") == 2 and "…" in output  # the two largest weights' terms, the rest left out
+    status = bars_of(w).parentWidget().status
+    assert not status.isVisible()  # "Edit a head's q, k or v…": desk help, not for the class

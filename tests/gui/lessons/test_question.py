@@ -9,7 +9,7 @@ from test_player import giving, press, settle  # tests/gui/lessons is on the pat
 from attnviz.core.lessons import builtin_lesson, open_scene
 from attnviz.gui.common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from attnviz.gui.heads.heatmap import NEUTRAL_FILL
-from attnviz.gui.steps.table import EXP, WEIGHT
+from attnviz.gui.steps.table import DOT, EXP, SCALED, WEIGHT
 
 # (lesson, scene index) of a question in the view "head", one per built-in lesson
 HEAD_QUESTIONS = [("attention", 2), ("multi-head", 3), ("why-it-works", 3)]
@@ -54,6 +54,13 @@ def near(a, b, tolerance=40):
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tolerance
 
 
+def scores_shown(steps) -> list[str]:
+    """The texts of the step table's q·k, ÷√d, eˣ and weight cells of the keys in view (not masked)."""
+    model, numbers = steps.model, steps.model.numbers()
+    return [model.index(j, c).data() for j in range(len(numbers)) if not numbers.hidden[j]
+            for c in (DOT, SCALED, EXP, WEIGHT) if not steps.table.isColumnHidden(c)]
+
+
 def seen_keys(w):
     d = w.document
     masked = panel_of(w).data().masked[d.query]
@@ -67,7 +74,8 @@ def test_a_question_hides_its_row_and_the_step_tables_weights_until_revealed(qtb
     panel, steps, query = panel_of(w), w.parts.steps, w.document.query
     for j in seen_keys(w):  # no weight's colour in the hidden row: the plain fill, "?"
         assert near(cell_fill(panel, query, j), NEUTRAL_FILL.getRgb()[:3], 6)
-    assert steps.table.isColumnHidden(EXP) and steps.table.isColumnHidden(WEIGHT)
+    hidden = scores_shown(steps)  # every score tells the answer: the largest q·k is the largest weight
+    assert hidden and set(hidden) == {"?"}
     assert not steps.output.isVisible() and not steps.note.isVisible() and not steps.sum_table.isVisible()
     press(w, qtbot, Qt.Key_A)
     assert w.lessons.index == index and w.lessons.question.asked.revealed
@@ -75,6 +83,7 @@ def test_a_question_hides_its_row_and_the_step_tables_weights_until_revealed(qtb
     assert not any(near(f, NEUTRAL_FILL.getRgb()[:3], 6) for f in fills)  # the weights' colours now
     if w.document.stage is None or w.document.stage >= 4:
         assert not steps.table.isColumnHidden(WEIGHT)
+    assert "?" not in scores_shown(steps) and any(any(ch.isdigit() for ch in t) for t in scores_shown(steps))
 
 
 @pytest.mark.parametrize("lang,right_word", [("ja", "正解"), ("en", "right")])
@@ -127,7 +136,7 @@ def test_right_arrow_reveals_first_then_moves_on_and_back_asks_again(qtbot):
     assert w.lessons.index == 7
     press(w, qtbot, Qt.Key_Left)
     assert w.lessons.index == 6 and w.lessons.question.pending  # hidden again, to predict anew
-    assert w.parts.steps.table.isColumnHidden(WEIGHT)
+    assert set(scores_shown(w.parts.steps)) == {"?"}
     press(w, qtbot, Qt.Key_A)
     qtbot.keyClicks(w, "10")  # the next question on the same head and query: asked afresh, not revealed
     press(w, qtbot, Qt.Key_Return)
