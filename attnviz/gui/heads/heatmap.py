@@ -535,9 +535,9 @@ class HeatmapPainter:
         p.setBrush(Qt.NoBrush)
         p.setPen(QPen(QColor(*a.colour()), width, Qt.SolidLine, Qt.SquareCap, Qt.MiterJoin))
         p.drawRect(cell.adjusted(width, width, -width, -width))
-        if a.mark():
+        if a.mark():  # on the cell's top right corner, clear of its number in the middle
             side = min(cell.width(), cell.height()) * 0.42
-            badge = QRectF(cell.right() - side - width * 1.5, cell.top() + width * 1.5, side, side)
+            badge = QRectF(cell.right() - side * 0.6, cell.top() - side * 0.4, side, side)
             p.setPen(QPen(QColor(255, 255, 255), max(1.5, width / 2)))  # white around: on any colour
             p.setBrush(QColor(*a.colour()))
             p.drawEllipse(badge)

@@ -41,6 +41,7 @@ THUMBNAIL_EMS = 5     # presenting, the thumbnails under the big head: a row thi
 THUMBNAILS_A_ROW = 6  # more make two rows
 SIDE_BY_SIDE = 4     # heads side by side at most: beyond, the four around the active head
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
+OFF_LEAST_PIXELS = 12  # a switched-off head's label in desk type at least; smaller heads get the sign
 
 
 class ColorBar(QWidget):
@@ -324,11 +325,11 @@ class HeadPanel(QWidget):
         if data is None:
             return
         p = QPainter(self)
-        self.painter.paint(p, self._content_rect(), self.shown())
+        g = self.painter.paint(p, self._content_rect(), self.shown())
         if self.block is not None and self.data().only_row is None:  # guided steps: no weights before softmax
             self._paint_minimap(p)
         if head_is_off(self.document.scenario, self.index):
-            self._paint_off(p)
+            self._paint_off(p, g)
         self._drawn_active = self._is_active()
         if self._drawn_active:
             p.setPen(QPen(ACTIVE_BORDER, 3))
@@ -336,27 +337,49 @@ class HeadPanel(QWidget):
             p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
         p.end()
 
-    def _paint_off(self, p: QPainter) -> None:
+    def _paint_off(self, p: QPainter, g) -> None:
         """A switched-off head: its weights veiled and a label on them, so no one reads them as
-        what the model passes on (the numbers stay readable beneath)."""
+        what the model passes on (the numbers stay readable beneath). The label sits inside the grid's
+        top right corner (with a causal mask, the hidden future's cells), clear of the column labels;
+        a thumbnail too small for a readable word gets the "no entry" sign across its grid instead."""
         veil = QColor(self.palette().window().color())
         veil.setAlpha(120)
         p.fillRect(self.rect(), veil)
-        font = QFont(self.painter.font)
-        font.setPixelSize(max(9, min(self.height() // 14, self.width() // 12, self.value_pixels() or 9)))
-        font = weighted(font, bold=True)
-        p.setFont(font)
-        text = tr("switched off")
+        ink, paper = self.palette().windowText().color(), self.palette().window().color()
+        font = weighted(QFont(self.painter.font), bold=True)
+        font.setPixelSize(max(OFF_LEAST_PIXELS, min(self.height() // 14, self.width() // 12,
+                                                    self.value_pixels() or OFF_LEAST_PIXELS)))
         fm = QFontMetricsF(font)
+        text = tr("switched off")
         box = QRectF(0, 0, fm.horizontalAdvance(text) + fm.height(), fm.height() * 1.4)
-        # Top right, over the column labels and (with a causal mask) the hidden future's cells.
-        box.moveTopRight(QRectF(self.rect()).adjusted(0, 0, -fm.height() * 0.5, 0).topRight()
-                         + QPointF(0, self.height() * 0.12))
+        if g is None or box.width() > g.grid.width() * 0.9 or box.height() > g.grid.height() * 0.5:
+            self._paint_no_entry(p, g.grid if g is not None else QRectF(self.rect()), ink, paper)
+            return
+        box.moveTopRight(g.grid.topRight() + QPointF(-fm.height() * 0.3, fm.height() * 0.3))
+        p.setFont(font)
         p.setPen(Qt.NoPen)
-        p.setBrush(self.palette().windowText().color())
+        p.setBrush(ink)
         p.drawRoundedRect(box, box.height() / 2, box.height() / 2)
-        p.setPen(self.palette().window().color())
+        p.setPen(paper)
         p.drawText(box, Qt.AlignCenter, text)
+
+    @staticmethod
+    def _paint_no_entry(p: QPainter, grid: QRectF, ink: QColor, paper: QColor) -> None:
+        """A circle struck through, across the grid: "off" at any size, in any language."""
+        side = min(grid.width(), grid.height()) * 0.8
+        ring = QRectF(0, 0, side, side)
+        ring.moveCenter(grid.center())
+        width = max(2.0, side * 0.12)
+        p.save()
+        p.setRenderHint(QPainter.Antialiasing)
+        p.setBrush(Qt.NoBrush)
+        for colour, w in ((paper, width * 1.8), (ink, width)):  # a light edge: visible on any weight's colour
+            p.setPen(QPen(colour, w, Qt.SolidLine, Qt.FlatCap))
+            p.drawEllipse(ring)
+            slash = side / 2 * 0.7071
+            c = ring.center()
+            p.drawLine(c + QPointF(-slash, -slash), c + QPointF(slash, slash))
+        p.restore()
 
     def _paint_mask(self, i: int, j: int) -> bool:
         """Shift+click: with a hand-painted mask, hide or show key j for query i; with padding,

@@ -186,7 +186,8 @@ class NextTokenBars(QWidget):
         line = self._line(fm, len(items))
         label_w = min(max(fm.horizontalAdvance(t) for t, _, _ in items) + fm.height() * 0.5, self.width() * 0.35)
         text_w = fm.horizontalAdvance("100.0% → 100.0%") + fm.height() * 0.5
-        bar_w = max(10.0, self.width() - label_w - text_w)
+        mark_w = fm.height() * 1.5 if self.asked is not None and self.asked.mark() else 0.0  # ✓ / ✗ right of it
+        bar_w = max(10.0, self.width() - label_w - text_w - mark_w)
         peak = max(max(now, before or 0.0) for _, now, before in items) or 1.0
         for r, (token, now, before) in enumerate(items):
             y = r * line

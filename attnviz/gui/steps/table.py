@@ -115,7 +115,7 @@ def step_output(scenario, result, head: int, query: int, presenting: bool = Fals
                        **({"most": PRESENTED_TERMS, "max_items": PRESENTED_ITEMS} if short else {}))
     terms, _, vector = text.rpartition(" = ")
     out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
-    if head_is_off(scenario, head):
+    if head_is_off(scenario, head) and not presenting:  # presenting, the head's title and its label say it
         out += "\n" + tr("Switched off: the head still computes this, but the model gets zeros from it instead.")
     return out
 
@@ -422,7 +422,8 @@ class StepView(Retranslated, QWidget):
         note = d.scenario.text("note", current_language())
         self.note.setText(with_powers(note))
         self.note.setVisible(bool(note) and not hiding)
-        words = exp_words(numbers, self.model.compact) if "exp" in on_screen and not d.scenario.weights_only \
+        by_hand = self.model.compact and small_example(d.scenario, d.active_head)  # a class adds these up
+        words = exp_words(numbers, by_hand) if "exp" in on_screen and not d.scenario.weights_only \
             and not hiding else ""
         self.shifted.setText(words)
         self.shifted.setVisible(bool(words))

@@ -43,6 +43,12 @@ def frame_colour(panel, row, column):
     return pixel(panel, x + width, y + ch / 2)
 
 
+def band(panel, row, column):
+    """The middle of a cell, where its number is written: what a ✓ or ✗ must leave alone."""
+    x, y, cw, ch = cell_rect(panel, row, column)
+    return [pixel(panel, x + cw * f, y + ch * g) for f in (0.3, 0.5, 0.7, 0.8) for g in (0.35, 0.5, 0.65)]
+
+
 def click_key(w, qtbot, column):
     panel = panel_of(w)
     x, y, cw, ch = cell_rect(panel, w.document.query, column)
@@ -90,6 +96,9 @@ def test_a_question_hides_its_row_and_the_step_tables_weights_until_revealed(qtb
 def test_a_click_on_the_right_key_then_reveal_marks_it_right(qtbot, lang, right_word):
     w = giving(qtbot, "attention", lang, 6)  # それ / It → 魚 / fish
     answer = open_scene(builtin_lesson("attention"), 6, lang).answer
+    press(w, qtbot, Qt.Key_A)  # revealed with no guess: the cell as it reads unmarked
+    unmarked = band(panel_of(w), w.document.query, answer.top_key)
+    press(w, qtbot, Qt.Key_R)  # the scene again, its question asked anew
     click_key(w, qtbot, answer.top_key)
     asked = w.lessons.question.asked
     assert asked.guess == answer.top_key and not asked.revealed
@@ -100,6 +109,7 @@ def test_a_click_on_the_right_key_then_reveal_marks_it_right(qtbot, lang, right_
     assert verdict.isVisible() and word in verdict.text() and right_word in verdict.text()
     assert ("不正解" not in verdict.text()) if lang == "ja" else ("wrong" not in verdict.text())
     assert near(frame_colour(panel_of(w), asked.row, answer.top_key), RIGHT_COLOUR)
+    assert band(panel_of(w), asked.row, answer.top_key) == unmarked  # the ✓ on the corner, the number clear
 
 
 @pytest.mark.parametrize("lang,wrong_word", [("ja", "不正解"), ("en", "wrong")])

@@ -140,6 +140,48 @@ def test_a_switched_off_head_says_the_model_gets_zeros_from_it(window, qtbot):
     assert "zeros" not in window.findChild(QLabel, "stepOutput").text()
 
 
+def _ink_runs(image, rows, columns, ink) -> int:
+    """The longest run of the text colour along any of `rows` within `columns` (a label's fill is
+    wide; strokes of letters are a few pixels)."""
+    longest = 0
+    for y in rows:
+        run = 0
+        for x in columns:
+            near = max(abs(a - b) for a, b in zip(image.pixelColor(x, y).getRgb()[:3], ink)) < 40
+            run = run + 1 if near else 0
+            longest = max(longest, run)
+    return longest
+
+
+def test_a_switched_off_heads_label_sits_inside_its_grid_and_a_thumbnail_gets_the_sign(window, qtbot):
+    open_model(window, qtbot)
+    window.resize(1800, 1000)
+    panel = window.parts.heads.panels[0]
+    panel.set_off(True)
+    settled(window, qtbot)
+    QApplication.processEvents()
+    g = panel.painter.geometry(panel._content_rect(), panel.shown())
+    image = panel.grab().toImage()
+    ink = panel.palette().windowText().color().getRgb()[:3]
+    right = range(int(g.grid.center().x()), int(g.grid.right()) - 1)
+    inside = range(int(g.grid.top()) + 2, int(g.grid.top() + g.cell_h * 1.5))
+    above = range(int(g.grid.top() - g.column_label_height), int(g.grid.top()) - 1)
+    assert _ink_runs(image, inside, right, ink) > 30  # "switched off", on the hidden future's cells
+    assert _ink_runs(image, above, right, ink) < 15   # the column labels left readable
+    window.parts.heads.panels[1].set_off(True)
+    settled(window, qtbot)
+    window.classroom.set_presentation(True)  # the other heads as thumbnails under the big one
+    QApplication.processEvents()
+    thumb = window.parts.heads.panels[1]
+    g = thumb.painter.geometry(thumb._content_rect(), thumb.shown())
+    assert g.grid.width() < 80  # a thumbnail: no word could be read on it
+    image = thumb.grab().toImage()
+    c = g.grid.center()
+    diagonal = [image.pixelColor(int(c.x() + t), int(c.y() + t)).getRgb()[:3] for t in (-6, -3, 0, 3, 6)]
+    assert all(max(abs(a - b) for a, b in zip(px, ink)) < 60 for px in diagonal), diagonal  # the sign's bar
+    window.classroom.set_presentation(False)
+
+
 def test_ctrl_enter_runs_the_text_typed_in_the_dialog(qtbot):
     from PySide6.QtCore import Qt
 
