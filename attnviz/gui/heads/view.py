@@ -422,8 +422,11 @@ class HeadPanel(QWidget):
         menu.exec(event.globalPos())
 
     def set_off(self, off: bool) -> None:
+        """Switch this head off (or on), and make it the selected head: the one the step table, the
+        next-token panel's story and "Add this as a scene" are then about."""
         d = self.document
-        d.attempt(lambda: SetHeadOff(d, self.index, off), self.report)
+        if d.attempt(lambda: SetHeadOff(d, self.index, off), self.report):
+            d.select(head=self.index)
 
     def mousePressEvent(self, event):
         if event.button() != Qt.LeftButton or self.data() is None:

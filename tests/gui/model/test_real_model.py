@@ -74,6 +74,7 @@ def test_changing_layer_is_not_an_edit_and_undo_goes_back_to_the_layer_of_the_ed
     assert not d.modified and d.undo_stack.count() == 0 and not window.isWindowModified()
     window.parts.heads.panels[1].set_off(True)
     settled(window, qtbot)
+    window.document.select(head=0)  # head 1 under the big head 0
     window.open_layer(9)
     qtbot.waitUntil(lambda: d.scenario.live.layer == 9, timeout=30_000)
     assert d.undo_stack.count() == 1 and head_is_off(d.scenario, 1) is False  # layer 9's head 1 is on
@@ -129,6 +130,14 @@ def test_the_next_token_panel_follows_a_language_switch(window, qtbot):
     assert "Next token" in title.text() and "次" not in title.text()
 
 
+def test_a_head_switched_off_from_its_menu_becomes_the_selected_head(window, qtbot):
+    d = open_model(window, qtbot)
+    assert d.active_head == 0
+    window.parts.heads.panels[4].set_off(True)
+    settled(window, qtbot)
+    assert head_is_off(d.scenario, 4) and d.active_head == 4  # the step table and a captured scene: head 4
+
+
 def test_a_switched_off_head_says_the_model_gets_zeros_from_it(window, qtbot):
     open_model(window, qtbot)
     window.parts.heads.panels[0].set_off(True)
@@ -170,6 +179,7 @@ def test_a_switched_off_heads_label_sits_inside_its_grid_and_a_thumbnail_gets_th
     assert _ink_runs(image, above, right, ink) < 15   # the column labels left readable
     window.parts.heads.panels[1].set_off(True)
     settled(window, qtbot)
+    window.document.select(head=0)  # head 1 under the big head 0
     window.classroom.set_presentation(True)  # the other heads as thumbnails under the big one
     QApplication.processEvents()
     thumb = window.parts.heads.panels[1]
