@@ -103,6 +103,7 @@ def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapDat
 ROW_LABEL_SHARE = 0.3  # of a panel's width, at most, for the queries' labels
 LEAST_LABEL_SHRINK = 0.7  # labels too wide for that are made smaller down to this share of their type, then cut
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
+LABEL_EMS = 1.05   # a label's glyphs, in ems of its type: rows closer than this show every other label
 VECTOR_CELL = 8.0  # logical px (points in a PDF): smaller cells go into vector files as an image
 SHARP = 2          # an embedded image has at least this many pixels per logical px of its cells,
                    # so a viewer that smooths images when it scales them cannot blur a cell edge
@@ -133,8 +134,11 @@ class HeatmapPainter:
     def __init__(self, colormap=None, font: QFont | None = None, show_values: bool = True,
                  decimals: int = 2, background: QColor | None = None, foreground: QColor | None = None,
                  signed: bool = False, reach: float = 1.0, value_share: float = 0.36, max_tall: float = 1.0,
-                 labels: bool = True):
+                 labels: bool = True, least_pixels: int = 0):
         self.labels = labels  # False: a thumbnail, its title whole and the pattern of weights, no text in it
+        # Presenting: no text smaller than the back row reads; values that would be are left out (the
+        # colours still tell), labels keep this size.
+        self.least_pixels = least_pixels
         self.signed = signed  # values in [−1, 1] (differences) on a diverging map, printed with a sign
         self.reach = reach    # signed values are drawn divided by this; printed times it
         self.colormap = colormap or colormaps.get("difference" if signed else colormaps.DEFAULT)
@@ -232,7 +236,7 @@ class HeatmapPainter:
         base = QFontMetricsF(self.font).height()
         height = min(base * 1.5, max(min(base, cell * 0.8), cell * 0.5, 6.0))
         fitted = QFont(self.font)
-        fitted.setPixelSize(max(6, round(QFontInfo(self.font).pixelSize() * height / base)))
+        fitted.setPixelSize(max(6, self.least_pixels, round(QFontInfo(self.font).pixelSize() * height / base)))
         return fitted
 
     def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
@@ -242,7 +246,7 @@ class HeatmapPainter:
             return None
         font = QFont(self.font)
         size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * self.value_share, cell_w * 0.45)
-        if size < 7:
+        if size < max(7, self.least_pixels):
             return None
         font.setPixelSize(int(size))
         return font
@@ -476,7 +480,9 @@ class HeatmapPainter:
     def _paint_labels(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
         n = len(data.tokens)
         fm = QFontMetricsF(g.label_font)
-        step = max(1, int(np.ceil(fm.height() * 0.9 / g.cell)))  # thin out labels that would overlap
+        # Thin out labels that would overlap: a glyph is about an em high (the font's line height, 1.45 em
+        # for Noto CJK, has room above and below that neighbouring rows may share).
+        step = max(1, int(np.ceil(g.label_font.pixelSize() * LABEL_EMS / g.cell)))
         p.save()
         fonts = {False: g.label_font, True: weighted(g.label_font, bold=True)}
         for i in range(0, n, step):

@@ -28,7 +28,7 @@ from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
-from ..look.fonts import figure_font, readable_pixels, weighted
+from ..look.fonts import LEAST_SHARE, figure_font, readable_pixels, weighted
 from ..state.commands import SetHeadOff, SetSettings
 from ..steps.guided import banner
 from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
@@ -308,7 +308,8 @@ class HeadPanel(QWidget):
                                       background=palette.window().color(),
                                       foreground=palette.windowText().color(),
                                       value_share=PRESENTED_VALUE_SHARE if self.min_points else 0.36,
-                                      labels=not self.thumbnail)
+                                      labels=not self.thumbnail,
+                                      least_pixels=readable_pixels(self, LEAST_SHARE) if self.min_points else 0)
         self.update()
         self.resized.emit()
 

@@ -90,6 +90,7 @@ def figure_font_like(font: QFont, factor: float = 1.0) -> QFont:
         point_size=font.pointSizeF() * factor)
 
 
+LEAST_SHARE = 20 / 1080  # of the screen's height: the least any text may be presenting (20 px at 1080 lines)
 READABLE_SHARE = 0.022  # of the screen's height: the least type shown while presenting (24 px on 1080 lines)
 
 

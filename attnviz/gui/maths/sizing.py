@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import QApplication, QComboBox, QHeaderView
 
-from ..look.fonts import figure_font, presented, readable_pixels
+from ..look.fonts import LEAST_SHARE, figure_font, presented, readable_pixels
 
 EXPONENTS = {"e^(x − max)": "eˣ⁻ᵐᵃˣ", "e^(x−max)": "eˣ⁻ᵐᵃˣ", "e^x": "eˣ", "e^0": "e⁰", "e^−∞": "e⁻∞"}
 
@@ -94,7 +94,6 @@ def plot_title(plot, text: str, font: QFont) -> None:
     plot.getPlotItem().layout.setRowFixedHeight(0, height)
 
 
-LEAST_SHARE = 20 / 1080  # of the screen's height: the least any text may be presenting (20 px at 1080 lines)
 
 
 def least_pixels(widget) -> int:

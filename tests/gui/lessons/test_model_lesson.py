@@ -188,3 +188,18 @@ def test_a_revealed_row_of_the_real_model_shows_its_largest_weight_and_most_keys
     assert output.count("×") == 2 and "…" in output  # the two largest weights' terms, the rest left out
     status = bars_of(w).parentWidget().status
     assert not status.isVisible()  # "Edit a head's q, k or v…": desk help, not for the class
+
+
+def test_the_four_heads_of_a_real_sentence_are_drawn_in_type_the_back_row_reads(qtbot):
+    from PySide6.QtGui import QFontMetricsF
+
+    w = given(qtbot, 0)  # scene 1: four of layer 0's heads side by side, 13 tokens
+    shown = [p for p in w.parts.heads.panels if p.isVisible() and not p.thumbnail]
+    assert len(shown) == 4
+    for panel in shown:
+        g = panel.painter.geometry(panel._content_rect(), panel.shown())
+        assert g.label_font.pixelSize() >= 20  # every token's label at 1920×1080 ...
+        assert g.label_font.pixelSize() * 1.05 <= g.cell  # ... and each row's, none thinned out
+        # the values: readable, or left out for the colours to tell (at 12 px they were neither)
+        assert g.value_font is None or (g.value_font.pixelSize() >= 20 and
+                                        QFontMetricsF(g.value_font).horizontalAdvance("0.00") <= g.cell_w)
