@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
 
 THEMES = ("light", "dark")
 _default_palette: QPalette | None = None
@@ -40,3 +40,20 @@ def dark_palette() -> QPalette:
     p.setColor(QPalette.Disabled, QPalette.Text, QColor(120, 120, 120))
     p.setColor(QPalette.Disabled, QPalette.ButtonText, QColor(120, 120, 120))
     return p
+
+
+class LargeMarks(QProxyStyle):
+    """The application's style with check boxes and slider handles as large as `pixels` type: on a
+    projector the style's own 13 px marks are too small to see, let alone to hit."""
+
+    SIZED = {QStyle.PM_IndicatorWidth: 1.0, QStyle.PM_IndicatorHeight: 1.0, QStyle.PM_ExclusiveIndicatorWidth: 1.0,
+             QStyle.PM_ExclusiveIndicatorHeight: 1.0, QStyle.PM_SliderLength: 1.1, QStyle.PM_SliderThickness: 1.0,
+             QStyle.PM_SliderControlThickness: 1.0}
+
+    def __init__(self, pixels: int):
+        super().__init__(QStyleFactory.create(QApplication.style().name()))  # its own copy: a proxy owns its base
+        self.pixels = pixels
+
+    def pixelMetric(self, metric, option=None, widget=None):
+        share = self.SIZED.get(metric)
+        return round(self.pixels * share) if share is not None else super().pixelMetric(metric, option, widget)

@@ -5,7 +5,7 @@ import math
 from bisect import bisect_left, bisect_right
 
 from PySide6.QtCore import QEvent, QMargins, QRectF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QPainter, QPalette, QPen
+from PySide6.QtGui import QFontInfo, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractSlider,
     QApplication,
@@ -29,6 +29,8 @@ from ...core.masks import MaskSpec
 from ...core.scenario import MAX_TOKENS
 from ..common.i18n import Retranslated, head_label, tr
 from ..common.markup import rich, rich_tip
+from ..look.fonts import LEAST_SHARE, readable_pixels
+from ..look.theme import LargeMarks
 from ..state.commands import SetRow, SetSettings, new_drag_id
 
 TEMPERATURE_STEPS = 100   # slider positions per factor of ten
@@ -506,6 +508,7 @@ class PresentationControls(Retranslated, QWidget):
 
     def __init__(self, document, report, parent=None):
         super().__init__(parent)
+        self._marks = None  # presenting: the style that draws its check boxes and handles large
         self.setObjectName("presentationControls")
         self.document = document
         self.toggle = QToolButton(objectName="presentationControlsToggle")
@@ -535,6 +538,19 @@ class PresentationControls(Retranslated, QWidget):
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
         self.retranslate()
+
+    def changeEvent(self, event):
+        if event.type() in (QEvent.FontChange, QEvent.ApplicationFontChange):
+            self._size_marks()
+        super().changeEvent(event)
+
+    def _size_marks(self) -> None:
+        """Presenting (type the back row reads), check boxes and slider handles as large as the type."""
+        pixels = QFontInfo(self.font()).pixelSize()
+        style = LargeMarks(pixels) if pixels >= readable_pixels(self, LEAST_SHARE) else None
+        self._marks = style  # kept: a widget does not own the style it is given
+        for widget in self.findChildren(QCheckBox) + self.findChildren(QSlider):
+            widget.setStyle(style)  # None: the application's again
 
     def set_slider_width(self, pixels: int) -> None:
         """The q sliders and the temperature's, each at least `pixels` wide (a third of the screen)."""

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo, QFontMetrics, QPainter, QTextLayout, QTextOption
-from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QSlider, QTableView, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QSlider, QStyle, QTableView, QWidget
 
 from attnviz.core import compute, list_presets
 from attnviz.core.explain import MINUS_INFINITY, exponentials
@@ -510,3 +510,31 @@ def test_the_remembered_dock_layout_comes_back_once_the_window_is_shown(qtbot):
     QApplication.processEvents()
     assert again.parts.vectors_dock.width() == width != 380  # 380: the width a first start gives it
     assert again.parts.maths_dock.isHidden()
+
+
+def test_presenting_the_check_boxes_and_slider_handles_are_as_large_as_the_type(window, qtbot):
+    from PySide6.QtWidgets import QCheckBox, QStyleOptionButton, QStyleOptionSlider
+
+    def marks():
+        controls = child(window, "presentationControls")
+        boxes = [b for b in controls.findChildren(QCheckBox) if b.isVisible()]
+        sliders = [s for s in controls.findChildren(QSlider) if s.isVisible()]
+        sizes = []
+        for box in boxes:
+            option = QStyleOptionButton()
+            option.initFrom(box)
+            sizes.append(box.style().subElementRect(QStyle.SE_CheckBoxIndicator, option, box).height())
+        for slider in sliders:
+            option = QStyleOptionSlider()
+            slider.initStyleOption(option)
+            sizes.append(slider.style().subControlRect(QStyle.CC_Slider, option, QStyle.SC_SliderHandle,
+                                                       slider).width())
+        return boxes, sliders, sizes
+
+    window.classroom.set_presentation(True)
+    QApplication.processEvents()
+    boxes, sliders, sizes = marks()
+    assert len(boxes) >= 2 and len(sliders) >= 2 and min(sizes) >= 20  # the style's own: 13 px, 15 px
+    window.classroom.set_presentation(False)
+    QApplication.processEvents()
+    assert all(box.style() is QApplication.style() for box in boxes)  # the desk's as before
