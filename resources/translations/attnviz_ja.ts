@@ -3506,12 +3506,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>授業 (*{0})</translation>
     </message>
     <message>
+        <source>The end of the lesson · Esc: back to the desk</source>
+        <translation>授業はここまで · Esc で元の画面へ</translation>
+    </message>
+    <message>
         <source>scene {0} ⏎</source>
         <translation>場面 {0} ⏎</translation>
     </message>
     <message>
         <source>no scene {0} (1 to {1})</source>
         <translation>場面 {0} はありません（1〜{1}）</translation>
+    </message>
+    <message>
+        <source>{0} · scene {1} of {2}</source>
+        <translation>{0} · 場面 {1} / {2}</translation>
     </message>
     <message>
         <source>The model is reading the text…</source>

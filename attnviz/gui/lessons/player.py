@@ -129,6 +129,7 @@ class LessonPlayer:
             self.window.setCorner(corner, area)
         self.classroom.set_presentation(False)
         self.document.undo_stack.setClean()  # a lesson's scenario: nothing of the teacher's to save
+        self.window.update_title()
 
     def escape(self) -> bool:
         """Esc: a list or the blank screen closes; otherwise the lesson ends. True: Esc was the lesson's."""
@@ -178,6 +179,8 @@ class LessonPlayer:
             self.document.set_stage(stage + 1)
         elif self.index + 1 < len(self.lesson.scenes):
             self.go(self.index + 1)
+        else:  # a clicker gives no other sign that there is nothing after this
+            self.caption.show_typed(tr("The end of the lesson · Esc: back to the desk"))
 
     def _last_step(self) -> int:
         """Where the scene's guided steps stop: the output, or the step before the next scene's when that
@@ -264,11 +267,17 @@ class LessonPlayer:
         if d.modified:
             self.kept[self.index] = (d.scenario, d.active_head, d.query, d.stage)
 
+    def title(self) -> str:
+        """'The attention lesson · scene 3 of 19', for the window's title."""
+        return tr("{0} · scene {1} of {2}").format(self.lesson.title[current_language()], self.index + 1,
+                                                   len(self.lesson.scenes))
+
     def _show(self) -> bool:
         """The current scene on screen, as the lesson has it or as the class left it; a real model's scene
         that has not run yet is started on the model's worker, and shown when it has."""
         lang = current_language()
         scene = self.scene()
+        self.window.update_title()
         if scene.scenario.kind == "model" and not self.runs.has(scene.scenario.value, scene.off):
             self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang])
             self.caption.show_verdict(tr("The model is reading the text…"))

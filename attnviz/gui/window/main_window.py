@@ -94,6 +94,12 @@ class MainWindow(Retranslated, QMainWindow):
             source_name(self.document.source)
 
     def update_title(self, *_) -> None:
+        """The file and whether it has unsaved changes; during a lesson, the lesson and the scene (its
+        scenario is no file of the teacher's: the taskbar and Alt+Tab say what is being given)."""
+        if self.lessons.active:
+            self.setWindowTitle(f"{self.lessons.title()} — AttnViz")
+            self.setWindowModified(False)
+            return
         self.setWindowTitle(f"{self.display_name()}[*] — AttnViz")
         self.setWindowModified(self.document.modified)
 
