@@ -600,10 +600,14 @@ class OverviewDialog(Retranslated, BackgroundDialog):
 
     def _refit(self) -> None:
         viewport = self.scroll.viewport()
-        if self.presenting:  # the whole grid in view, as big as it fits
+        if self.presenting:  # the whole grid in view, as big as it fits, in the middle of the room
             self.canvas.refit(viewport.width() - 4, viewport.height() - 4)
         else:
             self.canvas.refit(viewport.width() - 4)
+        fits = self.presenting and self.figure.blocks is not None  # else it scrolls (test: fit_thumbnails)
+        for policy in (self.scroll.setHorizontalScrollBarPolicy, self.scroll.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarAlwaysOff if fits else Qt.ScrollBarAsNeeded)  # no bars left from the desk's size
+        self.scroll.setAlignment(Qt.AlignCenter if self.presenting else Qt.AlignLeft | Qt.AlignTop)
 
     def changeEvent(self, event):
         if event.type() == QEvent.FontChange:

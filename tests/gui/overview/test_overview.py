@@ -415,6 +415,10 @@ def test_the_presented_overview_of_30_layers_of_9_heads_shows_every_head_without
     shown = QRectF(0, 0, canvas.width() / canvas.zoom, canvas.height() / canvas.zoom)
     assert all(shown.contains(figure.thumb_rect(layer, head)) for layer in range(30) for head in range(9))
     assert figure.thumb_rect(0, 0).width() * canvas.zoom >= 30 and px(figure.font) * canvas.zoom >= LEAST_PIXELS
+    scroll = dialog.scroll
+    assert not scroll.horizontalScrollBar().isVisible() and not scroll.verticalScrollBar().isVisible()
+    spare = viewport.height() - canvas.height()
+    assert abs(canvas.y() - spare / 2) <= 2  # in the middle of the room, not on its top with a gap below
     window.classroom.set_presentation(False)
     qtbot.wait(20)
     assert figure.blocks is None  # the desk lays it out as before
