@@ -180,7 +180,8 @@ class LessonPlayer:
         elif self.index + 1 < len(self.lesson.scenes):
             self.go(self.index + 1)
         else:  # a clicker gives no other sign that there is nothing after this
-            self.caption.show_typed(tr("The end of the lesson · Esc: back to the desk"))
+            self.caption.show_verdict(tr("The end of the lesson · Esc: back to the desk"))
+            self._fit_caption()
 
     def _last_step(self) -> int:
         """Where the scene's guided steps stop: the output, or the step before the next scene's when that

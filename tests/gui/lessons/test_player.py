@@ -87,7 +87,8 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
         assert w.lessons.index == index and d.stage == (scene.step and last)
         press(w, qtbot, Qt.Key_PageDown)         # ... then the next scene
     assert w.lessons.index == len(lesson.scenes) - 1  # the last scene stays, and says it is the end
-    assert w.lessons.caption.typed.isVisible() and "Esc" in w.lessons.caption.typed.text()
+    assert w.lessons.caption.verdict.isVisible() and "Esc" in w.lessons.caption.verdict.text()
+    assert unreadable(w.lessons.caption) == []
     assert not w.document.modified
     title = w.windowTitle()  # the lesson and the scene, not "untitled"
     assert lesson.title[lang] in title and str(len(lesson.scenes)) in title and "untitled" not in title.lower()
