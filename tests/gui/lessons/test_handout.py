@@ -12,6 +12,7 @@ import pytest
 from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
 from attnviz.core.lessons.model import ModelRuns
 from attnviz.gui.common.i18n import install_language
+from attnviz.gui.heads.heatmap import mask_legend
 from attnviz.gui.lessons.handout import answer_text, choices, handout_bytes
 from attnviz.gui.lessons.player import LessonPlayer
 from attnviz.gui.window.app import create_app
@@ -38,6 +39,36 @@ def page_texts(tmp_path, data: bytes) -> list[str]:
     text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
                           check=True, encoding="utf-8").stdout
     return [flat(page) for page in text.split("\f")[:pages_of(data)]]
+
+
+def bbox_lines(tmp_path, data: bytes) -> list[list[tuple[str, float, float, float, float]]]:
+    """Each page's lines of text as pdftotext finds them: (text, x0, y0, x1, y1) in points from the top left."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the PDF's text cannot be read back")
+    path = tmp_path / "handout.pdf"
+    path.write_bytes(data)
+    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox-layout", str(path), "-"], capture_output=True,
+                         text=True, check=True, encoding="utf-8").stdout
+    number = r'"([\d.]+)"'
+    box = rf'xMin={number} yMin={number} xMax={number} yMax={number}'
+    return [[(" ".join(re.findall(r"<word[^>]*>([^<]*)</word>", line)), *map(float, (x0, y0, x1, y1)))
+             for x0, y0, x1, y1, line in re.findall(rf"<line {box}>(.*?)</line>", page, re.S)]
+            for page in xml.split("<page ")[1:]]
+
+
+def ink(tmp_path, data: bytes, page: int, box) -> float:
+    """The share of dark pixels in `box` (x0, y0, x1, y1 in points) of page `page` (0-based), as printed."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed: the PDF cannot be rendered")
+    path, dpi = tmp_path / "handout.pdf", 288
+    path.write_bytes(data)
+    x0, y0, x1, y1 = (round(v * dpi / 72) for v in box)
+    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), "-f", str(page + 1), "-l", str(page + 1), "-x", str(x0),
+                    "-y", str(y0), "-W", str(x1 - x0), "-H", str(y1 - y0), "-singlefile", str(path),
+                    str(tmp_path / "crop")], check=True)
+    raw = (tmp_path / "crop.pgm").read_bytes()
+    _, width, height, _, pixels = re.match(rb"(P5)\s+(\d+)\s+(\d+)\s+(\d+)\s(.*)", raw, re.S).groups()
+    return sum(b < 128 for b in pixels) / max(1, int(width) * int(height))
 
 
 @pytest.fixture(scope="module", params=[(x, lang) for x in LESSONS for lang in ("ja", "en")],
@@ -100,3 +131,25 @@ def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp
     LessonPlayer.fill_menu(player, menu)
     handouts = next(a.menu() for a in menu.actions() if a.text() == "Handout (PDF)")
     assert [a.text() for a in handouts.actions()] == [builtin_lesson(x).title.en + "…" for x in LESSONS]
+
+
+def test_the_mask_legend_keeps_its_words_and_every_line(tmp_path, handout):
+    """Beside the colour bar, 見えない位置 / （マスク） is printed on its two lines, not broken inside a word
+    (見えない位 / 置) with the third line cut off by the legend's room."""
+    _, lang, data = handout
+    install_language(lang)
+    legends = [mask_legend(kind).split("\n") for kind in ("causal", "given", "none")]
+    found = 0
+    for number, lines in enumerate(bbox_lines(tmp_path, data)):
+        texts = [flat(line[0]) for line in lines]
+        for legend in legends:
+            whole = [flat(x) for x in legend]
+            starts = [i for i in range(len(texts)) if "".join(texts[i:i + len(legend) + 2]).startswith("".join(whole))]
+            broken = [i for i in starts if texts[i:i + len(legend)] != whole]
+            assert not broken, (number + 1, texts[broken[0]:broken[0] + len(legend) + 1])
+            for i in starts:
+                found += 1
+                _, x0, y0, x1, y1 = lines[i + len(legend) - 1]
+                assert ink(tmp_path, data, number, (x0, (y0 + y1) / 2, x1, y1)) > 0.02, \
+                    (number + 1, legend)  # the last line's lower half is printed, not clipped away
+    assert found
