@@ -214,6 +214,7 @@ class Figure:
             p.drawLine(QLineF(left, y + h, left + sum(widths), y + h))
         p.setFont(self.font)
         p.setPen(FOREGROUND)
-        p.drawText(QRectF(left, top + (len(rows) + 1) * h + h * 0.3, sum(widths), h * 2),
-                   Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, output)
+        flags = Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap
+        lines = fm.boundingRect(QRectF(0, 0, sum(widths), 1e5), flags, output).height()  # all it wraps to
+        p.drawText(QRectF(left, top + (len(rows) + 1) * h + h * 0.3, sum(widths), max(h * 2, lines)), flags, output)
         p.restore()

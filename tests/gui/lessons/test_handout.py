@@ -11,10 +11,11 @@ import pytest
 
 from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
 from attnviz.core.lessons.model import ModelRuns
-from attnviz.gui.common.i18n import install_language
+from attnviz.gui.common.i18n import head_label, install_language
 from attnviz.gui.heads.heatmap import mask_legend
-from attnviz.gui.lessons.handout import answer_text, choices, handout_bytes
+from attnviz.gui.lessons.handout import TITLE_PT, answer_text, choices, handout_bytes, switched_off
 from attnviz.gui.lessons.player import LessonPlayer
+from attnviz.gui.model.next_token import rows
 from attnviz.gui.window.app import create_app
 
 LESSONS = tuple(x.id for x in list_lessons())  # the real model's among them where it is installed
@@ -153,3 +154,32 @@ def test_the_mask_legend_keeps_its_words_and_every_line(tmp_path, handout):
                 assert ink(tmp_path, data, number, (x0, (y0 + y1) / 2, x1, y1)) > 0.02, \
                     (number + 1, legend)  # the last line's lower half is printed, not clipped away
     assert found
+
+
+def test_a_real_model_page_shows_its_head_the_heads_off_its_next_token_and_a_readable_table(tmp_path, handout):
+    """The scene's own head, "head 24.4 switched off", the next-token bars (each probability, before → after
+    with a head off) unless the question hides them, and the step table's type at 8 pt or more."""
+    lesson, lang, data = handout
+    if not lesson.needs_model:
+        pytest.skip("a lesson without the real model")
+    texts, lines = page_texts(tmp_path, data), bbox_lines(tmp_path, data)
+    install_language(lang)
+    title = next(y1 - y0 for text, _, y0, _, y1 in lines[0] if flat(text) == flat(lesson.title[lang]))
+    em = title / TITLE_PT  # a line's height, per point of its type
+    tables = 0
+    for i, scene in enumerate(lesson.scenes):
+        opened, page = open_scene(lesson, i, lang, RUNS), texts[i]
+        assert flat(head_label(opened.scenario, opened.head)) in page, i + 1
+        for layer, head in scene.off:
+            assert flat(switched_off(scene)) in page and f"{layer}.{head}" in page, i + 1
+        found = rows(opened.run.model, opened.run.baseline, opened.run.run)
+        if scene.question is not None and scene.question.hide == "next-token":
+            assert all(f"{now:.1%}" not in page for _, now, _ in found[:3]), i + 1
+        else:
+            for token, now, before in found:
+                shown = f"{now:.1%}" if before is None else f"{before:.1%}→{now:.1%}"
+                assert flat(token) in page and shown in page, (i + 1, token, shown)
+        sums = [y1 - y0 for text, _, y0, _, y1 in lines[i] if text == "Σ"]  # the table's last row
+        tables += bool(sums)
+        assert all(h / em >= 8 for h in sums), (i + 1, [round(h / em, 1) for h in sums])
+    assert tables >= 4
