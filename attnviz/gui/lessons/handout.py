@@ -10,11 +10,21 @@ table), and the answers (the most attended key and its weight) come on the last 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QRawFont,
+)
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from ...core.compute import compute
@@ -47,6 +57,8 @@ ANSWER_DECIMALS = 3  # the worked example's captions say 0.769 / 0.186
 TABLE_PT = 8.5       # the step table's least type: the heatmap above it gives way first
 ROW_EMS = 1.35       # a table's or the bars' row, in ems of the type's height (the screen's 1.6 is for a mouse)
 OUTLINE = QColor(130, 130, 130)  # the next-token bar before the heads were switched off
+RADICALS = range(0x2E80, 0x2FE0)  # CJK and Kangxi radicals: Noto Sans CJK draws ⿂ with 魚's glyph, ...
+LOOKALIKES = RADICALS, (0x2027,)  # ... and ‧ with ・'s
 
 
 class HandoutError(ScenarioError):
@@ -413,6 +425,51 @@ def answer_text(opened) -> str:
     return text
 
 
+@lru_cache(maxsize=1)
+def _ideographs() -> tuple[QRawFont, dict[int, int]]:
+    """Noto Sans CJK, and the first CJK character (U+3000–U+9FFF: kana, punctuation, ideographs) of
+    each glyph it has one for."""
+    raw = QRawFont.fromFont(figure_font(pixel_size=12))
+    chars = "".join(map(chr, range(0x3000, 0xA000)))
+    first: dict[int, int] = {}
+    for ch, glyph in zip(chars, raw.glyphIndexesForString(chars)):
+        if glyph:
+            first.setdefault(glyph, ord(ch))
+    return raw, first
+
+
+def written(code: int) -> int:
+    """The character a text means by a glyph Qt names `code`. Noto Sans CJK's cmap gives one glyph to
+    both 魚 and the radical ⿂ (and to ・ and ‧), and Qt's PDF names a glyph by the lowest code point the
+    font maps to it: the radical, so a copied or searched handout read ⿂ for 魚. No font feature does it
+    ('locl' and 'liga' off change nothing): the glyphs are the ideographs' own."""
+    if not any(code in block for block in LOOKALIKES):
+        return code
+    raw, first = _ideographs()
+    return first.get(raw.glyphIndexesForString(chr(code))[0], code)
+
+
+def named_as_written(data: bytes) -> bytes:
+    """The PDF with Noto Sans CJK's glyphs named in its ToUnicode maps by the characters the text has
+    (see written): each name is four hex digits, so every length and offset in the file stays."""
+    def rename(match):
+        return b"<%04X>" % written(int(match[1], 16))
+
+    def ranges(section):  # Qt's maps: "<lo> <hi> [<name> ...]" and "<code> <code> <name>"
+        return re.sub(rb"\[[^\]]*\]|(?<=> )<[0-9A-F]{4}>(?=\s*$)",
+                      lambda m: re.sub(rb"<([0-9A-F]{4})>", rename, m[0]), section[0], flags=re.M)
+    out = bytearray(data)
+    for number in re.findall(rb"/BaseFont /NotoSansCJK[^>]*?/ToUnicode (\d+) 0 R", data):
+        found = re.search(rb"\n%s 0 obj\s*<< /Length (\d+) >>\s*stream\r?\n" % number, data)
+        if found is None:  # a filtered stream: not what Qt writes
+            continue
+        start, end = found.end(), found.end() + int(found[1])
+        cmap = re.sub(rb"beginbfrange.*?endbfrange", ranges, data[start:end], flags=re.S)
+        assert len(cmap) == end - start
+        out[start:end] = cmap
+    return bytes(out)
+
+
 def handout_bytes(lesson, lang: str, runs=None) -> bytes:
     """The handout as the bytes of a PDF file, made in memory."""
     handout = Handout(lesson, lang, runs)
@@ -428,7 +485,7 @@ def handout_bytes(lesson, lang: str, runs=None) -> bytes:
     if not handout.paint(writer):
         raise HandoutError(QT_TR_NOOP("the handout could not be rendered"))
     buffer.close()
-    return bytes(data)
+    return named_as_written(bytes(data))
 
 
 def write_handout(lesson, path, lang: str, runs=None) -> None:
