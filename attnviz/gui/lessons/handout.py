@@ -38,6 +38,7 @@ from ..common.background import BackgroundDialog
 from ..common.i18n import current_language, head_label, tr
 from ..compare.dialog import CompareFigure
 from ..export.figure import COLORBAR_WIDTH, FONT_PX, FOREGROUND, HEAD_SIDE, MARGIN, Figure, FigureOptions
+from ..heads.heatmap import legend_kind, paint_colorbar
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
 from ..model.next_token import BAR, DOWN, TOP, UP, rows
@@ -57,6 +58,7 @@ ANSWER_DECIMALS = 3  # the worked example's captions say 0.769 / 0.186
 TABLE_PT = 8.5       # the step table's least type: the heatmap above it gives way first
 ROW_EMS = 1.35       # a table's or the bars' row, in ems of the type's height (the screen's 1.6 is for a mouse)
 OUTLINE = QColor(130, 130, 130)  # the next-token bar before the heads were switched off
+BAR_EMS = 7          # a comparison's colour bar: the bar, its ticks' "+0.025", a margin
 RADICALS = range(0x2E80, 0x2FE0)  # CJK and Kangxi radicals: Noto Sans CJK draws ⿂ with 魚's glyph, ...
 LOOKALIKES = RADICALS, (0x2027,)  # ... and ‧ with ・'s
 
@@ -90,13 +92,60 @@ class PrintedFigure(Figure):
 
 
 class PrintedComparison(CompareFigure):
-    """CompareFigure with selectable digits (see selectable): its painters made again with that font."""
+    """CompareFigure with selectable digits (see selectable), laid out for a portrait page: A, B and
+    B − A one under another (each titled above its heads, which go across), where the screen puts them
+    side by side; a portrait page is taller than wide, so the panels come out about twice as large."""
 
     def _set_font(self, pixels: int) -> None:
         super()._set_font(pixels)
         self.font = selectable(self.font)
+        self.bar_width = min(self.bar_width, pixels * BAR_EMS)  # the width the heads need more on paper
         self._painters = {}
         self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)
+
+    def fit(self, width: float, height: float) -> None:
+        for _ in range(3):  # the titles' height depends on the width: settle in a few rounds
+            across = (width - self._bars_width() - 2 * MARGIN) / self.rows()
+            down = (height - self._caption_height() - 2 * MARGIN) / self.kinds() - self._label_height()
+            self.side = max(120.0, min(across, down))
+
+    def _label_height(self) -> float:
+        fm = QFontMetricsF(weighted(self.font, bold=True))
+        return max(fm.boundingRect(QRectF(0, 0, self.rows() * self.side - MARGIN, 1e4), Qt.TextWordWrap,
+                                   text).height() for text in self.column_titles()) + fm.height() * 0.3
+
+    def _width(self) -> float:
+        return self.rows() * self.side + self._bars_width() + 2 * MARGIN
+
+    def _body_height(self) -> float:
+        return self.kinds() * (self._label_height() + self.side) - self._label_height()
+
+    def size(self) -> QSizeF:
+        return QSizeF(self._width(), self._label_height() + self._body_height() + self._caption_height()
+                      + 2 * MARGIN)
+
+    def head_rect(self, kind: int, head: int) -> QRectF:
+        top = MARGIN + self._label_height() + kind * (self._label_height() + self.side)
+        return QRectF(MARGIN + head * self.side, top, self.side - MARGIN / 2, self.side - MARGIN / 2)
+
+    def _column_label(self, p: QPainter, kind: int, text: str) -> None:
+        """A's, B's or B − A's title, above its row of heads."""
+        top = MARGIN + kind * (self._label_height() + self.side)
+        p.setFont(weighted(self.font, bold=True))
+        p.setPen(FOREGROUND)
+        p.drawText(QRectF(MARGIN, top, self.rows() * self.side - MARGIN, self._label_height()),
+                   Qt.TextWordWrap | Qt.AlignBottom, text)
+
+    def _bars(self, p: QPainter) -> None:
+        """The colour bars right of the heads, as tall as all the rows."""
+        left, top, body = MARGIN + self.rows() * self.side, MARGIN + self._label_height(), self._body_height()
+        hatched = any(masked.any() for _, masked in self._cells.values())  # no swatch for what is not drawn
+        paint_colorbar(p, QRectF(left, top, self.bar_width - MARGIN / 2, body), self.weights.colormap, self.font,
+                       FOREGROUND, mask_kind=legend_kind(self.a) if hatched else None)
+        if self.comparable():
+            paint_colorbar(p, QRectF(left + self.bar_width, top, self.bar_width - MARGIN / 2, body),
+                           self.signed.colormap, self.font, FOREGROUND, mask_kind=None, reach=self.reach,
+                           title=tr("B − A"))
 
 
 class StepTable(PrintedFigure):

@@ -195,3 +195,18 @@ def test_the_pdf_names_each_character_as_the_caption_writes_it(tmp_path, handout
         if scene.question is not None:
             assert flat(scene.question.text[lang]) in texts[i], i + 1
     assert not re.search("[\u2e80-\u2fdf\u2027]", "".join(texts))
+
+
+def test_a_comparison_fills_its_page(tmp_path, handout):
+    """A, B and B − A one under another, as large as the page holds: from its first title to its caption
+    the comparison takes more than half the page's height, and stays inside the margins."""
+    lesson, lang, data = handout
+    compared = [i for i, s in enumerate(lesson.scenes) if s.view == "compare" and s.question is None]
+    if not compared:
+        pytest.skip("a lesson without a comparison")
+    lines = bbox_lines(tmp_path, data)
+    for i in compared:
+        top = next(y0 for text, _, y0, _, _ in lines[i] if text.startswith("A:"))
+        bottom = max(y1 for text, _, _, _, y1 in lines[i] if text.startswith(("A：", "A: ")) and "B" in text)
+        assert (bottom - top) / 842 > 0.5, (i + 1, round((bottom - top) / 842, 2))
+        assert all(42 - 1 <= x0 and x1 <= 595 - 42 + 1 for _, x0, _, x1, _ in lines[i]), i + 1
