@@ -5,8 +5,11 @@ The pictures are the export's painters drawn straight into the PDF (text stays t
 rectangles): a heatmap with the step table under it (Figure's side-by-side layout is too wide for a
 portrait page), every head, or the comparison. Views that are no heatmap (geometry, √d_k, softmax,
 kernel, lines, layer, overview, before/after) print the scene's head and its query's steps, and say so.
+A real model's scene adds its next-token bars beside the step table and names the heads it switches off.
 A question's page never carries its answer: the query's row is left blank ("?", no colours, no step
-table), and the answers (the most attended key and its weight) come on the last page(s).
+table), a hidden next token lists its candidates without probabilities, and the answers (the most
+attended key and its weight, the next token) come on the last page(s). The PDF's text map names each
+CJK glyph by the character written (see named_as_written), so the handout can be searched.
 """
 from __future__ import annotations
 
