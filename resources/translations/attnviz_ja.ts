@@ -686,6 +686,14 @@ exactly 0</source>
         <translation>シナリオを保存</translation>
     </message>
     <message>
+        <source>Query {0} in {1}: q and k have {2} numbers each</source>
+        <translation>{1} のクエリ「{0}」：q と k はそれぞれ {2} 個の数</translation>
+    </message>
+    <message>
+        <source>Next token after “{0}”: the model&apos;s {1} most likely</source>
+        <translation>「{0}」の次のトークン：モデルが確率を高くつける {1} 個</translation>
+    </message>
+    <message>
         <source>On the screen: {0}. Printed here: the weights of {1} and the steps of its query.</source>
         <translation>画面では「{0}」を表示します。ここに印刷したのは {1} の重みと、そのクエリの計算手順です。</translation>
     </message>
@@ -716,6 +724,14 @@ exactly 0</source>
     <message>
         <source>Answers</source>
         <translation>答え</translation>
+    </message>
+    <message>
+        <source>Head {0} switched off: the model gets zeros instead of its output.</source>
+        <translation>ヘッド {0} を停止中：モデルにはその出力の代わりに 0 が渡されます。</translation>
+    </message>
+    <message>
+        <source>Heads {0} switched off: the model gets zeros instead of their output.</source>
+        <translation>ヘッド {0} を停止中：モデルにはそれらの出力の代わりに 0 が渡されます。</translation>
     </message>
     <message>
         <source>Answer: {0} ({1:.1%})</source>

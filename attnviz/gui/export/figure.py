@@ -178,8 +178,15 @@ class Figure:
         return max(sum(self._step_widths()), title + self.font.pixelSize())
 
     def _step_height(self) -> float:
-        _, _, rows, _ = self.step_table
-        return self._row_height() * (len(rows) + 4)
+        _, _, rows, output = self.step_table
+        h = self._row_height()
+        return h * (len(rows) + 2) + self._output_height(output)  # the title, the headers, the rows, the output
+
+    def _output_height(self, output: str) -> float:
+        """The output's lines as they wrap in the table's width, two at least (every one of them is drawn)."""
+        flags = Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap
+        wrapped = QFontMetricsF(self.font).boundingRect(QRectF(0, 0, sum(self._step_widths()), 1e5), flags, output)
+        return max(self._row_height() * 2, wrapped.height())
 
     def _paint_step(self, p, body):
         left = body.left() + HEAD_SIDE + COLORBAR_WIDTH + MARGIN
@@ -214,6 +221,6 @@ class Figure:
             p.drawLine(QLineF(left, y + h, left + sum(widths), y + h))
         p.setFont(self.font)
         p.setPen(FOREGROUND)
-        p.drawText(QRectF(left, top + (len(rows) + 1) * h + h * 0.3, sum(widths), h * 2),
+        p.drawText(QRectF(left, top + (len(rows) + 1) * h + h * 0.3, sum(widths), self._output_height(output)),
                    Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, output)
         p.restore()

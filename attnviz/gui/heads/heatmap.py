@@ -653,9 +653,11 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 1.2),
                Qt.AlignHCenter | Qt.AlignVCenter, title or tr("weight"))
     swatch = fm.height() * 1.6 if mask_kind is not None else 0.0
+    legend_font, legend = fitted_legend(font, mask_legend(mask_kind), rect.width()) if mask_kind else (font, "")
+    legend_h = QFontMetricsF(legend_font).height() * 1.2 * (legend.count("\n") + 1) if mask_kind else 0.0
     bar_w = min(rect.width() * 0.35, fm.height() * 1.3)
     top = rect.top() + fm.height() * 1.8
-    bottom = rect.bottom() - (swatch + fm.height() * 3.2 if mask_kind is not None else fm.height() * 0.6)
+    bottom = rect.bottom() - (swatch + fm.height() * 0.8 + legend_h if mask_kind is not None else fm.height() * 0.6)
     bar = QRectF(rect.left() + fm.height() * 0.3, top, bar_w, max(10.0, bottom - top))
     argb = _argb32(colormap.lut[::-1, None])  # [256, 1], top = 1
     image = QImage(argb.data, 1, 256, 4, QImage.Format_ARGB32)
@@ -673,7 +675,7 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     if mask_kind is None:
         p.restore()
         return
-    cell = QRectF(bar.left(), rect.bottom() - swatch - fm.height() * 2.6, swatch, swatch)
+    cell = QRectF(bar.left(), rect.bottom() - swatch - fm.height() * 0.2 - legend_h, swatch, swatch)
     mask = colormaps.mask_look(background)
     p.fillRect(cell, mask.fill)
     region = QPainterPath()
@@ -682,9 +684,33 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.setPen(mask.text)
     p.drawText(cell, Qt.AlignCenter, "0")
     p.setPen(foreground)
-    p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), fm.height() * 2.4),
-               Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap, mask_legend(mask_kind))
+    p.setFont(legend_font)
+    p.drawText(QRectF(rect.left(), cell.bottom() + fm.height() * 0.2, rect.width(), legend_h),
+               Qt.AlignLeft | Qt.AlignTop, legend)
     p.restore()
+
+
+LEAST_LEGEND = 0.75  # the mask legend's type, at its smallest, of the colour bar's
+
+
+def fitted_legend(font: QFont, text: str, width: float) -> tuple[QFont, str]:
+    """The mask legend on the lines its translation gives (見えない位置 / （マスク）): Qt's word wrap
+    breaks Japanese between any two characters (見えない位 / 置), so a line too wide is set in smaller
+    type, down to LEAST_LEGEND; one still too wide breaks where `wrapped` finds a place. The legend's
+    room is made for its lines, so none is cut off."""
+    font = QFont(font)
+    pixels = font.pixelSize() > 0
+    size = font.pixelSize() if pixels else font.pointSizeF()
+    least = size * LEAST_LEGEND
+
+    def widest():
+        fm = QFontMetricsF(font)
+        return max(fm.horizontalAdvance(line) for line in text.split("\n"))
+    while widest() > width and size - 1 >= least:
+        size -= 1
+        font.setPixelSize(int(size)) if pixels else font.setPointSizeF(size)
+    fm = QFontMetricsF(font)
+    return font, "\n".join(wrapped(line, fm, width, most=None) for line in text.split("\n"))
 
 
 def wrapped(text: str, fm: QFontMetricsF, width: float, most: int | None = 2) -> str:

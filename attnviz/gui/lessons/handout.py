@@ -5,15 +5,29 @@ The pictures are the export's painters drawn straight into the PDF (text stays t
 rectangles): a heatmap with the step table under it (Figure's side-by-side layout is too wide for a
 portrait page), every head, or the comparison. Views that are no heatmap (geometry, √d_k, softmax,
 kernel, lines, layer, overview, before/after) print the scene's head and its query's steps, and say so.
+A real model's scene adds its next-token bars beside the step table and names the heads it switches off.
 A question's page never carries its answer: the query's row is left blank ("?", no colours, no step
-table), and the answers (the most attended key and its weight) come on the last page(s).
+table), a hidden next token lists its candidates without probabilities, and the answers (the most
+attended key and its weight, the next token) come on the last page(s). The PDF's text map names each
+CJK glyph by the character written (see named_as_written), so the handout can be searched.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from functools import cached_property, lru_cache
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QRawFont,
+)
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from ...core.compute import compute
@@ -21,15 +35,17 @@ from ...core.files import atomic_write
 from ...core.lessons import list_lessons, open_scene
 from ...core.lessons.model import ModelRuns
 from ...core.messages import QT_TR_NOOP, AttnVizError
-from ...core.scenario import ScenarioError
+from ...core.scenario import ScenarioError, head_is_off
 from ..classroom.views import BY_ID
 from ..common.background import BackgroundDialog
 from ..common.i18n import current_language, head_label, tr
 from ..compare.dialog import CompareFigure
-from ..export.figure import COLORBAR_WIDTH, HEAD_SIDE, MARGIN, Figure, FigureOptions
+from ..export.figure import COLORBAR_WIDTH, FONT_PX, FOREGROUND, HEAD_SIDE, MARGIN, Figure, FigureOptions
+from ..heads.heatmap import legend_kind, paint_colorbar
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
-from ..model.next_token import rows
+from ..model.next_token import BAR, DOWN, TOP, UP, rows
+from ..steps.table import K, small_example, step_output
 
 # In points: the writer's resolution is 72 dots per inch, so one unit of the painter is one point.
 EDGE = 42            # the page's margin
@@ -42,6 +58,12 @@ GREY = QColor(90, 90, 90)
 INK = QColor(20, 20, 20)
 AS_SHOWN = ("head", "heads", "steps", "compare")  # the views printed as the screen shows them
 ANSWER_DECIMALS = 3  # the worked example's captions say 0.769 / 0.186
+TABLE_PT = 8.5       # the step table's least type: the heatmap above it gives way first
+ROW_EMS = 1.35       # a table's or the bars' row, in ems of the type's height (the screen's 1.6 is for a mouse)
+OUTLINE = QColor(130, 130, 130)  # the next-token bar before the heads were switched off
+BAR_EMS = 7          # a comparison's colour bar: the bar, its ticks' "+0.025", a margin
+RADICALS = range(0x2E80, 0x2FE0)  # CJK and Kangxi radicals: Noto Sans CJK draws ⿂ with 魚's glyph, ...
+LOOKALIKES = RADICALS, (0x2027,)  # ... and ‧ with ・'s
 
 
 class HandoutError(ScenarioError):
@@ -59,27 +81,110 @@ def selectable(font: QFont) -> QFont:
 
 
 class PrintedFigure(Figure):
-    """Figure with selectable digits (see selectable)."""
+    """Figure with selectable digits (see selectable), whose caption says when its head is switched off
+    (as the head's title on the screen does)."""
 
     def __init__(self, *args):
         super().__init__(*args)
         self.font = selectable(self.font)
         self.heatmap.font = QFont(self.font)
 
+    def caption_text(self) -> str:
+        off = self.options.kind != "all" and head_is_off(self.scenario, self.options.head)
+        return super().caption_text() + (tr(" · switched off") if off else "")
+
 
 class PrintedComparison(CompareFigure):
-    """CompareFigure with selectable digits (see selectable): its painters made again with that font."""
+    """CompareFigure with selectable digits (see selectable), laid out for a portrait page: A, B and
+    B − A one under another (each titled above its heads, which go across), where the screen puts them
+    side by side; a portrait page is taller than wide, so the panels come out about twice as large."""
 
     def _set_font(self, pixels: int) -> None:
         super()._set_font(pixels)
         self.font = selectable(self.font)
+        self.bar_width = min(self.bar_width, pixels * BAR_EMS)  # the width the heads need more on paper
         self._painters = {}
         self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)
+
+    def fit(self, width: float, height: float) -> None:
+        for _ in range(3):  # the titles' height depends on the width: settle in a few rounds
+            across = (width - self._bars_width() - 2 * MARGIN) / self.rows()
+            down = (height - self._caption_height() - 2 * MARGIN) / self.kinds() - self._label_height()
+            self.side = max(120.0, min(across, down))
+
+    def _label_height(self) -> float:
+        fm = QFontMetricsF(weighted(self.font, bold=True))
+        return max(fm.boundingRect(QRectF(0, 0, self.rows() * self.side - MARGIN, 1e4), Qt.TextWordWrap,
+                                   text).height() for text in self.column_titles()) + fm.height() * 0.3
+
+    def _width(self) -> float:
+        return self.rows() * self.side + self._bars_width() + 2 * MARGIN
+
+    def _body_height(self) -> float:
+        return self.kinds() * (self._label_height() + self.side) - self._label_height()
+
+    def size(self) -> QSizeF:
+        return QSizeF(self._width(), self._label_height() + self._body_height() + self._caption_height()
+                      + 2 * MARGIN)
+
+    def head_rect(self, kind: int, head: int) -> QRectF:
+        top = MARGIN + self._label_height() + kind * (self._label_height() + self.side)
+        return QRectF(MARGIN + head * self.side, top, self.side - MARGIN / 2, self.side - MARGIN / 2)
+
+    def _column_label(self, p: QPainter, kind: int, text: str) -> None:
+        """A's, B's or B − A's title, above its row of heads."""
+        top = MARGIN + kind * (self._label_height() + self.side)
+        p.setFont(weighted(self.font, bold=True))
+        p.setPen(FOREGROUND)
+        p.drawText(QRectF(MARGIN, top, self.rows() * self.side - MARGIN, self._label_height()),
+                   Qt.TextWordWrap | Qt.AlignBottom, text)
+
+    def _bars(self, p: QPainter) -> None:
+        """The colour bars right of the heads, as tall as all the rows."""
+        left, top, body = MARGIN + self.rows() * self.side, MARGIN + self._label_height(), self._body_height()
+        hatched = any(masked.any() for _, masked in self._cells.values())  # no swatch for what is not drawn
+        paint_colorbar(p, QRectF(left, top, self.bar_width - MARGIN / 2, body), self.weights.colormap, self.font,
+                       FOREGROUND, mask_kind=legend_kind(self.a) if hatched else None)
+        if self.comparable():
+            paint_colorbar(p, QRectF(left + self.bar_width, top, self.bar_width - MARGIN / 2, body),
+                           self.signed.colormap, self.font, FOREGROUND, mask_kind=None, reach=self.reach,
+                           title=tr("B − A"))
 
 
 class StepTable(PrintedFigure):
     """Figure's table of one query's steps without the heatmap beside it: on a portrait page it goes
-    under the heatmap, where its type stays readable."""
+    under the heatmap, where its type stays readable (at least TABLE_PT). A larger example than the
+    tutorial's (a real model's 64 numbers in each q and k) leaves out k and q·k written out, keeping
+    the score, and its output keeps the largest weights' terms, as the screen does presenting."""
+
+    least = TABLE_PT / FONT_PX  # the scale place() keeps it at, at least
+
+    @cached_property
+    def step_table(self):
+        title, headers, rows, output = Figure.step_table.func(self)
+        o, s = self.options, self.scenario
+        if small_example(s, o.head) or s.weights_only:
+            return title, headers, rows, output
+        rows = [replace(r, dot=r.dot.rpartition(" = ")[2] or r.dot) for r in rows]
+        title = tr("Query {0} in {1}: q and k have {2} numbers each").format(
+            s.tokens[self.query], head_label(s, o.head), s.heads[o.head].d_k)
+        return title, headers, rows, step_output(s, self.result, o.head, self.query, presenting=True)
+
+    @property
+    def step_columns(self) -> list[int]:
+        shown = super().step_columns
+        return shown if small_example(self.scenario, self.options.head) else [c for c in shown if c != K]
+
+    def _row_height(self) -> float:
+        return QFontMetricsF(self.font).height() * ROW_EMS
+
+    def _step_height(self) -> float:
+        """The title, the headers, the rows and the output's lines, as wrapped to the table's width."""
+        *_, rows, output = self.step_table
+        fm, h = QFontMetricsF(self.font), self._row_height()
+        lines = fm.boundingRect(QRectF(0, 0, sum(self._step_widths()), 1e5), Qt.AlignLeft | Qt.TextWordWrap,
+                                output).height()
+        return h * (len(rows) + 2.3) + lines
 
     def size(self):
         return QSizeF(self._step_width() + 2 * MARGIN, self._step_height() + 2 * MARGIN)
@@ -101,18 +206,103 @@ class Worksheet(PrintedFigure):
         pass
 
 
+class NextTokens:
+    """A real model's next-token bars, as the screen draws them: its TOP likeliest next tokens, each
+    with its probability; with heads switched off, before → after (the outline is before), and any
+    token that fell out of the top. In the export's logical pixels (FONT_PX type), like a Figure."""
+
+    least = TABLE_PT / FONT_PX
+
+    def __init__(self, opened):
+        found = opened.run
+        self.rows = rows(found.model, found.baseline, found.run)
+        self.changed = found.run is not found.baseline
+        self.font = selectable(figure_font(pixel_size=FONT_PX))
+        fm = QFontMetricsF(self.font)
+        self.line = fm.height() * ROW_EMS
+        self.label_w = max(fm.horizontalAdvance(t) for t, _, _ in self.rows) + fm.height() * 0.5
+        self.text_w = fm.horizontalAdvance("100.0% → 100.0%" if self.changed else "100.0%") + fm.height() * 0.5
+        self.bar_w = fm.height() * 8
+        self.title = tr("Next token after “{0}”: the model's {1} most likely").format(
+            opened.scenario.tokens[-1], min(TOP, len(self.rows)))
+        self.legend = tr("One head changed: outline = before, bar = now") if len(opened.scene.off) == 1 else \
+            tr("{0} heads changed: outline = before, bar = now").format(len(opened.scene.off)) if self.changed else ""
+
+    def _width(self) -> float:
+        return self.label_w + self.bar_w + self.text_w
+
+    def _heading(self) -> float:
+        fm = QFontMetricsF(weighted(self.font, bold=True))
+        text = self.title + ("\n" + self.legend if self.legend else "")
+        return fm.boundingRect(QRectF(0, 0, self._width(), 1e5), Qt.AlignLeft | Qt.TextWordWrap, text).height()
+
+    def size(self) -> QSizeF:
+        return QSizeF(self._width() + 2 * MARGIN, self._heading() + self.line * len(self.rows) + 2 * MARGIN)
+
+    def paint(self, p: QPainter, vector: bool = False) -> None:
+        fm = QFontMetricsF(self.font)
+        p.save()
+        p.setPen(FOREGROUND)
+        p.setFont(weighted(self.font, bold=True))
+        p.drawText(QRectF(MARGIN, MARGIN, self._width(), self._heading()), Qt.AlignLeft | Qt.TextWordWrap,
+                   self.title + ("\n" + self.legend if self.legend else ""))
+        p.setFont(weighted(self.font))
+        peak = max(max(now, before or 0.0) for _, now, before in self.rows) or 1.0
+        left = MARGIN + self.label_w
+        for r, (token, now, before) in enumerate(self.rows):
+            y = MARGIN + self._heading() + r * self.line
+            p.setPen(FOREGROUND)
+            p.drawText(QRectF(MARGIN, y, self.label_w - fm.height() * 0.3, self.line), Qt.AlignRight | Qt.AlignVCenter,
+                       token)
+            p.setPen(Qt.NoPen)
+            p.setBrush(BAR)
+            p.drawRect(QRectF(left, y + self.line * 0.2, self.bar_w * now / peak, self.line * 0.6))
+            if before is not None:  # drawn over the bar: a bar that grew shows where it was
+                p.setPen(OUTLINE)
+                p.setBrush(Qt.NoBrush)
+                p.drawRect(QRectF(left, y + self.line * 0.2, self.bar_w * before / peak, self.line * 0.6))
+            text = f"{now:.1%}" if before is None else f"{before:.1%} → {now:.1%}"
+            p.setPen(FOREGROUND if before is None or abs(now - before) < 0.005 else UP if now > before else DOWN)
+            p.drawText(QRectF(left + self.bar_w + fm.height() * 0.3, y, self.text_w, self.line),
+                       Qt.AlignLeft | Qt.AlignVCenter, text)
+        p.restore()
+
+
+class Beside:
+    """Figures side by side, their tops aligned, at one scale (the least one's `least` kept)."""
+
+    def __init__(self, figures: list):
+        self.figures = figures
+        self.least = max(getattr(f, "least", 0.0) for f in figures)
+
+    def size(self) -> QSizeF:
+        sizes = [f.size() for f in self.figures]
+        return QSizeF(sum(s.width() for s in sizes), max(s.height() for s in sizes))
+
+    def paint(self, p: QPainter, vector: bool = False) -> None:
+        p.save()
+        for f in self.figures:
+            f.paint(p, vector)
+            p.translate(f.size().width(), 0)
+        p.restore()
+
+
 def pictures(opened) -> list:
-    """What a scene's page shows: figures with size() and paint(p, vector), top to bottom."""
+    """What a scene's page shows: figures with size() and paint(p, vector), top to bottom. A real
+    model's scene has its next-token bars, beside the step table, unless its question hides them."""
     s, view = opened.scenario, opened.scene.view
     options = FigureOptions(head=opened.head, query=opened.query,
                             scale=opened.scene.settings.colour_scale or "linear")
-    if opened.answer is not None and opened.answer.hide != "next-token":  # the next token hides no weights
-        return [Worksheet(s, compute(s), options)]
+    asked = opened.answer.hide if opened.answer is not None else None
+    bars = [NextTokens(opened)] if opened.run is not None and asked != "next-token" else []
+    if asked is not None and asked != "next-token":  # the next token hides no weights
+        return [Worksheet(s, compute(s), options)] + bars
     if view == "compare":
         return [PrintedComparison(s, opened.compare, colormap=colormaps.get(scale=options.scale))]
     result = compute(s)
     heads = PrintedFigure(s, result, replace(options, kind="all" if view == "heads" else "head"))
-    return [heads, StepTable(s, result, replace(options, kind="step"))]
+    table = StepTable(s, result, replace(options, kind="step"))
+    return [heads, Beside([table] + bars) if bars else table]
 
 
 def stand_in(opened) -> str:
@@ -126,15 +316,23 @@ def stand_in(opened) -> str:
 
 def place(p: QPainter, figures: list, area: QRectF) -> float:
     """The figures one under another, each as wide as the area allows (never enlarged), all shrunk
-    alike when together they are taller than it; centred across. Where they end."""
+    alike when together they are taller than it, but a figure with a `least` scale (a table's type)
+    is kept at it while the others can give way; centred across. Where they end."""
     for f in figures:
         if isinstance(f, CompareFigure):  # laid out at the page's size, its type kept at least COMPARE_PT
             f.set_presentation(COMPARE_PT)
             f.fit(area.width(), area.height() - GAP * (len(figures) - 1))
     sizes = [f.size() for f in figures]
     scales = [min(1.0, area.width() / s.width()) for s in sizes]
-    tall = sum(s.height() * k for s, k in zip(sizes, scales)) + GAP * (len(figures) - 1)
-    shrink = min(1.0, (area.height() - GAP * (len(figures) - 1)) / max(tall - GAP * (len(figures) - 1), 1))
+    room = area.height() - GAP * (len(figures) - 1)
+    shrink = min(1.0, room / max(sum(s.height() * k for s, k in zip(sizes, scales)), 1))
+    floors = [min(k, getattr(f, "least", 0.0)) for f, k in zip(figures, scales)]
+    fixed = [k * shrink < least for k, least in zip(scales, floors)]
+    if any(fixed):  # those kept at their least, the rest shares what they leave
+        used = sum(s.height() * least for s, least, x in zip(sizes, floors, fixed) if x)
+        flexible = sum(s.height() * k for s, k, x in zip(sizes, scales, fixed) if not x)
+        shrink = max(1e-3, min(1.0, (room - used) / max(flexible, 1)))
+        scales = [least / shrink if x else k for k, least, x in zip(scales, floors, fixed)]
     y = area.top()
     for f, s, k in zip(figures, sizes, scales):
         k *= shrink
@@ -211,7 +409,8 @@ class Handout:
     def _below(self, opened) -> list[tuple[str, int, bool]]:
         """(text, size, bold) under the picture: what it stands in for, the caption, the question."""
         scene = opened.scene
-        lines = [(stand_in(opened), NOTE_PT, False), (scene.caption[self.lang], TEXT_PT, False)]
+        lines = [(stand_in(opened), NOTE_PT, False), (switched_off(scene), NOTE_PT, False),
+                 (scene.caption[self.lang], TEXT_PT, False)]
         if scene.question is not None:
             lines.append((tr("Question: {0}").format(scene.question.text[self.lang]), TEXT_PT, True))
             if scene.question.hide == "next-token":
@@ -239,6 +438,15 @@ class Handout:
             for text, bold in entry:
                 y += self._text(p, QRectF(page.left(), y, page.width(), page.bottom() - y), text, bold=bold)
             y += GAP * 2
+
+
+def switched_off(scene) -> str:
+    """Which heads a real model's scene switches off, as layer.head (the lesson's "off": 24.4)."""
+    off = [f"{layer}.{head}" for layer, head in scene.off]
+    if not off:
+        return ""
+    return (tr("Head {0} switched off: the model gets zeros instead of its output.") if len(off) == 1 else
+            tr("Heads {0} switched off: the model gets zeros instead of their output.")).format(tr(", ").join(off))
 
 
 def choices(opened) -> list[str]:
@@ -269,6 +477,51 @@ def answer_text(opened) -> str:
     return text
 
 
+@lru_cache(maxsize=1)
+def _ideographs() -> tuple[QRawFont, dict[int, int]]:
+    """Noto Sans CJK, and the first CJK character (U+3000–U+9FFF: kana, punctuation, ideographs) of
+    each glyph it has one for."""
+    raw = QRawFont.fromFont(figure_font(pixel_size=12))
+    chars = "".join(map(chr, range(0x3000, 0xA000)))
+    first: dict[int, int] = {}
+    for ch, glyph in zip(chars, raw.glyphIndexesForString(chars)):
+        if glyph:
+            first.setdefault(glyph, ord(ch))
+    return raw, first
+
+
+def written(code: int) -> int:
+    """The character a text means by a glyph Qt names `code`. Noto Sans CJK's cmap gives one glyph to
+    both 魚 and the radical ⿂ (and to ・ and ‧), and Qt's PDF names a glyph by the lowest code point the
+    font maps to it: the radical, so a copied or searched handout read ⿂ for 魚. No font feature does it
+    ('locl' and 'liga' off change nothing): the glyphs are the ideographs' own."""
+    if not any(code in block for block in LOOKALIKES):
+        return code
+    raw, first = _ideographs()
+    return first.get(raw.glyphIndexesForString(chr(code))[0], code)
+
+
+def named_as_written(data: bytes) -> bytes:
+    """The PDF with Noto Sans CJK's glyphs named in its ToUnicode maps by the characters the text has
+    (see written): each name is four hex digits, so every length and offset in the file stays."""
+    def rename(match):
+        return b"<%04X>" % written(int(match[1], 16))
+
+    def ranges(section):  # Qt's maps: "<lo> <hi> [<name> ...]" and "<code> <code> <name>"
+        return re.sub(rb"\[[^\]]*\]|(?<=> )<[0-9A-F]{4}>(?=\s*$)",
+                      lambda m: re.sub(rb"<([0-9A-F]{4})>", rename, m[0]), section[0], flags=re.M)
+    out = bytearray(data)
+    for number in re.findall(rb"/BaseFont /NotoSansCJK[^>]*?/ToUnicode (\d+) 0 R", data):
+        found = re.search(rb"\n%s 0 obj\s*<< /Length (\d+) >>\s*stream\r?\n" % number, data)
+        if found is None:  # a filtered stream: not what Qt writes
+            continue
+        start, end = found.end(), found.end() + int(found[1])
+        cmap = re.sub(rb"beginbfrange.*?endbfrange", ranges, data[start:end], flags=re.S)
+        assert len(cmap) == end - start
+        out[start:end] = cmap
+    return bytes(out)
+
+
 def handout_bytes(lesson, lang: str, runs=None) -> bytes:
     """The handout as the bytes of a PDF file, made in memory."""
     handout = Handout(lesson, lang, runs)
@@ -284,7 +537,7 @@ def handout_bytes(lesson, lang: str, runs=None) -> bytes:
     if not handout.paint(writer):
         raise HandoutError(QT_TR_NOOP("the handout could not be rendered"))
     buffer.close()
-    return bytes(data)
+    return named_as_written(bytes(data))
 
 
 def write_handout(lesson, path, lang: str, runs=None) -> None:
