@@ -16,6 +16,7 @@ from ...core.io import save_data
 from ...core.messages import QT_TR_NOOP
 from ...core.scenario import ScenarioError
 from .figure import Figure
+from .pdf_text import named_as_written
 
 IMAGE_FORMATS = (".png", ".svg", ".pdf")
 WIDTH_RANGE = (200, 8000)  # pixels; 8000 × 8000 × 4 bytes is already 256 MB
@@ -107,7 +108,7 @@ def pdf_bytes(figure: Figure) -> bytes:
         p.setRenderHint(QPainter.LosslessImageRendering, True)  # heatmap and colour bar: Flate, never JPEG
         figure.paint(p, vector=True)
         return p.end()
-    return bytes(_write_to_buffer(paint, "PDF"))
+    return named_as_written(bytes(_write_to_buffer(paint, "PDF")))  # a paper's figure, searched: 魚, not ⿂
 
 
 def _write_to_buffer(write, what: str) -> QByteArray:

@@ -13,9 +13,8 @@ CJK glyph by the character written (see named_as_written), so the handout can be
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
@@ -26,7 +25,6 @@ from PySide6.QtGui import (
     QPageSize,
     QPainter,
     QPdfWriter,
-    QRawFont,
 )
 from PySide6.QtWidgets import QFileDialog, QMenu
 
@@ -41,9 +39,10 @@ from ..common.background import BackgroundDialog
 from ..common.i18n import current_language, head_label, tr
 from ..compare.dialog import CompareFigure
 from ..export.figure import COLORBAR_WIDTH, FONT_PX, FOREGROUND, HEAD_SIDE, MARGIN, Figure, FigureOptions
+from ..export.pdf_text import named_as_written
 from ..heads.heatmap import legend_kind, paint_colorbar
 from ..look import colormaps
-from ..look.fonts import figure_font, weighted
+from ..look.fonts import figure_font, selectable, weighted
 from ..model.next_token import BAR, DOWN, TOP, UP, rows
 from ..steps.table import K, small_example, step_output
 
@@ -62,22 +61,10 @@ TABLE_PT = 8.5       # the step table's least type: the heatmap above it gives w
 ROW_EMS = 1.35       # a table's or the bars' row, in ems of the type's height (the screen's 1.6 is for a mouse)
 OUTLINE = QColor(130, 130, 130)  # the next-token bar before the heads were switched off
 BAR_EMS = 7          # a comparison's colour bar: the bar, its ticks' "+0.025", a margin
-RADICALS = range(0x2E80, 0x2FE0)  # CJK and Kangxi radicals: Noto Sans CJK draws ⿂ with 魚's glyph, ...
-LOOKALIKES = RADICALS, (0x2027,)  # ... and ‧ with ・'s
 
 
 class HandoutError(ScenarioError):
     """A handout that cannot be written; the message says why."""
-
-
-def selectable(font: QFont) -> QFont:
-    """The font with Noto Sans CJK's 'locl' and ligatures off: 'locl' gives the digits after Latin
-    letters ("Scene 12", "dₖ = 2") glyphs the PDF's map back to text does not name, so a copied or
-    searched handout loses them; a ligature makes "fish" copy as "ﬁsh"."""
-    font = QFont(font)
-    for tag in ("locl", "liga"):
-        font.setFeature(QFont.Tag(tag), 0)
-    return font
 
 
 class PrintedFigure(Figure):
@@ -475,51 +462,6 @@ def answer_text(opened) -> str:
         row = tr(", ").join(f"{t} {weight(w)}" for t, w in zip(tokens, answer.weights))
         text += "\n" + tr("The weights of “{0}”: {1}").format(tokens[opened.query], row)
     return text
-
-
-@lru_cache(maxsize=1)
-def _ideographs() -> tuple[QRawFont, dict[int, int]]:
-    """Noto Sans CJK, and the first CJK character (U+3000–U+9FFF: kana, punctuation, ideographs) of
-    each glyph it has one for."""
-    raw = QRawFont.fromFont(figure_font(pixel_size=12))
-    chars = "".join(map(chr, range(0x3000, 0xA000)))
-    first: dict[int, int] = {}
-    for ch, glyph in zip(chars, raw.glyphIndexesForString(chars)):
-        if glyph:
-            first.setdefault(glyph, ord(ch))
-    return raw, first
-
-
-def written(code: int) -> int:
-    """The character a text means by a glyph Qt names `code`. Noto Sans CJK's cmap gives one glyph to
-    both 魚 and the radical ⿂ (and to ・ and ‧), and Qt's PDF names a glyph by the lowest code point the
-    font maps to it: the radical, so a copied or searched handout read ⿂ for 魚. No font feature does it
-    ('locl' and 'liga' off change nothing): the glyphs are the ideographs' own."""
-    if not any(code in block for block in LOOKALIKES):
-        return code
-    raw, first = _ideographs()
-    return first.get(raw.glyphIndexesForString(chr(code))[0], code)
-
-
-def named_as_written(data: bytes) -> bytes:
-    """The PDF with Noto Sans CJK's glyphs named in its ToUnicode maps by the characters the text has
-    (see written): each name is four hex digits, so every length and offset in the file stays."""
-    def rename(match):
-        return b"<%04X>" % written(int(match[1], 16))
-
-    def ranges(section):  # Qt's maps: "<lo> <hi> [<name> ...]" and "<code> <code> <name>"
-        return re.sub(rb"\[[^\]]*\]|(?<=> )<[0-9A-F]{4}>(?=\s*$)",
-                      lambda m: re.sub(rb"<([0-9A-F]{4})>", rename, m[0]), section[0], flags=re.M)
-    out = bytearray(data)
-    for number in re.findall(rb"/BaseFont /NotoSansCJK[^>]*?/ToUnicode (\d+) 0 R", data):
-        found = re.search(rb"\n%s 0 obj\s*<< /Length (\d+) >>\s*stream\r?\n" % number, data)
-        if found is None:  # a filtered stream: not what Qt writes
-            continue
-        start, end = found.end(), found.end() + int(found[1])
-        cmap = re.sub(rb"beginbfrange.*?endbfrange", ranges, data[start:end], flags=re.S)
-        assert len(cmap) == end - start
-        out[start:end] = cmap
-    return bytes(out)
 
 
 def handout_bytes(lesson, lang: str, runs=None) -> bytes:

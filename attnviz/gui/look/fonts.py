@@ -81,7 +81,18 @@ def figure_font(pixel_size: float | None = None, point_size: float | None = None
         font.setPixelSize(round(pixel_size))
     elif point_size:
         font.setPointSizeF(point_size)
-    return weighted(font)
+    return selectable(weighted(font))
+
+
+def selectable(font: QFont) -> QFont:
+    """The font with Noto Sans CJK's 'locl' and ligatures off: 'locl' gives the digits after Latin
+    letters ("head 0", "dₖ = 2", "q = [0, 2, 0, 0]") glyphs the PDF's map back to text does not name,
+    so a copied or searched PDF loses them; a ligature makes "fish" copy as "ﬁsh". The glyphs drawn
+    are the same."""
+    font = QFont(font)
+    for tag in ("locl", "liga"):
+        font.setFeature(QFont.Tag(tag), 0)
+    return font
 
 
 def figure_font_like(font: QFont, factor: float = 1.0) -> QFont:

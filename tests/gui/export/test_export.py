@@ -175,6 +175,30 @@ def test_a_pdf_is_one_page_with_the_heatmaps_aspect_ratio(tmp_path):
         assert (x1 - x0) / (y1 - y0) == pytest.approx(fig.size().width() / fig.size().height(), rel=0.01)
 
 
+def test_a_japanese_pdfs_text_reads_as_written_not_as_radicals(tmp_path):
+    import shutil
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the PDF's text cannot be read back")
+    export_figure(figure(load_preset("seed-demo", lang="ja"), kind="head"), tmp_path / "ja.pdf")
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(tmp_path / "ja.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "魚" in text and "食べた" in text  # a paper's figure found by what it says
+    assert not any(0x2E80 <= ord(c) < 0x2FE0 for c in text)  # Noto's shared glyphs named ⿂, ⾷ by Qt
+
+
+def test_an_exported_pdfs_digits_and_words_copy_as_drawn(tmp_path):
+    import shutil
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the PDF's text cannot be read back")
+    export_figure(figure(load_preset("seed-demo", lang="en"), kind="step", query=6), tmp_path / "en.pdf")
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(tmp_path / "en.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    # Noto Sans CJK's 'locl' digits after Latin letters had no name in the PDF ("q = [ , , , ]"), and
+    # its ligature copied "fish" as "ﬁsh"
+    assert "q = [0, 2, 0, 0]" in text and "0: semantic head" in text and "1. score" in text
+    assert "fish" in text and "ﬁ" not in text
+
+
 def test_the_caption_names_the_head_and_the_settings():
     s = load_preset("seed-demo")
     assert figure(s, head=1).caption_text() == \
