@@ -361,6 +361,8 @@ class StepView(Retranslated, QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setSectionResizeMode(DOT, QHeaderView.Stretch)  # the written-out sums need the room
+        header.setMinimumSectionSize(1)  # the widths fitted to the texts: Qt's minimum (from the type) widened
+        #                                  narrow columns (eˣ of "?") and pushed the last out of view
         header.sectionResized.connect(lambda column, _old, new: self.sum_table.setColumnWidth(column, new))
         self.table.horizontalScrollBar().valueChanged.connect(self.sum_table.horizontalScrollBar().setValue)
         self.model.modelReset.connect(self._hide_sum_row)  # a reset shows every row again
@@ -622,16 +624,19 @@ class StepView(Retranslated, QWidget):
         """The type's size between `least` and `most` at which the shown columns fit the width and
         the rows the height; False when the columns are too wide even at `least`."""
         pixels, by_width = most, most
+        room = self.table.viewport().width()
         for _ in range(3):  # widths grow with the type: two measures find the size that fits
             self._set_pixels(pixels)
-            shown = sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
-            room = self.table.viewport().width()
+            shown = self._shown_width()
             by_width = int(pixels * room / shown * 0.98) if shown > 0 and room > 0 else pixels
             pixels = max(least, min(most, by_width, self._pixels_for_height()))
             if pixels == self._pixels:
                 break
         self._set_pixels(pixels)
         return by_width >= least
+
+    def _shown_width(self) -> int:
+        return sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
 
     def _pixels_for_height(self) -> int:
         """The largest type at which the header, every shown row and the pinned Σ row fit the height."""

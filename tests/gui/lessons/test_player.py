@@ -34,6 +34,9 @@ def step_table_problems(steps) -> list[str]:
     bottom = table.rowViewportPosition(rows[-1]) + table.rowHeight(rows[-1]) if rows else 0
     if 0 < len(rows) <= 10 and bottom > table.viewport().height():
         problems.append("the last key's row is out of view")
+    shown = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
+    if sum(table.columnWidth(c) for c in shown) > table.viewport().width():
+        problems.append("the last column is out of view")
     for r in rows:
         for c in range(model.columnCount()):
             text = model.data(model.index(r, c))
