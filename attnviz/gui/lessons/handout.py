@@ -9,7 +9,7 @@ A real model's scene adds its next-token bars beside the step table and names th
 A question's page never carries its answer: the query's row is left blank ("?", no colours, no step
 table), a hidden next token lists its candidates without probabilities, and the answers (the most
 attended key and its weight, the next token) come on the last page(s). The PDF's text map names each
-CJK glyph by the character written (see named_as_written), so the handout can be searched.
+CJK glyph by the character written (export/pdf_text.py), so the handout can be searched.
 """
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from functools import cached_property
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
-    QFont,
     QFontMetricsF,
     QPageLayout,
     QPageSize,
@@ -42,7 +41,7 @@ from ..export.figure import COLORBAR_WIDTH, FONT_PX, FOREGROUND, HEAD_SIDE, MARG
 from ..export.pdf_text import named_as_written
 from ..heads.heatmap import legend_kind, paint_colorbar
 from ..look import colormaps
-from ..look.fonts import figure_font, selectable, weighted
+from ..look.fonts import figure_font, weighted
 from ..model.next_token import BAR, DOWN, TOP, UP, rows
 from ..steps.table import K, small_example, step_output
 
@@ -68,13 +67,7 @@ class HandoutError(ScenarioError):
 
 
 class PrintedFigure(Figure):
-    """Figure with selectable digits (see selectable), whose caption says when its head is switched off
-    (as the head's title on the screen does)."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.font = selectable(self.font)
-        self.heatmap.font = QFont(self.font)
+    """Figure whose caption says when its head is switched off (as the head's title on the screen does)."""
 
     def caption_text(self) -> str:
         off = self.options.kind != "all" and head_is_off(self.scenario, self.options.head)
@@ -82,16 +75,13 @@ class PrintedFigure(Figure):
 
 
 class PrintedComparison(CompareFigure):
-    """CompareFigure with selectable digits (see selectable), laid out for a portrait page: A, B and
+    """CompareFigure laid out for a portrait page: A, B and
     B − A one under another (each titled above its heads, which go across), where the screen puts them
     side by side; a portrait page is taller than wide, so the panels come out about twice as large."""
 
     def _set_font(self, pixels: int) -> None:
         super()._set_font(pixels)
-        self.font = selectable(self.font)
         self.bar_width = min(self.bar_width, pixels * BAR_EMS)  # the width the heads need more on paper
-        self._painters = {}
-        self.weights, self.signed = self.painter(0, 0), self.painter(2, 0)
 
     def fit(self, width: float, height: float) -> None:
         for _ in range(3):  # the titles' height depends on the width: settle in a few rounds
@@ -165,14 +155,6 @@ class StepTable(PrintedFigure):
     def _row_height(self) -> float:
         return QFontMetricsF(self.font).height() * ROW_EMS
 
-    def _step_height(self) -> float:
-        """The title, the headers, the rows and the output's lines, as wrapped to the table's width."""
-        *_, rows, output = self.step_table
-        fm, h = QFontMetricsF(self.font), self._row_height()
-        lines = fm.boundingRect(QRectF(0, 0, sum(self._step_widths()), 1e5), Qt.AlignLeft | Qt.TextWordWrap,
-                                output).height()
-        return h * (len(rows) + 2.3) + lines
-
     def size(self):
         return QSizeF(self._step_width() + 2 * MARGIN, self._step_height() + 2 * MARGIN)
 
@@ -204,7 +186,7 @@ class NextTokens:
         found = opened.run
         self.rows = rows(found.model, found.baseline, found.run)
         self.changed = found.run is not found.baseline
-        self.font = selectable(figure_font(pixel_size=FONT_PX))
+        self.font = figure_font(pixel_size=FONT_PX)
         fm = QFontMetricsF(self.font)
         self.line = fm.height() * ROW_EMS
         self.label_w = max(fm.horizontalAdvance(t) for t, _, _ in self.rows) + fm.height() * 0.5
@@ -340,7 +322,7 @@ class Handout:
         self.lesson, self.lang = lesson, lang
         runs = runs if runs is not None or not lesson.needs_model else ModelRuns()
         self.scenes = [open_scene(lesson, i, lang, runs) for i in range(len(lesson.scenes))]  # refused before any page
-        self.fonts = {size: selectable(figure_font(pixel_size=size)) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
+        self.fonts = {size: figure_font(pixel_size=size) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
 
     def paint(self, writer: QPdfWriter) -> bool:
         p = QPainter(writer)
