@@ -28,7 +28,7 @@ def folder_mb(folder: Path) -> float:
 
 def limit_mb(folder: Path) -> float:
     """The size the folder may have: LIMIT_MB, plus the real model's file when it was put in."""
-    from attnviz.core.llama import BUNDLED
+    from attnviz.core.lm import BUNDLED
     model = next(folder.rglob(BUNDLED), None)
     return LIMIT_MB + (model.stat().st_size / 2**20 if model else 0)
 

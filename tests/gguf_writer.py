@@ -151,7 +151,7 @@ def tiny_llama(path, layers=2, d=64, heads=4, kv_heads=2, ff=96, seed=0,
     """A random llama of the smallest shapes, with a byte-level vocabulary (every byte plus a
     few merges), so that any text tokenises. `metadata` and `tensors` change what is written:
     a key or tensor given None is left out."""
-    from attnviz.core.tokenizer import byte_characters
+    from attnviz.core.lm.tokens import byte_characters
     rng = np.random.default_rng(seed)
     tokens = list(byte_characters()) + ["ab", "Ġa"]
     merges = ["a b", "Ġ a"]
@@ -274,8 +274,8 @@ HOSTILE = {
                                        "holds more than 4,194,304 values in its lists"),
     "40 million empty texts": (_llama(metadata={f"junk.{i}": Zeros(STRING, 1 << 20) for i in range(40)}),
                                "holds more than 4,194,304 values in its lists"),
-    "another architecture, integer merges": (_llama(arch="gpt2", metadata={"tokenizer.ggml.merges": [1, 2]}),
-                                             "is a 'gpt2' model; AttnViz runs models of the llama architecture"),
+    "another architecture, integer merges": (_llama(arch="mamba", metadata={"tokenizer.ggml.merges": [1, 2]}),
+                                             "is a 'mamba' model; AttnViz runs models of the families llama, qwen2,"),
     "the architecture a list": (_llama(metadata={"general.architecture": ["llama"]}),
                                 "its general.architecture is a list, not one value"),
 }

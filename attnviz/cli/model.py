@@ -17,8 +17,11 @@ def add(sub) -> None:
     parser.add_argument("text", metavar="TEXT", nargs="?", help="what the model reads")
     parser.add_argument("-o", "--output", metavar="FILE.npz", help="write every layer's q, k, v (and the "
                                                                     "prediction) for 'attnviz FILE.npz'")
-    parser.add_argument("--model", metavar="PATH.gguf", help="another llama-architecture GGUF file "
-                                                              "(default: the built-in SmolLM2-135M)")
+    parser.add_argument("--model", metavar="PATH.gguf", help="another model: a GGUF file or a Hugging "
+                        "Face folder of the llama, qwen2, qwen3, gemma3 or gpt2 family, or an id from `attnviz models` "
+                        "(default: the built-in SmolLM2-135M)")
+    parser.add_argument("--chat", action="store_true", help="read TEXT as a user's message in the model's chat "
+                                                            "template (an instruct model's way to read)")
     parser.add_argument("--top-k", type=count("--top-k", 1000), default=10, help="how many next tokens (default 10)")
     parser.add_argument("--ablate", action="append", default=[], metavar="LAYER.HEAD",
                         help="switch a head off (its output zeroed before W_o), e.g. 3.2; may be repeated")
@@ -32,51 +35,54 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from ..core import llama
+    from ..core import lm
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
     if args.session is not None:
-        if args.text is not None or args.ablate or args.model or args.save_session:
+        if args.text is not None or args.ablate or args.model or args.save_session or args.chat:
             raise UsageError("--session runs the text, model and changes the session holds: leave out TEXT, "
-                             "--model, --ablate and --save-session")
+                             "--model, --chat, --ablate and --save-session")
         with np.errstate(all="ignore"):  # an overflow ends as NaN, refused below in one line
             model, encoded, result = _run_session(args.session)
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
-        llama.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
-        model = llama.load(args.model)
-        encoded = llama.encode(model, args.text)
-        changes = tuple(llama.ablation(model, spec) for spec in args.ablate)
+        lm.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
+        refused = lm.catalog.terms_refusal(args.model)
+        if refused is not None:
+            raise refused
+        model = lm.load(args.model)
+        encoded = lm.encode(model, args.text, chat=args.chat)
+        changes = tuple(lm.ablation(model, spec) for spec in args.ablate)
         with np.errstate(all="ignore"):
-            result = llama.run(model, encoded.ids, changes)
+            result = lm.run(model, encoded.ids, changes)
     if not np.isfinite(result.probs).all():
         raise UsageError(f"{model.path}: the model's next-token probabilities are not numbers (NaN or infinity): "
                          "the file is damaged or not a model")
     if args.output:
-        llama.save_run(model, encoded, result, args.output)
+        lm.save_run(model, encoded, result, args.output)
     if args.save_session:
         _save_session(model, encoded, result, args.save_session)
     if args.format == "json" or not (args.output or args.save_session):
         document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
                     "next": [{"token": text, "id": i, "p": p}
-                             for i, text, p in llama.top(model, result.probs, args.top_k)]}
+                             for i, text, p in lm.top(model, result.probs, args.top_k)]}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False, allow_nan=False)) + "\n")  # JSON: no NaN
     return 0
 
 
 def _run_session(path: str):
     """(model, encoded text, run with every change) of a saved session."""
-    from ..core import llama
+    from ..core import lm
     from ..core.session import read_session, restore
     session, _ = read_session(path)
-    model, encoded, _, result = restore(session, llama.load)
+    model, encoded, _, result = restore(session, lm.load)
     return model, encoded, result
 
 
 def _save_session(model, encoded, result, path: str) -> None:
     """The run as a session file, showing layer 0, head 0 and the last token (as the window opens it)."""
-    from ..core import llama
+    from ..core import lm
     from ..core.session import identity, save_session, session_of
-    shown = llama.scenario(model, encoded, result, 0)
+    shown = lm.scenario(model, encoded, result, 0)
     save_session(session_of(shown, 0, shown.n - 1, identity(model)), path)

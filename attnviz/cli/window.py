@@ -21,8 +21,10 @@ def parser(epilog: str) -> Parser:
                         help="interface language (default: the last one chosen, else the system's)")
     window.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     window.add_argument("--model-text", metavar="TEXT", help="open the real model on TEXT (File → Real model…)")
-    window.add_argument("--model", metavar="PATH.gguf", help="with --model-text: another llama-architecture "
-                                                             "GGUF file than the built-in SmolLM2-135M")
+    window.add_argument("--model", metavar="PATH.gguf", help="with --model-text: another model than the "
+                        "built-in SmolLM2-135M: a GGUF file, a Hugging Face folder or an id from `attnviz models`")
+    window.add_argument("--chat", action="store_true", help="with --model-text: read TEXT as a user's message in "
+                        "the model's chat template")
     menu = window.add_mutually_exclusive_group()
     menu.add_argument("--install-desktop", action="store_true", help="add this AttnViz to your applications "
                       "menu (Linux), with its icon and the file types of *.attnviz.json and *.attnviz-model.json; "
@@ -38,22 +40,29 @@ def run(args, out) -> int:
     session = _session_file(args.scenario)
     opened = open_named(args.scenario) if args.scenario and not session else None  # bad input fails before Qt starts
     if args.model_text is not None:
-        from ..core import llama
+        from ..core import lm
         try:
-            llama.check_text(args.model_text)
-        except llama.ModelError as e:
+            lm.check_text(args.model_text)
+        except lm.ModelError as e:
             raise UsageError(f"--model-text: {e}") from None
     if args.model and args.model_text is None:
         raise UsageError("--model needs --model-text (or choose the file in File → Real model…)")
+    if args.chat and args.model_text is None:
+        raise UsageError("--chat needs --model-text (or tick it in File → Real model…)")
     if args.model:
-        from ..core.gguf import check_file
-        check_file(args.model)  # a folder, a missing or a non-GGUF file: said before the window opens
+        from ..core.lm.catalog import check_source
+        check_source(args.model)  # a missing path, a folder or file that is no model: said before the window opens
+    if args.chat:
+        from ..core.lm.catalog import has_chat
+        if not has_chat(args.model):
+            raise UsageError(f"--chat: {args.model or 'the built-in model'} has no chat template")
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from ..gui.window.app import run as open_window  # Qt is imported only when a window is wanted
-    return open_window(opened, args.lang, model_text=args.model_text, model_path=args.model, session=session)
+    return open_window(opened, args.lang, model_text=args.model_text, model_source=args.model, session=session,
+                       model_chat=args.chat)
 
 
 def _session_file(name: str | None) -> str | None:
@@ -68,8 +77,9 @@ def _session_file(name: str | None) -> str | None:
 def _desktop(args, out) -> int:
     """--install-desktop / --uninstall-desktop: this program in the user's applications menu (Linux)."""
     from .. import desktop
-    if args.scenario or args.model_text is not None or args.model:
-        raise UsageError("--install-desktop and --uninstall-desktop take no scenario, --model or --model-text")
+    if args.scenario or args.model_text is not None or args.model or args.chat:
+        raise UsageError("--install-desktop and --uninstall-desktop take no scenario, --model, --chat or "
+                         "--model-text")
     try:
         return desktop.run(out, remove=args.uninstall_desktop)
     except desktop.DesktopError as e:

@@ -112,20 +112,26 @@ def sinusoidal_positions(n, d):
     return pe
 
 
-def rope(x, base: float = 10000.0):
-    """Rotary position embedding: rotate each pair of dimensions (2i, 2i+1) of token p by the
-    angle p / base^(2i/d), so that q·k depends on how far apart the two tokens are. (llama.cpp
-    stores q and k weights so that these pairs are the ones to rotate.)"""
+def rope(x, base: float = 10000.0, halves: bool = False, factors=None):
+    """Rotary position embedding: rotate each pair of dimensions of token p by the angle
+    p / base^(2i/d) (divided by factors[i] when given, as Llama 3 stretches the slow pairs), so
+    that q·k depends on how far apart the two tokens are. The pairs are (2i, 2i+1), as llama.cpp
+    stores a Llama's q and k, or with `halves` (i, i + d/2), as Hugging Face's models and the GGUF
+    files of Qwen and Gemma lay them out."""
     x = np.asarray(x, dtype=float)
     n, d = x.shape[-2], x.shape[-1]
     if d % 2:
         raise ValueError(f"RoPE rotates pairs of dimensions: d_head = {d} must be even")
-    angles = np.arange(n)[:, None] / base ** (np.arange(0, d, 2) / d)   # [n, d/2]
+    inverse = 1.0 / base ** (np.arange(0, d, 2) / d)                    # [d/2]
+    if factors is not None:
+        inverse = inverse / np.asarray(factors, dtype=float)
+    angles = np.arange(n)[:, None] * inverse                             # [n, d/2]
     cos, sin = np.cos(angles), np.sin(angles)
-    even, odd = x[..., 0::2], x[..., 1::2]
+    first, second = (np.s_[..., :d // 2], np.s_[..., d // 2:]) if halves else (np.s_[..., 0::2], np.s_[..., 1::2])
+    a, b = x[first], x[second]
     out = np.empty_like(x)
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
+    out[first] = a * cos - b * sin
+    out[second] = a * sin + b * cos
     return out
 
 

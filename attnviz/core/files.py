@@ -98,7 +98,11 @@ def read_limited(path, limit: int) -> bytes:
     its size claimed)."""
     with open_regular(path, limit) as f:
         try:
-            data = f.read(limit + 1)
+            # Python allocates what a read asks for: ask for the size the file claims (a 2 KB
+            # config.json is not read into a 64 MB buffer), then for the rest of the limit if it grew.
+            data = f.read(min(os.fstat(f.fileno()).st_size, limit) + 1)
+            while 0 < len(data) <= limit and (more := f.read(min(limit + 1 - len(data), 1 << 20))):
+                data += more
         except OSError as e:
             raise os_problem(path, e) from None
     if len(data) > limit:

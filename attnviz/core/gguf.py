@@ -1,10 +1,15 @@
-"""Reading a GGUF model file (llama.cpp's format) with numpy alone, every size checked first.
+"""Reading a GGUF model file (llama.cpp's format), every size checked first.
 
 A GGUF file is a header of typed key–value metadata (architecture, sizes, the tokenizer's
 vocabulary and merges), a table of tensors (name, shape, type, offset) and the tensors'
-data. Weights quantised as Q4_0, Q4_1 or Q8_0 (blocks of 32 values sharing a scale) or
-stored as F16, BF16 or F32 are dequantised to float32. Nothing is evaluated; a file that is
-not GGUF, lies about its sizes or uses another quantisation is refused with a message.
+data. Every type llama.cpp's `gguf` package dequantises (Q4_0 … Q8_0, the K-quants of
+Q4_K_M and Q5_K_M files, the IQ types, F16, BF16, F32) is read to float32 by it. Nothing is
+evaluated; a file that is not GGUF, lies about its sizes or uses another type is refused
+with a message.
+
+The header is walked here, not by gguf's GGUFReader: the reader builds every value as it
+opens a file (an array per vocabulary entry), 24 s for Gemma 3's 262,144 tokens on this
+machine, where this walk takes well under a second and builds only what is asked for.
 
 Opening a file walks its header without building anything: each metadata value is only
 located (its type, where it starts, how many items), and an array of numbers is stepped
@@ -24,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
+from gguf.quants import dequantize as _dequantize
 
 from .files import FileProblem, open_regular, os_problem, problem, regular_file
 from .messages import QT_TR_NOOP
@@ -45,24 +52,40 @@ _RELEASE_BYTES = 64 << 20            # the file's pages read are let go this oft
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 _STRING, _ARRAY = 8, 9
 
-# The tensor types AttnViz reads, by their number in the file (ggml's); TYPES below says how.
-F32, F16, Q4_0, Q4_1, Q8_0, BF16 = 0, 1, 2, 3, 8, 30
-
-
 # ---------------------------------------------------------------- tensor types, one record each
+# gguf (llama.cpp's own Python package) knows every type's block and dequantises them in numpy;
+# AttnViz keeps only what its checks at the door need: where a block keeps its floats.
 
 @dataclass(frozen=True)
 class QuantType:
-    """A tensor type: values stored in blocks that share what the block starts with (a scale,
-    a minimum), and how a block's bytes become float32."""
+    """A tensor type: values stored in blocks of `per_block` values in `block_bytes` bytes, each
+    block with its scale (and minimum) as IEEE floats at `float_at` (None: not known here, so a
+    tensor of this type is checked for NaN by dequantising it, a few MB at a time)."""
 
-    id: int                # its number in the file
+    id: int                # its number in the file (ggml's)
     name: str
-    per_block: int         # values in a block
+    per_block: int
     block_bytes: int
-    dequantize: Callable[[np.ndarray], np.ndarray]  # uint8 [n_blocks, block_bytes] -> float32 [n_blocks · per_block]
-    floats: str            # the IEEE format of the numbers a block starts with ("f32", "f16", "bf16")
-    float_bytes: int       # how many of a block's first bytes hold them: a value is finite when they all are
+    floats: str = "f16"    # the IEEE format of a block's floats ("f32", "f16", "bf16")
+    float_at: int | None = 0
+    float_bytes: int = 2   # how many bytes from float_at hold them
+    own: Callable[[np.ndarray], np.ndarray] | None = None  # AttnViz's own dequantiser, where measured faster
+
+    @property
+    def kind(self) -> GGMLQuantizationType:
+        return GGMLQuantizationType(self.id)
+
+
+# Where each type's block keeps its floats (ggml-common.h's block structs): a scale d, and for
+# the "_1" and K types with a minimum, dmin beside it; Q2_K, Q3_K and Q6_K keep them last.
+_FLOATS = {"F32": ("f32", 0, 4), "F16": ("f16", 0, 2), "BF16": ("bf16", 0, 2), "Q4_0": ("f16", 0, 2),
+           "Q4_1": ("f16", 0, 4), "Q5_0": ("f16", 0, 2), "Q5_1": ("f16", 0, 4), "Q8_0": ("f16", 0, 2),
+           "Q2_K": ("f16", 80, 4), "Q3_K": ("f16", 108, 2), "Q4_K": ("f16", 0, 4), "Q5_K": ("f16", 0, 4),
+           "Q6_K": ("f16", 208, 2)}
+# The types gguf 0.19 dequantises (its quants.py), F32 and F16 being plain numbers.
+_DEQUANTISED = ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K",
+                "Q6_K", "IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ4_NL", "IQ4_XS",
+                "TQ1_0", "TQ2_0", "MXFP4")
 
 
 def _f32(blocks: np.ndarray) -> np.ndarray:
@@ -104,14 +127,22 @@ def _q4_1(blocks: np.ndarray) -> np.ndarray:
     return (_scale(blocks) * _nibbles(blocks[:, 4:]) + _scale(blocks, 2)).reshape(-1)
 
 
-TYPES = {quant.id: quant for quant in (
-    QuantType(F32, "F32", 1, 4, _f32, "f32", 4),
-    QuantType(F16, "F16", 1, 2, _f16, "f16", 2),
-    QuantType(BF16, "BF16", 1, 2, _bf16, "bf16", 2),
-    QuantType(Q4_0, "Q4_0", 32, 18, _q4_0, "f16", 2),
-    QuantType(Q4_1, "Q4_1", 32, 20, _q4_1, "f16", 4),
-    QuantType(Q8_0, "Q8_0", 32, 34, _q8_0, "f16", 2),
-)}
+# The plain types and the three of the built-in SmolLM2 and most small files, in a few numpy
+# steps: measured side by side on SmolLM2 (Q4_1), gguf 0.19's dequantize took 6.0–6.6 s where
+# these take 0.5–0.8 s. tests/core/test_gguf.py checks them against gguf's on every value.
+_OWN = {"F32": _f32, "F16": _f16, "BF16": _bf16, "Q4_0": _q4_0, "Q4_1": _q4_1, "Q8_0": _q8_0}
+
+
+def _quant_type(name: str) -> QuantType:
+    kind = GGMLQuantizationType[name]
+    per_block, block_bytes = GGML_QUANT_SIZES[kind]
+    floats, at, count = _FLOATS.get(name, ("f16", None, 2))
+    return QuantType(int(kind), name, per_block, block_bytes, floats, at, count, _OWN.get(name))
+
+
+TYPES = {quant.id: quant for quant in map(_quant_type, _DEQUANTISED)}
+F32, F16, BF16, Q4_0, Q4_1, Q8_0 = (int(GGMLQuantizationType[n])
+                                    for n in ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q8_0"))
 
 
 # ---------------------------------------------------------------- the file
@@ -373,15 +404,15 @@ class GGUF:
         return values
 
     def finite(self, name: str) -> bool:
-        """Whether every value of tensor `name` is a number (no NaN, no infinity), read from its
-        bytes without dequantising: a quantised value is finite when its block's 16-bit scale
-        (and minimum) are, so only those are looked at; a few MB at a time."""
+        """Whether every value of tensor `name` is a number (no NaN, no infinity), a few MB at a
+        time. A quantised value is finite when its block's scale (and minimum) are, so for the
+        types whose blocks AttnViz knows only those bytes are looked at; the rest are dequantised."""
         t = self.info(name)
         quant = TYPES[t.kind]
         blocks, start = self._raw(t).reshape(-1, quant.block_bytes), self._data + t.offset
         step = max(1, _SCAN_VALUES // quant.per_block)
         for i in range(0, len(blocks), step):
-            if _non_finite(blocks[i:i + step], t.kind):
+            if _non_finite(blocks[i:i + step], quant):
                 return False
             self._release(start + i * quant.block_bytes, start + (i + step) * quant.block_bytes)
         return True
@@ -413,16 +444,20 @@ class Metadata(Mapping):
 _EXPONENT = {"f32": ("<u4", 0xFF << 23), "f16": ("<u2", 0x1F << 10), "bf16": ("<u2", 0xFF << 7)}
 
 
-def _non_finite(blocks: np.ndarray, kind: int) -> bool:
+def _non_finite(blocks: np.ndarray, quant: QuantType) -> bool:
     """Whether some value stored in `blocks` (uint8 [n_blocks, block_bytes]) is NaN or infinite:
-    a plain float's bits, or the float16 scale (and minimum) heading each quantised block."""
-    quant = TYPES[kind]
+    a plain float's bits, the floats heading (or ending) each quantised block, or the values."""
+    if quant.float_at is None:
+        return not np.isfinite(dequantize(blocks, quant.id)).all()
     dtype, exponent = _EXPONENT[quant.floats]
-    bits = blocks[:, :quant.float_bytes].view(dtype)
+    bits = blocks[:, quant.float_at:quant.float_at + quant.float_bytes].copy().view(dtype)
     return bool(np.any(bits & exponent == exponent))
 
 
 def dequantize(raw: np.ndarray, kind: int) -> np.ndarray:
-    """The float32 values of a tensor of type `kind` from its stored bytes."""
+    """The float32 values of a tensor of type `kind` from its stored bytes (gguf does the work)."""
     quant = TYPES[kind]
-    return quant.dequantize(raw.reshape(-1, quant.block_bytes))
+    blocks = raw.reshape(-1, quant.block_bytes)
+    if quant.own is not None:
+        return quant.own(blocks)
+    return _dequantize(blocks, quant.kind).reshape(-1).astype(np.float32, copy=False)

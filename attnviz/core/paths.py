@@ -24,3 +24,21 @@ def resource_root() -> Path:
 
 def resource(*parts: str) -> Path:
     return resource_root().joinpath(*parts)
+
+
+def data_folder() -> Path:
+    """Where AttnViz keeps what it writes for itself (crash copies, the log, models it assembled):
+    $ATTNVIZ_DATA_DIR, else the system's place for an application's data, as Qt's
+    AppDataLocation names it for AttnViz (~/.local/share/AttnViz/AttnViz on Linux)."""
+    import os
+    import sys
+    override = os.environ.get("ATTNVIZ_DATA_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "AttnViz" / "AttnViz"

@@ -124,7 +124,7 @@ class Change:
 
 @dataclass(frozen=True, eq=False)
 class Live:
-    """The scenario is one layer of a real model's forward pass (core/llama.py): editing a head
+    """The scenario is one layer of a real model's forward pass (core/lm/): editing a head
     changes the model, which runs again from that layer and predicts anew."""
 
     model: object              # the loaded model, shared by every scenario made from it
@@ -132,6 +132,7 @@ class Live:
     ids: tuple[int, ...]       # ... as token ids
     layer: int                 # the layer shown
     changes: tuple = ()        # ((layer, head, Change), ...), sorted: every head changed so far
+    chat: bool = False         # the text was read in the model's chat template
 
     def change(self, layer: int, head: int) -> Change | None:
         return next((c for lay, h, c in self.changes if (lay, h) == (layer, head)), None)

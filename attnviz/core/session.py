@@ -5,6 +5,7 @@ A session is saved as `NAME.attnviz-model.json` (and so is its crash copy):
     {"format": "attnviz-model-session", "version": 1,
      "model": {"path": ..., "sha256": ..., "bytes": ..., "builtin": true|false},
      "text": "...", "ids": [...],                      # the text, and the tokens it was read as
+     "chat": true,                                     # only when read in the model's chat template
      "view": {"layer": L, "head": H, "query": Q},      # what was on screen
      "changes": [{"layer": L, "head": H, "off": false, "q": ARRAY | null, "k": null, "v": null}, ...],
      "shown": {"scenario": {...}, "q": ARRAY, "k": ARRAY, "v": ARRAY}}  # the layer on screen, plain
@@ -70,6 +71,7 @@ class Session:
     view: View
     changes: tuple      # ((layer, head, Change), ...), sorted, as Live.changes
     shown: dict | None  # the layer on screen as a scenario document, or None (too large to keep)
+    chat: bool = False  # the text was read in the model's chat template
 
 
 class ModelMismatch(ScenarioError):
@@ -98,21 +100,44 @@ def model_file(path, builtin: bool) -> ModelFile:
     """The model file's identity; its SHA-256 is worked out once per file version (a 100 MB model
     takes a few tenths of a second), then remembered."""
     path = os.path.abspath(str(path))
-    key = (path, stamp(path))
+    key = (path, _stamps(path))
     with _hashes_lock:
         known = _hashes.get(key)
     if known is None:
-        digest = hashlib.sha256()
-        try:
-            with open(path, "rb") as f:
-                for block in iter(lambda: f.read(1 << 20), b""):
-                    digest.update(block)
-        except OSError as e:
-            raise problem(path, QT_TR_NOOP("cannot be read ({0})"), e.strerror or e) from None
-        known = (digest.hexdigest(), os.path.getsize(path))
+        known = _folder_digest(path) if os.path.isdir(path) else _file_digest(path)
         with _hashes_lock:
             _hashes[key] = known
     return ModelFile(path, known[0], known[1], builtin)
+
+
+def _stamps(path: str) -> tuple:
+    """What tells a file's (or a model folder's files') contents changed."""
+    if not os.path.isdir(path):
+        return (stamp(path),)
+    from .lm.hf_folder import read_files
+    return tuple((f.name, stamp(f)) for f in read_files(path))
+
+
+def _file_digest(path: str) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as e:
+        raise problem(path, QT_TR_NOOP("cannot be read ({0})"), e.strerror or e) from None
+    return digest.hexdigest(), os.path.getsize(path)
+
+
+def _folder_digest(path: str) -> tuple[str, int]:
+    """A Hugging Face folder's identity: the SHA-256 of its files' names and SHA-256s, and their size."""
+    from .lm.hf_folder import read_files
+    digest, size = hashlib.sha256(), 0
+    for file in read_files(path):
+        sha, n = _file_digest(str(file))
+        digest.update(f"{file.name}\0{sha}\n".encode())
+        size += n
+    return digest.hexdigest(), size
 
 
 # ---------------------------------------------------------------- writing
@@ -122,7 +147,8 @@ def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
     live = s.live
     shown = {"scenario": scenario_to_dict(s, with_arrays=False),
              **{m: np.stack([h.matrix(m) for h in s.heads]) for m in MATRICES}}
-    return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown)
+    return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown,
+                   live.chat)
 
 
 def to_document(session: Session, meta: dict | None = None) -> dict:
@@ -134,6 +160,8 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
         "view": {"layer": session.view.layer, "head": session.view.head, "query": session.view.query},
         "changes": [_change_entry(layer, head, change) for layer, head, change in session.changes],
     }
+    if session.chat:
+        document["chat"] = True
     if session.shown is not None:
         document["shown"] = {"scenario": session.shown["scenario"],
                              **{m: _array_entry(session.shown[m]) for m in MATRICES}}
@@ -198,9 +226,12 @@ def from_document(document) -> Session:
     ids = document.get("ids")
     if not isinstance(ids, list) or not 0 < len(ids) <= 4 * MAX_TOKENS or not all(_whole(i, 0) for i in ids):
         raise ScenarioError(QT_TR_NOOP("\"ids\" must be the token ids the model read"))
+    chat = document.get("chat", False)
+    if not isinstance(chat, bool):
+        raise ScenarioError(QT_TR_NOOP("\"chat\" must be true or false"))
     shown = _shown(document.get("shown"))
     return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
-                   _changes(document.get("changes")), shown)
+                   _changes(document.get("changes")), shown, chat)
 
 
 def _whole(x, low: int, high: int = 1 << 31) -> bool:
@@ -297,7 +328,7 @@ def model_path(session: Session, bundled) -> Path | None:
 
 def check_model(session: Session, path) -> ModelFile:
     """The model file at `path`, if it is the session's; ModelMismatch saying why otherwise."""
-    if path is None or not os.path.isfile(path):
+    if path is None or not os.path.exists(path):
         raise ModelMismatch(QT_TR_NOOP("the model file {0} is not there"), session.model.path)
     found = model_file(path, session.model.builtin)
     if found.sha256 != session.model.sha256:
@@ -330,8 +361,8 @@ def shown_scenario(session: Session) -> Scenario:
 
 
 def identity(model) -> ModelFile:
-    """The identity of a loaded model's file (core.llama.Model), the built-in one marked as such."""
-    from .llama import bundled_model
+    """The identity of a loaded model's file (core.lm.Model), the built-in one marked as such."""
+    from .lm import bundled_model
     bundled = bundled_model()
     builtin = bundled is not None and os.path.realpath(bundled) == os.path.realpath(model.path)
     return model_file(model.path, builtin)
@@ -341,16 +372,16 @@ def restore(session: Session, load):
     """Run the session's model again with every change: (model, encoded text, the model as it is,
     the run with the changes). `load(path)` loads a model (None: the built-in one), so a window can
     keep the models it has loaded. ModelMismatch when the file is missing or another."""
-    from . import llama
+    from . import lm
     path = None if session.model.builtin else session.model.path
-    check_model(session, llama.bundled_model() if path is None else path)
+    check_model(session, lm.bundled_model() if path is None else path)
     model = load(path)
-    encoded = llama.encode(model, session.text)
+    encoded = lm.encode(model, session.text, chat=session.chat)
     if encoded.ids != session.ids:
         raise ModelMismatch(QT_TR_NOOP("the model reads the session's text as other tokens than when it was "
                                        "saved"))
     c = model.config
     changes = checked_changes(session, c.n_layers, c.n_heads, len(encoded.ids), c.d_head)
-    baseline = llama.run(model, encoded.ids)
-    result = llama.run(model, encoded.ids, changes, after=baseline) if changes else baseline
+    baseline = lm.run(model, encoded.ids)
+    result = lm.run(model, encoded.ids, changes, after=baseline) if changes else baseline
     return model, encoded, baseline, result

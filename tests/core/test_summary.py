@@ -124,13 +124,13 @@ def test_heads_sharing_k_and_v_are_recognised(preset, groups):
 def test_declared_k_v_groups_are_the_ones_the_head_panels_name_however_alike_the_heads_look(tmp_path):
     """A projection regrouped to as many K/V heads as heads repeats W_k's blocks (heads 0 and 2
     look alike): no groups. A real model's head whose k was edited still reads its group."""
-    from attnviz.core import llama
+    from attnviz.core import lm
     from attnviz.core.scenario import with_projection_options, with_value
     assert kv_groups(with_projection_options(load_preset("gqa-demo"), n_kv_heads=4)) is None
     gguf_writer.tiny_llama(tmp_path / "t.gguf", heads=4, kv_heads=2)
-    model = llama.load(tmp_path / "t.gguf")
-    encoded = llama.encode(model, "ab a b")
-    s = llama.scenario(model, encoded, llama.run(model, encoded.ids))
+    model = lm.load(tmp_path / "t.gguf")
+    encoded = lm.encode(model, "ab a b")
+    s = lm.scenario(model, encoded, lm.run(model, encoded.ids))
     assert kv_groups(s) == kv_groups(with_value(s, 1, "k", 0, 0, 5.0)) == [0, 0, 1, 1]
 
 

@@ -3,7 +3,7 @@ top when ATTNVIZ_BUNDLE_MODEL=1 put it in (documented, so it must not fail the b
 import importlib.util
 from pathlib import Path
 
-from attnviz.core.llama import BUNDLED
+from attnviz.core.lm import BUNDLED
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("attnviz_build", ROOT / "packaging" / "build.py")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import compute, load_preset, save_scenario
-from attnviz.core.llama import BUNDLED
+from attnviz.core.lm import BUNDLED
 from attnviz.core.scenario import with_token_renamed
 
 ROOT = Path(__file__).resolve().parents[2]

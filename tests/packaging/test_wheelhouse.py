@@ -38,8 +38,8 @@ def test_it_installs_with_the_index_disabled_and_gives_the_worked_example(tmp_pa
     row = json.loads(result.stdout)["heads"][0]["weights"][2]
     assert row == pytest.approx([0.045, 0.768, 0.187], abs=0.001)  # the tutorial's それ
     where = subprocess.run([str(python), "-c", "from attnviz.core.paths import resource_root; "
-                                               "from attnviz.core import llama; print(resource_root()); "
-                                               "print(llama.bundled_model())"],
+                                               "from attnviz.core import lm; print(resource_root()); "
+                                               "print(lm.bundled_model())"],
                            capture_output=True, text=True, check=True, cwd=tmp_path).stdout.splitlines()
     assert Path(where[0]).is_relative_to(venv) and where[0].endswith("attnviz/resources")
     assert Path(where[1]).is_relative_to(venv)  # the real model, found in the installed package

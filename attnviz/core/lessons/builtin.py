@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .. import llama
+from .. import lm
 from ..messages import QT_TR_NOOP
 from ..paths import resource
 from .file import SUFFIX, load
@@ -41,4 +41,4 @@ def list_lessons() -> tuple[Lesson, ...]:
     """Every built-in lesson that can be given here, in the order they are taught: a lesson on the real
     model only where the built-in model is installed."""
     lessons = (builtin_lesson(i) for i in builtin_ids())
-    return tuple(x for x in lessons if not x.needs_model or llama.bundled_model() is not None)
+    return tuple(x for x in lessons if not x.needs_model or lm.bundled_model() is not None)

@@ -22,7 +22,7 @@ from ..attention import POSITIONS
 from ..files import atomic_write, problem, read_limited, regular_file
 from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
 from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
-from ..llama import check_text
+from ..lm import check_text
 from ..messages import QT_TR_NOOP, AttnVizError, Phrase
 from ..numbers import RANGE_TEXT
 from ..scenario import MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE

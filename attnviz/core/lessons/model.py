@@ -1,4 +1,4 @@
-"""A real model's scenes: the built-in model (core/llama.py) reading a lesson's text, with some heads
+"""A real model's scenes: the built-in model (core/lm/) reading a lesson's text, with some heads
 switched off. Each (text, heads off) is run once a session and kept, so going back to a scene is
 instant; a scene with heads off is run from the first layer it changes, after the model as it is.
 
@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .. import llama
+from .. import lm
 from ..scenario import Change
 
 MAX_TEXT = 500   # characters: a lesson's sentence, a few dozen tokens (a run of every layer kept per scene)
@@ -23,25 +23,25 @@ KEPT_RUNS = 16   # runs kept; a lesson has a handful (the model as it is, and ea
 class ModelRun:
     """What a real model's scene shows: its run, and the model's own run for before → after."""
 
-    model: llama.Model
-    encoded: llama.Encoded
-    baseline: llama.Run  # no head switched off
-    run: llama.Run       # the scene's heads switched off (the baseline itself when none are)
+    model: lm.Model
+    encoded: lm.Encoded
+    baseline: lm.Run  # no head switched off
+    run: lm.Run       # the scene's heads switched off (the baseline itself when none are)
 
 
 def changes(off) -> tuple:
-    """The run's changes for the heads switched off, as core/llama.py takes them (sorted)."""
+    """The run's changes for the heads switched off, as core/lm/ takes them (sorted)."""
     return tuple((layer, head, Change(off=True)) for layer, head in sorted(off))
 
 
 class ModelRuns:
     def __init__(self, load=None):
-        self._load = load or (lambda cancelled=None: llama.load())
-        self._model: llama.Model | None = None
+        self._load = load or (lambda cancelled=None: lm.load())
+        self._model: lm.Model | None = None
         self._runs: OrderedDict = OrderedDict()  # (text, off) → ModelRun
         self._lock = threading.Lock()            # `has` is asked on the GUI thread while `get` runs
 
-    def model(self, cancelled=None) -> llama.Model:
+    def model(self, cancelled=None) -> lm.Model:
         if self._model is None:
             self._model = self._load(cancelled)
         return self._model
@@ -52,7 +52,7 @@ class ModelRuns:
 
     def get(self, text: str, off, cancelled=None) -> ModelRun:
         """The run of `text` with the heads `off` switched off, run now unless it is kept. Raises
-        llama.ModelError (not installed, a text too long) and tokenizer.Cancelled."""
+        lm.ModelError (not installed, a text too long) and tokenizer.Cancelled."""
         key = (text, tuple(sorted(off)))
         with self._lock:
             if key in self._runs:
@@ -61,12 +61,12 @@ class ModelRuns:
         model = self.model(cancelled)
         base = self._kept((text, ()))
         if base is None:
-            encoded = llama.encode(model, text, cancelled=cancelled)
-            base = ModelRun(model, encoded, *(2 * [llama.run(model, encoded.ids, cancelled=cancelled)]))
+            encoded = lm.encode(model, text, cancelled=cancelled)
+            base = ModelRun(model, encoded, *(2 * [lm.run(model, encoded.ids, cancelled=cancelled)]))
             self._keep((text, ()), base)
         if not key[1]:
             return base
-        run = llama.run(model, base.encoded.ids, changes(key[1]), after=base.baseline, cancelled=cancelled)
+        run = lm.run(model, base.encoded.ids, changes(key[1]), after=base.baseline, cancelled=cancelled)
         found = ModelRun(model, base.encoded, base.baseline, run)
         self._keep(key, found)
         return found

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 import numpy as np
 
-from .. import llama
+from .. import lm
 from ..compute import compute
 from ..formats.document import scenario_from_dict
 from ..io import load_scenario
@@ -95,7 +95,7 @@ def _model_scene(scene: Scene, index: int, lang: str, runs: ModelRuns | None) ->
         c = runs.model().config
         _check_model_ranges(scene, c)
         found = runs.get(scene.scenario.value, scene.off)
-        s = llama.scenario(found.model, found.encoded, found.run, scene.layer)
+        s = lm.scenario(found.model, found.encoded, found.run, scene.layer)
         head, query = _selection(scene, s, lang)
         answer = None if scene.question is None else _answer(scene, s, head, query, found)
     except LessonProblem as e:
@@ -204,5 +204,5 @@ def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | 
                                        "(weight {0:.3f})"), float(row[top]))
     if found is None:
         return Answer(hide, tuple(float(w) for w in row), top)
-    (token, text, _), = llama.top(found.model, found.run.probs, 1)
+    (token, text, _), = lm.top(found.model, found.run.probs, 1)
     return Answer(hide, tuple(float(w) for w in row), top, token, text)

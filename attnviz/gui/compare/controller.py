@@ -83,11 +83,11 @@ class CompareController:
 
     def compare_layer(self, layer: int) -> None:
         """The layer shown now (A) beside another layer of the same model (B), B − A per head."""
-        from ...core import llama
+        from ...core import lm
         from ...core.io import load_scenario
         s, path = self.document.scenario, self.document.path
         if s.live is not None:
-            self.runner.when_ready(lambda result: self.compare_with(lambda: llama.another_layer(s, result, layer)))
+            self.runner.when_ready(lambda result: self.compare_with(lambda: lm.another_layer(s, result, layer)))
         else:
             self.compare_with(lambda: load_scenario(path, layer))  # read off the GUI thread
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ...core import llama
+from ...core import lm
 from ...core.formats.document import scenario_to_dict
 from ...core.lessons import SUFFIX, Bilingual, Lesson, Ref, Scene, SceneSettings, save
 from ...core.lessons.builtin import is_builtin
@@ -163,7 +163,7 @@ def model_scene(s, head: int, query: int, stage, view: str, colour_scale: str, c
     """A real model's layer as a lesson names it: the built-in model's text, the layer, the heads off. What a
     lesson cannot say again (another model's file, q, k or v typed in, a long text) is refused, saying why."""
     live = s.live
-    if llama.bundled_model() is None or Path(live.model.path) != llama.bundled_model():
+    if lm.bundled_model() is None or Path(live.model.path) != lm.bundled_model():
         raise NotAScene(tr("a lesson's real model is the built-in one: this run is another model's"))
     if any(c.q is not None or c.k is not None or c.v is not None for _, _, c in live.changes):
         raise NotAScene(tr("a lesson can switch a real model's heads off, not keep q, k or v typed into them: "

@@ -42,15 +42,19 @@ class ModelController:
     def dialog(self):
         from .dialog import ModelDialog
         live = self.document.scenario.live
-        dialog = ModelDialog(self.shell.dialog_parent(), live.text if live else None)
+        dialog = ModelDialog(self.shell.dialog_parent(), live.text if live else None, self.runner.source,
+                             live.chat if live else False)
         if dialog.exec() == QDialog.Accepted:
-            self.run(dialog.chosen_text(), dialog.path)
+            self.run(dialog.chosen_text(), dialog.source, dialog.chosen_chat())
 
-    def run(self, text: str, path=None) -> bool:
-        """Read `text` with the real model (loaded once, off the GUI thread); it opens when it has run."""
-        if not self.maybe_save():
+    def run(self, text: str, source=None, chat: bool = False) -> bool:
+        """Read `text` with a real model (None: the built-in one; an id or a path), in its chat
+        template with `chat`; loaded once, off the GUI thread, it opens when it has run. A model
+        with terms of use shows them first, and runs only when they are accepted."""
+        from .terms import terms_accepted
+        if not terms_accepted(self.shell.dialog_parent(), source) or not self.maybe_save():
             return False
-        self.runner.start(text, path)
+        self.runner.start(text, source, chat)
         return True
 
     def _progress(self, what: str, done: int, total: int):
@@ -58,6 +62,7 @@ class ModelController:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
         self.progress.setFormat({"load": tr("Loading the model: %v of %m layers"),
+                                 "assemble": tr("Joining Gemma 3's files (first use): %v of %m MB"),
                                  "tokens": tr("Reading the text…")}.get(what, tr("Running the model…")))
         self.progress.setToolTip(self.progress.format())
 
@@ -67,10 +72,10 @@ class ModelController:
         self.cancel.setVisible(self.runner.reading())
 
     def _ran(self, model, encoded, result):
-        from ...core import llama
+        from ...core import lm
         self._show_progress()
         try:
-            scenario = llama.scenario(model, encoded, result, 0)
+            scenario = lm.scenario(model, encoded, result, 0)
         except ScenarioError as e:  # said every time, not once a session as an unexpected error is
             self.shell.warn(tr("Cannot run the model"), describe(e))
             return
@@ -95,12 +100,12 @@ class ModelController:
         self.runner.when_ready(lambda result: self._show_layer(scenario, result, layer, head, query, refused))
 
     def _show_layer(self, scenario, result, layer, head, query, refused):
-        from ...core import llama
+        from ...core import lm
         d = self.document
         if d.scenario is not scenario or scenario.live.layer == layer:
             refused()
             return
-        d.show(llama.another_layer(scenario, result, layer))
+        d.show(lm.another_layer(scenario, result, layer))
         d.select(head=head, query=query)
 
     # ------------------------------------------------------------- a saved session
@@ -119,9 +124,9 @@ class ModelController:
         return True
 
     def _session_restored(self, model, encoded, result, session, source):
-        from ...core import llama
+        from ...core import lm
         self._show_progress()
-        self.document.replace(llama.scenario(model, encoded, result, session.view.layer), source)
+        self.document.replace(lm.scenario(model, encoded, result, session.view.layer), source)
         self.document.select(head=session.view.head, query=session.view.query)
         if source and not self.restoring:
             settings.remember_recent(source)

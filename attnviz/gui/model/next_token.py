@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ...core import llama
+from ...core import lm
 from ...core.text import visible
 from ..common.i18n import Retranslated, tr
 from ..look.fonts import figure_font, figure_font_like
@@ -74,13 +74,13 @@ def rows(model, before, after, k: int = TOP) -> list[tuple[str, float, float | N
 
 def rows_with_ids(model, before, after, k: int = TOP) -> list[tuple[int, str, float, float | None]]:
     """rows(), each with its token's id first."""
-    now = llama.top(model, after.probs, k)
+    now = lm.top(model, after.probs, k)
     def label(i, text):
-        return shown_token(text, llama.token_bytes(model, i))
+        return shown_token(text, lm.token_bytes(model, i))
     out = [(i, label(i, text), p, float(before.probs[i]) if before is not after else None) for i, text, p in now]
     if before is not after:
         ids = {i for i, _, _ in now}
-        out += [(i, label(i, text), float(after.probs[i]), p) for i, text, p in llama.top(model, before.probs, k)
+        out += [(i, label(i, text), float(after.probs[i]), p) for i, text, p in lm.top(model, before.probs, k)
                 if i not in ids]
     return out
 
@@ -292,7 +292,7 @@ class NextTokenView(Retranslated, QWidget):
     def label(self, token_id: int) -> str:
         """A token as the bars write it."""
         model = self.runner.model
-        return shown_token(llama.token_text(model, token_id), llama.token_bytes(model, token_id))
+        return shown_token(lm.token_text(model, token_id), lm.token_bytes(model, token_id))
 
     def refresh(self):
         r, live = self.runner, self.runner.document.scenario.live

@@ -16,10 +16,10 @@ import threading
 
 from PySide6.QtCore import QObject, Signal
 
-from ...core import llama
+from ...core import lm
 from ...core import session as sessions
+from ...core.lm import Cancelled
 from ...core.scenario import ScenarioError
-from ...core.tokenizer import Cancelled
 from ..common.i18n import describe
 
 
@@ -69,10 +69,10 @@ class ModelRunner(QObject):
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
-        self.model: llama.Model | None = None
-        self.model_path = None
-        self.baseline: llama.Run | None = None  # the model as it is, for before → after
-        self.latest: llama.Run | None = None
+        self.model: lm.Model | None = None
+        self.source = None    # what the model shown was opened from: None (built in), an id or a path
+        self.baseline: lm.Run | None = None  # the model as it is, for before → after
+        self.latest: lm.Run | None = None
         self.busy = False
         self._pool = _Worker("attnviz-model")
         self._job: threading.Event | None = None  # the new text being read; set: cancelled
@@ -90,13 +90,14 @@ class ModelRunner(QObject):
 
     # ------------------------------------------------------------- a new text
 
-    def start(self, text: str, path=None) -> None:
-        """Load the model (once; again for another file) and run it on `text`, off the GUI thread.
-        A new text still being read is cancelled: the newest is the one wanted."""
+    def start(self, text: str, source=None, chat: bool = False) -> None:
+        """Load the model (once; again for another file) and run it on `text` (in its chat
+        template with `chat`), off the GUI thread. A new text still being read is cancelled: the
+        newest is the one wanted."""
         self.cancel()
         self.busy = True
         self._job = threading.Event()
-        self._pool.submit(self._start, text, path, self._job)
+        self._pool.submit(self._start, text, source, chat, self._job)
 
     def cancel(self) -> None:
         """Stop reading the new text at the worker's next checkpoint; what is shown stays."""
@@ -107,19 +108,19 @@ class ModelRunner(QObject):
         """True while a new text is being loaded, tokenised or run (and not cancelled)."""
         return self._job is not None and not self._job.is_set()
 
-    def _start(self, text, path, job) -> None:
+    def _start(self, text, source, chat, job) -> None:
         def stop() -> bool:
             return job.is_set() or self._closing.is_set()
         try:
-            model = self._load(path, job)
+            model = self._load(source, job)
             self._tell(self.progress, "tokens", 0, 1)
-            encoded = llama.encode(model, text, cancelled=stop)
+            encoded = lm.encode(model, text, cancelled=stop, chat=chat)
             self._tell(self.progress, "run", 0, 1)
-            result = llama.run(model, encoded.ids, cancelled=stop)
+            result = lm.run(model, encoded.ids, cancelled=stop)
         except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
             self._report(job, e)
             return
-        self._tell(self._worker_loaded, job, model, path, encoded, result)
+        self._tell(self._worker_loaded, job, model, source, encoded, result)
         self._remember_identity(model)
 
     def _report(self, job, e: BaseException) -> None:
@@ -164,7 +165,7 @@ class ModelRunner(QObject):
         if job is not self._job or job.is_set():
             self._cancelled(job)
             return
-        self.model, self.model_path = model, path
+        self.model, self.source = model, path
         self.baseline, self.latest = baseline, result
         self.busy = False
         self._job = None
@@ -206,7 +207,7 @@ class ModelRunner(QObject):
             return
         self._tell(self._worker_scene, (text, off), None)
 
-    def builtin_model(self, cancelled=None) -> llama.Model:
+    def builtin_model(self, cancelled=None) -> lm.Model:
         """The built-in model, loaded once a session (on the worker: it takes a second or two)."""
         class Job:  # what _load asks of a new text's job
             def is_set(self):
@@ -216,27 +217,36 @@ class ModelRunner(QObject):
     def adopt(self, model, baseline, result) -> None:
         """A run made for a lesson's scene is the one shown: the next token (before → after), and edits
         run again from it."""
-        self.model, self.model_path = model, None
+        self.model, self.source = model, None
         self.baseline, self.latest = baseline, result
         self.ran.emit(result)
 
-    def _load(self, path, job) -> llama.Model:
+    def _load(self, source, job) -> lm.Model:
         from ...core.files import stamp
-        key = (str(path or llama.bundled_model() or ""), stamp(path or llama.bundled_model() or ""))
+        path = lm.resolve(source)
+        key = (str(path), stamp(path))
         if key not in self._loaded_models:
-            def step(done, total):
+            def stop():
                 if job.is_set() or self._closing.is_set():
                     raise Cancelled()
+
+            def step(done, total):
+                stop()
                 self._tell(self.progress, "load", done, total)
+
+            def joined(done, total):
+                stop()
+                self._tell(self.progress, "assemble", done >> 20, total >> 20)
             step(0, 1)
-            self._loaded_models[key] = llama.load(path, progress=step)
+            model = lm.load(source, progress=step, assembling=joined)
+            self._loaded_models[key] = self._loaded_models[(str(path), stamp(path))] = model  # Gemma: now joined
         return self._loaded_models[key]
 
-    def _loaded(self, job, model, path, encoded, result) -> None:
+    def _loaded(self, job, model, source, encoded, result) -> None:
         if job is not self._job or job.is_set():  # cancelled after its last checkpoint: dropped all the same
             self._cancelled(job)
             return
-        self.model, self.model_path = model, path
+        self.model, self.source = model, source
         self.baseline = self.latest = result
         self.busy = False
         self._job = None
@@ -275,7 +285,7 @@ class ModelRunner(QObject):
         if live is None or self.model is None or live.model is not self.model:
             return
         if self.latest is not None and self.latest.ids == live.ids and \
-                llama._same_changes_all(self.latest.changes, live.changes):
+                lm.same_changes(self.latest.changes, live.changes):
             return
         self._request(live)
 
@@ -291,7 +301,7 @@ class ModelRunner(QObject):
                 result = self.baseline  # undone back to the model as it is: exactly its own prediction
             else:
                 after = self.latest if self.latest is not None and self.latest.ids == ids else None
-                result = llama.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set)
+                result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set)
         except Cancelled:
             return  # the window is closing
         except MemoryError:
@@ -307,7 +317,7 @@ class ModelRunner(QObject):
         self.busy = self._job is not None  # a new text may be waiting behind this run
         live = self.document.scenario.live
         if live is not None and live.model is self.model and (
-                result.ids != live.ids or not llama._same_changes_all(result.changes, live.changes)):
+                result.ids != live.ids or not lm.same_changes(result.changes, live.changes)):
             self._request(live)  # edited again meanwhile: run for the newest changes
             return
         self.ran.emit(result)
@@ -315,10 +325,10 @@ class ModelRunner(QObject):
         for callback in waiting:
             callback(result)
 
-    def current(self) -> llama.Run | None:
+    def current(self) -> lm.Run | None:
         """The run of the scenario's current changes, when it has finished."""
         live = self.document.scenario.live
-        if self.latest is None or live is None or not llama._same_changes_all(self.latest.changes, live.changes):
+        if self.latest is None or live is None or not lm.same_changes(self.latest.changes, live.changes):
             return None
         return self.latest
 

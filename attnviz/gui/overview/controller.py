@@ -23,13 +23,13 @@ class OverviewController:
     def open(self) -> None:
         """Every layer × head of what is open: a model's file (each layer read from the file, the
         one shown with its edits), the real model's run, or the one layer of a scenario."""
-        from ...core import llama
+        from ...core import lm
         from ...core.files import stamp
         from ...core.io import load_scenario
         d, s = self.document, self.document.scenario
         if s.live is not None:
             self.runner.when_ready(lambda result: self._open(
-                s, s.layer[1], lambda layer: s if layer == s.layer[0] else llama.another_layer(s, result, layer)))
+                s, s.layer[1], lambda layer: s if layer == s.layer[0] else lm.another_layer(s, result, layer)))
             return
         path, count = d.path, s.layer[1] if s.layer and d.path and holds_layers(d.path) else 1
         opened = d.disk_stamp

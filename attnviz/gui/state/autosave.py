@@ -17,10 +17,11 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from ...core import session as sessions
 from ...core.io import load_with_meta, save_scenario
+from ...core.paths import data_folder
 from ...core.scenario import ScenarioError, count_values
 from ...core.text import first_control
 
@@ -28,12 +29,6 @@ DELAY_MS = 2000  # after the last change: a crash loses at most a couple of seco
 WATCH_MS = 50  # how often the window looks whether a copy has been written
 JSON_AUTOSAVE_VALUES = 20_000  # up to this many numbers a copy is JSON (a millisecond); beyond, .npz
 SUFFIXES = (".json", ".npz")
-
-
-def data_folder() -> Path:
-    """Where autosaves and the error log live (e.g. ~/.local/share/AttnViz/AttnViz)."""
-    override = os.environ.get("ATTNVIZ_DATA_DIR")
-    return Path(override or QStandardPaths.writableLocation(QStandardPaths.AppDataLocation))
 
 
 class Superseded(Exception):

@@ -64,8 +64,8 @@ def app_icon() -> QIcon:
     return icon
 
 
-def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_path=None,
-        session: str | None = None, lesson=None) -> int:
+def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_source=None,
+        session: str | None = None, lesson=None, model_chat: bool = False) -> int:
     """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
 
     With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
@@ -86,7 +86,7 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
         window.report(notices[-1])
     window.recovery.offer_restore()
     if model_text is not None:
-        window.model.run(model_text, model_path)
+        window.model.run(model_text, model_source, model_chat)
     if session is not None:
         window.model.open_session(session)
     if lesson is not None:  # (a lesson, the scene to start from): given full screen

@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from ...core.paths import data_folder
 from ..common.i18n import tr
-from ..state.autosave import data_folder
 
 LOG_NAME = "errors.log"
 MAX_LOG_BYTES = 1_000_000

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from attnviz.core import compute, llama
+from attnviz.core import compute, lm
 from attnviz.core.align import align, differences
 from attnviz.core.explain import dot_text, fmt, fmt_vector, output_text
 from attnviz.core.presets import load_preset
@@ -297,7 +297,7 @@ def next_percent(text: str, before: bool = False):
     own, every head on."""
     def check(o):
         run = o.run.baseline if before else o.run.run
-        found = [p for _, t, p in llama.top(o.run.model, run.probs, 20) if t == text]
+        found = [p for _, t, p in lm.top(o.run.model, run.probs, 20) if t == text]
         assert found, f"{text!r} is not among the 20 likeliest next tokens"
         return 100 * found[0]
     return check
@@ -355,7 +355,7 @@ def first_token_heads():
     def check(o):
         found = 0
         for number in range(o.run.model.config.n_layers):
-            s = llama.scenario(o.run.model, o.run.encoded, o.run.run, number)
+            s = lm.scenario(o.run.model, o.run.encoded, o.run.run, number)
             found += sum(int(np.argmax(h.weights[-1]) == 0) for h in compute(s).heads)
         return found
     return check

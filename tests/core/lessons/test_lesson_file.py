@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core.lessons import (
     VIEWS,
     Bilingual,
@@ -38,12 +38,13 @@ def small_lesson(**scene) -> dict:
 
 def test_the_three_source_lessons_are_built_in_in_the_order_they_are_taught_then_the_real_models():
     assert ORDER == ("attention", "multi-head", "why-it-works", "real-model")
-    installed = llama.bundled_model() is not None
+    installed = lm.bundled_model() is not None
     assert tuple(lesson.id for lesson in BUILT_IN) == (ORDER if installed else ORDER[:3])
 
 
 def test_the_real_models_lesson_is_listed_only_where_the_model_is_installed(monkeypatch):
-    monkeypatch.setattr(llama, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm.catalog, "bundled_model", lambda: None)
     assert [x.id for x in list_lessons()] == ["attention", "multi-head", "why-it-works"]
     assert builtin_lesson("real-model").needs_model  # still readable: `attnviz lesson real-model` says why not
 

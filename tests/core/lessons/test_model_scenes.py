@@ -5,12 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core.lessons import LessonError, builtin_lesson, dumps, loads, open_scene
 from attnviz.core.lessons.model import ModelRuns
 
 TEXT = "The cat ate the fish. The fish was fresh. The cat"
-needs_model = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+needs_model = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 
 
 def lesson(**scene) -> str:
@@ -47,11 +47,11 @@ def test_a_scene_with_a_head_off_shows_the_models_run_with_that_head_off(runs):
     assert [(layer, head, c.off) for layer, head, c in o.scenario.live.changes] == [(1, 4, True)]
     assert o.run.run.changes == o.scenario.live.changes
     model = o.run.model
-    ids = llama.encode(model, TEXT).ids
-    direct = llama.run(model, ids, o.scenario.live.changes)
+    ids = lm.encode(model, TEXT).ids
+    direct = lm.run(model, ids, o.scenario.live.changes)
     assert np.allclose(o.run.run.probs, direct.probs, atol=1e-9)  # the same as running it afresh
     assert o.answer.next_token == int(np.argmax(direct.probs)) and o.answer.next_text == " was"
-    assert o.run.baseline.changes == () and llama.token_text(model, int(np.argmax(o.run.baseline.probs))) == " ate"
+    assert o.run.baseline.changes == () and lm.token_text(model, int(np.argmax(o.run.baseline.probs))) == " ate"
 
 
 @needs_model

@@ -8,12 +8,12 @@ import pytest
 from PySide6.QtCore import Qt
 from test_player import giving, press, settle  # tests/gui/lessons is on the path
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.gui.common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from attnviz.gui.model.next_token import BAR
 from attnviz.gui.state.commands import SetHeadOff
 
-pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 NEXT_QUESTION = 1   # scene 2: which token comes after "The cat"?
 ONE_FOUR_OFF = 5    # scene 6: head 1.4 switched off, the prediction moves
 
@@ -45,7 +45,7 @@ def click_token(w, qtbot, text: str):
 
     from attnviz.gui.look.fonts import figure_font_like
     cells = bars._choice_cells(QFontMetricsF(figure_font_like(bars.font())), len(drawn))
-    row = next(r for r, index in enumerate(drawn) if llama.token_text(w.model.runner.model, bars.ids[index]) == text)
+    row = next(r for r, index in enumerate(drawn) if lm.token_text(w.model.runner.model, bars.ids[index]) == text)
     qtbot.mouseClick(bars, Qt.LeftButton, pos=cells[row].center().toPoint())
     settle()
 

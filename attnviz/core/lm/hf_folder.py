@@ -1,0 +1,344 @@
+"""A Hugging Face model folder (config.json, *.safetensors possibly sharded, tokenizer.json)
+loaded as a Model with `safetensors` and `tokenizers`; no torch.
+
+The weights are laid out as transformers keeps them: q and k in the layout that turns halves
+(i, i + d_head/2) under RoPE; Gemma's norms as w in x · (1 + w) (so 1 is added here); GPT-2's
+Conv1D matrices as (in, out) (so they are turned here). The folder's shapes are checked against
+its config.json before anything is read, and its values for NaN as they are read.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+from safetensors import safe_open
+
+from ..files import FileProblem, os_problem, problem, read_limited
+from ..messages import QT_TR_NOOP
+from ..scenario import ScenarioError
+from . import tokens as tk
+from .gguf_file import checked
+from .weights import FAMILIES, Block, Config, Model, Norm
+
+MAX_CONFIG_BYTES = 1 << 20
+MAX_SHARDS = 256
+# config.json's model_type -> the family that runs it
+MODEL_TYPES = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3": "qwen3", "gemma3_text": "gemma3",
+               "gpt2": "gpt2"}
+_NUMPY = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
+
+
+def is_folder(path) -> bool:
+    return Path(path).is_dir()
+
+
+def read_files(folder) -> list[Path]:
+    """The files of a folder that make the model (what a session's SHA-256 covers), sorted."""
+    folder = Path(folder)
+    named = [folder / n for n in ("config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja",
+                                  "model.safetensors.index.json")]
+    return sorted([p for p in named if p.is_file()] + [p for p in folder.glob("*.safetensors") if p.is_file()])
+
+
+def load(folder, progress=None) -> Model:
+    folder = Path(folder)
+    if not (folder / "config.json").is_file():
+        raise problem(folder, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
+    config_json = _json(folder / "config.json")
+    c = _config(folder, config_json)
+    tensors = _Tensors(folder)
+    try:
+        vocab = _number(folder, config_json, "vocab_size")
+        _check(folder, c, tensors, vocab)
+        tokenizer = _tokenizer(folder)
+        if len(tokenizer.pieces) > vocab:  # a token with no embedding row: refused before any weight is read
+            raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
+                                             "row per token is needed"), len(tokenizer.pieces), vocab)
+        blocks = []
+        for i in range(c.n_layers):
+            blocks.append(_block(c, tensors, i))
+            if progress:
+                progress(i + 1, c.n_layers)
+        embedding = tensors.get(_embedding_name(c))
+        output = tensors.get("lm_head.weight") if tensors.has("lm_head.weight") else embedding
+        gpt2 = c.family == "gpt2"
+        out_norm = Norm(tensors.get("ln_f.weight"), tensors.get("ln_f.bias")) if gpt2 else \
+            _rms(c, tensors.get("model.norm.weight"))
+        positions = tensors.get("wpe.weight") if gpt2 else None
+        return Model(c, embedding, blocks, out_norm, output, tokenizer, folder, positions,
+                     licence=str(config_json.get("license", "")))
+    finally:
+        tensors.close()
+
+
+def describe(folder) -> dict:
+    folder = Path(folder)
+    config_json = _json(folder / "config.json")
+    family = MODEL_TYPES.get(config_json.get("model_type"), config_json.get("model_type", ""))
+    tensors = _Tensors(folder)
+    try:
+        params = sum(math.prod(tensors.shape(n)) for n in tensors.names)
+        kinds = {tensors.dtype(n) for n in tensors.names}
+    finally:
+        tensors.close()
+    settings = folder / "tokenizer_config.json"
+    chat = (folder / "chat_template.jinja").is_file() or (
+        settings.is_file() and isinstance(_json(settings).get("chat_template"), str))
+    return {"family": family, "parameters": params, "quantisation": "/".join(sorted(kinds)), "licence": "",
+            "name": folder.name, "chat": chat}
+
+
+# ---------------------------------------------------------------- the folder's files
+
+def _json(path: Path) -> dict:
+    try:
+        value = json.loads(read_limited(path, MAX_CONFIG_BYTES))
+    except FileProblem:
+        raise
+    except (OSError, ValueError) as e:
+        raise problem(path, QT_TR_NOOP("is not valid JSON ({0})"), type(e).__name__) from None
+    if not isinstance(value, dict):
+        raise problem(path, QT_TR_NOOP("is not a JSON object"))
+    return value
+
+
+class _Tensors:
+    """The folder's safetensors files as one table of names; values read one at a time."""
+
+    def __init__(self, folder: Path):
+        index = folder / "model.safetensors.index.json"
+        files = sorted(set(_json(index).get("weight_map", {}).values())) if index.exists() else ["model.safetensors"]
+        if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
+            raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
+        self.files, self.where = [], {}
+        try:
+            for name in files:
+                path = folder / name
+                if not path.is_file():
+                    raise problem(path, QT_TR_NOOP("is not there: the model folder is incomplete"))
+                f = safe_open(str(path), framework="numpy")
+                self.files.append(f)
+                for key in f.keys():
+                    self.where[key.removeprefix("transformer.")] = (f, key)
+        except FileProblem:
+            self.close()
+            raise
+        except Exception as e:  # the Rust reader says what is wrong with the header
+            self.close()
+            raise problem(folder, QT_TR_NOOP("its safetensors files cannot be read ({0})"), str(e)[:120]) from None
+        self.names = list(self.where)
+
+    def has(self, name: str) -> bool:
+        return name in self.where
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        f, key = self.where[name]
+        return tuple(f.get_slice(key).get_shape())
+
+    def dtype(self, name: str) -> str:
+        f, key = self.where[name]
+        return f.get_slice(key).get_dtype()
+
+    def get(self, name: str) -> np.ndarray:
+        """float32; bfloat16 (which numpy has not) widened from its bits."""
+        f, key = self.where[name]
+        kind = self.dtype(name)
+        if kind == "BF16":
+            bits = f.get_slice(key)[:]  # the numpy side hands bfloat16 over as raw 16-bit words
+            values = (np.asarray(bits).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+        else:
+            values = f.get_tensor(key).astype(np.float32, copy=False)  # float32 files: no second copy
+        if not np.isfinite(values).all():
+            raise problem(name, QT_TR_NOOP("holds values that are not numbers (NaN or infinity): the file is damaged"))
+        return values
+
+    def close(self) -> None:
+        self.files = []
+
+
+# ---------------------------------------------------------------- config.json
+
+def _number(folder: Path, cfg: dict, *keys, default=None, whole=True):
+    for key in keys:
+        if cfg.get(key) is not None:
+            value = cfg[key]
+            break
+    else:
+        if default is None:
+            raise problem(folder / "config.json", QT_TR_NOOP("has no {0}: not a model AttnViz can run"), keys[0])
+        value = default
+    good = isinstance(value, int) if whole else isinstance(value, (int, float))
+    if not good or isinstance(value, bool) or not 0 < value < math.inf:
+        raise problem(folder / "config.json", QT_TR_NOOP("its {0} is {1!r}, not a positive number"), keys[0], value)
+    return value
+
+
+def _rope_base(folder: Path, cfg: dict, kind: str | None, default: float) -> float:
+    """rope_theta, or transformers 5's rope_parameters (per layer type for Gemma 3)."""
+    params = cfg.get("rope_parameters")
+    if isinstance(params, dict) and kind in params and isinstance(params[kind], dict):
+        params = params[kind]
+    if isinstance(params, dict) and "rope_theta" in params:
+        return float(_number(folder, params, "rope_theta", whole=False))
+    return float(_number(folder, cfg, "rope_local_base_freq" if kind == "sliding_attention" else "rope_theta",
+                         default=default, whole=False))
+
+
+def _rope_factors(cfg: dict, d_head: int, base: float):
+    """Llama 3's frequency factors from its rope_scaling (transformers' _compute_llama3_parameters)."""
+    s = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
+    kind = s.get("rope_type", s.get("type")) if isinstance(s, dict) else None
+    if kind in (None, "default"):
+        return None
+    if kind != "llama3":
+        raise ScenarioError(QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), kind)
+    factor, low, high = s["factor"], s["low_freq_factor"], s["high_freq_factor"]
+    old = s["original_max_position_embeddings"]
+    out = []
+    for i in range(0, d_head, 2):
+        wavelength = 2 * math.pi * base ** (i / d_head)
+        if wavelength < old / high:
+            out.append(1.0)
+        elif wavelength > old / low:
+            out.append(float(factor))
+        else:
+            smooth = (old / wavelength - low) / (high - low)
+            out.append(1.0 / ((1 - smooth) / factor + smooth))
+    return tuple(out)
+
+
+def _config(folder: Path, cfg: dict) -> Config:
+    kind = cfg.get("model_type")
+    family = MODEL_TYPES.get(kind)
+    if family is None:
+        raise problem(folder, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
+                      kind, ", ".join(FAMILIES))
+    n = lambda *keys, **kw: _number(folder, cfg, *keys, **kw)  # noqa: E731
+    d, heads, layers = n("hidden_size", "n_embd"), n("num_attention_heads", "n_head"), n("num_hidden_layers", "n_layer")
+    d_head = n("head_dim", default=max(1, d // heads))
+    gemma, gpt2 = family == "gemma3", family == "gpt2"
+    types = cfg.get("layer_types")
+    if gemma and not (isinstance(types, list) and len(types) == layers):
+        every = n("sliding_window_pattern", default=6)
+        types = ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(layers)]
+    base = 0.0 if gpt2 else _rope_base(folder, cfg, "full_attention" if gemma else None, 10000.0)
+    try:
+        factors = None if gpt2 else _rope_factors(cfg, d_head, base)
+    except (ScenarioError, KeyError, TypeError) as e:
+        raise problem(folder / "config.json", e if isinstance(e, ScenarioError) else
+                      QT_TR_NOOP("its rope_scaling cannot be read")) from None
+    config = Config(
+        family=family, n_layers=layers, d=d, d_ff=n("intermediate_size", "n_inner", default=4 * d), n_heads=heads,
+        n_kv_heads=n("num_key_value_heads", default=heads), d_head=d_head,
+        eps=float(n("rms_norm_eps", "layer_norm_epsilon", default=1e-6, whole=False)),
+        context=n("max_position_embeddings", "n_positions", default=2048), name=folder.name,
+        rope_base=base, rope_base_local=_rope_base(folder, cfg, "sliding_attention", 10000.0) if gemma else None,
+        rope_halves=True, rope_factors=factors,
+        window=n("sliding_window", default=512) if gemma else None,
+        sliding=tuple(t == "sliding_attention" for t in types) if gemma else (),
+        q_scale=math.sqrt(d_head / n("query_pre_attn_scalar", default=d_head, whole=False)) if gemma else 1.0,
+        embed_scale=math.sqrt(d) if gemma else 1.0, quant=str(cfg.get("torch_dtype", cfg.get("dtype", ""))))
+    if gemma and cfg.get("final_logit_softcapping") or cfg.get("attn_logit_softcapping"):
+        raise problem(folder / "config.json", QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
+    return checked(folder, config)
+
+
+def _embedding_name(c: Config) -> str:
+    return "wte.weight" if c.family == "gpt2" else "model.embed_tokens.weight"
+
+
+def expected_shapes(c: Config, vocab: int, t: _Tensors) -> dict[str, tuple[int, ...]]:
+    q, kv, d, ff = c.n_heads * c.d_head, c.n_kv_heads * c.d_head, c.d, c.d_ff
+    out = {_embedding_name(c): (vocab, d)}
+    if t.has("lm_head.weight"):
+        out["lm_head.weight"] = (vocab, d)
+    if c.family == "gpt2":
+        out.update({"wpe.weight": (c.context, d), "ln_f.weight": (d,), "ln_f.bias": (d,)})
+        for i in range(c.n_layers):
+            p = f"h.{i}."
+            out.update({p + "ln_1.weight": (d,), p + "ln_1.bias": (d,), p + "ln_2.weight": (d,), p + "ln_2.bias": (d,),
+                        p + "attn.c_attn.weight": (d, 3 * q), p + "attn.c_attn.bias": (3 * q,),
+                        p + "attn.c_proj.weight": (q, d), p + "attn.c_proj.bias": (d,),
+                        p + "mlp.c_fc.weight": (d, ff), p + "mlp.c_fc.bias": (ff,),
+                        p + "mlp.c_proj.weight": (ff, d), p + "mlp.c_proj.bias": (d,)})
+        return out
+    out["model.norm.weight"] = (d,)
+    for i in range(c.n_layers):
+        p = f"model.layers.{i}."
+        out.update({p + "input_layernorm.weight": (d,), p + "post_attention_layernorm.weight": (d,),
+                    p + "self_attn.q_proj.weight": (q, d), p + "self_attn.k_proj.weight": (kv, d),
+                    p + "self_attn.v_proj.weight": (kv, d), p + "self_attn.o_proj.weight": (d, q),
+                    p + "mlp.gate_proj.weight": (ff, d), p + "mlp.up_proj.weight": (ff, d),
+                    p + "mlp.down_proj.weight": (d, ff)})
+        if c.family == "qwen2":
+            out.update({p + f"self_attn.{m}_proj.bias": (size,) for m, size in (("q", q), ("k", kv), ("v", kv))})
+        if c.family in ("qwen3", "gemma3"):
+            out.update({p + "self_attn.q_norm.weight": (c.d_head,), p + "self_attn.k_norm.weight": (c.d_head,)})
+        if c.family == "gemma3":
+            out.update({p + "pre_feedforward_layernorm.weight": (d,), p + "post_feedforward_layernorm.weight": (d,)})
+    return out
+
+
+def _check(folder: Path, c: Config, t: _Tensors, vocab: int) -> None:
+    for name, shape in expected_shapes(c, vocab, t).items():
+        if not t.has(name):
+            raise problem(folder, QT_TR_NOOP("has no tensor {0}: not the {1} model its config.json says"),
+                          name, c.family)
+        got, kind = t.shape(name), t.dtype(name)
+        if kind not in (*_NUMPY, "BF16"):
+            raise problem(folder, QT_TR_NOOP("tensor {0} is stored as {1}; AttnViz reads F32, F16, BF16"), name, kind)
+        if got != shape:
+            raise problem(folder, QT_TR_NOOP("tensor {0} has shape {1}, not {2}"), name, got, shape)
+
+
+def _tokenizer(folder: Path) -> tk.Tokenizer:
+    path = folder / "tokenizer.json"
+    if not path.is_file():
+        raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
+    settings = _json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
+    template = settings.get("chat_template")
+    if (folder / "chat_template.jinja").is_file():
+        template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")
+    try:
+        text = read_limited(path, tk.MAX_TOKENIZER_BYTES).decode("utf-8")
+        return tk.from_json(text, template if isinstance(template, str) else None, settings.get("eos_token"))
+    except OSError as e:
+        raise os_problem(path, e) from None
+    except (ScenarioError, UnicodeDecodeError) as e:
+        raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
+
+
+# ---------------------------------------------------------------- weights
+
+def _rms(c: Config, gain: np.ndarray) -> Norm:
+    """Gemma scales by 1 + w (transformers' Gemma3RMSNorm); the others by w."""
+    return Norm(gain + 1.0 if c.family == "gemma3" else gain)
+
+
+def _block(c: Config, t: _Tensors, i: int) -> Block:
+    if c.family == "gpt2":
+        p = f"h.{i}."
+        g = lambda name: t.get(p + name)  # noqa: E731
+        w, b = np.split(g("attn.c_attn.weight").T, 3), np.split(g("attn.c_attn.bias"), 3)   # Conv1D: (in, out)
+        return Block(Norm(g("ln_1.weight"), g("ln_1.bias")), w[0], w[1], w[2], g("attn.c_proj.weight").T,
+                     Norm(g("ln_2.weight"), g("ln_2.bias")), g("mlp.c_fc.weight").T, g("mlp.c_proj.weight").T,
+                     b_q=b[0], b_k=b[1], b_v=b[2], b_o=g("attn.c_proj.bias"), b_up=g("mlp.c_fc.bias"),
+                     b_down=g("mlp.c_proj.bias"))
+    p = f"model.layers.{i}."
+    g = lambda name: t.get(p + name)  # noqa: E731
+    norm = lambda name: _rms(c, g(name))  # noqa: E731
+    extra = {}
+    if c.family == "qwen2":
+        extra.update({f"b_{m}": g(f"self_attn.{m}_proj.bias") for m in "qkv"})
+    if c.family in ("qwen3", "gemma3"):
+        extra.update(q_norm=norm("self_attn.q_norm.weight"), k_norm=norm("self_attn.k_norm.weight"))
+    gemma = c.family == "gemma3"
+    if gemma:
+        extra.update(post_attn_norm=norm("post_attention_layernorm.weight"),
+                     post_ffn_norm=norm("post_feedforward_layernorm.weight"))
+    ffn_norm = norm("pre_feedforward_layernorm.weight" if gemma else "post_attention_layernorm.weight")
+    return Block(norm("input_layernorm.weight"), g("self_attn.q_proj.weight"), g("self_attn.k_proj.weight"),
+                 g("self_attn.v_proj.weight"), g("self_attn.o_proj.weight"), ffn_norm, g("mlp.up_proj.weight"),
+                 g("mlp.down_proj.weight"), w_gate=g("mlp.gate_proj.weight"), **extra)

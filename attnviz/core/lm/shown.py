@@ -1,0 +1,153 @@
+"""A model's run as AttnViz shows it: a text as the model's tokens with readable labels, the
+likeliest next tokens, one layer of a run as a Scenario, a run saved as a model's file."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..messages import QT_TR_NOOP
+from ..scenario import MAX_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
+from ..text import not_unicode, shortened, visible
+from .blocks import mask_of
+from .run import Run, same_changes
+from .tokens import labels
+from .weights import Model
+
+MAX_MODEL_TOKENS = 1024
+MAX_MODEL_TEXT = 200_000     # characters read at most: far more than 1,024 tokens of any text
+
+
+class ModelError(ScenarioError):
+    """A model that cannot be loaded or run; the message says why."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    text: str
+    ids: tuple[int, ...]
+    labels: tuple[str, ...]
+    chat: bool = False       # the text was read as a user's message in the model's chat template
+
+
+def token_limit(model: Model) -> int:
+    """The longest text shown: within the model's context, 1,024 tokens (a forward pass of a few
+    seconds on a school PC), and few enough that one layer's heads fit MAX_CELLS."""
+    return min(model.config.context, MAX_MODEL_TOKENS, math.isqrt(MAX_CELLS // model.config.n_heads))
+
+
+def check_text(text) -> None:
+    """Refuse, before any work, a text no model can read: empty, too long, or not Unicode (a
+    command line's bytes that are not UTF-8). Line breaks, tabs and spaces alone are read as they are."""
+    if not isinstance(text, str) or not text:
+        raise ModelError(QT_TR_NOOP("the text is empty: type a sentence for the model to read"))
+    if len(text) > MAX_MODEL_TEXT:
+        raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens here"),
+                         len(text), MAX_MODEL_TOKENS)
+    bad = not_unicode(text)
+    if bad is not None:
+        raise ModelError(QT_TR_NOOP("the text is not valid UTF-8: it holds {0} at character {1:,}"),
+                         bad[0], bad[1] + 1)
+
+
+def encode(model: Model, text: str, cancelled=None, chat: bool = False) -> Encoded:
+    """The model's tokens for `text` (in its chat template, with `chat`), with readable labels;
+    more tokens than the limit are refused. `cancelled()` is asked before tokenising."""
+    check_text(text)
+    tokenizer = model.tokenizer
+    shown = tokenizer.chat(text) if chat else text
+    tokens = tokenizer.encode(shown, bos=not chat, cancelled=cancelled)   # a chat template writes its own BOS
+    limit = token_limit(model)
+    if len(tokens) > limit:
+        raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
+                         len(tokens), limit)
+    names = labels(shown, tokens, tokenizer.pieces, tokenizer.bos)
+    return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
+
+
+def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:
+    """The k most likely next tokens: (id, readable text, probability), most likely first."""
+    order = np.argsort(-probs, kind="stable")[:k]
+    return [(int(i), token_text(model, int(i)), float(probs[i])) for i in order]
+
+
+def token_bytes(model: Model, token_id: int) -> bytes | None:
+    """The bytes a vocabulary entry stands for, or None for a special token such as <|im_end|>."""
+    return model.tokenizer.piece_bytes(token_id)
+
+
+def token_text(model: Model, token_id: int) -> str:
+    """A vocabulary entry as the text it stands for: " fish". Bytes that are only part of a
+    character (most of SmolLM2's Japanese tokens are) are written in hex, <E3 81>, never as �."""
+    if token_id >= len(model.vocabulary):  # a padding row of the embedding, beyond the tokenizer's tokens
+        return f"⟨{token_id}⟩"
+    raw = token_bytes(model, token_id)
+    if raw is None:
+        return model.vocabulary[token_id]
+    text = raw.decode("utf-8", errors="backslashreplace")
+    return re.sub(r"(?:\\x[0-9a-f]{2})+",
+                  lambda run: "<" + " ".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
+
+
+def ablation(model: Model, spec: str) -> tuple[int, int, Change]:
+    """'3.2' -> (layer 3, head 2, switched off), checked against the model's sizes."""
+    parts = spec.split(".")
+    c = model.config
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise ModelError(QT_TR_NOOP("--ablate {0}: give LAYER.HEAD, such as 3.2"), spec)
+    layer, head = (int(p) for p in parts)
+    if layer >= c.n_layers or head >= c.n_heads:
+        raise ModelError(QT_TR_NOOP("--ablate {0}: the model has layers 0 to {1} and heads 0 to {2}"),
+                         spec, c.n_layers - 1, c.n_heads - 1)
+    return layer, head, Change(off=True)
+
+
+# ---------------------------------------------------------------- a run as AttnViz shows it
+
+def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, changes=None):
+    """Layer `layer` of a run as a scenario: its heads' q, k (after RoPE) and v, editable, under
+    the mask the layer attends with (a sliding-window layer's window, drawn as the toolbar's);
+    the changes made so far travel with it, so an edit reruns the model with all of them."""
+    c = model.config
+    heads = [make_head(f"head {h}", result.q[layer][h], result.k[layer][h], result.v[layer][h],
+                       names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
+    live = Live(model, encoded.text, encoded.ids, layer, result.changes if changes is None else changes,
+                encoded.chat)
+    spec = mask_of(c, layer)
+    return make_scenario(encoded.labels, heads, settings=Settings(mask=spec) if spec else None,
+                         title=title(c.name, encoded.text), layer=(layer, c.n_layers), live=live,
+                         focus=len(encoded.ids) - 1)
+
+
+def title(name: str, text: str) -> dict:
+    """The scenario's title: the model's name and its text on one line, line breaks and other
+    controls shown (↵, ⇥), shortened with … to the length a title may have."""
+    shown = visible(text[:MAX_TEXT_LENGTH])
+    return {"en": shortened(f"{name}: {shown}", MAX_TEXT_LENGTH), "ja": shortened(f"{name}：{shown}", MAX_TEXT_LENGTH)}
+
+
+def another_layer(s, result: Run, layer: int):
+    """The live scenario `s` showing `layer` instead, from the run of its changes."""
+    live = s.live
+    if result.changes != live.changes and not same_changes(result.changes, live.changes):
+        raise ModelError(QT_TR_NOOP("the model has not run with these changes yet"))
+    encoded = Encoded(live.text, live.ids, s.tokens, live.chat)
+    return scenario(live.model, encoded, result, layer, live.changes)
+
+
+def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:
+    """Every layer of a run as a model's file that `attnviz FILE.npz` opens (and `attnviz weights
+    FILE.npz --layer L` reads): tokens, token_ids, q, k, v [layers, heads, n, d_head] after RoPE,
+    causal, and the next token's distribution (next_probs over the vocabulary, next_ids and
+    next_tokens of the ten most likely)."""
+    from ..files import atomic_write
+    best = top(model, result.probs, 10)
+    arrays = {"tokens": np.array(encoded.labels), "token_ids": np.array(encoded.ids, dtype=np.int64),
+              "head_names": np.array([f"head {h}" for h in range(model.config.n_heads)]),
+              "causal": np.array(True), "scale": np.array(True), "temperature": np.array(1.0),
+              **{m: np.stack(getattr(result, m)).astype(np.float32) for m in "qkv"},
+              "next_probs": result.probs.astype(np.float32), "next_ids": np.array([i for i, _, _ in best]),
+              "next_tokens": np.array([t for _, t, _ in best])}
+    atomic_write(path, lambda f: np.savez(f, **arrays))  # stored, not compressed: read a layer at a time

@@ -1,0 +1,260 @@
+"""Text to token ids with the model's own tokenizer, built with Hugging Face's `tokenizers`, and
+labels people can read.
+
+A Hugging Face folder brings its tokenizer.json, read as it is. A GGUF file brings its
+vocabulary as metadata, and the tokenizer is built from it the way transformers builds it from
+the same file (its integrations/gguf/gguf_tokenizer_mapping.py):
+
+* `gpt2` (byte-level BPE: SmolLM2, Llama 3, Qwen, GPT-2): the file's merges; the text split by
+  the regex its `tokenizer.ggml.pre` names (llama.cpp's names), then written as byte characters.
+  SmolLM2's "smollm" splits off every digit first, as its tokenizer.json does (transformers
+  leaves that pre-tokenizer out and falls back to GPT-2's; llama.cpp and the original agree).
+* `llama` (SentencePiece BPE with byte fallback: Llama 2, TinyLlama, Gemma): merges recovered
+  from the vocabulary (by score, or for Gemma by the order of the file), unknown characters as
+  their UTF-8 bytes <0xE7> <0x8C> <0xAB>.
+
+Control tokens (<bos>, <|im_start|>) are special: typed in a text they are one token. A BOS the
+model expects is put first and labelled ⟨BOS⟩, so nobody takes the attention it gathers for a
+word's. Each token keeps the span of text it came from: 猫 made of three byte tokens is labelled
+猫 1/3, 猫 2/3, 猫 3/3, and a leading space is shown as ·.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tokenizers import AddedToken, Regex, decoders, normalizers, pre_tokenizers
+from tokenizers import Tokenizer as Backend
+from tokenizers.models import BPE
+
+from ..messages import QT_TR_NOOP
+from ..scenario import MAX_TOKEN_LENGTH, ScenarioError
+from ..text import marked_invisible, shortened, visible
+
+BOS_LABEL = "⟨BOS⟩"
+CONTROL, USER_DEFINED, BYTE = 3, 4, 6   # llama.cpp's token types
+
+_LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+           r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+_QWEN2 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+          r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+_TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+           r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+           r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# tokenizer.ggml.pre -> how the text is split before the merges (None: GPT-2's own pattern)
+SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "llama3": _LLAMA3, "llama-v3": _LLAMA3,
+          "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
+          "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
+MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
+
+
+@dataclass(frozen=True)
+class Token:
+    id: int
+    start: int   # character offsets into the text; start == end for a token the tokenizer added
+    end: int
+
+
+class Tokenizer:
+    """A model's tokenizer: `tokenizers` does the work; this keeps what AttnViz shows with it."""
+
+    def __init__(self, backend: Backend, bos: int | None = None, chat_template: str | None = None,
+                 eos: int | None = None, byte_level: bool = True):
+        self.backend = backend
+        self.pieces = [backend.id_to_token(i) or "" for i in range(backend.get_vocab_size(with_added_tokens=True))]
+        self.bos = bos                       # put first when the model expects it
+        self.eos = eos
+        self.chat_template = chat_template
+        self.byte_level = byte_level
+        self.special = {t.content for t in backend.get_added_tokens_decoder().values() if t.special}
+
+    def encode(self, text: str, bos: bool = True, cancelled=None) -> list[Token]:
+        """The tokens of `text` (special tokens typed in it parsed as one each), BOS first when the
+        model expects one and `bos`. `cancelled()` is asked first: the library's own work is one
+        call of milliseconds for the longest text accepted, and cannot stop midway."""
+        if cancelled is not None and cancelled():
+            from .run import Cancelled
+            raise Cancelled()
+        found = self.backend.encode(text, add_special_tokens=False)
+        tokens = [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
+        return ([Token(self.bos, 0, 0)] if bos and self.bos is not None else []) + tokens
+
+    def piece_bytes(self, token_id: int) -> bytes | None:
+        """The bytes a vocabulary entry stands for, or None for a special token such as <|im_end|>
+        (or an id past the tokenizer's tokens: a padding row of the model's embedding)."""
+        if not 0 <= token_id < len(self.pieces):
+            return None
+        piece = self.pieces[token_id]
+        if piece in self.special:
+            return None
+        if self.byte_level:
+            back = _byte_values()
+            return bytes(back[ch] for ch in piece) if all(ch in back for ch in piece) else piece.encode()
+        if len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
+            return bytes([int(piece[3:5], 16)])
+        return piece.replace("▁", " ").encode()
+
+    def chat(self, text: str) -> str:
+        """`text` as the user's message in the model's chat template, ready for its answer."""
+        from jinja2.exceptions import TemplateError
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        if not self.chat_template:
+            raise ScenarioError(QT_TR_NOOP("this model has no chat template"))
+
+        def refuse(message):
+            raise TemplateError(message)
+        try:
+            env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+            env.globals["raise_exception"] = refuse
+            name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
+            return env.from_string(self.chat_template).render(
+                messages=[{"role": "user", "content": text}], add_generation_prompt=True,
+                bos_token=name(self.bos), eos_token=name(self.eos))
+        except Exception as e:  # a template is the file's code: whatever it raises is its fault
+            raise ScenarioError(QT_TR_NOOP("the model's chat template cannot be used: {0}"), str(e)[:200]) from None
+
+
+def byte_characters() -> tuple[str, ...]:
+    """GPT-2's printable stand-in for each byte, by the byte's value (a space is Ġ, a newline Ċ)."""
+    return tuple(sorted(_byte_values(), key=_byte_values().get))
+
+
+@lru_cache(maxsize=None)
+def _byte_values() -> dict[str, int]:
+    """GPT-2's printable stand-in for each byte, backwards: Ġ -> 0x20."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table, shift = {}, 0
+    for b in range(256):
+        if b in printable:
+            table[chr(b)] = b
+        else:
+            table[chr(256 + shift)] = b
+            shift += 1
+    return table
+
+
+# ---------------------------------------------------------------- built from a file
+
+def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenizer:
+    """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
+    first (when it does) is the one the model expects."""
+    try:
+        backend = Backend.from_str(text)
+        plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
+    except Exception as e:  # the Rust side says what is wrong in its own words
+        raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), str(e)[:200]) from None
+    bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
+    eos = eos.get("content") if isinstance(eos, dict) else eos
+    byte_level = isinstance(backend.model, BPE) and not backend.model.byte_fallback
+    return Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
+                     byte_level=byte_level)
+
+
+def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, **kw) -> Tokenizer:
+    """GPT-2-style byte-level BPE from a GGUF's tokens and merges; `pre` is tokenizer.ggml.pre."""
+    if pre not in SPLITS:
+        raise ScenarioError(QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
+                            pre, ", ".join(SPLITS))
+    spelling, stand_in = _byte_values(), byte_characters()
+    vocab = {t if set(t) <= spelling.keys() else "".join(stand_in[b] for b in t.encode()): i
+             for i, t in enumerate(tokens)}
+    backend = Backend(BPE(vocab, [tuple(m.split(" ", 1)) for m in merges], fuse_unk=False))
+    split = SPLITS[pre]
+    if split is None:
+        backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    elif split == "digits":
+        backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True),
+                                                         pre_tokenizers.ByteLevel(add_prefix_space=False)])
+    else:
+        backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(split), behavior="isolated"),
+                                                         pre_tokenizers.ByteLevel(add_prefix_space=False,
+                                                                                  use_regex=False)])
+    backend.decoder = decoders.ByteLevel()
+    _add_special(backend, tokens, types, spelled=set(spelling))
+    return Tokenizer(backend, byte_level=True, **kw)
+
+
+def sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = False, space_prefix: bool = True,
+                      unk: str = "<unk>", **kw) -> Tokenizer:
+    """SentencePiece-style BPE with byte fallback (Llama 2, Gemma) from a GGUF's tokens and
+    scores. The file has no merges: they are recovered from the vocabulary, best first, by score
+    (for Gemma, whose scores do not follow its merge order, by the order of the file)."""
+    if gemma:  # a token of spaces only is stored as spaces; Gemma looks it up as ▁▁
+        tokens = ["▁" * len(t) if t and " " in t and not t.strip() else t for t in tokens]
+        scores = [-i for i in range(len(tokens))]
+    vocab = {t: i for i, t in enumerate(tokens)}
+    backend = Backend(BPE(vocab, merges_from(vocab, scores), fuse_unk=True, byte_fallback=True,
+                          unk_token=unk if unk in vocab else None))
+    if gemma:
+        backend.normalizer = normalizers.Replace(" ", "▁")
+        backend.pre_tokenizer = pre_tokenizers.Split(" ", behavior="merged_with_previous")
+    else:
+        backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", split=False,
+                                                         prepend_scheme="first" if space_prefix else "never")
+    backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse()])
+    _add_special(backend, tokens, types)
+    return Tokenizer(backend, byte_level=False, **kw)
+
+
+def merges_from(vocab: dict[str, int], scores) -> list[tuple[str, str]]:
+    """The merges a vocabulary implies: every way to cut a token into two tokens, the cut of the
+    better-scored token first (ties: the shorter left part, as transformers' generate_merges)."""
+    found = []
+    for token, score in zip(vocab, scores):
+        cuts = [(token[:i], token[i:]) for i in range(1, len(token)) if token[:i] in vocab and token[i:] in vocab]
+        cuts.sort(key=lambda pair: (vocab[pair[0]], vocab[pair[1]]))
+        found += [(score, len(a), len(b), a, b) for a, b in cuts]
+    found.sort(key=lambda m: (m[0], m[1], m[2]), reverse=True)
+    return [(a, b) for _, _, _, a, b in found]
+
+
+def _add_special(backend: Backend, tokens: list[str], types, spelled: set | None = None) -> None:
+    """Control tokens as special (one token when typed), user-defined ones as added tokens."""
+    if types is None:
+        return
+    control = [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types)
+               if kind == CONTROL and (spelled is None or set(t) <= spelled)]
+    backend.add_special_tokens(control)
+    backend.add_tokens([AddedToken(t, normalized=False, special=False)
+                        for t, kind in zip(tokens, types) if kind == USER_DEFINED])
+
+
+# ---------------------------------------------------------------- labels
+
+def labels(text: str, tokens: list[Token], pieces: list[str], bos: int | None = None) -> list[str]:
+    """What each token is called on screen: the text it covers, a leading space as ·, control
+    characters visible; a token holding only part of a character is that character with its
+    place among the tokens sharing it (猫 1/3). A token covering no text is its piece (the BOS
+    the tokenizer put first: ⟨BOS⟩)."""
+    sharing: dict[int, list[int]] = {}  # a character -> the tokens holding some of it
+    for k, t in enumerate(tokens):
+        for c in {t.start, t.end - 1} if t.end > t.start else ():
+            sharing.setdefault(c, []).append(k)
+    out = []
+    for k, t in enumerate(tokens):
+        if t.end == t.start:
+            out.append(BOS_LABEL if t.id == bos and k == 0 else shortened(visible(pieces[t.id]), MAX_TOKEN_LENGTH))
+            continue
+        label = _shown(text[t.start:t.end])
+        split = [c for c in (t.start, t.end - 1) if len(sharing[c]) > 1 and _alone(tokens, sharing[c])]
+        if split:
+            holders = sharing[split[0]]
+            label += f" {holders.index(k) + 1}/{len(holders)}"
+        out.append(shortened(label, MAX_TOKEN_LENGTH))
+    return out
+
+
+def _alone(tokens: list[Token], holders: list[int]) -> bool:
+    """Tokens sharing a character hold parts of it (their spans are that one character)."""
+    return all(tokens[h].end - tokens[h].start == 1 for h in holders)
+
+
+def _shown(text: str) -> str:
+    """Spaces at either end as · (as tokenizers mark a leading one), everything else made
+    visible: controls (↵, ⇥, ^M) and characters that draw nothing (<U+200B>)."""
+    stripped = text.strip(" ")
+    if not stripped:
+        return visible(text)
+    start = len(text) - len(text.lstrip(" "))
+    end = len(text) - len(text.rstrip(" "))
+    return "·" * start + marked_invisible(visible(stripped)) + "·" * end

@@ -1,0 +1,87 @@
+"""`attnviz models`: the models AttnViz finds, as the --model ids it takes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnviz.cli import main
+from attnviz.core import lm
+
+
+def listed(capsys, *argv):
+    assert main(["models", *argv]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture(autouse=True)
+def own_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNVIZ_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+
+
+def test_the_built_in_model_is_listed_first_with_its_facts(capsys):
+    if lm.bundled_model() is None:
+        pytest.skip("the built-in model is not installed")
+    first = json.loads(listed(capsys, "--format", "json"))[0]
+    assert first["id"] == "smollm2-135m" and first["family"] == "llama" and first["quantisation"] == "Q4_1"
+    assert first["path"] == str(lm.bundled_model()) and first["bytes"] == lm.bundled_model().stat().st_size
+    assert first["licence"] == "apache-2.0" and first["parameters"] == 134_515_008
+
+
+def test_gemma_3_is_listed_when_its_package_is_installed(capsys):
+    from attnviz.core.lm import catalog
+    if catalog.gemma_chunks() is None:
+        pytest.skip("the Gemma 3 package is not installed (pip install \"attnviz[gemma]\")")
+    gemma = next(e for e in json.loads(listed(capsys, "--format", "json")) if e["id"] == "gemma3-270m")
+    assert gemma["family"] == "gemma3" and gemma["quantisation"] == "Q4_K_M"
+    assert gemma["licence"] == "Gemma Terms of Use" and gemma["parameters"] == 268_098_176
+
+
+def test_a_model_opened_before_is_listed_by_its_name_and_opens_by_its_id(capsys, tmp_path):
+    import gguf_writer
+    path = tmp_path / "Tiny-Llama.Q8_0.gguf"
+    gguf_writer.tiny_llama(path)
+    lm.load(str(path))
+    line = next(x for x in listed(capsys).splitlines() if x.startswith("tiny-llama\t"))
+    assert line.split("\t")[1] == "llama" and line.endswith(str(path.resolve()))
+    assert lm.resolve("tiny-llama") == path.resolve()
+
+
+def test_a_folder_in_the_hugging_face_cache_of_an_unknown_family_is_not_listed(capsys, tmp_path):
+    snapshot = tmp_path / "hub" / "models--org--mamba" / "snapshots" / "abc"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text('{"model_type": "mamba"}')
+    assert "mamba" not in listed(capsys)
+
+
+def test_a_folder_of_a_family_attnviz_does_not_know_exits_2_with_one_line(capsys, tmp_path):
+    folder = tmp_path / "mamba"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"model_type": "mamba", "hidden_size": 8}')
+    assert main(["model", "hi", "--model", str(folder)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"attnviz: error: {folder}: is a 'mamba' model; AttnViz runs models of the families llama, "
+                   "qwen2, qwen3, gemma3, gpt2"]
+
+
+def gemma_installed():
+    from attnviz.core.lm import catalog
+    if catalog.gemma_chunks() is None:
+        pytest.skip("the Gemma 3 package is not installed (pip install \"attnviz[gemma]\")")
+
+
+def test_gemma_3_runs_from_the_command_line_only_once_its_terms_are_accepted(capsys):
+    gemma_installed()
+    assert main(["model", "猫が魚", "--model", "gemma3-270m"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Gemma Terms of Use" in err[0] and "attnviz models --accept-terms gemma3-270m" in err[0]
+    assert "Gemma Services" in listed(capsys, "--terms", "gemma3-270m")  # the terms' own words
+    assert "accepted" in listed(capsys, "--accept-terms", "gemma3-270m")
+    assert main(["model", "猫が魚を食べた。", "--model", "gemma3-270m", "--top-k", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokens"] == ["⟨BOS⟩", "猫", "が", "魚", "を食べ", "た", "。"]
+
+
+def test_terms_of_a_model_without_any_are_refused_in_one_line(capsys):
+    assert main(["models", "--accept-terms", "smollm2-135m"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0

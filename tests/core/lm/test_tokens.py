@@ -1,0 +1,95 @@
+"""The model's tokenizer, built with Hugging Face's tokenizers: the reference ids, labels people
+can read, special tokens, the BOS a model expects, chat templates."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attnviz.core import lm
+from attnviz.core.lm import tokens as tk
+from attnviz.core.scenario import ScenarioError
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "smollm2" / "tokens.json"
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    if lm.bundled_model() is None:
+        pytest.skip("the built-in model is not installed")
+    return lm.load()
+
+
+def test_ids_are_the_reference_tokenizers_on_every_golden_sentence(smollm2):
+    """llama.cpp's and transformers' ids (they agree on these): English, Japanese, digits, emoji,
+    whitespace, contractions, full-width letters."""
+    for sentence in json.loads(GOLDEN.read_text(encoding="utf-8"))["sentences"]:
+        ids = [t.id for t in smollm2.tokenizer.encode(sentence["text"])]
+        assert ids == sentence["ids_llama_cpp"] == sentence["ids_transformers"], sentence["text"]
+
+
+def test_a_character_split_into_byte_tokens_is_labelled_by_its_place(smollm2):
+    labels = lm.encode(smollm2, "猫が魚").labels
+    assert labels[:3] == ("猫 1/3", "猫 2/3", "猫 3/3")
+    assert lm.encode(smollm2, "The cat").labels == ("The", "·cat")
+
+
+def test_a_special_token_typed_in_the_text_is_one_token(smollm2):
+    encoded = lm.encode(smollm2, "<|im_start|>user hi")
+    assert encoded.ids[0] == smollm2.vocabulary.index("<|im_start|>") and encoded.labels[0] == "<|im_start|>"
+    assert lm.token_text(smollm2, encoded.ids[0]) == "<|im_start|>"
+
+
+def test_the_chat_template_wraps_the_text_as_the_users_message(smollm2):
+    encoded = lm.encode(smollm2, "猫が魚を食べた。", chat=True)
+    assert encoded.labels[0] == "<|im_start|>" and "<|im_start|>" in encoded.labels[1:]
+    assert encoded.text == "猫が魚を食べた。" and len(encoded.ids) > len(lm.encode(smollm2, "猫が魚を食べた。").ids)
+
+
+def tiny(types=None, **kw) -> tk.Tokenizer:
+    table = tk.byte_characters()
+    return tk.byte_level_bpe(list(table) + ["<s>"], [], "gpt2", types=types, **kw)
+
+
+def test_the_bos_the_model_expects_comes_first_and_is_labelled_as_such():
+    tokenizer = tiny(types=[1] * 256 + [tk.CONTROL], bos=256)
+    tokens = tokenizer.encode("ab")
+    assert [t.id for t in tokens] == [256, tokenizer.pieces.index("a"), tokenizer.pieces.index("b")]
+    assert tk.labels("ab", tokens, tokenizer.pieces, tokenizer.bos) == ["⟨BOS⟩", "a", "b"]
+    typed = tokenizer.encode("<s>a", bos=False)  # typed, it is the piece, not the label
+    assert tk.labels("<s>a", typed, tokenizer.pieces, tokenizer.bos) == ["<s>", "a"]
+
+
+def test_a_token_holding_a_zero_width_character_among_others_shows_it():
+    table = tk.byte_characters()
+    dot_zwsp = "." + "".join(table[b] for b in "\u200b".encode())
+    merges = [f"{dot_zwsp[:k]} {dot_zwsp[k]}" for k in range(1, len(dot_zwsp))]
+    tokenizer = tk.byte_level_bpe(list(table) + [dot_zwsp[:k] for k in range(2, len(dot_zwsp) + 1)], merges, "gpt2")
+    text = "a.\u200b"
+    tokens = tokenizer.encode(text)
+    assert [t.id for t in tokens] == [table.index("a"), 256 + 2]
+    assert tk.labels(text, tokens, tokenizer.pieces) == ["a", ".<U+200B>"]
+    joined = "👨\u200d👩"
+    assert tk.labels(joined, tiny().encode(joined), tiny().pieces)[4] == "<U+200D> 1/3"
+
+
+@pytest.mark.parametrize("template", [
+    "{{ raise_exception('no system role') }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{% for m in messages %}{{ m.content",
+])
+def test_a_chat_template_that_fails_or_reaches_outside_is_refused_in_one_message(template):
+    with pytest.raises(ScenarioError, match="the model's chat template cannot be used"):
+        tiny(chat_template=template).chat("hi")
+
+
+def test_an_unknown_pre_tokenizer_is_refused_by_name():
+    with pytest.raises(ScenarioError, match="pre-tokenizer 'starcoder' is not one AttnViz knows"):
+        tk.byte_level_bpe(list(tk.byte_characters()), [], "starcoder")
+
+
+def test_sentencepiece_merges_come_from_scores_best_first():
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}
+    merges = tk.merges_from(vocab, [0, 0, 0, -1.0, -2.0, -0.5])
+    assert merges == [("ab", "c"), ("a", "bc"), ("a", "b"), ("b", "c")]
