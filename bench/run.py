@@ -541,35 +541,42 @@ print(status_mb("VmHWM"))
 
 
 MODEL = """
-import json, sys, time
+import json, sys, time, tracemalloc
 sys.path.insert(0, {root!r})
 import numpy as np
-from attnviz.core import llama
+from attnviz.core import lm
+from attnviz.core.scenario import Change
 from bench.run import status_mb
 start = time.perf_counter()
-model = llama.load()
+model = lm.load({source!r})
 load_s = time.perf_counter() - start
 peak = status_mb("VmHWM")
+del model
+tracemalloc.start()  # a second load, traced (tracing slows the first one down)
+model = lm.load({source!r})
+traced = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
 text = "The cat ate the fish. It was fresh. " * 4
-ids = llama.encode(model, text).ids[:32]
+ids = lm.encode(model, text).ids[:32]
 assert len(ids) == 32
 def time_it(work, repeats):
     samples = []
     for _ in range(repeats):
         t = time.perf_counter(); work(); samples.append((time.perf_counter() - t) * 1000)
     return samples
-base = llama.run(model, ids)
-forward = time_it(lambda: llama.run(model, ids), {reps})
-change = lambda layer: ((layer, 0, llama.Change(off=True)),)
-rerun = {{layer: time_it(lambda: llama.run(model, ids, change(layer), after=base), {reps})
-          for layer in (0, 15, 29)}}
-print(json.dumps({{"load_s": load_s, "peak_mb": peak, "forward": forward, "rerun": rerun}}))
+base = lm.run(model, ids)
+forward = time_it(lambda: lm.run(model, ids), {reps})
+change = lambda layer: ((layer, 0, Change(off=True)),)
+last = model.config.n_layers - 1
+rerun = {{layer: time_it(lambda: lm.run(model, ids, change(layer), after=base), {reps})
+          for layer in (0, last // 2, last)}}
+print(json.dumps({{"load_s": load_s, "peak_mb": peak, "kept_mb": model.weight_bytes() / 2**20,
+                  "traced_mb": traced / 2**20, "family": model.config.family, "forward": forward, "rerun": rerun}}))
 """
 
-
-def model_figures(reps: int):
-    """Loading the built-in model, a forward pass of 32 tokens, reruns after a change in a layer."""
-    return json.loads(child(MODEL.format(root=str(ROOT), reps=reps)))
+def model_figures(reps: int, source=None):
+    """Loading a real model, a forward pass of 32 tokens, reruns after a change in a layer."""
+    return json.loads(child(MODEL.format(root=str(ROOT), reps=reps, source=source)))
 
 
 def startup(script: str, repeats: int) -> list[float]:
@@ -780,17 +787,33 @@ def startup_figures(reps, record) -> None:
 
 
 def model_figures_recorded(reps, record) -> None:
-    from attnviz.core import llama
-    if llama.bundled_model() is None:
-        return
-    m = model_figures(max(3, reps // 4))
-    record("real model: load (file → ready)", "s", m["load_s"], 5)
-    record("real model: peak memory after loading", "MB", m["peak_mb"], 1024)
+    """Every family: the real models installed (SmolLM2 for llama, Gemma 3 for gemma3) and random
+    ones of real size for the others (bench/families.py); load time, peak memory, the most held
+    while loading against what the model keeps, a forward pass and reruns."""
+    import tempfile
+
+    from attnviz.core import lm
+    from attnviz.core.lm import catalog
+    from bench import families
+    with tempfile.TemporaryDirectory(prefix="attnviz-bench-families-") as folder:
+        models = [(name, source) for name, source, there in (
+            ("smollm2-135m", None, lm.bundled_model() is not None),
+            ("gemma3-270m", lm.GEMMA_ID, catalog.gemma_chunks() is not None)) if there]
+        models += [(f"random {f}", str(families.write(f, Path(folder) / f))) for f in families.SIZES]
+        for name, source in models:
+            _model_rows(name, model_figures(max(3, reps // 4), source), record)
+
+
+def _model_rows(name, m, record) -> None:
+    label = f"{name} ({m['family']})"
+    record(f"{label}: load (file → ready)", "s", m["load_s"], 20)
+    record(f"{label}: peak memory after loading", "MB", m["peak_mb"], 2048, weights_mb=round(m["kept_mb"], 1))
+    record(f"{label}: most held while loading ÷ weights kept", "×", m["traced_mb"] / m["kept_mb"], 1.1)
     forward = summary(m["forward"])
-    record("real model: forward pass, 32 tokens", "ms", forward, 1000)
+    record(f"{label}: forward pass, 32 tokens", "ms", forward, 1000)
     for layer, samples in m["rerun"].items():
         rerun = summary(samples)
-        record(f"real model: rerun after a change in layer {layer}", "ms", rerun,
+        record(f"{label}: rerun after a change in layer {layer}", "ms", rerun,
                share_of_forward=round(rerun["median"] / forward["median"], 3))
 
 
