@@ -50,7 +50,11 @@ def named_as_written(data: bytes) -> bytes:
         return re.sub(rb"\[[^\]]*\]|(?<=> )<[0-9A-F]{4}>(?=\s*$)",
                       lambda m: re.sub(rb"<([0-9A-F]{4})>", rename, m[0]), section[0], flags=re.M)
     out = bytearray(data)
-    for number in re.findall(rb"/BaseFont /NotoSansCJK[^>]*?/ToUnicode (\d+) 0 R", data):
+    # Noto Sans CJK by its PostScript name, or by none: FreeType before 2.13 (Debian 12's 2.12.1) names
+    # no instance of a variable font whose family has a space and no 'name' ID 25 or 16, as Noto Sans
+    # CJK's has not, and Qt then writes "/BaseFont /". Another nameless font (Noto Emoji) holds no
+    # radical in its map, so `written` leaves its names as they are.
+    for number in re.findall(rb"/BaseFont /(?:NotoSansCJK[^\s/]*)?\s[^>]*?/ToUnicode (\d+) 0 R", data):
         found = re.search(rb"\n%s 0 obj\s*<< /Length (\d+) >>\s*stream\r?\n" % number, data)
         if found is None:  # a filtered stream: not what Qt writes
             continue
