@@ -79,6 +79,50 @@ def attention(q, k, v, *, causal=True, scale=True, temperature=1.0, mask=None):
     return AttentionTrace(scores, scaled, masked, weights, output)
 
 
+class ScoreRows:
+    """q kᵀ ÷ divisor (and + M) worked out for the rows asked for, never whole: a long input's
+    scores would be heads × n² numbers kept three times over (scores, scaled, masked) where every
+    view reads them a row at a time (the step table, the softmax view, the geometry)."""
+
+    def __init__(self, q: np.ndarray, k: np.ndarray, divisor: float = 1.0, hidden: np.ndarray | None = None):
+        self.q, self.k, self.divisor, self.hidden = q, k, divisor, hidden  # hidden: [n, n] bool, or None
+        self.shape = (q.shape[0], k.shape[0])
+        self.ndim = 2
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, index):
+        rows, cols = index if isinstance(index, tuple) else (index, slice(None))
+        out = np.asarray(self.q[rows], dtype=float) @ np.asarray(self.k, dtype=float).T
+        if self.divisor != 1.0:
+            out = out / self.divisor
+        if self.hidden is not None:
+            out = np.where(self.hidden[rows], -np.inf, out)
+        return out[..., cols]
+
+    def __array__(self, dtype=None, copy=None):
+        whole = self[:]
+        return whole if dtype is None else whole.astype(dtype)
+
+
+def lean_attention(q, k, v, hidden: np.ndarray, divisor: float, dtype=np.float64) -> AttentionTrace:
+    """attention() for one head of a long input: the weights and the output computed in `dtype`
+    (compute._lean asks for float32), in place, and the scores as ScoreRows. `hidden` is
+    [n_q, n_k], True where M is −∞ (shared by every head)."""
+    q, k, v = (np.asarray(a, dtype=dtype) for a in (q, k, v))
+    weights = q @ k.T
+    weights *= dtype(1.0 / divisor)
+    np.putmask(weights, hidden, -np.inf)
+    peak = weights.max(axis=-1, keepdims=True)
+    weights -= np.where(np.isfinite(peak), peak, 0.0).astype(dtype)  # a row with no key stays all −∞
+    np.exp(weights, out=weights)
+    total = weights.sum(axis=-1, keepdims=True)
+    weights /= np.where(total > 0, total, 1.0).astype(dtype)
+    return AttentionTrace(ScoreRows(q, k), ScoreRows(q, k, divisor), ScoreRows(q, k, divisor, hidden), weights,
+                          (weights @ v).astype(float))
+
+
 def split_heads(x, n_heads):
     """Columns into heads: [n, d] -> [n_heads, n, d / n_heads] (seed 002: Q[:, i·d/h:(i+1)·d/h])."""
     n, d = x.shape
@@ -112,21 +156,28 @@ def sinusoidal_positions(n, d):
     return pe
 
 
-def rope(x, base: float = 10000.0, halves: bool = False, factors=None):
+def rope(x, base: float = 10000.0, halves: bool = False, factors=None, start: int = 0):
     """Rotary position embedding: rotate each pair of dimensions of token p by the angle
     p / base^(2i/d) (divided by factors[i] when given, as Llama 3 stretches the slow pairs), so
     that q·k depends on how far apart the two tokens are. The pairs are (2i, 2i+1), as llama.cpp
     stores a Llama's q and k, or with `halves` (i, i + d/2), as Hugging Face's models and the GGUF
-    files of Qwen and Gemma lay them out."""
-    x = np.asarray(x, dtype=float)
+    files of Qwen and Gemma lay them out. float32 stays float32 (a model's pass); anything else is float64.
+    The rows are the positions start, start + 1, … (a model's pass turns its tokens a part at a time)."""
+    x = np.asarray(x)
+    x = x if x.dtype == np.float32 else x.astype(float)
     n, d = x.shape[-2], x.shape[-1]
     if d % 2:
         raise ValueError(f"RoPE rotates pairs of dimensions: d_head = {d} must be even")
     inverse = 1.0 / base ** (np.arange(0, d, 2) / d)                    # [d/2]
     if factors is not None:
         inverse = inverse / np.asarray(factors, dtype=float)
-    angles = np.arange(n)[:, None] * inverse                             # [n, d/2]
-    cos, sin = np.cos(angles), np.sin(angles)
+    angles = np.arange(start, start + n)[:, None] * inverse              # [n, d/2]
+    if not halves and x.dtype == np.float32 and x.strides[-1] == x.itemsize:
+        # the pairs (2i, 2i+1) as complex numbers: the turn is one multiplication by e^{iθ} (a model's pass)
+        out = np.empty(x.shape, dtype=np.float32)
+        np.multiply(x.view(np.complex64), np.exp(1j * angles).astype(np.complex64), out=out.view(np.complex64))
+        return out
+    cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
     first, second = (np.s_[..., :d // 2], np.s_[..., d // 2:]) if halves else (np.s_[..., 0::2], np.s_[..., 1::2])
     a, b = x[first], x[second]
     out = np.empty_like(x)

@@ -1,12 +1,17 @@
 """From a Scenario to the numbers every view shows: one AttentionTrace per head."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionTrace, MultiHeadTrace, attention, multi_head_attention
+from .attention import AttentionTrace, MultiHeadTrace, ScoreRows, attention, lean_attention, multi_head_attention
 from .scenario import Scenario, same_shapes
+
+# heads × tokens² beyond which a scenario's heads are computed lean (attention.lean_attention): 9 heads
+# of 680 tokens; below, every intermediate is kept, as the small examples' views have always had them
+LEAN_CELLS = 2 ** 22
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +38,8 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
     if layer is not None:
         return Result(_unstack(layer.heads), layer)
     reusable = _reusable(s, previous)
+    if len(s.heads) * s.n ** 2 > LEAN_CELLS:
+        return Result(_lean(s, options, reusable), None)
     if any(reusable):
         return Result(tuple(reused or attention(h.q, h.k, h.v, **options)
                             for h, reused in zip(s.heads, reusable)), None)
@@ -41,6 +48,45 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
         stacked = [np.stack([h.matrix(m) for h in s.heads]) for m in "qkv"]  # [h, n, d]
         return Result(_unstack(attention(*stacked, **options)), None)
     return Result(tuple(attention(h.q, h.k, h.v, **options) for h in s.heads), None)
+
+
+def _lean(s: Scenario, options, reusable) -> tuple[AttentionTrace, ...]:
+    """A long input's heads (a real model's layer at hundreds or thousands of tokens): only the
+    weights (float32) and outputs kept whole, the heads on every core."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .blas import one_blas_thread
+    hidden, divisor = _lean_mask(s, options)
+    dtype = np.float32  # a long input's weights: read as colours and three decimals; float64 took twice as long
+
+    def trace(i):
+        h = s.heads[i]
+        return reusable[i] or lean_attention(h.q, h.k, h.v, hidden, divisor, dtype)
+    with one_blas_thread(), ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return tuple(pool.map(trace, range(len(s.heads))))
+
+
+def _lean_mask(s: Scenario, options) -> tuple[np.ndarray, float]:
+    """(hidden [n, n], the scores' divisor) of a long input under its settings."""
+    n = s.n
+    mask = options["mask"]
+    if mask is not None:
+        hidden = np.isneginf(mask)
+    else:
+        hidden = np.triu(np.ones((n, n), dtype=bool), 1) if options["causal"] else np.zeros((n, n), dtype=bool)
+    return hidden, (np.sqrt(s.heads[0].q.shape[1]) if options["scale"] else 1.0) * options["temperature"]
+
+
+def known(s: Scenario, weights: np.ndarray, outputs: np.ndarray) -> Result:
+    """The Result of a long input whose weights [heads, n, n] and outputs [heads, n, d_v] were
+    worked out already (a real model's pass computes them for the layer it shows first): what
+    compute(s) would give, without computing it again."""
+    options = dict(causal=s.settings.causal, scale=s.settings.scale, temperature=s.settings.temperature,
+                   mask=s.settings.additive_mask(s.n))
+    hidden, divisor = _lean_mask(s, options)
+    return Result(tuple(AttentionTrace(ScoreRows(h.q, h.k), ScoreRows(h.q, h.k, divisor),
+                                       ScoreRows(h.q, h.k, divisor, hidden), w, np.asarray(y, dtype=float))
+                        for h, w, y in zip(s.heads, weights, outputs)), None)
 
 
 def _given_trace(weights: np.ndarray) -> AttentionTrace:
@@ -73,6 +119,8 @@ class LogWeights:
 
 def hidden(trace: AttentionTrace) -> np.ndarray:
     """[n, n] True where a cell was masked (its score −∞, its weight exactly 0)."""
+    if isinstance(trace.masked, ScoreRows):
+        return trace.masked.hidden
     if isinstance(trace.masked, LogWeights):
         return trace.weights == 0  # log 0 = −∞: no logs needed to tell
     return np.isneginf(trace.masked)

@@ -23,6 +23,9 @@ MAX_TOKEN_LENGTH = 40
 MAX_HEADS = 64
 MAX_DIM = 1024
 MAX_CELLS = 2 ** 24  # heads × tokens²: keeps every weight matrix of a scenario within ~128 MB
+# A real model's layer (core/lm), whose heads are computed lean (compute.LEAN_CELLS: the weights
+# alone, float32): 9 heads × 4,096² in 600 MB.
+MAX_LIVE_CELLS = 2 ** 28
 # A model's weights, shown but not computed on, kept as the file stored them (float32: 256 MB):
 # 4 heads × 4096², 16 heads × 2048², 64 heads × 1024². Their trace adds one array of logs.
 MAX_GIVEN_CELLS = 2 ** 26
@@ -248,7 +251,7 @@ def validate(s: Scenario) -> None:
         raise ScenarioError(QT_TR_NOOP("the scenario has no heads: add at least one head with q, k and v"))
     if len(s.heads) > MAX_HEADS:
         raise ScenarioError(QT_TR_NOOP("{0} heads is more than the {1} AttnViz shows"), len(s.heads), MAX_HEADS)
-    cells = MAX_GIVEN_CELLS if s.weights_only else MAX_CELLS
+    cells = MAX_GIVEN_CELLS if s.weights_only else MAX_LIVE_CELLS if s.live is not None else MAX_CELLS
     if len(s.heads) * s.n ** 2 > cells:
         raise ScenarioError(QT_TR_NOOP("{0} heads of {1} tokens is too large to show (heads × tokens² must be at "
                                        "most {2:,})"), len(s.heads), s.n, cells)

@@ -65,7 +65,7 @@ def test_export_and_screenshot_take_a_layer_and_captions_name_it(capsys, tmp_pat
     (["model", TEXT, "--ablate", "30.0"], "layers 0 to 29 and heads 0 to 8"),
     (["model", TEXT, "--ablate", "3.9"], "layers 0 to 29 and heads 0 to 8"),
     (["model", TEXT, "--ablate", "three"], "give LAYER.HEAD"),
-    (["model", "word " * 2000], "tokens long"),
+    (["model", "word " * 5000], "tokens long"),
     (["model", TEXT, "--top-k", "0"], "not a number from 1 to 1000"),
     (["model", TEXT, "-o", "x.json"], "written as an .npz file"),
     (["weights", "toy-3token", "--layer", "1"], "has no layers"),

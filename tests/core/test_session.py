@@ -147,7 +147,7 @@ def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     _, _, baseline, result = restore(back, lambda path: model)
     np.testing.assert_array_equal(baseline.probs, direct.probs)
     np.testing.assert_array_equal(result.probs, expected.probs)
-    assert result.q[5][0][3, 7] == 9.0
+    assert result.matrix(5, "q", 0)[3, 7] == 9.0
 
 
 FAMILIES = __import__("pathlib").Path(__file__).resolve().parents[1] / "golden" / "families"

@@ -1,13 +1,28 @@
-"""What every family's block shares: heads split out, the user's changes put in, attention
-through the core's attention() with the layer's mask, the heads' outputs joined again."""
+"""What every family's block shares: heads split out, RoPE, attention over the model's own q, k, v
+with the user's changes put in, and the heads' outputs joined again.
+
+A model's pass runs in float32 from end to end (the reference tolerances, 1e-4 on attention weights
+and probabilities, hold without float64: tests/core/lm). Attention here is the core's attention()
+written for a model's sizes: the heads sharing a K/V head multiply against it in one BLAS call
+(never a repeated copy), and the queries go in blocks that see only the keys the mask lets them
+see, so the hidden half of the causal square is never computed nor stored. The views show a layer
+through the core's attention() itself, from the q, k and v kept here.
+"""
 from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import numpy as np
 
-from ..attention import attention, group_size, rope
-from ..masks import MaskSpec, additive
+from ..attention import group_size, rope
+from ..masks import MaskSpec
 from ..scenario import Change
 from .weights import Config, Norm
+
+QUERY_BLOCK = 128  # queries per block: scores of [heads, 128, n] stay a few MB at 4,096 tokens
+ROWS_APART = 128    # the fewest tokens a part of by_rows holds
 
 
 def gelu_tanh(x: np.ndarray) -> np.ndarray:
@@ -16,14 +31,14 @@ def gelu_tanh(x: np.ndarray) -> np.ndarray:
 
 
 def heads(x: np.ndarray, n_heads: int) -> np.ndarray:
-    """[n, heads · d_head] -> [heads, n, d_head]."""
+    """[n, heads · d_head] -> [heads, n, d_head] (a view)."""
     n = x.shape[0]
     return x.reshape(n, n_heads, -1).transpose(1, 0, 2)
 
 
 def joined(y: np.ndarray) -> np.ndarray:
     """[heads, n, d_head] -> [n, heads · d_head] (float32, for W_o)."""
-    return y.transpose(1, 0, 2).reshape(y.shape[1], -1).astype(np.float32)
+    return y.transpose(1, 0, 2).reshape(y.shape[1], -1).astype(np.float32, copy=False)
 
 
 def per_head_norm(x: np.ndarray, norm: Norm | None, eps: float) -> np.ndarray:
@@ -31,9 +46,29 @@ def per_head_norm(x: np.ndarray, norm: Norm | None, eps: float) -> np.ndarray:
     return x if norm is None else norm(x, eps)
 
 
-def turned(x: np.ndarray, c: Config, layer: int) -> np.ndarray:
-    """RoPE with the layer's base (Gemma 3's sliding layers have their own), in the model's layout."""
-    return rope(x, c.base(layer), halves=c.rope_halves, factors=c.rope_factors)
+def turned(x: np.ndarray, c: Config, layer: int, start: int = 0) -> np.ndarray:
+    """RoPE with the layer's base (Gemma 3's sliding layers have their own), in the model's layout;
+    x's tokens are those from `start` on."""
+    return rope(x, c.base(layer), halves=c.rope_halves, factors=c.rope_factors, start=start)
+
+
+def by_rows(work, n: int) -> None:
+    """work(lo, hi) over the rows 0 … n − 1, in as many parts as there are cores, at once: each
+    part's products in a BLAS thread of its own and, above all, its element-wise work (norms,
+    RoPE, the activation), which numpy does in one thread per call, on a core of its own. A few
+    rows go in one part, whose products BLAS shares out itself."""
+    if not shared_out(n):
+        work(0, n)
+        return
+    cuts = np.linspace(0, n, WORKERS + 1).astype(int)
+    for done in [_pool().submit(work, lo, hi) for lo, hi in zip(cuts[:-1], cuts[1:])]:
+        done.result()
+
+
+def shared_out(n: int) -> bool:
+    """A pass over n tokens shares its rows and blocks out to the cores itself (BLAS then takes
+    one thread per call: see run.run and blas.model_threads)."""
+    return WORKERS > 1 and n >= ROWS_APART * WORKERS
 
 
 def mask_of(c: Config, layer: int) -> MaskSpec | None:
@@ -41,27 +76,154 @@ def mask_of(c: Config, layer: int) -> MaskSpec | None:
     return MaskSpec("window", window=c.window) if c.is_sliding(layer) and c.window else None
 
 
-def shared_kv(k: np.ndarray, v: np.ndarray, c: Config):
-    """K and V repeated for the heads of each K/V group (GQA): head i reads K/V head i // size."""
-    size = group_size(c.n_heads, c.n_kv_heads)
-    return np.repeat(k, size, axis=0), np.repeat(v, size, axis=0)
+def window_of(c: Config, layer: int) -> int | None:
+    spec = mask_of(c, layer)
+    return None if spec is None else spec.window
 
 
-def changed(q, k, v, changes: dict[int, Change]):
-    """The user's edits put in place of the model's own q, k, v (after RoPE: what the heatmap shows)."""
-    for head, change in changes.items():
+def changed(q, k, v, changes: dict[int, Change], n_heads: int):
+    """The user's edits put in place of the model's own q, k, v (after RoPE: what the heatmap
+    shows). An edit to one head's k or v is that head's alone: its K/V group is then split into
+    one K and V per head (the model's own copied), the others stay shared."""
+    edits = {h: c for h, c in changes.items() if c.q is not None or c.k is not None or c.v is not None}
+    if not edits:
+        return q, k, v
+    q = q.copy()
+    if any(c.k is not None or c.v is not None for c in edits.values()):
+        size = group_size(n_heads, k.shape[0])
+        k, v = np.repeat(k, size, axis=0), np.repeat(v, size, axis=0)
+    for head, change in edits.items():
         for given, into in ((change.q, q), (change.k, k), (change.v, v)):
-            if given is not None:
+            if given is not None and (into is q or len(into) == n_heads):
                 into[head] = given
     return q, k, v
 
 
-def attend(q, k, v, c: Config, layer: int, changes: dict[int, Change]) -> np.ndarray:
-    """softmax(q kᵀ / √d_head + M) v per head, M the layer's mask; a head switched off gives 0."""
-    spec = mask_of(c, layer)
-    n = q.shape[1]
-    y = attention(q, k, v, causal=True, scale=True, mask=None if spec is None else additive(spec, n)).output
+def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = None,
+           weights: np.ndarray | None = None) -> np.ndarray:
+    """softmax(q kᵀ / √d_head + M) v per head, M causal (and, with `window`, no key more than
+    window − 1 tokens back): q [H, n, d], k and v [H_kv, n, d] read by H / H_kv heads each;
+    float32 throughout. -> [H, n, d]. The blocks of queries go to every core (numpy's element-wise
+    work, exp and the sums, is one thread per call: the blocks share the cores instead).
+
+    softmax(s) = e^(s − c) / Σ e^(s − c) for any c; the usual c is the row's largest score, which
+    takes two passes over the scores (find it, subtract it). Here c is each query's score with
+    itself, known before the scores are: it is subtracted inside the product (q with a column −c,
+    k with a column of ones), and since every score lies below |q|·max|k|, a row whose
+    |q|·max|k| − c is under SHIFT_ROOM can neither overflow (e^60 · 4,096 keys · |v| stays far
+    below float32's 3·10³⁸) nor vanish (its own key gives e⁰ = 1). Rows that are not (rare: none
+    in SmolLM2 or Gemma 3 on any text tried) take the largest score. The sums come from the
+    product by v as a last column of ones. With `weights` (zeros [H, n, n]) the weights are
+    written there too (the layer a window shows first)."""
+    n_heads, n, d = q.shape
+    n_kv = k.shape[0]
+    size = n_heads // n_kv
+    grouped = (q * np.float32(1.0 / np.sqrt(d))).reshape(n_kv, size, n, d)  # the heads sharing a K/V head
+    own = np.einsum("gsnd,gnd->gsn", grouped, k)                            # each query's score with itself
+    roomy = np.linalg.norm(grouped, axis=-1) * np.linalg.norm(k, axis=-1).max(axis=-1)[:, None, None] - own \
+        <= SHIFT_ROOM                                                         # [H_kv, size, n]
+    q1 = np.concatenate([grouped, -own[..., None]], axis=-1)                # [H_kv, size, n, d + 1]
+    k1 = np.concatenate([k, np.ones((n_kv, n, 1), dtype=np.float32)], axis=-1)
+    v1 = np.concatenate([v, np.ones((n_kv, n, 1), dtype=np.float32)], axis=-1)
+    out = np.empty((n_kv, size, n, d), dtype=np.float32)
+    kept = None if weights is None else weights.reshape(n_kv, size, n, n)
+    work = [(q1[h], k1[h], v1[h], roomy[h], start, min(n, start + QUERY_BLOCK), window, out[h],
+             None if kept is None else kept[h]) for start in range(0, n, QUERY_BLOCK) for h in range(n_kv)]
+    if len(work) == 1 or not shared_out(n):
+        for args in work:
+            _attend_block(*args)
+    else:
+        list(_pool().map(lambda args: _attend_block(*args), work))
+    return out.reshape(n_heads, n, d)
+
+
+SHIFT_ROOM = 60.0
+
+
+def _attend_block(q1, k1, v1, roomy, start: int, end: int, window: int | None, out, weights=None) -> None:
+    """One K/V head's queries start … end − 1 (of every head reading it: q1 [size, n, d + 1])
+    against the keys they may see, low … end − 1 (see attend for the extra columns)."""
+    size, _, d1 = q1.shape
+    b = end - start
+    low = 0 if window is None else max(0, start - window + 1)
+    scores = (q1[:, start:end].reshape(size * b, d1) @ k1[low:end].T).reshape(size, b, end - low)  # s − c
+    if window is None or end - 1 - window < low:
+        scores[..., start - low:] += _future(b)              # only the diagonal square has hidden keys
+    else:
+        scores += _hidden_additive(start, end, low, window)
+    tight = ~roomy[:, start:end]
+    if tight.any():                                          # the rows that need their largest score
+        scores[tight] -= scores[tight].max(axis=-1, keepdims=True)
+    np.exp(scores, out=scores)
+    y = (scores.reshape(size * b, end - low) @ v1[low:end]).reshape(size, b, d1)
+    np.divide(y[..., :-1], y[..., -1:], out=out[:, start:end])
+    if weights is not None:
+        np.divide(scores, y[..., -1:], out=weights[:, start:end, low:end])
+
+
+@lru_cache(maxsize=8)
+def _future(b: int) -> np.ndarray:
+    """[b, b]: 0 on and below the diagonal, −∞ above (a query's own block: the keys after it)."""
+    return np.where(np.triu(np.ones((b, b), dtype=bool), 1), np.float32(-np.inf), np.float32(0))
+
+
+def _hidden_additive(start: int, end: int, low: int, window: int) -> np.ndarray:
+    """[end − start, end − low]: −∞ where query start + i may not see key low + j (after it, or
+    `window` or more tokens before it), else 0."""
+    i = np.arange(start, end)[:, None]
+    j = np.arange(low, end)[None, :]
+    return np.where((j > i) | (j <= i - window), np.float32(-np.inf), np.float32(0))
+
+
+WORKERS = os.cpu_count() or 1
+
+
+@lru_cache(maxsize=1)
+def _pool() -> ThreadPoolExecutor:
+    """Threads for the blocks of attention: daemon-like, idle between passes."""
+    return ThreadPoolExecutor(WORKERS, thread_name_prefix="attnviz-attention")
+
+
+def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kept=None) -> np.ndarray:
+    """The layer's attention with the user's changes: edits put in, a head switched off gives 0.
+    With `kept` (a Kept), its weights and every head's output are kept there."""
+    q, k, v = changed(q, k, v, changes, c.n_heads)
+    weights = None if kept is None else np.zeros((c.n_heads, q.shape[1], q.shape[1]), dtype=np.float32)
+    y = attend(q, k, v, window_of(c, layer), weights)
+    if kept is not None:
+        kept.weights, kept.outputs = weights, y.copy()
     for head, change in changes.items():
         if change.off:
             y[head] = 0.0
     return y
+
+
+class Kept:
+    """A layer's attention weights [H, n, n] and heads' outputs [H, n, d_head], kept by its pass."""
+
+    weights: np.ndarray | None = None
+    outputs: np.ndarray | None = None
+
+
+def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], project, finish, kept=None):
+    """One block of any family: project(block, config, layer, x_rows, start) -> the rows' q, k, v
+    (the model's own: normed, turned), then attention over every token, then
+    finish(block, config, x_rows, y_rows) -> the rows' output. Both run by_rows. With `kept`,
+    the weights and the heads' outputs are kept there.
+    -> (x' [n, d], q [H, n, d_head], k, v [H_kv, n, d_head])."""
+    c, b = model.config, model.blocks[layer]
+    n = len(x)
+    q = np.empty((c.n_heads, n, c.d_head), dtype=np.float32)
+    k, v = (np.empty((c.n_kv_heads, n, c.d_head), dtype=np.float32) for _ in "kv")
+
+    def projected(lo, hi):
+        q[:, lo:hi], k[:, lo:hi], v[:, lo:hi] = project(b, c, layer, x[lo:hi], lo)
+    by_rows(projected, n)
+    y = joined(attention_of(q, k, v, c, layer, changes, kept))
+    out = np.empty_like(x)
+
+    def finished(lo, hi):
+        out[lo:hi] = finish(b, c, x[lo:hi], y[lo:hi])
+    by_rows(finished, n)
+    return out, q, k, v
+

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import attend, changed, gelu_tanh, heads, joined
-from .weights import linear
+from .blocks import gelu_tanh, heads, layer_pass
+from .weights import Block, Config, linear
 
 
 def embed(model, ids) -> np.ndarray:
@@ -21,12 +21,15 @@ def embed(model, ids) -> np.ndarray:
     return model.embedding[ids] + model.positions[:len(ids)]                   # [n, d]
 
 
-def block(model, layer: int, x: np.ndarray, changes: dict):
-    c, b = model.config, model.blocks[layer]
-    h = b.attn_norm(x, c.eps)
-    q, k, v = (heads(linear(h, w, bias), c.n_heads).astype(np.float64)
-               for w, bias in ((b.w_q, b.b_q), (b.w_k, b.b_k), (b.w_v, b.b_v)))
-    q, k, v = changed(q, k, v, changes)
-    x = x + linear(joined(attend(q, k, v, c, layer, changes)), b.w_o, b.b_o)
-    h = b.ffn_norm(x, c.eps)
-    return x + linear(gelu_tanh(linear(h, b.w_up, b.b_up)), b.w_down, b.b_down), q, k, v
+def qkv(b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0):
+    """The tokens' q, k, v [H, m, d_head]: LayerNorm, then the one fused projection, split."""
+    return tuple(heads(m, c.n_heads) for m in np.split(linear(b.attn_norm(x, c.eps), b.w_qkv, b.b_qkv), 3, axis=1))
+
+
+def finish(b: Block, c: Config, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    x = x + linear(y, b.w_o, b.b_o)
+    return x + linear(gelu_tanh(linear(b.ffn_norm(x, c.eps), b.w_up, b.b_up)), b.w_down, b.b_down)
+
+
+def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
+    return layer_pass(model, layer, x, changes, qkv, finish, kept)

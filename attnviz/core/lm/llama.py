@@ -4,8 +4,7 @@
     q, k, v = h W_qᵀ (+ b_q), h W_kᵀ (+ b_k), h W_vᵀ (+ b_v)    # biases: Qwen 2; [heads, n, d_head]
     q, k = RMSNorm(q) · g_q, RMSNorm(k) · g_k per head            # QK-norm: Qwen 3
     q, k = RoPE(q), RoPE(k)                                     # base θ (Llama 3: frequency factors)
-    k, v repeated for the heads of each K/V group (GQA)
-    y_i = softmax(q_i k_iᵀ / √d_head + M) v_i                   # the core's attention()
+    y_i = softmax(q_i k_gᵀ / √d_head + M) v_g                   # head i reads K/V head g = i // (H / H_kv)
     x = x + concat(y_0, …) W_oᵀ
     h = RMSNorm(x) · g_ffn
     x = x + (silu(h W_gateᵀ) ⊙ h W_upᵀ) W_downᵀ                 # SwiGLU
@@ -14,32 +13,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import attend, changed, heads, joined, per_head_norm, shared_kv, turned
+from .blocks import heads, layer_pass, per_head_norm, turned
 from .weights import Block, Config, linear
 
 
 def silu(x: np.ndarray) -> np.ndarray:
-    return x / (1.0 + np.exp(-x))
+    """x / (1 + e⁻ˣ), in one new array (four passes over it, no temporaries)."""
+    out = np.negative(x)
+    with np.errstate(over="ignore"):  # e⁻ˣ of a large negative x is inf: x / inf is the −0 wanted
+        np.exp(out, out=out)
+    out += 1
+    return np.divide(x, out, out=out)
 
 
 def embed(model, ids) -> np.ndarray:
     return model.embedding[list(ids)] * np.float32(model.config.embed_scale)     # [n, d]
 
 
-def qkv(b: Block, c: Config, layer: int, h: np.ndarray):
-    """The heads' q, k (normed, turned) and v of the normed input h [n, d]."""
-    q = heads(linear(h, b.w_q, b.b_q), c.n_heads)                               # [H, n, dh]
-    k = heads(linear(h, b.w_k, b.b_k), c.n_kv_heads)                            # [H_kv, n, dh]
-    v = heads(linear(h, b.w_v, b.b_v), c.n_kv_heads).astype(np.float64)
-    q = turned(per_head_norm(q, b.q_norm, c.eps), c, layer) * c.q_scale
-    k = turned(per_head_norm(k, b.k_norm, c.eps), c, layer)
-    return (q, *shared_kv(k, v, c))
+def qkv(b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0):
+    """The model's own q [H, m, d_head] and k, v [H_kv, m, d_head] of the tokens x [m, d] (from
+    position `start` on): normed, projected, q and k normed per head (QK-norm) and turned (RoPE)."""
+    qkv_rows = linear(b.attn_norm(x, c.eps), b.w_qkv, b.b_qkv)                 # [m, (H + 2 H_kv) · d_head]
+    q, k, v = np.split(qkv_rows, [c.n_heads * c.d_head, (c.n_heads + c.n_kv_heads) * c.d_head], axis=1)
+    q = turned(per_head_norm(heads(q, c.n_heads), b.q_norm, c.eps), c, layer, start)
+    if c.q_scale != 1.0:
+        q = q * np.float32(c.q_scale)
+    return q, turned(per_head_norm(heads(k, c.n_kv_heads), b.k_norm, c.eps), c, layer, start), heads(v, c.n_kv_heads)
 
 
-def block(model, layer: int, x: np.ndarray, changes: dict):
-    """One block: x [n, d] -> (x', q, k, v), q, k, v [n_heads, n, d_head] as attention used them."""
-    c, b = model.config, model.blocks[layer]
-    q, k, v = changed(*qkv(b, c, layer, b.attn_norm(x, c.eps)), changes)
-    x = x + linear(joined(attend(q, k, v, c, layer, changes)), b.w_o, b.b_o)    # the residual stream
-    h = b.ffn_norm(x, c.eps)
-    return x + linear(silu(linear(h, b.w_gate)) * linear(h, b.w_up), b.w_down), q, k, v
+def finish(b: Block, c: Config, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """After attention: the residual stream plus the heads through W_o, then plus the feed-forward."""
+    x = x + linear(y, b.w_o, b.b_o)
+    return x + linear(gated(silu, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down)
+
+
+def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
+    """One block: x [n, d] -> (x', q, k, v), the model's own q, k, v before the changes."""
+    return layer_pass(model, layer, x, changes, qkv, finish, kept)
+
+
+def gated(activation, gate_up: np.ndarray) -> np.ndarray:
+    """activation(gate) ⊙ up, from [n, 2 d_ff] (gate, then up) to [n, d_ff]."""
+    gate, up = np.split(gate_up, 2, axis=1)
+    out = activation(gate)
+    out *= up
+    return out

@@ -1,9 +1,12 @@
-"""A model run forward over token ids, layer by layer, by its family's block; every layer's q, k,
-v and input kept, so AttnViz can show any head. A changed head (new q, k or v, or switched off)
-reruns only the layers from its own on.
+"""A model run forward over token ids, layer by layer, by its family's block; every layer's input
+and the model's own q, k, v kept, so AttnViz can show any head. A changed head (new q, k or v, or
+switched off) reruns only the layers from its own on.
 
-The weights are float32 and the big products run in float32; attention itself runs in the
-core in float64.
+The pass runs in float32 (see blocks.py), with every core BLAS may use (blas.model_threads): a
+model's products are large enough to share, a toy scenario's edits are not. Per layer it keeps
+what the views need and no more: the residual stream entering it [n, d], q [H, n, d_head] and k, v
+[H_kv, n, d_head] (a K/V head once, not once per head reading it), float32; a head's weights are
+recomputed from them when a view asks.
 """
 from __future__ import annotations
 
@@ -11,8 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..attention import group_size
+from ..blas import model_threads
 from ..scenario import Change
 from . import gemma3, gpt2, llama
+from .blocks import Kept, shared_out
 from .weights import Model
 
 # family -> (its embedding, its block)
@@ -27,23 +33,39 @@ class Cancelled(Exception):
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One forward pass: every layer's input, q, k, v; the next-token distribution."""
+    """One forward pass: every layer's input and the model's own q, k, v; the next-token distribution."""
 
     ids: tuple[int, ...]
     changes: tuple                 # ((layer, head, Change), ...) sorted: what this run applied
     streams: tuple                 # [n, d] float32: the residual stream entering each layer
-    q: tuple                       # [n_heads, n, d_head] float64 per layer, after RoPE and changes
-    k: tuple                       # [n_heads, n, d_head] (K/V groups repeated per head)
+    q: tuple                       # [n_heads, n, d_head] float32 per layer, after RoPE, the model's own
+    k: tuple                       # [n_kv_heads, n, d_head]: each K/V head once
     v: tuple
     probs: np.ndarray              # [vocab] float64: the next token's distribution
     logits: np.ndarray             # [vocab] float32
     computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
 
+    def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
+        """Head `head`'s q, k or v in `layer` as attention used it: the user's edit when there is
+        one, else the model's own (a K/V group's shared k and v for each head reading it)."""
+        change = next((c for lay, h, c in self.changes if (lay, h) == (layer, head)), None)
+        if change is not None and getattr(change, m) is not None:
+            return getattr(change, m)
+        own = getattr(self, m)[layer]
+        return own[head // group_size(len(self.q[layer]), len(own))]
 
-def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None) -> Run:
+    def per_head(self, layer: int, m: str) -> np.ndarray:
+        """Every head's q, k or v in `layer` as attention used it: [n_heads, n, d_head]."""
+        return np.stack([self.matrix(layer, m, h) for h in range(len(self.q[layer]))])
+
+
+def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
-    `cancelled()`, when given, is asked before each layer: True stops with Cancelled."""
+    `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
+    `shown(layer, q, k, v, kept)`, when given, is told layer `first` as soon as it is computed,
+    with its attention weights and heads' outputs (kept): a window shows that layer before the
+    rest of the pass is done, without working out its weights again."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -53,18 +75,22 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None)
     if start == c.n_layers:  # the same ids and changes: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
-    x = after.streams[start].astype(np.float32) if start else embed(model, ids).astype(np.float32)  # [n, d]
-    for index in range(start, c.n_layers):
-        if cancelled is not None and cancelled():
-            raise Cancelled()
-        streams.append(x)
-        x, q, k, v = block(model, index, x, by_layer.get(index, {}))
-        x = x.astype(np.float32, copy=False)
-        qs.append(q)
-        ks.append(k)
-        vs.append(v)
-    last = model.out_norm(x[-1:], c.eps)                       # [1, d]
-    logits = (last @ model.output.T)[0].astype(np.float32)     # [1, d] @ [d, vocab] -> [vocab]
+    with model_threads(shared_out(len(ids))):
+        x = after.streams[start] if start else embed(model, ids).astype(np.float32)  # [n, d]
+        for index in range(start, c.n_layers):
+            if cancelled is not None and cancelled():
+                raise Cancelled()
+            streams.append(x)
+            kept = Kept() if shown is not None and index == first else None
+            x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept)
+            x = x.astype(np.float32, copy=False)
+            qs.append(q)
+            ks.append(k)
+            vs.append(v)
+            if kept is not None:
+                shown(index, q, k, v, kept)
+        last = model.out_norm(x[-1:], c.eps)                       # [1, d]
+        logits = (last @ model.output.T)[0].astype(np.float32)     # [1, d] @ [d, vocab] -> [vocab]
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,

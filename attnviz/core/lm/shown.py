@@ -8,16 +8,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..compute import LEAN_CELLS, known
 from ..messages import QT_TR_NOOP
-from ..scenario import MAX_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
+from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
 from .run import Run, same_changes
 from .tokens import labels
 from .weights import Model
 
-MAX_MODEL_TOKENS = 1024
-MAX_MODEL_TEXT = 200_000     # characters read at most: far more than 1,024 tokens of any text
+MAX_MODEL_TOKENS = 4096
+MAX_MODEL_TEXT = 800_000     # characters read at most: far more than 4,096 tokens of any text
 
 
 class ModelError(ScenarioError):
@@ -33,9 +34,9 @@ class Encoded:
 
 
 def token_limit(model: Model) -> int:
-    """The longest text shown: within the model's context, 1,024 tokens (a forward pass of a few
-    seconds on a school PC), and few enough that one layer's heads fit MAX_CELLS."""
-    return min(model.config.context, MAX_MODEL_TOKENS, math.isqrt(MAX_CELLS // model.config.n_heads))
+    """The longest text shown: within the model's context, 4,096 tokens (AttnViz's longest input),
+    and few enough that one layer's heads fit MAX_LIVE_CELLS."""
+    return min(model.config.context, MAX_MODEL_TOKENS, math.isqrt(MAX_LIVE_CELLS // model.config.n_heads))
 
 
 def check_text(text) -> None:
@@ -69,7 +70,9 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False) -> Encod
 
 def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:
     """The k most likely next tokens: (id, readable text, probability), most likely first."""
-    order = np.argsort(-probs, kind="stable")[:k]
+    k = min(k, len(probs))
+    best = np.argpartition(-probs, k - 1)[:k]                 # the k likeliest, then in order (ties by id)
+    order = best[np.lexsort((best, -probs[best]))]
     return [(int(i), token_text(model, int(i)), float(probs[i])) for i in order]
 
 
@@ -110,11 +113,27 @@ def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, change
     """Layer `layer` of a run as a scenario: its heads' q, k (after RoPE) and v, editable, under
     the mask the layer attends with (a sliding-window layer's window, drawn as the toolbar's);
     the changes made so far travel with it, so an edit reruns the model with all of them."""
+    return _layer(model, encoded, layer, lambda m, h: result.matrix(layer, m, h),
+                  result.changes if changes is None else changes)
+
+
+def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
+    """Layer `layer` as the scenario() of the finished run will show it, from that layer's own q
+    [H, n, d_head] and k, v [H_kv, n, d_head] as the pass computes them: a new text (no changes
+    yet) shown before the pass has reached its last layer. -> (scenario, its Result when the
+    pass kept the layer's weights and outputs (blocks.Kept), else None)."""
+    own = {"q": q, "k": k, "v": v}
+    s = _layer(model, encoded, layer, lambda m, h: own[m][h * len(own[m]) // len(q)], ())
+    if kept is None or kept.weights is None or s.n ** 2 * len(s.heads) <= LEAN_CELLS:
+        return s, None  # a short text's views keep every intermediate: compute() gives them
+    return s, known(s, kept.weights, kept.outputs)
+
+
+def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes):
     c = model.config
-    heads = [make_head(f"head {h}", result.q[layer][h], result.k[layer][h], result.v[layer][h],
+    heads = [make_head(f"head {h}", *(matrix(m, h) for m in "qkv"),
                        names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
-    live = Live(model, encoded.text, encoded.ids, layer, result.changes if changes is None else changes,
-                encoded.chat)
+    live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat)
     spec = mask_of(c, layer)
     return make_scenario(encoded.labels, heads, settings=Settings(mask=spec) if spec else None,
                          title=title(c.name, encoded.text), layer=(layer, c.n_layers), live=live,
@@ -147,7 +166,8 @@ def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:
     arrays = {"tokens": np.array(encoded.labels), "token_ids": np.array(encoded.ids, dtype=np.int64),
               "head_names": np.array([f"head {h}" for h in range(model.config.n_heads)]),
               "causal": np.array(True), "scale": np.array(True), "temperature": np.array(1.0),
-              **{m: np.stack(getattr(result, m)).astype(np.float32) for m in "qkv"},
+              **{m: np.stack([np.stack([result.matrix(layer, m, h) for h in range(model.config.n_heads)])
+                              for layer in range(model.config.n_layers)]).astype(np.float32) for m in "qkv"},
               "next_probs": result.probs.astype(np.float32), "next_ids": np.array([i for i, _, _ in best]),
               "next_tokens": np.array([t for _, t, _ in best])}
     atomic_write(path, lambda f: np.savez(f, **arrays))  # stored, not compressed: read a layer at a time

@@ -1,12 +1,14 @@
 """What a loaded model holds: its sizes (Config), each block's weights (Block), the model (Model).
 
 Every family fills the same records; what a family lacks stays None (GPT-2 has no gate, Llama
-no biases, only Gemma 3 norms the attention's and the feed-forward's outputs). Matrices are in
-numpy's order (out, in): a layer computes x @ Wᵀ + b, as PyTorch's Linear does.
+no biases, only Gemma 3 norms the attention's and the feed-forward's outputs). A Block is given
+each matrix as the files store it, (out, in), and keeps it as (in, out), so a layer computes
+x W + b, the seeds' X W_q: BLAS multiplies that order measured faster (10 % at 100 tokens, 50 % at
+10, on this machine's OpenBLAS).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -52,23 +54,28 @@ class Norm:
     bias: np.ndarray | None = None
 
     def __call__(self, x: np.ndarray, eps: float) -> np.ndarray:
-        if self.bias is None:
-            return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * self.gain
-        centred = x - x.mean(axis=-1, keepdims=True)
-        return centred / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + eps) * self.gain + self.bias
+        centred = x if self.bias is None else x - x.mean(axis=-1, keepdims=True)
+        squares = np.einsum("...i,...i->...", centred, centred)[..., None]  # Σ x², no x² array made
+        out = centred * (1.0 / np.sqrt(squares / np.float32(x.shape[-1]) + np.float32(eps))).astype(x.dtype)
+        out *= self.gain
+        if self.bias is not None:
+            out += self.bias
+        return out
 
 
 @dataclass(eq=False)
 class Block:
+    """One block's weights; the shapes are as kept, (in, out) (given as (out, in))."""
+
     attn_norm: Norm
-    w_q: np.ndarray          # [n_heads · d_head, d]
-    w_k: np.ndarray          # [n_kv_heads · d_head, d]
-    w_v: np.ndarray          # [n_kv_heads · d_head, d]
-    w_o: np.ndarray          # [d, n_heads · d_head]
+    w_q: np.ndarray          # [d, n_heads · d_head]
+    w_k: np.ndarray          # [d, n_kv_heads · d_head]
+    w_v: np.ndarray          # [d, n_kv_heads · d_head]
+    w_o: np.ndarray          # [n_heads · d_head, d]
     ffn_norm: Norm
-    w_up: np.ndarray         # [d_ff, d]
-    w_down: np.ndarray       # [d, d_ff]
-    w_gate: np.ndarray | None = None      # [d_ff, d]: the gated families (SwiGLU, GeGLU)
+    w_up: np.ndarray         # [d, d_ff]
+    w_down: np.ndarray       # [d_ff, d]
+    w_gate: np.ndarray | None = None      # [d, d_ff]: the gated families (SwiGLU, GeGLU)
     b_q: np.ndarray | None = None         # Qwen 2, GPT-2
     b_k: np.ndarray | None = None
     b_v: np.ndarray | None = None
@@ -79,6 +86,27 @@ class Block:
     k_norm: Norm | None = None
     post_attn_norm: Norm | None = None    # Gemma 3: the attention's output normed before the residual
     post_ffn_norm: Norm | None = None
+    # W_q, W_k, W_v side by side (and W_gate beside W_up) in one matrix each, the fields above
+    # views of them: one product where there were three (or two), larger and so faster
+    w_qkv: np.ndarray = field(init=False, repr=False)   # [d, (n_heads + 2 n_kv_heads) · d_head]
+    b_qkv: np.ndarray | None = field(init=False, repr=False)
+    w_in: np.ndarray | None = field(init=False, repr=False)  # [d, 2 d_ff]: the gated families
+
+    def __post_init__(self):
+        cuts = [len(self.w_q), len(self.w_q) + len(self.w_k)]
+        self.w_qkv = np.concatenate([self.w_q.T, self.w_k.T, self.w_v.T], axis=1)
+        self.w_q, self.w_k, self.w_v = np.split(self.w_qkv, cuts, axis=1)
+        self.b_qkv = None
+        if all(b is not None for b in (self.b_q, self.b_k, self.b_v)):
+            self.b_qkv = np.concatenate([self.b_q, self.b_k, self.b_v])
+            self.b_q, self.b_k, self.b_v = np.split(self.b_qkv, cuts)
+        self.w_o, self.w_down = np.ascontiguousarray(self.w_o.T), np.ascontiguousarray(self.w_down.T)
+        self.w_in = None
+        if self.w_gate is None:
+            self.w_up = np.ascontiguousarray(self.w_up.T)
+        else:
+            self.w_in = np.concatenate([self.w_gate.T, self.w_up.T], axis=1)
+            self.w_gate, self.w_up = np.split(self.w_in, 2, axis=1)
 
 
 @dataclass(eq=False)
@@ -114,6 +142,8 @@ class Model:
 
 
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
-    """x Wᵀ + b: [n, in] @ [in, out] -> [n, out]."""
-    y = x @ w.T
-    return y if b is None else y + b
+    """x W + b: [n, in] @ [in, out] -> [n, out]."""
+    y = x @ w
+    if b is not None:
+        y += b
+    return y

@@ -19,7 +19,9 @@ class ModelController:
         self.maybe_save = maybe_save  # asked before the run replaces what is open
         self.recovery = recovery      # a crash copy's session: restored or kept aside there
         self.restoring = None         # that crash copy, while its session runs again
+        self._before = None           # what was open before a new text's layer 0 was shown
         self.runner = runner = ModelRunner(document, shell.dialog_parent())
+        runner.first.connect(self._first)
         runner.loaded.connect(self._ran)
         runner.failed.connect(self._failed)
         runner.cancelled.connect(self._cancelled)
@@ -71,9 +73,32 @@ class ModelController:
         self.progress.setVisible(self.runner.busy)
         self.cancel.setVisible(self.runner.reading())
 
-    def _ran(self, model, encoded, result):
+    def _first(self, model, encoded, shown):
+        """A new text's layer 0, on screen while the pass goes on through the other layers (the
+        next-token panel fills in when it ends). Until it ends, Cancel brings back what was open."""
+        self._show_progress()
+        d = self.document
+        if self._before is None:  # (a text replacing one still being read: what was open before both)
+            self._before = (d.scenario, d.source, d.active_head, d.query)
+        scenario, result = shown
+        d.replace(scenario, None, known=result)
+        self.shell.update_title()
+
+    def _put_back(self) -> None:
+        """What was open before a new text's layer 0 was shown (its pass cancelled or failed)."""
+        before, self._before = self._before, None
+        if before is not None:
+            scenario, source, head, query = before
+            self.document.replace(scenario, source)
+            self.document.select(head=head, query=query)
+            self.shell.update_title()
+
+    def _ran(self, model, encoded, result, shown: bool):
         from ...core import lm
         self._show_progress()
+        self._before = None
+        if shown:  # layer 0 is on screen already, perhaps edited meanwhile
+            return
         try:
             scenario = lm.scenario(model, encoded, result, 0)
         except ScenarioError as e:  # said every time, not once a session as an unexpected error is
@@ -84,10 +109,12 @@ class ModelController:
 
     def _failed(self, message: str):
         self._show_progress()
+        self._put_back()
         self.shell.warn(tr("Cannot run the model"), message)
 
     def _cancelled(self):
         self._show_progress()
+        self._put_back()
         self.shell.report(tr("Cancelled: the window is as it was"))
 
     # ------------------------------------------------------------- another layer

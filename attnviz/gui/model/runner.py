@@ -48,7 +48,8 @@ class ModelRunner(QObject):
 
     _loaded_models: dict = {}          # (path, file stamp) -> Model: loaded once per session
     progress = Signal(str, int, int)   # what is happening, done, of how many
-    loaded = Signal(object, object, object)  # model, encoded text, its run (no changes)
+    first = Signal(object, object, object)   # model, encoded text, (scenario, result): layer 0 before the rest
+    loaded = Signal(object, object, object, bool)  # model, encoded text, its run (no changes), `first` shown
     ran = Signal(object)               # a run for the scenario's current changes
     failed = Signal(str)               # a message for the user
     restored = Signal(object, object, object, object, object)  # model, encoded text, run, session, source
@@ -58,6 +59,7 @@ class ModelRunner(QObject):
     scene_failed = Signal(object, str)  # ... or could not: its key, and why
     # From the worker thread; handled on the GUI thread, which then tells everyone at once. A
     # new text's signals carry its job (a threading.Event, set when it is cancelled).
+    _worker_first = Signal(object, object, object, object)
     _worker_loaded = Signal(object, object, object, object, object)
     _worker_ran = Signal(object)
     _worker_failed = Signal(str, object)
@@ -76,10 +78,12 @@ class ModelRunner(QObject):
         self.busy = False
         self._pool = _Worker("attnviz-model")
         self._job: threading.Event | None = None  # the new text being read; set: cancelled
+        self._shown = None       # the job whose layer 0 is on screen while its pass goes on
         self._closing = threading.Event()          # the window is closing: every job stops
         self._waiting = []       # callbacks for the run of the current changes
         self._worker_ran.connect(self._done)
         self._worker_loaded.connect(self._loaded)
+        self._worker_first.connect(self._first)
         self._worker_failed.connect(self._failed)
         self._worker_cancelled.connect(self._cancelled)
         self._worker_restored.connect(self._restored)
@@ -108,6 +112,12 @@ class ModelRunner(QObject):
         """True while a new text is being loaded, tokenised or run (and not cancelled)."""
         return self._job is not None and not self._job.is_set()
 
+    def _first(self, job, model, encoded, shown) -> None:
+        if job is not self._job or job.is_set():
+            return
+        self._shown = job
+        self.first.emit(model, encoded, shown)
+
     def _start(self, text, source, chat, job) -> None:
         def stop() -> bool:
             return job.is_set() or self._closing.is_set()
@@ -116,7 +126,10 @@ class ModelRunner(QObject):
             self._tell(self.progress, "tokens", 0, 1)
             encoded = lm.encode(model, text, cancelled=stop, chat=chat)
             self._tell(self.progress, "run", 0, 1)
-            result = lm.run(model, encoded.ids, cancelled=stop)
+
+            def shown(layer, q, k, v, kept):  # layer 0 on screen while the pass goes on to the others
+                self._tell(self._worker_first, job, model, encoded, lm.first_layer(model, encoded, 0, q, k, v, kept))
+            result = lm.run(model, encoded.ids, cancelled=stop, shown=shown)
         except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
             self._report(job, e)
             return
@@ -250,7 +263,10 @@ class ModelRunner(QObject):
         self.baseline = self.latest = result
         self.busy = False
         self._job = None
-        self.loaded.emit(model, encoded, result)
+        self.loaded.emit(model, encoded, result, self._shown is job)
+        self.follow()  # edits made to layer 0 while the rest of the pass ran
+        if not self.busy:  # another layer asked for while the pass went on
+            self._answer_waiting(self.current())
 
     def _failed(self, message, job=None) -> None:
         """A new text (job) or a rerun (None) failed: say why."""
@@ -261,20 +277,20 @@ class ModelRunner(QObject):
         if job is not self._job or job.is_set():
             self._cancelled(job)
             return
-        self._end_reading()
-        self.failed.emit(message)
+        self._end_reading(lambda: self.failed.emit(message))
 
     def _cancelled(self, job) -> None:
         if job is not self._job:
             return  # a newer text replaced it; that one reports
-        self._end_reading()
-        self.cancelled.emit()
+        self._end_reading(self.cancelled.emit)
 
-    def _end_reading(self) -> None:
-        """The new text was not opened: the runner serves what is shown again, with any edits
+    def _end_reading(self, tell) -> None:
+        """The new text was not opened: `tell()` the window (which puts back what was open if the
+        text's layer 0 was shown), then the runner serves what is shown again, with any edits
         made to it meanwhile."""
         self._job = None
         self.busy = False
+        tell()
         self.follow()
 
     # ------------------------------------------------------------- edits
@@ -321,6 +337,11 @@ class ModelRunner(QObject):
             self._request(live)  # edited again meanwhile: run for the newest changes
             return
         self.ran.emit(result)
+        self._answer_waiting(result)
+
+    def _answer_waiting(self, result) -> None:
+        if result is None:
+            return
         waiting, self._waiting = self._waiting, []
         for callback in waiting:
             callback(result)

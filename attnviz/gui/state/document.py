@@ -95,8 +95,9 @@ class ScenarioDocument(QObject):
         another layer shows that layer again."""
         self.apply(scenario)
 
-    def replace(self, scenario: Scenario, source: str | None) -> None:
-        """Open another scenario: a fresh history, head 0, the default query."""
+    def replace(self, scenario: Scenario, source: str | None, known=None) -> None:
+        """Open another scenario: a fresh history, head 0, the default query. `known`: its
+        Result when it was worked out already (a real model's layer, by its pass)."""
         self._saved = scenario
         self.undo_stack.clear()
         self.source = source
@@ -106,6 +107,8 @@ class ScenarioDocument(QObject):
         self.stage = None
         self._scenario = scenario
         self._result = None
+        if known is not None:
+            self._last = (scenario, known)  # compute() finds every head's trace there
         self.replaced.emit()
         self.changed.emit()
         self.selectionChanged.emit()

@@ -63,7 +63,7 @@ def test_the_next_token_top_10_is_the_references(model, golden, runs, s):
 @pytest.mark.parametrize("layer", [0, 15, 29])
 def test_every_heads_weights_equal_the_references(golden, runs, s, layer):
     r = runs[s]
-    weights = attention(r.q[layer], r.k[layer], r.v[layer], causal=True, scale=True).weights
+    weights = attention(*(r.per_head(layer, m) for m in "qkv"), causal=True, scale=True).weights
     np.testing.assert_allclose(weights, golden[f"{s}_attn_l{layer}"], atol=2e-5)
     np.testing.assert_allclose(weights.sum(axis=-1), 1.0, atol=1e-9)
     assert np.all(weights[:, np.triu_indices(weights.shape[-1], 1)[0], np.triu_indices(weights.shape[-1], 1)[1]] == 0)
@@ -99,11 +99,12 @@ def test_an_edited_head_in_a_scenario_carries_into_the_run(model, golden, runs):
     encoded = lm.Encoded("The cat ate the fish. It was fresh.", tuple(golden["s0_ids"].tolist()),
                             lm.encode(model, "The cat ate the fish. It was fresh.").labels)
     s = lm.scenario(model, encoded, runs["s0"], 5)
-    np.testing.assert_allclose(compute(s).heads[3].weights, attention(runs["s0"].q[5][3], runs["s0"].k[5][3],
-                                                                      runs["s0"].v[5][3]).weights)
+    np.testing.assert_allclose(compute(s).heads[3].weights,
+                               attention(*(runs["s0"].matrix(5, m, 3) for m in "qkv")).weights)
     edited = with_value(s, 3, "k", 4, 0, 30.0)
     result = lm.run(model, encoded.ids, edited.live.changes, after=runs["s0"])
-    assert result.computed[0] == 5 and result.k[5][3][4, 0] == 30.0
+    assert result.computed[0] == 5 and result.matrix(5, "k", 3)[4, 0] == 30.0
+    assert result.matrix(5, "k", 4)[4, 0] != 30.0  # head 4 shares head 3's K/V head: its copy is its own
     off = with_head_off(s, 3, True)
     assert off.live.changes[0][:2] == (5, 3) and off.live.changes[0][2].off
     assert with_head_off(off, 3, False).live.changes == ()
@@ -117,7 +118,7 @@ def test_tokens_are_labelled_with_text_not_byte_pieces(model):
     assert lm.encode(model, "a\n\tb").labels == ("a", "↵", "⇥", "b")
 
 
-@pytest.mark.parametrize("text, message", [("", "empty"), ("word " * 2000, "tokens long"),
+@pytest.mark.parametrize("text, message", [("", "empty"), ("word " * 5000, "tokens long"),
                                            ("a\udcffb", "not valid UTF-8: it holds <FF> at character 2"),
                                            ("\ud800", "U\\+D800 at character 1")])
 def test_text_the_model_cannot_read_is_refused(model, text, message):
@@ -158,13 +159,13 @@ def test_zero_width_characters_in_a_token_are_shown(model):
 
 def test_a_text_too_long_to_read_is_refused_before_it_is_tokenised(model, monkeypatch):
     monkeypatch.setattr(model.tokenizer.backend, "encode", lambda *a, **k: pytest.fail("tokenised"))
-    with pytest.raises(lm.ModelError, match="is 1,100,000 characters long; the model reads at most 1,024 tokens"):
+    with pytest.raises(lm.ModelError, match="is 1,100,000 characters long; the model reads at most 4,096 tokens"):
         lm.encode(model, "The cat ate the fish. " * 50_000)
 
 
 def test_a_text_of_too_many_tokens_is_refused_by_their_count(model):
-    with pytest.raises(lm.ModelError, match="is 32,500 tokens long; the model reads at most 1,024 here"):
-        lm.encode(model, "a" * 130_000)
+    with pytest.raises(lm.ModelError, match="is 125,000 tokens long; the model reads at most 4,096 here"):
+        lm.encode(model, "a" * 500_000)
 
 
 def test_a_run_stops_between_layers_when_cancelled(model, golden):

@@ -97,7 +97,8 @@ def test_gemma_3_runs_once_its_terms_are_accepted_and_they_are_not_asked_again(w
     asked = []
     monkeypatch.setattr(terms.TermsDialog, "exec", lambda dialog: asked.append(1) or QDialog.Accepted)
     assert window.model.run("猫が魚を食べた。それは新鮮だった。", lm.GEMMA_ID)
-    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=180_000)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None and not window.model.runner.busy,
+                    timeout=180_000)
     s = window.document.scenario
     assert s.tokens == ("⟨BOS⟩", "猫", "が", "魚", "を食べ", "た", "。", "それは", "新鮮", "だった", "。")
     assert s.layer == (0, 18) and len(s.heads) == 4 and s.settings.mask_kind == "window"

@@ -22,8 +22,10 @@ TEXT = "The cat ate the fish. It was fresh."
 
 
 def open_model(window, qtbot, text=TEXT):
+    """The model read `text` to its last layer (layer 0 shows before that)."""
     window.model.run(text)
-    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None and not window.model.runner.busy,
+                    timeout=120_000)
     return window.document
 
 
@@ -110,7 +112,7 @@ def test_editing_a_real_heads_q_reruns_the_model_from_that_layer(window, qtbot):
     assert table.setData(table.index(d.scenario.n - 1, 0), "25")
     result = settled(window, qtbot)
     assert result.computed[0] == 20 and result.changes[0][:2] == (20, 0)
-    np.testing.assert_array_equal(result.q[20][0][-1, 0], 25.0)
+    np.testing.assert_array_equal(result.matrix(20, "q", 0)[-1, 0], 25.0)
 
 
 def test_the_real_model_dialog_offers_the_tutorials_sentence(window, qtbot, monkeypatch):
@@ -240,9 +242,9 @@ def test_a_zero_width_token_is_shown(window, qtbot):
     assert d.scenario.tokens[1:3] == ("<U+200B> 1/2", "<U+200B> 2/2")
 
 
-@pytest.mark.parametrize("text, said, tokenised", [("a" * 130_000, "is 32,500 tokens long", True),
+@pytest.mark.parametrize("text, said, tokenised", [("a" * 500_000, "is 125,000 tokens long", True),
                                                    ("The cat ate the fish. " * 50_000, "characters long", False)],
-                         ids=["130,000 letters", "1 MB"])
+                         ids=["500,000 letters", "1 MB"])
 def test_a_paste_too_long_is_refused_and_a_paste_too_long_to_read_is_not_tokenised(window, qtbot, monkeypatch,
                                                                                     text, said, tokenised):
     open_model(window, qtbot)
@@ -252,7 +254,7 @@ def test_a_paste_too_long_is_refused_and_a_paste_too_long_to_read_is_not_tokenis
     monkeypatch.setattr(Tokenizer, "encode", lambda *a, **k: calls.append(1) or real(*a, **k))
     window.model.run(text)
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=60_000)
-    assert said in warnings[0] and "the model reads at most 1,024" in warnings[0]
+    assert said in warnings[0] and "the model reads at most 4,096" in warnings[0]
     assert bool(calls) == tokenised and window.document.scenario is before and not window.model.progress.isVisible()
 
 
@@ -260,15 +262,15 @@ def test_every_failure_says_why_and_the_next_try_opens(window, qtbot, monkeypatc
     """Once a failure was an unexpected error, shown once a session: a second try showed nothing."""
     warnings = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
-    window.model.run("word " * 2000)  # refused in the worker
+    window.model.run("word " * 5000)  # refused in the worker
     qtbot.waitUntil(lambda: len(warnings) == 1, timeout=120_000)
-    real = lm.scenario
-    monkeypatch.setattr(lm, "scenario", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
+    real = lm.first_layer
+    monkeypatch.setattr(lm, "first_layer", lambda *a, **k: (_ for _ in ()).throw(ScenarioError("refused")))
     for attempt in (2, 3):  # refused when the run is shown, twice: said twice
         window.model.run(TEXT)
         qtbot.waitUntil(lambda attempt=attempt: len(warnings) == attempt, timeout=60_000)
         assert warnings[-1] == "refused" and window.document.scenario.live is None
-    monkeypatch.setattr(lm, "scenario", real)
+    monkeypatch.setattr(lm, "first_layer", real)
     d = open_model(window, qtbot)
     assert d.scenario.live.text == TEXT and not window.model.progress.isVisible() and len(warnings) == 3
 
@@ -382,3 +384,49 @@ def test_closing_the_window_during_a_long_tokenisation_ends_the_process(tmp_path
         assert session.wait(timeout=20) == 0, session.stderr.read()
     finally:
         session.kill()
+
+
+def test_a_new_texts_layer_0_is_shown_while_the_pass_goes_on_and_stays_when_it_ends(window, qtbot, monkeypatch):
+    d = window.document
+    layers, held, release = [], threading.Event(), threading.Event()
+    embed, forward = PASSES["llama"]
+
+    def watched(model, layer, *args):
+        layers.append(layer)
+        if layer == 5:
+            held.set()
+            release.wait(30)
+        return forward(model, layer, *args)
+    monkeypatch.setitem(PASSES, "llama", (embed, watched))
+    window.model.run(TEXT)
+    qtbot.waitUntil(lambda: held.is_set() and d.scenario.live is not None, timeout=60_000)
+    early = d.scenario
+    assert early.layer == (0, 30) and early.tokens[1] == "·cat" and window.model.runner.current() is None
+    assert window.model.cancel.isVisible() and next_tokens(window) == []  # the prediction is still to come
+    window.parts.heads.panels[2].set_off(True)  # an edit while the pass goes on
+    window.model.show_layer(7, lambda: pytest.fail("refused"))  # another layer asked for meanwhile
+    release.set()
+    qtbot.waitUntil(lambda: d.scenario.live.layer == 7, timeout=60_000)
+    result = settled(window, qtbot)
+    assert result.changes[0][:2] == (0, 2) and len(next_tokens(window)) == 10  # the edit ran, then the layer
+    assert layers[:6] == [0, 1, 2, 3, 4, 5]
+
+
+def test_cancel_after_layer_0_is_shown_puts_back_what_was_open(window, qtbot, monkeypatch):
+    d = window.document
+    before, path = d.scenario, d.source
+    held, release = threading.Event(), threading.Event()
+    embed, forward = PASSES["llama"]
+
+    def watched(model, layer, *args):
+        if layer == 3:
+            held.set()
+            release.wait(30)
+        return forward(model, layer, *args)
+    monkeypatch.setitem(PASSES, "llama", (embed, watched))
+    window.model.run(TEXT)
+    qtbot.waitUntil(lambda: held.is_set() and d.scenario.live is not None, timeout=60_000)
+    window.model.cancel.click()
+    release.set()
+    qtbot.waitUntil(lambda: not window.model.runner.busy, timeout=30_000)
+    assert d.scenario is before and d.source == path and "Cancelled" in window.message.text()

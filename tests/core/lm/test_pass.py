@@ -1,0 +1,163 @@
+"""The forward pass at the machine's speed, counted rather than timed: every stage in float32, the
+hidden half of the causal square never computed, per layer only the stream, q and one k and v per
+K/V head kept, a pass's working memory bounded, and against transformers on 1,000 and 4,096 tokens
+(tools/long_reference.py made tests/golden/smollm2/long.npz)."""
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import lm
+from attnviz.core.attention import attention
+from attnviz.core.compute import compute
+from attnviz.core.lm import blocks, gemma3, gpt2, llama, weights
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+needs_smollm2 = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+
+
+def tiny(family: str):
+    return lm.load(str(GOLDEN / "families" / family / "hf"))
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    return lm.load()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_stage_of_every_family_runs_in_float32(family, monkeypatch):
+    seen = []
+
+    def watch(name, f):
+        def watched(*args, **kwargs):
+            out = f(*args, **kwargs)
+            arrays = [a for a in (*args, *kwargs.values(), *(out if isinstance(out, tuple) else (out,)))
+                      if isinstance(a, np.ndarray) and a.size > 1]
+            seen.extend((name, a.dtype) for a in arrays)
+            return out
+        return watched
+    for module in (weights, llama, gemma3, gpt2):
+        monkeypatch.setattr(module, "linear", watch("linear", weights.linear))
+    monkeypatch.setattr(blocks, "attention_of", watch("attention", blocks.attention_of))
+    monkeypatch.setattr(blocks, "attend", watch("attend", blocks.attend))
+    monkeypatch.setattr(weights.Norm, "__call__", watch("norm", weights.Norm.__call__))
+    model = tiny(family)
+    result = lm.run(model, lm.encode(model, "猫が魚を食べた。The cat ate the fish.").ids)
+    assert {name for name, _ in seen} >= {"linear", "attention", "norm"}
+    assert {dtype for _, dtype in seen} == {np.dtype(np.float32)}, seen
+    stored = [a for f in ("streams", "q", "k", "v") for a in getattr(result, f)]
+    assert {a.dtype for a in stored} == {np.dtype(np.float32)}
+
+
+@pytest.mark.parametrize("scale", [2, 40])
+@pytest.mark.parametrize("window", [None, 3, 300])
+@pytest.mark.parametrize("n", [1, 7, 300, 700])
+def test_blocked_grouped_attention_is_the_cores_attention(n, window, scale):
+    """The model's attention (blocks of queries, K/V heads shared, only the keys a block may see)
+    against the core's attention() on every head's own repeated k and v, in float64; with large
+    scores (scale 40) the rows whose shift has no room take their largest score instead."""
+    rng = np.random.default_rng(n)
+    q = rng.standard_normal((6, n, 8), dtype=np.float32) * scale
+    k = rng.standard_normal((2, n, 8), dtype=np.float32) * 2
+    v = rng.standard_normal((2, n, 8), dtype=np.float32)
+    got = blocks.attend(q, k, v, window)
+    mask = None
+    if window is not None:
+        i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+        mask = np.where((j > i) | (j <= i - window), -np.inf, 0.0)
+    expected = attention(q, np.repeat(k, 3, axis=0), np.repeat(v, 3, axis=0), mask=mask).output
+    assert got.dtype == np.float32 and np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected, atol=2e-5 * scale)
+
+
+def test_the_hidden_half_of_the_causal_square_is_never_computed(monkeypatch):
+    cells = []
+    real = blocks._attend_block
+
+    def counted(q1, k1, v1, roomy, start, end, window, *rest):
+        low = 0 if window is None else max(0, start - window + 1)
+        cells.append(len(q1) * (end - start) * (end - low))
+        return real(q1, k1, v1, roomy, start, end, window, *rest)
+    monkeypatch.setattr(blocks, "_attend_block", counted)
+    n = 4096
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((1, n, 4), dtype=np.float32), rng.standard_normal((1, n, 4), dtype=np.float32)
+    blocks.attend(q, k, k)
+    assert sum(cells) <= n * (n + 1) / 2 + n * blocks.QUERY_BLOCK / 2  # the lower half, and half of each diagonal block
+    cells.clear()
+    blocks.attend(q, k, k, window=512)
+    assert sum(cells) <= n * (512 + blocks.QUERY_BLOCK)
+
+
+@needs_smollm2
+def test_a_run_keeps_per_layer_the_stream_q_and_one_k_and_v_per_kv_head(smollm2):
+    n = 1000
+    ids = np.random.default_rng(1).integers(0, 49152, n)
+    result = lm.run(smollm2, ids)
+    c = smollm2.config
+    kept = sum(a.nbytes for f in ("streams", "q", "k", "v") for a in getattr(result, f))
+    per_layer = (n * c.d + (c.n_heads + 2 * c.n_kv_heads) * n * c.d_head) * 4
+    assert kept == c.n_layers * per_layer  # 100 MB at 1,000 tokens, where float64 and a k, v per head took 390
+    assert result.k[0].shape == (c.n_kv_heads, n, c.d_head) and result.q[0].shape == (c.n_heads, n, c.d_head)
+
+
+@needs_smollm2
+def test_a_1000_token_pass_works_within_its_kept_arrays_and_a_few_layers_of_scratch(smollm2):
+    n = 1000
+    ids = np.random.default_rng(2).integers(0, 49152, n)
+    lm.run(smollm2, ids[:10])
+    tracemalloc.start()
+    try:
+        result = lm.run(smollm2, ids)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    kept = sum(a.nbytes for f in ("streams", "q", "k", "v") for a in getattr(result, f))
+    scratch = 64 * 2**20  # one layer's feed-forward [n, 1536] ×3 and two blocks of scores [9, 256, n]
+    assert peak <= kept + scratch, (peak / 2**20, kept / 2**20)
+
+
+def long_golden():
+    path = GOLDEN / "smollm2" / "long.npz"
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+@needs_smollm2
+@pytest.mark.parametrize("n", [1000, 4096])
+def test_long_inputs_match_transformers(smollm2, n):
+    golden = long_golden()
+    assert golden is not None, "tools/long_reference.py writes tests/golden/smollm2/long.npz"
+    ids = golden[f"n{n}_ids"]
+    result = lm.run(smollm2, ids)
+    np.testing.assert_allclose(result.probs[golden[f"n{n}_top_ids"]], golden[f"n{n}_top_probs"], atol=1e-4)
+    rows = golden[f"n{n}_rows"]
+    encoded = lm.Encoded("random ids", tuple(int(i) for i in ids), tuple(f"t{i}" for i in range(n)))
+    for layer in (0, 15, 29):  # as the heatmaps show them: the core's attention on the run's q, k, v
+        shown = compute(lm.scenario(smollm2, encoded, result, layer))
+        np.testing.assert_allclose(np.stack([w[rows] for w in shown.weights()]), golden[f"n{n}_attn_l{layer}"],
+                                   atol=1e-4)
+
+
+@needs_smollm2
+def test_the_layer_shown_first_takes_its_weights_from_the_pass_as_compute_would_give_them(smollm2):
+    n = 800
+    ids = tuple(int(i) for i in np.random.default_rng(3).integers(0, 49152, n))
+    encoded = lm.Encoded("random ids", ids, tuple(f"t{i}" for i in range(n)))
+    first = []
+    lm.run(smollm2, ids, shown=lambda layer, q, k, v, kept: first.append(lm.first_layer(smollm2, encoded, layer,
+                                                                                        q, k, v, kept)))
+    (s, known), = first
+    fresh = compute(s)
+    assert known is not None and compute(s, (s, known)).heads[4] is known.heads[4]  # nothing worked out again
+    for a, b in zip(known.heads, fresh.heads):
+        np.testing.assert_allclose(a.weights, b.weights, atol=1e-6)
+        np.testing.assert_allclose(a.output, b.output, atol=1e-5)
+        np.testing.assert_array_equal(a.masked[n - 1], b.masked[n - 1])
