@@ -626,6 +626,7 @@ def main() -> int:
     record("peak memory gpt2-small-shape", "MB", peak_memory_mb("gpt2-small-shape"), 250)
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
     model_figures_recorded(reps, record)
+    speed_figures(args.quick, record)
     print_table(record.results)
     for entry in record.results:
         print(json.dumps({**entry, "machine": machine()}, ensure_ascii=False))
@@ -815,6 +816,52 @@ def _model_rows(name, m, record) -> None:
         rerun = summary(samples)
         record(f"{label}: rerun after a change in layer {layer}", "ms", rerun,
                share_of_forward=round(rerun["median"] / forward["median"], 3))
+
+
+def speed_figures(quick: bool, record) -> None:
+    """The real model at the machine's speed (issue: a pass no slower than PyTorch, within 2× of
+    the FLOP floor, the window adding nothing, 4,096 tokens): bench/model_speed.py and
+    bench/model_window.py, each in a process of its own, and the memory a long run keeps."""
+    from bench import model_speed
+    tokens = [10, 100, 1000] if quick else [10, 100, 1000, 4096]
+    for e in model_speed.measure(tokens, 3 if quick else 5):
+        n = e["tokens"]
+        record(f"real model: forward pass, {n} tokens", "s", e["attnviz_s"], gflops=round(e["gflops"]),
+               gflop=round(e["gflop"], 1))
+        if "pytorch_s" in e:
+            record(f"real model: forward pass, {n} tokens ÷ PyTorch (SDPA, same file, same threads)", "×",
+                   summary(e["pairs"]), 1.0, pytorch_s=round(e["pytorch_s"], 3))
+        record(f"real model: forward pass, {n} tokens ÷ the FLOP floor ({e['floor_gflops']:.0f} GFLOP/s)", "×",
+               e["vs_floor"], 2.0 if n >= 1000 else None)
+    script = ("import json, sys; sys.path.insert(0, {root!r}); from bench import model_window; "
+              "print(json.dumps([e for n, r in {sizes!r} for e in model_window.figures(n, r)]))")
+    sizes = [(1000, 2)] if quick else [(1000, 3), (4096, 1)]
+    for e in json.loads(child(script.format(root=str(ROOT), sizes=sizes))):
+        added = max(0.1 * e["model_s"], 0.2)
+        record(f"window: {e['what']}, added to the model's own", "s", e["added_s"], round(added, 2),
+               window_s=round(e["window_s"], 3), model_s=round(e["model_s"], 3))
+        if "peak_mb" in e:
+            record(f"window: {e['what']}, peak memory", "MB", e["peak_mb"])
+    for n, kept, peak in json.loads(child(MEMORY_RUN.format(root=str(ROOT)))):
+        record(f"real model: a {n}-token run, arrays kept", "MB", kept)
+        record(f"real model: a {n}-token run, peak memory of the process", "MB", peak)
+
+
+MEMORY_RUN = """
+import json, sys
+sys.path.insert(0, {root!r})
+import numpy as np
+from attnviz.core import lm
+from bench.run import status_mb
+model = lm.load()
+out = []
+for n in (1000, 4096):
+    result = lm.run(model, np.random.default_rng(0).integers(0, 49152, n))
+    kept = sum(a.nbytes for f in ("streams", "q", "k", "v") for a in getattr(result, f)) / 2**20
+    out.append((n, kept, status_mb("VmHWM")))
+    del result
+print(json.dumps(out))
+"""
 
 
 def bundle_startup(reps: int) -> tuple[list[float], list[float]] | None:
