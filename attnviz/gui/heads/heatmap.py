@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -181,15 +181,15 @@ class HeatmapPainter:
         label_font = self._fit_label_font(estimate)
         fm = QFontMetricsF(label_font)
         if self.labels:
-            widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+            widest = widest_label(label_font, data.tokens)
             room = rect.width() * ROW_LABEL_SHARE
             shrink = room / (widest + fm.height() * 0.4)
             if LEAST_LABEL_SHRINK <= shrink < 1:  # a little smaller, rather than cut (座…); a long token is cut
                 label_font.setPixelSize(max(6, int(label_font.pixelSize() * shrink)))
                 fm = QFontMetricsF(label_font)
-                widest = max(fm.horizontalAdvance(t) for t in data.tokens)
+                widest = widest_label(label_font, data.tokens)
             row_w = min(widest + fm.height() * 0.4, room)
-            columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, fm, data.columns)
+            columns, col_h = self._column_labels(rect, n, pad, title_h, row_w, label_font, data.columns)
         else:
             row_w, columns, col_h = 0.0, "none", pad
         cell_w, cell_h = self._cells(rect, n, pad, title_h, row_w, col_h)
@@ -206,27 +206,28 @@ class HeatmapPainter:
         title = data.title if fm.horizontalAdvance(data.title) <= rect.width() - rect.height() - 3 * pad \
             else data.short_title or data.title
         title_w = fm.horizontalAdvance(title) + 2 * pad  # whole: the weights' square gives way
-        side = max(0.5, (min(rect.height(), rect.width() - title_w) - 2 * pad) / n)
+        side = max(1e-3, (min(rect.height(), rect.width() - title_w) - 2 * pad) / n)
         grid = QRectF(rect.left() + title_w + pad, rect.top() + (rect.height() - side * n) / 2, side * n, side * n)
         return Geometry(grid, side, side, 0.0, title_w, 0.0, "none", self.font, None, title, beside=True)
 
-    def _column_labels(self, rect, n, pad, title_h, row_w, fm: QFontMetricsF, tokens) -> tuple[str, float]:
+    def _column_labels(self, rect, n, pad, title_h, row_w, font: QFont, tokens) -> tuple[str, float]:
         """How the keys' labels go above the columns, and the height they take: on one line when they
         fit their columns; staggered on two lines when each fits two columns (食べた above 猫 が 魚
         reads better than any turned text); else turned to read upwards. Never one character a line."""
-        widest = max(fm.horizontalAdvance(t) for t in tokens)
+        fm = QFontMetricsF(font)
+        widest = widest_label(font, tokens)
         line = fm.height() * 1.3
         if widest <= self._cells(rect, n, pad, title_h, row_w, line)[0] * 0.95:
             return "one row", line
         if n > 1 and widest <= self._cells(rect, n, pad, title_h, row_w, 2 * line)[0] * 1.9:
             return "two rows", 2 * line
-        return "turned", min(self._vertical_label_extent(fm, tokens), rect.height() * 0.3)
+        return "turned", min(widest + fm.height() * 0.5, rect.height() * 0.3)  # turned to read upwards
 
     def _cells(self, rect, n, pad, title_h, row_w, col_h) -> tuple[float, float]:
         """(width, height) of a cell: square where the room is square, wider on a wide screen (taller
         only up to max_tall)."""
-        width = max(0.5, (rect.width() - row_w - 2 * pad) / n)
-        height = max(0.5, (rect.height() - title_h - col_h - pad) / n)
+        width = max(1e-3, (rect.width() - row_w - 2 * pad) / n)  # 4,096 tokens in 300 px: cells of 0.07 px
+        height = max(1e-3, (rect.height() - title_h - col_h - pad) / n)
         cell_h = min(width * self.max_tall, height)
         return min(width, cell_h * MAX_ASPECT), cell_h
 
@@ -273,12 +274,6 @@ class HeatmapPainter:
         lines = self._title_lines(data.title, rect.width())
         return data.title if lines * QFontMetricsF(self._title_font()).height() <= rect.height() * 0.4 \
             else data.short_title
-
-    @staticmethod
-    def _vertical_label_extent(fm: QFontMetricsF, tokens) -> float:
-        """Labels too wide for their column are turned to read upwards (never stacked one
-        character a line: 食/べ/た reads as three words)."""
-        return max(fm.horizontalAdvance(t) for t in tokens) + fm.height() * 0.5
 
     def cell_at(self, rect: QRectF, data: HeatmapData, pos: QPointF):
         """(row, column) under `pos`, or None outside the grid."""
@@ -330,29 +325,33 @@ class HeatmapPainter:
             return f"{w * self.reach:+.{self.decimals}f}".replace("-", "\u2212")
         return f"{w:.{self.decimals}f}"
 
-    def _pixels(self, data: HeatmapData) -> np.ndarray:
+    def _pixels(self, data: HeatmapData, step: int = 1) -> np.ndarray:
         """[n, n] opaque ARGB32 pixels of the cells: the colour map's, the mask's fill, blank rows
-        (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds). The last
-        ones are kept: a panel repaints (a tooltip, another window passing over) far more often
-        than its weights change, and 4,096² cells take 60 ms to colour."""
+        (one table lookup and two masked writes: 12 heads of 512² in a few milliseconds); with
+        `step`, one pixel for each step × step block. The last ones are kept: a panel repaints (a
+        tooltip, another window passing over) far more often than its weights change."""
         key = (data.weights, data.masked, data.only_row, data.colored, data.hidden_row(), self.colormap.name,
-               self.colormap.scale, self.background.rgb())
+               self.colormap.scale, self.background.rgb(), step)
         cached = self._pixel_cache
         if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] and cached[0][2:] == key[2:]:
             return cached[1]
-        pixels = self._colour(data)
+        pixels = self._colour(data, step)
         self._pixel_cache = (key, pixels)
         return pixels
 
-    def _colour(self, data: HeatmapData) -> np.ndarray:
+    def _colour(self, data: HeatmapData, step: int = 1) -> np.ndarray:
+        masked = data.masked
         if data.colored:
-            pixels = coloured(self.colormap, self._position(data.weights, data.row_max))
+            places = self._position(data.weights, data.row_max)
+            if step > 1:  # a block shows its largest weight (one strong key stays visible), hidden if all are
+                places, masked = _blocks(places, step, np.maximum), _blocks(masked, step, np.logical_and)
+            pixels = coloured(self.colormap, places)
         else:
             pixels = np.full(data.weights.shape, _argb(NEUTRAL_FILL), np.uint32)
         hidden = data.hidden_row()
         if hidden is not None:  # a question's row: no colour gives its weights away
             pixels[hidden] = _argb(NEUTRAL_FILL)
-        pixels[data.masked] = _argb(self.mask.fill)
+        pixels[masked] = _argb(self.mask.fill)
         if data.only_row is not None:
             row = pixels[data.only_row].copy()
             pixels[:] = _argb(self.background)
@@ -360,7 +359,13 @@ class HeatmapPainter:
         return pixels
 
     def _paint_cells_as_image(self, p: QPainter, g: Geometry, data: HeatmapData, vector: bool = False) -> None:
-        pixels = self._pixels(data)  # kept alive until drawn: the QImage only points at it
+        # Cells far smaller than a pixel (4,096 tokens in 300 px) are coloured a block at a time:
+        # 9 heads of 4,096² took 600 MB of pixels and half a second to colour, for a few hundred
+        # pixels a side on screen. A file (vector) and a single row's view keep every cell.
+        plain = vector or data.only_row is not None or data.hidden_row() is not None or not data.colored
+        step = 1 if plain else min(max(data.weights.shape),  # a block, a pixel at least; a panel squeezed
+                                   max(1, int(np.ceil(1 / min(g.cell_w, g.cell_h)))))  # to nothing: one block
+        pixels = self._pixels(data, step)  # kept alive until drawn: the QImage only points at it
         if vector:  # whole pixels per cell, enough of them to stay sharp in any viewer
             per_cell = max(1, int(np.ceil(SHARP * g.cell)))
             pixels = pixels.repeat(per_cell, axis=0).repeat(per_cell, axis=1)
@@ -368,7 +373,11 @@ class HeatmapPainter:
         p.save()
         p.setRenderHint(QPainter.SmoothPixmapTransform, False)  # crisp cells, no blur
         p.setRenderHint(QPainter.LosslessImageRendering, True)  # a PDF gets Flate, never JPEG
-        p.drawImage(g.grid, image)
+        rows, columns = pixels.shape
+        n_rows, n_columns = data.weights.shape
+        target = g.grid if step == 1 else QRectF(g.grid.topLeft(), QSizeF(  # the last block may be a part one
+            g.grid.width() * columns * step / n_columns, g.grid.height() * rows * step / n_rows))
+        p.drawImage(target, image)
         p.restore()
 
     def _paint_cells_as_rects(self, p: QPainter, g: Geometry, data: HeatmapData) -> None:
@@ -596,6 +605,37 @@ def _argb32(rgb: np.ndarray) -> np.ndarray:
     """[..., 3] uint8 colours -> opaque 0xAARRGGBB pixels, laid out as QImage.Format_ARGB32 reads them."""
     rgb = rgb.astype(np.uint32)
     return np.ascontiguousarray((0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2])
+
+
+def _blocks(a: np.ndarray, step: int, reduce) -> np.ndarray:
+    """[n, m] -> [⌈n/step⌉, ⌈m/step⌉], each step × step block reduced to one value (max, all): the
+    columns first, then the rows, each by viewing the whole blocks as one more axis (no copy of the
+    matrix; reduceat took ten times as long)."""
+    return _blocks_of_rows(_blocks_of_rows(a.T, step, reduce).T, step, reduce)
+
+
+def _blocks_of_rows(a: np.ndarray, step: int, reduce) -> np.ndarray:
+    """[n, m] -> [⌈n/step⌉, m]: each step rows reduced to one (the last block may have fewer)."""
+    count = len(a) // step
+    parts = [reduce.reduce(a[:count * step].reshape(count, step, *a.shape[1:]), axis=1)] if count else []
+    if count * step < len(a):
+        parts.append(reduce.reduce(a[count * step:], axis=0, keepdims=True))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def widest_label(font: QFont, tokens) -> float:
+    """The widest of a panel's labels in `font`, measured once for every panel showing the same
+    tokens (a model's 4,096 tokens were measured four times over in each of 9 panels)."""
+    key = (font.key(), tuple(tokens))
+    if key not in _WIDEST:
+        if len(_WIDEST) > 32:
+            _WIDEST.clear()
+        fm = QFontMetricsF(font)
+        _WIDEST[key] = max(fm.horizontalAdvance(t) for t in key[1])
+    return _WIDEST[key]
+
+
+_WIDEST: dict = {}
 
 
 def _argb(color: QColor) -> np.uint32:

@@ -326,17 +326,19 @@ class HeadPanel(QWidget):
         if data is None:
             return
         p = QPainter(self)
-        g = self.painter.paint(p, self._content_rect(), self.shown())
-        if self.block is not None and self.data().only_row is None:  # guided steps: no weights before softmax
-            self._paint_minimap(p)
-        if head_is_off(self.document.scenario, self.index):
-            self._paint_off(p, g)
-        self._drawn_active = self._is_active()
-        if self._drawn_active:
-            p.setPen(QPen(ACTIVE_BORDER, 3))
-            p.setBrush(Qt.NoBrush)
-            p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
-        p.end()
+        try:  # ended whatever happens: a painter left active brings Qt down later
+            g = self.painter.paint(p, self._content_rect(), self.shown())
+            if self.block is not None and self.data().only_row is None:  # guided steps: no weights before softmax
+                self._paint_minimap(p)
+            if head_is_off(self.document.scenario, self.index):
+                self._paint_off(p, g)
+            self._drawn_active = self._is_active()
+            if self._drawn_active:
+                p.setPen(QPen(ACTIVE_BORDER, 3))
+                p.setBrush(Qt.NoBrush)
+                p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
+        finally:
+            p.end()
 
     def _paint_off(self, p: QPainter, g) -> None:
         """A switched-off head: its weights veiled and a label on them, so no one reads them as

@@ -3,7 +3,7 @@ from X to O) on the left, one query's steps (or the maths) below, the next token
 the toolbar above; and the same parts rearranged for a projector."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -195,7 +195,7 @@ class Parts:
         w = self.window
         w.showFullScreen()
         size = self.screen_size()
-        QApplication.sendPostedEvents()  # a dock just shown (a real model's next token) may have grown the window
+        _lay_out()  # a dock just shown (a real model's next token) may have grown the window
         if w.size() != size:  # full screen comes later from the window system: the docks' share is of the screen
             w.resize(size)
         self.presenter.set_slider_width(int(size.width() * slider_share))
@@ -207,10 +207,10 @@ class Parts:
                       and d not in (self.next_dock, self.steps_dock) and w.dockWidgetArea(d) == Qt.BottomDockWidgetArea]
             room = size.height() - sum(d.height() for d in across)
             w.resizeDocks([self.next_dock, self.steps_dock], [room // 3, room * 2 // 3], Qt.Vertical)
-        QApplication.sendPostedEvents()
+        _lay_out()
         if w.size() != size:  # the docks, shared out anew, fit the screen again
             w.resize(size)
-            QApplication.sendPostedEvents()
+            _lay_out()
 
     def leave(self, geometry, state) -> None:
         """Back to the desk as it was before presenting."""
@@ -220,7 +220,7 @@ class Parts:
         for dock in (self.steps_dock, self.next_dock):
             dock.setTitleBarWidget(None)  # the desk's title bar again
         self.present(None)  # after the sliders: the step table goes back beside them at the sizes they had
-        QApplication.sendPostedEvents()  # the views given back are laid out before the desk's sizes return
+        _lay_out()  # the views given back are laid out before the desk's sizes return
         w.showNormal()
         w.restoreState(state)
         w.restoreGeometry(geometry)
@@ -293,3 +293,10 @@ class Parts:
     def presented(self) -> QWidget | None:
         """The widget on the stage (None while the heads are presented, or on the desk)."""
         return self._lent[0] if self._lent else None
+
+
+def _lay_out() -> None:
+    """Lay out now what the lines above changed: the layout requests alone. All posted events
+    would include a model run's queued signals, whose handlers then run inside the presentation
+    being laid out (the whole test suite crashed there, in a lesson's scenes)."""
+    QApplication.sendPostedEvents(None, QEvent.LayoutRequest)

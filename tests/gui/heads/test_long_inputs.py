@@ -134,3 +134,77 @@ def test_a_guided_step_keeps_its_row_in_view_however_the_panel_is_zoomed(long_wi
     shown = p.shown()
     assert shown.only_row is not None and shown.tokens[shown.only_row] == "t10"
     d.set_stage(None)
+
+
+def test_4096_tokens_show_whole_in_a_panel_of_a_few_hundred_pixels(qtbot):
+    """A cell may be far smaller than a pixel: the whole matrix is drawn inside its panel (cells were
+    kept at half a pixel at least, so a 4,096-token matrix ran 2,048 px off the panel's edges)."""
+    n = 4096
+    weights = np.tril(np.ones((1, n, n), dtype=np.float32))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    window = MainWindow(make_scenario([f"t{i}" for i in range(n)], [make_head("head 0", *(np.zeros((n, 0)),) * 3)],
+                                      given=weights))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    p = panel(window)
+    room = p._content_rect()
+    grid = p.painter.geometry(room, p.shown()).grid
+    assert room.contains(grid) and grid.width() > 100
+    image = p.grab().toImage()
+    inside = image.pixelColor(int(grid.left() + grid.width() * 0.9), int(grid.top() + grid.height() * 0.97))
+    outside = image.pixelColor(int(grid.left() + grid.width() * 0.1), int(grid.top() + grid.height() * 0.03))
+    assert inside != outside  # the last rows' weights (below the diagonal) and the hidden future, both in view
+
+
+def test_cells_far_smaller_than_a_pixel_are_coloured_a_block_at_a_time_and_a_peak_stays_visible(qtbot):
+    n = 4096
+    weights = np.tril(np.ones((1, n, n), dtype=np.float32))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    weights[0, 3000, :] = 0
+    weights[0, 3000, 1234] = 1.0  # one query's whole weight on one key
+    window = MainWindow(make_scenario([f"t{i}" for i in range(n)], [make_head("head 0", *(np.zeros((n, 0)),) * 3)],
+                                      given=weights))
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    p = panel(window)
+    image = p.grab().toImage()
+    pixels = p.painter._pixel_cache[1]
+    assert pixels.shape[0] <= grid_height(p) + 1 and pixels.nbytes <= 4 * 2**20  # not 4,096² × 4 bytes = 64 MB
+    grid = p.painter.geometry(p._content_rect(), p.shown()).grid
+    x, y = grid.left() + (1234.5 / n) * grid.width(), grid.top() + (3000.5 / n) * grid.height()
+    around = [image.pixelColor(int(x) + dx, int(y) + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    assert any(c.red() > 200 and c.green() > 200 and c.blue() < 100 for c in around)  # yellow, not averaged away
+
+
+def grid_height(p) -> float:
+    return p.painter.geometry(p._content_rect(), p.shown()).grid.height()
+
+
+@pytest.mark.parametrize("n, side", [(4, 2), (1000, 3), (4096, 1)])
+def test_a_heatmap_squeezed_to_a_few_pixels_still_paints_without_error(qtbot, n, side):
+    """A panel squeezed to almost nothing (a dock dragged shut) gets cells of a thousandth of a
+    pixel: one block then colours them all (it once asked for blocks of 1,000 rows from 4, and
+    the painter left active by the error brought Qt down later)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from attnviz.gui.heads.heatmap import HeatmapPainter
+    weights = np.tril(np.ones((1, n, n), dtype=np.float32))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    s = make_scenario([f"t{i}" for i in range(n)], [make_head("head 0", *(np.zeros((n, 0)),) * 3)], given=weights)
+    window = MainWindow(s)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    data = panel(window).shown()
+    image = QImage(40, 40, QImage.Format_ARGB32)
+    image.fill(0)
+    painter, p = HeatmapPainter(labels=False), QPainter(image)
+    try:
+        painter.paint(p, QRectF(10, 10, side, side), data)  # raised ValueError
+    finally:
+        p.end()
+    pixels = painter._pixel_cache[1]
+    assert pixels.shape[0] <= 8 and pixels.shape == pixels.shape[::-1]  # a few blocks for all n² cells
