@@ -26,11 +26,10 @@ import struct
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
-from gguf.quants import dequantize as _dequantize
 
 from .files import FileProblem, open_regular, os_problem, problem, regular_file
 from .messages import QT_TR_NOOP
@@ -72,7 +71,9 @@ class QuantType:
     own: Callable[[np.ndarray], np.ndarray] | None = None  # AttnViz's own dequantiser, where measured faster
 
     @property
-    def kind(self) -> GGMLQuantizationType:
+    def kind(self):
+        """gguf's GGMLQuantizationType of it."""
+        from gguf import GGMLQuantizationType
         return GGMLQuantizationType(self.id)
 
 
@@ -134,15 +135,33 @@ _OWN = {"F32": _f32, "F16": _f16, "BF16": _bf16, "Q4_0": _q4_0, "Q4_1": _q4_1, "
 
 
 def _quant_type(name: str) -> QuantType:
+    from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
     kind = GGMLQuantizationType[name]
     per_block, block_bytes = GGML_QUANT_SIZES[kind]
     floats, at, count = _FLOATS.get(name, ("f16", None, 2))
     return QuantType(int(kind), name, per_block, block_bytes, floats, at, count, _OWN.get(name))
 
 
-TYPES = {quant.id: quant for quant in map(_quant_type, _DEQUANTISED)}
-F32, F16, BF16, Q4_0, Q4_1, Q8_0 = (int(GGMLQuantizationType[n])
-                                    for n in ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q8_0"))
+class _Types(Mapping):
+    """Every tensor type AttnViz reads, by its number: gguf's table, read when a file is first
+    opened (importing gguf takes 30–90 ms, which the window's start need not wait for)."""
+
+    @cached_property
+    def _table(self) -> dict[int, QuantType]:
+        return {quant.id: quant for quant in map(_quant_type, _DEQUANTISED)}
+
+    def __getitem__(self, kind: int) -> QuantType:
+        return self._table[kind]
+
+    def __iter__(self):
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
+TYPES = _Types()
+F32, F16, Q4_0, Q4_1, Q8_0, BF16 = 0, 1, 2, 3, 8, 30  # ggml's numbers (tests/core/test_gguf.py checks them)
 
 
 # ---------------------------------------------------------------- the file
@@ -460,4 +479,5 @@ def dequantize(raw: np.ndarray, kind: int) -> np.ndarray:
     blocks = raw.reshape(-1, quant.block_bytes)
     if quant.own is not None:
         return quant.own(blocks)
-    return _dequantize(blocks, quant.kind).reshape(-1).astype(np.float32, copy=False)
+    from gguf.quants import dequantize
+    return dequantize(blocks, quant.kind).reshape(-1).astype(np.float32, copy=False)

