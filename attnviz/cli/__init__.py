@@ -18,10 +18,27 @@ import textwrap
 from ..core.blas import use_one_thread
 from ..core.scenario import ScenarioError
 from ..core.text import visible
-from . import export, lesson, lessons, model, models, presets, screenshot, stats, weights, window
+from . import (
+    attribute,
+    export,
+    heads,
+    lens,
+    lesson,
+    lessons,
+    model,
+    models,
+    patch,
+    presets,
+    screenshot,
+    stats,
+    sweep,
+    weights,
+    window,
+)
 from .arguments import PROG, Parser, UsageError
 
-COMMANDS = (presets, lessons, lesson, weights, stats, models, model, export, screenshot)  # in `attnviz --help`'s order
+COMMANDS = (presets, lessons, lesson, weights, stats, models, model, patch, lens, attribute, sweep, heads, export,
+            screenshot)  # in `attnviz --help`'s order
 
 
 def build_parsers():

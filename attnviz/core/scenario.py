@@ -117,12 +117,17 @@ PROJECTION_MATRICES = ("x", "w_q", "w_k", "w_v", "w_o")  # what the user edits; 
 
 @dataclass(frozen=True)
 class Change:
-    """What the user did to one head of one layer of a live model: new q, k, v, or its output off."""
+    """What the user did to one head of one layer of a live model: new q, k, v, its output off,
+    or its output given (`out`: another run's, patched in; or its mean over the positions)."""
 
     q: np.ndarray | None = None   # [n, d_head], or None: the model's own
     k: np.ndarray | None = None
     v: np.ndarray | None = None
     off: bool = False
+    out: np.ndarray | None = None  # [n, d_head]: the head's output, in place of softmax(q kᵀ/√d + M) v
+
+
+CHANGED = (*MATRICES, "out")  # what a Change may give in place of the model's own
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,7 +149,7 @@ class Live:
         """Head `head` of the shown layer changed in `fields` (q, k, v or off)."""
         new = dataclasses.replace(self.change(self.layer, head) or Change(), **fields)
         kept = tuple(c for c in self.changes if (c[0], c[1]) != (self.layer, head))
-        if not new.off and all(getattr(new, m) is None for m in "qkv"):  # back to the model's own
+        if not new.off and all(getattr(new, m) is None for m in CHANGED):  # back to the model's own
             return dataclasses.replace(self, changes=kept)
         return dataclasses.replace(self, changes=tuple(sorted(kept + ((self.layer, head, new),),
                                                               key=lambda c: (c[0], c[1]))))
@@ -572,6 +577,12 @@ def head_is_off(s: Scenario, head: int) -> bool:
     return bool(change and change.off)
 
 
+def head_is_given(s: Scenario, head: int) -> bool:
+    """The model gets another output from this head than its own (a patch, or its mean)."""
+    change = s.live.change(s.live.layer, head) if s.live else None
+    return bool(change and not change.off and change.out is not None)
+
+
 def count_values(s: Scenario, given: bool = True) -> int:
     """How many numbers the scenario holds (derived q, k, v count: they are kept too), with or
     without a model's given weights (which have their own limit, MAX_GIVEN_CELLS)."""
@@ -587,7 +598,7 @@ def _same_live(a: Live | None, b: Live | None) -> bool:
     if (a.model, a.text, a.ids, a.layer) != (b.model, b.text, b.ids, b.layer) or len(a.changes) != len(b.changes):
         return False
     return all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
-               all(getattr(x[2], m) is getattr(y[2], m) for m in MATRICES) for x, y in zip(a.changes, b.changes))
+               all(getattr(x[2], m) is getattr(y[2], m) for m in CHANGED) for x, y in zip(a.changes, b.changes))
 
 
 def same_changes(a: tuple, b: tuple) -> bool:
@@ -596,7 +607,7 @@ def same_changes(a: tuple, b: tuple) -> bool:
     def same(x, y):
         return x is y or (x is not None and y is not None and np.array_equal(x, y))
     return len(a) == len(b) and all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
-                                     all(same(getattr(x[2], m), getattr(y[2], m)) for m in MATRICES)
+                                     all(same(getattr(x[2], m), getattr(y[2], m)) for m in CHANGED)
                                      for x, y in zip(a, b))
 
 

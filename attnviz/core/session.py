@@ -38,7 +38,7 @@ from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, 
 from .io import reading
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
+from .scenario import CHANGED, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
 
 FORMAT_NAME = "attnviz-model-session"
 FORMAT_VERSION = 1
@@ -172,7 +172,7 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
 
 def _change_entry(layer: int, head: int, change: Change) -> dict:
     return {"layer": layer, "head": head, "off": change.off,
-            **{m: None if getattr(change, m) is None else _array_entry(getattr(change, m)) for m in MATRICES}}
+            **{m: None if getattr(change, m) is None else _array_entry(getattr(change, m)) for m in CHANGED}}
 
 
 def _array_entry(a: np.ndarray) -> dict:
@@ -182,7 +182,7 @@ def _array_entry(a: np.ndarray) -> dict:
 
 def save_session(session: Session, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
     """Write the session atomically (see core.files.atomic_write)."""
-    values = sum(getattr(c, m).size for _, _, c in session.changes for m in MATRICES if getattr(c, m) is not None)
+    values = sum(getattr(c, m).size for _, _, c in session.changes for m in CHANGED if getattr(c, m) is not None)
     if values > JSON_MAX_VALUES:
         raise problem(path, QT_TR_NOOP("the changes hold {0:,} numbers, more than a session file keeps ({1:,})"),
                       values, JSON_MAX_VALUES)
@@ -264,7 +264,7 @@ def _changes(entries) -> tuple:
         layer, head = entry["layer"], entry["head"]
         where = Phrase(QT_TR_NOOP("layer {0} head {1}"), layer, head)
         given = {m: None if entry.get(m) is None else _array(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m), 2)
-                 for m in MATRICES}
+                 for m in CHANGED}
         out[(layer, head)] = Change(off=entry.get("off", False), **given)
     return tuple((layer, head, change) for (layer, head), change in sorted(out.items()))
 
@@ -343,7 +343,7 @@ def checked_changes(session: Session, n_layers: int, n_heads: int, n: int, d_hea
         if layer >= n_layers or head >= n_heads:
             raise ScenarioError(QT_TR_NOOP("a change to layer {0} head {1}: the model has {2} layers of {3} heads"),
                                 layer, head, n_layers, n_heads)
-        for m in MATRICES:
+        for m in CHANGED:
             given = getattr(change, m)
             if given is not None and given.shape != (n, d_head):
                 raise ScenarioError(QT_TR_NOOP("layer {0} head {1}: {2} has shape {3}, not {4}"),

@@ -298,6 +298,10 @@ exactly 0</source>
         <translation>・停止中</translation>
     </message>
     <message>
+        <source> · patched</source>
+        <translation>・パッチ中</translation>
+    </message>
+    <message>
         <source> · K/V group {0}, shared with head {1}</source>
         <translation> · K/V 組 {0}（ヘッド {1} と共有）</translation>
     </message>
@@ -414,12 +418,60 @@ exactly 0</source>
         <translation>「はし」を比べる：箸 と 橋(&amp;H)</translation>
     </message>
     <message>
+        <source>Compare &amp;two prompts…</source>
+        <translation>2 つのプロンプトを比べる(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Logit lens…</source>
+        <translation>ロジットレンズ(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Direct logit &amp;attribution…</source>
+        <translation>ロジットへの直接の寄与(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Sweep every head…</source>
+        <translation>ヘッドを 1 つずつ止める(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Head types…</source>
+        <translation>ヘッドの種類(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Explain a continuation…</source>
+        <translation>続きを説明する(&amp;E)…</translation>
+    </message>
+    <message>
         <source>The same “bank” attends to money in one sentence and to the river in the other</source>
         <translation>同じ「はし」が、一方の文では食事に、もう一方では川に注目します</translation>
     </message>
     <message>
         <source>Put the active head&apos;s heatmap on the clipboard, for slides</source>
         <translation>選択中のヘッドのヒートマップをクリップボードへ（スライド用）</translation>
+    </message>
+    <message>
+        <source>Activation patching: which heads carry what tells a clean prompt from a corrupted one (the real model)</source>
+        <translation>活性のパッチング：正しいプロンプトと入れ替えたプロンプトの違いを、どのヘッドが運んでいるか（実モデル）</translation>
+    </message>
+    <message>
+        <source>What the real model would predict if it stopped after each layer</source>
+        <translation>実モデルが各層のあとで止まったら何を予測するか</translation>
+    </message>
+    <message>
+        <source>How much each head and MLP writes towards a token&apos;s logit</source>
+        <translation>各ヘッドと各 MLP が、あるトークンのロジットにどれだけ書き込むか</translation>
+    </message>
+    <message>
+        <source>Switch each head off in turn and see a token&apos;s log-probability move</source>
+        <translation>ヘッドを 1 つずつ止めて、あるトークンの対数確率の変化を見る</translation>
+    </message>
+    <message>
+        <source>Previous-token, induction, duplicate-token, sink and local heads, found by their attention</source>
+        <translation>直前トークン・帰納（インダクション）・重複トークン・シンク・局所のヘッドを、attention の形から見つける</translation>
+    </message>
+    <message>
+        <source>The model reads a prompt and a continuation you give: how likely it found each of its tokens</source>
+        <translation>プロンプトと、指定した続きをモデルに読ませ、続きの各トークンをモデルがどれだけありそうと見たかを示す</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -444,6 +496,10 @@ exactly 0</source>
     <message>
         <source>&amp;Lessons</source>
         <translation>授業(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Research</source>
+        <translation>研究(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1186,6 +1242,10 @@ subtracting the max</source>
     <message>
         <source>Switched off: the head still computes this, but the model gets zeros from it instead.</source>
         <translation>停止中：このヘッドは計算はしますが、モデルにはこの出力の代わりに 0 が渡されます。</translation>
+    </message>
+    <message>
+        <source>Patched: the head still computes this, but the model gets another output from it instead (another run&apos;s, or its mean over the positions).</source>
+        <translation>パッチ中：ヘッドはこれを計算していますが、モデルはこのヘッドから別の出力（別の実行の出力か、位置についての平均）を受け取ります。</translation>
     </message>
     <message>
         <source>Σ: the sum of the column. Each weight is its row&apos;s eˣ divided by this sum, so the weights add up to 1.</source>
@@ -2374,6 +2434,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>層 {0}、ヘッド {1}</translation>
     </message>
     <message>
+        <source>Head type: {0}</source>
+        <translation>ヘッドの種類：{0}</translation>
+    </message>
+    <message>
         <source>layer</source>
         <translation>層</translation>
     </message>
@@ -2448,6 +2512,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Every layer × head, on one colour scale. Hover over a head for its numbers; click it to open that layer with that head.</source>
         <translation>すべての層 × ヘッドを同じ色のスケールで表示します。ヘッドにマウスを重ねると数値が、クリックするとその層とヘッドが開きます。</translation>
+    </message>
+    <message>
+        <source>Tags: P previous-token, I induction, D duplicate-token, S sink, L local heads, found on random tokens repeated once (Research → Head types…).</source>
+        <translation>タグ：P 直前トークン、I 帰納（インダクション）、D 重複トークン、S シンク、L 局所のヘッド。ランダムなトークンを 2 回繰り返した列で見つけたもの（研究 → ヘッドの種類…）。</translation>
     </message>
     <message>
         <source>Grid</source>
@@ -2984,6 +3052,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
         <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
+    </message>
+    <message>
+        <source>give at least one token id</source>
+        <translation>トークン ID を 1 つ以上指定してください</translation>
+    </message>
+    <message>
+        <source>{0:,} token ids: the model reads at most {1:,} here</source>
+        <translation>トークン ID が {0:,} 個あります。ここでモデルが読めるのは {1:,} 個までです</translation>
+    </message>
+    <message>
+        <source>token id {0}: the model&apos;s ids go from 0 to {1:,}</source>
+        <translation>トークン ID {0}：このモデルの ID は 0 から {1:,} までです</translation>
     </message>
     <message>
         <source>--ablate {0}: give LAYER.HEAD, such as 3.2</source>
@@ -3784,6 +3864,306 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Decline</source>
         <translation>同意しない</translation>
+    </message>
+    <message>
+        <source>give a token: its text, such as &apos; Paris&apos;, or its id, such as #6317</source>
+        <translation>トークンを指定してください：その文字列（&apos; Paris&apos; など）か ID（#6317 など）</translation>
+    </message>
+    <message>
+        <source>{0}: the model&apos;s token ids go from 0 to {1:,}</source>
+        <translation>{0}：このモデルのトークン ID は 0 から {1:,} までです</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is {1} tokens for this model ({2}), not one: give one token&apos;s text or #ID</source>
+        <translation>&apos;{0}&apos; はこのモデルでは 1 トークンではなく {1} トークンです（{2}）。1 トークンの文字列か #ID を指定してください</translation>
+    </message>
+    <message>
+        <source>the weight on the token just before</source>
+        <translation>直前のトークンへの重み</translation>
+    </message>
+    <message>
+        <source>in the repeat, the weight on the token after the current token&apos;s earlier copy</source>
+        <translation>繰り返しの中で、今のトークンが前に出てきた位置の次のトークンへの重み</translation>
+    </message>
+    <message>
+        <source>in the repeat, the weight on the current token&apos;s earlier copy</source>
+        <translation>繰り返しの中で、今のトークンが前に出てきた位置への重み</translation>
+    </message>
+    <message>
+        <source>the weight on the first token</source>
+        <translation>最初のトークンへの重み</translation>
+    </message>
+    <message>
+        <source>the weight on the current token and the two before it</source>
+        <translation>今のトークンとその前の 2 つへの重み</translation>
+    </message>
+    <message>
+        <source>the logit lens reads at most {0} tokens (every layer of every position goes through the unembedding); this text is {1}</source>
+        <translation>ロジットレンズが読めるのは {0} トークンまでです（すべての位置のすべての層を unembedding に通すため）。この文は {1} トークンです</translation>
+    </message>
+    <message>
+        <source>patch by {0}: give head, position or attention</source>
+        <translation>パッチの単位 {0}：head、position、attention のどれかにしてください</translation>
+    </message>
+    <message>
+        <source>the clean prompt is {0} tokens and the corrupted one {1}: patching needs prompts as long in tokens</source>
+        <translation>正しいプロンプトは {0} トークン、入れ替えたプロンプトは {1} トークンです。パッチングにはトークン数の同じプロンプトが必要です</translation>
+    </message>
+    <message>
+        <source>the two prompts give the same logit difference: there is nothing to restore</source>
+        <translation>2 つのプロンプトのロジット差が同じです。戻すものがありません</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>取り消しました</translation>
+    </message>
+    <message>
+        <source>the clean prompt is {0} tokens ({1}) and the corrupted one {2} ({3}): patching needs prompts as long in tokens</source>
+        <translation>正しいプロンプトは {0} トークン（{1}）、入れ替えたプロンプトは {2} トークン（{3}）です。パッチングにはトークン数の同じプロンプトが必要です</translation>
+    </message>
+    <message>
+        <source>Working: layer {0} of {1}</source>
+        <translation>計算中：層 {0} / {1}</translation>
+    </message>
+    <message>
+        <source>layer {0}, {1}: restores {2:.1%} of the logit difference</source>
+        <translation>層 {0}、{1}：ロジット差の {2:.1%} を戻す</translation>
+    </message>
+    <message>
+        <source>Click: show the corrupted prompt with this patch</source>
+        <translation>クリック：このパッチを当てた、入れ替えたプロンプトを表示</translation>
+    </message>
+    <message>
+        <source>Logit difference {0} − {1}: clean {2:.2f}, corrupted {3:.2f}. Most restored: layer {4}, {5} ({6:.0%}). Rows: layers; columns: {7}.</source>
+        <translation>ロジット差 {0} − {1}：正しいプロンプトで {2:.2f}、入れ替えたプロンプトで {3:.2f}。最もよく戻すのは 層 {4}、{5}（{6:.0%}）。行：層、列：{7}。</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>after layer {0}</source>
+        <translation>層 {0} のあと</translation>
+    </message>
+    <message>
+        <source>The likeliest token (and its probability) if the model stopped after each layer: its final norm and unembedding read the residual stream there. The last row is the model&apos;s own prediction.</source>
+        <translation>モデルが各層のあとで止まったときに最も確率の高いトークン（とその確率）：最後の正規化と unembedding でその位置の残差ストリームを読みます。最後の行がモデル自身の予測です。</translation>
+    </message>
+    <message>
+        <source>Rank of {0} at the last position, layer by layer: {1}</source>
+        <translation>最後の位置での {0} の順位（層ごと）：{1}</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>layer {0}, {1}: {2:+.3f} to the logit</source>
+        <translation>層 {0}、{1}：ロジットに {2:+.3f}</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1} {2}: log p changes by {3:+.3f}</source>
+        <translation>層 {0}、ヘッド {1} を{2}：log p が {3:+.3f} 変わる</translation>
+    </message>
+    <message>
+        <source>at its mean</source>
+        <translation>平均に</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>止める</translation>
+    </message>
+    <message>
+        <source>Click: show the text with this head ablated</source>
+        <translation>クリック：このヘッドを止めた文を表示</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s and each MLP&apos;s direct contribution to the logit of {0} ({1:.2f}) at the last position; the embedding gives {2:+.2f}. The final norm&apos;s scale is frozen at its value on this text (the usual approximation): the parts then add up to the logit exactly, but changing a part would change that scale too. Rows: layers; columns: heads, then the MLP.</source>
+        <translation>最後の位置での {0} のロジット（{1:.2f}）への、各ヘッドと各 MLP の直接の寄与。埋め込みの寄与は {2:+.2f}。最後の正規化のスケールはこの文での値に固定しています（よく使われる近似）。そのため各部分の和はちょうどロジットになりますが、ある部分を変えるとこのスケールも変わります。行：層、列：ヘッド、最後の列は MLP。</translation>
+    </message>
+    <message>
+        <source>the continuation must add tokens after the prompt&apos;s own: the prompt&apos;s last token changes when the continuation joins it (end the prompt before a space)</source>
+        <translation>続きはプロンプトのトークンの後ろにトークンを足すものにしてください。続きをつなげるとプロンプトの最後のトークンが変わってしまいます（プロンプトは空白の前で終えてください）</translation>
+    </message>
+    <message>
+        <source>log p of {0} is {1:.2f}; setting each head to its mean in turn changes it by the map&apos;s number. Most harmful: layer {2}, head {3} ({4:+.2f}). Rows: layers; columns: heads.</source>
+        <translation>{0} の log p は {1:.2f}。ヘッドを 1 つずつ平均にすると、図の数だけ変わります。最も下げるのは 層 {2}、ヘッド {3}（{4:+.2f}）。行：層、列：ヘッド。</translation>
+    </message>
+    <message>
+        <source>log p of {0} is {1:.2f}; switching each head off in turn changes it by the map&apos;s number. Most harmful: layer {2}, head {3} ({4:+.2f}). Rows: layers; columns: heads.</source>
+        <translation>{0} の log p は {1:.2f}。ヘッドを 1 つずつ止めると、図の数だけ変わります。最も下げるのは 層 {2}、ヘッド {3}（{4:+.2f}）。行：層、列：ヘッド。</translation>
+    </message>
+    <message>
+        <source>Scores of every head on {0} random tokens repeated once: each a share of the query&apos;s attention, from 0 to 1.</source>
+        <translation>ランダムな {0} トークンを 2 回繰り返した列での、各ヘッドのスコア：どれもクエリの attention のうちの割合で、0 から 1 です。</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>確率</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>順位</translation>
+    </message>
+    <message>
+        <source>the model&apos;s likeliest</source>
+        <translation>モデルが最もありそうとしたもの</translation>
+    </message>
+    <message>
+        <source>The model reads the prompt and the continuation; each token of the continuation with the probability and rank the model gave it there. Least expected: {0} ({1:.1%}, rank {2}).</source>
+        <translation>モデルがプロンプトと続きを読み、続きの各トークンについて、その位置でモデルが与えた確率と順位を示します。最も意外だったのは {0}（{1:.1%}、{2} 位）。</translation>
+    </message>
+    <message>
+        <source>Research workbench</source>
+        <translation>研究ワークベンチ</translation>
+    </message>
+    <message>
+        <source>Compare two prompts</source>
+        <translation>2 つのプロンプトを比べる</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>ロジットレンズ</translation>
+    </message>
+    <message>
+        <source>Attribution</source>
+        <translation>寄与</translation>
+    </message>
+    <message>
+        <source>Sweep every head</source>
+        <translation>ヘッドを 1 つずつ止める</translation>
+    </message>
+    <message>
+        <source>Head types</source>
+        <translation>ヘッドの種類</translation>
+    </message>
+    <message>
+        <source>Explain a continuation</source>
+        <translation>続きを説明する</translation>
+    </message>
+    <message>
+        <source>Clean prompt:</source>
+        <translation>正しいプロンプト：</translation>
+    </message>
+    <message>
+        <source>Corrupted prompt:</source>
+        <translation>入れ替えたプロンプト：</translation>
+    </message>
+    <message>
+        <source>Answer (clean):</source>
+        <translation>答え（正しい方）：</translation>
+    </message>
+    <message>
+        <source>Against (corrupted):</source>
+        <translation>比べる答え（入れ替えた方）：</translation>
+    </message>
+    <message>
+        <source>Patch:</source>
+        <translation>パッチ：</translation>
+    </message>
+    <message>
+        <source>each head&apos;s output</source>
+        <translation>各ヘッドの出力</translation>
+    </message>
+    <message>
+        <source>the residual stream at each position</source>
+        <translation>各位置の残差ストリーム</translation>
+    </message>
+    <message>
+        <source>each layer&apos;s attention output at each position</source>
+        <translation>各位置での各層の attention の出力</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>文：</translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation>トークン：</translation>
+    </message>
+    <message>
+        <source>Follow token:</source>
+        <translation>追うトークン：</translation>
+    </message>
+    <message>
+        <source>One token: its text, a leading space written as a space (&apos; Paris&apos;), or its id (#7042)</source>
+        <translation>1 トークン：その文字列（先頭の空白も空白のまま：&apos; Paris&apos;）か ID（#7042）</translation>
+    </message>
+    <message>
+        <source>Set each head to its mean over the positions (mean ablation) instead of zero</source>
+        <translation>0 にする代わりに、各ヘッドを位置についての平均にする（平均アブレーション）</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>表示：</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>プロンプト：</translation>
+    </message>
+    <message>
+        <source>Continuation:</source>
+        <translation>続き：</translation>
+    </message>
+    <message>
+        <source>{0} heads</source>
+        <translation>{0}ヘッド</translation>
+    </message>
+    <message>
+        <source>{0}: {1}.</source>
+        <translation>{0}：{1}。</translation>
+    </message>
+    <message>
+        <source>Patch every head</source>
+        <translation>全ヘッドをパッチ</translation>
+    </message>
+    <message>
+        <source>Read every layer</source>
+        <translation>全層を読む</translation>
+    </message>
+    <message>
+        <source>Attribute</source>
+        <translation>寄与を計算</translation>
+    </message>
+    <message>
+        <source>Find head types</source>
+        <translation>ヘッドの種類を調べる</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>説明する</translation>
+    </message>
+    <message>
+        <source>{0}: rank {1}</source>
+        <translation>{0}：{1} 位</translation>
+    </message>
+    <message>
+        <source>previous-token</source>
+        <translation>直前トークン</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>帰納（インダクション）</translation>
+    </message>
+    <message>
+        <source>duplicate-token</source>
+        <translation>重複トークン</translation>
+    </message>
+    <message>
+        <source>sink</source>
+        <translation>シンク</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>局所</translation>
     </message>
 </context>
 </TS>

@@ -47,6 +47,18 @@ def test_a_session_round_trips_exactly_through_its_file(tmp_path):
     assert looks_like_session(path) and looks_like_session(tmp_path / "y.attnviz-model.json")
 
 
+def test_a_patched_heads_output_is_kept_in_the_session_and_checked_against_the_models_sizes(tmp_path):
+    """A patch from the research workbench (a head given another run's output) is a change too."""
+    out = np.arange(6, dtype=float).reshape(3, 2) / 3
+    path = tmp_path / "p.attnviz-model.json"
+    save_session(a_session(((4, 1, Change(out=out)),)), path)
+    back, _ = read_session(path)
+    assert back.changes[0][2].out.tobytes() == out.tobytes() and not back.changes[0][2].off
+    assert checked_changes(back, 5, 2, 3, 2) == back.changes
+    with pytest.raises(ScenarioError, match="out has shape"):
+        checked_changes(back, 5, 2, 3, 4)
+
+
 def test_a_crash_copy_with_a_plain_name_is_known_by_its_first_bytes(tmp_path):
     path = tmp_path / "session-abc.json"
     save_session(a_session(), path)

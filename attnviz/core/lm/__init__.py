@@ -22,6 +22,7 @@ from .shown import (
     another_layer,
     check_text,
     encode,
+    encode_ids,
     first_layer,
     save_run,
     scenario,
@@ -35,5 +36,5 @@ from .weights import Config, Model
 
 __all__ = ["BUILTIN_ID", "BUNDLED", "GEMMA_ID", "INSTALL_HINT", "MAX_MODEL_TOKENS", "Cancelled", "Config", "Encoded",
            "Model", "ModelError", "Run", "ablation", "another_layer", "bundled_model", "check_text", "encode",
-           "entries", "first_layer", "load", "model_name", "needs_terms", "resolve", "run", "same_changes",
-           "save_run", "scenario", "title", "token_bytes", "token_limit", "token_text", "top"]
+           "encode_ids", "entries", "first_layer", "load", "model_name", "needs_terms", "resolve", "run",
+           "same_changes", "save_run", "scenario", "title", "token_bytes", "token_limit", "token_text", "top"]

@@ -31,9 +31,8 @@ def gelu_tanh(x: np.ndarray) -> np.ndarray:
 
 
 def heads(x: np.ndarray, n_heads: int) -> np.ndarray:
-    """[n, heads · d_head] -> [heads, n, d_head] (a view)."""
-    n = x.shape[0]
-    return x.reshape(n, n_heads, -1).transpose(1, 0, 2)
+    """[..., n, heads · d_head] -> [..., heads, n, d_head] (a view)."""
+    return x.reshape(*x.shape[:-1], n_heads, -1).swapaxes(-2, -3)
 
 
 def joined(y: np.ndarray) -> np.ndarray:
@@ -185,7 +184,8 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kept=None) -> np.ndarray:
-    """The layer's attention with the user's changes: edits put in, a head switched off gives 0.
+    """The layer's attention with the user's changes: edits put in, a head switched off gives 0,
+    a head given its output (`out`) gives that.
     With `kept` (a Kept), its weights and every head's output are kept there."""
     q, k, v = changed(q, k, v, changes, c.n_heads)
     weights = None if kept is None else np.zeros((c.n_heads, q.shape[1], q.shape[1]), dtype=np.float32)
@@ -195,6 +195,8 @@ def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kep
     for head, change in changes.items():
         if change.off:
             y[head] = 0.0
+        elif change.out is not None:  # another run's output patched in, or the head's mean
+            y[head] = change.out
     return y
 
 
@@ -205,11 +207,12 @@ class Kept:
     outputs: np.ndarray | None = None
 
 
-def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], project, finish, kept=None):
+def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], project, attention_out, mlp,
+               kept=None):
     """One block of any family: project(block, config, layer, x_rows, start) -> the rows' q, k, v
-    (the model's own: normed, turned), then attention over every token, then
-    finish(block, config, x_rows, y_rows) -> the rows' output. Both run by_rows. With `kept`,
-    the weights and the heads' outputs are kept there.
+    (the model's own: normed, turned), then attention over every token, then the rows' output,
+    x + a + mlp(block, config, x + a) with a = attention_out(block, config, y_rows). Both run
+    by_rows. With `kept`, the weights and the heads' outputs are kept there.
     -> (x' [n, d], q [H, n, d_head], k, v [H_kv, n, d_head])."""
     c, b = model.config, model.blocks[layer]
     n = len(x)
@@ -223,7 +226,8 @@ def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], pro
     out = np.empty_like(x)
 
     def finished(lo, hi):
-        out[lo:hi] = finish(b, c, x[lo:hi], y[lo:hi])
+        mid = x[lo:hi] + attention_out(b, c, y[lo:hi])
+        out[lo:hi] = mid + mlp(b, c, mid)
     by_rows(finished, n)
     return out, q, k, v
 

@@ -16,14 +16,19 @@ from __future__ import annotations
 import numpy as np
 
 from .blocks import gelu_tanh, layer_pass
-from .llama import gated, qkv
+from .llama import embed, gated, qkv
 from .weights import Block, Config, linear
 
+__all__ = ["attention_out", "block", "embed", "mlp"]
 
-def finish(b: Block, c: Config, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    x = x + b.post_attn_norm(linear(y, b.w_o), c.eps)
-    return x + b.post_ffn_norm(linear(gated(gelu_tanh, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down), c.eps)
+
+def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
+    return b.post_attn_norm(linear(y, b.w_o), c.eps)
+
+
+def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
+    return b.post_ffn_norm(linear(gated(gelu_tanh, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down), c.eps)
 
 
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
-    return layer_pass(model, layer, x, changes, qkv, finish, kept)
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)

@@ -23,13 +23,16 @@ def embed(model, ids) -> np.ndarray:
 
 def qkv(b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0):
     """The tokens' q, k, v [H, m, d_head]: LayerNorm, then the one fused projection, split."""
-    return tuple(heads(m, c.n_heads) for m in np.split(linear(b.attn_norm(x, c.eps), b.w_qkv, b.b_qkv), 3, axis=1))
+    return tuple(heads(m, c.n_heads) for m in np.split(linear(b.attn_norm(x, c.eps), b.w_qkv, b.b_qkv), 3, axis=-1))
 
 
-def finish(b: Block, c: Config, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    x = x + linear(y, b.w_o, b.b_o)
-    return x + linear(gelu_tanh(linear(b.ffn_norm(x, c.eps), b.w_up, b.b_up)), b.w_down, b.b_down)
+def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
+    return linear(y, b.w_o, b.b_o)
+
+
+def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
+    return linear(gelu_tanh(linear(b.ffn_norm(x, c.eps), b.w_up, b.b_up)), b.w_down, b.b_down)
 
 
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
-    return layer_pass(model, layer, x, changes, qkv, finish, kept)
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)

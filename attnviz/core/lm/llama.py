@@ -31,30 +31,34 @@ def embed(model, ids) -> np.ndarray:
 
 
 def qkv(b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0):
-    """The model's own q [H, m, d_head] and k, v [H_kv, m, d_head] of the tokens x [m, d] (from
+    """The model's own q [..., H, m, d_head] and k, v [..., H_kv, m, d_head] of the tokens x [..., m, d] (from
     position `start` on): normed, projected, q and k normed per head (QK-norm) and turned (RoPE)."""
     qkv_rows = linear(b.attn_norm(x, c.eps), b.w_qkv, b.b_qkv)                 # [m, (H + 2 H_kv) · d_head]
-    q, k, v = np.split(qkv_rows, [c.n_heads * c.d_head, (c.n_heads + c.n_kv_heads) * c.d_head], axis=1)
+    q, k, v = np.split(qkv_rows, [c.n_heads * c.d_head, (c.n_heads + c.n_kv_heads) * c.d_head], axis=-1)
     q = turned(per_head_norm(heads(q, c.n_heads), b.q_norm, c.eps), c, layer, start)
     if c.q_scale != 1.0:
         q = q * np.float32(c.q_scale)
     return q, turned(per_head_norm(heads(k, c.n_kv_heads), b.k_norm, c.eps), c, layer, start), heads(v, c.n_kv_heads)
 
 
-def finish(b: Block, c: Config, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """After attention: the residual stream plus the heads through W_o, then plus the feed-forward."""
-    x = x + linear(y, b.w_o, b.b_o)
-    return x + linear(gated(silu, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down)
+def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
+    """What attention adds to the residual stream: the heads [n, H · d_head] through W_o."""
+    return linear(y, b.w_o, b.b_o)
+
+
+def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
+    """What the feed-forward adds to the residual stream x [n, d]."""
+    return linear(gated(silu, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down)
 
 
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
     """One block: x [n, d] -> (x', q, k, v), the model's own q, k, v before the changes."""
-    return layer_pass(model, layer, x, changes, qkv, finish, kept)
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)
 
 
 def gated(activation, gate_up: np.ndarray) -> np.ndarray:
-    """activation(gate) ⊙ up, from [n, 2 d_ff] (gate, then up) to [n, d_ff]."""
-    gate, up = np.split(gate_up, 2, axis=1)
+    """activation(gate) ⊙ up, from [..., 2 d_ff] (gate, then up) to [..., d_ff]."""
+    gate, up = np.split(gate_up, 2, axis=-1)
     out = activation(gate)
     out *= up
     return out

@@ -16,15 +16,14 @@ import numpy as np
 
 from ..attention import group_size
 from ..blas import model_threads
-from ..scenario import Change
+from ..scenario import CHANGED, Change
 from . import gemma3, gpt2, llama
 from .blocks import Kept, shared_out
 from .weights import Model
 
-# family -> (its embedding, its block)
-PASSES = {"llama": (llama.embed, llama.block), "qwen2": (llama.embed, llama.block),
-          "qwen3": (llama.embed, llama.block), "gemma3": (llama.embed, gemma3.block),
-          "gpt2": (gpt2.embed, gpt2.block)}
+# family -> its module: embed(model, ids), block(model, layer, x, changes, kept), and the block's
+# two writes to the residual stream, attention_out(block, config, y) and mlp(block, config, x)
+FAMILIES = {"llama": llama, "qwen2": llama, "qwen3": llama, "gemma3": gemma3, "gpt2": gpt2}
 
 
 class Cancelled(Exception):
@@ -44,6 +43,7 @@ class Run:
     probs: np.ndarray              # [vocab] float64: the next token's distribution
     logits: np.ndarray             # [vocab] float32
     computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
+    final: np.ndarray | None = None      # [n, d] float32: the residual stream after the last layer
 
     def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
         """Head `head`'s q, k or v in `layer` as attention used it: the user's edit when there is
@@ -59,20 +59,26 @@ class Run:
         return np.stack([self.matrix(layer, m, h) for h in range(len(self.q[layer]))])
 
 
-def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0) -> Run:
+def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
+        stream: tuple[int, np.ndarray] | None = None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
     `shown(layer, q, k, v, kept)`, when given, is told layer `first` as soon as it is computed,
     with its attention weights and heads' outputs (kept): a window shows that layer before the
-    rest of the pass is done, without working out its weights again."""
+    rest of the pass is done, without working out its weights again. `stream` (layer, x [n, d])
+    puts x in place of the residual stream entering that layer (a patch from another run): the
+    layers below it are taken from `after`, which must then be given (the run made is a patch's:
+    never give it as another's `after`, whose changes it seems to share)."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
-    embed, block = PASSES[c.family]
+    embed, block = FAMILIES[c.family].embed, FAMILIES[c.family].block
     by_layer = changes_by_layer(changes)
     start = _first_difference(after, ids, by_layer, c.n_layers) if after is not None else 0
-    if start == c.n_layers:  # the same ids and changes: nothing to compute again
+    if stream is not None:
+        start = min(start, stream[0])
+    elif start == c.n_layers:  # the same ids and changes: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     with model_threads(shared_out(len(ids))):
@@ -80,6 +86,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         for index in range(start, c.n_layers):
             if cancelled is not None and cancelled():
                 raise Cancelled()
+            if stream is not None and index == stream[0]:
+                x = stream[1].astype(np.float32)
             streams.append(x)
             kept = Kept() if shown is not None and index == first else None
             x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept)
@@ -94,7 +102,7 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
-               tuple(range(start, c.n_layers)))
+               tuple(range(start, c.n_layers)), x)
 
 
 def changes_by_layer(changes) -> dict[int, dict[int, Change]]:
@@ -117,7 +125,7 @@ def _first_difference(after: Run, ids, by_layer, n_layers: int) -> int:
 def _same_changes(a: dict, b: dict) -> bool:
     if a.keys() != b.keys():
         return False
-    return all(x.off == y.off and all(_same(getattr(x, m), getattr(y, m)) for m in "qkv")
+    return all(x.off == y.off and all(_same(getattr(x, m), getattr(y, m)) for m in CHANGED)
                for x, y in ((a[h], b[h]) for h in a))
 
 

@@ -14,7 +14,7 @@ from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioEr
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
 from .run import Run, same_changes
-from .tokens import labels
+from .tokens import labels, shown_label
 from .weights import Model
 
 MAX_MODEL_TOKENS = 4096
@@ -53,19 +53,35 @@ def check_text(text) -> None:
                          bad[0], bad[1] + 1)
 
 
-def encode(model: Model, text: str, cancelled=None, chat: bool = False) -> Encoded:
-    """The model's tokens for `text` (in its chat template, with `chat`), with readable labels;
-    more tokens than the limit are refused. `cancelled()` is asked before tokenising."""
+def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: bool = True) -> Encoded:
+    """The model's tokens for `text` (in its chat template, with `chat`; without the BOS token
+    the model expects, with `bos` False), with readable labels; more tokens than the limit are
+    refused. `cancelled()` is asked before tokenising."""
     check_text(text)
     tokenizer = model.tokenizer
     shown = tokenizer.chat(text) if chat else text
-    tokens = tokenizer.encode(shown, bos=not chat, cancelled=cancelled)   # a chat template writes its own BOS
+    tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS
     limit = token_limit(model)
     if len(tokens) > limit:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
                          len(tokens), limit)
     names = labels(shown, tokens, tokenizer.pieces, tokenizer.bos)
     return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
+
+
+def encode_ids(model: Model, ids) -> Encoded:
+    """Token ids given as they are (a researcher's exact input), each checked against the
+    vocabulary, labelled as the next-token list labels them."""
+    ids = tuple(ids)
+    if not ids:
+        raise ModelError(QT_TR_NOOP("give at least one token id"))
+    limit = token_limit(model)
+    if len(ids) > limit:
+        raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"), len(ids), limit)
+    bad = next((i for i in ids if not (isinstance(i, int) and 0 <= i < len(model.output))), None)
+    if bad is not None:
+        raise ModelError(QT_TR_NOOP("token id {0}: the model's ids go from 0 to {1:,}"), bad, len(model.output) - 1)
+    return Encoded("", ids, tuple(shown_label(token_text(model, i)) for i in ids))
 
 
 def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:

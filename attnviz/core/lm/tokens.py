@@ -235,7 +235,7 @@ def labels(text: str, tokens: list[Token], pieces: list[str], bos: int | None = 
         if t.end == t.start:
             out.append(BOS_LABEL if t.id == bos and k == 0 else shortened(visible(pieces[t.id]), MAX_TOKEN_LENGTH))
             continue
-        label = _shown(text[t.start:t.end])
+        label = shown_label(text[t.start:t.end])
         split = [c for c in (t.start, t.end - 1) if len(sharing[c]) > 1 and _alone(tokens, sharing[c])]
         if split:
             holders = sharing[split[0]]
@@ -249,7 +249,7 @@ def _alone(tokens: list[Token], holders: list[int]) -> bool:
     return all(tokens[h].end - tokens[h].start == 1 for h in holders)
 
 
-def _shown(text: str) -> str:
+def shown_label(text: str) -> str:
     """Spaces at either end as · (as tokenizers mark a leading one), everything else made
     visible: controls (↵, ⇥, ^M) and characters that draw nothing (<U+200B>)."""
     stripped = text.strip(" ")

@@ -142,8 +142,9 @@ class Model:
 
 
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
-    """x W + b: [n, in] @ [in, out] -> [n, out]."""
-    y = x @ w
+    """x W + b: [..., n, in] @ [in, out] -> [..., n, out], in one product (numpy's matmul would
+    read W once for each of the leading rows' matrices: several texts at once share one read)."""
+    y = (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1]) if x.ndim > 2 else x @ w
     if b is not None:
         y += b
     return y

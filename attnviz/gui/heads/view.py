@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from ...core import masks
 from ...core.attention import kv_group
 from ...core.compute import hidden
-from ...core.scenario import head_is_off
+from ...core.scenario import head_is_given, head_is_off
 from ...core.summary import pooled
 from ..common.asked import Asked
 from ..common.i18n import Retranslated, current_language, head_label, tr
@@ -464,8 +464,9 @@ class HeadPanel(QWidget):
 
 def _group_note(scenario, index: int) -> str:
     """With grouped-query attention, which heads read the same K and V as this one; a real
-    model's head switched off says so."""
-    off = tr(" · switched off") if head_is_off(scenario, index) else ""
+    model's head switched off (or given another output: patched) says so."""
+    off = tr(" · switched off") if head_is_off(scenario, index) else \
+        tr(" · patched") if head_is_given(scenario, index) else ""
     if scenario.live is not None:
         config = scenario.live.model.config
         kv_heads, n_heads = config.n_kv_heads, config.n_heads

@@ -8,7 +8,7 @@ grid, a sortable table of head statistics, and the summaries with their formulas
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, QSizeF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSlider,
     QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QToolTip,
     QVBoxLayout,
@@ -42,6 +41,7 @@ from ...core.summary import (
     summarise,
 )
 from ..common.background import BackgroundDialog
+from ..common.cells import NumberItem
 from ..common.i18n import Retranslated, describe, tr
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
 from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
@@ -58,6 +58,7 @@ FONT_PX = 13          # exported files; the window's overview follows the interf
 ACTIVE = QColor(230, 90, 0)      # the head shown in the window
 ALIKE = QColor(0, 150, 220)      # "find heads like this one"
 ZERO = QColor(236, 228, 212)     # a weight of exactly 0 (the mask's light fill)
+BADGE = QColor(120, 40, 140)     # a head type's tag
 
 
 CAPTION_FLAGS = Qt.AlignLeft | Qt.AlignVCenter | Qt.TextWordWrap
@@ -79,6 +80,7 @@ class OverviewFigure:
         self.pair = (0, 0)                       # the overlay "pair": the weight from this query to this key
         self.active: tuple[int, int] | None = None
         self.alike: list[tuple[int, int]] = []
+        self.badges: dict[tuple[int, int], list[str]] = {}  # a real model's head types (core/research/head_types)
         self._blocks = None                      # ((layers, caption, thumb), (blocks, layers in each)), worked out once
         self.thumb = THUMB                       # a thumbnail's side
         self.blocks: int | None = None           # presenting: the blocks fit_thumbnails chose (None: _layout's own)
@@ -230,6 +232,7 @@ class OverviewFigure:
         if self.overlay:
             self._paint_overlay(p)
         self._paint_marks(p)
+        self._paint_badges(p)
         blocks, rows = self._layout()
         bar = QRectF(MARGIN + blocks * self._block_width() + GAP, self._top(), self._bar_width() - MARGIN,
                      max(5 * THUMB, min(rows * (self.thumb + GAP), 10 * self.thumb)))
@@ -294,6 +297,36 @@ class OverviewFigure:
         p.restore()
 
 
+    def _paint_badges(self, p: QPainter) -> None:
+        """Each typed head's letters (P previous-token, I induction, …) on a tag over its top right corner."""
+        if not self.badges:
+            return
+        p.save()
+        font = QFont(self.font)
+        font.setPixelSize(max(9, min(pixels(self.font), int(self.thumb * 0.3))))
+        font.setBold(True)
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        for (layer, head), kinds in self.badges.items():
+            text = "".join(badge_letter(kind) for kind in kinds)
+            rect = self.thumb_rect(layer, head)
+            tag = QRectF(0, 0, fm.horizontalAdvance(text) + 4, fm.height())
+            tag.moveTopRight(rect.topRight() + QPointF(2, -2))
+            p.setPen(Qt.NoPen)
+            p.setBrush(BADGE)
+            p.drawRoundedRect(tag, 3, 3)
+            p.setPen(QColor(255, 255, 255))
+            p.drawText(tag, Qt.AlignCenter, text)
+        p.restore()
+
+
+LETTERS = {"previous": "P", "induction": "I", "duplicate": "D", "sink": "S", "local": "L"}  # the legend names them
+
+
+def badge_letter(kind: str) -> str:
+    return LETTERS[kind]
+
+
 class OverviewCanvas(QWidget):
     """The grid at its own size (in a scroll area): hover for a head's numbers, click to open it."""
 
@@ -330,8 +363,8 @@ class OverviewCanvas(QWidget):
 
     def mouseMoveEvent(self, event):
         found = self._head_at(event)
-        QToolTip.showText(event.globalPosition().toPoint(), head_tip(self.figure.summary, *found) if found else "",
-                          self)
+        tip = head_tip(self.figure.summary, *found, self.figure.badges.get(found, ())) if found else ""
+        QToolTip.showText(event.globalPosition().toPoint(), tip, self)
 
     def mousePressEvent(self, event):
         found = self._head_at(event)
@@ -339,26 +372,16 @@ class OverviewCanvas(QWidget):
             self.chosen.emit(*found)
 
 
-def head_tip(summary: ModelSummary, layer: int, head: int) -> str:
-    """A head's statistics, one per line, for its tooltip."""
+def head_tip(summary: ModelSummary, layer: int, head: int, kinds=()) -> str:
+    """A head's statistics, one per line, for its tooltip; a real model's head types first."""
     values = summary.table()[layer, head]
     names = stat_names()
     lines = [tr("layer {0}, head {1}").format(layer, head)]
+    if kinds:
+        from ..research.dialog import type_name
+        lines.append(tr("Head type: {0}").format(tr(", ").join(type_name(kind) for kind in kinds)))
     lines += [f"{names[key]}: {fmt(value, 3, fixed=True)}" for key, value in zip(STATS, values)]
     return "\n".join(lines)
-
-
-class NumberItem(QTableWidgetItem):
-    """A table cell shown with fixed decimals and sorted by its value."""
-
-    def __init__(self, value: float, decimals: int = 3):
-        super().__init__(fmt(value, decimals, fixed=True) if decimals else str(int(value)))
-        self.value = float(value)
-        self.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-        self.setFlags(Qt.ItemIsSelectable | Qt.ItemIsEnabled)
-
-    def __lt__(self, other):
-        return self.value < other.value if isinstance(other, NumberItem) else super().__lt__(other)
 
 
 class StatsTable(QTableWidget):
@@ -642,7 +665,11 @@ class OverviewDialog(Retranslated, BackgroundDialog):
                 step(done, layers)
                 yield weights
         step(0, layers)
-        return summarise(first.tokens, counted(), layers, rollout=rollout_fits(layers, first.n))
+        summary = summarise(first.tokens, counted(), layers, rollout=rollout_fits(layers, first.n))
+        if first.live is None:
+            return summary, {}
+        from ...core.research.head_types import head_types  # a real model's: measured on its own sequence
+        return summary, head_types(first.live.model, progress=lambda *_: step(layers, layers)).strong()
 
     def progress_text(self, done: int, total: int) -> str:
         return tr("Gathering every layer's weights: {0} of {1}").format(done, total)
@@ -656,15 +683,17 @@ class OverviewDialog(Retranslated, BackgroundDialog):
 
     # ------------------------------------------------------------- the views
 
-    def show_result(self, summary: ModelSummary) -> None:
-        """The views of `summary`; a refreshed overview keeps the tab, the numbers written on the grid
-        and the head marked."""
+    def show_result(self, result) -> None:
+        """The views of (summary, a real model's head types); a refreshed overview keeps the tab, the
+        numbers written on the grid and the head marked."""
+        summary, badges = result
         kept = self._state()
         if self.content is not None:
             self.layout_.removeWidget(self.content)
             self.content.deleteLater()
         self.summary = summary
         self.figure = OverviewFigure(summary, self.title, self.groups, colormap=self.colormap)
+        self.figure.badges = badges
         self.canvas = OverviewCanvas(self.figure)
         self.scroll = scroll = QScrollArea(objectName="overviewScroll")
         scroll.setWidget(self.canvas)
@@ -737,7 +766,9 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         if self.summary is None:
             return
         self.message.setText(tr("Every layer × head, on one colour scale. Hover over a head for its numbers; "
-                                "click it to open that layer with that head."))
+                                "click it to open that layer with that head.") + (" " + tr(
+            "Tags: P previous-token, I induction, D duplicate-token, S sink, L local heads, found on random tokens "
+            "repeated once (Research → Head types…).") if self.figure.badges else ""))
         for index, text in enumerate((tr("Grid"), tr("Head statistics"), tr("Means and rollout"))):
             self.tabs.setTabText(index, text)
         self.overlay_name.setText(tr("Numbers on the grid:"))

@@ -31,7 +31,7 @@ from ...core.explain import (
     input_decimals,
     output_text,
 )
-from ...core.scenario import head_is_off
+from ...core.scenario import head_is_given, head_is_off
 from ..common import roles
 from ..common.asked import Asked
 from ..common.i18n import Retranslated, head_label, tr
@@ -117,6 +117,9 @@ def step_output(scenario, result, head: int, query: int, presenting: bool = Fals
     out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
     if head_is_off(scenario, head) and not presenting:  # presenting, the head's title and its label say it
         out += "\n" + tr("Switched off: the head still computes this, but the model gets zeros from it instead.")
+    elif head_is_given(scenario, head) and not presenting:
+        out += "\n" + tr("Patched: the head still computes this, but the model gets another output from it instead "
+                         "(another run's, or its mean over the positions).")
     return out
 
 

@@ -15,6 +15,7 @@ from ..lessons.player import LessonPlayer
 from ..look.fonts import install_fonts
 from ..model.controller import ModelController
 from ..overview.controller import OverviewController
+from ..research.controller import ResearchController
 from ..state import settings
 from ..state.document import ScenarioDocument
 from ..state.files import Files, resolve, source_name
@@ -67,9 +68,10 @@ class MainWindow(Retranslated, QMainWindow):
         self.tokens = TokenEditing(d, self)
         self.classroom = Classroom(self.parts, d, view, self.overview, self.compare)
         self.lessons = LessonPlayer(self, d, view, self.classroom, self.files, self.model.runner)
+        self.research = ResearchController(d, self, self.model.runner, lambda: self.files.maybe_save())
         self.menus = Menus(self, self.parts, d.undo_stack, Features(
             self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom,
-            self.lessons))
+            self.lessons, self.research))
 
     # ------------------------------------------------------------- what features ask of the window (Shell)
 

@@ -26,6 +26,7 @@ class Features:
     compare: Any    # compare/controller.CompareController
     classroom: Any  # classroom/classroom.Classroom
     lessons: Any    # lessons/player.LessonPlayer
+    research: Any   # research/controller.ResearchController
 
 
 class Menus:
@@ -52,6 +53,8 @@ class Menus:
         self.insert_after_action = self._action(lambda: f.tokens.insert_dialog(after=True))
         self.remove_action = self._action(f.tokens.remove)
         self.overview_action = self._action(f.overview.open, "Ctrl+Shift+O")
+        self.research_actions = {tab: self._action(lambda _=False, tab=tab: f.research.open(tab))
+                                 for tab in ("patch", "lens", "attribute", "sweep", "heads", "explain")}
         self.reopen_action = self._action(settings.set_reopen_last, checkable=True)
         self.reopen_action.setChecked(settings.reopen_last())
         self._build(window.menuBar(), f)
@@ -73,6 +76,7 @@ class Menus:
         self.recent_menu.aboutToShow.connect(lambda: f.files.fill_recent_menu(self.recent_menu))
         self.compare_menu = self.file_menu.addMenu("")
         self.compare_menu.aboutToShow.connect(lambda: f.compare.fill_menu(self.compare_menu))
+        self.file_menu.addAction(self.research_actions["patch"])
         self._add(self.file_menu, (None, self.save_action, self.save_as_action, None, self.export_image_action,
                                    self.export_data_action, None, self.reopen_action, None, self.quit_action))
         self.edit_menu = bar.addMenu("")
@@ -83,6 +87,8 @@ class Menus:
         self._add(self.view_menu, [dock.toggleViewAction() for dock in self.parts.docks()] +
                   [self.parts.toolbar.toggleViewAction(), None, self.overview_action, None])
         f.classroom.fill_view_menu(self.view_menu)
+        self.research_menu = bar.addMenu("")
+        self._add(self.research_menu, list(self.research_actions.values()))
         self.lessons_menu = bar.addMenu("")
         self.lessons_menu.aboutToShow.connect(lambda: f.lessons.fill_menu(self.lessons_menu))
         self.help_menu = bar.addMenu("")
@@ -107,6 +113,12 @@ class Menus:
             self.compare_orders_action: tr("&Compare word orders: “dog bites man” and “man bites dog”"),
             self.compare_hashi_action: tr("Compare “&bank”: money and river"),
             self.overview_action: tr("Overview of every layer and &head…"),
+            self.research_actions["patch"]: tr("Compare &two prompts…"),
+            self.research_actions["lens"]: tr("&Logit lens…"),
+            self.research_actions["attribute"]: tr("Direct logit &attribution…"),
+            self.research_actions["sweep"]: tr("&Sweep every head…"),
+            self.research_actions["heads"]: tr("&Head types…"),
+            self.research_actions["explain"]: tr("&Explain a continuation…"),
         }
         tips = {
             self.compare_orders_action: tr("Without positions, attention alone cannot tell the two orders apart"),
@@ -126,10 +138,20 @@ class Menus:
             self.undo_action: tr("Take back the last edit"), self.redo_action: tr("Do again what was taken back"),
             self.overview_action: tr("Every layer × head at a glance, their statistics, the means and attention "
                                      "rollout"),
+            self.research_actions["patch"]: tr("Activation patching: which heads carry what tells a clean prompt "
+                                               "from a corrupted one (the real model)"),
+            self.research_actions["lens"]: tr("What the real model would predict if it stopped after each layer"),
+            self.research_actions["attribute"]: tr("How much each head and MLP writes towards a token's logit"),
+            self.research_actions["sweep"]: tr("Switch each head off in turn and see a token's log-probability move"),
+            self.research_actions["heads"]: tr("Previous-token, induction, duplicate-token, sink and local heads, "
+                                               "found by their attention"),
+            self.research_actions["explain"]: tr("The model reads a prompt and a continuation you give: how likely "
+                                                 "it found each of its tokens"),
         }
         name_actions(texts, tips)
         for menu, text in ((self.file_menu, tr("&File")), (self.presets_menu, tr("&New from preset")),
                            (self.recent_menu, tr("Open &recent")), (self.compare_menu, tr("Compare &with")),
                            (self.edit_menu, tr("&Edit")), (self.view_menu, tr("&View")),
-                           (self.lessons_menu, tr("&Lessons")), (self.help_menu, tr("&Help"))):
+                           (self.research_menu, tr("&Research")), (self.lessons_menu, tr("&Lessons")),
+                           (self.help_menu, tr("&Help"))):
             menu.setTitle(text)

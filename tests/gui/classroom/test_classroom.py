@@ -46,7 +46,7 @@ LANGUAGE_NEUTRAL = {"softmax", "causal", "mask", "query", "key", "value", "attnv
                     "magma", "english", "cos", "sin", "numpy", "qt", "pyside6", "pyqtgraph", "noto", "sans",
                     "cjk", "sil", "open", "font", "license", "transformer", "attention", "json", "npz",
                     "gpt", "small", "esc", "png", "svg", "pdf", "csv", "shift", "pca", "elu", "max", "nan",
-                    "exp", "rollout"}  # names of models, keys, formats, functions
+                    "exp", "rollout", "mlp"}  # names of models, keys, formats, functions, parts of a model
 
 
 PRESET_IDS = re.compile("|".join(p.id for p in __import__("attnviz.core", fromlist=["x"]).list_presets()))

@@ -11,8 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QMessageBox, QTableView
 
 from attnviz.core import compute, lm
-from attnviz.core.lm import Cancelled
-from attnviz.core.lm.run import PASSES
+from attnviz.core.lm import Cancelled, llama
 from attnviz.core.lm.tokens import Tokenizer
 from attnviz.core.scenario import ScenarioError, head_is_off
 from attnviz.core.text import first_control
@@ -308,7 +307,7 @@ def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monk
     before = d.scenario
     settled(window, qtbot)
     layers, running, cancelled = [], threading.Event(), threading.Event()
-    embed, forward = PASSES["llama"]
+    forward = llama.block
 
     def watched(*args):
         layers.append(1)
@@ -316,7 +315,7 @@ def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monk
             running.set()
             cancelled.wait(30)
         return forward(*args)
-    monkeypatch.setitem(PASSES, "llama", (embed, watched))
+    monkeypatch.setattr(llama, "block", watched)
     window.model.run("The dog ate the bone.")
     qtbot.waitUntil(running.is_set, timeout=60_000)
     window.model.cancel.click()
@@ -389,7 +388,7 @@ def test_closing_the_window_during_a_long_tokenisation_ends_the_process(tmp_path
 def test_a_new_texts_layer_0_is_shown_while_the_pass_goes_on_and_stays_when_it_ends(window, qtbot, monkeypatch):
     d = window.document
     layers, held, release = [], threading.Event(), threading.Event()
-    embed, forward = PASSES["llama"]
+    forward = llama.block
 
     def watched(model, layer, *args):
         layers.append(layer)
@@ -397,7 +396,7 @@ def test_a_new_texts_layer_0_is_shown_while_the_pass_goes_on_and_stays_when_it_e
             held.set()
             release.wait(30)
         return forward(model, layer, *args)
-    monkeypatch.setitem(PASSES, "llama", (embed, watched))
+    monkeypatch.setattr(llama, "block", watched)
     window.model.run(TEXT)
     qtbot.waitUntil(lambda: held.is_set() and d.scenario.live is not None, timeout=60_000)
     early = d.scenario
@@ -416,14 +415,14 @@ def test_cancel_after_layer_0_is_shown_puts_back_what_was_open(window, qtbot, mo
     d = window.document
     before, path = d.scenario, d.source
     held, release = threading.Event(), threading.Event()
-    embed, forward = PASSES["llama"]
+    forward = llama.block
 
     def watched(model, layer, *args):
         if layer == 3:
             held.set()
             release.wait(30)
         return forward(model, layer, *args)
-    monkeypatch.setitem(PASSES, "llama", (embed, watched))
+    monkeypatch.setattr(llama, "block", watched)
     window.model.run(TEXT)
     qtbot.waitUntil(lambda: held.is_set() and d.scenario.live is not None, timeout=60_000)
     window.model.cancel.click()

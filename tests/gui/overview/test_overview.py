@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QImage
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtTest import QTest
 
 import hostile
@@ -422,3 +422,27 @@ def test_the_presented_overview_of_30_layers_of_9_heads_shows_every_head_without
     window.classroom.set_presentation(False)
     qtbot.wait(20)
     assert figure.blocks is None  # the desk lays it out as before
+
+
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+def test_a_real_models_overview_tags_its_induction_and_previous_token_heads(window, qtbot):
+    window.model.run("The cat ate the fish. It was fresh.")
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
+    window.menus.overview_action.trigger()
+    qtbot.waitUntil(lambda: window.overview.dialog is not None and window.overview.dialog.figure is not None,
+                    timeout=60_000)
+    dialog = window.overview.dialog
+    badges = dialog.figure.badges
+    assert "induction" in badges[(18, 6)] and "previous" in badges[(16, 0)] and (0, 0) not in badges
+    assert "P previous-token, I induction" in dialog.message.text()
+    from attnviz.gui.overview.dialog import BADGE, head_tip
+    assert "Head type: induction" in head_tip(dialog.summary, 18, 6, badges[(18, 6)])
+    image = QImage(dialog.figure.size().toSize(), QImage.Format_ARGB32)
+    p = QPainter(image)
+    dialog.figure.paint(p)
+    p.end()
+    corner = dialog.figure.thumb_rect(18, 6).topRight()
+    tag = [image.pixelColor(int(corner.x()) - dx, int(corner.y()) + 2) for dx in range(1, 6)]
+    assert any(c.rgb() == BADGE.rgb() for c in tag)  # the tag is drawn on the head's corner
+    plain = dialog.figure.thumb_rect(0, 0).topRight()
+    assert image.pixelColor(int(plain.x()) - 3, int(plain.y()) + 2).rgb() != BADGE.rgb()

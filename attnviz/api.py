@@ -1,0 +1,229 @@
+"""AttnViz from Python: a real model's runs and the research workbench, every result numpy arrays
+with the names of their axes. The window and the command line use the same functions.
+
+    >>> from attnviz import api
+    >>> m = api.load("smollm2-135m")
+    >>> run = m.run("The Eiffel Tower is in the city of")
+    >>> run.tokens[:3]
+    ('The', '·E', 'iffel')
+    >>> run.weights(3).shape              # [heads, tokens, tokens]
+    (9, 9, 9)
+    >>> run.next_tokens(1)[0][:2]         # (text, id, probability)
+    (' Paris', 7042)
+
+    >>> p = api.patch(m, "The Eiffel Tower is in the city of", "The Colosseum is in the city of",
+    ...               answer=" Paris", against=" Rome")
+    >>> p.restored.shape                  # [layers, heads]: the share of the logit difference restored
+    (30, 9)
+
+See docs/API.md for every function and what its numbers mean.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .core import lm
+from .core.research import attribution as _attribution
+from .core.research import continuation as _continuation
+from .core.research import head_types as _head_types
+from .core.research import lens as _lens
+from .core.research import patch as _patch
+from .core.research import sweep as _sweep
+from .core.research.answer import one_token
+from .core.research.parts import head_outputs, head_weights, residual
+from .core.scenario import Change
+
+__all__ = ["Model", "Run", "continuation", "head_attribution", "head_types", "load", "logit_lens", "patch",
+           "show", "sweep"]
+
+
+def load(source: str | None = None) -> Model:
+    """A model by its id in `attnviz models` ("smollm2-135m", "gemma3-270m"), a GGUF file or a
+    Hugging Face folder; None is the built-in SmolLM2-135M. A model with terms of use (Gemma 3)
+    must have had them accepted once (in the window, or `attnviz model --model gemma3-270m`)."""
+    refused = lm.catalog.terms_refusal(source)
+    if refused is not None:
+        raise refused
+    return Model(lm.load(source))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Model:
+    lm: lm.Model
+
+    @property
+    def layers(self) -> int:
+        return self.lm.config.n_layers
+
+    @property
+    def heads(self) -> int:
+        return self.lm.config.n_heads
+
+    def token(self, spec: str | int) -> int:
+        """A token's id from its text (" Paris": exactly one token, a leading space as a space), "#ID" or an id."""
+        return spec if isinstance(spec, int) else one_token(self.lm, spec)
+
+    def encode(self, text: str | None = None, ids=None, bos: bool = True, chat: bool = False) -> lm.Encoded:
+        if (text is None) == (ids is None):
+            raise lm.ModelError("give a text or token ids (one of them)")
+        return lm.encode(self.lm, text, chat=chat, bos=bos) if ids is None else lm.encode_ids(self.lm, ids)
+
+    def run(self, text: str | None = None, *, ids=None, bos: bool = True, chat: bool = False, off=(),
+            edits=None) -> Run:
+        """The model on `text` (or token `ids`), with heads switched `off` ([(layer, head), ...]) and
+        `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied."""
+        encoded = self.encode(text, ids, bos, chat)
+        changes = _changes(self.lm, len(encoded.ids), off, edits or {})
+        return Run(self, encoded, lm.run(self.lm, encoded.ids, changes))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Run:
+    model: Model
+    encoded: lm.Encoded
+    result: lm.Run
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.encoded.labels
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return self.encoded.ids
+
+    @property
+    def logits(self) -> np.ndarray:
+        """[vocab]: the next token's logits."""
+        return self.result.logits
+
+    @property
+    def probs(self) -> np.ndarray:
+        """[vocab]: the next token's probabilities."""
+        return self.result.probs
+
+    def weights(self, layer: int) -> np.ndarray:
+        """[heads, n, n]: each head's attention weights in `layer` (query rows, key columns)."""
+        return head_weights(self.model.lm, self.result, self._layer(layer))
+
+    def q(self, layer: int) -> np.ndarray:
+        """[heads, n, d_head]: each head's queries in `layer`, after RoPE, as attention used them."""
+        return self.result.per_head(self._layer(layer), "q")
+
+    def k(self, layer: int) -> np.ndarray:
+        return self.result.per_head(self._layer(layer), "k")
+
+    def v(self, layer: int) -> np.ndarray:
+        return self.result.per_head(self._layer(layer), "v")
+
+    def head_outputs(self, layer: int) -> np.ndarray:
+        """[heads, n, d_head]: each head's output in `layer`, before W_o."""
+        return head_outputs(self.model.lm, self.result, self._layer(layer))
+
+    def residual(self, layer: int) -> np.ndarray:
+        """[n, d]: the residual stream entering `layer`; `layer` = the number of layers: after the last."""
+        if not 0 <= layer <= self.model.layers:
+            raise lm.ModelError(f"layer {layer}: the residual stream is there before layers 0 to {self.model.layers}")
+        return residual(self.result, layer)
+
+    def next_tokens(self, k: int = 10) -> list[tuple[str, int, float]]:
+        """The k likeliest next tokens: (text, id, probability), likeliest first."""
+        return [(text, i, p) for i, text, p in lm.top(self.model.lm, self.result.probs, k)]
+
+    def _layer(self, layer: int) -> int:
+        if not 0 <= layer < self.model.layers:
+            raise lm.ModelError(f"layer {layer}: the model has layers 0 to {self.model.layers - 1}")
+        return layer
+
+
+def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by: str = "head",
+          progress=None) -> _patch.Patched:
+    """Activation patching from `clean` into `corrupted` (texts or runs as long in tokens): the share
+    of the logit difference answer − against each patch restores, by "head" ([layers, heads]),
+    "position" (the residual stream, [layers, positions]) or "attention" (a layer's attention
+    output at a position). See core/research/patch.py."""
+    a, b = (x if isinstance(x, Run) else m.run(x) for x in (clean, corrupted))
+    found = _patch.patch(m.lm, a.result, b.result, m.token(answer), m.token(against), by, progress)
+    return dataclasses.replace(found, tokens=a.tokens)
+
+
+def logit_lens(run: Run, k: int = 5, token=None) -> _lens.Lens:
+    """The k likeliest tokens after each layer at each position ([layers, positions, k] ids and
+    probabilities); with `token`, its rank and probability everywhere."""
+    token = None if token is None else run.model.token(token)
+    return dataclasses.replace(_lens.logit_lens(run.model.lm, run.result, k, token), tokens=run.tokens)
+
+
+def head_attribution(run: Run, token) -> _attribution.Attribution:
+    """Each head's ([layers, heads]) and feed-forward's ([layers]) direct contribution to `token`'s
+    logit at the last position, the final norm's scale frozen (see core/research/attribution.py)."""
+    found = _attribution.head_attribution(run.model.lm, run.result, run.model.token(token))
+    return dataclasses.replace(found, tokens=run.tokens)
+
+
+def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -> _sweep.Sweep:
+    """Each head switched off (or, with `mean`, set to its mean over the positions) in turn: the
+    change in `token`'s log-probability as the next token, [layers, heads]."""
+    run = text if isinstance(text, Run) else m.run(text)
+    found = _sweep.sweep(m.lm, run.result, m.token(token), mean, progress)
+    return dataclasses.replace(found, tokens=run.tokens)
+
+
+def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _head_types.HeadTypes:
+    """Every head's previous-token, induction, duplicate-token, sink and local scores, [layers,
+    heads] each, measured on `length` random tokens repeated once (see core/research/head_types.py)."""
+    found = _head_types.head_types(m.lm, length, seed)
+    return dataclasses.replace(found, tokens=lm.encode_ids(m.lm, found.ids).labels)
+
+
+def continuation(m: Model, prompt: str, target: str, k: int = 5) -> _continuation.Continuation:
+    """The model reads prompt + target: each target token's probability and rank, and the k
+    tokens the model found likelier there."""
+    whole, found = _continuation.explained(m.lm, prompt, target, k)
+    return dataclasses.replace(found, tokens=whole.labels)
+
+
+def show(run: Run, layer: int = 0, block: bool = True):
+    """Open AttnViz's window on `run`, showing `layer`; edits in it rerun the model. From a script
+    it returns when the window closes; with block=False (a notebook with `%gui qt`) at once,
+    returning the window."""
+    from .gui.common.i18n import install_language, system_language
+    from .gui.state import settings
+    from .gui.window.app import create_app
+    from .gui.window.main_window import MainWindow
+    app = create_app()
+    install_language(settings.language(system_language()))
+    model = run.model.lm
+    window = MainWindow(lm.scenario(model, run.encoded, run.result, run._layer(layer)))
+    baseline = lm.run(model, run.ids) if run.result.changes else run.result
+    window.model.runner.adopt(model, baseline, run.result)
+    window.show()
+    if block:
+        app.exec()
+    return window
+
+
+def _changes(model: lm.Model, n: int, off, edits: dict) -> tuple:
+    c = model.config
+    changes: dict = {}
+    for layer, head in off:
+        _check_head(c, layer, head)
+        changes[(layer, head)] = Change(off=True)
+    for (layer, head), given in edits.items():
+        _check_head(c, layer, head)
+        fields = {}
+        for name, value in given.items():
+            value = np.asarray(value, dtype=np.float32)
+            if name not in "qkv" or len(name) != 1 or value.shape != (n, c.d_head) or not np.isfinite(value).all():
+                raise lm.ModelError(f"edits[{layer}, {head}][{name!r}]: give q, k or v as finite numbers of "
+                                    f"shape ({n}, {c.d_head})")
+            fields[name] = value
+        changes[(layer, head)] = dataclasses.replace(changes.get((layer, head), Change()), **fields)
+    return tuple((layer, head, change) for (layer, head), change in sorted(changes.items()))
+
+
+def _check_head(c, layer, head) -> None:
+    if not (isinstance(layer, int) and isinstance(head, int) and 0 <= layer < c.n_layers and 0 <= head < c.n_heads):
+        raise lm.ModelError(f"head ({layer}, {head}): the model has layers 0 to {c.n_layers - 1} and heads 0 to "
+                            f"{c.n_heads - 1}")

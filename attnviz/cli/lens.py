@@ -1,0 +1,28 @@
+"""`attnviz lens`: the logit lens, each layer's likeliest tokens at each position, as JSON."""
+from __future__ import annotations
+
+from .arguments import count
+from .research import add_input, prepared, write_json
+
+
+def add(sub) -> None:
+    parser = sub.add_parser("lens", help="the logit lens: the likeliest tokens if the model stopped after each "
+                                         "layer, at each position of TEXT, as JSON")
+    add_input(parser, "also this token's rank at each layer and position", required=False)
+    parser.add_argument("--top-k", type=count("--top-k", 100), default=5, help="tokens per layer and position "
+                                                                              "(default 5)")
+    parser.set_defaults(run=run)
+
+
+def run(args, out) -> int:
+    from .. import api
+    from ..core import lm
+    m, token, run_ = prepared(args)
+    found = api.logit_lens(run_, args.top_k, token)
+    document = {"tokens": list(found.tokens), "layers": int(found.ids.shape[0]),
+                "top": [[[{"token": lm.token_text(m.lm, int(i)), "id": int(i), "p": round(float(p), 6)}
+                          for i, p in zip(ids, ps)] for ids, ps in zip(layer_ids, layer_p)]
+                        for layer_ids, layer_p in zip(found.ids, found.p)]}
+    if token is not None:
+        document |= {"token": lm.token_text(m.lm, token), "rank": found.rank.tolist()}
+    return write_json(out, document)

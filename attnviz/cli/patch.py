@@ -1,0 +1,38 @@
+"""`attnviz patch`: activation patching from a clean prompt into a corrupted one, as JSON."""
+from __future__ import annotations
+
+from .arguments import UsageError
+from .research import add_model, load, rounded, write_json
+
+
+def add(sub) -> None:
+    parser = sub.add_parser("patch", help="patch each head (or position) of a clean prompt's run into a corrupted "
+                                          "one's: the share of the logit difference restored, as JSON")
+    parser.add_argument("clean", metavar="CLEAN", help="the prompt whose answer is ANSWER")
+    parser.add_argument("corrupted", metavar="CORRUPTED", help="a prompt as long in tokens whose answer is AGAINST")
+    parser.add_argument("--answer", metavar="TOKEN", required=True,
+                        help="the clean answer: one token's text (a leading space as a space) or #ID")
+    parser.add_argument("--against", metavar="TOKEN", required=True, help="the corrupted answer, likewise")
+    parser.add_argument("--by", choices=["head", "position", "attention"], default="head",
+                        help="patch each head's output (layers × heads, the default), the residual stream at each "
+                             "position, or each layer's attention output at each position (layers × positions)")
+    parser.add_argument("--format", choices=["json"], default="json", help="JSON (the only format)")
+    add_model(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args, out) -> int:
+    from .. import api
+    from ..core import lm
+    lm.check_text(args.clean)
+    lm.check_text(args.corrupted)
+    m = load(args)
+    a, b = m.encode(args.clean), m.encode(args.corrupted)
+    if len(a.ids) != len(b.ids):
+        raise UsageError(f"CLEAN is {len(a.ids)} tokens and CORRUPTED {len(b.ids)}: patching needs prompts as long "
+                         f"in tokens ({' | '.join(a.labels)} / {' | '.join(b.labels)})")
+    answer, against = m.token(args.answer), m.token(args.against)  # refused before the runs
+    found = api.patch(m, m.run(args.clean), m.run(args.corrupted), answer, against, args.by)
+    return write_json(out, {"tokens": list(found.tokens), "metric": "logit-diff-restored", "by": args.by,
+                            "restored": rounded(found.restored), "clean": rounded(found.clean),
+                            "corrupted": rounded(found.corrupted)})

@@ -1,0 +1,46 @@
+"""Many variants of one run, rerun together from one layer to the next-token logits: the sweep's
+and the patches' hundreds of reruns. A short prompt's rerun is all weight reading (the products of
+10 rows are over before W is in the cache, and the unembedding alone is 113 MB in SmolLM2), so
+the variants go through each matrix in one product: [B · n, d] @ W reads W once for all B.
+
+A variant differs from the base run at `layer` only: the heads there given an output or switched
+off (a Change), or the residual stream entering it. Above it, every variant keeps the base's changes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..blas import model_threads
+from ..lm.blocks import attention_of, joined
+from ..lm.run import FAMILIES, Run, changes_by_layer
+from ..lm.weights import Model
+from .parts import logits_of
+
+MAX_ROWS = 4096   # B · n rows at once: [4096, 1536 · 2] float32 activations are 50 MB
+
+
+def rerun_last(model: Model, base: Run, layer: int, variants: list) -> np.ndarray:
+    """[B, vocab] float64: the last position's logits of each variant (changes: {head: Change}
+    at `layer`, stream: [n, d] or None for the base's), rerun from `layer`."""
+    n = len(base.ids)
+    per = max(1, MAX_ROWS // n)
+    with model_threads():  # B · n rows: products large enough for every core
+        return np.concatenate([_rerun(model, base, layer, variants[i:i + per]) for i in range(0, len(variants), per)])
+
+
+def _rerun(model: Model, base: Run, layer: int, variants: list) -> np.ndarray:
+    c, family = model.config, FAMILIES[model.config.family]
+    above = changes_by_layer(base.changes)
+    x = np.stack([base.streams[layer] if stream is None else stream.astype(np.float32) for _, stream in variants])
+    for index in range(layer, c.n_layers):
+        b = model.blocks[index]
+        if index == layer and all(stream is None for _, stream in variants):   # q, k, v as the base's
+            q, k, v = (np.broadcast_to(m[index], (len(variants), *m[index].shape)) for m in (base.q, base.k, base.v))
+        else:
+            q, k, v = family.qkv(b, c, index, x)                             # [B, H, n, d_head] ...
+        kept = above.get(index, {})
+        own = [{**kept, **changes} if index == layer else kept for changes, _ in variants]
+        y = np.stack([joined(attention_of(q[i], k[i], v[i], c, index, own[i])) for i in range(len(variants))])
+        mid = x + family.attention_out(b, c, y)                              # [B, n, d]
+        x = (mid + family.mlp(b, c, mid)).astype(np.float32, copy=False)
+    return logits_of(model, x[:, -1])

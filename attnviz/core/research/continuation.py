@@ -1,0 +1,43 @@
+"""A given continuation explained: the model reads prompt + target, and each target token is shown
+with the probability and rank the model gave it there, and what it would rather have said."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lm.run import Run, run
+from ..lm.shown import Encoded, ModelError, encode
+from ..lm.weights import Model
+from ..messages import QT_TR_NOOP
+from .parts import log_softmax, logits_of
+
+
+@dataclass(frozen=True)
+class Continuation:
+    target: tuple[int, ...]    # the target's token ids
+    p: np.ndarray              # [m]: each target token's probability where it stands
+    rank: np.ndarray           # [m]: its rank there (1: the likeliest)
+    rivals: np.ndarray         # [m, k]: the likeliest tokens there
+    rivals_p: np.ndarray       # [m, k]
+    tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+
+
+def continuation(model: Model, result: Run, prompt_length: int, k: int = 5) -> Continuation:
+    """`result` is a run of prompt + target; the target is its tokens from `prompt_length` on."""
+    target = result.ids[prompt_length:]
+    logp = log_softmax(logits_of(model, result.final[prompt_length - 1:-1]))   # [m, vocab]: position i predicts i + 1
+    mine = logp[np.arange(len(target)), list(target)]
+    rivals = np.argsort(-logp, axis=-1, kind="stable")[:, :k]
+    return Continuation(tuple(target), np.exp(mine), (logp > mine[:, None]).sum(axis=-1) + 1,
+                        rivals, np.exp(np.take_along_axis(logp, rivals, axis=-1)))
+
+
+def explained(model: Model, prompt: str, target: str, k: int = 5) -> tuple[Encoded, Continuation]:
+    """(prompt + target's tokens, their Continuation): the model run on both; a target that changes
+    the prompt's own last token is refused (the prompt's tokens must come first, unchanged)."""
+    first, whole = encode(model, prompt), encode(model, prompt + target)
+    if whole.ids[:len(first.ids)] != first.ids or len(whole.ids) == len(first.ids):
+        raise ModelError(QT_TR_NOOP("the continuation must add tokens after the prompt's own: the prompt's last "
+                                    "token changes when the continuation joins it (end the prompt before a space)"))
+    return whole, continuation(model, run(model, whole.ids), len(first.ids), k)

@@ -1,0 +1,54 @@
+"""The logit lens (nostalgebraist 2020): the residual stream after each layer read as if the
+model stopped there (its final norm, then the unembedding), at every position. The last layer's
+reading is the model's own prediction."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lm.run import Run
+from ..lm.shown import ModelError
+from ..lm.weights import Model
+from ..messages import QT_TR_NOOP
+from .parts import log_softmax, logits_of, residual
+
+MAX_LENS_TOKENS = 512   # every position at every layer goes through the unembedding (262k rows for Gemma 3)
+ROWS_AT_ONCE = 64       # positions unembedded together: [64, vocab] float64 is 134 MB at Gemma 3's vocabulary
+
+
+@dataclass(frozen=True)
+class Lens:
+    """The k likeliest tokens after each layer at each position, and one token's rank throughout."""
+
+    ids: np.ndarray       # [layers, positions, k]: the likeliest tokens, likeliest first
+    p: np.ndarray         # [layers, positions, k]: their probabilities
+    token: int | None     # the token followed, or None
+    rank: np.ndarray | None     # [layers, positions]: its rank (1: the likeliest), when followed
+    token_p: np.ndarray | None  # [layers, positions]: its probability
+    tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+
+    axes = ("layer", "position", "rank")
+
+
+def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> Lens:
+    """The lens over every layer and position of `run`; with `token`, its rank and probability too."""
+    n, n_layers = len(run.ids), model.config.n_layers
+    if n > MAX_LENS_TOKENS:
+        raise ModelError(QT_TR_NOOP("the logit lens reads at most {0} tokens (every layer of every position goes "
+                                    "through the unembedding); this text is {1}"), MAX_LENS_TOKENS, n)
+    k = min(k, len(model.output))
+    ids, p = np.empty((n_layers, n, k), dtype=np.int64), np.empty((n_layers, n, k))
+    rank, token_p = (np.empty((n_layers, n)) for _ in "rp") if token is not None else (None, None)
+    for layer in range(n_layers):
+        x = residual(run, layer + 1)        # after `layer`
+        for lo in range(0, n, ROWS_AT_ONCE):
+            logp = log_softmax(logits_of(model, x[lo:lo + ROWS_AT_ONCE]))   # [m, vocab]
+            best = np.argsort(-logp, axis=-1, kind="stable")[:, :k]
+            ids[layer, lo:lo + ROWS_AT_ONCE] = best
+            p[layer, lo:lo + ROWS_AT_ONCE] = np.exp(np.take_along_axis(logp, best, axis=-1))
+            if token is not None:
+                mine = logp[:, token:token + 1]
+                rank[layer, lo:lo + ROWS_AT_ONCE] = (logp > mine).sum(axis=-1) + 1
+                token_p[layer, lo:lo + ROWS_AT_ONCE] = np.exp(mine[:, 0])
+    return Lens(ids, p, token, None if rank is None else rank.astype(np.int64), token_p)

@@ -1,0 +1,117 @@
+"""Activation patching: which parts of the model carry what tells a clean prompt from a corrupted
+one ("The Eiffel Tower is in the city of" / "The Colosseum is in the city of").
+
+The corrupted prompt is run again with one piece taken from the clean run, and the metric is the
+share of the logit difference restored (answer − against, as in Wang et al. 2022 and
+TransformerLens's patching):
+
+    restored = (patched − corrupted) / (clean − corrupted)
+
+1 when the piece alone brings the clean answer back, 0 when it changes nothing. The pieces:
+
+    head        a head's output (all positions), per layer × head
+    position    the residual stream entering a layer, at one position, per layer × position
+    attention   a layer's attention output at one position (every head's output there), per layer × position
+
+Each patched run starts at the patched layer (the layers below are the corrupted run's), a layer's
+patches together (batch.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lm.run import Cancelled, Run
+from ..lm.shown import ModelError
+from ..lm.weights import Model
+from ..messages import QT_TR_NOOP
+from ..scenario import Change
+from .batch import rerun_last
+from .parts import head_outputs
+
+BY = ("head", "position", "attention")
+
+
+@dataclass(frozen=True)
+class Patched:
+    """The share of the logit difference each patch restores, by layer and head or position."""
+
+    by: str                    # one of BY
+    restored: np.ndarray       # [layers, heads] (by head) or [layers, positions]
+    clean: float               # logit[answer] − logit[against] on the clean prompt ...
+    corrupted: float           # ... and on the corrupted one
+    answer: int
+    against: int
+    tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+
+    @property
+    def axes(self) -> tuple[str, str]:
+        return ("layer", "head" if self.by == "head" else "position")
+
+
+def logit_difference(result: Run, answer: int, against: int) -> float:
+    return float(result.logits[answer]) - float(result.logits[against])
+
+
+def patch(model: Model, clean: Run, corrupted: Run, answer: int, against: int, by: str = "head",
+          progress=None, cancelled=None) -> Patched:
+    """Each piece of `clean` patched into `corrupted` in turn (two runs of prompts as long in
+    tokens). `progress(done, total)` after each patch; `cancelled()` True stops with Cancelled."""
+    if by not in BY:
+        raise ModelError(QT_TR_NOOP("patch by {0}: give head, position or attention"), by)
+    if len(clean.ids) != len(corrupted.ids):
+        raise ModelError(QT_TR_NOOP("the clean prompt is {0} tokens and the corrupted one {1}: patching needs "
+                                    "prompts as long in tokens"), len(clean.ids), len(corrupted.ids))
+    base, top = logit_difference(corrupted, answer, against), logit_difference(clean, answer, against)
+    if abs(top - base) < 1e-6:
+        raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
+    c, n = model.config, len(clean.ids)
+    restored = np.empty((c.n_layers, c.n_heads if by == "head" else n))
+    for layer in range(c.n_layers):
+        if cancelled is not None and cancelled():
+            raise Cancelled()
+        logits = rerun_last(model, corrupted, layer, _variants(model, clean, corrupted, layer, by))
+        restored[layer] = (logits[:, answer] - logits[:, against] - base) / (top - base)
+        if progress is not None:
+            progress(layer + 1, c.n_layers)
+    return Patched(by, restored, top, base, answer, against)
+
+
+def _variants(model: Model, clean: Run, corrupted: Run, layer: int, by: str) -> list:
+    """(the heads given an output, the stream given or None) of each patch in `layer`, in order."""
+    c, n = model.config, len(clean.ids)
+    if by == "position":
+        return [({}, _row_from(corrupted.streams[layer], clean.streams[layer], p)) for p in range(n)]
+    given = head_outputs(model, clean, layer)
+    own = None if by == "head" else head_outputs(model, corrupted, layer)
+    return [(_outputs(given, own, by, column), None) for column in range(c.n_heads if by == "head" else n)]
+
+
+def changes_of(model: Model, clean: Run, corrupted: Run, by: str, layer: int, column: int) -> tuple:
+    """The corrupted run's changes with one patch of a head (`column`: the head) or of a layer's
+    attention output (`column`: the position) made: the patch as the window shows it, live. A
+    patch of the residual stream is no change to a head: None."""
+    if by == "position":
+        return None
+    own = None if by == "head" else head_outputs(model, corrupted, layer)
+    return _with(corrupted, layer, _outputs(head_outputs(model, clean, layer), own, by, column))
+
+
+def _outputs(given: np.ndarray, own: np.ndarray | None, by: str, column: int) -> dict:
+    """{head: Change}: one head's output from the clean run, or every head's at one position."""
+    if by == "head":
+        return {column: Change(out=given[column])}
+    return {h: Change(out=_row_from(own[h], given[h], column)) for h in range(len(given))}
+
+
+def _row_from(into: np.ndarray, source: np.ndarray, p: int) -> np.ndarray:
+    out = into.copy()
+    out[p] = source[p]
+    return out
+
+
+def _with(corrupted: Run, layer: int, outputs: dict) -> tuple:
+    """The corrupted run's changes with the heads of `layer` in `outputs` given theirs instead."""
+    kept = tuple(ch for ch in corrupted.changes if not (ch[0] == layer and ch[1] in outputs))
+    return tuple(sorted(kept + tuple((layer, h, ch) for h, ch in outputs.items()), key=lambda ch: ch[:2]))

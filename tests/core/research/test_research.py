@@ -1,0 +1,216 @@
+"""The research workbench's numbers: against PyTorch hooks on the same GGUF file
+(tools/research_reference.py made tests/golden/research/smollm2.npz), the attribution's sum
+identity in every family, batched reruns against single ones, head-type scores against the
+weights themselves, and tokens named by text or id."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import lm
+from attnviz.core.research import attribution, batch, continuation, head_types, lens, parts, patch, sweep
+from attnviz.core.research.answer import one_token
+from attnviz.core.scenario import Change
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+needs_smollm2 = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+TOLERANCE = 1e-4
+
+
+def tiny(family: str):
+    return lm.load(str(GOLDEN / "families" / family / "hf"))
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    return lm.load()
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return np.load(GOLDEN / "research" / "smollm2.npz")
+
+
+@pytest.fixture(scope="module")
+def prompts(smollm2, golden):
+    clean, corrupted = (lm.run(smollm2, golden[k]) for k in ("clean_ids", "corrupted_ids"))
+    return clean, corrupted, int(golden["answer"]), int(golden["against"])
+
+
+# ------------------------------------------------------------- against PyTorch
+
+@needs_smollm2
+def test_patching_each_head_restores_what_pytorch_hooks_restore(smollm2, golden, prompts):
+    clean, corrupted, answer, against = prompts
+    found = patch.patch(smollm2, clean, corrupted, answer, against, "head")
+    assert abs(found.clean - golden["clean_diff"]) < TOLERANCE
+    assert abs(found.corrupted - golden["corrupted_diff"]) < TOLERANCE
+    ours = np.array([found.restored[layer, head] for layer, head in golden["heads"]])
+    assert np.abs(ours - golden["patched_heads"]).max() < TOLERANCE
+    assert found.restored.shape == (30, 9) and found.restored.max() > 0.2  # heads that carry Paris vs Rome
+
+
+@needs_smollm2
+def test_patching_the_residual_stream_at_a_position_restores_what_pytorch_hooks_restore(smollm2, golden, prompts):
+    clean, corrupted, answer, against = prompts
+    found = patch.patch(smollm2, clean, corrupted, answer, against, "position")
+    ours = np.array([found.restored[layer, p] for layer, p in golden["positions"]])
+    assert np.abs(ours - golden["patched_positions"]).max() < TOLERANCE
+    assert found.restored[0, 2] > 0.7  # "iffel" entering layer 0 brings most of Paris back
+
+
+@needs_smollm2
+def test_the_logit_lens_gives_pytorchs_probabilities(smollm2, golden, prompts):
+    clean, _, answer, _ = prompts
+    found = lens.logit_lens(smollm2, clean, 5, answer)
+    for row, layer in enumerate(golden["lens_layers"]):
+        z = parts.logits_of(smollm2, parts.residual(clean, layer + 1))
+        p = np.exp(parts.log_softmax(z))
+        assert np.abs(np.take_along_axis(p, golden["lens_ids"][row], axis=-1) - golden["lens_p"][row]).max() < TOLERANCE
+        assert np.abs(found.p[layer] - golden["lens_p"][row]).max() < TOLERANCE  # its own top 5, the same ones
+    assert found.rank[-1, -1] == 1 and found.rank[0, -1] > 1000  # Paris: found late, first at the end
+
+
+@needs_smollm2
+def test_each_heads_direct_contribution_is_pytorchs(smollm2, golden, prompts):
+    clean, _, answer, _ = prompts
+    found = attribution.head_attribution(smollm2, clean, answer)
+    assert np.abs(found.heads - golden["attr_heads"]).max() < TOLERANCE
+    assert np.abs(found.mlps - golden["attr_mlps"]).max() < TOLERANCE
+    assert abs(found.embedding - golden["attr_embedding"]) < TOLERANCE
+    assert abs(found.logit - golden["attr_logit"]) < TOLERANCE
+
+
+@needs_smollm2
+@pytest.mark.parametrize("mean", [False, True])
+def test_the_sweeps_change_in_log_p_is_pytorchs(smollm2, golden, prompts, mean):
+    clean, _, answer, _ = prompts
+    found = sweep.sweep(smollm2, clean, answer, mean)
+    ours = np.array([found.delta_logp[layer, head] for layer, head in golden["heads"]])
+    assert np.abs(ours - golden["sweep_mean" if mean else "sweep_zero"]).max() < TOLERANCE
+
+
+# ------------------------------------------------------------- in every family
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_parts_add_up_to_the_logit_exactly_with_the_norms_scale_frozen(family):
+    model = tiny(family)
+    result = lm.run(model, lm.encode(model, "猫が魚を食べた。The cat ate the fish.").ids, ((1, 0, Change(off=True)),))
+    for token in np.argsort(-result.logits)[:3]:
+        found = attribution.head_attribution(model, result, int(token))
+        assert abs(found.total - found.logit) < 1e-4 * max(1.0, abs(found.logit))
+        assert np.all(found.heads[1, 0] == 0)  # a head switched off writes nothing
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_batch_of_variants_gives_what_each_rerun_gives(family):
+    model = tiny(family)
+    c = model.config
+    ids = lm.encode(model, "The cat ate the fish. 猫が魚を食べた。").ids
+    base = lm.run(model, ids, ((c.n_layers - 1, 0, Change(off=True)),))  # a change above: every variant keeps it
+    other = lm.run(model, lm.encode(model, "The dog ate the bone. 犬が骨を食べた。").ids[:len(ids)])
+    given = parts.head_outputs(model, other, 0)
+    stream = base.streams[1].copy()
+    stream[2] = other.streams[1][2]
+    variants = [({0: Change(out=given[0])}, None), ({1: Change(off=True)}, None)]
+    got = batch.rerun_last(model, base, 0, variants)
+    for (changes, _), row in zip(variants, got):
+        single = lm.run(model, ids, base.changes + tuple((0, h, ch) for h, ch in changes.items()))
+        assert np.abs(row - single.logits).max() < 1e-4 * np.abs(single.logits).max()
+    row = batch.rerun_last(model, base, 1, [({}, stream)])[0]
+    single = lm.run(model, ids, base.changes, after=base, stream=(1, stream))
+    assert np.abs(row - single.logits).max() < 1e-4 * np.abs(single.logits).max()
+    assert np.abs(row - base.logits).max() > 1e-3  # the patch changed the answer
+
+
+def test_a_patched_run_starts_at_the_patched_layer_and_keeps_the_layers_below():
+    model = tiny("llama")
+    ids = lm.encode(model, "The cat ate the fish.").ids
+    base = lm.run(model, ids)
+    x = base.streams[1].copy()
+    x[0] += 1
+    patched = lm.run(model, ids, after=base, stream=(1, x))
+    assert patched.computed == tuple(range(1, model.config.n_layers)) and patched.streams[0] is base.streams[0]
+    assert np.array_equal(patched.streams[1], x)
+
+
+# ------------------------------------------------------------- head types
+
+def test_head_types_are_measured_on_random_tokens_repeated_once_after_bos(smollm2_or_tiny):
+    model = smollm2_or_tiny
+    ids = head_types.repeated_tokens(model, 20, seed=3)
+    bos = () if model.tokenizer.bos is None else (model.tokenizer.bos,)
+    assert ids[:len(bos)] == bos and ids[len(bos):len(bos) + 20] == ids[len(bos) + 20:]
+    assert len(set(ids[len(bos):len(bos) + 20])) == 20 and head_types.repeated_tokens(model, 20, seed=3) == ids
+
+
+@pytest.fixture(scope="module")
+def smollm2_or_tiny():
+    return lm.load() if lm.bundled_model() is not None else tiny("llama")
+
+
+def test_head_type_scores_are_the_weights_own_means(smollm2_or_tiny):
+    model = smollm2_or_tiny
+    found = head_types.head_types(model, length=12, seed=1)
+    result = lm.run(model, found.ids)
+    first, n = len(found.ids) - 24, len(found.ids)
+    for layer, head in [(0, 0), (model.config.n_layers - 1, model.config.n_heads - 1)]:
+        w = parts.head_weights(model, result, layer)[head].astype(np.float64)
+        expect = {"previous": np.mean([w[i, i - 1] for i in range(1, n)]),
+                  "induction": np.mean([w[i, i - 11] for i in range(first + 12, n)]),
+                  "duplicate": np.mean([w[i, i - 12] for i in range(first + 12, n)]),
+                  "sink": np.mean([w[i, 0] for i in range(1, n)]),
+                  "local": np.mean([w[i, i - 2:i + 1].sum() for i in range(2, n)])}
+        for kind, value in expect.items():
+            assert abs(found.scores[kind][layer, head] - value) < 1e-9, kind
+
+
+@needs_smollm2
+def test_smollm2s_induction_and_previous_token_heads_are_found(smollm2):
+    found = head_types.head_types(smollm2)
+    assert {(layer, head) for layer, head, _ in found.top("induction", 3)} <= {(17, 3), (17, 4), (18, 6), (18, 7)}
+    assert (16, 0) in {(layer, head) for layer, head, _ in found.top("previous", 3)}
+
+
+# ------------------------------------------------------------- tokens, continuations
+
+@needs_smollm2
+def test_a_token_is_named_by_its_text_or_its_id_and_anything_else_is_refused(smollm2):
+    assert one_token(smollm2, " Paris") == 7042 and one_token(smollm2, "#7042") == 7042
+    with pytest.raises(lm.ModelError, match="'Paris is' is 2 tokens for this model \\('Paris' \\| ' is'\\)"):
+        one_token(smollm2, "Paris is")
+    with pytest.raises(lm.ModelError, match="#49152: the model's token ids go from 0 to 49,151"):
+        one_token(smollm2, "#49152")
+    with pytest.raises(lm.ModelError, match="give a token"):
+        one_token(smollm2, "")
+
+
+def test_a_continuations_tokens_have_the_probability_and_rank_the_model_gave_them():
+    model = tiny("llama")
+    prompt = lm.encode(model, "The cat").ids
+    whole = lm.encode(model, "The cat ate the fish").ids
+    found = continuation.continuation(model, lm.run(model, whole), len(prompt), k=3)
+    alone = lm.run(model, prompt)
+    first = whole[len(prompt)]
+    assert abs(found.p[0] - alone.probs[first]) < 1e-5
+    assert found.rank[0] == 1 + (alone.probs > alone.probs[first]).sum()
+    assert found.rivals[0, 0] == int(np.argmax(alone.probs)) and len(found.target) == len(whole) - len(prompt)
+
+
+def test_the_lens_refuses_a_text_too_long_before_any_work():
+    model = tiny("llama")
+    result = lm.run(model, [5] * (lens.MAX_LENS_TOKENS + 1))
+    with pytest.raises(lm.ModelError, match="at most 512 tokens"):
+        lens.logit_lens(model, result)
+
+
+def test_patching_refuses_prompts_of_other_lengths_and_answers_that_do_not_differ():
+    model = tiny("llama")
+    a, b = lm.run(model, [5, 6, 7]), lm.run(model, [5, 6])
+    with pytest.raises(lm.ModelError, match="3 tokens and the corrupted one 2"):
+        patch.patch(model, a, b, 1, 2)
+    with pytest.raises(lm.ModelError, match="same logit difference"):
+        patch.patch(model, a, a, 1, 2)

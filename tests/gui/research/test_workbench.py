@@ -1,0 +1,154 @@
+"""The research workbench in the window: each tab's numbers are the core's (checked against
+PyTorch in tests/core/research), computed off the GUI thread with Cancel, bad input said in one
+line, and a map's cell clicked puts that patch or ablation in the window, live."""
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
+from attnviz.core import lm
+from attnviz.core.research import head_types, patch, sweep
+from attnviz.gui.common.i18n import install_language
+
+pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+CLEAN, CORRUPTED = "The Eiffel Tower is in the city of", "The Colosseum is in the city of"
+TEXT = "When Mary and John went to the store, John gave a drink to"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return lm.load()
+
+
+def workbench(window, qtbot, tab):
+    window.menus.research_actions[tab].trigger()
+    d = window.research.dialog
+    qtbot.waitExposed(d)
+    assert d.tabs.currentIndex() == ("patch", "lens", "attribute", "sweep", "heads", "explain").index(tab)
+    return d
+
+
+def ran(d, qtbot, tab):
+    getattr(d, f"{tab}_run").click()
+    qtbot.waitUntil(lambda: not d.working, timeout=120_000)
+    return getattr(d, f"{tab}_view")
+
+
+def click_cell(view, row, column):
+    g = view._grid()
+    rows, columns = view.values.shape
+    point = QPointF(g.left() + (column + 0.5) * g.width() / columns, g.top() + (row + 0.5) * g.height() / rows)
+    QTest.mouseClick(view, Qt.LeftButton, pos=point.toPoint())
+
+
+def test_patching_maps_what_each_head_restores_and_a_click_shows_that_patch_live(window, qtbot, model):
+    d = workbench(window, qtbot, "patch")
+    view = ran(d, qtbot, "patch")
+    clean, corrupted = (lm.run(model, lm.encode(model, t).ids) for t in (CLEAN, CORRUPTED))
+    expect = patch.patch(model, clean, corrupted, 7042, 7268).restored
+    assert view.values.shape == (30, 9) and np.abs(view.values - expect).max() < 1e-9
+    assert "layer 23, head 4 (51%)" in d.patch_summary.text() and "·Paris − ·Rome" in d.patch_summary.text()
+    click_cell(view, 23, 4)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
+    live = window.document.scenario.live
+    assert live.text == CORRUPTED and live.layer == 23 and window.document.active_head == 4
+    assert [(layer, head) for layer, head, c in live.changes] == [(23, 4)] and live.changes[0][2].out is not None
+    assert "patched" in window.parts.heads.panels[4].data().title  # its weights are its own; its output is not
+    assert "patched" not in window.parts.heads.panels[3].data().title
+    patched = lm.run(model, corrupted.ids, live.changes)
+    items = window.findChild(object, "nextTokenView").items()
+    assert items[0][0] == "·Rome" and abs(items[0][1] - patched.probs[7268]) < 1e-6  # patched now, corrupted before
+    assert abs(items[0][2] - corrupted.probs[7268]) < 1e-6
+
+
+def test_the_sweep_maps_each_heads_delta_log_p_and_a_click_switches_that_head_off(window, qtbot, model):
+    d = workbench(window, qtbot, "sweep")
+    view = ran(d, qtbot, "sweep")
+    result = lm.run(model, lm.encode(model, TEXT).ids)
+    expect = sweep.sweep(model, result, 5099).delta_logp
+    assert np.abs(view.values - expect).max() < 1e-9 and "layer 1, head 5" in d.sweep_summary.text()
+    click_cell(view, 29, 1)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
+    live = window.document.scenario.live
+    assert live.layer == 29 and [(layer, head, c.off) for layer, head, c in live.changes] == [(29, 1, True)]
+    items = window.findChild(object, "nextTokenView").items()
+    assert items[0][0] == "·Mary" and round(items[0][1], 2) == 0.72 and round(items[0][2], 2) == 0.92
+
+
+def test_the_lens_shows_the_likeliest_token_after_each_layer_ending_in_the_models_prediction(window, qtbot):
+    d = workbench(window, qtbot, "lens")
+    table = ran(d, qtbot, "lens")
+    assert table.rowCount() == 30 and table.columnCount() == 14
+    assert table.horizontalHeaderItem(1).text() == "·Mary" and table.item(29, 13).text() == "·Mary\n0.92"
+    assert "·Mary: rank 1" in table.item(29, 13).toolTip() and "1340" in d.lens_summary.text()
+
+
+def test_head_types_sort_the_heads_by_the_type_asked_for_and_mark_the_strong_ones(window, qtbot):
+    d = workbench(window, qtbot, "heads")
+    QTest.keyClick(d, Qt.Key_Return)  # Enter runs the tab shown
+    assert d.working
+    table = ran(d, qtbot, "heads")
+    assert table.rowCount() == 270
+    d.pick.setCurrentIndex(head_types.TYPES.index("induction"))
+    top = (table.item(0, 0).value, table.item(0, 1).value, table.item(0, 3).value)
+    assert top[:2] == (18, 6) and top[2] > 0.9
+    assert table.item(0, 0).background().color().alpha() == 255   # marked
+    assert table.item(269, 0).background().color().alpha() == 0
+    assert "the token after the current token's earlier copy" in d.definitions.text()
+
+
+def test_a_token_that_is_not_one_token_is_said_in_one_line_and_nothing_changes(window, qtbot):
+    before = window.document.scenario
+    d = workbench(window, qtbot, "attribute")
+    d.attribute_token.setText("Mary went")
+    view = ran(d, qtbot, "attribute")
+    assert "'Mary went' is 2 tokens" in d.attribute_summary.text() and view.values is None
+    assert window.document.scenario is before
+    d.attribute_text.setText("")
+    d.attribute_run.click()
+    assert "the text is empty" in d.attribute_summary.text() and not d.working
+
+
+def test_cancel_stops_the_work_and_keeps_the_workbench_and_its_last_map(window, qtbot):
+    d = workbench(window, qtbot, "attribute")
+    view = ran(d, qtbot, "attribute")
+    shown = view.values.copy()
+    d.show_tab("sweep")
+    d.sweep_run.click()
+    assert d.working and d.cancel_button.isVisible()
+    d.cancel_button.click()
+    assert not d.working and d.isVisible() and np.array_equal(view.values, shown)
+    qtbot.wait(300)
+    assert d.sweep_view.values is None  # the cancelled sweep never arrives
+
+
+def test_the_workbench_speaks_japanese(window, qtbot):
+    d = workbench(window, qtbot, "patch")
+    install_language("ja")
+    assert d.windowTitle() == "研究ワークベンチ" and d.tabs.tabText(0) == "2 つのプロンプトを比べる"
+    assert window.menus.research_menu.title() == "研究(&R)" and "直前のトークンへの重み。" in d.definitions.text()
+
+
+def test_a_continuation_is_explained_token_by_token_with_its_probability_and_rank(window, qtbot):
+    d = workbench(window, qtbot, "explain")
+    table = ran(d, qtbot, "explain")
+    assert table.rowCount() == 10 and table.item(0, 0).text() == "·Paris"
+    assert table.item(0, 1).value == pytest.approx(0.773, abs=1e-3) and table.item(0, 2).value == 1
+    assert table.item(1, 3).text().startswith(". 0.68  , 0.19")  # after "Paris" it expected a full stop
+    assert "Least expected: ·Italy (6.7%, rank 4)" in d.explain_summary.text()
+    d.target.setText("n't")  # "is" + "n't" is "·isn" "'t": the prompt's last token changes; refused
+    ran(d, qtbot, "explain")
+    assert "the continuation must add tokens after the prompt's own" in d.explain_summary.text()
+
+
+def test_api_show_opens_the_window_on_a_run_with_its_changes(qtbot):
+    from attnviz import api
+    m = api.load()
+    run = m.run(TEXT, off=[(29, 1)])
+    window = api.show(run, layer=29, block=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    qtbot.waitUntil(lambda: bool(window.findChild(object, "nextTokenView").items()), timeout=30_000)
+    live = window.document.scenario.live
+    assert live.layer == 29 and [(c[0], c[1], c[2].off) for c in live.changes] == [(29, 1, True)]
+    items = window.findChild(object, "nextTokenView").items()
+    assert items[0][0] == "·Mary" and abs(items[0][1] - run.probs[5099]) < 1e-9 and round(items[0][2], 2) == 0.92
