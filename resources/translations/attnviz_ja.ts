@@ -3990,6 +3990,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>続きはプロンプトのトークンの後ろにトークンを足すものにしてください。続きをつなげるとプロンプトの最後のトークンが変わってしまいます（プロンプトは空白の前で終えてください）</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; is not token ids: give them as 1, 2, 3</source>
+        <translation>&apos;{0}&apos; はトークン ID ではありません。1, 2, 3 のように指定してください</translation>
+    </message>
+    <message>
         <source>log p of {0} is {1:.2f}; setting each head to its mean in turn changes it by the map&apos;s number. Most harmful: layer {2}, head {3} ({4:+.2f}). Rows: layers; columns: heads.</source>
         <translation>{0} の log p は {1:.2f}。ヘッドを 1 つずつ平均にすると、図の数だけ変わります。最も下げるのは 層 {2}、ヘッド {3}（{4:+.2f}）。行：層、列：ヘッド。</translation>
     </message>
@@ -4092,6 +4096,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Follow token:</source>
         <translation>追うトークン：</translation>
+    </message>
+    <message>
+        <source>The text is token ids (1, 2, 3)</source>
+        <translation>文はトークン ID（1, 2, 3）</translation>
+    </message>
+    <message>
+        <source>Without the BOS token the model puts first</source>
+        <translation>モデルが先頭に置く BOS トークンなしで</translation>
     </message>
     <message>
         <source>One token: its text, a leading space written as a space (&apos; Paris&apos;), or its id (#7042)</source>

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...core import lm
 from ...core.lm.tokens import shown_label
+from ...core.messages import QT_TR_NOOP
 from ...core.research import attribution, continuation, head_types, lens, patch, sweep
 from ...core.research.answer import one_token
 from ..common.background import BackgroundDialog
@@ -88,6 +89,14 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         setattr(self, f"{tab}_token", token)
         form.addRow(QLabel(objectName=f"{tab}TextLabel"), edit)
         form.addRow(QLabel(objectName=f"{tab}TokenLabel"), token)
+        ids, no_bos = QCheckBox(objectName=f"{tab}Ids"), QCheckBox(objectName=f"{tab}NoBos")
+        row = QHBoxLayout()
+        row.addWidget(ids)
+        row.addWidget(no_bos)
+        row.addStretch(1)
+        form.addRow("", row)
+        setattr(self, f"{tab}_ids", ids)
+        setattr(self, f"{tab}_no_bos", no_bos)
         if tab == "sweep":
             self.mean = QCheckBox(objectName="sweepMean")
             form.addRow("", self.mean)
@@ -160,9 +169,11 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
             texts = (self.prompt.text(), self.prompt.text() + self.target.text())
             args = (self.prompt.text(), self.target.text())
         else:
-            texts = (getattr(self, f"{tab}_text").text(),)
-            args = (texts[0], getattr(self, f"{tab}_token").text(), tab == "sweep" and self.mean.isChecked())
+            texts, args = None, None
         try:
+            if args is None:
+                source, texts = self._source(tab)
+                args = (source, getattr(self, f"{tab}_token").text(), tab == "sweep" and self.mean.isChecked())
             for text in texts:
                 lm.check_text(text)
         except lm.ModelError as e:
@@ -171,6 +182,23 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         self.working_tab = tab
         getattr(self, f"{tab}_summary").clear()
         self.start(getattr(self, f"_work_{tab}"), *args)
+
+    def _source(self, tab: str):
+        """(what the tab's model reads: (text, ids, bos), the texts to check first): the text, or
+        token ids typed as 1, 2, 3 (checked against the vocabulary when the model is there)."""
+        text = getattr(self, f"{tab}_text").text()
+        bos = not getattr(self, f"{tab}_no_bos").isChecked()
+        if not getattr(self, f"{tab}_ids").isChecked():
+            return (text, None, bos), (text,)
+        parts = text.replace(",", " ").split()
+        if not parts or not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
+            raise lm.ModelError(QT_TR_NOOP("'{0}' is not token ids: give them as 1, 2, 3"), text[:40])
+        return (None, tuple(int(p) for p in parts), bos), ()
+
+    @staticmethod
+    def _encoded(model, source):
+        text, ids, bos = source
+        return lm.encode_ids(model, ids) if ids is not None else lm.encode(model, text, bos=bos)
 
     def stop_work(self) -> None:
         """Cancel: the work stops at its next step; the dialog and its last results stay."""
@@ -195,23 +223,23 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         found = patch.patch(model, clean, corrupted, a, b, by, progress=step)
         return "patch", (model, encoded, clean, corrupted, found)
 
-    def _work_lens(self, step, text, token, _):
+    def _work_lens(self, step, source, token, _):
         model = self._model(step)
-        encoded = lm.encode(model, text)
+        encoded = self._encoded(model, source)
         followed = one_token(model, token) if token else None
         result = lm.run(model, encoded.ids)
         return "lens", (model, encoded, result, lens.logit_lens(model, result, 5, followed))
 
-    def _work_attribute(self, step, text, token, _):
+    def _work_attribute(self, step, source, token, _):
         model = self._model(step)
-        encoded = lm.encode(model, text)
+        encoded = self._encoded(model, source)
         result = lm.run(model, encoded.ids)
         return "attribute", (model, encoded, result, attribution.head_attribution(model, result,
                                                                                  one_token(model, token)))
 
-    def _work_sweep(self, step, text, token, mean):
+    def _work_sweep(self, step, source, token, mean):
         model = self._model(step)
-        encoded = lm.encode(model, text)
+        encoded = self._encoded(model, source)
         t = one_token(model, token)
         result = lm.run(model, encoded.ids)
         return "sweep", (model, encoded, result, sweep.sweep(model, result, t, mean, progress=step))
@@ -412,6 +440,8 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         for tab in ("lens", "attribute", "sweep"):
             self.findChild(QLabel, f"{tab}TextLabel").setText(tr("Text:"))
             self.findChild(QLabel, f"{tab}TokenLabel").setText(tr("Token:") if tab != "lens" else tr("Follow token:"))
+            getattr(self, f"{tab}_ids").setText(tr("The text is token ids (1, 2, 3)"))
+            getattr(self, f"{tab}_no_bos").setText(tr("Without the BOS token the model puts first"))
             getattr(self, f"{tab}_token").setToolTip(tr("One token: its text, a leading space written as a space "
                                                         "(' Paris'), or its id (#7042)"))
         self.mean.setText(tr("Set each head to its mean over the positions (mean ablation) instead of zero"))

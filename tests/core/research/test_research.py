@@ -214,3 +214,14 @@ def test_patching_refuses_prompts_of_other_lengths_and_answers_that_do_not_diffe
         patch.patch(model, a, b, 1, 2)
     with pytest.raises(lm.ModelError, match="same logit difference"):
         patch.patch(model, a, a, 1, 2)
+
+
+def test_a_text_is_read_with_or_without_the_bos_token_and_ids_are_read_as_given():
+    model = tiny("gemma3")
+    assert lm.encode(model, "The cat").labels == ("⟨BOS⟩", "The", "·cat")
+    assert lm.encode(model, "The cat", bos=False).labels == ("The", "·cat")
+    assert lm.encode_ids(model, [2, 5]).ids == (2, 5)
+    with pytest.raises(lm.ModelError, match=f"token id {len(model.output)}: the model.s ids go from 0 to"):
+        lm.encode_ids(model, [2, len(model.output)])
+    with pytest.raises(lm.ModelError, match="at least one"):
+        lm.encode_ids(model, [])

@@ -152,3 +152,22 @@ def test_api_show_opens_the_window_on_a_run_with_its_changes(qtbot):
     assert live.layer == 29 and [(c[0], c[1], c[2].off) for c in live.changes] == [(29, 1, True)]
     items = window.findChild(object, "nextTokenView").items()
     assert items[0][0] == "·Mary" and abs(items[0][1] - run.probs[5099]) < 1e-9 and round(items[0][2], 2) == 0.92
+
+
+def test_the_input_may_be_token_ids_and_bos_may_be_left_out(window, qtbot):
+    d = workbench(window, qtbot, "sweep")
+    d.sweep_ids.setChecked(True)
+    d.sweep_text.setText("504, 2365 3290")
+    d.sweep_token.setText("#30")
+    view = ran(d, qtbot, "sweep")
+    assert view.values.shape == (30, 9) and d.last["sweep"][1].labels == ("The", "·quick", "·fost")
+    d.sweep_text.setText("504, fox")
+    d.sweep_run.click()
+    assert "'504, fox' is not token ids" in d.sweep_summary.text() and not d.working
+    d.sweep_text.setText("99999999")
+    ran(d, qtbot, "sweep")
+    assert "token id 99999999: the model's ids go from 0 to 49,151" in d.sweep_summary.text()
+    d.lens_no_bos.setChecked(True)  # SmolLM2 puts no BOS first: the same tokens either way
+    d.show_tab("lens")
+    table = ran(d, qtbot, "lens")
+    assert table.horizontalHeaderItem(0).text() == "When"
