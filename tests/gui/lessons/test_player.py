@@ -189,6 +189,7 @@ def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot)
     lesson = builtin_lesson("why-it-works")
     index = next(i for i, s in enumerate(lesson.scenes) if s.view == "compare" and s.settings.positions == "rope")
     w = giving(qtbot, "why-it-works", "en", scene=index)
+    qtbot.waitUntil(lambda: w.classroom.comparison() is not None)  # built off the GUI thread, as the others wait
     dialog = w.parts.presented()
     assert w.classroom.presented_view == "compare" and dialog.isVisible()
     dialog_figure = dialog.figure
