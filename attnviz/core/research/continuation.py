@@ -10,7 +10,7 @@ from ..lm.run import Run, run
 from ..lm.shown import Encoded, ModelError, encode
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
-from .parts import log_softmax, logits_of
+from .parts import log_softmax, logits_of, top_k
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ def continuation(model: Model, result: Run, prompt_length: int, k: int = 5) -> C
     target = result.ids[prompt_length:]
     logp = log_softmax(logits_of(model, result.final[prompt_length - 1:-1]))   # [m, vocab]: position i predicts i + 1
     mine = logp[np.arange(len(target)), list(target)]
-    rivals = np.argsort(-logp, axis=-1, kind="stable")[:, :k]
+    rivals = top_k(logp, k)
     return Continuation(tuple(target), np.exp(mine), (logp > mine[:, None]).sum(axis=-1) + 1,
                         rivals, np.exp(np.take_along_axis(logp, rivals, axis=-1)))
 

@@ -11,7 +11,7 @@ from ..lm.run import Run
 from ..lm.shown import ModelError
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
-from .parts import log_softmax, logits_of, residual
+from .parts import log_softmax, logits_of, residual, top_k
 
 MAX_LENS_TOKENS = 512   # every position at every layer goes through the unembedding (262k rows for Gemma 3)
 ROWS_AT_ONCE = 64       # positions unembedded together: [64, vocab] float64 is 134 MB at Gemma 3's vocabulary
@@ -44,7 +44,7 @@ def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> 
         x = residual(run, layer + 1)        # after `layer`
         for lo in range(0, n, ROWS_AT_ONCE):
             logp = log_softmax(logits_of(model, x[lo:lo + ROWS_AT_ONCE]))   # [m, vocab]
-            best = np.argsort(-logp, axis=-1, kind="stable")[:, :k]
+            best = top_k(logp, k)
             ids[layer, lo:lo + ROWS_AT_ONCE] = best
             p[layer, lo:lo + ROWS_AT_ONCE] = np.exp(np.take_along_axis(logp, best, axis=-1))
             if token is not None:

@@ -42,6 +42,15 @@ def log_softmax(z: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
+def top_k(values: np.ndarray, k: int) -> np.ndarray:
+    """[m, k]: each row's k largest values' indices, largest first (a partition, then only k sorted:
+    a full sort of Gemma 3's 262,144 logits per row took most of the lens's time)."""
+    k = min(k, values.shape[-1])
+    best = np.argpartition(-values, k - 1, axis=-1)[:, :k]
+    return np.take_along_axis(best, np.argsort(-np.take_along_axis(values, best, axis=-1), axis=-1, kind="stable"),
+                              axis=-1)
+
+
 def log_prob(run: Run, token: int) -> float:
     """log p of `token` as the run's next token."""
     return float(log_softmax(run.logits.astype(np.float64))[token])
