@@ -17,7 +17,8 @@ def add(sub) -> None:
 def run(args, out) -> int:
     from .. import api
     from ..core import lm
-    m, token, run_ = prepared(args)
+    from ..core.research.lens import check_length
+    m, token, run_ = prepared(args, check_length)
     found = api.logit_lens(run_, args.top_k, token)
     document = {"tokens": list(found.tokens), "layers": int(found.ids.shape[0]),
                 "top": [[[{"token": lm.token_text(m.lm, int(i)), "id": int(i), "p": round(float(p), 6)}

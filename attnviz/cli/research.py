@@ -24,11 +24,14 @@ def add_input(parser, token_help: str, required: bool = True) -> None:
     add_model(parser)
 
 
-def prepared(args):
-    """(the api.Model, the token's id or None, the api.Run of the input): the input checked first."""
+def prepared(args, check_length=None):
+    """(the api.Model, the token's id or None, the api.Run of the input): the input checked first,
+    and its length in tokens by `check_length(n)` before the model runs."""
     check_input(args)
     m = load(args)
     token = None if args.token is None else m.token(args.token)
+    if check_length is not None:
+        check_length(len(m.encode(args.text, args.ids, not args.no_bos).ids))
     return m, token, m.run(args.text, ids=args.ids, bos=not args.no_bos)
 
 

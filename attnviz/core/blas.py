@@ -54,12 +54,6 @@ def _controller():
     return ThreadpoolController()
 
 
-@contextmanager
 def one_blas_thread():
     """One BLAS thread while the caller's own threads share the cores (each a BLAS call of its own)."""
-    controller = _controller()
-    if controller is None:
-        yield
-        return
-    with controller.limit(limits=1, user_api="blas"):
-        yield
+    return model_threads(shared_out=True)

@@ -107,3 +107,9 @@ def test_the_input_can_be_token_ids(capsys):
 def test_bad_input_is_one_line_and_status_2(capsys, argv, says):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+
+
+def test_the_lens_refuses_a_text_too_long_before_the_model_runs(capsys, monkeypatch):
+    monkeypatch.setattr(api.Model, "run", lambda *a, **k: pytest.fail("the model ran"))
+    code, out, err = run(capsys, "lens", "--ids", ",".join(["30"] * 513))
+    assert code == 2 and "the logit lens reads at most 512 tokens" in err and err.count("\n") == 1

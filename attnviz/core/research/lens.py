@@ -31,12 +31,17 @@ class Lens:
     axes = ("layer", "position", "rank")
 
 
-def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> Lens:
-    """The lens over every layer and position of `run`; with `token`, its rank and probability too."""
-    n, n_layers = len(run.ids), model.config.n_layers
+def check_length(n: int) -> None:
+    """Refuse, before the model runs, a text too long for the lens."""
     if n > MAX_LENS_TOKENS:
         raise ModelError(QT_TR_NOOP("the logit lens reads at most {0} tokens (every layer of every position goes "
                                     "through the unembedding); this text is {1}"), MAX_LENS_TOKENS, n)
+
+
+def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> Lens:
+    """The lens over every layer and position of `run`; with `token`, its rank and probability too."""
+    n, n_layers = len(run.ids), model.config.n_layers
+    check_length(n)
     k = min(k, len(model.output))
     ids, p = np.empty((n_layers, n, k), dtype=np.int64), np.empty((n_layers, n, k))
     rank, token_p = (np.empty((n_layers, n)) for _ in "rp") if token is not None else (None, None)

@@ -227,6 +227,7 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         model = self._model(step)
         encoded = self._encoded(model, source)
         followed = one_token(model, token) if token else None
+        lens.check_length(len(encoded.ids))  # before the model runs
         result = lm.run(model, encoded.ids)
         return "lens", (model, encoded, result, lens.logit_lens(model, result, 5, followed))
 

@@ -225,3 +225,18 @@ def test_a_text_is_read_with_or_without_the_bos_token_and_ids_are_read_as_given(
         lm.encode_ids(model, [2, len(model.output)])
     with pytest.raises(lm.ModelError, match="at least one"):
         lm.encode_ids(model, [])
+
+
+def test_a_models_head_types_are_measured_once_whatever_asks_again(monkeypatch):
+    model = tiny("llama")
+    first = head_types.head_types(model)
+    runs = []
+
+    def counted(*args, **kwargs):
+        runs.append(1)
+        raise lm.Cancelled()
+    monkeypatch.setattr(head_types, "run", counted)
+    assert head_types.head_types(model) is first and runs == []  # the overview's refresh, the workbench
+    with pytest.raises(lm.Cancelled):  # another sequence is measured anew
+        head_types.head_types(model, length=12)
+    assert runs == [1]
