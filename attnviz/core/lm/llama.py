@@ -18,10 +18,11 @@ from .weights import Block, Config, linear
 
 
 def silu(x: np.ndarray) -> np.ndarray:
-    """x / (1 + e⁻ˣ), in one new array (four passes over it, no temporaries)."""
-    out = np.negative(x)
+    """x / (1 + e⁻ˣ), in one new array (four passes over it, no temporaries); e⁻ˣ as 2^(−x log₂e),
+    which numpy computes in half exp's time."""
+    out = np.multiply(x, np.float32(-np.log2(np.e)))
     with np.errstate(over="ignore"):  # e⁻ˣ of a large negative x is inf: x / inf is the −0 wanted
-        np.exp(out, out=out)
+        np.exp2(out, out=out)
     out += 1
     return np.divide(x, out, out=out)
 
