@@ -196,7 +196,7 @@ def show(run: Run, layer: int = 0, block: bool = True):
     install_language(settings.language(system_language()))
     model = run.model.lm
     window = MainWindow(lm.scenario(model, run.encoded, run.result, run._layer(layer)))
-    baseline = lm.run(model, run.ids) if run.result.changes else run.result
+    baseline = lm.run(model, run.ids) if run.result.changes or run.result.patch is not None else run.result
     window.model.runner.adopt(model, baseline, run.result)
     window.show()
     if block:

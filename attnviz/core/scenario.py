@@ -131,6 +131,22 @@ CHANGED = (*MATRICES, "out")  # what a Change may give in place of the model's o
 
 
 @dataclass(frozen=True, eq=False)
+class StreamPatch:
+    """The residual stream entering `layer`, at token `position`, given in place of the model's
+    own (another run's, patched in): a change to no head, which the layers from `layer` on read."""
+
+    layer: int
+    position: int
+    x: np.ndarray  # [d] float32
+
+
+def same_patch(a: StreamPatch | None, b: StreamPatch | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return (a.layer, a.position) == (b.layer, b.position) and (a.x is b.x or np.array_equal(a.x, b.x))
+
+
+@dataclass(frozen=True, eq=False)
 class Live:
     """The scenario is one layer of a real model's forward pass (core/lm/): editing a head
     changes the model, which runs again from that layer and predicts anew."""
@@ -141,6 +157,7 @@ class Live:
     layer: int                 # the layer shown
     changes: tuple = ()        # ((layer, head, Change), ...), sorted: every head changed so far
     chat: bool = False         # the text was read in the model's chat template
+    patch: StreamPatch | None = None  # the residual stream patched at one position, if it is
 
     def change(self, layer: int, head: int) -> Change | None:
         return next((c for lay, h, c in self.changes if (lay, h) == (layer, head)), None)
@@ -595,20 +612,11 @@ def count_values(s: Scenario, given: bool = True) -> int:
 def _same_live(a: Live | None, b: Live | None) -> bool:
     if a is None or b is None:
         return a is b
-    if (a.model, a.text, a.ids, a.layer) != (b.model, b.text, b.ids, b.layer) or len(a.changes) != len(b.changes):
+    if (a.model, a.text, a.ids, a.layer, a.patch) != (b.model, b.text, b.ids, b.layer, b.patch) or \
+            len(a.changes) != len(b.changes):
         return False
     return all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
                all(getattr(x[2], m) is getattr(y[2], m) for m in CHANGED) for x, y in zip(a.changes, b.changes))
-
-
-def same_changes(a: tuple, b: tuple) -> bool:
-    """Two lists of a live model's changes ((layer, head, Change), ...) change the same heads the
-    same way (an edit undone and redone is the same change again)."""
-    def same(x, y):
-        return x is y or (x is not None and y is not None and np.array_equal(x, y))
-    return len(a) == len(b) and all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and
-                                     all(same(getattr(x[2], m), getattr(y[2], m)) for m in CHANGED)
-                                     for x, y in zip(a, b))
 
 
 def same_shapes(s: Scenario) -> bool:

@@ -8,6 +8,7 @@ A session is saved as `NAME.attnviz-model.json` (and so is its crash copy):
      "chat": true,                                     # only when read in the model's chat template
      "view": {"layer": L, "head": H, "query": Q},      # what was on screen
      "changes": [{"layer": L, "head": H, "off": false, "q": ARRAY | null, "k": null, "v": null}, ...],
+     "patch": {"layer": L, "position": P, "x": ARRAY},  # only with a patched residual stream (version 2)
      "shown": {"scenario": {...}, "q": ARRAY, "k": ARRAY, "v": ARRAY}}  # the layer on screen, plain
 
 where ARRAY is {"shape": [...], "float64": "<base64 of the little-endian values>"}: exact, and
@@ -38,10 +39,21 @@ from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, 
 from .io import reading
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
-from .scenario import CHANGED, MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TOKENS, MAX_VALUES, Change, Scenario, ScenarioError
+from .scenario import (
+    CHANGED,
+    MAX_DIM,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_TOKENS,
+    MAX_VALUES,
+    Change,
+    Scenario,
+    ScenarioError,
+    StreamPatch,
+)
 
 FORMAT_NAME = "attnviz-model-session"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: a patched residual stream ("patch"); a session without one is written as 1
 SUFFIX = ".attnviz-model.json"
 MAX_TEXT_CHARS = 1_000_000   # far above what a model reads; the model's own limit is checked on restore
 MAX_CHANGES = MAX_LAYERS * MAX_HEADS
@@ -72,6 +84,7 @@ class Session:
     changes: tuple      # ((layer, head, Change), ...), sorted, as Live.changes
     shown: dict | None  # the layer on screen as a scenario document, or None (too large to keep)
     chat: bool = False  # the text was read in the model's chat template
+    patch: StreamPatch | None = None  # the residual stream patched at one position, as Live.patch
 
 
 class ModelMismatch(ScenarioError):
@@ -148,13 +161,13 @@ def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
     shown = {"scenario": scenario_to_dict(s, with_arrays=False),
              **{m: np.stack([h.matrix(m) for h in s.heads]) for m in MATRICES}}
     return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown,
-                   live.chat)
+                   live.chat, live.patch)
 
 
 def to_document(session: Session, meta: dict | None = None) -> dict:
     m = session.model
     document = {
-        "format": FORMAT_NAME, "version": FORMAT_VERSION,
+        "format": FORMAT_NAME, "version": FORMAT_VERSION if session.patch is not None else 1,
         "model": {"path": m.path, "sha256": m.sha256, "bytes": m.bytes, "builtin": m.builtin},
         "text": session.text, "ids": list(session.ids),
         "view": {"layer": session.view.layer, "head": session.view.head, "query": session.view.query},
@@ -162,6 +175,9 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
     }
     if session.chat:
         document["chat"] = True
+    if session.patch is not None:
+        p = session.patch
+        document["patch"] = {"layer": p.layer, "position": p.position, "x": _array_entry(p.x)}
     if session.shown is not None:
         document["shown"] = {"scenario": session.shown["scenario"],
                              **{m: _array_entry(session.shown[m]) for m in MATRICES}}
@@ -183,6 +199,7 @@ def _array_entry(a: np.ndarray) -> dict:
 def save_session(session: Session, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
     """Write the session atomically (see core.files.atomic_write)."""
     values = sum(getattr(c, m).size for _, _, c in session.changes for m in CHANGED if getattr(c, m) is not None)
+    values += 0 if session.patch is None else session.patch.x.size
     if values > JSON_MAX_VALUES:
         raise problem(path, QT_TR_NOOP("the changes hold {0:,} numbers, more than a session file keeps ({1:,})"),
                       values, JSON_MAX_VALUES)
@@ -231,7 +248,7 @@ def from_document(document) -> Session:
         raise ScenarioError(QT_TR_NOOP("\"chat\" must be true or false"))
     shown = _shown(document.get("shown"))
     return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
-                   _changes(document.get("changes")), shown, chat)
+                   _changes(document.get("changes")), shown, chat, _patch(document.get("patch")))
 
 
 def _whole(x, low: int, high: int = 1 << 31) -> bool:
@@ -267,6 +284,16 @@ def _changes(entries) -> tuple:
                  for m in CHANGED}
         out[(layer, head)] = Change(off=entry.get("off", False), **given)
     return tuple((layer, head, change) for (layer, head), change in sorted(out.items()))
+
+
+def _patch(entry) -> StreamPatch | None:
+    if entry is None:
+        return None
+    if not isinstance(entry, dict) or not _whole(entry.get("layer"), 0, MAX_LAYERS) or \
+            not _whole(entry.get("position"), 0, 4 * MAX_TOKENS):
+        raise ScenarioError(QT_TR_NOOP("\"patch\" must give the layer, the position and the residual stream there"))
+    x = _array(entry.get("x"), Phrase(QT_TR_NOOP("{0}: {1}"), "patch", "x"), 1).astype(np.float32)
+    return StreamPatch(entry["layer"], entry["position"], x)
 
 
 def _array(entry, where, ndim: int) -> np.ndarray:
@@ -353,6 +380,17 @@ def checked_changes(session: Session, n_layers: int, n_heads: int, n: int, d_hea
     return session.changes
 
 
+def checked_patch(session: Session, n_layers: int, n: int, d: int) -> StreamPatch | None:
+    """The session's patch of the residual stream, checked against the model's sizes and the text's length."""
+    p = session.patch
+    if p is not None and not (p.layer < n_layers and p.position < n):
+        raise ScenarioError(QT_TR_NOOP("the patch of layer {0} at position {1}: the model has {2} layers and the "
+                                       "text {3} tokens"), p.layer, p.position, n_layers, n)
+    if p is not None and p.x.shape != (d,):
+        raise ScenarioError(QT_TR_NOOP("the patch's residual stream has shape {0}, not {1}"), p.x.shape, (d,))
+    return p
+
+
 def shown_scenario(session: Session) -> Scenario:
     """The layer that was on screen, as a plain scenario (when the model cannot be had)."""
     if session.shown is None:
@@ -382,6 +420,7 @@ def restore(session: Session, load):
                                        "saved"))
     c = model.config
     changes = checked_changes(session, c.n_layers, c.n_heads, len(encoded.ids), c.d_head)
+    patch = checked_patch(session, c.n_layers, len(encoded.ids), c.d)
     baseline = lm.run(model, encoded.ids)
-    result = lm.run(model, encoded.ids, changes, after=baseline) if changes else baseline
+    result = lm.run(model, encoded.ids, changes, after=baseline, patch=patch) if changes or patch else baseline
     return model, encoded, baseline, result

@@ -918,6 +918,10 @@ exactly 0</source>
         <translation>授業では本物のモデルのヘッドを止めることはできますが、書き換えた q・k・v は残せません。編集を元に戻すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
     </message>
     <message>
+        <source>a lesson can switch a real model&apos;s heads off, not keep a patch from another prompt: open the text again, or save the layer as a scenario file (File → Save As…)</source>
+        <translation>授業では本物のモデルのヘッドを止めることはできますが、別のプロンプトからの差し替え（パッチ）は残せません。文章を開き直すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
+    </message>
+    <message>
         <source>a lesson&apos;s real model reads at most {0} characters; this text has {1}</source>
         <translation>授業で本物のモデルが読めるのは {0} 文字までです。この文は {1} 文字あります</translation>
     </message>
@@ -2678,6 +2682,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>変更を入れてモデルを実行し直しています…</translation>
     </message>
     <message>
+        <source>Outline = before, bar = now</source>
+        <translation>枠 = 変更前、棒 = 現在</translation>
+    </message>
+    <message>
+        <source>The residual stream entering layer {0} at “{1}” is patched in.</source>
+        <translation>層 {0} に入る残差ストリームの「{1}」の位置を、もう一方のプロンプトのものに差し替えています。</translation>
+    </message>
+    <message>
         <source>One head changed: outline = before, bar = now</source>
         <translation>1 つのヘッドを変更：枠 = 変更前、棒 = 現在</translation>
     </message>
@@ -3338,6 +3350,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>層 {0} のヘッド {1}</translation>
     </message>
     <message>
+        <source>&quot;patch&quot; must give the layer, the position and the residual stream there</source>
+        <translation>&quot;patch&quot; には層・位置・その位置の残差ストリームが必要です</translation>
+    </message>
+    <message>
         <source>{0} must be an array of {1} axes: its shape and its values in base64</source>
         <translation>{0} は {1} 次元の配列（形と、base64 で書いた値）でなければなりません</translation>
     </message>
@@ -3368,6 +3384,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the layer, head or query shown is not in the model</source>
         <translation>表示していた層、ヘッド、クエリがモデルにありません</translation>
+    </message>
+    <message>
+        <source>the patch of layer {0} at position {1}: the model has {2} layers and the text {3} tokens</source>
+        <translation>層 {0} の位置 {1} の差し替え：このモデルは {2} 層で、文章は {3} トークンです</translation>
+    </message>
+    <message>
+        <source>the patch&apos;s residual stream has shape {0}, not {1}</source>
+        <translation>差し替える残差ストリームの形が {0} で、{1} ではありません</translation>
     </message>
     <message>
         <source>this session did not keep the layer shown</source>

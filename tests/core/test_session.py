@@ -7,14 +7,16 @@ import pytest
 
 from attnviz.core import lm
 from attnviz.core.formats.document import scenario_to_dict
-from attnviz.core.scenario import Change, ScenarioError
+from attnviz.core.scenario import Change, ScenarioError, StreamPatch
 from attnviz.core.session import (
+    FORMAT_VERSION,
     ModelFile,
     ModelMismatch,
     Session,
     View,
     check_model,
     checked_changes,
+    checked_patch,
     from_document,
     looks_like_session,
     model_file,
@@ -59,6 +61,25 @@ def test_a_patched_heads_output_is_kept_in_the_session_and_checked_against_the_m
         checked_changes(back, 5, 2, 3, 4)
 
 
+def test_a_patched_residual_stream_is_kept_in_the_session_and_checked_against_the_models_sizes(tmp_path):
+    """A patch of the residual stream at one position (the workbench's map by position) is saved
+    too; only such a session is written as version 2, which older AttnViz refuses rather than
+    opening it without its patch."""
+    x = np.arange(4, dtype=np.float32) / 3
+    path = tmp_path / "s.attnviz-model.json"
+    save_session(Session(MODEL, "t", (1, 2, 3), View(2, 0, 1), (), None, patch=StreamPatch(2, 1, x)), path)
+    back, _ = read_session(path)
+    assert (back.patch.layer, back.patch.position) == (2, 1) and back.patch.x.tobytes() == x.tobytes()
+    assert json.loads(path.read_text())["version"] == 2 and to_document(a_session())["version"] == 1
+    assert checked_patch(back, n_layers=3, n=3, d=4) is back.patch
+    with pytest.raises(ScenarioError, match="has 2 layers"):
+        checked_patch(back, n_layers=2, n=3, d=4)
+    with pytest.raises(ScenarioError, match="text 1 tokens"):
+        checked_patch(back, n_layers=3, n=1, d=4)
+    with pytest.raises(ScenarioError, match=r"shape \(4,\), not \(8,\)"):
+        checked_patch(back, n_layers=3, n=3, d=8)
+
+
 def test_a_crash_copy_with_a_plain_name_is_known_by_its_first_bytes(tmp_path):
     path = tmp_path / "session-abc.json"
     save_session(a_session(), path)
@@ -83,7 +104,7 @@ def good_document():
 
 @pytest.mark.parametrize("change, says", [
     (lambda d: d.update(format="attnviz-scenario"), "not a real model's session"),
-    (lambda d: d.update(version=2), "newer AttnViz"),
+    (lambda d: d.update(version=FORMAT_VERSION + 1), "newer AttnViz"),
     (lambda d: d.update(version=True), "version"),
     (lambda d: d.update(text=""), "text"),
     (lambda d: d.update(text=7), "text"),
@@ -102,6 +123,11 @@ def good_document():
     (lambda d: d["changes"][0]["q"].update(float64=b64(np.array([1, 2, 3, 4, 5, 1e7]))), "too large"),
     (lambda d: d.update(shown={"scenario": {}}), "shown"),
     (lambda d: d.update(changes={"a": 1}), "changes"),
+    (lambda d: d.update(patch={"layer": 1, "position": -1, "x": {"shape": [1], "float64": b64([1])}}), "patch"),
+    (lambda d: d.update(patch={"layer": 1, "position": 0, "x": [1.0, 2.0]}), "patch: x"),
+    (lambda d: d.update(patch={"layer": 1, "position": 0, "x": {"shape": [2], "float64": b64([1, np.inf])}}),
+     "not a number"),
+    (lambda d: d.update(patch=[1, 0]), "patch"),
 ])
 def test_a_hostile_session_is_refused_saying_what_is_wrong(change, says):
     document = good_document()
@@ -160,6 +186,22 @@ def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     np.testing.assert_array_equal(baseline.probs, direct.probs)
     np.testing.assert_array_equal(result.probs, expected.probs)
     assert result.matrix(5, "q", 0)[3, 7] == 9.0
+
+
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+def test_restoring_a_patched_stream_runs_the_model_with_it_as_a_direct_run_does():
+    from attnviz.core.session import identity
+    model = lm.load()
+    encoded = lm.encode(model, "The cat ate the fish.")
+    other = lm.run(model, lm.encode(model, "The dog ate the bone.").ids)
+    patch = StreamPatch(7, 2, other.streams[7][2])
+    changes = ((9, 1, Change(off=True)),)
+    expected = lm.run(model, encoded.ids, changes, patch=patch)
+    session = Session(identity(model), encoded.text, encoded.ids, View(7, 0, 2), changes, None, patch=patch)
+    back = from_document(json.loads(json.dumps(to_document(session))))
+    _, _, baseline, result = restore(back, lambda path: model)
+    np.testing.assert_array_equal(result.probs, expected.probs)
+    assert result.patch is back.patch and np.abs(result.probs - baseline.probs).max() > 1e-4
 
 
 FAMILIES = __import__("pathlib").Path(__file__).resolve().parents[1] / "golden" / "families"

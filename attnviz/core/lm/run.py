@@ -16,7 +16,7 @@ import numpy as np
 
 from ..attention import group_size
 from ..blas import model_threads
-from ..scenario import CHANGED, Change
+from ..scenario import CHANGED, Change, StreamPatch, same_patch
 from . import gemma3, gpt2, llama
 from .blocks import Kept, shared_out
 from .weights import Model
@@ -44,6 +44,7 @@ class Run:
     logits: np.ndarray             # [vocab] float32
     computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
     final: np.ndarray | None = None      # [n, d] float32: the residual stream after the last layer
+    patch: StreamPatch | None = None     # the residual stream this run was given at one position
 
     def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
         """Head `head`'s q, k or v in `layer` as attention used it: the user's edit when there is
@@ -60,25 +61,21 @@ class Run:
 
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
-        stream: tuple[int, np.ndarray] | None = None) -> Run:
+        patch: StreamPatch | None = None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
     `shown(layer, q, k, v, kept)`, when given, is told layer `first` as soon as it is computed,
     with its attention weights and heads' outputs (kept): a window shows that layer before the
-    rest of the pass is done, without working out its weights again. `stream` (layer, x [n, d])
-    puts x in place of the residual stream entering that layer (a patch from another run): the
-    layers below it are taken from `after`, which must then be given (the run made is a patch's:
-    never give it as another's `after`, whose changes it seems to share)."""
+    rest of the pass is done, without working out its weights again. `patch` puts its x in
+    place of the residual stream entering its layer at its position (a patch from another run)."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
     embed, block = FAMILIES[c.family].embed, FAMILIES[c.family].block
     by_layer = changes_by_layer(changes)
-    start = _first_difference(after, ids, by_layer, c.n_layers) if after is not None else 0
-    if stream is not None:
-        start = min(start, stream[0])
-    elif start == c.n_layers:  # the same ids and changes: nothing to compute again
+    start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0
+    if start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     with model_threads(shared_out(len(ids))):
@@ -86,8 +83,9 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         for index in range(start, c.n_layers):
             if cancelled is not None and cancelled():
                 raise Cancelled()
-            if stream is not None and index == stream[0]:
-                x = stream[1].astype(np.float32)
+            if patch is not None and index == patch.layer:
+                x = x.copy()
+                x[patch.position] = patch.x
             streams.append(x)
             kept = Kept() if shown is not None and index == first else None
             x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept)
@@ -102,7 +100,7 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
-               tuple(range(start, c.n_layers)), x)
+               tuple(range(start, c.n_layers)), x, patch)
 
 
 def changes_by_layer(changes) -> dict[int, dict[int, Change]]:
@@ -112,14 +110,19 @@ def changes_by_layer(changes) -> dict[int, dict[int, Change]]:
     return out
 
 
-def _first_difference(after: Run, ids, by_layer, n_layers: int) -> int:
+def _first_difference(after: Run, ids, by_layer, n_layers: int, patch: StreamPatch | None) -> int:
+    """The lowest layer whose input or changes are not `after`'s (n_layers when none is)."""
     if after.ids != ids:
         return 0
     before = changes_by_layer(after.changes)
-    for layer in range(n_layers):
-        if not _same_changes(before.get(layer, {}), by_layer.get(layer, {})):
-            return layer
-    return n_layers
+    first = next((layer for layer in range(n_layers)
+                  if not _same_changes(before.get(layer, {}), by_layer.get(layer, {}))), n_layers)
+    if not same_patch(after.patch, patch):
+        if patch is not None:
+            first = min(first, patch.layer)
+        if after.patch is not None:  # `after` kept the stream entering its patch's layer patched, not its own
+            first = min(first, max(0, after.patch.layer - 1))
+    return first
 
 
 def _same_changes(a: dict, b: dict) -> bool:
@@ -131,6 +134,11 @@ def _same_changes(a: dict, b: dict) -> bool:
 
 def _same(a, b) -> bool:
     return a is b or (a is not None and b is not None and a.shape == b.shape and np.array_equal(a, b))
+
+
+def same_edits(a, b) -> bool:
+    """Two runs (or a run and a live scenario's Live) have the same changes and the same patch."""
+    return same_changes(a.changes, b.changes) and same_patch(a.patch, b.patch)
 
 
 def same_changes(a, b) -> bool:

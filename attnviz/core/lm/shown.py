@@ -13,7 +13,7 @@ from ..messages import QT_TR_NOOP
 from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
-from .run import Run, same_changes
+from .run import Run, same_edits
 from .tokens import labels, shown_label
 from .weights import Model
 
@@ -130,7 +130,7 @@ def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, change
     the mask the layer attends with (a sliding-window layer's window, drawn as the toolbar's);
     the changes made so far travel with it, so an edit reruns the model with all of them."""
     return _layer(model, encoded, layer, lambda m, h: result.matrix(layer, m, h),
-                  result.changes if changes is None else changes)
+                  result.changes if changes is None else changes, result.patch)
 
 
 def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
@@ -145,11 +145,11 @@ def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
     return s, known(s, kept.weights, kept.outputs)
 
 
-def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes):
+def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes, patch=None):
     c = model.config
     heads = [make_head(f"head {h}", *(matrix(m, h) for m in "qkv"),
                        names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
-    live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat)
+    live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat, patch)
     spec = mask_of(c, layer)
     return make_scenario(encoded.labels, heads, settings=Settings(mask=spec) if spec else None,
                          title=title(c.name, encoded.text), layer=(layer, c.n_layers), live=live,
@@ -166,7 +166,7 @@ def title(name: str, text: str) -> dict:
 def another_layer(s, result: Run, layer: int):
     """The live scenario `s` showing `layer` instead, from the run of its changes."""
     live = s.live
-    if result.changes != live.changes and not same_changes(result.changes, live.changes):
+    if not same_edits(result, live):
         raise ModelError(QT_TR_NOOP("the model has not run with these changes yet"))
     encoded = Encoded(live.text, live.ids, s.tokens, live.chat)
     return scenario(live.model, encoded, result, layer, live.changes)

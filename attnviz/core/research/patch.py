@@ -26,7 +26,7 @@ from ..lm.run import Cancelled, Run
 from ..lm.shown import ModelError
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
-from ..scenario import Change
+from ..scenario import Change, StreamPatch
 from .batch import rerun_last
 from .parts import head_outputs
 
@@ -91,11 +91,17 @@ def _variants(model: Model, clean: Run, corrupted: Run, layer: int, by: str) -> 
 def changes_of(model: Model, clean: Run, corrupted: Run, by: str, layer: int, column: int) -> tuple:
     """The corrupted run's changes with one patch of a head (`column`: the head) or of a layer's
     attention output (`column`: the position) made: the patch as the window shows it, live. A
-    patch of the residual stream is no change to a head: None."""
+    patch of the residual stream changes no head: the corrupted run's changes (see stream_patch)."""
     if by == "position":
-        return None
+        return corrupted.changes
     own = None if by == "head" else head_outputs(model, corrupted, layer)
     return _with(corrupted, layer, _outputs(head_outputs(model, clean, layer), own, by, column))
+
+
+def stream_patch(clean: Run, by: str, layer: int, column: int) -> StreamPatch | None:
+    """The residual-stream patch of one cell (by position: the clean run's stream entering `layer`
+    at position `column`) as lm.run applies it, live; None for a patch of heads."""
+    return StreamPatch(layer, column, clean.streams[layer][column].copy()) if by == "position" else None
 
 
 def _outputs(given: np.ndarray, own: np.ndarray | None, by: str, column: int) -> dict:

@@ -161,13 +161,16 @@ def scenario_ref(source, s, settings: SceneSettings, query: int) -> tuple[Ref, B
 def model_scene(s, head: int, query: int, stage, view: str, colour_scale: str, caption: Bilingual,
                 notes: Bilingual = NO_TEXT) -> Scene:
     """A real model's layer as a lesson names it: the built-in model's text, the layer, the heads off. What a
-    lesson cannot say again (another model's file, q, k or v typed in, a long text) is refused, saying why."""
+    lesson cannot say again (another model's file, q, k or v typed in, a patch, a long text) is refused, saying why."""
     live = s.live
     if lm.bundled_model() is None or Path(live.model.path) != lm.bundled_model():
         raise NotAScene(tr("a lesson's real model is the built-in one: this run is another model's"))
     if any(c.q is not None or c.k is not None or c.v is not None for _, _, c in live.changes):
         raise NotAScene(tr("a lesson can switch a real model's heads off, not keep q, k or v typed into them: "
                            "undo the edits, or save the layer as a scenario file (File → Save As…)"))
+    if live.patch is not None or any(c.out is not None for _, _, c in live.changes):
+        raise NotAScene(tr("a lesson can switch a real model's heads off, not keep a patch from another prompt: "
+                           "open the text again, or save the layer as a scenario file (File → Save As…)"))
     if len(live.text) > MAX_MODEL_TEXT:
         raise NotAScene(tr("a lesson's real model reads at most {0} characters; this text has {1}").format(
             MAX_MODEL_TEXT, len(live.text)))

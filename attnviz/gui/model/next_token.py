@@ -300,7 +300,8 @@ class NextTokenView(Retranslated, QWidget):
             self.bars.show_rows([])
             return
         after = r.latest
-        before = r.baseline if r.baseline is not None and r.baseline is not after and after.changes else after
+        edited = bool(after.changes) or after.patch is not None
+        before = r.baseline if r.baseline is not None and r.baseline is not after and edited else after
         found = rows_with_ids(r.model, before, after)
         self.bars.show_rows([row[1:] for row in found], [row[0] for row in found])
         last = self.runner.document.scenario.tokens[-1]
@@ -312,10 +313,15 @@ class NextTokenView(Retranslated, QWidget):
         elif changed:
             status = (tr("One head changed: outline = before, bar = now") if changed == 1 else
                       tr("{0} heads changed: outline = before, bar = now").format(changed))
+        elif after.patch is not None:
+            status = tr("Outline = before, bar = now")
         else:  # how to use the panel: desk help, not for the class
             status = "" if self.presenting else tr(
                 "The model as it is. Edit a head's q, k or v, or switch a head off (right-click its heatmap), "
                 "and watch the prediction move.")
+        if after.patch is not None and r.current() is not None:
+            status = tr("The residual stream entering layer {0} at “{1}” is patched in.").format(
+                after.patch.layer, self.runner.document.scenario.tokens[after.patch.position]) + "\n" + status
         if any(re.search(r"\[.–.\]$", token) for token, _, _ in self.bars.items):
             status = (status + "\n" if status else "") + tr(
                 "[ぁ–み]: the first bytes of one of these characters; the model writes such a character as two tokens.")

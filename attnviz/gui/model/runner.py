@@ -300,8 +300,7 @@ class ModelRunner(QObject):
         live = self.document.scenario.live
         if live is None or self.model is None or live.model is not self.model:
             return
-        if self.latest is not None and self.latest.ids == live.ids and \
-                lm.same_changes(self.latest.changes, live.changes):
+        if self.latest is not None and self.latest.ids == live.ids and lm.same_edits(self.latest, live):
             return
         self._request(live)
 
@@ -309,15 +308,15 @@ class ModelRunner(QObject):
         if not self.busy:
             self.busy = True
             self.progress.emit("run", 0, 1)
-            self._pool.submit(self._rerun, live.ids, live.changes)
+            self._pool.submit(self._rerun, live.ids, live.changes, live.patch)
 
-    def _rerun(self, ids, changes) -> None:
+    def _rerun(self, ids, changes, patch) -> None:
         try:
-            if not changes and self.baseline is not None and self.baseline.ids == ids:
+            if not changes and patch is None and self.baseline is not None and self.baseline.ids == ids:
                 result = self.baseline  # undone back to the model as it is: exactly its own prediction
             else:
                 after = self.latest if self.latest is not None and self.latest.ids == ids else None
-                result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set)
+                result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set, patch=patch)
         except Cancelled:
             return  # the window is closing
         except MemoryError:
@@ -333,7 +332,7 @@ class ModelRunner(QObject):
         self.busy = self._job is not None  # a new text may be waiting behind this run
         live = self.document.scenario.live
         if live is not None and live.model is self.model and (
-                result.ids != live.ids or not lm.same_changes(result.changes, live.changes)):
+                result.ids != live.ids or not lm.same_edits(result, live)):
             self._request(live)  # edited again meanwhile: run for the newest changes
             return
         self.ran.emit(result)
@@ -349,7 +348,7 @@ class ModelRunner(QObject):
     def current(self) -> lm.Run | None:
         """The run of the scenario's current changes, when it has finished."""
         live = self.document.scenario.live
-        if self.latest is None or live is None or not lm.same_changes(self.latest.changes, live.changes):
+        if self.latest is None or live is None or not lm.same_edits(self.latest, live):
             return None
         return self.latest
 

@@ -91,10 +91,11 @@ class OverviewController:
         undone, they are current again."""
         if self.dialog is None or not isValid(self.document.undo_stack):  # a window being deleted clears its stack
             return
-        from ...core.scenario import same_changes, same_scenario
+        from ...core.lm import same_edits
+        from ...core.scenario import same_scenario
         (then, then_file), (now, now_file) = self._basis, self._numbers()
         if now.live is not None:  # any layer shown, with the same changes to the model
-            current = then.live is not None and same_changes(then.live.changes, now.live.changes)
+            current = then.live is not None and same_edits(then.live, now.live)
         else:  # any layer of the file as it is, or the very numbers the overview was made with
             current = (then_file and now_file) or same_scenario(then, now)
         self.dialog.set_stale(not current)

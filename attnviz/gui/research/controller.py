@@ -35,5 +35,6 @@ class ResearchController:
         self.document.replace(lm.scenario(model, encoded, result, layer), None)
         self.runner.adopt(model, baseline, result)
         self.runner.source = source
-        self.document.select(head=head)
+        # a patch of the stream at one position: that token's row
+        self.document.select(head=head, query=None if result.patch is None else result.patch.position)
         self.shell.update_title()

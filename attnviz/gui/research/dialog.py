@@ -253,8 +253,9 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         model = self._model(step)
         return "explain", (model, *continuation.explained(model, prompt, target))
 
-    def _work_apply(self, step, model, encoded, changes, baseline, layer, head):
-        return "apply", (model, encoded, lm.run(model, encoded.ids, changes, after=baseline), baseline, layer, head)
+    def _work_apply(self, step, model, encoded, changes, baseline, layer, head, stream=None):
+        result = lm.run(model, encoded.ids, changes, after=baseline, patch=stream)
+        return "apply", (model, encoded, result, baseline, layer, head)
 
     def progress_text(self, done: int, total: int) -> str:
         return tr("Working: layer {0} of {1}").format(done, total)
@@ -286,7 +287,7 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         self.patch_view.set_values(found.restored, rows, columns, tip=lambda r, col, v: tr(
             "layer {0}, {1}: restores {2:.1%} of the logit difference").format(
                 r, tr("head {0}").format(col) if heads else columns[col], v) + (
-            "\n" + tr("Click: show the corrupted prompt with this patch") if found.by != "position" else ""))
+            "\n" + tr("Click: show the corrupted prompt with this patch")))
         best = np.unravel_index(np.argmax(found.restored), found.restored.shape)
         self.patch_summary.setText(tr("Logit difference {0} − {1}: clean {2:.2f}, corrupted {3:.2f}. Most restored: "
                                       "layer {4}, {5} ({6:.0%}). Rows: layers; columns: {7}.").format(
@@ -409,11 +410,10 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
             return
         if tab == "patch":
             model, encoded, clean, corrupted, found = self.last[tab]
-            if found.by == "position":
-                return
             changes = patch.changes_of(model, clean, corrupted, found.by, row, column)
             head = column if found.by == "head" else 0
-            self.start(self._work_apply, model, encoded[1], changes, corrupted, row, head)
+            self.start(self._work_apply, model, encoded[1], changes, corrupted, row, head,
+                       patch.stream_patch(clean, found.by, row, column))
         elif tab == "sweep":
             model, encoded, result, found = self.last[tab]
             change = sweep.ablation(model, result, row, column, found.mean)

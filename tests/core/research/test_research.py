@@ -12,7 +12,7 @@ import pytest
 from attnviz.core import lm
 from attnviz.core.research import attribution, batch, continuation, head_types, lens, parts, patch, sweep
 from attnviz.core.research.answer import one_token
-from attnviz.core.scenario import Change
+from attnviz.core.scenario import Change, StreamPatch
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
@@ -121,20 +121,44 @@ def test_a_batch_of_variants_gives_what_each_rerun_gives(family):
         single = lm.run(model, ids, base.changes + tuple((0, h, ch) for h, ch in changes.items()))
         assert np.abs(row - single.logits).max() < 1e-4 * np.abs(single.logits).max()
     row = batch.rerun_last(model, base, 1, [({}, stream)])[0]
-    single = lm.run(model, ids, base.changes, after=base, stream=(1, stream))
+    single = lm.run(model, ids, base.changes, after=base, patch=StreamPatch(1, 2, other.streams[1][2]))
     assert np.abs(row - single.logits).max() < 1e-4 * np.abs(single.logits).max()
     assert np.abs(row - base.logits).max() > 1e-3  # the patch changed the answer
 
 
 def test_a_patched_run_starts_at_the_patched_layer_and_keeps_the_layers_below():
-    model = tiny("llama")
+    model = tiny("llama")  # two layers
     ids = lm.encode(model, "The cat ate the fish.").ids
     base = lm.run(model, ids)
-    x = base.streams[1].copy()
-    x[0] += 1
-    patched = lm.run(model, ids, after=base, stream=(1, x))
-    assert patched.computed == tuple(range(1, model.config.n_layers)) and patched.streams[0] is base.streams[0]
-    assert np.array_equal(patched.streams[1], x)
+    patch = StreamPatch(1, 0, base.streams[1][0] + 1)
+    patched = lm.run(model, ids, after=base, patch=patch)
+    assert patched.computed == (1,) and patched.streams[0] is base.streams[0] and patched.patch is patch
+    assert np.array_equal(patched.streams[1][0], patch.x)
+    assert np.array_equal(patched.streams[1][1:], base.streams[1][1:])
+    assert np.abs(patched.logits - base.logits).max() > 1e-4
+    assert lm.run(model, ids, after=patched, patch=StreamPatch(1, 0, patch.x.copy())) is patched  # the same patch
+    # taken away: the stream entering layer 1 was kept patched, so the run starts a layer below it
+    unpatched = lm.run(model, ids, after=patched)
+    assert unpatched.computed == (0, 1) and unpatched.patch is None
+    np.testing.assert_allclose(unpatched.logits, base.logits, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(unpatched.streams[1], base.streams[1], rtol=0, atol=1e-6)
+
+
+def test_a_position_cell_applied_live_restores_what_the_map_says():
+    """A cell of the map by position, applied as the window applies it (lm.run with its
+    StreamPatch), restores the share of the logit difference the map shows there."""
+    model = tiny("llama")
+    ids = lm.encode(model, "The cat ate the fish.").ids
+    other = ids[:2] + (ids[2] + 1,) + ids[3:]  # one token changed: as long in tokens
+    clean, corrupted = lm.run(model, ids), lm.run(model, other)
+    answer, against = int(np.argmax(clean.logits)), int(np.argmax(corrupted.logits))
+    found = patch.patch(model, clean, corrupted, answer, against, by="position")
+    for layer, position in ((0, 2), (1, len(clean.ids) - 1)):
+        live = lm.run(model, corrupted.ids, patch.changes_of(model, clean, corrupted, "position", layer, position),
+                      after=corrupted, patch=patch.stream_patch(clean, "position", layer, position))
+        restored = (patch.logit_difference(live, answer, against) - found.corrupted) / (found.clean - found.corrupted)
+        assert abs(restored - found.restored[layer, position]) < 1e-4
+    assert patch.stream_patch(clean, "head", 1, 2) is None
 
 
 # ------------------------------------------------------------- head types

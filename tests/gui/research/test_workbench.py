@@ -8,6 +8,7 @@ from PySide6.QtTest import QTest
 
 from attnviz.core import lm
 from attnviz.core.research import head_types, patch, sweep
+from attnviz.core.scenario import Change, StreamPatch
 from attnviz.gui.common.i18n import install_language
 
 pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
@@ -59,6 +60,39 @@ def test_patching_maps_what_each_head_restores_and_a_click_shows_that_patch_live
     items = window.findChild(object, "nextTokenView").items()
     assert items[0][0] == "·Rome" and abs(items[0][1] - patched.probs[7268]) < 1e-6  # patched now, corrupted before
     assert abs(items[0][2] - corrupted.probs[7268]) < 1e-6
+
+
+def test_a_cell_of_the_residual_stream_map_applies_that_patch_live_and_edits_keep_it(window, qtbot, model):
+    """By position, a cell clicked is the stream entering that layer at that token, patched from
+    the clean run: the next token moves as the map says, the token's row is chosen, the panel
+    names the patch, and a head switched off afterwards runs with the patch still in."""
+    d = workbench(window, qtbot, "patch")
+    d.by.setCurrentIndex(1)
+    view = ran(d, qtbot, "patch")
+    clean, corrupted = (lm.run(model, lm.encode(model, t).ids) for t in (CLEAN, CORRUPTED))
+    found = patch.patch(model, clean, corrupted, 7042, 7268, by="position")
+    assert np.abs(view.values - found.restored).max() < 1e-9
+    position = int(np.argmax(found.restored[10]))
+    click_cell(view, 10, position)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
+    live = window.document.scenario.live
+    assert live.layer == 10 and live.changes == () and (live.patch.layer, live.patch.position) == (10, position)
+    assert window.document.query == position
+    expect = lm.run(model, corrupted.ids, patch=StreamPatch(10, position, clean.streams[10][position]))
+    restored = (patch.logit_difference(expect, 7042, 7268) - found.corrupted) / (found.clean - found.corrupted)
+    assert abs(restored - found.restored[10, position]) < 1e-4 and restored > 0.5
+    panel = window.findChild(object, "nextTokenView")
+    paris = next(row for row in panel.items() if row[0] == "·Paris")
+    assert abs(paris[1] - expect.probs[7042]) < 1e-6 and abs(paris[2] - corrupted.probs[7042]) < 1e-6
+    said = panel.status.text()
+    assert "layer 10" in said and window.document.scenario.tokens[position] in said and "patched" in said
+    window.parts.heads.panels[3].set_off(True)
+    qtbot.waitUntil(lambda: window.model.runner.current() is not None and not window.model.runner.busy,
+                    timeout=60_000)
+    latest = window.model.runner.latest
+    assert latest.patch is live.patch and [(layer, h, c.off) for layer, h, c in latest.changes] == [(10, 3, True)]
+    expect = lm.run(model, corrupted.ids, ((10, 3, Change(off=True)),), patch=live.patch)
+    np.testing.assert_array_equal(latest.probs, expect.probs)
 
 
 def test_the_sweep_maps_each_heads_delta_log_p_and_a_click_switches_that_head_off(window, qtbot, model):
