@@ -1,5 +1,5 @@
 """AttnViz benchmarks: AttnViz against a floor program, slider drags, autosave, undo memory,
-big files and exports, BLAS threads, start-up, memory, the notebook way, the real model.
+big files and exports, BLAS threads, start-up, memory, the notebook way, the real model, the research workbench.
 
     make bench                  # everything (about three minutes)
     make bench ARGS=--quick     # fewer repetitions
@@ -627,6 +627,7 @@ def main() -> int:
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
     model_figures_recorded(reps, record)
     speed_figures(args.quick, record)
+    research_figures(args.quick, record)
     print_table(record.results)
     for entry in record.results:
         print(json.dumps({**entry, "machine": machine()}, ensure_ascii=False))
@@ -845,6 +846,26 @@ def speed_figures(quick: bool, record) -> None:
     for n, kept, peak in json.loads(child(MEMORY_RUN.format(root=str(ROOT)))):
         record(f"real model: a {n}-token run, arrays kept", "MB", kept)
         record(f"real model: a {n}-token run, peak memory of the process", "MB", peak)
+
+
+def research_figures(quick: bool, record) -> None:
+    """The research workbench on the real model (bench/research.py, in a process of its own): each
+    tab's work beside one forward pass of the same text, and the sweep against its reruns one at a time."""
+    script = ("import json, sys; sys.path.insert(0, {root!r}); from bench import research; "
+              "print(json.dumps(research.figures(rounds={rounds}, quick={quick})))")
+    from attnviz.core import lm
+    if lm.bundled_model() is None:
+        return
+    entries = json.loads(child(script.format(root=str(ROOT), rounds=1 if quick else 3, quick=quick)))
+    forward = next(e["s"] for e in entries if e["what"] == "one forward pass")
+    for e in entries:
+        if "ratio" in e:
+            record(f"research: {e['what']}, {e['tokens']} tokens", "×", e["ratio"], 1.0,
+                   one_at_a_time_s=round(e["one_at_a_time_s"], 2))
+            continue
+        target = 10.0 if e["what"].startswith("sweep") else None  # "sweeps all 270 heads in seconds"
+        record(f"research: {e['what']}, {e['tokens']} tokens", "s", e["s"], target,
+               forward_passes=round(e["s"] / forward, 1))
 
 
 MEMORY_RUN = """
