@@ -125,7 +125,7 @@ class Run:
         """[n, d]: the residual stream entering `layer`; `layer` = the number of layers: after the last."""
         if not 0 <= layer <= self.model.layers:
             raise lm.ModelError(f"layer {layer}: the residual stream is there before layers 0 to {self.model.layers}")
-        return residual(self.result, layer)
+        return residual(self.model.lm, self.result, layer)
 
     def next_tokens(self, k: int = 10) -> list[tuple[str, int, float]]:
         """The k likeliest next tokens: (text, id, probability), likeliest first."""

@@ -13,7 +13,7 @@ shown as a Scenario whose edits rerun the model.
 """
 from .catalog import BUILTIN_ID, BUNDLED, GEMMA_ID, INSTALL_HINT, bundled_model, entries, load, needs_terms, resolve
 from .gguf_file import model_name
-from .run import Cancelled, Run, run, same_changes, same_edits
+from .run import Cancelled, Run, final_stream, run, same_changes, same_edits
 from .shown import (
     MAX_MODEL_TOKENS,
     Encoded,
@@ -36,6 +36,6 @@ from .weights import Config, Model
 
 __all__ = ["BUILTIN_ID", "BUNDLED", "GEMMA_ID", "INSTALL_HINT", "MAX_MODEL_TOKENS", "Cancelled", "Config", "Encoded",
            "Model", "ModelError", "Run", "ablation", "another_layer", "bundled_model", "check_text", "encode",
-           "encode_ids", "entries", "first_layer", "load", "model_name", "needs_terms", "resolve", "run",
-           "same_changes", "same_edits", "save_run", "scenario", "title", "token_bytes", "token_limit", "token_text",
-           "top"]
+           "encode_ids", "entries", "final_stream", "first_layer", "load", "model_name", "needs_terms", "resolve",
+           "run", "same_changes", "same_edits", "save_run", "scenario", "title", "token_bytes", "token_limit",
+           "token_text", "top"]

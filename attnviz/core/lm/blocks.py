@@ -99,7 +99,7 @@ def changed(q, k, v, changes: dict[int, Change], n_heads: int):
 
 
 def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = None,
-           weights: np.ndarray | None = None) -> np.ndarray:
+           weights: np.ndarray | None = None, first: int = 0) -> np.ndarray:
     """softmax(q kᵀ / √d_head + M) v per head, M causal (and, with `window`, no key more than
     window − 1 tokens back): q [H, n, d], k and v [H_kv, n, d] read by H / H_kv heads each;
     float32 throughout. -> [H, n, d]. The blocks of queries go to every core (numpy's element-wise
@@ -114,7 +114,9 @@ def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = Non
     in SmolLM2 or Gemma 3 on any text tried) take the largest score. The sums come from the
     product by v as a last column of ones. The scores are in base 2 (q scaled by log₂e / √d_head,
     then 2^s for e^s: the same weights, and numpy's exp2 takes half exp's time). With `weights`
-    (zeros [H, n, n]) the weights are written there too (the layer a window shows first)."""
+    (zeros [H, n, n]) the weights are written there too (the layer a window shows first). With
+    `first`, only the queries from `first` on are worked out (the output's rows before it are left
+    unset): a model's last layer matters to its prediction at the last token only."""
     n_heads, n, d = q.shape
     n_kv = k.shape[0]
     size = n_heads // n_kv
@@ -128,7 +130,7 @@ def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = Non
     out = np.empty((n_kv, size, n, d), dtype=np.float32)
     kept = None if weights is None else weights.reshape(n_kv, size, n, n)
     work = [(q1[h], k1[h], v1[h], roomy[h], start, min(n, start + QUERY_BLOCK), window, out[h],
-             None if kept is None else kept[h]) for start in range(0, n, QUERY_BLOCK) for h in range(n_kv)]
+             None if kept is None else kept[h]) for start in range(first, n, QUERY_BLOCK) for h in range(n_kv)]
     if len(work) == 1 or not shared_out(n):
         for args in work:
             _attend_block(*args)
@@ -184,13 +186,13 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(WORKERS, thread_name_prefix="attnviz-attention")
 
 
-def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kept=None) -> np.ndarray:
+def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kept=None, first: int = 0) -> np.ndarray:
     """The layer's attention with the user's changes: edits put in, a head switched off gives 0,
-    a head given its output (`out`) gives that.
-    With `kept` (a Kept), its weights and every head's output are kept there."""
+    a head given its output (`out`) gives that. With `kept` (a Kept), its weights and every head's
+    output are kept there; with `first`, only the rows from `first` on are worked out (see attend)."""
     q, k, v = changed(q, k, v, changes, c.n_heads)
     weights = None if kept is None else np.zeros((c.n_heads, q.shape[1], q.shape[1]), dtype=np.float32)
-    y = attend(q, k, v, window_of(c, layer), weights)
+    y = attend(q, k, v, window_of(c, layer), weights, first)
     if kept is not None:
         kept.weights, kept.outputs = weights, y.copy()
     for head, change in changes.items():
@@ -209,11 +211,12 @@ class Kept:
 
 
 def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], project, attention_out, mlp,
-               kept=None):
+               kept=None, last_only: bool = False):
     """One block of any family: project(block, config, layer, x_rows, start) -> the rows' q, k, v
     (the model's own: normed, turned), then attention over every token, then the rows' output,
     x + a + mlp(block, config, x + a) with a = attention_out(block, config, y_rows). Both run
-    by_rows. With `kept`, the weights and the heads' outputs are kept there.
+    by_rows. With `kept`, the weights and the heads' outputs are kept there. With `last_only`, x'
+    is the last token's row alone, [1, d] (q, k and v are still every token's: the views show them).
     -> (x' [n, d], q [H, n, d_head], k, v [H_kv, n, d_head])."""
     c, b = model.config, model.blocks[layer]
     n = len(x)
@@ -223,13 +226,14 @@ def layer_pass(model, layer: int, x: np.ndarray, changes: dict[int, Change], pro
     def projected(lo, hi):
         q[:, lo:hi], k[:, lo:hi], v[:, lo:hi] = project(b, c, layer, x[lo:hi], lo)
     by_rows(projected, n)
-    y = joined(attention_of(q, k, v, c, layer, changes, kept))
-    out = np.empty_like(x)
+    first = n - 1 if last_only else 0
+    y = joined(attention_of(q, k, v, c, layer, changes, kept, first)[:, first:])
+    out = np.empty((n - first, x.shape[1]), dtype=x.dtype)
 
     def finished(lo, hi):
         mid = attention_out(b, c, y[lo:hi])
-        mid += x[lo:hi]
+        mid += x[first + lo:first + hi]
         np.add(mid, mlp(b, c, mid), out=out[lo:hi])
-    by_rows(finished, n)
+    by_rows(finished, n - first)
     return out, q, k, v
 

@@ -30,5 +30,5 @@ def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
     return b.post_ffn_norm(linear(gated(gelu_tanh, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down), c.eps)
 
 
-def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
-    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)
+def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept, last_only)

@@ -34,5 +34,5 @@ def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
     return linear(gelu_tanh(linear(b.ffn_norm(x, c.eps), b.w_up, b.b_up)), b.w_down, b.b_down)
 
 
-def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
-    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)
+def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept, last_only)

@@ -52,9 +52,9 @@ def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
     return linear(gated(silu, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down)
 
 
-def block(model, layer: int, x: np.ndarray, changes: dict, kept=None):
+def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):
     """One block: x [n, d] -> (x', q, k, v), the model's own q, k, v before the changes."""
-    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept)
+    return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept, last_only)
 
 
 def gated(activation, gate_up: np.ndarray) -> np.ndarray:

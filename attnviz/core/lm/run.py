@@ -10,6 +10,7 @@ recomputed from them when a view asks.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,7 +44,7 @@ class Run:
     probs: np.ndarray              # [vocab] float64: the next token's distribution
     logits: np.ndarray             # [vocab] float32
     computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
-    final: np.ndarray | None = None      # [n, d] float32: the residual stream after the last layer
+    last: np.ndarray | None = None       # [d] float32: the residual stream after the last layer, last token
     patch: StreamPatch | None = None     # the residual stream this run was given at one position
 
     def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
@@ -88,19 +89,37 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
                 x[patch.position] = patch.x
             streams.append(x)
             kept = Kept() if shown is not None and index == first else None
-            x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept)
+            # the last layer's output matters to the prediction at the last token only (final_stream: the rest)
+            last_only = index == c.n_layers - 1 and kept is None
+            x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept, last_only)
             x = x.astype(np.float32, copy=False)
             qs.append(q)
             ks.append(k)
             vs.append(v)
             if kept is not None:
                 shown(index, q, k, v, kept)
-        last = model.out_norm(x[-1:], c.eps)                       # [1, d]
-        logits = (last @ model.output.T)[0].astype(np.float32)     # [1, d] @ [d, vocab] -> [vocab]
+        normed = model.out_norm(x[-1:], c.eps)                     # [1, d]
+        logits = (normed @ model.output.T)[0].astype(np.float32)   # [1, d] @ [d, vocab] -> [vocab]
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
-               tuple(range(start, c.n_layers)), x, patch)
+               tuple(range(start, c.n_layers)), x[-1], patch)
+
+
+_finals: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def final_stream(model: Model, result: Run) -> np.ndarray:
+    """[n, d] float32: the residual stream after the last layer at every token. A pass works out
+    the last token's alone (all its prediction needs); the rest, which the logit lens and a
+    continuation read, is the last layer worked out again when first asked (a thirtieth of a pass)."""
+    if result not in _finals:
+        layer = model.config.n_layers - 1
+        with model_threads(shared_out(len(result.ids))):
+            x, *_ = FAMILIES[model.config.family].block(model, layer, result.streams[layer],
+                                                         changes_by_layer(result.changes).get(layer, {}))
+        _finals[result] = x.astype(np.float32, copy=False)
+    return _finals[result]
 
 
 def changes_by_layer(changes) -> dict[int, dict[int, Change]]:

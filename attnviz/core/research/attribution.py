@@ -50,7 +50,7 @@ class Attribution:
 
 def head_attribution(model: Model, run: Run, token: int) -> Attribution:
     c, family = model.config, FAMILIES[model.config.family]
-    direction, scale, centre = _read_out(model.out_norm, run.final[-1], model.output[token], c.eps)
+    direction, scale, centre = _read_out(model.out_norm, run.last, model.output[token], c.eps)
 
     def part(v):  # what a write v [..., d] adds to the logit, the final scale frozen
         return scale * (centre(np.asarray(v, dtype=np.float64)) @ direction)

@@ -40,7 +40,9 @@ def _rerun(model: Model, base: Run, layer: int, variants: list) -> np.ndarray:
             q, k, v = family.qkv(b, c, index, x)                             # [B, H, n, d_head] ...
         kept = above.get(index, {})
         own = [{**kept, **changes} if index == layer else kept for changes, _ in variants]
-        y = np.stack([joined(attention_of(q[i], k[i], v[i], c, index, own[i])) for i in range(len(variants))])
-        mid = x + family.attention_out(b, c, y)                              # [B, n, d]
+        first = x.shape[1] - 1 if index == c.n_layers - 1 else 0   # the last layer: the last token's row alone
+        y = np.stack([joined(attention_of(q[i], k[i], v[i], c, index, own[i], first=first)[:, first:])
+                      for i in range(len(variants))])
+        mid = x[:, first:] + family.attention_out(b, c, y)                   # [B, n, d]
         x = (mid + family.mlp(b, c, mid)).astype(np.float32, copy=False)
     return logits_of(model, x[:, -1])

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lm.run import Run, run
+from ..lm.run import Run, final_stream, run
 from ..lm.shown import Encoded, ModelError, encode
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
@@ -26,7 +26,7 @@ class Continuation:
 def continuation(model: Model, result: Run, prompt_length: int, k: int = 5) -> Continuation:
     """`result` is a run of prompt + target; the target is its tokens from `prompt_length` on."""
     target = result.ids[prompt_length:]
-    logp = log_softmax(logits_of(model, result.final[prompt_length - 1:-1]))   # [m, vocab]: position i predicts i + 1
+    logp = log_softmax(logits_of(model, final_stream(model, result)[prompt_length - 1:-1]))  # i predicts i + 1
     mine = logp[np.arange(len(target)), list(target)]
     rivals = top_k(logp, k)
     return Continuation(tuple(target), np.exp(mine), (logp > mine[:, None]).sum(axis=-1) + 1,

@@ -46,7 +46,7 @@ def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> 
     ids, p = np.empty((n_layers, n, k), dtype=np.int64), np.empty((n_layers, n, k))
     rank, token_p = (np.empty((n_layers, n)) for _ in "rp") if token is not None else (None, None)
     for layer in range(n_layers):
-        x = residual(run, layer + 1)        # after `layer`
+        x = residual(model, run, layer + 1)  # after `layer`
         for lo in range(0, n, ROWS_AT_ONCE):
             logp = log_softmax(logits_of(model, x[lo:lo + ROWS_AT_ONCE]))   # [m, vocab]
             best = top_k(logp, k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lm.blocks import Kept, attention_of
-from ..lm.run import Run, changes_by_layer
+from ..lm.run import Run, changes_by_layer, final_stream
 from ..lm.weights import Model
 
 
@@ -24,10 +24,10 @@ def head_weights(model: Model, run: Run, layer: int) -> np.ndarray:
     return kept.weights
 
 
-def residual(run: Run, layer: int) -> np.ndarray:
+def residual(model: Model, run: Run, layer: int) -> np.ndarray:
     """[n, d]: the residual stream entering `layer`; layer L (the number of layers) is the one
     leaving the last layer, which the final norm and the unembedding read."""
-    return run.final if layer == len(run.streams) else run.streams[layer]
+    return final_stream(model, run) if layer == len(run.streams) else run.streams[layer]
 
 
 def logits_of(model: Model, x: np.ndarray) -> np.ndarray:

@@ -94,6 +94,29 @@ def test_the_hidden_half_of_the_causal_square_is_never_computed(monkeypatch):
     assert sum(cells) <= n * (512 + blocks.QUERY_BLOCK)
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_last_layer_works_out_the_last_tokens_row_alone_and_the_rest_when_asked(family, monkeypatch):
+    """The prediction needs the last layer's output at the last token only: its attention is that
+    query's alone; the whole stream after it (the lens, a continuation) is the same layer worked
+    out again when asked, and agrees with the row the pass kept."""
+    model = tiny(family)
+    ids = lm.encode(model, "The cat ate the fish. 猫が魚を食べた。").ids
+    queries = []
+    real = blocks._attend_block
+
+    def counted(q1, k1, v1, roomy, start, end, *rest):
+        queries.append(end - start)
+        return real(q1, k1, v1, roomy, start, end, *rest)
+    monkeypatch.setattr(blocks, "_attend_block", counted)
+    result = lm.run(model, ids)
+    c = model.config
+    per_layer = len(ids) * c.n_kv_heads  # every query, one K/V group at a time
+    assert sum(queries) == (c.n_layers - 1) * per_layer + c.n_kv_heads  # the last layer: one query a group
+    final = lm.final_stream(model, result)
+    assert final.shape == (len(ids), c.d) and lm.final_stream(model, result) is final  # worked out once
+    np.testing.assert_allclose(final[-1], result.last, rtol=0, atol=1e-5 * np.abs(final).max())
+
+
 @needs_smollm2
 def test_a_run_keeps_per_layer_the_stream_q_and_one_k_and_v_per_kv_head(smollm2):
     n = 1000

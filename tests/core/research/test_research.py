@@ -67,7 +67,7 @@ def test_the_logit_lens_gives_pytorchs_probabilities(smollm2, golden, prompts):
     clean, _, answer, _ = prompts
     found = lens.logit_lens(smollm2, clean, 5, answer)
     for row, layer in enumerate(golden["lens_layers"]):
-        z = parts.logits_of(smollm2, parts.residual(clean, layer + 1))
+        z = parts.logits_of(smollm2, parts.residual(smollm2, clean, layer + 1))
         p = np.exp(parts.log_softmax(z))
         assert np.abs(np.take_along_axis(p, golden["lens_ids"][row], axis=-1) - golden["lens_p"][row]).max() < TOLERANCE
         assert np.abs(found.p[layer] - golden["lens_p"][row]).max() < TOLERANCE  # its own top 5, the same ones
