@@ -918,8 +918,8 @@ exactly 0</source>
         <translation>授業では本物のモデルのヘッドを止めることはできますが、書き換えた q・k・v は残せません。編集を元に戻すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
     </message>
     <message>
-        <source>a lesson can switch a real model&apos;s heads off, not keep a patch from another prompt: open the text again, or save the layer as a scenario file (File → Save As…)</source>
-        <translation>授業では本物のモデルのヘッドを止めることはできますが、別のプロンプトからの差し替え（パッチ）は残せません。文章を開き直すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
+        <source>a lesson can switch a real model&apos;s heads off, not keep an output or a stream put in from elsewhere (a patch, a mean ablation): open the text again, or save the layer as a scenario file (File → Save As…)</source>
+        <translation>授業では本物のモデルのヘッドを止めることはできますが、外から入れた出力や残差ストリーム（差し替え、平均での置き換え）は残せません。文章を開き直すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
     </message>
     <message>
         <source>a lesson&apos;s real model reads at most {0} characters; this text has {1}</source>

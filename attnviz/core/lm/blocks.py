@@ -125,7 +125,8 @@ def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = Non
     own = np.einsum("gsnd,gnd->gsn", grouped, k)                            # each query's score with itself
     q1[..., d] = -own
     k_largest = np.sqrt(np.einsum("gnd,gnd->gn", k, k).max(axis=-1))[:, None, None]
-    roomy = np.sqrt(np.einsum("gsnd,gsnd->gsn", grouped, grouped)) * k_largest - own <= SHIFT_ROOM
+    bound = np.sqrt(np.einsum("gsnd,gsnd->gsn", grouped, grouped)) * k_largest  # |q|·max|k| ≥ every score
+    roomy = (bound - own <= SHIFT_ROOM) & (bound <= ROUNDING_ROOM)
     k1, v1 = (np.concatenate([x, np.ones((n_kv, n, 1), dtype=np.float32)], axis=-1) for x in (k, v))
     out = np.empty((n_kv, size, n, d), dtype=np.float32)
     kept = None if weights is None else weights.reshape(n_kv, size, n, n)
@@ -140,6 +141,9 @@ def attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, window: int | None = Non
 
 
 SHIFT_ROOM = 60.0
+# float32's rounding of a score is about |q|·|k| · d · 2⁻²⁴: past 2²⁰ it could move a query's own
+# score by more than the room above, so such rows (edited q or k in the thousands) take their largest
+ROUNDING_ROOM = 2.0 ** 20
 
 
 def _attend_block(q1, k1, v1, roomy, start: int, end: int, window: int | None, out, weights=None) -> None:
@@ -190,6 +194,8 @@ def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kep
     """The layer's attention with the user's changes: edits put in, a head switched off gives 0,
     a head given its output (`out`) gives that. With `kept` (a Kept), its weights and every head's
     output are kept there; with `first`, only the rows from `first` on are worked out (see attend)."""
+    if kept is not None and first:
+        raise ValueError("keeping a layer's weights and outputs needs every query's row (first = 0)")
     q, k, v = changed(q, k, v, changes, c.n_heads)
     weights = None if kept is None else np.zeros((c.n_heads, q.shape[1], q.shape[1]), dtype=np.float32)
     y = attend(q, k, v, window_of(c, layer), weights, first)

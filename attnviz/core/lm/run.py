@@ -73,6 +73,11 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
+    if patch is not None and not (0 <= patch.layer < c.n_layers and 0 <= patch.position < len(ids)
+                                  and np.shape(patch.x) == (c.d,)):
+        raise ValueError(f"a patch of the stream entering layer {patch.layer} at position {patch.position} "
+                         f"(shape {np.shape(patch.x)}): the model has {c.n_layers} layers of width {c.d}, "
+                         f"the text {len(ids)} tokens")
     embed, block = FAMILIES[c.family].embed, FAMILIES[c.family].block
     by_layer = changes_by_layer(changes)
     start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0

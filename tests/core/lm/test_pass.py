@@ -75,6 +75,24 @@ def test_blocked_grouped_attention_is_the_cores_attention(n, window, scale):
     np.testing.assert_allclose(got, expected, atol=2e-5 * scale)
 
 
+def test_huge_edited_q_and_k_give_weights_not_nan():
+    """A query's score with itself, rounded in float32, can miss by more than the shift's room when
+    q and k run to thousands (an edit may give them up to a million): those rows take their largest
+    score, and the output stays the softmax's."""
+    rng = np.random.default_rng(0)
+    n, d = 300, 64
+    u = rng.standard_normal((1, n, d))
+    k = (2e4 * u).astype(np.float32)  # each query meets its own key: the largest score, by far
+    q = np.repeat(k, 3, axis=0)
+    v = rng.standard_normal((1, n, d)).astype(np.float32)
+    got = blocks.attend(q, k, v)
+    mask = np.triu(np.full((n, n), -np.inf), 1)
+    expected = attention(q.astype(float), np.repeat(k, 3, axis=0).astype(float), np.repeat(v, 3, axis=0).astype(float),
+                         mask=mask).output
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected, atol=0.05)  # float32 scores of 10⁹ keep about two digits
+
+
 def test_the_hidden_half_of_the_causal_square_is_never_computed(monkeypatch):
     cells = []
     real = blocks._attend_block

@@ -142,6 +142,10 @@ def test_a_patched_run_starts_at_the_patched_layer_and_keeps_the_layers_below():
     assert unpatched.computed == (0, 1) and unpatched.patch is None
     np.testing.assert_allclose(unpatched.logits, base.logits, rtol=0, atol=1e-6)
     np.testing.assert_allclose(unpatched.streams[1], base.streams[1], rtol=0, atol=1e-6)
+    for bad in (StreamPatch(2, 0, patch.x), StreamPatch(1, -1, patch.x), StreamPatch(1, len(ids), patch.x),
+                StreamPatch(1, 0, patch.x[:-1])):  # no such layer or position, or not the model's width
+        with pytest.raises(ValueError, match="patch of the stream"):
+            lm.run(model, ids, after=base, patch=bad)
 
 
 def test_a_position_cell_applied_live_restores_what_the_map_says():

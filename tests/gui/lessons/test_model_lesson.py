@@ -203,3 +203,24 @@ def test_the_four_heads_of_a_real_sentence_are_drawn_in_type_the_back_row_reads(
         # the values: readable, or left out for the colours to tell (at 12 px they were neither)
         assert g.value_font is None or (g.value_font.pixelSize() >= 20 and
                                         QFontMetricsF(g.value_font).horizontalAdvance("0.00") <= g.cell_w)
+
+
+def test_a_real_models_layer_with_a_patch_or_a_given_output_is_no_scene_and_says_why(qtbot):
+    """A lesson says again which heads are off; a stream or an output put in from elsewhere (the
+    workbench's patches, a mean ablation) it cannot say, so such a layer is refused, not saved without it."""
+    from attnviz.core.lessons import Bilingual
+    from attnviz.core.scenario import Change, StreamPatch
+    from attnviz.gui.lessons.editor import NotAScene, model_scene
+    model = lm.load()
+    encoded = lm.encode(model, "The cat ate the fish.")
+    own = lm.run(model, encoded.ids)
+    caption = Bilingual("a", "a")
+    for changes, patch in ((((2, 1, Change(off=True)),), None), ((), StreamPatch(3, 1, own.streams[3][2])),
+                           (((2, 1, Change(out=np.zeros((len(encoded.ids), model.config.d_head)))),), None)):
+        result = lm.run(model, encoded.ids, changes, patch=patch)
+        s = lm.scenario(model, encoded, result, 2)
+        if patch is None and not any(c.out is not None for _, _, c in changes):
+            assert model_scene(s, 1, 3, None, "heads", "each", caption).off == ((2, 1),)
+            continue
+        with pytest.raises(NotAScene, match="not keep an output or a stream put in from elsewhere"):
+            model_scene(s, 1, 3, None, "heads", "each", caption)
