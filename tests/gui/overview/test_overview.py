@@ -266,13 +266,18 @@ def test_an_overview_after_the_file_changed_on_disk_says_so(qtbot, model_file):
     assert "edited" not in dialog.message.text() and dialog.figure is None
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
-def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
+def real_model_overview(window, qtbot) -> None:
+    """The built-in model on a short text, and its overview drawn."""
     window.model.run("The cat ate the fish. It was fresh.")
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
     window.menus.overview_action.trigger()
     qtbot.waitUntil(lambda: window.overview.dialog is not None and window.overview.dialog.figure is not None,
                     timeout=60_000)
+
+
+@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
+    real_model_overview(window, qtbot)
     dialog, d = window.overview.dialog, window.document
     before = dialog.summary.table()[5, 0].copy()
     window.parts.heads.panels[2].set_off(True)  # layer 0, head 2: every later layer reads the model anew
@@ -426,11 +431,7 @@ def test_the_presented_overview_of_30_layers_of_9_heads_shows_every_head_without
 
 @pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
 def test_a_real_models_overview_tags_its_induction_and_previous_token_heads(window, qtbot):
-    window.model.run("The cat ate the fish. It was fresh.")
-    qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=120_000)
-    window.menus.overview_action.trigger()
-    qtbot.waitUntil(lambda: window.overview.dialog is not None and window.overview.dialog.figure is not None,
-                    timeout=60_000)
+    real_model_overview(window, qtbot)
     dialog = window.overview.dialog
     badges = dialog.figure.badges
     assert "induction" in badges[(18, 6)] and "previous" in badges[(16, 0)] and (0, 0) not in badges
