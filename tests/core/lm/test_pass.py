@@ -59,20 +59,23 @@ def test_every_stage_of_every_family_runs_in_float32(family, monkeypatch):
 @pytest.mark.parametrize("n", [1, 7, 300, 700])
 def test_blocked_grouped_attention_is_the_cores_attention(n, window, scale):
     """The model's attention (blocks of queries, K/V heads shared, only the keys a block may see)
-    against the core's attention() on every head's own repeated k and v, in float64; with large
-    scores (scale 40) the rows whose shift has no room take their largest score instead."""
+    against the core's attention() on every head's own repeated k and v, in float64, outputs and
+    weights; with large scores (scale 40) the rows whose shift overflows are worked out again with
+    their largest score."""
     rng = np.random.default_rng(n)
     q = rng.standard_normal((6, n, 8), dtype=np.float32) * scale
     k = rng.standard_normal((2, n, 8), dtype=np.float32) * 2
     v = rng.standard_normal((2, n, 8), dtype=np.float32)
-    got = blocks.attend(q, k, v, window)
+    weights = np.zeros((6, n, n), dtype=np.float32)
+    got = blocks.attend(q, k, v, window, weights)
     mask = None
     if window is not None:
         i, j = np.arange(n)[:, None], np.arange(n)[None, :]
         mask = np.where((j > i) | (j <= i - window), -np.inf, 0.0)
-    expected = attention(q, np.repeat(k, 3, axis=0), np.repeat(v, 3, axis=0), mask=mask).output
+    expected = attention(q, np.repeat(k, 3, axis=0), np.repeat(v, 3, axis=0), mask=mask)
     assert got.dtype == np.float32 and np.isfinite(got).all()
-    np.testing.assert_allclose(got, expected, atol=2e-5 * scale)
+    np.testing.assert_allclose(got, expected.output, atol=2e-5 * scale)
+    np.testing.assert_allclose(weights, expected.weights, atol=2e-5 * scale)
 
 
 def test_huge_edited_q_and_k_give_weights_not_nan():
@@ -93,14 +96,31 @@ def test_huge_edited_q_and_k_give_weights_not_nan():
     np.testing.assert_allclose(got, expected, atol=0.05)  # float32 scores of 10⁹ keep about two digits
 
 
+def test_keys_after_a_query_scoring_past_float32s_range_change_nothing():
+    """Each key scores higher than the one before it, by 2 in base 2: the keys a query may see
+    score at most its own, while those after it in its block reach 2^254 and overflow before the
+    mask zeroes them; those rows are worked out again and come out as the core's."""
+    n, d = 300, 8
+    position = np.arange(n, dtype=np.float32)
+    k = np.zeros((1, n, d), dtype=np.float32)
+    k[0, :, 0] = position * np.float32(2 / np.log2(np.e) * np.sqrt(d) / 40)
+    q = np.zeros((1, n, d), dtype=np.float32)
+    q[0, :, 0] = 40
+    v = np.random.default_rng(0).standard_normal((1, n, d)).astype(np.float32)
+    got = blocks.attend(q, k, v)
+    expected = attention(q.astype(float), k.astype(float), v.astype(float), mask=np.triu(np.full((n, n), -np.inf), 1))
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected.output, atol=1e-4)
+
+
 def test_the_hidden_half_of_the_causal_square_is_never_computed(monkeypatch):
     cells = []
     real = blocks._attend_block
 
-    def counted(q1, k1, v1, roomy, start, end, window, *rest):
+    def counted(q1, k1, v1, start, end, window, *rest):
         low = 0 if window is None else max(0, start - window + 1)
         cells.append(len(q1) * (end - start) * (end - low))
-        return real(q1, k1, v1, roomy, start, end, window, *rest)
+        return real(q1, k1, v1, start, end, window, *rest)
     monkeypatch.setattr(blocks, "_attend_block", counted)
     n = 4096
     rng = np.random.default_rng(0)
@@ -122,9 +142,9 @@ def test_the_last_layer_works_out_the_last_tokens_row_alone_and_the_rest_when_as
     queries = []
     real = blocks._attend_block
 
-    def counted(q1, k1, v1, roomy, start, end, *rest):
+    def counted(q1, k1, v1, start, end, *rest):
         queries.append(end - start)
-        return real(q1, k1, v1, roomy, start, end, *rest)
+        return real(q1, k1, v1, start, end, *rest)
     monkeypatch.setattr(blocks, "_attend_block", counted)
     result = lm.run(model, ids)
     c = model.config
