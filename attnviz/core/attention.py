@@ -106,21 +106,27 @@ class ScoreRows:
         return whole if dtype is None else whole.astype(dtype)
 
 
-def lean_attention(q, k, v, hidden: np.ndarray, divisor: float, dtype=np.float64) -> AttentionTrace:
-    """attention() for one head of a long input: the weights and the output computed in `dtype`
-    (compute._lean asks for float32), in place, and the scores as ScoreRows. `hidden` is
-    [n_q, n_k], True where M is −∞ (shared by every head)."""
-    q, k, v = (np.asarray(a, dtype=dtype) for a in (q, k, v))
-    weights = q @ k.T
-    weights *= dtype(1.0 / divisor)
-    np.putmask(weights, hidden, -np.inf)
-    peak = weights.max(axis=-1, keepdims=True)
-    weights -= np.where(np.isfinite(peak), peak, 0.0).astype(dtype)  # a row with no key stays all −∞
-    np.exp(weights, out=weights)
-    total = weights.sum(axis=-1, keepdims=True)
-    weights /= np.where(total > 0, total, 1.0).astype(dtype)
+def lean_weights(q, k, hidden: np.ndarray, divisor: float, out: np.ndarray) -> np.ndarray:
+    """softmax(q kᵀ ÷ divisor + M) for some query rows of a long input, worked out in place in
+    `out` ([rows, n_k], in its dtype: compute._lean gives float32). `hidden` is those rows' part of
+    [n_q, n_k], True where M is −∞. -> out."""
+    dtype = out.dtype.type
+    np.matmul(np.asarray(q, dtype=dtype), np.asarray(k, dtype=dtype).T, out=out)
+    out *= dtype(1.0 / divisor)
+    np.putmask(out, hidden, -np.inf)
+    peak = out.max(axis=-1, keepdims=True)
+    out -= np.where(np.isfinite(peak), peak, 0.0).astype(dtype)  # a row with no key stays all −∞
+    np.exp(out, out=out)
+    total = out.sum(axis=-1, keepdims=True)
+    out /= np.where(total > 0, total, 1.0).astype(dtype)
+    return out
+
+
+def lean_trace(q, k, hidden: np.ndarray, divisor: float, weights: np.ndarray, output: np.ndarray) -> AttentionTrace:
+    """attention()'s trace for one head of a long input: its weights and output (lean_weights, then
+    weights @ v), and the scores as ScoreRows, worked out only for the rows a view asks for."""
     return AttentionTrace(ScoreRows(q, k), ScoreRows(q, k, divisor), ScoreRows(q, k, divisor, hidden), weights,
-                          (weights @ v).astype(float))
+                          output)
 
 
 def split_heads(x, n_heads):

@@ -3,13 +3,22 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from .attention import AttentionTrace, MultiHeadTrace, ScoreRows, attention, lean_attention, multi_head_attention
+from .attention import (
+    AttentionTrace,
+    MultiHeadTrace,
+    ScoreRows,
+    attention,
+    lean_trace,
+    lean_weights,
+    multi_head_attention,
+)
 from .scenario import Scenario, same_shapes
 
-# heads × tokens² beyond which a scenario's heads are computed lean (attention.lean_attention): 9 heads
+# heads × tokens² beyond which a scenario's heads are computed lean (attention.lean_weights): 9 heads
 # of 680 tokens; below, every intermediate is kept, as the small examples' views have always had them
 LEAN_CELLS = 2 ** 22
 
@@ -52,29 +61,45 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
 
 def _lean(s: Scenario, options, reusable) -> tuple[AttentionTrace, ...]:
     """A long input's heads (a real model's layer at hundreds or thousands of tokens): only the
-    weights (float32) and outputs kept whole, the heads on every core."""
+    weights (float32) and outputs kept whole, worked out on every core; the heads to work out go in
+    parts of rows when there are fewer of them than cores (an edit changes one head)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .blas import one_blas_thread
     hidden, divisor = _lean_mask(s, options)
     dtype = np.float32  # a long input's weights: read as colours and three decimals; float64 took twice as long
+    todo = [i for i, reused in enumerate(reusable) if reused is None]
+    cores = os.cpu_count() or 1
+    cuts = np.linspace(0, s.n, max(1, cores // max(1, len(todo))) + 1).astype(int)
+    weights = {i: np.empty((s.n, s.n), dtype=dtype) for i in todo}
+    outputs = {i: np.empty((s.n, s.heads[i].v.shape[1])) for i in todo}
 
-    def trace(i):
+    def part(i, lo, hi):
         h = s.heads[i]
-        return reusable[i] or lean_attention(h.q, h.k, h.v, hidden, divisor, dtype)
-    with one_blas_thread(), ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        return tuple(pool.map(trace, range(len(s.heads))))
+        w = lean_weights(h.q[lo:hi], h.k, hidden[lo:hi], divisor, weights[i][lo:hi])
+        outputs[i][lo:hi] = w @ np.asarray(h.v, dtype=dtype)
+    with one_blas_thread(), ThreadPoolExecutor(cores) as pool:
+        list(pool.map(lambda job: part(*job), [(i, lo, hi) for i in todo for lo, hi in zip(cuts[:-1], cuts[1:])]))
+    return tuple(reusable[i] or lean_trace(np.asarray(h.q, dtype=dtype), np.asarray(h.k, dtype=dtype), hidden,
+                                           divisor, weights[i], outputs[i])
+                 for i, h in enumerate(s.heads))
 
 
 def _lean_mask(s: Scenario, options) -> tuple[np.ndarray, float]:
     """(hidden [n, n], the scores' divisor) of a long input under its settings."""
     n = s.n
     mask = options["mask"]
-    if mask is not None:
-        hidden = np.isneginf(mask)
-    else:
-        hidden = np.triu(np.ones((n, n), dtype=bool), 1) if options["causal"] else np.zeros((n, n), dtype=bool)
+    hidden = np.isneginf(mask) if mask is not None else _hidden_of(n, options["causal"])
     return hidden, (np.sqrt(s.heads[0].q.shape[1]) if options["scale"] else 1.0) * options["temperature"]
+
+
+@lru_cache(maxsize=2)
+def _hidden_of(n: int, causal: bool) -> np.ndarray:
+    """[n, n] read-only: the causal mask's hidden half, or nothing hidden. The same array for every
+    compute of a length, so a head's panel knows its mask unchanged by identity (16 MB at 4,096)."""
+    hidden = np.triu(np.ones((n, n), dtype=bool), 1) if causal else np.zeros((n, n), dtype=bool)
+    hidden.setflags(write=False)
+    return hidden
 
 
 def known(s: Scenario, weights: np.ndarray, outputs: np.ndarray) -> Result:

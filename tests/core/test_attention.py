@@ -143,3 +143,30 @@ def test_recomputing_after_an_edit_reuses_the_unchanged_heads_and_equals_a_fresh
         np.testing.assert_array_equal(a.output, b.output)
     cooler = with_settings(edited, temperature=0.5)  # settings change every head
     assert all(h is not g for h, g in zip(compute(cooler, (edited, again)).heads, again.heads))
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_a_long_inputs_edited_head_is_worked_out_in_parts_of_rows_and_is_the_cores_attention(cores, monkeypatch):
+    """A long input (more than LEAN_CELLS) keeps only weights and outputs; an edit changes one head,
+    whose rows then go to every core in parts: the same numbers as attention() on the whole head."""
+    import importlib
+
+    from attnviz.core.scenario import make_head, make_scenario, with_value
+    computing = importlib.import_module("attnviz.core.compute")  # the module, not its compute()
+    monkeypatch.setattr(computing.os, "cpu_count", lambda: cores)
+    rng = np.random.default_rng(0)
+    n = 700
+    heads = [make_head(f"h{i}", *(rng.standard_normal((n, 8)) for _ in "qkv")) for i in range(9)]
+    s = make_scenario([f"t{i}" for i in range(n)], heads)
+    assert len(s.heads) * n * n > computing.LEAN_CELLS
+    first = computing.compute(s)
+    edited = with_value(s, 4, "q", n - 1, 0, 3.0)
+    parts = []
+    real = computing.lean_weights
+    monkeypatch.setattr(computing, "lean_weights", lambda q, *rest: parts.append(len(q)) or real(q, *rest))
+    again = computing.compute(edited, (s, first))
+    assert sorted(parts) == sorted(np.diff(np.linspace(0, n, cores + 1).astype(int)).tolist())  # one head, in parts
+    assert all(again.heads[i] is first.heads[i] for i in range(9) if i != 4)
+    whole = attention(edited.heads[4].q, edited.heads[4].k, edited.heads[4].v, causal=True)
+    np.testing.assert_allclose(again.heads[4].weights, whole.weights, atol=1e-6)
+    np.testing.assert_allclose(again.heads[4].output, whole.output, atol=1e-5)

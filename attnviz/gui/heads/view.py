@@ -487,7 +487,7 @@ def _same_picture(a: HeatmapData | None, b: HeatmapData) -> bool:
     if a is None:
         return False
     fields = ("tokens", "title", "selected_row", "only_row", "row_text", "colored", "asked")
-    return (a.weights is b.weights and np.array_equal(a.masked, b.masked)
+    return (a.weights is b.weights and (a.masked is b.masked or np.array_equal(a.masked, b.masked))
             and all(getattr(a, f) == getattr(b, f) for f in fields))
 
 
