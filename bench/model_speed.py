@@ -28,7 +28,9 @@ sys.path.insert(0, {root!r})
 import numpy as np
 from attnviz.core import lm
 from attnviz.core.blas import model_threads, use_one_thread
-use_one_thread()  # as `attnviz` starts; the pass takes every core itself
+from attnviz.core.lm.allocator import one_heap
+one_heap()
+use_one_thread()  # both as `attnviz` starts; the pass takes every core itself
 model = lm.load()
 print("ready", flush=True)
 for line in sys.stdin:

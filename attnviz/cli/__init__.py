@@ -16,6 +16,7 @@ import sys
 import textwrap
 
 from ..core.blas import use_one_thread
+from ..core.lm.allocator import one_heap
 from ..core.scenario import ScenarioError
 from ..core.text import visible
 from . import (
@@ -63,6 +64,7 @@ def command_list(commands: dict, indent: str) -> str:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    one_heap()  # before any thread of AttnViz's own (lm/allocator.py)
     use_one_thread()
     commands, window_parser, names = build_parsers()
     out = _utf8_stdout()

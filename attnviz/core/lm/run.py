@@ -62,11 +62,12 @@ class Run:
         return np.stack([self.matrix(layer, m, h) for h in range(len(self.q[layer]))])
 
 
-def pass_bytes(c, n: int) -> int:
-    """What a pass over n tokens holds at its fullest: every layer's kept stream, q, k and v, and
-    one layer's feed-forward (its gate, up and product, [n, d_ff] each), float32."""
+def pass_bytes(c, n: int, weights: bool = False) -> int:
+    """What a pass over n tokens holds at its fullest: every layer's kept stream, q, k and v, one
+    layer's feed-forward (its gate, up and product, [n, d_ff] each) and, with `weights`, the weights
+    of the layer a window shows first [H, n, n]; float32."""
     kept = c.n_layers * n * (c.d + (c.n_heads + 2 * c.n_kv_heads) * c.d_head)
-    return 4 * (kept + 3 * n * c.d_ff)
+    return 4 * (kept + 3 * n * c.d_ff + (c.n_heads * n * n if weights else 0))
 
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
@@ -92,7 +93,7 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     if start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
-    keep_freed(pass_bytes(c, len(ids)))
+    keep_freed(pass_bytes(c, len(ids), weights=shown is not None))
     with model_threads(shared_out(len(ids))):
         x = after.streams[start] if start else embed(model, ids).astype(np.float32)  # [n, d]
         for index in range(start, c.n_layers):
