@@ -65,9 +65,10 @@ def settle(app, window, limit: float = 600.0) -> None:
 
 def figures(n: int = 1000, rounds: int = 3, warm: int = 2) -> list[dict]:
     """The window against the model alone, `rounds` times, after `warm` opens of the same text
-    whose first is reported on its own: a process's first texts meet memory it has never used
-    (lm/allocator.py: on this project's virtual machine the kernel takes 5 ms for each fresh 2 MB),
-    and from the third on the window reuses what the last ones freed."""
+    (each with the model's own pass beside it, as in a round), the first of them reported on its
+    own: a process's first texts meet memory it has never used (lm/allocator.py: on this project's
+    virtual machine the kernel takes 5 ms for each fresh 2 MB), and from the third on the window
+    reuses what the last ones freed."""
     import numpy as np
     from PySide6.QtWidgets import QTableView
 
@@ -90,12 +91,13 @@ def figures(n: int = 1000, rounds: int = 3, warm: int = 2) -> list[dict]:
     text = text_of(model, n)
     ids = lm.encode(model, text).ids
     opened, forward, edited, rerun, first = [], [], {}, {}, []
-    for _ in range(warm):
+    for _ in range(warm):  # as a round starts: the window's run and the model's own both alive
         window.document.undo_stack.setClean()
         start = time.perf_counter()
         window.model.run(text)
         settle(app, window)
         first.append(time.perf_counter() - start)
+        base = lm.run(model, ids)
     for _ in range(rounds):
         window.document.undo_stack.setClean()
         start = time.perf_counter()
