@@ -71,18 +71,17 @@ def _lean(s: Scenario, options, reusable) -> tuple[AttentionTrace, ...]:
     todo = [i for i, reused in enumerate(reusable) if reused is None]
     cores = os.cpu_count() or 1
     cuts = np.linspace(0, s.n, max(1, cores // max(1, len(todo))) + 1).astype(int)
+    qkv = {i: [np.asarray(s.heads[i].matrix(m), dtype=dtype) for m in "qkv"] for i in todo}
     weights = {i: np.empty((s.n, s.n), dtype=dtype) for i in todo}
-    outputs = {i: np.empty((s.n, s.heads[i].v.shape[1])) for i in todo}
+    outputs = {i: np.empty((s.n, qkv[i][2].shape[1])) for i in todo}
 
     def part(i, lo, hi):
-        h = s.heads[i]
-        w = lean_weights(h.q[lo:hi], h.k, hidden[lo:hi], divisor, weights[i][lo:hi])
-        outputs[i][lo:hi] = w @ np.asarray(h.v, dtype=dtype)
+        q, k, v = qkv[i]
+        outputs[i][lo:hi] = lean_weights(q[lo:hi], k, hidden[lo:hi], divisor, weights[i][lo:hi]) @ v
     with one_blas_thread(), ThreadPoolExecutor(cores) as pool:
         list(pool.map(lambda job: part(*job), [(i, lo, hi) for i in todo for lo, hi in zip(cuts[:-1], cuts[1:])]))
-    return tuple(reusable[i] or lean_trace(np.asarray(h.q, dtype=dtype), np.asarray(h.k, dtype=dtype), hidden,
-                                           divisor, weights[i], outputs[i])
-                 for i, h in enumerate(s.heads))
+    return tuple(reusable[i] or lean_trace(*qkv[i][:2], hidden, divisor, weights[i], outputs[i])
+                 for i in range(len(s.heads)))
 
 
 def _lean_mask(s: Scenario, options) -> tuple[np.ndarray, float]:

@@ -163,7 +163,7 @@ def _shifted(q1, k1, v1, start: int, end: int, low: int, window: int | None, out
     if window is None or end - 1 - window < low:
         scores[..., start - low:] *= _seen(b)                # only the diagonal square has hidden keys
     else:
-        scores *= _hidden_additive(start, end, low, window) == 0
+        scores *= ~_hidden(start, end, low, window)
     y = (scores.reshape(size * b, end - low) @ v1[low:end]).reshape(size, b, d1)
     np.divide(y[..., :-1], y[..., -1:], out=out[:, start:end])
     if weights is not None:
@@ -175,7 +175,8 @@ def _rescued(q1, k1, v1, lost, start: int, end: int, low: int, window: int | Non
     """The rows `lost` ([size, b] of a block) worked out with their largest score as the shift."""
     heads, rows = np.nonzero(lost)
     d = q1.shape[-1] - 1
-    scores = q1[heads, start + rows, :d] @ k1[low:end, :d].T + _hidden_additive(start, end, low, window)[rows]
+    scores = q1[heads, start + rows, :d] @ k1[low:end, :d].T
+    np.putmask(scores, _hidden(start, end, low, window)[rows], -np.inf)
     scores -= scores.max(axis=-1, keepdims=True)
     np.exp2(scores, out=scores)
     y = scores @ v1[low:end]
@@ -190,13 +191,12 @@ def _seen(b: int) -> np.ndarray:
     return np.tril(np.ones((b, b), dtype=np.float32))
 
 
-def _hidden_additive(start: int, end: int, low: int, window: int | None) -> np.ndarray:
-    """[end − start, end − low]: −∞ where query start + i may not see key low + j (after it, or
-    with a `window`, that many tokens or more before it), else 0."""
+def _hidden(start: int, end: int, low: int, window: int | None) -> np.ndarray:
+    """[end − start, end − low] bool: True where query start + i may not see key low + j (after it,
+    or with a `window`, that many tokens or more before it)."""
     i = np.arange(start, end)[:, None]
     j = np.arange(low, end)[None, :]
-    hidden = (j > i) if window is None else (j > i) | (j <= i - window)
-    return np.where(hidden, np.float32(-np.inf), np.float32(0))
+    return (j > i) if window is None else (j > i) | (j <= i - window)
 
 
 WORKERS = os.cpu_count() or 1
