@@ -4,7 +4,15 @@ AttnViz multiplies small matrices (a head is n × 64): measured on a shared two-
 bench`, "BLAS threads"), OpenBLAS's second thread makes every one of them slower (a 128 × 12
 recompute 16 → 21 ms median and 16 → 76 ms at the 90th percentile): the threads wait for each other
 and for the window. A real model's products at hundreds of tokens are large enough to share
-(model_threads). A user's own OPENBLAS_NUM_THREADS, OMP_NUM_THREADS or MKL_NUM_THREADS is left as it is."""
+(model_threads). A user's own OPENBLAS_NUM_THREADS, OMP_NUM_THREADS or MKL_NUM_THREADS is left as it is.
+
+OpenBLAS (threads of its own, not OpenMP) has one limit for the whole process, and threadpoolctl ≥ 3.8
+lets only one Python thread set it: the first that does, until its `with` ends; any other thread's
+limit is ignored without a word. A limit set for the whole process has no `with` to end, so
+use_one_thread hands that right back at once (_release): otherwise the thread that starts AttnViz
+would keep it for ever, and a model's pass on the window's worker thread would run on one BLAS
+thread where the same pass on the command line runs on every core, its sums split differently
+(different last bits on CPUs whose kernels split them by thread) and, for short texts, slower."""
 from __future__ import annotations
 
 import os
@@ -19,11 +27,11 @@ def use_one_thread() -> bool:
     or threadpoolctl is missing (then nothing changes)."""
     if any(os.environ.get(name) for name in CHOSEN_BY_USER):
         return False
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
+    controller = _controller()
+    if controller is None:
         return False
-    threadpool_limits(1, user_api="blas")
+    controller.limit(limits=1, user_api="blas")
+    _release()
     return True
 
 
@@ -52,6 +60,16 @@ def _controller():
     except ImportError:
         return None
     return ThreadpoolController()
+
+
+def _release() -> None:
+    """This thread gives up its right to set OpenBLAS's limit (threadpoolctl ≥ 3.8; before it, any
+    thread may set it and there is nothing to give up)."""
+    import threadpoolctl
+    openblas = getattr(threadpoolctl, "OpenBLASController", None)
+    clear = getattr(openblas, "clear_controlling_thread", None)
+    if clear is not None:
+        clear()
 
 
 def one_blas_thread():
