@@ -4,6 +4,7 @@ K/V head kept, a pass's working memory bounded, and against transformers on 1,00
 (tools/long_reference.py made tests/golden/smollm2/long.npz)."""
 from __future__ import annotations
 
+import os
 import sys
 import tracemalloc
 from pathlib import Path
@@ -19,7 +20,7 @@ from attnviz.core.lm.run import pass_bytes
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
-needs_smollm2 = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+needs_smollm2 = pytest.mark.real_model("smollm2")
 
 
 def tiny(family: str):
@@ -265,3 +266,37 @@ print(*faults)
     assert out[0] == "True"
     first, second = int(out[1]), int(out[2])
     assert first > 50 and second < first / 20, (first, second)  # 2 MB pages where the kernel gives them
+
+
+SAME_ON_EVERY_THREAD = """
+import threading
+import numpy as np
+from attnviz.core import lm
+from attnviz.core.blas import use_one_thread
+use_one_thread()                                   # as `attnviz` starts, on the main thread
+model = lm.load()
+ids = lm.encode(model, "The cat ate the fish. It was fresh.").ids
+on_worker = []
+worker = threading.Thread(target=lambda: on_worker.append(lm.run(model, ids)))  # the window's first pass
+worker.start()
+worker.join()
+on_main = lm.run(model, ids)                       # `attnviz model`
+print(np.array_equal(on_main.probs, on_worker[0].probs),
+      all(np.array_equal(a, b) for a, b in zip(on_main.streams, on_worker[0].streams)))
+"""
+
+
+@needs_smollm2
+def test_a_pass_on_the_windows_worker_thread_is_the_command_lines_bit_for_bit():
+    """The window and `attnviz model` run the same pass with the same BLAS threads, whichever thread
+    runs it. OPENBLAS_CORETYPE=Haswell: the kernels of AMD EPYC machines without AVX-512, whose
+    sums come out differently when two BLAS threads share a product instead of one (on this
+    machine's own kernels they do not, and the test would pass with the threads wrong)."""
+    import subprocess
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                                            "MKL_NUM_THREADS")}
+    env["OPENBLAS_CORETYPE"] = "Haswell"
+    result = subprocess.run([sys.executable, "-c", SAME_ON_EVERY_THREAD], capture_output=True, text=True,
+                            env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
