@@ -14,7 +14,7 @@ from attnviz.core import session as sessions
 from attnviz.core.blas import use_one_thread
 from attnviz.core.scenario import head_is_off
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 TEXT = "The cat ate the fish. It was fresh."
 
 
@@ -74,16 +74,21 @@ def test_a_saved_session_reopens_with_every_change_and_the_same_prediction(windo
 
 
 def test_a_session_saved_in_the_window_runs_the_same_in_a_fresh_process(window, qtbot, tmp_path):
-    use_one_thread()  # as `attnviz` runs the window: the same BLAS, the same sums, bit for bit
+    use_one_thread()  # as `attnviz` runs the window
     result = edit_layer_5_and_switch_22_8_off(window, qtbot)
     path = tmp_path / "s.attnviz-model.json"
     assert window.files.save_to(str(path))
     out = subprocess.run([sys.executable, "-m", "attnviz", "model", "--session", str(path), "--top-k", "20"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    printed = json.loads(out.stdout)["next"]
-    expected = lm.top(window.model.runner.model, result.probs, 20)
-    assert [(r["id"], r["p"]) for r in printed] == [(i, p) for i, _, p in expected]
+    printed = {r["id"]: r["p"] for r in json.loads(out.stdout)["next"]}
+    expected = {i: p for i, _, p in lm.top(window.model.runner.model, result.probs, 20)}
+    assert printed.keys() == expected.keys()
+    # Another process's float32 pass may sum in another order (its memory, its BLAS's split): the
+    # probabilities agree to float32's rounding of 30 layers (seen: 7e-8 relative), while either change
+    # left out moves one of them by 1 % or more.
+    for i, p in expected.items():
+        assert printed[i] == pytest.approx(p, rel=1e-5, abs=1e-7)
 
 
 def test_saving_a_session_again_after_more_changes_keeps_them_all(window, qtbot, tmp_path):

@@ -11,7 +11,7 @@ from attnviz.core.research import head_types, patch, sweep
 from attnviz.core.scenario import Change, StreamPatch
 from attnviz.gui.common.i18n import install_language
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 CLEAN, CORRUPTED = "The Eiffel Tower is in the city of", "The Colosseum is in the city of"
 TEXT = "When Mary and John went to the store, John gave a drink to"
 
@@ -47,7 +47,11 @@ def test_patching_maps_what_each_head_restores_and_a_click_shows_that_patch_live
     view = ran(d, qtbot, "patch")
     clean, corrupted = (lm.run(model, lm.encode(model, t).ids) for t in (CLEAN, CORRUPTED))
     expect = patch.patch(model, clean, corrupted, 7042, 7268).restored
-    assert view.values.shape == (30, 9) and np.abs(view.values - expect).max() < 1e-9
+    # the map's work ran on the dialog's thread, this on the test's: restored is a ratio of float32 logit
+    # differences (|logit| < 30, float32's step there 2e-6): another order of sums moves it by ~1e-6,
+    # a thousandth of the 1 % the map shows
+    assert view.values.shape == (30, 9)
+    np.testing.assert_allclose(view.values, expect, rtol=0, atol=1e-5)
     assert "layer 23, head 4 (51%)" in d.patch_summary.text() and "·Paris − ·Rome" in d.patch_summary.text()
     click_cell(view, 23, 4)
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
@@ -71,7 +75,7 @@ def test_a_cell_of_the_residual_stream_map_applies_that_patch_live_and_edits_kee
     view = ran(d, qtbot, "patch")
     clean, corrupted = (lm.run(model, lm.encode(model, t).ids) for t in (CLEAN, CORRUPTED))
     found = patch.patch(model, clean, corrupted, 7042, 7268, by="position")
-    assert np.abs(view.values - found.restored).max() < 1e-9
+    np.testing.assert_allclose(view.values, found.restored, rtol=0, atol=1e-5)  # as the map by head, above
     position = int(np.argmax(found.restored[10]))
     click_cell(view, 10, position)
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
@@ -92,7 +96,7 @@ def test_a_cell_of_the_residual_stream_map_applies_that_patch_live_and_edits_kee
     latest = window.model.runner.latest
     assert latest.patch is live.patch and [(layer, h, c.off) for layer, h, c in latest.changes] == [(10, 3, True)]
     expect = lm.run(model, corrupted.ids, ((10, 3, Change(off=True)),), patch=live.patch)
-    np.testing.assert_array_equal(latest.probs, expect.probs)
+    np.testing.assert_allclose(latest.probs, expect.probs, rtol=1e-5, atol=1e-9)  # the worker's pass, and this one
 
 
 def test_the_sweep_maps_each_heads_delta_log_p_and_a_click_switches_that_head_off(window, qtbot, model):
@@ -100,7 +104,9 @@ def test_the_sweep_maps_each_heads_delta_log_p_and_a_click_switches_that_head_of
     view = ran(d, qtbot, "sweep")
     result = lm.run(model, lm.encode(model, TEXT).ids)
     expect = sweep.sweep(model, result, 5099).delta_logp
-    assert np.abs(view.values - expect).max() < 1e-9 and "layer 1, head 5" in d.sweep_summary.text()
+    # Δ log p from float32 logits summed on another thread (see the patching map): ~1e-5 apart at most
+    np.testing.assert_allclose(view.values, expect, rtol=0, atol=1e-4)
+    assert "layer 1, head 5" in d.sweep_summary.text()
     click_cell(view, 29, 1)
     qtbot.waitUntil(lambda: window.document.scenario.live is not None, timeout=60_000)
     live = window.document.scenario.live
@@ -185,7 +191,7 @@ def test_api_show_opens_the_window_on_a_run_with_its_changes(qtbot):
     live = window.document.scenario.live
     assert live.layer == 29 and [(c[0], c[1], c[2].off) for c in live.changes] == [(29, 1, True)]
     items = window.findChild(object, "nextTokenView").items()
-    assert items[0][0] == "·Mary" and abs(items[0][1] - run.probs[5099]) < 1e-9 and round(items[0][2], 2) == 0.92
+    assert items[0][0] == "·Mary" and abs(items[0][1] - run.probs[5099]) < 1e-6 and round(items[0][2], 2) == 0.92
 
 
 def test_the_input_may_be_token_ids_and_bos_may_be_left_out(window, qtbot):
