@@ -11,3 +11,82 @@ with open(_SCREEN, "w") as _f:
 os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_SCREEN}"
 # Autosaves and error logs of test runs go to a throwaway folder, never the user's.
 os.environ.setdefault("ATTNVIZ_DATA_DIR", tempfile.mkdtemp(prefix="attnviz-test-data-"))
+
+import pytest  # noqa: E402 (after the environment above, as every test module's imports are)
+
+from attnviz.core import lm  # noqa: E402
+from attnviz.core.lm import catalog  # noqa: E402
+
+# ---------------------------------------------------------------- the real models' tests, counted
+# A test that runs a real model is marked @pytest.mark.real_model("smollm2") or ("gemma3"): skipped,
+# saying how to install it, where the model is not installed; counted at the end of the run, where a
+# marked test skipped although its model is installed fails the run (it would hide what it guards).
+REAL_MODELS = {"smollm2": ("SmolLM2-135M (the built-in model)", lm.bundled_model, "make installs it"),
+               "gemma3": ("Gemma 3 270M", catalog.gemma_chunks, catalog.GEMMA_INSTALL)}
+_real_outcomes: dict[str, dict[str, list]] = {name: {"ran": [], "skipped": []} for name in REAL_MODELS}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "real_model(name): runs a real model (smollm2 or gemma3); skipped "
+                                       "without it, counted at the end of the run")
+
+
+def _installed(name: str) -> bool:
+    return REAL_MODELS[name][1]() is not None
+
+
+def _real_model_of(item) -> str | None:
+    mark = item.get_closest_marker("real_model")
+    if mark is None:
+        return None
+    if mark.args[0] not in REAL_MODELS:
+        raise pytest.UsageError(f"{item.nodeid}: real_model({mark.args[0]!r}) is not one of {sorted(REAL_MODELS)}")
+    return mark.args[0]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = _real_model_of(item)
+        if name is not None and not _installed(name):
+            title, _, install = REAL_MODELS[name]
+            item.add_marker(pytest.mark.skip(reason=f"{title} is not installed ({install})"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    name = _real_model_of(item)
+    if name is not None and (report.when == "call" or report.skipped):
+        _real_outcomes[name]["skipped" if report.skipped else "ran"].append((item.nodeid, report))
+
+
+def _hidden() -> list:
+    """The marked tests skipped although their model is installed."""
+    return [(nodeid, report) for name in REAL_MODELS if _installed(name)
+            for nodeid, report in _real_outcomes[name]["skipped"]]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session, exitstatus):
+    """The run's last lines: how many tests each real model ran (after pytest's own summary)."""
+    if _hidden() and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    result = yield
+    terminal = session.config.pluginmanager.get_plugin("terminalreporter")
+    if terminal is not None:
+        _summarise(terminal)
+    return result
+
+
+def _summarise(terminal) -> None:
+    terminal.section("real models", sep="-")
+    for name, (title, _, install) in REAL_MODELS.items():
+        ran, skipped = _real_outcomes[name]["ran"], _real_outcomes[name]["skipped"]
+        if not _installed(name):
+            terminal.write_line(f"{title}: not installed ({install}): {len(skipped)} tests skipped")
+        else:
+            terminal.write_line(f"{title}: {len(ran)} tests ran")
+    for nodeid, report in _hidden():
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+        terminal.write_line(f"FAILED: {nodeid} was skipped although its model is installed: {reason}",
+                            red=True, bold=True)

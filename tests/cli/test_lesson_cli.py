@@ -164,7 +164,7 @@ def test_the_real_models_lesson_without_the_model_says_how_to_install_it_and_wri
     assert not shot.exists()
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(capsys, tmp_path):
     lesson = json.loads(dumps(builtin_lesson("real-model")))
     lesson["scenes"][3]["layer"] = 40

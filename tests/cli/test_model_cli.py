@@ -6,9 +6,9 @@ import pytest
 
 import gguf_writer
 from attnviz.cli import main
-from attnviz.core import lm, load_scenario
+from attnviz.core import load_scenario
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 TEXT = "The cat ate the fish. It was fresh."
 
 

@@ -105,7 +105,7 @@ def test_a_tiny_model_prints_json_with_numbers_only(tmp_path):
     assert doc["token_ids"] == [256, 257] and len(p) == 10 and all(1 >= a >= b > 0 for a, b in zip(p, p[1:]))
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_the_real_model_with_4_kb_overwritten_is_refused_as_damaged(tmp_path):
     damaged = tmp_path / "SmolLM2-damaged.gguf"
     shutil.copyfile(lm.bundled_model(), damaged)

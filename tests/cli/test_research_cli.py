@@ -9,9 +9,8 @@ import pytest
 
 from attnviz import api
 from attnviz.cli import main
-from attnviz.core import lm
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 CLEAN, CORRUPTED = "The Eiffel Tower is in the city of", "The Colosseum is in the city of"
 TEXT = "When Mary and John went to the store, John gave a drink to"
 

@@ -4,9 +4,8 @@ import json
 import pytest
 
 from attnviz.cli import main
-from attnviz.core import lm
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 TEXT = "The cat ate the fish. It was fresh."
 
 

@@ -170,7 +170,7 @@ def test_the_model_file_must_be_the_one_the_session_was_made_with(tmp_path):
         check_model(session, tmp_path / "gone.gguf")
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     from attnviz.core.session import identity
     model = lm.load()
@@ -188,7 +188,7 @@ def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     assert result.matrix(5, "q", 0)[3, 7] == 9.0
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_restoring_a_patched_stream_runs_the_model_with_it_as_a_direct_run_does():
     from attnviz.core.session import identity
     model = lm.load()
@@ -228,7 +228,7 @@ def test_a_hugging_face_folders_session_names_the_folder_by_its_files_and_runs_a
         restore(session, lambda p: lm.load(p))
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_a_chat_session_is_read_again_in_the_chat_template(tmp_path):
     from attnviz.core.session import identity, session_of
     model = lm.load()

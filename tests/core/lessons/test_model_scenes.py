@@ -10,7 +10,7 @@ from attnviz.core.lessons import LessonError, builtin_lesson, dumps, loads, open
 from attnviz.core.lessons.model import ModelRuns
 
 TEXT = "The cat ate the fish. The fish was fresh. The cat"
-needs_model = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+needs_model = pytest.mark.real_model("smollm2")
 
 
 def lesson(**scene) -> str:

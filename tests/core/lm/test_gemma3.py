@@ -17,8 +17,7 @@ from attnviz.core.lm import catalog
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "gemma3"
 TOLERANCE = 1e-4
 
-pytestmark = pytest.mark.skipif(catalog.gemma_chunks() is None,
-                                reason=f"Gemma 3 is not installed ({catalog.GEMMA_INSTALL})")
+pytestmark = pytest.mark.real_model("gemma3")
 
 
 @pytest.fixture(scope="module")

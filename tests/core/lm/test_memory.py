@@ -8,7 +8,6 @@ import tracemalloc
 import pytest
 
 from attnviz.core import lm
-from attnviz.core.lm import catalog
 
 
 def loaded(source):
@@ -22,10 +21,8 @@ def loaded(source):
 
 
 @pytest.mark.parametrize("source", [
-    pytest.param(None, marks=pytest.mark.skipif(lm.bundled_model() is None,
-                                                reason="the built-in model is not installed")),
-    pytest.param(lm.GEMMA_ID, marks=pytest.mark.skipif(catalog.gemma_chunks() is None,
-                                                       reason="the Gemma 3 package is not installed")),
+    pytest.param(None, marks=pytest.mark.real_model("smollm2")),
+    pytest.param(lm.GEMMA_ID, marks=pytest.mark.real_model("gemma3")),
 ], ids=["smollm2", "gemma3"])
 def test_loading_holds_no_second_copy_of_the_weights(source):
     model, peak = loaded(source)

@@ -13,7 +13,7 @@ from attnviz.core.scenario import MAX_TEXT_LENGTH, Change, with_head_off, with_v
 from attnviz.core.text import first_control
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "smollm2"
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,10 @@ GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "smollm2" / "tokens.js
 
 @pytest.fixture(scope="module")
 def smollm2():
-    if lm.bundled_model() is None:
-        pytest.skip("the built-in model is not installed")
     return lm.load()
 
 
+@pytest.mark.real_model("smollm2")
 def test_ids_are_the_reference_tokenizers_on_every_golden_sentence(smollm2):
     """llama.cpp's and transformers' ids (they agree on these): English, Japanese, digits, emoji,
     whitespace, contractions, full-width letters."""
@@ -29,18 +28,21 @@ def test_ids_are_the_reference_tokenizers_on_every_golden_sentence(smollm2):
         assert ids == sentence["ids_llama_cpp"] == sentence["ids_transformers"], sentence["text"]
 
 
+@pytest.mark.real_model("smollm2")
 def test_a_character_split_into_byte_tokens_is_labelled_by_its_place(smollm2):
     labels = lm.encode(smollm2, "猫が魚").labels
     assert labels[:3] == ("猫 1/3", "猫 2/3", "猫 3/3")
     assert lm.encode(smollm2, "The cat").labels == ("The", "·cat")
 
 
+@pytest.mark.real_model("smollm2")
 def test_a_special_token_typed_in_the_text_is_one_token(smollm2):
     encoded = lm.encode(smollm2, "<|im_start|>user hi")
     assert encoded.ids[0] == smollm2.vocabulary.index("<|im_start|>") and encoded.labels[0] == "<|im_start|>"
     assert lm.token_text(smollm2, encoded.ids[0]) == "<|im_start|>"
 
 
+@pytest.mark.real_model("smollm2")
 def test_the_chat_template_wraps_the_text_as_the_users_message(smollm2):
     encoded = lm.encode(smollm2, "猫が魚を食べた。", chat=True)
     assert encoded.labels[0] == "<|im_start|>" and "<|im_start|>" in encoded.labels[1:]

@@ -9,7 +9,7 @@ import pytest
 from attnviz import api
 from attnviz.core import lm
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "API.md"
 
 

@@ -16,7 +16,7 @@ from attnviz.core.scenario import Change, StreamPatch
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
-needs_smollm2 = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+needs_smollm2 = pytest.mark.real_model("smollm2")
 TOLERANCE = 1e-4
 
 

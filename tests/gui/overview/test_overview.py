@@ -275,7 +275,7 @@ def real_model_overview(window, qtbot) -> None:
                     timeout=60_000)
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_a_head_switched_off_in_the_real_model_marks_the_overview_and_refresh_shows_the_true_numbers(window, qtbot):
     real_model_overview(window, qtbot)
     dialog, d = window.overview.dialog, window.document
@@ -429,7 +429,7 @@ def test_the_presented_overview_of_30_layers_of_9_heads_shows_every_head_without
     assert figure.blocks is None  # the desk lays it out as before
 
 
-@pytest.mark.skipif(lm.bundled_model() is None, reason="the built-in model is not installed")
+@pytest.mark.real_model("smollm2")
 def test_a_real_models_overview_tags_its_induction_and_previous_token_heads(window, qtbot):
     real_model_overview(window, qtbot)
     dialog = window.overview.dialog
