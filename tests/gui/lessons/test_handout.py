@@ -71,8 +71,8 @@ def ink(tmp_path, data: bytes, page: int, box) -> float:
     return sum(b < 128 for b in pixels) / max(1, int(width) * int(height))
 
 
-@pytest.fixture(scope="module", params=[(x, lang) for x in LESSONS for lang in ("ja", "en")],
-                ids=lambda p: f"{p[0]}-{p[1]}")
+@pytest.fixture(scope="module", params=[pytest.param((x, lang), id=f"{x}-{lang}", marks=[pytest.mark.real_model(
+    "smollm2")] * builtin_lesson(x).needs_model) for x in LESSONS for lang in ("ja", "en")])
 def handout(request, qapp):
     lesson_id, lang = request.param
     create_app()  # AttnViz's fonts (Noto Sans CJK) installed, as the autouse fixture does, which runs later

@@ -59,7 +59,8 @@ def press(w, qtbot, key, times=1):
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("lesson_id", [lesson.id for lesson in list_lessons()])
+@pytest.mark.parametrize("lesson_id", [pytest.param(x.id, marks=[pytest.mark.real_model("smollm2")] * x.needs_model)
+                                       for x in list_lessons()])
 def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_no_dialog(qtbot, lesson_id, lang):
     w = giving(qtbot, lesson_id, lang)
     lesson = builtin_lesson(lesson_id)
