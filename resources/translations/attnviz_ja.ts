@@ -3234,12 +3234,12 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>クエリ {0} は範囲外です。このシナリオの {1} 版のトークンは 0 から {2} です</translation>
     </message>
     <message>
-        <source>the question hides the next token, which only a real model predicts; this scene&apos;s scenario is not one</source>
-        <translation>この問いは次のトークンを隠しますが、それを予測するのは実際のモデルだけです。この場面のシナリオはモデルではありません</translation>
+        <source>the question&apos;s answer ties on screen ({0}): {1} and {2}; a question needs one answer the class can see</source>
+        <translation>問いの答えが画面上で同点です（{0}）：{1} と {2}。問いには、クラスが見て分かる答えが一つ必要です</translation>
     </message>
     <message>
-        <source>the question asks for the most attended key, but keys tie for it (weight {0:.3f})</source>
-        <translation>この問いは最も注目されるキーを尋ねますが、同じ重み（{0:.3f}）のキーが複数あります</translation>
+        <source>the question hides the next token, which only a real model predicts; this scene&apos;s scenario is not one</source>
+        <translation>この問いは次のトークンを隠しますが、それを予測するのは実際のモデルだけです。この場面のシナリオはモデルではありません</translation>
     </message>
     <message>
         <source>&apos;{0}&apos; is neither a preset ({1}) nor a file</source>

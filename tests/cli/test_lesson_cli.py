@@ -111,6 +111,11 @@ def lesson_file(tmp_path, **scene) -> Path:
     ({"query": 10}, "scene 1: query 10 is out of range"),
     ({"head": [0]}, "scene 1: \"head\" must be a head number"),
     ({"caption": {"ja": "例"}}, "scene 1: \"caption\" must be an object with a text in Japanese and one in English"),
+    # a heatmap's cells read 0.17 for 食べた (0.171) and 。 (0.166) alike: the class could not tell the answer
+    ({"query": 5, "settings": {"temperature": 30}, "question": {"hide": "top-key", "text": {"ja": "?", "en": "?"}}},
+     "scene 1: the question's answer ties on screen (0.17): 食べた and 猫, が, 魚, を, 。"),
+    ({"query": 5, "settings": {"temperature": 30}, "question": {"hide": "row", "text": {"ja": "?", "en": "?"}}},
+     "scene 1: the question's answer ties on screen (0.17)"),
 ])
 def test_a_hostile_lesson_file_is_refused_naming_the_scene(capsys, tmp_path, scene, message):
     one_line_refusal(*run(capsys, "lesson", lesson_file(tmp_path, **scene), "--check"), message)

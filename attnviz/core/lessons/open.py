@@ -29,7 +29,11 @@ from .model import ModelRun, ModelRuns
 from .scene import Lesson, Ref, Scene, SceneSettings
 
 SCENARIO_SUFFIXES = (".json", ".npz")  # the scenario files a lesson may name (as AttnViz saves them)
-TIE = 1e-9  # two weights closer than this are a tie: a question's most attended key must stand alone
+# A question's answer stands alone as the class reads it: no other key's weight reads the same in a
+# heatmap's cell (gui/heads/heatmap.py, the coarsest place a weight is written), no other token's
+# probability the same in the next-token bars (gui/model/next_token.py, a percentage).
+WEIGHT_DECIMALS = 2
+PERCENT_DECIMALS = 1
 
 
 class LessonError(ScenarioError):
@@ -199,10 +203,19 @@ def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | 
                                        "scene's scenario is not one"))
     row = np.asarray(compute(s).weights()[head][query], dtype=float)
     top = int(np.argmax(row))
-    if hide == "top-key" and np.sum(row >= row[top] - TIE) > 1:
-        raise LessonProblem(QT_TR_NOOP("the question asks for the most attended key, but keys tie for it "
-                                       "(weight {0:.3f})"), float(row[top]))
+    if hide != "next-token":
+        _stands_alone([f"{w:.{WEIGHT_DECIMALS}f}" for w in row], top, s.tokens)
     if found is None:
         return Answer(hide, tuple(float(w) for w in row), top)
-    (token, text, _), = lm.top(found.model, found.run.probs, 1)
+    likeliest = lm.top(found.model, found.run.probs, 2)
+    _stands_alone([f"{p:.{PERCENT_DECIMALS}%}" for _, _, p in likeliest], 0, [text for _, text, _ in likeliest])
+    (token, text, _) = likeliest[0]
     return Answer(hide, tuple(float(w) for w in row), top, token, text)
+
+
+def _stands_alone(shown: list[str], top: int, names) -> None:
+    """The answer's number, as the screen writes it (`shown`), is written for no other key or token."""
+    tied = [names[i] for i, x in enumerate(shown) if x == shown[top] and i != top]
+    if tied:
+        raise LessonProblem(QT_TR_NOOP("the question's answer ties on screen ({0}): {1} and {2}; a question "
+                                       "needs one answer the class can see"), shown[top], names[top], ", ".join(tied))
