@@ -130,8 +130,8 @@ HASHI_WORDS = {  # token -> (k: what it offers, q: what it asks)
     "を": GRAMMAR, "に": GRAMMAR, "使って": ([1, 0, 0, 0], [0, 0, 2, 0]), "ご飯": ([2, 0, 1, 0], [2, 0, 0, 0]),
     # ご飯 and 川 (the thing itself) offer more than 食べた and 渡った (what is done with it), as money and
     # river offer more than paid and fished: はし's weights then have one largest, a question's answer
-    "食べた": ([1.75, 0, 0, 0], [0, 0, 2, 0]), "川": ([0, 2, 1, 0], [0, 2, 0, 0]), "かかる": ([0, 1, 0, 0], [0, 0, 2, 0]),
-    "渡った": ([0, 1.75, 0, 0], [0, 0, 2, 0]),
+    "食べた": ([1.75, 0, 0, 0], [0, 0, 2, 0]), "川": ([0, 2, 1, 0], [0, 2, 0, 0]),
+    "かかる": ([0, 1, 0, 0], [0, 0, 2, 0]), "渡った": ([0, 1.75, 0, 0], [0, 0, 2, 0]),
     "She": GRAMMAR, "We": GRAMMAR, "into": GRAMMAR, "from": GRAMMAR, "the": GRAMMAR,
     "paid": ([1.5, 0, 0, 0], [0, 0, 2, 0]), "money": ([2, 0, 1, 0], [2, 0, 0, 0]),
     "fished": ([0, 1.5, 0, 0], [0, 0, 2, 0]), "river": ([0, 2, 1, 0], [0, 2, 0, 0])}
