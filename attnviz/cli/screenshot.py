@@ -18,8 +18,8 @@ def add(sub) -> None:
                         help="window height in pixels (default 1000, or 1080 with --presentation)")
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: the system's)")
     parser.add_argument("--presentation", action="store_true", help="in presentation mode (F5)")
-    parser.add_argument("--step", type=int, choices=stages.NUMBERS,
-                        metavar=f"{stages.NUMBERS[0]}-{stages.NUMBERS[-1]}", help=stages.command_line_help())
+    parser.add_argument("--step", type=int, choices=stages.ALL_NUMBERS,
+                        metavar=f"{stages.ALL_NUMBERS[0]}-{stages.ALL_NUMBERS[-1]}", help=stages.command_line_help())
     parser.add_argument("--layer", type=index("layer"), help="this layer of a model's file (default 0)")
     parser.add_argument("--view", choices=VIEWS, metavar="|".join(VIEWS),
                         help="with --presentation: the view that fills the screen, as its key would present it "

@@ -15,6 +15,13 @@ from .scenario import Projection
 
 ROPE_BASE = 10000.0  # as core.attention.rope
 
+# The guided steps (gui/steps/stages.py titles them): each head's five on one query's row, 1 (q·k) to
+# 5 (· V), and the layer's own around them, numbered on from 6 in the order the layer computes them;
+# the heads' five come between SPLIT and CONCAT (steps() gives the order).
+ROW_STEPS = (1, 2, 3, 4, 5)
+LAYER_NORM, SPLIT, CONCAT, W_O, RESIDUAL = 6, 7, 8, 9, 10
+LAYER_STEPS = (LAYER_NORM, SPLIT, CONCAT, W_O, RESIDUAL)
+
 
 @dataclass(frozen=True)
 class Box:
@@ -22,7 +29,7 @@ class Box:
     name: str         # the maths, subscripts after "_": "W_q", "Q_1", "softmax"
     shape: tuple      # (rows, columns) with the real numbers
     symbols: str      # the same shape in the seed's letters: "n × d", "n × d/h"
-    stages: tuple = ()  # the guided steps (gui/steps/stages.py numbers) that compute this box
+    stages: tuple = ()  # the guided steps that compute this box (ROW_STEPS, LAYER_STEPS)
     head: int | None = None  # the head whose attention this box is part of
     note: str = ""    # an extra line: "RoPE" on q and k when positions rotate them
 
@@ -55,7 +62,7 @@ def flow(p: Projection, n: int) -> Flow:
         columns.append(first)
     residual_from = source
     if p.layer_norm:
-        columns.append([Box("normed", "LayerNorm", (n, d), "n × d")])
+        columns.append([Box("normed", "LayerNorm", (n, d), "n × d", (LAYER_NORM,))])
         arrows.append((source, "normed"))
         source = "normed"
     kv = "d × d" if g == h else "d × gd/h"
@@ -83,19 +90,20 @@ def flow(p: Projection, n: int) -> Flow:
         arrows.append((f"q:{i}", f"scores:{i}"))
         arrows.append((f"kv:{kv_group(i, h, g)[0]}", f"scores:{i}"))
         arrows += [(f"{a}:{i}", f"{b}:{i}") for (a, *_), (b, *_) in zip(chain, chain[1:])]
-    columns.append([Box("concat", "concat", (n, d), "n × d")])
+    columns.append([Box("concat", "concat", (n, d), "n × d", (CONCAT,))])
     arrows += [(f"heads:{i}", "concat") for i in range(h)]
-    columns.append([Box("w_o", "W_o", p.w_o.shape, "d × d")])
-    columns.append([Box("projected", "Y′", (n, d), "n × d")])
+    columns.append([Box("w_o", "W_o", p.w_o.shape, "d × d", (W_O,))])
+    columns.append([Box("projected", "Y′", (n, d), "n × d", (W_O,))])  # Y′ = Y W_o
     arrows += [("concat", "w_o"), ("w_o", "projected")]
     if p.residual:
-        columns.append([Box("add", "+ X" if residual_from == "x" else "+ (X + P)", (n, d), "n × d")])
+        added = "+ X" if residual_from == "x" else "+ (X + P)"
+        columns.append([Box("add", added, (n, d), "n × d", (RESIDUAL,))])
         arrows.append(("projected", "add"))
-        columns.append([Box("output", "O", (n, d), "n × d")])
+        columns.append([Box("output", "O", (n, d), "n × d", (RESIDUAL,))])  # O = X + Y′
         arrows.append(("add", "output"))
         residual = ((residual_from, "add"),)
     else:
-        columns.append([Box("output", "O", (n, d), "n × d")])
+        columns.append([Box("output", "O", (n, d), "n × d", (W_O,))])  # O = Y′
         arrows.append(("projected", "output"))
         residual = ()
     sizes = dict(n=n, d=d, h=h, d_head=dh, groups=g)
@@ -109,10 +117,25 @@ def _split(n: int, dh: int, h: int, g: int, note: str) -> list[Box]:
     for j in range(g):
         heads = list(kv_group(j * (h // g), h, g)[1])
         half = (len(heads) + 1) // 2
-        out += [Box(f"q:{i}", f"Q_{{{i}}}", (n, dh), "n × d/h", head=i, note=note) for i in heads[:half]]
-        out.append(Box(f"kv:{j}", f"K_{{{j}}} V_{{{j}}}", (n, dh), "n × d/h", note=note))
-        out += [Box(f"q:{i}", f"Q_{{{i}}}", (n, dh), "n × d/h", head=i, note=note) for i in heads[half:]]
+        out += [Box(f"q:{i}", f"Q_{{{i}}}", (n, dh), "n × d/h", (SPLIT,), i, note) for i in heads[:half]]
+        out.append(Box(f"kv:{j}", f"K_{{{j}}} V_{{{j}}}", (n, dh), "n × d/h", (SPLIT,), note=note))
+        out += [Box(f"q:{i}", f"Q_{{{i}}}", (n, dh), "n × d/h", (SPLIT,), i, note) for i in heads[half:]]
     return out
+
+
+def steps(p: Projection) -> tuple[int, ...]:
+    """The layer's guided steps in the order it computes them: LayerNorm (when on), the split into
+    heads, each head's five on one query's row, concat, × W_o, and + X (when the residual is on)."""
+    norm = (LAYER_NORM,) if p.layer_norm else ()
+    add = (RESIDUAL,) if p.residual else ()
+    return (*norm, SPLIT, *ROW_STEPS, CONCAT, W_O, *add)
+
+
+def lit(f: Flow, step: int | None, head: int) -> set[str]:
+    """The boxes step `step` computes: a head's five light that head's boxes only (the active head's),
+    the layer's own every box they compute (the split: every head's Q_i and every group's K_j V_j)."""
+    return {b.key for column in f.columns for b in column
+            if step in b.stages and (b.head in (None, head) or step not in ROW_STEPS)}
 
 
 def _indexed(name: str, i: int, j: int) -> str:

@@ -778,6 +778,10 @@ exactly 0</source>
         <translation>？の行に予想を書き込みましょう。答えは最後のページの「シーン {0}」にあります。</translation>
     </message>
     <message>
+        <source>A row marked ? is asked in scene {0}: predict it there; its answer is on the last page.</source>
+        <translation>? の行はシーン {0} で問われます。そこで予想しましょう。答えは最後のページにあります。</translation>
+    </message>
+    <message>
         <source>Scene {0}: {1}</source>
         <translation>シーン {0}：{1}</translation>
     </message>
@@ -792,6 +796,22 @@ exactly 0</source>
     <message>
         <source>Heads {0} switched off: the model gets zeros instead of their output.</source>
         <translation>ヘッド {0} を停止中：モデルにはそれらの出力の代わりに 0 が渡されます。</translation>
+    </message>
+    <message>
+        <source>positions: {0} → {1}</source>
+        <translation>位置：{0} → {1}</translation>
+    </message>
+    <message>
+        <source>hide the future</source>
+        <translation>未来を隠す</translation>
+    </message>
+    <message>
+        <source>{0}: on → off</source>
+        <translation>{0}：オン → オフ</translation>
+    </message>
+    <message>
+        <source>{0}: off → on</source>
+        <translation>{0}：オフ → オン</translation>
     </message>
     <message>
         <source>Answer: {0} ({1:.1%})</source>
@@ -1714,6 +1734,38 @@ subtracting the max</source>
     <message>
         <source>weighted sum of v</source>
         <translation>v の加重平均</translation>
+    </message>
+    <message>
+        <source>Each row of X is brought to mean 0 and variance 1 before the projections.</source>
+        <translation>射影の前に、X の各行を平均 0・分散 1 にそろえます。</translation>
+    </message>
+    <message>
+        <source>split into heads</source>
+        <translation>ヘッドに分ける</translation>
+    </message>
+    <message>
+        <source>The columns of Q, K and V are cut into h groups of d/h: one Q_i for each head, one K and V for each group of heads.</source>
+        <translation>Q、K、V の列を d/h ずつ h 組に分けます。Q_i はヘッドごとに一つ、K と V はヘッドの組ごとに一つです。</translation>
+    </message>
+    <message>
+        <source>The heads&apos; outputs Y_i are set side by side: Y = concat(Y_0, Y_1, …).</source>
+        <translation>各ヘッドの出力 Y_i を横に並べます：Y = concat(Y_0, Y_1, …)。</translation>
+    </message>
+    <message>
+        <source>× W_o</source>
+        <translation>× W_o</translation>
+    </message>
+    <message>
+        <source>Y′ = Y W_o brings the heads&apos; outputs back into the space of X.</source>
+        <translation>Y′ = Y W_o で、ヘッドの出力を X の空間に戻します。</translation>
+    </message>
+    <message>
+        <source>+ X (the residual)</source>
+        <translation>+ X（残差）</translation>
+    </message>
+    <message>
+        <source>O = X + Y′: attention adds a change to each token, X is kept.</source>
+        <translation>O = X + Y′：Attention は各トークンに変化を足すだけで、X はそのまま残ります。</translation>
     </message>
     <message>
         <source>The dot product of the q of {0} with the k of every token: the more they point the same way, the larger the score.</source>
@@ -3414,10 +3466,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{1:,} トークン・{0} 層の rollout には {2:,} 回の掛け算（層 × トークン³）が必要です。AttnViz が行うのは {3:,} 回までです</translation>
     </message>
     <message>
-        <source>a lesson&apos;s question: show the answer (→ too)</source>
-        <translation>授業の問い：答えを見せる（→ でも）</translation>
-    </message>
-    <message>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
@@ -3484,6 +3532,22 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>leave the presentation</source>
         <translation>プレゼンテーションを終了</translation>
+    </message>
+    <message>
+        <source>Your tools</source>
+        <translation>先生の道具</translation>
+    </message>
+    <message>
+        <source>another view of the scene</source>
+        <translation>この場面の別の表示</translation>
+    </message>
+    <message>
+        <source>The lesson</source>
+        <translation>授業</translation>
+    </message>
+    <message>
+        <source>In every scene</source>
+        <translation>どの場面でも</translation>
     </message>
     <message>
         <source>Keys while presenting (? or Esc closes this list)</source>
@@ -3714,6 +3778,54 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>授業 (*{0})</translation>
     </message>
     <message>
+        <source>Home / End</source>
+        <translation>Home / End</translation>
+    </message>
+    <message>
+        <source>the first / last scene</source>
+        <translation>最初 / 最後の場面</translation>
+    </message>
+    <message>
+        <source>a number, then Enter</source>
+        <translation>数字のあと Enter</translation>
+    </message>
+    <message>
+        <source>that scene (12 ⏎)</source>
+        <translation>その場面へ（12 ⏎）</translation>
+    </message>
+    <message>
+        <source>the screen black, and back</source>
+        <translation>画面を黒く / 元に戻す</translation>
+    </message>
+    <message>
+        <source>the next step, then the next scene</source>
+        <translation>次のステップ、その後は次の場面</translation>
+    </message>
+    <message>
+        <source>back a step, then a scene</source>
+        <translation>1 ステップ戻る、その後は前の場面</translation>
+    </message>
+    <message>
+        <source>the list of scenes</source>
+        <translation>場面の一覧</translation>
+    </message>
+    <message>
+        <source>the scene as the lesson has it</source>
+        <translation>場面を授業の初めの状態に戻す</translation>
+    </message>
+    <message>
+        <source>a question&apos;s answer (→ too)</source>
+        <translation>問いの答えを見せる（→ でも）</translation>
+    </message>
+    <message>
+        <source>close a list, the zoom, the pen; then end</source>
+        <translation>一覧・拡大・ペンを閉じる。その次は終了</translation>
+    </message>
+    <message>
+        <source>end the lesson</source>
+        <translation>授業を終える</translation>
+    </message>
+    <message>
         <source>The end of the lesson · Esc: back to the desk</source>
         <translation>授業はここまで · Esc で元の画面へ</translation>
     </message>
@@ -3788,6 +3900,26 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Shown as: {0}, step {1}: {2}</source>
         <translation>見せ方：{0}、ステップ {1}：{2}</translation>
+    </message>
+    <message>
+        <source>one big head</source>
+        <translation>大きなヘッド 1 つ</translation>
+    </message>
+    <message>
+        <source>No guided step: {0}</source>
+        <translation>ステップなし：{0}</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1}: {2}</source>
+        <translation>ステップ {0} / {1}：{2}</translation>
+    </message>
+    <message>
+        <source>On the projector</source>
+        <translation>プロジェクターの画面</translation>
+    </message>
+    <message>
+        <source>Timer {0}</source>
+        <translation>タイマー {0}</translation>
     </message>
     <message>
         <source>The last scene: nothing follows.</source>
@@ -4200,6 +4332,86 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>local</source>
         <translation>局所</translation>
+    </message>
+    <message>
+        <source>Zoom {0}× · Esc: back</source>
+        <translation>拡大 {0}× ・ Esc：戻る</translation>
+    </message>
+    <message>
+        <source>a number, then T</source>
+        <translation>数字のあと T</translation>
+    </message>
+    <message>
+        <source>a timer of that many seconds</source>
+        <translation>その秒数のタイマー</translation>
+    </message>
+    <message>
+        <source>the pen on / off: draw with the mouse</source>
+        <translation>ペンのオン / オフ：マウスで書く</translation>
+    </message>
+    <message>
+        <source>pen colour: red → blue → green → black</source>
+        <translation>ペンの色：赤 → 青 → 緑 → 黒</translation>
+    </message>
+    <message>
+        <source>erase the drawing</source>
+        <translation>書いたものを消す</translation>
+    </message>
+    <message>
+        <source>the laser pointer on / off</source>
+        <translation>レーザーポインターのオン / オフ</translation>
+    </message>
+    <message>
+        <source>zoom in at the mouse (Esc: back)</source>
+        <translation>マウスの位置を拡大（Esc で戻る）</translation>
+    </message>
+    <message>
+        <source>timer: 30 s, 1 min, 2 min, 5 min, off</source>
+        <translation>タイマー：30 秒、1 分、2 分、5 分、なし</translation>
+    </message>
+    <message>
+        <source>90 T</source>
+        <translation>90 T</translation>
+    </message>
+    <message>
+        <source>a 90 s timer</source>
+        <translation>90 秒のタイマー</translation>
+    </message>
+    <message>
+        <source>black screen</source>
+        <translation>黒い画面</translation>
+    </message>
+    <message>
+        <source>pen</source>
+        <translation>ペン</translation>
+    </message>
+    <message>
+        <source>pen colour</source>
+        <translation>ペンの色</translation>
+    </message>
+    <message>
+        <source>erase</source>
+        <translation>消す</translation>
+    </message>
+    <message>
+        <source>pointer</source>
+        <translation>ポインター</translation>
+    </message>
+    <message>
+        <source>zoom (+ / −, Esc)</source>
+        <translation>拡大（+ / −、Esc）</translation>
+    </message>
+    <message>
+        <source>timer</source>
+        <translation>タイマー</translation>
+    </message>
+    <message>
+        <source>+ / − / wheel</source>
+        <translation>+ / − / ホイール</translation>
+    </message>
+    <message>
+        <source>zoomed: 2× to 4×</source>
+        <translation>拡大中：2× から 4× まで</translation>
     </message>
 </context>
 </TS>

@@ -11,7 +11,7 @@ def test_a_scenes_views_are_the_presented_views_plus_one_big_head_and_compare():
 
 
 def test_a_scenes_steps_are_the_guided_steps():
-    assert scene.STEPS == stages.NUMBERS
+    assert scene.STEPS == stages.ALL_NUMBERS
 
 
 def test_a_scenes_colour_scales_are_the_windows():

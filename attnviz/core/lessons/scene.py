@@ -17,7 +17,7 @@ PRESENTED_VIEWS = ("heads", "steps", "geometry", "sqrt-dk", "softmax", "kernel",
                    "overview", "compare")
 VIEWS = ("head", *PRESENTED_VIEWS)
 DEFAULT_VIEW = "head"
-STEPS = (1, 2, 3, 4, 5)  # gui/steps/stages.py's guided steps (the same test checks them)
+STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # gui/steps/stages.py's ALL_NUMBERS: a row's 1–5, the layer's 6–10
 STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step
 COLOUR_SCALES = ("linear", "log", "row")  # gui/look/colormaps.py's SCALES
 HIDES = ("row", "top-key", "next-token")  # what a question hides until it is revealed

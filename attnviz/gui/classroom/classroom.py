@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ...core.layer import steps as layer_steps
 from ..common.actions import make_action, name_actions
 from ..common.i18n import LANGUAGES, current_language, install_language, tr
 from ..look import colormaps
@@ -19,7 +20,7 @@ from ..look.fonts import presented, readable_pixels
 from ..look.theme import THEMES, apply_theme
 from ..state import settings
 from ..state.view import FIELDS
-from ..steps.stages import following, preceding
+from ..steps.stages import NUMBERS, following, preceding
 from ..steps.table import small_example
 from .help import show_about, show_guide
 from .keys import KeysOverlay
@@ -474,19 +475,24 @@ class Classroom:
     # ------------------------------------------------------------- guided steps
 
     def toggle_guided(self):
-        self.document.set_stage(None if self.document.stage is not None else following(None))
+        self.document.set_stage(None if self.document.stage is not None else following(None, self._steps()))
 
     def next_step(self):
-        """Off → 1 → 2 → ... → 5 → off: each press computes one more step of the row; in a lesson, the
-        scene's steps, then the next scene."""
+        """Off → 1 → 2 → ... → 5 → off: each press computes one more step of the row (the layer presented:
+        split, 1 to 5, concat, W_o, + X); in a lesson, the scene's steps, then the next scene."""
         if self.lesson is not None and self.presenting:
             return self.lesson.forward()
-        self.document.set_stage(following(self.document.stage))
+        self.document.set_stage(following(self.document.stage, self._steps()))
 
     def previous_step(self):
         if self.lesson is not None and self.presenting:
             return self.lesson.back()
-        self.document.set_stage(preceding(self.document.stage))
+        self.document.set_stage(preceding(self.document.stage, self._steps()))
+
+    def _steps(self) -> tuple[int, ...]:
+        """The guided steps → walks: the layer's own around a head's five where the layer is presented."""
+        p = self.document.scenario.projection
+        return layer_steps(p) if self.presenting and self.presented_view == "layer" and p is not None else NUMBERS
 
     def _step_query(self, delta: int):
         self.document.select(query=(self.document.query + delta) % self.document.scenario.n)

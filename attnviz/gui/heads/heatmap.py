@@ -32,7 +32,7 @@ from ..common.asked import Asked
 from ..common.i18n import tr
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
-from ..steps.stages import stage
+from ..steps.stages import row_stage
 
 NEUTRAL_FILL = QColor(232, 238, 247)  # a row of scores, before softmax gives them colours
 SELECT_OUTER = QColor(0, 0, 0)
@@ -88,10 +88,11 @@ def window_of(data: HeatmapData, row: int, column: int, size: int) -> HeatmapDat
 
 
 def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapData:
-    """What a panel draws at a guided step: the selected row only, with that stage's numbers."""
-    if number is None:
+    """What a panel draws at a guided step: the selected row only, with that stage's numbers (all of
+    it outside guided steps, and at the layer's own steps: the row is computed in full by then)."""
+    s = row_stage(number)
+    if s is None:
         return data
-    s = stage(number)
     if s.row == "weights":
         return replace(data, only_row=row)
     values = trace.scores[row] if s.row == "scores" else trace.scaled[row]

@@ -31,6 +31,7 @@ from ..look import colormaps
 from ..look.fonts import LEAST_SHARE, figure_font, readable_pixels, weighted
 from ..state.commands import SetHeadOff, SetSettings
 from ..steps.guided import banner
+from ..steps.stages import row_stage
 from .heatmap import HeatmapData, HeatmapPainter, coloured, legend_kind, paint_colorbar, pixel_image, staged, window_of
 
 QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum" (QWIDGETSIZE_MAX, not exported by PySide6)
@@ -687,8 +688,8 @@ class HeadsView(Retranslated, QWidget):
 
     def show_guide(self):
         d = self.document
-        self.guide.setVisible(d.stage is not None)
-        if d.stage is not None:
+        self.guide.setVisible(row_stage(d.stage) is not None)  # the layer's own steps: its diagram lights them
+        if row_stage(d.stage) is not None:
             head = d.scenario.heads[d.active_head]
             text = banner(d.stage, d.scenario.tokens[d.query], head.d_k)
             self.guide.label.setText(f"<b>{rich(text)}</b>")

@@ -47,15 +47,19 @@ def plain(text: str) -> str:
     return "".join(t for t, _ in pieces(text))
 
 
-class Fonts:
-    """The base font at `pixels` and its subscript (smaller), with their metrics."""
+SUB_SHARE = 0.72  # a subscript's type, of the line's
 
-    def __init__(self, base: QFont, pixels: float):
+
+class Fonts:
+    """The base font at `pixels` and its subscript (smaller, but never below `least_sub` pixels: presented,
+    a subscript is read from the back row too), with their metrics."""
+
+    def __init__(self, base: QFont, pixels: float, least_sub: float = 0.0):
         self.pixels = pixels
         self.main = QFont(base)
         self.main.setPixelSize(max(1, round(pixels)))
         self.sub = QFont(base)
-        self.sub.setPixelSize(max(1, round(pixels * 0.72)))
+        self.sub.setPixelSize(max(1, round(pixels * SUB_SHARE), math.ceil(min(least_sub, pixels))))
         self.fm, self.sub_fm = QFontMetricsF(self.main), QFontMetricsF(self.sub)
         self.line = self.fm.height()
 
@@ -94,6 +98,7 @@ class LayerDiagram(QWidget):
         self.lit, self.selected = set(), None
         self.explain = None  # key -> a box's tooltip (rich text)
         self.least, self.most = 6.0, 15.0  # the type's pixel size: at least, at most
+        self.least_sub = 0.0  # a subscript's least pixel size (presenting: the back row's)
         self.letters = False  # True: every box has its shape in letters too, whatever the type (presenting)
         self.mode = MODES[0]  # the shapes in letters too (n × d) when they fit
         self._horizontal = True
@@ -110,8 +115,8 @@ class LayerDiagram(QWidget):
         self._size = None
         self.update()
 
-    def set_type(self, least: float, most: float, letters: bool = False) -> None:
-        self.least, self.most, self.letters = least, most, letters
+    def set_type(self, least: float, most: float, letters: bool = False, least_sub: float = 0.0) -> None:
+        self.least, self.most, self.letters, self.least_sub = least, most, letters, least_sub
         self._size = None
         self.update()
 
@@ -207,10 +212,10 @@ class LayerDiagram(QWidget):
         """The largest pixel size (≤ most) at which everything fits (the least readable size is
         1 px: when not even `least` fits, smaller type is better than text cut off)."""
         width, height = self._room
-        w, h = self._extent(Fonts(self.font(), 40), horizontal, mode)
+        w, h = self._extent(Fonts(self.font(), 40, self.least_sub), horizontal, mode)
         pixels = math.floor(min(self.most, 40 * min(width / max(w, 1), height / max(h, 1))) * 2) / 2
         while pixels > 1:
-            w, h = self._extent(Fonts(self.font(), pixels), horizontal, mode)
+            w, h = self._extent(Fonts(self.font(), pixels, self.least_sub), horizontal, mode)
             if w <= width and h <= height:
                 return pixels
             pixels -= 0.5
@@ -222,15 +227,21 @@ class LayerDiagram(QWidget):
         self._size = (self.width(), self.height())
         margin = 4.0
         self._room = (self.width() - 2 * margin, self.height() - 2 * margin)
-        # The richest texts whose type is nearly as large as the largest possible, and at least `least`.
-        modes = LETTERED if self.letters else MODES
-        options = [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(modes) for hz in (True, False)]
+        # The richest texts whose type is nearly as large as the largest possible, and at least `least`;
+        # presenting, the shapes in letters are left out rather than the type made smaller than `least`.
+        options = self._options(LETTERED if self.letters else MODES)
+        if self.letters and max(o[0] for o in options) < self.least:
+            options = self._options(MODES)
         largest = max(o[0] for o in options)
         good = [o for o in options if o[0] >= min(self.least, largest) and o[0] >= largest * 0.8]
         pixels, _, horizontal, mode = max(good, key=lambda o: (o[1], o[0]))
         self._horizontal, self.mode = horizontal, mode
-        self._fonts = fonts = Fonts(self.font(), pixels)
+        self._fonts = fonts = Fonts(self.font(), pixels, self.least_sub)
         self._place(fonts, horizontal, mode, QRectF(margin, margin, *self._room))
+
+    def _options(self, modes) -> list[tuple]:
+        """(the largest type, -richness, across, mode) of each way to lay the boxes out."""
+        return [(self._best(hz, mode), -rank, hz, mode) for rank, mode in enumerate(modes) for hz in (True, False)]
 
     def _place(self, fonts, horizontal, mode, area: QRectF) -> None:
         sizes, mains, gap, band, (_, legend_h), main, cross = self._measure(fonts, horizontal, mode)
@@ -438,7 +449,8 @@ class LayerDiagram(QWidget):
                 path.lineTo(rb.left(), rb.center().y())
                 tip_from = QPointF(x, rb.center().y())
                 tip = QPointF(rb.left(), rb.center().y())
-            painter.setPen(QPen(RESIDUAL, max(1.5, self.fonts.pixels / 8)))
+            lit = 2.0 if self.placed[b].lit else 1.0  # + X's step: the residual it adds stands out too
+            painter.setPen(QPen(RESIDUAL, lit * max(1.5, self.fonts.pixels / 8)))
             painter.drawPath(path)
             self._head(painter, tip_from, tip, RESIDUAL)
 

@@ -35,6 +35,7 @@ from .residual import ResidualPlane
 
 PRESENTED = 22   # presenting: the pixel size of every text but the diagram's (≥ 20 at 1920 × 1080)
 PRESENTED_MOST = 34  # presenting: the diagram's largest type; it fills the space it is given
+LEAST_PRESENTED = 20.0  # presenting: the diagram's least type, its subscripts' too
 
 
 def marked_html(text: str) -> str:
@@ -237,7 +238,9 @@ class LayerView(Retranslated, QWidget):
             font.setPixelSize(PRESENTED)
         self.setFont(font)
         # Presenting, every box has its shape in the seed's letters too (n × d/h), as the lesson writes it.
-        self.diagram.set_type(20.0 if on else 6.0, PRESENTED_MOST if on else self._desk_most(), letters=on)
+        least = LEAST_PRESENTED if on else 6.0  # subscripts too: W_o's o is read from the back row
+        self.diagram.set_type(least, PRESENTED_MOST if on else self._desk_most(), letters=on,
+                              least_sub=least if on else 0.0)
         self.plane.pixels = PRESENTED if on else 0.0
         self.plane.update()
 
@@ -298,12 +301,9 @@ class LayerView(Retranslated, QWidget):
         return items
 
     def lit(self) -> set:
-        """The boxes of the guided step (document.stage) in the active head's row."""
-        d = self.document
-        if d.stage is None:
-            return set()
-        return {b.key for column in self.flow.columns for b in column
-                if d.stage in b.stages and b.head == d.active_head}
+        """The boxes of the guided step (document.stage): a head's five in the active head's row, the
+        layer's own (split, concat, W_o, + X, LayerNorm) wherever they compute."""
+        return flows.lit(self.flow, self.document.stage, self.document.active_head)
 
     def select(self, key: str):
         """Show box `key`'s matrix; a box of one head's attention makes that head active."""

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.explain import fmt_temperature
 from ..look.fonts import figure_font, figure_font_like
-from .stages import stage
+from .stages import row_stage
 
 HIGHLIGHT = QColor(255, 200, 60, 150)  # a marker pen's yellow, readable on light and dark looks
 
@@ -189,7 +189,8 @@ def paint_formula(p: QPainter, rect: QRectF, options: FormulaOptions, font: QFon
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(color)
     y = rect.top() + (rect.height() - box.ascent - box.descent) / 2 + box.ascent
-    box.paint(p, rect.left() + 2, y, stage(number).part if number is not None else None)
+    lit = row_stage(number)
+    box.paint(p, rect.left() + 2, y, lit.part if lit is not None else None)
     p.restore()
 
 

@@ -44,7 +44,7 @@ def scene_scenario(preset_document) -> dict:
     ({"query": 3}, "scene 1: query 3 is out of range"),
     ({"query": {"ja": 0}}, "scene 1: \"query\" must be a token position"),
     ({"query": 2.0}, "scene 1: \"query\" must be a token position"),
-    ({"step": 6}, "scene 1: \"step\" must be a guided step from 1 to 5, not 6"),
+    ({"step": 11}, "scene 1: \"step\" must be a guided step from 1 to 10, not 11"),
     ({"step": 2, "view": "softmax"}, "scene 1: the view softmax shows no guided step"),
     ({"settings": {"temperature": 0}}, "scene 1: settings: \"temperature\" must be a number from 0.01 to 100"),
     ({"settings": {"temperature": "hot"}}, "scene 1: settings: \"temperature\" must be a number"),

@@ -84,8 +84,9 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
             press(w, qtbot, Qt.Key_PageDown)  # a question's answer first (test_question.py)
             assert w.lessons.index == index and w.lessons.question.asked.revealed
         after = lesson.scenes[index + 1] if index + 1 < len(lesson.scenes) else None
-        last = 5 if scene.step is None or after is None or after.step is None or after.scenario != scene.scenario \
-            else max(scene.step, after.step - 1)  # the next scene goes on with the same steps
+        last = max(5, scene.step or 0) if scene.step is None or after is None or after.step is None \
+            or after.scenario != scene.scenario else max(scene.step, after.step - 1)  # the next scene goes on
+        #                                 with the same steps; a layer's own step (6 to 10) is its scene's last
         steps = 0 if scene.step is None else last - scene.step
         press(w, qtbot, Qt.Key_PageDown, steps)  # the scene's guided steps first ...
         assert w.lessons.index == index and d.stage == (scene.step and last)
