@@ -61,7 +61,7 @@ SCENE_KEYS = ("scenario", "view", "head", "query", "settings", "step", "caption"
               "layer", "off")
 MODEL_KEYS = ("layer", "off")  # a real model's scene only
 SETTINGS_KEYS = tuple(f for f in SceneSettings.__dataclass_fields__)
-QUESTION_KEYS = ("hide", "text")
+QUESTION_KEYS = ("hide", "text", "why")
 
 
 # ---------------------------------------------------------------- reading
@@ -324,7 +324,9 @@ def _question(entry) -> Question | None:
     if entry.get("hide") not in HIDES:
         raise LessonProblem(QT_TR_NOOP("question: \"hide\" must be one of {0}, not {1}"), ", ".join(HIDES),
                             _short(entry.get("hide")))
-    return Question(entry["hide"], _bilingual_text(entry.get("text"), "question", MAX_TEXT_LENGTH, multiline=True))
+    why = entry.get("why")
+    return Question(entry["hide"], _bilingual_text(entry.get("text"), "question", MAX_TEXT_LENGTH, multiline=True),
+                    Bilingual("", "") if why is None else _bilingual_text(why, "why", MAX_TEXT_LENGTH, multiline=True))
 
 
 def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bilingual:
@@ -387,6 +389,8 @@ def _scene_document(scene: Scene) -> dict:
     entry["notes"] = _texts(scene.notes)
     if scene.question is not None:
         entry["question"] = {"hide": scene.question.hide, "text": _texts(scene.question.text)}
+        if scene.question.why.ja or scene.question.why.en:
+            entry["question"]["why"] = _texts(scene.question.why)
     if scene.compare is not None:
         entry["compare"] = _ref_document(scene.compare)
     if scene.scenario.kind == "model":

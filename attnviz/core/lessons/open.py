@@ -49,6 +49,10 @@ class Answer:
     top_key: int                  # the key with the largest weight (a question's answer is never a tie)
     next_token: int | None = None  # a real model's scene: the token it predicts most (its id)
     next_text: str = ""            # ... and that token's text
+    # The same row before the scene's settings changed the scenario (None when they change nothing),
+    # and what they changed: (setting, its value before, the scene's), as the reveal says it.
+    before: tuple[float, ...] | None = None
+    changed: tuple[tuple[str, object, object], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,11 +82,12 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
     if scene.scenario.kind == "model":
         return _model_scene(scene, index, lang, runs)
     try:
-        scenario = applied(open_ref(scene.scenario, folder, lang, cache), scene.settings)
+        own = open_ref(scene.scenario, folder, lang, cache)
+        scenario = applied(own, scene.settings)
         other = None if scene.compare is None else applied(open_ref(scene.compare, folder, lang, cache),
                                                            scene.settings)
         head, query = _selection(scene, scenario, lang)
-        answer = None if scene.question is None else _answer(scene, scenario, head, query)
+        answer = None if scene.question is None else _answer(scene, scenario, head, query, own=own)
     except LessonError:
         raise
     except ScenarioError as e:  # a file's problem, a setting the scenario refuses
@@ -196,7 +201,9 @@ def _selection(scene: Scene, s: Scenario, lang: str) -> tuple[int, int]:
     return scene.head, query
 
 
-def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | None = None) -> Answer:
+def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | None = None,
+            own: Scenario | None = None) -> Answer:
+    """The question's answer in scenario `s`; `own`: the scenario before the scene's settings."""
     hide = scene.question.hide
     if hide == "next-token" and found is None:
         raise LessonProblem(QT_TR_NOOP("the question hides the next token, which only a real model predicts; this "
@@ -205,12 +212,24 @@ def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | 
     top = int(np.argmax(row))
     if hide != "next-token":
         _stands_alone([f"{w:.{WEIGHT_DECIMALS}f}" for w in row], top, s.tokens)
+    changed = () if own is None else settings_changed(own, s)
+    before = tuple(float(w) for w in compute(own).weights()[head][query]) if changed else None
     if found is None:
-        return Answer(hide, tuple(float(w) for w in row), top)
+        return Answer(hide, tuple(float(w) for w in row), top, before=before, changed=changed)
     likeliest = lm.top(found.model, found.run.probs, 2)
     _stands_alone([f"{p:.{PERCENT_DECIMALS}%}" for _, _, p in likeliest], 0, [text for _, text, _ in likeliest])
     (token, text, _) = likeliest[0]
     return Answer(hide, tuple(float(w) for w in row), top, token, text)
+
+
+def settings_changed(own: Scenario, s: Scenario) -> tuple[tuple[str, object, object], ...]:
+    """What the scene's settings changed of its scenario: (setting, before, after) for the mask, ÷√d_k,
+    the temperature and a layer's positions."""
+    pairs = [(name, getattr(own.settings, name), getattr(s.settings, name))
+             for name in ("causal", "scale", "temperature")]
+    if own.projection is not None and s.projection is not None:
+        pairs.append(("positions", own.projection.positions, s.projection.positions))
+    return tuple((name, a, b) for name, a, b in pairs if a != b)
 
 
 def _stands_alone(shown: list[str], top: int, names) -> None:

@@ -69,6 +69,7 @@ class Question:
 
     hide: str           # "row" (the query's weights), "top-key" (the most attended key), "next-token"
     text: Bilingual[str]
+    why: Bilingual[str] = Bilingual("", "")  # said when the answer is revealed, after its numbers
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,13 @@ class CaptionBar(QWidget):
         self.caption = QLabel(objectName="lessonCaptionText", textFormat=Qt.RichText, wordWrap=True)
         self.question = QLabel(objectName="lessonQuestion", textFormat=Qt.RichText, wordWrap=True)
         self.verdict = QLabel(objectName="lessonVerdict", textFormat=Qt.PlainText, wordWrap=True)  # the guess
+        self.explanation = QLabel(objectName="lessonExplanation", textFormat=Qt.RichText, wordWrap=True)
         self.typed = QLabel(objectName="lessonTyped", alignment=Qt.AlignRight | Qt.AlignTop)  # a scene number
         texts = QVBoxLayout()
         texts.addWidget(self.caption)
         texts.addWidget(self.question)
         texts.addWidget(self.verdict)
+        texts.addWidget(self.explanation)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 6, 12, 8)
         layout.addWidget(self.where, 0, Qt.AlignTop)
@@ -40,6 +42,7 @@ class CaptionBar(QWidget):
         layout.addWidget(self.typed, 0, Qt.AlignTop)
         self.question.hide()
         self.verdict.hide()
+        self.explanation.hide()
 
     def show_scene(self, number: int, count: int, caption: str, question: str = "") -> None:
         self.where.setText(f"{number} / {count}")
@@ -48,12 +51,15 @@ class CaptionBar(QWidget):
         self.question.setVisible(bool(question))
         self.typed.clear()
 
-    def show_verdict(self, text: str, right: bool | None = None) -> None:
-        """The line about the class's guess: green when right, red when wrong, else the caption's colour."""
+    def show_verdict(self, text: str, right: bool | None = None, explanation: str = "") -> None:
+        """The line about the class's guess: green when right, red when wrong, else the caption's colour;
+        once revealed, the answer's numbers and why under it."""
         self.verdict.setText(text)
         colour = {True: RIGHT_COLOUR, False: WRONG_COLOUR}.get(right)
         self.verdict.setStyleSheet("" if colour is None else "color: rgb({0}, {1}, {2});".format(*colour))
         self.verdict.setVisible(bool(text))
+        self.explanation.setText(lesson_text(explanation))
+        self.explanation.setVisible(bool(explanation))
 
     def show_typed(self, text: str) -> None:
         self.typed.setText(text)
@@ -62,7 +68,7 @@ class CaptionBar(QWidget):
         """Type the back row reads, on the screen the bar is on."""
         base = presented(QFont(QApplication.font()), self)
         self.verdict.setFont(weighted(base, bold=True))
-        for label in (self.where, self.caption, self.typed):
+        for label in (self.where, self.caption, self.typed, self.explanation):
             label.setFont(base)
         bigger = weighted(base, bold=True)
         bigger.setPixelSize(round(base.pixelSize() * QUESTION_SHARE))

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..common.asked import Asked
-from ..common.i18n import tr
+from ..common.i18n import current_language, tr
+from .answers import explained
 
 GUESSED_IN = ("head", "heads")  # the views with the heatmap (and the step table) a guess is clicked in
 
@@ -24,11 +25,16 @@ class QuestionPlay:
     def __init__(self, parts, caption, changed=lambda: None):
         self.parts, self.caption, self.changed = parts, caption, changed
         self.asked: Asked | None = None
-        self.answer = None  # core/lessons/open.py's Answer of the scene's question
+        self.opened = None  # the scene on screen (core's OpenedScene), its question's answer with it
         self.clickable = True  # the scene's view takes a click as a guess
         parts.heads.guessed.connect(lambda key: self._next_token() or self.guess(key))
         parts.steps.guessed.connect(lambda key: self._next_token() or self.guess(key))
         parts.next_token().bars.guessed.connect(lambda token: self._next_token() and self.guess(token))
+
+    @property
+    def answer(self):
+        """core/lessons/open.py's Answer of the scene's question (None without one)."""
+        return None if self.opened is None else self.opened.answer
 
     @property
     def pending(self) -> bool:
@@ -38,7 +44,7 @@ class QuestionPlay:
     def ask(self, opened) -> None:
         """The scene on screen (core's OpenedScene): its question hidden, or as it was when the same scene
         is shown again in the other language (revealed stays revealed; a guess stays if the row is the same)."""
-        self.answer, self.clickable = opened.answer, opened.scene.view in GUESSED_IN
+        self.opened, self.clickable = opened, opened.scene.view in GUESSED_IN
         if opened.answer is not None and opened.answer.hide == "next-token":
             self.clickable = opened.scene.view == "head"  # the bars are beside the one big head
         old = self.asked
@@ -57,7 +63,7 @@ class QuestionPlay:
         self.asked = None
 
     def end(self) -> None:
-        self.asked = self.answer = None
+        self.asked = self.opened = None
         self._tell()
 
     def guess(self, key: int) -> None:
@@ -104,6 +110,12 @@ class QuestionPlay:
             return tr("Your guess: {0} — right").format(word(a.guess))
         return tr("Your guess: {0} — wrong (the answer: {1})").format(word(a.guess), word(self._right()))
 
+    def explanation(self) -> str:
+        """Once revealed: the answer's numbers and the lesson's why (what changed, and why)."""
+        if self.asked is None or not self.asked.revealed or self.opened is None:
+            return ""
+        return explained(self.opened, current_language())
+
     def _tell(self) -> None:
         on_bars = self._next_token()
         weights = None if on_bars else self.asked  # a question about the next token hides no weights
@@ -113,5 +125,6 @@ class QuestionPlay:
         maths = self.parts.maths
         if maths.views:  # the maths views are made when first shown: none yet, none to tell
             maths.tab_view("geometry").set_asked(weights)
-        self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None)
+        self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None,
+                                  explanation=self.explanation())
         self.changed()

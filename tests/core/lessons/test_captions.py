@@ -25,7 +25,8 @@ def opened(lesson_id: str, number: int, lang: str):
 
 
 def said(scene, lang: str) -> str:
-    texts = [scene.caption[lang], scene.notes[lang]] + ([scene.question.text[lang]] if scene.question else [])
+    texts = [scene.caption[lang], scene.notes[lang]] + ([scene.question.text[lang], scene.question.why[lang]]
+                                                        if scene.question else [])
     return "\n".join(texts)
 
 

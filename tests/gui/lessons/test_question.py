@@ -4,6 +4,7 @@ until A or → reveals it; a click on a key is the class's guess, marked right (
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextDocumentFragment
 from test_player import giving, press, settle  # tests/gui/lessons is on the path
 
 from attnviz.core.lessons import builtin_lesson, open_scene
@@ -58,6 +59,11 @@ def click_key(w, qtbot, column):
 
 def near(a, b, tolerance=40):
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tolerance
+
+
+def read(label) -> str:
+    """A rich-text label as the class reads it (subscripts as plain letters)."""
+    return QTextDocumentFragment.fromHtml(label.text()).toPlainText()
 
 
 def scores_shown(steps) -> list[str]:
@@ -168,3 +174,32 @@ def test_a_scene_without_a_question_hides_nothing(qtbot):
     assert builtin_lesson("attention").scenes[1].question is None
     assert w.lessons.question.asked is None and not w.lessons.caption.verdict.isVisible()
     assert np.all(panel_of(w).data().asked is None)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("ja", "魚 0.68 → 0.22、猫 0.03 → 0.12 (T = 1 → 5)"),
+    ("en", "fish 0.68 → 0.22, The 0.03 → 0.12 (T = 1 → 5)")])
+def test_a_rows_reveal_says_what_changed_with_its_numbers_and_why(qtbot, lang, expected):
+    """Attention scene 10 asks how T = 5 changes It's row: the reveal says it before → after (the winner,
+    and the key that gained most), the setting that changed it, and the lesson's why."""
+    w = giving(qtbot, "attention", lang, 9)
+    explanation = w.lessons.caption.explanation
+    assert not explanation.isVisible()  # nothing said before the reveal
+    press(w, qtbot, Qt.Key_A)
+    said = read(explanation)
+    assert explanation.isVisible() and expected in said
+    assert builtin_lesson("attention").scenes[9].question.why[lang] in said
+    press(w, qtbot, Qt.Key_R)  # asked again: the explanation goes with the answer
+    assert not explanation.isVisible()
+
+
+@pytest.mark.parametrize("lesson_id, index, lang, expected", [
+    ("attention", 0, "en", "fish 0.77"),                  # a top key: the winner and its weight
+    ("multi-head", 0, "ja", "ご飯 0.34、食べた 0.28"),     # a row with no setting changed: its two largest
+    ("why-it-works", 3, "en", "fish 0.68 → 0.96 (÷√dk: on → off)"),  # ÷√d_k switched off, k set as a subscript
+    ("attention", 13, "en", "fish 0.00 → 0.59, The 0.50 → 0.03 (hide the future: on → off)"),
+])
+def test_every_reveal_gives_the_answers_numbers(qtbot, lesson_id, index, lang, expected):
+    w = giving(qtbot, lesson_id, lang, index)
+    press(w, qtbot, Qt.Key_A)
+    assert expected in read(w.lessons.caption.explanation)
