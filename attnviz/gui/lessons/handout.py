@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property
 
+import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -31,19 +32,24 @@ from ...core.compute import compute
 from ...core.files import atomic_write
 from ...core.lessons import list_lessons, open_scene
 from ...core.lessons.model import ModelRuns
+from ...core.lessons.scene import STEP_VIEWS
 from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.scenario import ScenarioError, head_is_off
 from ..classroom.views import BY_ID
+from ..common.asked import Asked
 from ..common.background import BackgroundDialog
 from ..common.i18n import current_language, head_label, tr
 from ..compare.dialog import CompareFigure
 from ..export.figure import COLORBAR_WIDTH, FONT_PX, FOREGROUND, HEAD_SIDE, MARGIN, Figure, FigureOptions
 from ..export.pdf_text import named_as_written
-from ..heads.heatmap import legend_kind, paint_colorbar
+from ..heads.heatmap import legend_kind, paint_colorbar, staged
 from ..look import colormaps
 from ..look.fonts import figure_font, weighted
 from ..model.next_token import BAR, DOWN, TOP, UP, rows
-from ..steps.table import K, small_example, step_output
+from ..steps.stages import STAGES
+from ..steps.table import DOT, EXP, KEY, MASK, SCALED, WEIGHT, K, small_example, step_output
+from .answers import answer_text
+from .overlays import plain
 
 # In points: the writer's resolution is 72 dots per inch, so one unit of the painter is one point.
 EDGE = 42            # the page's margin
@@ -55,6 +61,7 @@ GAP = 10
 GREY = QColor(90, 90, 90)
 INK = QColor(20, 20, 20)
 AS_SHOWN = ("head", "heads", "steps", "compare")  # the views printed as the screen shows them
+PRINTED_STEPS = tuple(v for v in STEP_VIEWS if v in AS_SHOWN)  # a guided step printed as the screen shows it
 ANSWER_DECIMALS = 3  # the worked example's captions say 0.769 / 0.186
 TABLE_PT = 8.5       # the step table's least type: the heatmap above it gives way first
 ROW_EMS = 1.35       # a table's or the bars' row, in ems of the type's height (the screen's 1.6 is for a mouse)
@@ -67,7 +74,21 @@ class HandoutError(ScenarioError):
 
 
 class PrintedFigure(Figure):
-    """Figure whose caption says when its head is switched off (as the head's title on the screen does)."""
+    """Figure whose caption says when its head is switched off (as the head's title on the screen does).
+    At a guided step (`step`), its head shows the query's row at that stage, as the screen does; the rows
+    a later question asks (`hidden`: (head, row) pairs) are printed as "?", so no page before a question
+    gives its answer away."""
+
+    def __init__(self, scenario, result, options, step: int | None = None, hidden: frozenset = frozenset()):
+        super().__init__(scenario, result, options)
+        self.step, self.hidden = step, hidden
+
+    def head_data(self, index: int):
+        data = super().head_data(index)
+        if self.step is not None and index == self.options.head:
+            return staged(data, self.result.heads[index], self.query, self.step)
+        row = next((r for h, r in self.hidden if h == index), None)
+        return data if row is None else replace(data, asked=Asked(index, row))
 
     def caption_text(self) -> str:
         off = self.options.kind != "all" and head_is_off(self.scenario, self.options.head)
@@ -138,6 +159,11 @@ class StepTable(PrintedFigure):
 
     @cached_property
     def step_table(self):
+        title, headers, rows, output = self._whole_table()
+        adds = self._adds()
+        return title, headers, rows if "sum" in adds else rows[:-1], output if "output" in adds else ""
+
+    def _whole_table(self):
         title, headers, rows, output = Figure.step_table.func(self)
         o, s = self.options, self.scenario
         if small_example(s, o.head) or s.weights_only:
@@ -147,10 +173,17 @@ class StepTable(PrintedFigure):
             s.tokens[self.query], head_label(s, o.head), s.heads[o.head].d_k)
         return title, headers, rows, step_output(s, self.result, o.head, self.query, presenting=True)
 
+    def _adds(self) -> frozenset:
+        """What the stages up to the guided step have computed (every stage's without one)."""
+        return frozenset().union(*(s.adds for s in STAGES[:self.step]))
+
     @property
     def step_columns(self) -> list[int]:
         shown = super().step_columns
-        return shown if small_example(self.scenario, self.options.head) else [c for c in shown if c != K]
+        if not small_example(self.scenario, self.options.head):
+            shown = [c for c in shown if c != K]
+        computed = {STAGE_COLUMNS[a] for a in self._adds() if a in STAGE_COLUMNS}
+        return [c for c in shown if c in (KEY, K) or c in computed]
 
     def _row_height(self) -> float:
         return QFontMetricsF(self.font).height() * ROW_EMS
@@ -161,6 +194,9 @@ class StepTable(PrintedFigure):
     def paint(self, p: QPainter, vector: bool = False) -> None:
         # Figure draws the table right of the heatmap and its colour bar: shift that space away.
         self._paint_step(p, QRectF(MARGIN - HEAD_SIDE - COLORBAR_WIDTH, MARGIN, 0, 0))
+
+
+STAGE_COLUMNS = {"dot": DOT, "scaled": SCALED, "mask": MASK, "exp": EXP, "weight": WEIGHT}  # a stage's adds
 
 
 class Worksheet(PrintedFigure):
@@ -256,9 +292,11 @@ class Beside:
         p.restore()
 
 
-def pictures(opened) -> list:
+def pictures(opened, hidden: frozenset = frozenset()) -> list:
     """What a scene's page shows: figures with size() and paint(p, vector), top to bottom. A real
-    model's scene has its next-token bars, beside the step table, unless its question hides them."""
+    model's scene has its next-token bars, beside the step table, unless its question hides them. A
+    guided step is printed at its step, as the screen shows it; the rows a later question asks
+    (`hidden`, (head, row) pairs) as "?", and no step table explains one of them."""
     s, view = opened.scenario, opened.scene.view
     options = FigureOptions(head=opened.head, query=opened.query,
                             scale=opened.scene.settings.colour_scale or "linear")
@@ -269,9 +307,40 @@ def pictures(opened) -> list:
     if view == "compare":
         return [PrintedComparison(s, opened.compare, colormap=colormaps.get(scale=options.scale))]
     result = compute(s)
-    heads = PrintedFigure(s, result, replace(options, kind="all" if view == "heads" else "head"))
-    table = StepTable(s, result, replace(options, kind="step"))
+    step = printed_step(opened)
+    hidden = hidden_on(opened, hidden)
+    heads = PrintedFigure(s, result, replace(options, kind="all" if view == "heads" else "head"), step, hidden)
+    if (opened.head, opened.query) in hidden:
+        return [heads] + bars
+    table = StepTable(s, result, replace(options, kind="step"), step)
     return [heads, Beside([table] + bars) if bars else table]
+
+
+def printed_step(opened) -> int | None:
+    """The guided step a page is printed at: the scene's, in a view printed as the screen shows it."""
+    return opened.scene.step if opened.scene.view in PRINTED_STEPS else None
+
+
+def hidden_on(opened, hidden: frozenset) -> frozenset:
+    """The rows of `hidden` a page prints as "?": not the query's row before softmax has given its weights."""
+    step = printed_step(opened)
+    if step is None or "weight" in frozenset().union(*(s.adds for s in STAGES[:step])):
+        return hidden
+    return hidden - {(opened.head, opened.query)}
+
+
+def asked_rows(scenes) -> list[frozenset]:
+    """For each scene's page, the (head, row) pairs it would print whose weights a later scene's question
+    asks for: the same tokens, the same weights (a page before the question would give its answer)."""
+    asked = [(i, o.scenario.tokens, np.asarray(o.answer.weights)) for i, o in enumerate(scenes)
+             if o.answer is not None and o.answer.hide != "next-token"]
+    pages = []
+    for j, opened in enumerate(scenes):
+        later = [(tokens, row) for i, tokens, row in asked if i > j and tokens == opened.scenario.tokens]
+        weights = compute(opened.scenario).weights() if later and opened.answer is None else []
+        pages.append(frozenset((h, r) for h, w in enumerate(weights) for r in range(len(w))
+                               if any(np.array_equal(w[r], row) for _, row in later)))
+    return pages
 
 
 def stand_in(opened) -> str:
@@ -322,6 +391,7 @@ class Handout:
         self.lesson, self.lang = lesson, lang
         runs = runs if runs is not None or not lesson.needs_model else ModelRuns()
         self.scenes = [open_scene(lesson, i, lang, runs) for i in range(len(lesson.scenes))]  # refused before any page
+        self.hidden = asked_rows(self.scenes)
         self.fonts = {size: figure_font(pixel_size=size) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
 
     def paint(self, writer: QPdfWriter) -> bool:
@@ -366,22 +436,23 @@ class Handout:
 
     def _scene_page(self, p, page: QRectF, i: int, opened) -> None:
         top = self._header(p, page, tr("Scene {0} / {1}").format(i + 1, len(self.scenes)))
-        below = self._below(opened)
+        below = self._below(i, opened)
         heights = [self._height(page.width(), text, size, bold) + GAP for text, size, bold in below]
         # the texts right under the picture: a small picture leaves the page's foot empty, not its middle
-        y = place(p, pictures(opened), QRectF(page.left(), top, page.width(), page.bottom() - top - sum(heights)))
+        y = place(p, pictures(opened, self.hidden[i]),
+                  QRectF(page.left(), top, page.width(), page.bottom() - top - sum(heights)))
         for (text, size, bold), height in zip(below, heights):
             self._text(p, QRectF(page.left(), y, page.width(), height), text, size, bold,
                        GREY if size == NOTE_PT else INK)
             y += height
 
-    def _below(self, opened) -> list[tuple[str, int, bool]]:
+    def _below(self, i: int, opened) -> list[tuple[str, int, bool]]:
         """(text, size, bold) under the picture: what it stands in for, the caption, the question."""
         scene = opened.scene
         lines = [(stand_in(opened), NOTE_PT, False), (switched_off(scene), NOTE_PT, False),
-                 (scene.caption[self.lang], TEXT_PT, False)]
+                 (self._asked_later(i), NOTE_PT, False), (plain(scene.caption[self.lang]), TEXT_PT, False)]
         if scene.question is not None:
-            lines.append((tr("Question: {0}").format(scene.question.text[self.lang]), TEXT_PT, True))
+            lines.append((tr("Question: {0}").format(plain(scene.question.text[self.lang])), TEXT_PT, True))
             if scene.question.hide == "next-token":
                 lines.append((tr("The model's {0} likeliest next tokens, in alphabetical order: {1}").format(
                     len(choices(opened)), tr(", ").join(choices(opened))), TEXT_PT, False))
@@ -392,14 +463,22 @@ class Handout:
                                  "under scene {0}.").format(self.scenes.index(opened) + 1), NOTE_PT, False))
         return [line for line in lines if line[0]]
 
+    def _asked_later(self, i: int) -> str:
+        """What a page whose rows a later question asks says of its "?" cells."""
+        if not hidden_on(self.scenes[i], self.hidden[i]):
+            return ""
+        later = next(j for j in range(i + 1, len(self.scenes)) if self.scenes[j].answer is not None)
+        return tr("A row marked ? is asked in scene {0}: predict it there; its answer is on the last page.").format(
+            later + 1)
+
     def _answers(self, p, writer: QPdfWriter, page: QRectF) -> None:
         """Every question's answer, in the scenes' order, on as many pages as they need."""
         y = None
         for i, opened in enumerate(self.scenes):
             if opened.answer is None:
                 continue
-            entry = [(tr("Scene {0}: {1}").format(i + 1, opened.scene.question.text[self.lang]), True),
-                     (answer_text(opened), False)]
+            entry = [(tr("Scene {0}: {1}").format(i + 1, plain(opened.scene.question.text[self.lang])), True),
+                     (plain(answer_text(opened, self.lang, ANSWER_DECIMALS)), False)]
             height = sum(self._height(page.width(), text, bold=bold) for text, bold in entry) + GAP * 2
             if y is None or y + height > page.bottom():
                 writer.newPage()
@@ -424,26 +503,6 @@ def choices(opened) -> list[str]:
     found = opened.run
     labels = [row[0] for row in rows(found.model, found.run, found.run)]
     return sorted(labels, key=lambda t: (t.lstrip("·").casefold(), t))
-
-
-def answer_text(opened) -> str:
-    """The most attended key and its weight; for a question on the whole row, every key's weight; for the
-    next token, the likeliest with its probability (and before, when heads are switched off)."""
-    answer, tokens = opened.answer, opened.scenario.tokens
-    if answer.hide == "next-token":
-        found = opened.run
-        (label, now, before), *_ = rows(found.model, found.baseline, found.run)
-        if before is None:
-            return tr("Answer: {0} ({1:.1%})").format(label, now)
-        return tr("Answer: {0} ({1:.1%}; {2:.1%} with every head on)").format(label, now, before)
-
-    def weight(w):
-        return f"{w:.{ANSWER_DECIMALS}f}"
-    text = tr("Answer: {0} (weight {1})").format(tokens[answer.top_key], weight(answer.weights[answer.top_key]))
-    if answer.hide == "row":
-        row = tr(", ").join(f"{t} {weight(w)}" for t, w in zip(tokens, answer.weights))
-        text += "\n" + tr("The weights of “{0}”: {1}").format(tokens[opened.query], row)
-    return text
 
 
 def handout_bytes(lesson, lang: str, runs=None) -> bytes:

@@ -12,7 +12,9 @@ from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
 from attnviz.core.lessons.model import ModelRuns
 from attnviz.gui.common.i18n import head_label, install_language
 from attnviz.gui.heads.heatmap import mask_legend
-from attnviz.gui.lessons.handout import TITLE_PT, answer_text, choices, handout_bytes, switched_off
+from attnviz.gui.lessons.answers import answer_text
+from attnviz.gui.lessons.handout import ANSWER_DECIMALS, TITLE_PT, choices, handout_bytes, switched_off
+from attnviz.gui.lessons.overlays import plain
 from attnviz.gui.lessons.player import LessonPlayer
 from attnviz.gui.model.next_token import rows
 from attnviz.gui.window.app import create_app
@@ -31,14 +33,14 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def page_texts(tmp_path, data: bytes) -> list[str]:
+def page_texts(tmp_path, data: bytes, flatten: bool = True) -> list[str]:
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed: the PDF's text cannot be read back")
     path = tmp_path / "handout.pdf"
     path.write_bytes(data)
     text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
                           check=True, encoding="utf-8").stdout
-    return [flat(page) for page in text.split("\f")[:pages_of(data)]]
+    return [flat(page) if flatten else page for page in text.split("\f")[:pages_of(data)]]
 
 
 def bbox_lines(tmp_path, data: bytes) -> list[list[tuple[str, float, float, float, float]]]:
@@ -97,7 +99,7 @@ def test_each_scene_page_has_its_number_and_caption_as_text(tmp_path, handout):
         assert flat(lesson.title[lang]) in page
         assert flat(("シーン {0} / {1}" if lang == "ja" else "Scene {0} / {1}").format(i + 1, len(lesson.scenes))) \
             in page  # digits after Latin letters kept (Noto Sans CJK's 'locl' would lose them)
-        assert flat(scene.caption[lang])[:40] in page, (i + 1, scene.caption[lang])
+        assert flat(plain(scene.caption[lang]))[:40] in page, (i + 1, scene.caption[lang])
 
 
 def test_the_answers_are_on_the_last_page_and_not_on_the_questions_page(tmp_path, handout):
@@ -107,17 +109,43 @@ def test_the_answers_are_on_the_last_page_and_not_on_the_questions_page(tmp_path
     asked = [(i, open_scene(lesson, i, lang, RUNS)) for i, s in enumerate(lesson.scenes) if s.question is not None]
     assert len(asked) >= 3
     for i, opened in asked:
-        answer, question = flat(answer_text(opened)), flat(opened.scene.question.text[lang])
+        answer = flat(plain(answer_text(opened, lang, ANSWER_DECIMALS)))
+        question = flat(plain(opened.scene.question.text[lang]))
         assert question in texts[i] and answer not in texts[i]
         assert question in texts[-1] and answer in texts[-1]
         if opened.answer.hide == "next-token":  # the likeliest tokens listed to circle, no probability
             top = f"{opened.run.run.probs.max():.1%}"
             assert all(flat(t) in texts[i] for t in choices(opened)) and len(choices(opened)) == 10
-            assert opened.answer.next_text.replace(" ", "·") in answer_text(opened) and top in answer_text(opened)
+            said = answer_text(opened, lang, ANSWER_DECIMALS)
+            assert opened.answer.next_text.replace(" ", "·") in said and top in said
         else:
             top = f"{opened.answer.weights[opened.answer.top_key]:.2f}"  # as a heatmap's cell would say it
-            assert opened.scenario.tokens[opened.answer.top_key] in answer_text(opened)
+            assert opened.scenario.tokens[opened.answer.top_key] in answer_text(opened, lang, ANSWER_DECIMALS)
         assert top not in texts[i] or top in flat(opened.scene.caption[lang]), (i + 1, top)
+
+
+def test_no_page_up_to_a_questions_own_gives_its_answer_away(tmp_path, handout):
+    """Neither the question's page nor any before it prints the weights it asks for: not its row in a
+    heatmap (as the cells read, one after another), nor its winner's weight in a step table, unless the
+    page's own caption says it (attention's page 2 at ÷√d_k printed the finished table: page 3's answer)."""
+    lesson, lang, data = handout
+    texts = [" ".join(page.split()) for page in page_texts(tmp_path, data, flatten=False)]
+    checked = 0
+    for i, scene in enumerate(lesson.scenes):
+        if scene.question is None or scene.question.hide == "next-token":
+            continue
+        opened = open_scene(lesson, i, lang, RUNS)
+        answer = opened.answer
+        cells = " ".join("0" if w == 0 else f"{w:.2f}" for w in answer.weights)
+        top = re.compile(rf"(?<![\d.]){answer.weights[answer.top_key]:.{ANSWER_DECIMALS}f}(?!\d)")
+        for j in range(i + 1):
+            if open_scene(lesson, j, lang, RUNS).scenario.tokens != opened.scenario.tokens:
+                continue  # another sentence (dog bites man before man bites dog): reasoning from it is the lesson
+            said = plain(lesson.scenes[j].caption[lang])
+            assert cells not in texts[j] and (not top.search(texts[j]) or top.search(said)), (j + 1, i + 1, cells)
+            checked += 1
+        assert top.search(" ".join(texts[len(lesson.scenes):]))  # on the answers page
+    assert checked >= 3 or lesson.needs_model
 
 
 def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp):
@@ -191,9 +219,9 @@ def test_the_pdf_names_each_character_as_the_caption_writes_it(tmp_path, handout
     texts = page_texts(tmp_path, data)
     for i, scene in enumerate(lesson.scenes):
         assert flat(lesson.title[lang]) in texts[i], i + 1
-        assert flat(scene.caption[lang]) in texts[i], (i + 1, scene.caption[lang])
+        assert flat(plain(scene.caption[lang])) in texts[i], (i + 1, scene.caption[lang])
         if scene.question is not None:
-            assert flat(scene.question.text[lang]) in texts[i], i + 1
+            assert flat(plain(scene.question.text[lang])) in texts[i], i + 1
     assert not re.search("[\u2e80-\u2fdf\u2027]", "".join(texts))
 
 
