@@ -994,6 +994,54 @@ exactly 0</source>
         <translation>どちらかの言語は空欄でもかまいません。そのときはもう一方の文を両方に使います。</translation>
     </message>
     <message>
+        <source>no question</source>
+        <translation>問いなし</translation>
+    </message>
+    <message>
+        <source>the query&apos;s weights (its row)</source>
+        <translation>クエリの重み（その行）</translation>
+    </message>
+    <message>
+        <source>the key the query attends to most</source>
+        <translation>クエリが一番注目するキー</translation>
+    </message>
+    <message>
+        <source>the real model&apos;s next token</source>
+        <translation>実際のモデルの次のトークン</translation>
+    </message>
+    <message>
+        <source>Hide until revealed:</source>
+        <translation>答えを見せるまで隠すもの：</translation>
+    </message>
+    <message>
+        <source>Question (Japanese):</source>
+        <translation>問い（日本語）：</translation>
+    </message>
+    <message>
+        <source>Question (English):</source>
+        <translation>問い（英語）：</translation>
+    </message>
+    <message>
+        <source>Why, said at the reveal (Japanese):</source>
+        <translation>答えを見せるときの理由（日本語）：</translation>
+    </message>
+    <message>
+        <source>Why, said at the reveal (English):</source>
+        <translation>答えを見せるときの理由（英語）：</translation>
+    </message>
+    <message>
+        <source>The answer:</source>
+        <translation>答え：</translation>
+    </message>
+    <message>
+        <source>(no question: nothing is hidden)</source>
+        <translation>（問いなし：何も隠しません）</translation>
+    </message>
+    <message>
+        <source>worked out when the model has read the scene&apos;s text (give the scene once)</source>
+        <translation>モデルがこのシーンの文を読んでから求めます（一度このシーンを見せてください）</translation>
+    </message>
+    <message>
         <source>Up</source>
         <translation>上へ</translation>
     </message>
@@ -1004,6 +1052,10 @@ exactly 0</source>
     <message>
         <source>Caption and notes…</source>
         <translation>説明文とメモ…</translation>
+    </message>
+    <message>
+        <source>Question…</source>
+        <translation>問い…</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -1032,6 +1084,10 @@ exactly 0</source>
     <message>
         <source>Scene {0}</source>
         <translation>場面 {0}</translation>
+    </message>
+    <message>
+        <source>Scene {0}: its question</source>
+        <translation>シーン {0} の問い</translation>
     </message>
     <message>
         <source>Add this as a scene…</source>

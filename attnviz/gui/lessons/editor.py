@@ -20,6 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -38,14 +39,17 @@ from ...core.formats.document import scenario_to_dict
 from ...core.lessons import SUFFIX, Bilingual, Lesson, Ref, Scene, SceneSettings, save
 from ...core.lessons.builtin import is_builtin
 from ...core.lessons.model import MAX_TEXT as MAX_MODEL_TEXT
-from ...core.lessons.scene import LANGUAGES, MODEL_VIEWS, STEP_VIEWS
-from ...core.messages import AttnVizError
+from ...core.lessons.open import LessonError, scene_opened
+from ...core.lessons.scene import LANGUAGES, MODEL_VIEWS, STEP_VIEWS, Question
+from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.paths import resource
 from ...core.presets import load_preset, version_open
 from ...core.scenario import ScenarioError
 from ..classroom.views import BY_ID
 from ..common.actions import make_action
 from ..common.i18n import current_language, describe, tr
+from .answers import numbers
+from .overlays import Notice
 
 ADD_KEY = "Ctrl+Shift+A"  # free on the desk and while presenting (Ctrl+A selects, Ctrl+Shift+S saves as)
 NEW_TITLE = Bilingual("私の授業", "My lesson")
@@ -280,6 +284,81 @@ class TextsDialog(QDialog):
         return caption, notes
 
 
+# What a question may hide, as the editor offers it (core/lessons/scene.py's HIDES, and none)
+HIDE_CHOICES = (("", QT_TR_NOOP("no question")), ("row", QT_TR_NOOP("the query's weights (its row)")),
+                ("top-key", QT_TR_NOOP("the key the query attends to most")),
+                ("next-token", QT_TR_NOOP("the real model's next token")))
+
+
+class QuestionDialog(QDialog):
+    """A scene's question: what it hides, the question and the why said at the reveal in both languages,
+    and the answer worked out live from the scene (or why the scene cannot ask it: a tie on screen)."""
+
+    def __init__(self, parent, title: str, scene: Scene, folder: str | None, runs):
+        super().__init__(parent, objectName="lessonQuestionDialog", windowTitle=title)
+        self.setAttribute(Qt.WA_DeleteOnClose)
+        self.scene, self.folder, self.runs = scene, folder, runs
+        question = scene.question
+        self.hide_choice = QComboBox(objectName="questionHide")
+        for hide, label in HIDE_CHOICES:
+            if hide != "next-token" or scene.scenario.kind == "model":
+                self.hide_choice.addItem(tr(label), hide)
+        self.hide_choice.setCurrentIndex(max(0, self.hide_choice.findData(question.hide if question else "")))
+        texts = question.text if question else NO_TEXT
+        whys = question.why if question else NO_TEXT
+        self.text = {lang: QLineEdit(texts[lang], objectName=f"question_{lang}") for lang in LANGUAGES}
+        self.why = {lang: QLineEdit(whys[lang], objectName=f"why_{lang}") for lang in LANGUAGES}
+        self.answer = QLabel(objectName="questionAnswer", wordWrap=True)
+        form = QFormLayout()
+        form.addRow(tr("Hide until revealed:"), self.hide_choice)
+        form.addRow(tr("Question (Japanese):"), self.text["ja"])
+        form.addRow(tr("Question (English):"), self.text["en"])
+        form.addRow(tr("Why, said at the reveal (Japanese):"), self.why["ja"])
+        form.addRow(tr("Why, said at the reveal (English):"), self.why["en"])
+        form.addRow(tr("The answer:"), self.answer)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel(tr("One language may be left empty: the other's text is then used for both."),
+                                wordWrap=True))
+        layout.addWidget(self.buttons)
+        self.hide_choice.currentIndexChanged.connect(self.work_out)
+        for field in self.text.values():
+            field.textChanged.connect(self.work_out)
+        self.resize(640, self.sizeHint().height())
+        self.work_out()
+
+    def question(self) -> Question | None:
+        hide = self.hide_choice.currentData()
+        if not hide:
+            return None
+        text = both(self.text["ja"].text(), self.text["en"].text())
+        return Question(hide, text if text.ja else Bilingual("？", "?"), both(self.why["ja"].text(),
+                                                                              self.why["en"].text()))
+
+    def work_out(self) -> None:
+        """The answer in both languages as the class will see it revealed; OK only for a question a lesson
+        can ask."""
+        question = self.question()
+        ok, said = True, tr("(no question: nothing is hidden)")
+        if question is not None:
+            ok, said = self._answers(dataclasses.replace(self.scene, question=question))
+        self.answer.setText(said)
+        self.answer.setStyleSheet("" if ok else "color: #d0302b; font-weight: bold;")
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+
+    def _answers(self, scene: Scene) -> tuple[bool, str]:
+        if scene.scenario.kind == "model" and not self.runs.has(scene.scenario.value, scene.off):
+            return True, tr("worked out when the model has read the scene's text (give the scene once)")
+        try:
+            opened = {lang: scene_opened(scene, 0, self.folder, lang, runs=self.runs) for lang in LANGUAGES}
+        except LessonError as e:
+            return False, describe(e.values[-1] if e.values else e)  # without "scene 1:": the dialog is the scene's
+        return True, " / ".join(numbers(opened[lang]) for lang in LANGUAGES)
+
+
 class EditorDialog(QDialog):
     """The lesson being made: its title, its scenes (number, caption's first words, view), and what can be
     done with them. Desk-sized: it is the teacher's, not the class's."""
@@ -299,6 +378,7 @@ class EditorDialog(QDialog):
         column = QVBoxLayout()
         for key, text, slot in (("up", tr("Up"), lambda: self.move(-1)), ("down", tr("Down"), lambda: self.move(+1)),
                                 ("edit", tr("Caption and notes…"), self.edit_texts),
+                                ("question", tr("Question…"), self.edit_question),
                                 ("remove", tr("Remove"), self.remove),
                                 ("give", tr("Give from this scene"), self.give), ("save", tr("Save…"), self.save)):
             button = self.buttons[key] = QPushButton(text, objectName=f"lessonEditor_{key}")
@@ -330,7 +410,7 @@ class EditorDialog(QDialog):
 
     def _enable(self) -> None:
         row, count = self.scenes.currentRow(), self.scenes.count()
-        for key, on in (("up", row > 0), ("down", 0 <= row < count - 1), ("edit", row >= 0),
+        for key, on in (("up", row > 0), ("down", 0 <= row < count - 1), ("edit", row >= 0), ("question", row >= 0),
                         ("remove", row >= 0), ("give", row >= 0), ("save", count > 0)):
             self.buttons[key].setEnabled(on)
 
@@ -354,6 +434,15 @@ class EditorDialog(QDialog):
         dialog.accepted.connect(lambda: (self.editor.retext(row, *dialog.texts()), self.refresh(row)))
         dialog.open()
         self.texts_dialog = dialog  # for the tests, and kept alive while it is open
+
+    def edit_question(self) -> None:
+        row = self.scenes.currentRow()
+        lesson = self.editor.lesson
+        dialog = QuestionDialog(self, tr("Scene {0}: its question").format(row + 1), lesson.scenes[row],
+                                lesson.folder, self.editor.player.runs)
+        dialog.accepted.connect(lambda: (self.editor.requestion(row, dialog.question()), self.refresh(row)))
+        dialog.open()
+        self.question_dialog = dialog  # for the tests, and kept alive while it is open
 
     def _retitle(self) -> None:
         self.editor.retitle(self.title["ja"].text(), self.title["en"].text())
@@ -383,6 +472,7 @@ class LessonEditor:
         self.dialog: EditorDialog | None = None
         self.caption_dialog: TextsDialog | None = None
         self.add_action = make_action(self.window, self.add_scene, [ADD_KEY])
+        self.notice = Notice(self.window)  # presenting, the status bar is hidden: a scene added is said here
         self.edit_action = make_action(self.window, self.edit)
 
     def fill_menu(self, menu) -> None:
@@ -464,8 +554,11 @@ class LessonEditor:
             return
         lesson = self.lesson or Lesson("lesson", NEW_TITLE, ())
         self._set(dataclasses.replace(lesson, scenes=(*lesson.scenes, scene)))
-        self.window.show_status(tr("Scene {0} added to the lesson “{1}”").format(
-            len(self.lesson.scenes), self.lesson.title[current_language()]))
+        said = tr("Scene {0} added to the lesson “{1}”").format(len(self.lesson.scenes),
+                                                              self.lesson.title[current_language()])
+        self.window.show_status(said)
+        if self.classroom.presenting:
+            self.notice.say(said)
 
     # ------------------------------------------------------------- editing
 
@@ -494,6 +587,11 @@ class LessonEditor:
         if caption.ja:  # both empty: the caption stays as it was (a scene needs one)
             scenes[row] = dataclasses.replace(scenes[row], caption=caption, notes=notes)
             self._scenes(scenes)
+
+    def requestion(self, row: int, question: Question | None) -> None:
+        scenes = list(self.lesson.scenes)
+        scenes[row] = dataclasses.replace(scenes[row], question=question)
+        self._scenes(scenes)
 
     def retitle(self, ja: str, en: str) -> None:
         title = both(ja, en)

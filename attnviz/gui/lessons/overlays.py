@@ -1,8 +1,9 @@
-"""What covers a presented lesson for a moment: the list of its scenes to pick one from (S), and the
-blank screen (B) that takes the class's eyes off the projector."""
+"""What covers a presented lesson for a moment: the list of its scenes to pick one from (S), the blank
+screen (B) that takes the class's eyes off the projector, and a notice that confirms what the teacher did
+(a scene added to the lesson being made) where the status bar is hidden."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QVBoxLayout, QWidget
 
@@ -43,6 +44,30 @@ class Blank(QWidget):
 
     def paintEvent(self, event):
         QPainter(self).fillRect(self.rect(), QColor(0, 0, 0))
+
+
+class Notice(QLabel):
+    """A line of confirmation at the top of the presented window, in the presentation's type, for a few
+    seconds; it takes no click and covers nothing else."""
+
+    SECONDS = 3
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent, objectName="lessonNotice", alignment=Qt.AlignCenter)
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.setStyleSheet("background: rgba(20, 20, 20, 220); color: white; border-radius: 12px; padding: 12px 28px;")
+        self.timer = QTimer(self, singleShot=True, interval=self.SECONDS * 1000, timeout=self.hide)
+        self.hide()
+
+    def say(self, text: str) -> None:
+        self.setFont(weighted(presented(QFont(QApplication.font()), self.parentWidget()), bold=True))
+        self.setText(text)
+        self.adjustSize()
+        parent = self.parentWidget().rect()
+        self.move(parent.center().x() - self.width() // 2, parent.top() + self.height() // 2)
+        self.show()
+        self.raise_()
+        self.timer.start()
 
 
 class SceneList(QWidget):

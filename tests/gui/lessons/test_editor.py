@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMessageBox, QWidget
 
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.lessons import Bilingual, Ref, builtin_lesson, load
+from attnviz.core.scenario import with_settings
 from attnviz.gui.common.i18n import install_language
 from presented import presenting  # tests/gui is on the path
 
@@ -120,6 +121,59 @@ def test_caption_and_notes_edited_in_both_languages(window, qtbot):
     scene = editor.lesson.scenes[0]
     assert scene.caption == Bilingual("最初", "The first") and scene.notes == Bilingual("答え：魚", "答え：魚")
     assert "The first" in editor.dialog.scenes.item(0).text()  # in the interface's language
+
+
+def test_the_editor_authors_a_question_its_answer_worked_out_live(window, qtbot, monkeypatch, tmp_path):
+    """Question…: what it hides, its text and why in both languages, the answer shown as the class will see it
+    revealed; saved, the lesson file asks it and `attnviz lesson --check` reads it."""
+    add(window, qtbot, "それの重み", "The weights of It")  # seed-demo, query それ / It
+    editor = window.lessons.editor
+    editor.edit()
+    editor.dialog.buttons["question"].click()
+    dialog = editor.dialog.question_dialog
+    assert "nothing is hidden" in dialog.answer.text() and dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+    dialog.hide_choice.setCurrentIndex(dialog.hide_choice.findData("row"))
+    assert dialog.answer.text() == "魚 0.68, 食べた 0.09 / fish 0.68, ate 0.09"  # live, in each version's words
+    dialog.hide_choice.setCurrentIndex(dialog.hide_choice.findData("top-key"))
+    assert dialog.answer.text() == "魚 0.68 / fish 0.68"
+    assert dialog.hide_choice.findData("next-token") == -1  # a toy scenario predicts no next token
+    dialog.text["ja"].setText("「それ」が一番見るのは？")
+    dialog.why["en"].setText("Both point to food.")
+    dialog.accept()
+    question = editor.lesson.scenes[0].question
+    assert (question.hide, question.text.en, question.why.ja) == ("top-key", "「それ」が一番見るのは？",
+                                                                 "Both point to food.")  # one language: both
+    path = tmp_path / "asked.attnviz-lesson.json"
+    saved(window, monkeypatch, path)
+    assert json.loads(path.read_text(encoding="utf-8"))["scenes"][0]["question"]["why"]["ja"] == "Both point to food."
+    assert load(path).scenes[0].question == question
+
+
+def test_a_question_that_ties_on_screen_cannot_be_authored(window, qtbot):
+    """At T = 30 the weights of 。 read 0.17 for five keys: the dialog says so and OK stays off."""
+    window.document.select(query=5)
+    window.document.show(with_settings(window.document.scenario, temperature=30))
+    add(window, qtbot, "平ら", "Flat")
+    editor = window.lessons.editor
+    editor.edit()
+    editor.dialog.buttons["question"].click()
+    dialog = editor.dialog.question_dialog
+    dialog.hide_choice.setCurrentIndex(dialog.hide_choice.findData("top-key"))
+    assert "ties on screen (0.17)" in dialog.answer.text()
+    assert not dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+    dialog.hide_choice.setCurrentIndex(dialog.hide_choice.findData(""))  # no question: fine again
+    assert dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+
+
+def test_a_scene_added_while_presenting_is_confirmed_on_the_screen(window, qtbot):
+    window.classroom.set_presentation(True)
+    settle()
+    add(window, qtbot, "発表中", "While presenting")
+    notice = window.lessons.editor.notice
+    assert notice.isVisible() and "Scene 1 added" in notice.text()
+    assert notice.font().pixelSize() >= 20  # read from the back, as the caption is
+    notice.timer.timeout.emit()  # a few seconds later
+    assert not notice.isVisible()
 
 
 def test_the_saved_lesson_checks_on_the_command_line_and_is_given_with_scene_2s_settings(window, qtbot, monkeypatch,
