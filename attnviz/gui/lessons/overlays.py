@@ -1,11 +1,12 @@
 """What covers a presented lesson for a moment: the list of its scenes to pick one from (S), the blank
-screen (B) that takes the class's eyes off the projector, and a notice that confirms what the teacher did
-(a scene added to the lesson being made) where the status bar is hidden."""
+screen (B) that takes the class's eyes off the projector, a notice that confirms what the teacher did
+(a scene added to the lesson being made) where the status bar is hidden, and the model reading a real
+model's scene (never the scene shown before it, under a caption that is already the new scene's)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
-from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QProgressBar, QVBoxLayout, QWidget
 
 from ..common.i18n import SUBSCRIPT_LETTERS, tr
 from ..common.markup import SUBSCRIPTED
@@ -44,6 +45,62 @@ class Blank(QWidget):
 
     def paintEvent(self, event):
         QPainter(self).fillRect(self.rect(), QColor(0, 0, 0))
+
+
+class Reading(QWidget):
+    """Everything above the caption covered while the real model reads a scene's text: what it is doing,
+    in the presentation's type, and a progress bar (the model's loading, then a pass it does not count)."""
+
+    def __init__(self, parent: QWidget, caption: QWidget):
+        super().__init__(parent)
+        self.setObjectName("lessonReading")
+        self.setAutoFillBackground(True)
+        self.caption = caption  # the caption's strip: what stays in view below
+        self.label = QLabel(objectName="lessonReadingText", alignment=Qt.AlignCenter, wordWrap=True)
+        self.bar = QProgressBar(objectName="lessonReadingBar", textVisible=False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(200, 0, 200, 0)
+        layout.addStretch(1)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar)
+        layout.addStretch(1)
+        parent.installEventFilter(self)
+        self.hide()
+
+    def start(self, text: str) -> None:
+        base = presented(QFont(QApplication.font()), self.parentWidget())
+        self.label.setFont(weighted(base, bold=True))
+        self.bar.setFixedHeight(base.pixelSize())
+        self.label.setText(text)
+        self.bar.setRange(0, 0)  # busy until the loading says how far it is
+        self._place()
+        self.show()
+        self.raise_()
+
+    def progress(self, what: str, done: int, total: int) -> None:
+        """The model runner's progress: the loading's is counted; the rest is busy."""
+        if self.isVisible():
+            self.bar.setRange(0, total if what == "load" and total > 0 else 0)
+            self.bar.setValue(done)
+
+    def fail(self, text: str) -> None:
+        self.label.setText(text)
+        self.bar.hide()
+
+    def stop(self) -> None:
+        self.hide()
+        self.bar.show()
+
+    def _place(self) -> None:
+        top = self.caption.mapTo(self.parentWidget(), self.caption.rect().topLeft()).y() \
+            if self.caption.isVisible() else self.parentWidget().height()
+        self.setGeometry(0, 0, self.parentWidget().width(), max(0, top))
+
+    def eventFilter(self, watched, event):
+        if watched is self.parentWidget() and event.type() in (QEvent.Resize, QEvent.LayoutRequest) \
+                and self.isVisible():
+            self._place()
+        return False
 
 
 class Notice(QLabel):

@@ -28,7 +28,7 @@ from ..steps.stages import NUMBERS
 from .caption import CaptionBar
 from .editor import LessonEditor
 from .handout import add_handout_menu
-from .overlays import Blank, SceneList
+from .overlays import Blank, Reading, SceneList
 from .presenter import Presenter
 from .question import QuestionPlay
 
@@ -59,6 +59,8 @@ class LessonPlayer:
         self.scenes = SceneList(window)
         self.scenes.chosen.connect(self.go)
         self.blank = Blank(window)
+        self.reading = Reading(window, self.dock)  # a real model's scene being read: not the scene before it
+        runner.progress.connect(self.reading.progress)
         self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
         self.presenter = Presenter(window, view)  # the notes: on a second screen, or on N
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
@@ -123,6 +125,7 @@ class LessonPlayer:
         self.presenter.stop()
         self.scenes.hide()
         self.blank.hide()
+        self.reading.stop()
         self.dock.hide()
         for corner, area in ((Qt.BottomLeftCorner, Qt.LeftDockWidgetArea),
                              (Qt.BottomRightCorner, Qt.RightDockWidgetArea)):
@@ -283,10 +286,12 @@ class LessonPlayer:
             self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang])
             self.caption.show_verdict(tr("The model is reading the text…"))
             self._fit_caption()
+            self.reading.start(tr("The model is reading the text…"))
             self._pending = self._key(scene)
             self.runner.run_scene(self.runs, scene.scenario.value, scene.off)
             return True
         self._pending = None
+        self.reading.stop()
         try:
             opened = open_scene(self.lesson, self.index, lang, self.runs)
         except LessonError as e:
@@ -325,6 +330,7 @@ class LessonPlayer:
         if self.waiting and key == self._pending:
             self._pending = None
             self.caption.show_verdict(tr("The model cannot read this scene's text: {0}").format(why), right=False)
+            self.reading.fail(tr("The model cannot read this scene's text: {0}").format(why))
             self._fit_caption()
 
     def _fit_caption(self) -> None:

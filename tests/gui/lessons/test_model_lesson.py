@@ -3,6 +3,8 @@ says so meanwhile), then opens from the kept run; a question about the next toke
 likeliest tokens listed in the order of their text, no bar, no number) until it is revealed; a click on
 a token is the class's guess, right when the model makes it the likeliest; a head switched off in the
 lesson shows before → after; what the class switched off in a scene is kept while the lesson is open."""
+import threading
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -57,6 +59,39 @@ def test_a_scene_not_yet_run_says_the_model_is_reading_then_shows_the_models_lay
     live = w.document.scenario.live
     assert live.text == w.lessons.scene().scenario.value and live.layer == 0 and w.isFullScreen()
     assert w.document.scenario.tokens[-1] == "·cat" and len(w.document.scenario.heads) == 9
+
+
+def test_the_lesson_opens_on_the_model_reading_with_a_progress_bar_never_on_the_scene_before(qtbot, monkeypatch):
+    """While the model reads scene 1's text, everything above its caption is the reading's cover: what is
+    happening, large, and a progress bar; the toy demo the window showed before is nowhere in view."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QProgressBar
+
+    from attnviz.gui.model.runner import ModelRunner
+    release = threading.Event()
+    run_scene = ModelRunner._run_scene
+    monkeypatch.setattr(ModelRunner, "_run_scene", lambda self, *a: release.wait(60) and run_scene(self, *a))
+    w = giving(qtbot, "real-model", "ja", 0)
+    reading = w.lessons.reading
+    assert w.lessons.waiting and reading.isVisible()
+    assert reading.label.text() == "モデルが文を読んでいます…" and reading.label.font().pixelSize() >= 20
+    assert reading.findChild(QProgressBar).isVisible()
+    caption_top = w.lessons.dock.geometry().top()
+    assert reading.geometry().top() == 0 and reading.geometry().bottom() + 1 >= caption_top - 1
+    assert reading.width() == w.width()
+    for x in range(40, w.width(), 300):  # nothing of the scene before is on top anywhere above the caption
+        for y in range(40, caption_top - 20, 200):
+            on_top = w.childAt(QPoint(x, y))
+            assert on_top is reading or reading.isAncestorOf(on_top), (x, y, on_top)
+    image = w.grab().toImage()
+    yellow = sum(1 for x in range(0, w.width(), 4) for y in range(0, caption_top, 4)
+                 if abs(image.pixelColor(x, y).red() - 253) < 20 and abs(image.pixelColor(x, y).green() - 231) < 20
+                 and image.pixelColor(x, y).blue() < 80)  # viridis' 1.00: the toy demo's first cell
+    assert yellow == 0
+    release.set()
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+    settle()
+    assert not reading.isVisible() and w.document.scenario.live is not None
 
 
 def test_a_question_on_the_next_token_hides_the_bars_and_lists_the_tokens_alphabetically(qtbot):
