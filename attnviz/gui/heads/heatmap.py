@@ -685,9 +685,10 @@ WHITE = QColor(255, 255, 255)  # the page a colour bar is drawn on, unless told
 
 def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground: QColor,
                    background: QColor = WHITE, mask_kind: str | None = "causal",
-                   reach: float | None = None, title: str | None = None) -> None:
+                   reach: float | None = None, title: str | None = None, least_pixels: float = 0) -> None:
     """The 0–1 scale every panel shares, and the masked-cell swatch that explains the hatching
-    (none when `mask_kind` is None). With `reach`, a diverging scale from −reach to +reach."""
+    (none when `mask_kind` is None). With `reach`, a diverging scale from −reach to +reach. The mask's
+    legend is set smaller to fit, but not under `least_pixels` (presenting: it wraps instead)."""
     fm = QFontMetricsF(font)
     p.save()
     p.setFont(font)
@@ -695,7 +696,8 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 1.2),
                Qt.AlignHCenter | Qt.AlignVCenter, title or tr("weight"))
     swatch = fm.height() * 1.6 if mask_kind is not None else 0.0
-    legend_font, legend = fitted_legend(font, mask_legend(mask_kind), rect.width()) if mask_kind else (font, "")
+    legend_font, legend = fitted_legend(font, mask_legend(mask_kind), rect.width(), least_pixels) if mask_kind \
+        else (font, "")
     legend_h = QFontMetricsF(legend_font).height() * 1.2 * (legend.count("\n") + 1) if mask_kind else 0.0
     bar_w = min(rect.width() * 0.35, fm.height() * 1.3)
     top = rect.top() + fm.height() * 1.8
@@ -735,15 +737,15 @@ def paint_colorbar(p: QPainter, rect: QRectF, colormap, font: QFont, foreground:
 LEAST_LEGEND = 0.75  # the mask legend's type, at its smallest, of the colour bar's
 
 
-def fitted_legend(font: QFont, text: str, width: float) -> tuple[QFont, str]:
+def fitted_legend(font: QFont, text: str, width: float, least_pixels: float = 0) -> tuple[QFont, str]:
     """The mask legend on the lines its translation gives (見えない位置 / （マスク）): Qt's word wrap
     breaks Japanese between any two characters (見えない位 / 置), so a line too wide is set in smaller
-    type, down to LEAST_LEGEND; one still too wide breaks where `wrapped` finds a place. The legend's
-    room is made for its lines, so none is cut off."""
+    type, down to LEAST_LEGEND (and never under `least_pixels`); one still too wide breaks where
+    `wrapped` finds a place. The legend's room is made for its lines, so none is cut off."""
     font = QFont(font)
     pixels = font.pixelSize() > 0
     size = font.pixelSize() if pixels else font.pointSizeF()
-    least = size * LEAST_LEGEND
+    least = max(size * LEAST_LEGEND, least_pixels if pixels else 0)  # presenting, the bar's type is in pixels
 
     def widest():
         fm = QFontMetricsF(font)

@@ -45,13 +45,42 @@ PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px 
 OFF_LEAST_PIXELS = 12  # a switched-off head's label in desk type at least; smaller heads get the sign
 
 
+BAR_LINES = 4.5  # the colour bar's width, in lines of its type: its ticks and the mask's legend fit
+BAR_MOST = 150   # px: at most, zoomed in on the desk (the heatmap needs the room more) ...
+
+
 class ColorBar(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("colorBar")
         self.colormap = colormaps.get()
         self.mask_kind = "causal"
+        self.least_pixels = 0  # ... but presenting, as wide as its type at the back row's size needs
         self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Expanding)
+
+    def set_least_pixels(self, pixels: int) -> None:
+        """Presenting: every text of the bar (its title, ticks, the mask's legend) at least `pixels`."""
+        if pixels != self.least_pixels:
+            self.least_pixels = pixels
+            self.updateGeometry()
+            self.update()
+
+    def _wanted_font(self) -> QFont:
+        """The widget's type, never smaller than `least_pixels`."""
+        font = figure_font(point_size=self.font().pointSizeF())
+        if not self.least_pixels:
+            return font
+        return figure_font(pixel_size=max(self.least_pixels, QFontInfo(font).pixelSize()))  # in pixels, as it is read
+
+    def label_font(self) -> QFont:
+        """The type the bar's texts are painted in: the wanted one, smaller where the bar is too narrow
+        for it (BAR_MOST on the desk), never under `least_pixels`."""
+        font = self._wanted_font()
+        fits = self.width() / BAR_LINES  # the line height its texts fit in (see sizeHint)
+        if QFontMetricsF(font).height() > fits:
+            pixels = QFontInfo(font).pixelSize() * fits / QFontMetricsF(font).height()
+            font = figure_font(pixel_size=max(self.least_pixels, int(pixels)))
+        return font
 
     def set_mask_kind(self, kind: str) -> None:
         if kind != self.mask_kind:
@@ -71,10 +100,14 @@ class ColorBar(QWidget):
 
     def sizeHint(self):
         """Wide enough for "0.75" and "masked (future)" (and the log scale's "0.0001"), and never
-        wider than 150 px: zoomed in on a projector, the heatmap needs the room more."""
-        fm = self.fontMetrics()
+        wider than BAR_MOST: zoomed in on a projector, the heatmap needs the room more; presenting,
+        never narrower than its type at `least_pixels` needs."""
+        fm = QFontMetricsF(self._wanted_font())
         ticks = max(fm.horizontalAdvance(tr(text)) for _, text in self.colormap.ticks())
-        return QSize(min(max(int(fm.height() * 4.5), int(fm.height() * 2.2 + ticks)), 150), 200)
+        least = QFontMetricsF(figure_font(pixel_size=self.least_pixels)).height() * BAR_LINES \
+            if self.least_pixels else 0
+        wanted = max(fm.height() * BAR_LINES, fm.height() * 2.2 + ticks)
+        return QSize(math.ceil(max(least, min(wanted, BAR_MOST))), 200)
 
     def minimumSizeHint(self):
         return self.sizeHint()
@@ -82,12 +115,9 @@ class ColorBar(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        font = figure_font(point_size=self.font().pointSizeF())
-        fits = self.width() / 4.5  # the line height its texts fit in (see sizeHint)
-        if QFontMetricsF(font).height() > fits:
-            font = figure_font(pixel_size=QFontInfo(font).pixelSize() * fits / QFontMetricsF(font).height())
-        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap, font,
-                       self.palette().windowText().color(), self.palette().window().color(), self.mask_kind)
+        paint_colorbar(p, QRectF(self.rect()).adjusted(2, 4, -2, -4), self.colormap, self.label_font(),
+                       self.palette().windowText().color(), self.palette().window().color(), self.mask_kind,
+                       least_pixels=self.least_pixels)
 
 
 # ---------------------------------------------------------------- one panel per head
@@ -679,6 +709,7 @@ class HeadsView(Retranslated, QWidget):
             # The colour bar's type kept as presenting found it: zooming in (Ctrl++) must not widen it at
             # the head's cost.
             self.colorbar.setFont(QFont(QApplication.font()) if on else QFont())
+        self.colorbar.set_least_pixels(readable_pixels(self, LEAST_SHARE) if on else 0)  # its ticks: the back row's
         self.focus = on and not side_by_side
         self.side_by_side = on and side_by_side
         self.guide.set_stacked(on)

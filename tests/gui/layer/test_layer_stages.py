@@ -6,6 +6,7 @@ diagram paints, its subscripts too, is at least 20 px at 1920 × 1080."""
 import pytest
 from PySide6.QtGui import QFontInfo, QPainter
 from PySide6.QtWidgets import QApplication
+from test_layer_view import open_view  # tests/gui/layer is on the path
 
 from attnviz.core import layer, load_preset
 from attnviz.core.lessons import builtin_lesson
@@ -15,7 +16,6 @@ from attnviz.gui.common.i18n import install_language
 from attnviz.gui.layer.diagram import LIT
 from attnviz.gui.steps.stages import ALL_NUMBERS, LAYER_STAGES, NUMBERS, row_stage, stage
 from pixels import near, rgb
-from test_layer_view import open_view  # tests/gui/layer is on the path
 
 
 def expected(flow, step: int, head: int = 0) -> set[str]:
