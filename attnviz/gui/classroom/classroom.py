@@ -24,6 +24,7 @@ from ..steps.stages import NUMBERS, following, preceding
 from ..steps.table import small_example
 from .help import show_about, show_guide
 from .keys import KeysOverlay
+from .tools import Tools
 from .views import BY_ID, FIRST, VIEWS, cycled
 
 ZOOM_STEPS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 2.8)
@@ -123,6 +124,7 @@ class Classroom:
         self.side_by_side_action = self._action(self.toggle_side_by_side, ["V"], checkable=True)
         self.keys_action = self._action(self.toggle_keys, ["?", "Shift+?"])
         self.keys = KeysOverlay(self.host)
+        self.tools = Tools(self.host, self.document)  # pen, pointer, zoom, timer: their keys work while presenting
         for action in self._presenting_only():
             action.setEnabled(False)
 
@@ -329,6 +331,7 @@ class Classroom:
         self.presentation_action.setChecked(on)
         for action in self._presenting_only():
             action.setEnabled(on)
+        self.tools.set_enabled(on)  # leaving, every tool is put away and the drawing goes
         self._presentation_keys(on)
 
     def _steps_share(self) -> float:
@@ -356,6 +359,8 @@ class Classroom:
             self._compare_turn = self._compare_turn + 1 if self.presented_view == name else 0
             if self.presented_view != name:
                 self._before_compare = self.presented_view
+        if name != self.presented_view:
+            self.tools.scene_changed()  # strokes drawn over one view mean nothing over another
         self.presented_view = name
         heads = name == "heads"
         self.parts.heads.set_presentation(True, PRESENTATION_POINTS, side_by_side=heads and self.side_by_side)
@@ -425,10 +430,15 @@ class Classroom:
         self.keys.hide() if self.keys.isVisible() else self.keys.open(self.lesson.keys if self.lesson else None)
 
     def _escape(self) -> None:
-        """Esc closes the keys' list first, goes back from the comparison (opened from a view with C)
-        to that view, then leaves the presentation."""
+        """Esc closes the keys' list first, then ends the zoom, puts the pen down or the pointer away,
+        goes back from the comparison (opened from a view with C) to that view, then leaves the
+        presentation."""
         if self.keys.isVisible():
             self.keys.hide()
+        elif self.lesson is not None and self.lesson.uncover():
+            return
+        elif self.tools.escape():
+            return
         elif self.lesson is not None and self.lesson.escape():
             return
         elif self.presented_view == "compare":

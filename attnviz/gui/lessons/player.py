@@ -2,10 +2,10 @@
 settings, its view presented, its head, query and guided step chosen, its caption under it.
 
 → / Space / Page Down run the scene's guided steps, then go to the next scene; ← / Page Up go back;
-Home / End; a number and Enter jump; S lists the scenes, B blanks the screen, R puts the scene back as
-the lesson has it. What the class tried in a scene (a slider moved, the mask off) is kept while the
-lesson is open, so going back shows it again; moving between scenes never asks to save, the
-scenario of a scene being the lesson's. Esc ends the lesson, on the desk.
+Home / End; a number and Enter jump (a number and T: a timer of that many seconds, classroom/tools.py);
+S lists the scenes, B blanks the screen, R puts the scene back as the lesson has it. What the class tried
+in a scene (a slider moved, the mask off) is kept while the lesson is open, so going back shows it again;
+moving between scenes never asks to save, the scenario of a scene being the lesson's. Esc ends the lesson, on the desk.
 
 The classroom (classroom/classroom.py) hands the player its clicker's keys and the digits while a lesson
 is given (its `lesson` hook); the player's own keys are actions of the window, enabled only then.
@@ -63,6 +63,7 @@ class LessonPlayer:
         runner.progress.connect(self.reading.progress)
         self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
         self.presenter = Presenter(window, view)  # the notes: on a second screen, or on N
+        classroom.tools.typed_seconds = self.typed_number  # 90 T: a timer of 90 s, not scene 90
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),
             ("last", lambda: self.go(len(self.lesson.scenes) - 1), ["End"]),
@@ -138,12 +139,15 @@ class LessonPlayer:
         """Esc: a list or the blank screen closes; otherwise the lesson ends. True: Esc was the lesson's."""
         if not self.active:
             return False
-        if self.scenes.isVisible():
-            self.scenes.hide()
-        elif self.blank.isVisible():
-            self.blank.hide()
-        else:
+        if not self.uncover():
             self.end()
+        return True
+
+    def uncover(self) -> bool:
+        """The list of scenes or the blank screen closed (Esc, before the teacher's tools); False: neither."""
+        if not self.active or not self._covered():
+            return False
+        self.scenes.hide() if self.scenes.isVisible() else self.blank.hide()
         return True
 
     def fill_menu(self, menu) -> None:
@@ -211,6 +215,7 @@ class LessonPlayer:
         self._keep()
         self.index = index
         self.question.forget()  # back at a question: hidden again, for the class to predict anew
+        self.classroom.tools.scene_changed()  # the drawing was about the scene before
         self._show()
 
     def digit(self, key: str) -> bool:
@@ -220,6 +225,14 @@ class LessonPlayer:
         self.typed = (self.typed + key)[-JUMP_DIGITS:]
         self.caption.show_typed(tr("scene {0} ⏎").format(self.typed))
         return True
+
+    def typed_number(self) -> int | None:
+        """The scene number typed so far, taken as a timer's seconds (T): Enter has none to jump with."""
+        if not self.active or not self.typed:
+            return None
+        typed, self.typed = self.typed, ""
+        self.caption.show_typed("")
+        return int(typed)
 
     def enter(self) -> None:
         if self.scenes.isVisible():
@@ -242,6 +255,7 @@ class LessonPlayer:
         """The scene as the lesson has it: what the class tried in it is undone."""
         self.kept.pop(self.index, None)
         self.question.forget()
+        self.classroom.tools.scene_changed()
         self._show()
 
     def reveal(self) -> None:
