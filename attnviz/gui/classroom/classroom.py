@@ -23,7 +23,7 @@ from ..state.view import FIELDS
 from ..steps.stages import NUMBERS, following, preceding
 from ..steps.table import small_example
 from .help import show_about, show_guide
-from .keys import KeysOverlay
+from .keys import KeysOverlay, lesson_sections, presentation_sections
 from .tools import Tools
 from .views import BY_ID, FIRST, VIEWS, cycled
 
@@ -427,7 +427,11 @@ class Classroom:
             self.present_view(self._before_compare)
 
     def toggle_keys(self) -> None:
-        self.keys.hide() if self.keys.isVisible() else self.keys.open(self.lesson.keys if self.lesson else None)
+        self.keys.hide() if self.keys.isVisible() else self.keys.open(self._key_sections)
+
+    def _key_sections(self) -> list:
+        """What `?` lists: a lesson's keys (the digits are its scenes' numbers then), else the views'."""
+        return lesson_sections(self.lesson.keys()) if self.lesson is not None else presentation_sections()
 
     def _escape(self) -> None:
         """Esc closes the keys' list first, then ends the zoom, puts the pen down or the pointer away,

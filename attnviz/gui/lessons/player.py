@@ -83,8 +83,20 @@ class LessonPlayer:
         return self.lesson is not None
 
     def keys(self) -> list[tuple[str, str]]:
-        """The lesson's own keys the `?` overlay adds to the presentation's (key, what it does)."""
-        return self.presenter.keys()
+        """The lesson's own keys as the `?` overlay lists them (key, what it does), as this class does them."""
+        return [
+            (tr("→ / Space / PgDn"), tr("the next step, then the next scene")),
+            (tr("← / PgUp"), tr("back a step, then a scene")),
+            (tr("Home / End"), tr("the first / last scene")),
+            (tr("a number, then Enter"), tr("that scene (12 ⏎)")),
+            ("S", tr("the list of scenes")),
+            ("B", tr("the screen black, and back")),
+            ("R", tr("the scene as the lesson has it")),
+            ("A", tr("a question's answer (→ too)")),
+            *self.presenter.keys(),
+            (tr("Esc"), tr("close a list, the zoom, the pen; then end")),
+            ("F5", tr("end the lesson")),
+        ]
 
     def _enable(self, on: bool) -> None:
         for action in self.actions.values():
