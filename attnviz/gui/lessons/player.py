@@ -62,7 +62,7 @@ class LessonPlayer:
         self.reading = Reading(window, self.dock)  # a real model's scene being read: not the scene before it
         runner.progress.connect(self.reading.progress)
         self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
-        self.presenter = Presenter(window, view)  # the notes: on a second screen, or on N
+        self.presenter = Presenter(window, view, document, classroom.tools)  # the notes: a second screen, or N
         classroom.tools.typed_seconds = self.typed_number  # 90 T: a timer of 90 s, not scene 90
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),

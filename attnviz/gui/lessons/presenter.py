@@ -1,8 +1,11 @@
-"""The presenter's side of a lesson: the scene's notes, where the lesson is, the next scene and a clock.
+"""The presenter's side of a lesson: the scene's notes, where the lesson is, the guided step, the next
+scene, the countdown, a clock and the teacher's keys.
 
 With a second screen, the projector is the screen the window went full screen on, and PresenterWindow
-fills another one (the laptop's): the notes in large type, "3 / 19" and the caption, the next scene's
-thumbnail and the time of day with the time since the lesson began. It never takes the keyboard's focus,
+fills another one (the laptop's), all of it: along the top "3 / 19", the guided step ("Step 2 of 5: ÷√dₖ"),
+the countdown while one runs and the time of day with the time since the lesson began; the caption; the
+notes in large type on the left and the next scene on the right (its first words, its picture as large as
+the column leaves, how it is shown); the tools' keys along the bottom. It never takes the keyboard's focus,
 so the clicker's keys stay the lesson's. With one screen the notes are the presenter's alone: N shows
 them over the scene (NotesOverlay) for NOTES_SECONDS, or until N again.
 
@@ -17,24 +20,38 @@ import time
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTime, QTimer
 from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QApplication, QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.compute import compute, hidden
 from ...core.lessons import LessonError, open_scene
+from ..classroom.tools import FLASH_COLOUR, short_tool_keys
 from ..classroom.views import BY_ID
 from ..common.i18n import head_label, tr
 from ..common.markup import rich
 from ..heads.heatmap import HeatmapData, HeatmapPainter, staged
 from ..look import colormaps
 from ..look.fonts import figure_font, presented, weighted
-from ..steps.stages import stage
+from ..steps.stages import STAGES, stage
 from .caption import lesson_text
 
 NOTES_SECONDS = 8     # how long N shows the notes over the scene
-NOTES_SHARE = 1.4     # the notes' type, as a share of the least the back row reads: read at a glance
+NOTES_SHARE = 1.4     # the notes' type, as a share of the least the back row reads: read at a glance ...
+NOTES_MOST = 2.6      # ... and larger still, up to this, as far as short notes leave their room empty
+TOP_SHARE = 1.3       # "3 / 19", the step and the clock along the top: found at a glance
+TIMER_SHARE = 2.4     # the countdown's digits (58 px on 1080 lines): the time left read from the desk's far side
 TICK_MS = 1000        # the clock's second hand
 NEXT_SHARE = 0.38     # of the presenter window's width: the next scene's column
-THUMBNAIL_HEIGHT = 0.45  # of its height: the next scene's picture
+NOTES_ROOM = 0.42     # of the other column's height: the notes; under them the projector's picture
 NEXT_WORDS = 90       # characters of the next scene's caption: a reminder at a glance, the picture below it
 OVERLAY_HEIGHT = 0.6  # of the window's height at most: the notes over the scene leave the rest of it seen
 OVERLAY_MARGIN = 24   # px between the notes' card and the window's edges
@@ -73,6 +90,19 @@ def view_label(scene) -> str:
     return tr("Shown as: {0}, step {1}: {2}").format(view, scene.step, tr(stage(scene.step).title))
 
 
+def step_text(scene, number: int | None) -> str:
+    """Where the scene's guided steps are ("Step 2 of 5: ÷ √dₖ"); a scene without them, how it is shown."""
+    if number is None:
+        view = tr("one big head") if scene.view == "head" else tr(BY_ID[scene.view].label)
+        return tr("No guided step: {0}").format(view)
+    return tr("Step {0} of {1}: {2}").format(number, len(STAGES), tr(stage(number).title))
+
+
+def keys_text(rows) -> str:
+    """The tools' keys on one wrapped line, each key in bold: P pen · L pointer · ..."""
+    return " &nbsp;·&nbsp; ".join(f"<b>{rich(key)}</b>&nbsp;{rich(text)}" for key, text in rows)
+
+
 def next_picture(opened, size: QSize, colormap, background) -> QPixmap:
     """The scene's selected head as a heatmap, its query's row marked (at its guided step: that row only,
     with the step's numbers, as the big head shows it), `size` pixels."""
@@ -98,8 +128,35 @@ def scroller(label: QLabel) -> QScrollArea:
     return area
 
 
+class Thumbnail(QLabel):
+    """A picture drawn again at the size the layout gives it (all its column leaves): the next scene's, or
+    the projector's."""
+
+    def __init__(self, name: str):
+        super().__init__(objectName=name, alignment=Qt.AlignCenter, wordWrap=True)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)  # its picture never pushes the layout
+        self.draw = None  # size -> QPixmap, or None: no picture
+
+    def show_picture(self, draw) -> None:
+        self.draw = draw
+        self._redraw()
+
+    def show_text(self, text: str) -> None:
+        self.draw = None
+        self.setText(text)
+
+    def _redraw(self) -> None:
+        if self.draw is not None and self.width() > 0 and self.height() > 0:
+            self.setPixmap(self.draw(self.size()))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._redraw()
+
+
 class PresenterWindow(QWidget):
-    """Full screen on the laptop: the notes left, the next scene right, where the lesson is above."""
+    """Full screen on the laptop: where the lesson is along the top, the notes left, the next scene right,
+    the keys along the bottom."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent, Qt.Window | Qt.WindowDoesNotAcceptFocus)
@@ -107,26 +164,40 @@ class PresenterWindow(QWidget):
         self.setAttribute(Qt.WA_ShowWithoutActivating)  # the clicker's keys stay with the projector's window
         self.setFocusPolicy(Qt.NoFocus)
         self.where = QLabel(objectName="presenterWhere")
+        self.step = QLabel(objectName="presenterStep", textFormat=Qt.PlainText)
+        self.timer = QLabel(objectName="presenterTimer", alignment=Qt.AlignCenter)
+        self.timer.hide()
         self.clock = QLabel(objectName="presenterClock", alignment=Qt.AlignRight | Qt.AlignVCenter)
         self.caption = QLabel(objectName="presenterCaption", textFormat=Qt.RichText, wordWrap=True)
         self.notes = QLabel(objectName="presenterNotes", textFormat=Qt.RichText, wordWrap=True,
                             alignment=Qt.AlignLeft | Qt.AlignTop)
         self.next_where = QLabel(objectName="presenterNextWhere")
         self.next_title = QLabel(objectName="presenterNextTitle", textFormat=Qt.RichText, wordWrap=True)
-        self.thumbnail = QLabel(objectName="presenterThumbnail", alignment=Qt.AlignCenter)
+        self.thumbnail = Thumbnail("presenterThumbnail")
+        self.now_title = QLabel(objectName="presenterNowTitle")
+        self.now = Thumbnail("presenterNow")  # the projector's window as the class sees it, pen and all
         self.next_view = QLabel(objectName="presenterNextView", wordWrap=True)
+        self.keys = QLabel(objectName="presenterKeys", textFormat=Qt.RichText, wordWrap=True)
+        top = QHBoxLayout()
+        top.setSpacing(40)
+        for widget, stretch in ((self.where, 0), (self.step, 1), (self.timer, 0), (self.clock, 0)):
+            top.addWidget(widget, stretch)
         nexts = QVBoxLayout()
-        for widget in (self.next_where, self.next_title, self.thumbnail, self.next_view):
-            nexts.addWidget(widget)
-        nexts.addStretch(1)
+        for widget, stretch in ((self.next_where, 0), (self.next_title, 0), (self.thumbnail, 1), (self.next_view, 0)):
+            nexts.addWidget(widget, stretch)
         layout = QGridLayout(self)
         layout.setContentsMargins(30, 20, 30, 20)
         layout.setHorizontalSpacing(40)
-        layout.addWidget(self.where, 0, 0)
-        layout.addWidget(self.clock, 0, 1)
+        layout.setVerticalSpacing(16)
+        layout.addLayout(top, 0, 0, 1, 2)
         layout.addWidget(self.caption, 1, 0, 1, 2)
-        layout.addWidget(scroller(self.notes), 2, 0)
+        self.notes_area = scroller(self.notes)
+        nows = QVBoxLayout()
+        for widget, stretch in ((self.notes_area, NOTES_ROOM), (self.now_title, 0), (self.now, 1 - NOTES_ROOM)):
+            nows.addWidget(widget, round(100 * stretch))
+        layout.addLayout(nows, 2, 0)
         layout.addLayout(nexts, 2, 1)
+        layout.addWidget(self.keys, 3, 0, 1, 2)
         layout.setRowStretch(2, 1)
         layout.setColumnStretch(0, round(100 * (1 - NEXT_SHARE)))
         layout.setColumnStretch(1, round(100 * NEXT_SHARE))
@@ -142,17 +213,47 @@ class PresenterWindow(QWidget):
 
     def fit_type(self) -> None:
         base = presented(QFont(QApplication.font()), self)
-        for label in (self.caption, self.next_title, self.thumbnail, self.next_view):
+        for label in (self.caption, self.next_title, self.thumbnail, self.next_view, self.keys, self.now):
             label.setFont(base)
-        for label in (self.where, self.clock, self.next_where):
-            label.setFont(weighted(base, bold=True))
-        notes = QFont(base)
-        notes.setPixelSize(round(base.pixelSize() * NOTES_SHARE))
-        self.notes.setFont(notes)
+        self.next_where.setFont(weighted(base, bold=True))
+        self.now_title.setFont(weighted(base, bold=True))
+        for label, share in ((self.where, TOP_SHARE), (self.step, TOP_SHARE), (self.clock, TOP_SHARE),
+                             (self.timer, TIMER_SHARE)):
+            font = weighted(base, bold=True)
+            font.setPixelSize(round(base.pixelSize() * share))
+            label.setFont(font)
+        self.fit_notes()
 
-    def thumbnail_size(self) -> QSize:
-        screen = self.screen().geometry()
-        return QSize(round(screen.width() * NEXT_SHARE) - 40, round(screen.height() * THUMBNAIL_HEIGHT))
+    def fit_notes(self) -> None:
+        """The notes as large as their room holds them whole, from NOTES_SHARE to NOTES_MOST × the least
+        type (long notes at the least of these scroll)."""
+        base = presented(QFont(QApplication.font()), self).pixelSize()
+        room = self.notes_area.viewport().size()
+        share = NOTES_MOST
+        while True:
+            font = QFont(QApplication.font())
+            font.setPixelSize(round(base * share))
+            self.notes.setFont(font)
+            if share <= NOTES_SHARE or self.notes.heightForWidth(room.width()) <= room.height():
+                return
+            share = max(NOTES_SHARE, share - 0.2)
+
+    def set_notes(self, text: str) -> None:
+        self.notes.setText(text)
+        self.fit_notes()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.layout().activate()  # the notes' room as laid out at this size, before their type is fitted
+        self.fit_notes()
+
+    def show_timer(self, text: str | None, flashing: bool = False) -> None:
+        """The countdown beside the step while one runs (None: none), lit at zero as the projector's is."""
+        self.timer.setVisible(text is not None)
+        self.timer.setText(text or "")
+        colour = "rgb({0}, {1}, {2})".format(*FLASH_COLOUR)
+        self.timer.setStyleSheet(f"background: {colour}; color: black; padding: 0 12px;" if flashing else
+                                 "padding: 0 12px;")
 
 
 class NotesOverlay(QWidget):
@@ -204,36 +305,46 @@ class NotesOverlay(QWidget):
 class Presenter:
     """The player's presenter: the presenter window on a second screen, else the notes on N."""
 
-    def __init__(self, window: QWidget, view):
+    def __init__(self, window: QWidget, view, document=None, tools=None):
         self.window, self.view = window, view  # the view state: the colour map the thumbnail is drawn in
+        self.document, self.tools = document, tools  # the guided step; classroom/tools.py's countdown and keys
         self.screen_window: PresenterWindow | None = None  # while a lesson is given on two screens
         self.overlay = NotesOverlay(window)
         self.notes = ""
+        self.scene = None  # the scene on the projector
         self.started = 0.0
         self.clock = QTimer(window, interval=TICK_MS, timeout=self._tick)
+        if document is not None:
+            document.selectionChanged.connect(self._show_step)
+        if tools is not None:
+            tools.countdown.changed.connect(self._show_timer)
 
-    def start(self) -> None:
-        """The lesson begins: the presenter window on another screen than the projector, if there is one."""
+    def start(self, screen=None) -> None:
+        """The lesson begins: the presenter window on `screen`, else another screen than the projector's
+        if there is one."""
         self.started = time.monotonic()
-        screen = presenter_screen(self.window)
+        screen = screen or presenter_screen(self.window)
         if screen is None:
             return
         self.screen_window = PresenterWindow(self.window)
         self.screen_window.place(screen)
         self.clock.start()
         self._tick()
+        self._show_timer()
 
     def stop(self) -> None:
         self.clock.stop()
         self.overlay.hide()
+        self.scene = None
         if self.screen_window is not None:
             self.screen_window.close()
             self.screen_window.deleteLater()
             self.screen_window = None
 
     def show_scene(self, lesson, index: int, lang: str) -> None:
-        """Scene `index` is on the projector: its notes, and on the presenter window the next scene."""
-        scene = lesson.scenes[index]
+        """Scene `index` is on the projector: its notes, and on the presenter window its step, the next
+        scene and the keys."""
+        scene = self.scene = lesson.scenes[index]
         self.notes = notes_text(scene, lang)
         if self.overlay.isVisible():
             self.overlay.show_text(self.notes)
@@ -242,15 +353,29 @@ class Presenter:
             return
         w.where.setText(f"{index + 1} / {len(lesson.scenes)}")
         w.caption.setText(lesson_text(scene.caption[lang]))
-        w.notes.setText(self.notes)
+        w.set_notes(self.notes)
+        w.keys.setText(keys_text(short_tool_keys(lesson=True)))
+        w.now_title.setText(tr("On the projector"))
+        self._show_step()
         self._show_next(lesson, index + 1, lang)
+
+    def _show_step(self) -> None:
+        if self.screen_window is not None and self.scene is not None:
+            stage_now = self.document.stage if self.document is not None else self.scene.step
+            self.screen_window.step.setText(step_text(self.scene, stage_now))
+
+    def _show_timer(self) -> None:
+        countdown = self.tools.countdown if self.tools is not None else None
+        if self.screen_window is not None and countdown is not None:
+            self.screen_window.show_timer(tr("Timer {0}").format(countdown.text()) if countdown.shown else None,
+                                          countdown.flashing())
 
     def _show_next(self, lesson, index: int, lang: str) -> None:
         w = self.screen_window
         if index >= len(lesson.scenes):
             w.next_where.setText(tr("The last scene: nothing follows."))
             w.next_title.clear()
-            w.thumbnail.clear()
+            w.thumbnail.show_text("")
             w.next_view.clear()
             return
         scene = lesson.scenes[index]
@@ -261,11 +386,11 @@ class Presenter:
         try:
             opened = open_scene(lesson, index, lang)
         except LessonError as e:  # said where the picture would be; the lesson goes on
-            w.thumbnail.setText(str(e))
+            w.thumbnail.show_text(str(e))
             return
-        scale = scene.settings.colour_scale or self.view.scale  # as the projector will colour it
-        w.thumbnail.setPixmap(next_picture(opened, w.thumbnail_size(), colormaps.get(self.view.colormap, scale),
-                                           w.palette().window().color()))
+        colours = colormaps.get(self.view.colormap, scene.settings.colour_scale or self.view.scale)  # as projected
+        background = w.palette().window().color()
+        w.thumbnail.show_picture(lambda size: next_picture(opened, size, colours, background))
 
     def toggle_notes(self) -> None:
         """N: with one screen, the notes over the scene for a moment (two screens: they are on the laptop)."""
@@ -277,5 +402,13 @@ class Presenter:
         return [] if self.screen_window is not None else [("N", tr("the presenter's notes for a moment (N: hidden)"))]
 
     def _tick(self) -> None:
+        """Each second the clock, and the projector's picture (a step, a guess, the pen: within a second)."""
         if self.screen_window is not None:
             self.screen_window.clock.setText(clock_text(QTime.currentTime(), time.monotonic() - self.started))
+            self.mirror()
+
+    def mirror(self) -> None:
+        """The projector's window as the class sees it, scaled into the presenter's view."""
+        picture = self.window.grab()
+        self.screen_window.now.show_picture(lambda size: picture.scaled(size, Qt.KeepAspectRatio,
+                                                                        Qt.SmoothTransformation))

@@ -7,11 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTime
-from PySide6.QtWidgets import QApplication, QLabel
-from test_player import giving, press
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTime
+from PySide6.QtGui import QFontInfo
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QWidget
+from test_player import giving, press, settle
 
 from attnviz.core.lessons import builtin_lesson
+from attnviz.gui.classroom.views import BY_ID
 from attnviz.gui.lessons.presenter import PresenterWindow, clock_text, notes_text
 from presented import unreadable
 
@@ -159,3 +164,71 @@ def test_the_keys_list_names_n_while_a_lesson_is_given_with_one_screen(qtbot):
 def test_the_clock_says_the_time_of_day_and_the_time_since_the_lesson_began():
     assert clock_text(QTime(14, 5), 754) == "14:05  ·  0:12:34 since the start"
     assert clock_text(QTime(9, 0), 3 * 3600 + 7) == "09:00  ·  3:00:07 since the start"
+
+
+def on_one_screen(qtbot, lang="en", scene=1):
+    """A lesson given with the presenter's view on the test's one screen (as it is on a laptop's)."""
+    w = giving(qtbot, "attention", lang, scene)
+    presenter = w.lessons.presenter
+    presenter.start(QApplication.primaryScreen())
+    w.lessons.go(scene)
+    settle()
+    return w, presenter.screen_window
+
+
+def covered(window) -> float:
+    """The share of the window's area under its shown parts (texts, the notes, the two pictures)."""
+    area = np.zeros((window.height(), window.width()), bool)
+    for part in window.findChildren(QWidget):
+        if part.isVisible() and isinstance(part, (QLabel, QScrollArea)) and part.parentWidget() is window:
+            g = part.geometry()
+            area[max(0, g.top()):g.bottom() + 1, max(0, g.left()):g.right() + 1] = True
+    return float(area.mean())
+
+
+@pytest.mark.parametrize("lang,step_two,step_three", [("en", "Step 2 of 5: ÷ √dₖ", "Step 3 of 5: mask the future"),
+                                                      ("ja", "ステップ 2 / 5：÷ √dₖ", "ステップ 3 / 5：未来を隠す")])
+def test_the_presenter_view_shows_the_guided_step_and_follows_it(qtbot, lang, step_two, step_three):
+    w, p = on_one_screen(qtbot, lang)
+    assert p.where.text() == "2 / 19" and p.step.text() == step_two
+    press(w, qtbot, Qt.Key_PageDown)
+    assert w.lessons.index == 1 and p.step.text() == step_three
+    w.lessons.go(7)  # geometry: no guided step, said so with the view
+    assert BY_ID["geometry"].label.split(":")[0] in p.step.text() or "幾何" in p.step.text()
+
+
+def test_the_presenter_view_fills_its_screen_in_type_read_at_a_glance(qtbot):
+    w, p = on_one_screen(qtbot)
+    screen = QApplication.primaryScreen().geometry()
+    assert p.geometry() == screen
+    assert covered(p) > 0.85, covered(p)
+    assert unreadable(p) == []
+    # The next scene's picture and the projector's picture take the room their columns leave.
+    for picture, least_width in ((p.thumbnail, 0.3), (p.now, 0.4)):
+        pixmap = picture.pixmap()
+        assert not pixmap.isNull() and pixmap.width() >= least_width * screen.width() - 40, picture.objectName()
+        assert pixmap.height() >= 0.35 * screen.height(), picture.objectName()
+    # Short notes are set large: at least twice the least type.
+    assert QFontInfo(p.notes.font()).pixelSize() >= 2 * 20
+    keys = p.keys.text()
+    assert p.keys.isVisible() and p.keys.geometry().bottom() < screen.height()
+    for key in ("P", "I", "E", "L", "Z", "T", "B"):
+        assert f"<b>{key}</b>" in keys
+
+
+def test_the_presenter_view_shows_the_timer_large_and_the_projector_with_the_pen(qtbot):
+    w, p = on_one_screen(qtbot)
+    assert not p.timer.isVisible()
+    press(w, qtbot, Qt.Key_T)
+    assert p.timer.isVisible() and "0:30" in p.timer.text() and QFontInfo(p.timer.font()).pixelSize() >= 48
+    assert unreadable(p) == []
+    press(w, qtbot, Qt.Key_T, 4)  # 1 min, 2 min, 5 min, none
+    assert not p.timer.isVisible()
+    before = p.now.pixmap().toImage()
+    press(w, qtbot, Qt.Key_P)
+    window = w.windowHandle()
+    QTest.mousePress(window, Qt.LeftButton, Qt.NoModifier, QPoint(300, 300))
+    QTest.mouseMove(window, QPoint(900, 500))
+    QTest.mouseRelease(window, Qt.LeftButton, Qt.NoModifier, QPoint(900, 500))
+    w.lessons.presenter._tick()  # the second's tick, now
+    assert p.now.pixmap().toImage() != before  # the class's drawing is on the teacher's screen too
