@@ -410,7 +410,7 @@ class Tools(QObject):
 
     def next_colour(self) -> None:
         """I: the pen's next colour (red, blue, green, black), the pen on."""
-        self.colour_index = (self.colour_index + 1) % len(PEN_COLOURS) if self.pen.drawing else self.colour_index
+        self.colour_index = (self.colour_index + 1) % len(PEN_COLOURS)
         self.pen.set_colour(QColor(*PEN_COLOURS[self.colour_index]))
         if not self.pen.drawing:
             self.toggle_pen()
