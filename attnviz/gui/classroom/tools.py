@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -19,6 +20,7 @@ from PySide6.QtGui import (
     QCursor,
     QFont,
     QFontMetrics,
+    QImage,
     QPainter,
     QPainterPath,
     QPen,
@@ -48,6 +50,8 @@ FLASH_SECONDS = 4          # at zero the card flashes this long, then stays at 0
 FLASH_PERIOD = 0.4         # s: one flash on, one off
 FLASH_COLOUR = (255, 170, 60)
 CARD_MARGIN = 16           # px between the timer's card and the window's corner
+CORNER_PREFERENCE = 0.03  # of the card's area: the top right kept unless another corner hides less by more
+CARD_PADDING = 14          # px around the timer's digits inside its card: it covers as little of the scene as it can
 
 
 def screen_pixels(widget: QWidget, share: float) -> int:
@@ -301,6 +305,16 @@ class Countdown(QObject):
         self.changed.emit()
 
 
+def written(image, paper: QColor) -> float:
+    """The share of the image's pixels that are not the paper: text, lines, cells."""
+    image = image.convertToFormat(QImage.Format_RGB32)
+    if image.isNull():
+        return 0.0
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    rgb = pixels[:, :image.width() * 4].reshape(image.height(), image.width(), 4)[..., 2::-1].astype(int)
+    return float((np.abs(rgb - np.array(paper.getRgb()[:3])).sum(axis=-1) > 60).mean())
+
+
 class TimerCard(QWidget):
     """The countdown in a corner of the projected window, in digits read across the room."""
 
@@ -328,13 +342,27 @@ class TimerCard(QWidget):
             self.raise_()
         self.update()
 
+    def corners(self) -> list[QRect]:
+        """Where the card may go: the top right first (a colour bar's top, a table's header: the least read),
+        else the top left; never the bottom, where a lesson's caption is."""
+        ink = QFontMetrics(self.type_font()).tightBoundingRect("00:00")  # the digits, not the font's line
+        size = QSize(ink.width() + 2 * CARD_PADDING, ink.height() + 2 * CARD_PADDING)
+        window = self.parentWidget().rect().adjusted(CARD_MARGIN, CARD_MARGIN, -CARD_MARGIN, -CARD_MARGIN)
+        right, left = QRect(QPoint(), size), QRect(QPoint(), size)
+        right.moveTopRight(window.topRight())
+        left.moveTopLeft(window.topLeft())
+        return [right, left]
+
     def place(self) -> None:
-        """The top right corner: over the colour bar's top or the step table's header, the least read
-        part of a presented scene."""
-        metrics = QFontMetrics(self.type_font())
-        size = QSize(metrics.horizontalAdvance("00:00") + 2 * CARD_MARGIN, metrics.height() + CARD_MARGIN)
-        window = self.parentWidget().rect()
-        self.setGeometry(QRect(QPoint(window.right() - CARD_MARGIN - size.width(), window.top() + CARD_MARGIN), size))
+        """The top corner whose scene underneath the card would hide least (the right one unless the left hides
+        clearly less): a label of the scene is not covered where a blank corner is free."""
+        shown = self.isVisible()
+        self.setVisible(False)  # the scene as it is without the card
+        window = self.parentWidget()
+        covered = [written(window.grab(rect).toImage(), window.palette().window().color()) for rect in self.corners()]
+        self.setVisible(shown)
+        best = min(range(len(covered)), key=lambda i: covered[i] - (CORNER_PREFERENCE if i == 0 else 0))
+        self.setGeometry(self.corners()[best])
 
     def eventFilter(self, watched, event):
         if watched is self.parentWidget() and event.type() == QEvent.Resize and self.isVisible():
@@ -352,7 +380,10 @@ class TimerCard(QWidget):
         p.drawRoundedRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5), 12, 12)
         p.setFont(self.type_font())
         p.setPen(QColor(0, 0, 0) if flash else self.palette().windowText().color())
-        p.drawText(self.rect(), Qt.AlignCenter, self.countdown.text())
+        text = self.countdown.text()
+        ink = QFontMetrics(self.type_font()).tightBoundingRect(text)  # centred by its ink, as the card is sized
+        x, y = (self.width() - ink.width()) / 2 - ink.left(), (self.height() - ink.height()) / 2 - ink.top()
+        p.drawText(QPointF(x, y), text)
 
 
 class Tools(QObject):
@@ -372,6 +403,9 @@ class Tools(QObject):
         self.mouse: QPoint | None = None  # where the mouse last moved, in the window (global: QCursor)
         self._hidden_cursor = False
         self._regrab = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS, timeout=self._take_picture)
+        # The timer's corner chosen again once a new scene is drawn.
+        self._replace = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS,
+                               timeout=lambda: self.timer_card.isVisible() and self.timer_card.place())
         self.typed_seconds = lambda: None  # a lesson's typed number, taken by T (the player sets it)
         self.actions = {name: make_action(window, slot, keys) for name, slot, keys in (
             ("pen", self.toggle_pen, ["P"]),
@@ -511,10 +545,13 @@ class Tools(QObject):
                 sheet.raise_()
 
     def scene_changed(self) -> None:
-        """Another scene (or view): the strokes were about the one before; the zoom ends."""
+        """Another scene (or view): the strokes were about the one before; the zoom ends; the timer goes on, in
+        the corner where it hides least of the new scene."""
         self.pen.clear()
         self.end_zoom()
         self._stack()
+        if self.timer_card.isVisible():
+            self._replace.start()
 
     def escape(self) -> bool:
         """Esc: the zoom ends, else the pen is put down, else the pointer goes; True if it did one."""

@@ -12,7 +12,14 @@ from PySide6.QtWidgets import QApplication
 from attnviz.core.lessons import builtin_lesson
 from attnviz.gui import MainWindow
 from attnviz.gui.classroom import tools as tools_module
-from attnviz.gui.classroom.tools import FLASH_COLOUR, FLASH_SECONDS, PEN_COLOURS, POINTER_COLOUR
+from attnviz.gui.classroom.tools import (
+    CORNER_PREFERENCE,
+    FLASH_COLOUR,
+    FLASH_SECONDS,
+    PEN_COLOURS,
+    POINTER_COLOUR,
+    written,
+)
 from attnviz.gui.common.i18n import install_language
 from pixels import near, rgb
 from presented import presenting
@@ -241,7 +248,8 @@ def test_t_starts_a_timer_counting_down_in_large_digits_then_goes_round_its_leng
     press(w, Qt.Key_T)
     assert card.isVisible() and tools.countdown.text() == "0:30"
     assert digits_height(card) >= 48  # read across the classroom
-    assert card.geometry().right() > w.width() - 40 and card.geometry().top() < 40  # in the top right corner
+    g = card.geometry()
+    assert g.top() < 40 and (g.right() > w.width() - 40 or g.left() < 40)  # in a top corner
     clock.now += 12.2
     tools.countdown.tick()
     assert tools.countdown.text() == "0:18"
@@ -264,6 +272,31 @@ def test_t_starts_a_timer_counting_down_in_large_digits_then_goes_round_its_leng
         assert card.isVisible() and tools.countdown.text() == expected
     press(w, Qt.Key_T)
     assert not card.isVisible()
+
+
+def test_the_timer_takes_the_top_corner_that_hides_least_of_the_scene(qtbot):
+    w = giving(qtbot)  # the first scene: the top right is blank, the top left holds the guided step's words
+    tools = w.classroom.tools
+    tools.countdown.clock = Clock()
+    press(w, Qt.Key_T)
+    card = tools.timer_card
+    right, left = card.corners()
+    assert card.geometry() == right
+
+    def hidden(rect):
+        card.hide()
+        share = written(w.grab(rect).toImage(), w.palette().window().color())
+        card.show()
+        return share
+    assert hidden(right) + CORNER_PREFERENCE < hidden(left)
+    press(w, Qt.Key_P)  # the teacher writes all over the top right: the card gives way
+    for y in range(right.top(), right.bottom(), 6):
+        drag(w, [QPoint(right.left(), y), QPoint(right.right(), y)])
+    card.place()
+    assert card.geometry() == left and hidden(left) + CORNER_PREFERENCE < hidden(right)
+    press(w, Qt.Key_End)  # another scene: the corner is chosen again once it is drawn, the count goes on
+    assert card.isVisible()
+    qtbot.waitUntil(lambda: card.geometry() == right, timeout=2000)
 
 
 def test_a_number_then_t_is_a_timer_of_that_many_seconds_and_enter_then_jumps_nowhere(qtbot):
