@@ -350,6 +350,14 @@ exactly 0</source>
         <translation>一覧：すべての層 × ヘッド</translation>
     </message>
     <message>
+        <source>x·W: a vector times a matrix (q, k, v from x)</source>
+        <translation>x·W：ベクトルに行列を掛ける（x から q・k・v）</translation>
+    </message>
+    <message>
+        <source>Softmax in three places (attention, next token, temperature)</source>
+        <translation>softmax の 3 か所（Attention・次トークン・温度）</translation>
+    </message>
+    <message>
         <source>Compare two sentences (C: next, Esc: back)</source>
         <translation>2 つの文を比べる（C：次の組、Esc：戻る）</translation>
     </message>
@@ -560,6 +568,14 @@ exactly 0</source>
     <message>
         <source>Lines</source>
         <translation>線</translation>
+    </message>
+    <message>
+        <source>Linear: x·W</source>
+        <translation>線形変換 x·W</translation>
+    </message>
+    <message>
+        <source>Softmax: 3 places</source>
+        <translation>softmax の 3 か所</translation>
     </message>
     <message>
         <source>Real &amp;model…</source>
@@ -1166,8 +1182,60 @@ exactly 0</source>
         <translation>スコア ×</translation>
     </message>
     <message>
+        <source>Softmax turns any numbers into shares that are all positive and add up to 1. It works in three places: inside attention, in the prediction of the next token, and behind sampling&apos;s temperature, which only divides the logits by T before softmax: a low T gives a sharp distribution (the top choice nearly always), a high T a flat one (more variety).</source>
+        <translation>softmax は、数値の並びを、すべて 0 以上で合計がちょうど 1 になる割合に変えます。Attention のなかで、出力側の次トークン予測で、サンプリング時の温度つまみの裏で、合計 3 か所に現れます。温度は、softmax の前にロジットを T で割っているだけです。温度が低ければ尖った分布で決め打ち、高ければ平らな分布で多様になります。</translation>
+    </message>
+    <message>
+        <source>The scores x of {0} → its weights w = softmax(x), {1}</source>
+        <translation>「{0}」のスコア x → 重み w = softmax(x)（{1}）</translation>
+    </message>
+    <message>
+        <source>1. Inside attention</source>
+        <translation>1. Attention のなかで</translation>
+    </message>
+    <message>
         <source>This file holds the model&apos;s weights only: there are no scores to put through softmax.</source>
         <translation>このファイルにはモデルの重みしかないので、softmax にかけるスコアがありません。</translation>
+    </message>
+    <message>
+        <source>and {0} more keys, together {1}</source>
+        <translation>ほかに {0} 個のキー、合わせて {1}</translation>
+    </message>
+    <message>
+        <source>{0} keys hidden by the mask (−∞): weight 0</source>
+        <translation>マスクで隠れたキー {0} 個（−∞）：重み 0</translation>
+    </message>
+    <message>
+        <source>An example: the next token after “The cat”, the logits z of four candidates → their probabilities p = softmax(z)</source>
+        <translation>例：「猫が魚を」の次のトークン。4 つの候補のロジット z → 確率 p = softmax(z)</translation>
+    </message>
+    <message>
+        <source>2. Predicting the next token</source>
+        <translation>2. 次トークンの予測で</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>次のトークン</translation>
+    </message>
+    <message>
+        <source>3. The temperature when sampling</source>
+        <translation>3. サンプリングの温度で</translation>
+    </message>
+    <message>
+        <source>The same logits z divided by T before softmax: p = softmax(z / T)</source>
+        <translation>同じロジット z を softmax の前に T で割る：p = softmax(z / T)</translation>
+    </message>
+    <message>
+        <source>T = {0}: sharper, the top choice</source>
+        <translation>T = {0}：尖る（決め打ち）</translation>
+    </message>
+    <message>
+        <source>T = {0}: flatter, more variety</source>
+        <translation>T = {0}：平らになる（多様）</translation>
+    </message>
+    <message>
+        <source>T = {0}: the logits as they are</source>
+        <translation>T = {0}：ロジットそのまま</translation>
     </message>
     <message>
         <source>key</source>
@@ -3290,6 +3358,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
     </message>
     <message>
+        <source>&quot;move_q&quot; has {0} numbers; the q of head {1} has {2}</source>
+        <translation>&quot;move_q&quot; の数は {0} 個ですが、ヘッド {1} の q は {2} 個です</translation>
+    </message>
+    <message>
         <source>the real model reads this scene&apos;s text, and no model was given</source>
         <translation>この場面の文は本物のモデルが読みますが、モデルが渡されていません</translation>
     </message>
@@ -3330,8 +3402,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>設定：&quot;causal&quot; は何も変えません。このシナリオには独自のマスク（{0}）があります</translation>
     </message>
     <message>
-        <source>settings: &quot;positions&quot; needs a layer scenario (one with X and the W matrices, such as projection-demo or position-nekoga)</source>
-        <translation>設定：&quot;positions&quot; には層のシナリオ（X と W 行列があるもの。projection-demo や position-nekoga など）が必要です</translation>
+        <source>settings: &quot;{0}&quot; needs a layer scenario (one with X and the W matrices, such as projection-demo or position-nekoga)</source>
+        <translation>settings：&quot;{0}&quot; には層のシナリオ（X と W 行列を持つもの。projection-demo や position-nekoga など）が必要です</translation>
     </message>
     <message>
         <source>head {0} is out of range: the scenario has heads 0 to {1}</source>
@@ -3710,6 +3782,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>表示 {0} はガイドのステップを示しません（示す表示：{1}）</translation>
     </message>
     <message>
+        <source>settings: &quot;scores_times&quot; multiplies the softmax view&apos;s scores: the view must be softmax, not {0}</source>
+        <translation>settings：&quot;scores_times&quot; は softmax ビューのスコアを何倍かにします。ビューは {0} ではなく softmax にしてください</translation>
+    </message>
+    <message>
         <source>&quot;{0}&quot; is for a real model&apos;s scene ({{&quot;model&quot;: &quot;TEXT&quot;}}) only</source>
         <translation>&quot;{0}&quot; は本物のモデルの場面（{{&quot;model&quot;: &quot;TEXT&quot;}}）にだけ使えます</translation>
     </message>
@@ -3760,6 +3836,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&quot;{0}&quot;: &quot;{1}&quot; must be a non-empty text of at most 1,000 characters</source>
         <translation>&quot;{0}&quot;：&quot;{1}&quot; は空でない 1,000 文字以内の文字列にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;move_q&quot; must be a list of numbers {0} (the query&apos;s q), not {1}</source>
+        <translation>&quot;move_q&quot; は {0} の数のリスト（クエリの q）にしてください。{1} は使えません</translation>
+    </message>
+    <message>
+        <source>&quot;move_q&quot; moves a toy scenario&apos;s q where the class watches it: the view must be one of {0}</source>
+        <translation>&quot;move_q&quot; は、クラスが見ている前で例のシナリオの q を動かします。ビューは {0} のいずれかにしてください</translation>
     </message>
     <message>
         <source>&quot;query&quot; must be a token position (0, 1, ...), or one per language ({{&quot;ja&quot;: 8, &quot;en&quot;: 6}}), not {0}</source>
@@ -4468,6 +4552,50 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>zoomed: 2× to 4×</source>
         <translation>拡大中：2× から 4× まで</translation>
+    </message>
+    <message>
+        <source>ate</source>
+        <translation>食べた</translation>
+    </message>
+    <message>
+        <source>saw</source>
+        <translation>見た</translation>
+    </message>
+    <message>
+        <source>dumped</source>
+        <translation>捨てた</translation>
+    </message>
+    <message>
+        <source>cooked</source>
+        <translation>焼いた</translation>
+    </message>
+    <message>
+        <source>A vector times a matrix (a linear map): each number of the output is the input&apos;s numbers times weights, added up. Attention makes each token&apos;s q, k and v this way, each with its own matrix.</source>
+        <translation>ベクトルに行列を掛ける（線形変換）と、出力の各数値は「入力の数値に重みを掛けて足したもの」になります。Attention は、各トークンの q・k・v をこうして作ります。それぞれ別の行列を掛けます。</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>matrix</source>
+        <translation>行列</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>output {0} = {1}</source>
+        <translation>{0} つ目の出力 = {1}</translation>
+    </message>
+    <message>
+        <source>Each column of W makes one output: its weights times the input&apos;s numbers, added up.</source>
+        <translation>W の各列が 1 つの出力を作ります：その列の重みを入力の数値に掛けて足します。</translation>
+    </message>
+    <message>
+        <source>The same x, another matrix, another vector: one matrix each for the query, the key and the value</source>
+        <translation>同じ x でも、別の行列を掛ければ別のベクトル：Query 用・Key 用・Value 用に 1 つずつ</translation>
     </message>
 </context>
 </TS>

@@ -24,8 +24,8 @@ from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
 from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
 from ..lm import check_text
 from ..messages import QT_TR_NOOP, AttnVizError, Phrase
-from ..numbers import RANGE_TEXT
-from ..scenario import MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
+from ..numbers import MAX_ABS, RANGE_TEXT
+from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
 from ..text import code_point, first_control
 from .model import MAX_TEXT as MAX_MODEL_TEXT
 from .open import LessonError, LessonProblem, scene_opened
@@ -34,7 +34,9 @@ from .scene import (
     HIDES,
     LANGUAGES,
     MODEL_VIEWS,
+    MOVE_VIEWS,
     REFERENCES,
+    SCORES_TIMES,
     STEP_VIEWS,
     STEPS,
     VIEWS,
@@ -58,7 +60,7 @@ MAX_TITLE_LENGTH = 200
 
 LESSON_KEYS = ("format", "version", "id", "title", "scenes")
 SCENE_KEYS = ("scenario", "view", "head", "query", "settings", "step", "caption", "notes", "question", "compare",
-              "layer", "off")
+              "layer", "off", "move_q")
 MODEL_KEYS = ("layer", "off")  # a real model's scene only
 SETTINGS_KEYS = tuple(f for f in SceneSettings.__dataclass_fields__)
 QUESTION_KEYS = ("hide", "text", "why")
@@ -209,13 +211,18 @@ def _scene(entry) -> Scene:
                             ", ".join(STEP_VIEWS))
     scenario = _ref(entry["scenario"], "scenario")
     layer, off = _model_part(entry, scenario, view)
+    settings = _settings(entry.get("settings", {}))
+    move_q = _move_q(entry.get("move_q"), view, scenario)
+    if settings.scores_times is not None and view != "softmax":
+        raise LessonProblem(QT_TR_NOOP("settings: \"scores_times\" multiplies the softmax view's scores: the view "
+                                       "must be softmax, not {0}"), view)
     return Scene(
         scenario=scenario,
         caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
         notes=_bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True),
-        view=view, head=head, query=_query(entry.get("query")), settings=_settings(entry.get("settings", {})),
+        view=view, head=head, query=_query(entry.get("query")), settings=settings,
         step=step, question=_question(entry.get("question")),
-        compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off)
+        compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off, move_q=move_q)
 
 
 def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:
@@ -283,6 +290,22 @@ def _ref(entry, where: str) -> Ref:
     return Ref(kind, value)
 
 
+def _move_q(value, view: str, scenario: Ref) -> tuple[float, ...] | None:
+    """The q the scene moves its query to: numbers within AttnViz's range (its length is the head's d_k,
+    checked when the scene is opened), in a view the class can watch it in, of a scenario that can be edited."""
+    if value is None:
+        return None
+    if not (isinstance(value, list) and 0 < len(value) <= MAX_DIM
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and abs(x) <= MAX_ABS
+                    for x in value)):
+        raise LessonProblem(QT_TR_NOOP("\"move_q\" must be a list of numbers {0} (the query's q), not {1}"),
+                            RANGE_TEXT, _short(value))
+    if view not in MOVE_VIEWS or scenario.kind == "model":
+        raise LessonProblem(QT_TR_NOOP("\"move_q\" moves a toy scenario's q where the class watches it: the view must "
+                                       "be one of {0}"), ", ".join(MOVE_VIEWS))
+    return tuple(value)  # as written: a lesson file is written again byte for byte
+
+
 def _query(value) -> Bilingual | None:
     if value is None:
         return None
@@ -298,7 +321,7 @@ def _settings(entry) -> SceneSettings:
     if not isinstance(entry, dict):
         raise LessonProblem(QT_TR_NOOP("\"settings\" must be an object"))
     _known_keys(entry, SETTINGS_KEYS, Phrase(QT_TR_NOOP("settings")))
-    for key in ("causal", "scale"):
+    for key in ("causal", "scale", "layer_norm"):
         if key in entry and not isinstance(entry[key], bool):
             raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be true or false, not {1}"), key, _short(entry[key]))
     t = entry.get("temperature")
@@ -307,12 +330,13 @@ def _settings(entry) -> SceneSettings:
                               and low <= t <= high):
         raise LessonProblem(QT_TR_NOOP("settings: \"temperature\" must be a number from {0:g} to {1:g}, not {2}"),
                             low, high, _short(t))
-    for key, allowed in (("colour_scale", COLOUR_SCALES), ("positions", POSITIONS)):
-        if key in entry and entry[key] not in allowed:
-            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be one of {1}, not {2}"), key, ", ".join(allowed),
-                                _short(entry[key]))
+    for key, allowed in (("colour_scale", COLOUR_SCALES), ("positions", POSITIONS), ("scores_times", SCORES_TIMES)):
+        if key in entry and (entry[key] not in allowed or isinstance(entry[key], (bool, float))):
+            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be one of {1}, not {2}"), key,
+                                ", ".join(map(str, allowed)), _short(entry[key]))
     return SceneSettings(entry.get("causal"), entry.get("scale"), None if t is None else float(t),
-                         entry.get("colour_scale"), entry.get("positions"))
+                         entry.get("colour_scale"), entry.get("positions"), entry.get("layer_norm"),
+                         entry.get("scores_times"))
 
 
 def _question(entry) -> Question | None:
@@ -396,6 +420,8 @@ def _scene_document(scene: Scene) -> dict:
     if scene.scenario.kind == "model":
         entry["layer"] = scene.layer
         entry["off"] = [f"{layer}.{head}" for layer, head in scene.off]
+    if scene.move_q is not None:
+        entry["move_q"] = list(scene.move_q)
     return entry
 
 

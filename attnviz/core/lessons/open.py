@@ -24,7 +24,7 @@ from ..formats.document import scenario_from_dict
 from ..io import load_scenario
 from ..messages import QT_TR_NOOP, AttnVizError
 from ..presets import is_preset, list_presets, load_preset
-from ..scenario import Scenario, ScenarioError, with_projection_options, with_settings
+from ..scenario import Scenario, ScenarioError, with_projection_options, with_row, with_settings
 from .model import ModelRun, ModelRuns
 from .scene import Lesson, Ref, Scene, SceneSettings
 
@@ -66,6 +66,7 @@ class OpenedScene:
     query: int                # the selected query, in this language's version
     answer: Answer | None     # its question's answer, None without a question
     run: ModelRun | None = None  # a real model's scene: its run (the next token, before → after)
+    start: Scenario | None = None  # a scene whose q moves: the scenario before it moves (`scenario` is after)
 
 
 def open_scene(lesson: Lesson, index: int, lang: str, runs: ModelRuns | None = None) -> OpenedScene:
@@ -83,10 +84,11 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
         return _model_scene(scene, index, lang, runs)
     try:
         own = open_ref(scene.scenario, folder, lang, cache)
-        scenario = applied(own, scene.settings)
+        start = applied(own, scene.settings)
         other = None if scene.compare is None else applied(open_ref(scene.compare, folder, lang, cache),
                                                            scene.settings)
-        head, query = _selection(scene, scenario, lang)
+        head, query = _selection(scene, start, lang)
+        scenario = start if scene.move_q is None else moved(start, head, query, scene.move_q)
         answer = None if scene.question is None else _answer(scene, scenario, head, query, own=own)
     except LessonError:
         raise
@@ -94,7 +96,15 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
         raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e) from None
     except LessonProblem as e:
         raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
-    return OpenedScene(scene, scenario, other, head, query, answer)
+    return OpenedScene(scene, scenario, other, head, query, answer, start=None if scene.move_q is None else start)
+
+
+def moved(s: Scenario, head: int, query: int, q) -> Scenario:
+    """The scenario with its query's q in `head` moved to `q` (a scene's move_q), checked as an edit is."""
+    if len(q) != s.heads[head].d_k:
+        raise LessonProblem(QT_TR_NOOP("\"move_q\" has {0} numbers; the q of head {1} has {2}"), len(q), head,
+                            s.heads[head].d_k)
+    return with_row(s, head, "q", query, q)
 
 
 def _model_scene(scene: Scene, index: int, lang: str, runs: ModelRuns | None) -> OpenedScene:
@@ -182,11 +192,13 @@ def applied(s: Scenario, settings: SceneSettings) -> Scenario:
                                        "({0})"), s.settings.mask.kind)
     if changes:
         s = with_settings(s, **changes)
-    if settings.positions is not None:
+    layer = {name: getattr(settings, name) for name in ("positions", "layer_norm")
+             if getattr(settings, name) is not None}
+    if layer:
         if s.projection is None:
-            raise LessonProblem(QT_TR_NOOP("settings: \"positions\" needs a layer scenario (one with X and the W "
-                                           "matrices, such as projection-demo or position-nekoga)"))
-        s = with_projection_options(s, positions=settings.positions)
+            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" needs a layer scenario (one with X and the W "
+                                           "matrices, such as projection-demo or position-nekoga)"), next(iter(layer)))
+        s = with_projection_options(s, **layer)
     return s
 
 
@@ -228,7 +240,8 @@ def settings_changed(own: Scenario, s: Scenario) -> tuple[tuple[str, object, obj
     pairs = [(name, getattr(own.settings, name), getattr(s.settings, name))
              for name in ("causal", "scale", "temperature")]
     if own.projection is not None and s.projection is not None:
-        pairs.append(("positions", own.projection.positions, s.projection.positions))
+        pairs += [(name, getattr(own.projection, name), getattr(s.projection, name)) for name in ("positions",
+                                                                                                  "layer_norm")]
     return tuple((name, a, b) for name, a, b in pairs if a != b)
 
 

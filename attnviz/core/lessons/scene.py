@@ -14,16 +14,18 @@ from typing import Generic, TypeVar
 LANGUAGES = ("ja", "en")  # every text of a lesson is given in both
 # gui/classroom/views.py's VIEWS, in their order (tests/house/test_lesson_views.py checks it).
 PRESENTED_VIEWS = ("heads", "steps", "geometry", "sqrt-dk", "softmax", "kernel", "lines", "before-after", "layer",
-                   "overview", "compare")
+                   "overview", "linear", "softmax-places", "compare")
 VIEWS = ("head", *PRESENTED_VIEWS)
 DEFAULT_VIEW = "head"
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # gui/steps/stages.py's ALL_NUMBERS: a row's 1–5, the layer's 6–10
 STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step
 COLOUR_SCALES = ("linear", "log", "row")  # gui/look/colormaps.py's SCALES
+SCORES_TIMES = (1, 10, 100, 1000)  # the softmax view's multipliers of a row's scores (gui/maths/views.py)
 HIDES = ("row", "top-key", "next-token")  # what a question hides until it is revealed
 REFERENCES = ("preset", "file", "embedded", "model")
 # A real model's scene (the built-in model reading a text): the views that show a live model's layer.
 MODEL_VIEWS = ("head", "heads", "steps", "lines", "overview")
+MOVE_VIEWS = ("head", "heads", "steps", "geometry", "lines")  # the views in which a q moving can be watched
 
 T = TypeVar("T")
 
@@ -60,6 +62,8 @@ class SceneSettings:
     temperature: float | None = None  # a further divisor, 0.01 to 100
     colour_scale: str | None = None   # how weights are coloured: COLOUR_SCALES (a view setting, not the scenario's)
     positions: str | None = None      # a layer scenario's positions: "none", "sinusoidal" or "rope"
+    layer_norm: bool | None = None    # a layer scenario's LayerNorm of X before the projections
+    scores_times: int | None = None   # the softmax view's row of scores multiplied (SCORES_TIMES; a view setting)
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,7 @@ class Scene:
     compare: Ref | None = None                 # the other scenario, for the view "compare" only
     layer: int = 0                             # a real model's scene: the layer shown
     off: tuple[tuple[int, int], ...] = ()      # a real model's scene: the heads switched off, (layer, head)
+    move_q: tuple[float, ...] | None = None    # the query's q the scene moves to as the class watches (its head)
 
 
 @dataclass(frozen=True)

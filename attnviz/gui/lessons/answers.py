@@ -46,7 +46,7 @@ def changed(change: tuple[str, object, object]) -> str:
         return f"T = {fmt_temperature(before)} → {fmt_temperature(after)}"
     if name == "positions":
         return tr("positions: {0} → {1}").format(before, after)
-    label = {"causal": tr("hide the future"), "scale": "÷√d_k"}[name]
+    label = {"causal": tr("hide the future"), "scale": "÷√d_k", "layer_norm": "LayerNorm"}[name]
     return (tr("{0}: on → off") if before else tr("{0}: off → on")).format(label)
 
 

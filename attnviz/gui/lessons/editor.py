@@ -84,8 +84,9 @@ def window_settings(s) -> SceneSettings:
     """The window's knobs as a scene sets them: the causal mask only when no mask of the scenario's own
     replaces it, the positions only for a layer."""
     causal = s.settings.causal if s.settings.mask is None else None
-    positions = s.projection.positions if s.projection is not None else None
-    return SceneSettings(causal, s.settings.scale, s.settings.temperature, None, positions)
+    positions, layer_norm = (s.projection.positions, s.projection.layer_norm) if s.projection is not None else (None,
+                                                                                                              None)
+    return SceneSettings(causal, s.settings.scale, s.settings.temperature, None, positions, layer_norm)
 
 
 def preset_shown(source: str | None, s, settings: SceneSettings) -> tuple[str, str] | None:
@@ -118,12 +119,14 @@ def _default_query(s) -> int:
 
 
 def window_scene(source, s, head: int, query: int, stage, view: str, colour_scale: str,
-                 caption: Bilingual, notes: Bilingual = NO_TEXT) -> Scene:
+                 caption: Bilingual, notes: Bilingual = NO_TEXT, scores_times: int | None = None) -> Scene:
     """The scene that shows the window's state: a real model's layer as the built-in model reading its text
-    with the heads switched off, anything else as scenario_ref names it."""
+    with the heads switched off, anything else as scenario_ref names it. `scores_times`: the softmax view's
+    multiplier, kept by a softmax scene when it is not 1."""
     if s.live is not None:
         return model_scene(s, head, query, stage, view, colour_scale, caption, notes)
-    settings = dataclasses.replace(window_settings(s), colour_scale=colour_scale)
+    times = scores_times if view == "softmax" and scores_times != 1 else None
+    settings = dataclasses.replace(window_settings(s), colour_scale=colour_scale, scores_times=times)
     if s.weights_only:  # a model's given weights: no knobs to set
         settings = SceneSettings(colour_scale=colour_scale)
     ref, picked = scenario_ref(source, s, settings, query)
@@ -532,8 +535,10 @@ class LessonEditor:
         d = self.document
         view = self._view()
         if view != "compare":
+            softmax = self.classroom.parts.maths.tab_view("softmax") if self.classroom.parts.maths.views else None
+            times = softmax.FACTORS[softmax.factor.currentIndex()] if softmax is not None else None
             return (window_scene(d.source, d.scenario, d.active_head, d.query, d.stage, view, self.view.scale,
-                                 caption), d.scenario.tokens)
+                                 caption, scores_times=times), d.scenario.tokens)
         shown = self.classroom.comparison()
         if shown is None:
             raise NotAScene(tr("the comparison is still being built: add it as a scene once it is shown"))

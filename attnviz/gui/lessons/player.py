@@ -28,6 +28,7 @@ from ..steps.stages import NUMBERS
 from .caption import CaptionBar
 from .editor import LessonEditor
 from .handout import add_handout_menu
+from .moving import Moving
 from .overlays import Blank, Reading, SceneList
 from .presenter import Presenter
 from .question import QuestionPlay
@@ -60,6 +61,8 @@ class LessonPlayer:
         self.scenes.chosen.connect(self.go)
         self.blank = Blank(window)
         self.reading = Reading(window, self.dock)  # a real model's scene being read: not the scene before it
+        self.moving = Moving(document)  # a scene's q moving as the class watches; an edit of the class's stops it
+        document.undo_stack.indexChanged.connect(lambda _: self.moving.stop())
         runner.progress.connect(self.reading.progress)
         self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
         self.presenter = Presenter(window, view, document, classroom.tools)  # the notes: a second screen, or N
@@ -139,6 +142,7 @@ class LessonPlayer:
         self.scenes.hide()
         self.blank.hide()
         self.reading.stop()
+        self.moving.stop()
         self.dock.hide()
         for corner, area in ((Qt.BottomLeftCorner, Qt.LeftDockWidgetArea),
                              (Qt.BottomRightCorner, Qt.RightDockWidgetArea)):
@@ -328,7 +332,9 @@ class LessonPlayer:
             self.runner.adopt(opened.run.model, opened.run.baseline, opened.run.run)
         scenario, head, query, stage = self.kept.get(self.index) or (opened.scenario, opened.head, opened.query,
                                                                      scene.step)
-        d.replace(opened.scenario, None)
+        self.moving.stop()
+        start = opened.start if self.index not in self.kept else None  # a q that moves: from where it starts
+        d.replace(opened.scenario if start is None else start, None)
         d.undo_stack.setClean()  # the lesson's scenario is no work of the teacher's (a history cleared after
         #                          resetClean below would otherwise stay unclean)
         if scenario is not opened.scenario:  # what the class tried, on top of the lesson's: undoable
@@ -338,15 +344,23 @@ class LessonPlayer:
         d.set_stage(stage)
         if scene.settings.colour_scale is not None:
             self.classroom.set_scale(scene.settings.colour_scale)
+        if scene.view == "softmax":  # its scores as the scene multiplies them (× 1000: eˣ overflows), else as they are
+            self._multiply_scores(scene.settings.scores_times or 1)
         # The caption first, at its height: the scene's view shares out what it leaves of the screen.
         self.caption.show_scene(self.index + 1, len(self.lesson.scenes), scene.caption[lang],
                                 scene.question.text[lang] if scene.question else "")
         self._fit_caption()
         self.classroom.present_scene(scene.view, opened.compare)
+        if start is not None:
+            self.moving.start(start, opened.scenario, head, query)
         self.question.ask(opened)
         self._fit_caption()
         self.presenter.show_scene(self.lesson, self.index, lang)
         return True
+
+    def _multiply_scores(self, times: int) -> None:
+        softmax = self.classroom.parts.maths.tab_view("softmax")
+        softmax.factor.setCurrentIndex(softmax.FACTORS.index(times))
 
     def _scene_ran(self, key) -> None:
         if self.waiting and key == self._pending:

@@ -13,12 +13,15 @@ English versions of a preset have other sentences, so other positions.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
 from attnviz.core import compute, lm
 from attnviz.core.align import align, differences
+from attnviz.core.attention import layer_norm
 from attnviz.core.explain import dot_text, fmt, fmt_vector, output_text
+from attnviz.core.explorers import softmax_steps
 from attnviz.core.presets import load_preset
 
 
@@ -195,6 +198,45 @@ def largest_difference():
     return check
 
 
+def moved_to(index: int):
+    """A number of the q a scene moves its query to (its move_q), the view's slider's value at the end."""
+    return lambda o: o.scene.move_q[index]
+
+
+def x_row(token):
+    """A token's row of a layer scenario's X, as the caption writes a vector."""
+    return lambda o: fmt_vector(o.scenario.projection.x[_index(o, token)], 1)
+
+
+def normed_row(token):
+    return lambda o: fmt_vector(layer_norm(o.scenario.projection.x)[_index(o, token)], 2, fixed=True)
+
+
+def normed_mean(token):
+    return lambda o: round(float(layer_norm(o.scenario.projection.x)[_index(o, token)].mean()), 6)
+
+
+def normed_variance(token):
+    """1 as a class reads it: LayerNorm's ε (10⁻⁵) leaves 0.9999…, which the caption rounds."""
+    return lambda o: round(float(layer_norm(o.scenario.projection.x)[_index(o, token)].var()), 3)
+
+
+def multiplied(o):
+    """The softmax view's row at the scene's multiplier: the query's scores (÷√d_k, ÷T) times it, both ways."""
+    return softmax_steps(_trace(o).scaled[o.query] * o.scene.settings.scores_times)
+
+
+def multiplied_largest():
+    return lambda o: float(np.max(multiplied(o).x[np.isfinite(multiplied(o).x)]))
+
+
+def others_weight():
+    def check(o):
+        weights = np.delete(multiplied(o).weights, _index(o, FISH10))
+        return float(weights.max())
+    return check
+
+
 def said(value):
     """A number the seed states that is not the scene's to compute (the tutorial's 3 decimals, a model's
     name, a slider's target the class is asked to reach): stated here so that it is looked at."""
@@ -222,7 +264,9 @@ CLAIMS = {
     ("attention", 6): [("10", tokens()), (("2 つのヘッド", "2 heads"), heads())],
     ("attention", 7): [("0.68", weight(FISH10))],
     ("attention", 8): [("0.68", weight(FISH10)), (("内積は 6", "dot product is 6"), score(FISH10))],
-    ("attention", 9): [(("スライダーを 0", "slider of It's q to 0"), said(0))],
+    ("attention", 9): [(("スライダーを 0", "slider of It's q goes to 0"), moved_to(1)),
+                       (("「動物」を 2", "animal rises to 2"), moved_to(0)),
+                       ("0.68", plain_weight("seed-demo", FISH10)), ("0.72", weight(CAT10))],
     ("attention", 10): [("T = 5", temperature()), ("0.68", plain_weight("seed-demo", FISH10)),
                         ("0.22", weight(FISH10))],
     ("attention", 11): [("T = 0.5", temperature()), ("0.96", weight(FISH10))],
@@ -258,8 +302,12 @@ CLAIMS = {
     ("multi-head", 9): [("5 × 2", shape(tokens(), d_k())), ("5 × 4", shape(tokens(), model_width()))],
     ("multi-head", 10): [("5 × 4", shape(tokens(), model_width()))],
     ("multi-head", 11): [],
-    ("multi-head", 12): [("4", heads()), ("2", kv_groups()), (("0.77", "0.51"), weight(tok("を", "The")))],
-    ("multi-head", 13): [],
+    ("multi-head", 12): [(("平均 0", "mean 0"), normed_mean(tok("食べた", "ate"))),
+                         (("分散 1", "variance 1"), normed_variance(tok("食べた", "ate"))),
+                         ("[0, 0.5, 1, 0]", x_row(tok("食べた", "ate"))),
+                         ("[−0.90, 0.30, 1.51, −0.90]", normed_row(tok("食べた", "ate")))],
+    ("multi-head", 13): [("4", heads()), ("2", kv_groups()), (("0.77", "0.51"), weight(tok("を", "The")))],
+    ("multi-head", 14): [],
 
     ("why-it-works", 1): [(("内積 6", "dot product 6"), score(FISH10)), ("0.68", weight(FISH10))],
     ("why-it-works", 2): [("q = [0, 2]", q_vector()), (("猫 [2, 0]", "cat [2, 0]"), k_vector(CAT)),
@@ -270,22 +318,33 @@ CLAIMS = {
     ("why-it-works", 4): [("0.68", plain_weight("seed-demo", FISH10)), ("0.96", weight(FISH10)), ("d_k = 4", d_k()),
                           ("√4 = 2", sqrt_d_k())],
     ("why-it-works", 5): [],
-    ("why-it-works", 6): [("T = 0.5", temperature()), ("0.96", weight(FISH10))],
-    ("why-it-works", 7): [("T = 2", temperature()), ("0.38", weight(FISH10)),
+    ("why-it-works", 6): [(("1000 倍", "by 1000"), lambda o: o.scene.settings.scores_times),
+                          (("スコアは 3000", "score is 3000"), multiplied_largest()),
+                          ("e^3000", multiplied_largest()),
+                          (("最大値 3000", "the largest, 3000"), multiplied_largest()),
+                          (("0 と負の数", "only 0 and negative"), lambda o: float(multiplied(o).shifted.max())),
+                          ("e^0", lambda o: float(multiplied(o).shifted.max())),
+                          ("= 1", lambda o: float(np.exp(multiplied(o).shifted.max()))),
+                          (("魚の重みは 1", "fish's weight is 1"),
+                           lambda o: float(multiplied(o).weights[_index(o, FISH10)])),
+                          (("ほかは 0", "others' 0"), others_weight()),
+                          ("709", lambda o: math.floor(math.log(sys.float_info.max)))],
+    ("why-it-works", 7): [("T = 0.5", temperature()), ("0.96", weight(FISH10))],
+    ("why-it-works", 8): [("T = 2", temperature()), ("0.38", weight(FISH10)),
                           ("T = 1", lambda o: load_preset("seed-demo", o.lang).settings.temperature),
                           ("0.68", plain_weight("seed-demo", FISH10))],
-    ("why-it-works", 8): [],
-    ("why-it-works", 9): [("0.68", weight(FISH10))],
-    ("why-it-works", 10): [(("猫 → 猫 0.46", "dog → dog 0.41"), weight(tok("猫", "dog"))),
-                           (("が 0.20", "bites 0.30"), weight(tok("が", "bites"))),
-                           (("座った 0.34", "man 0.30"), weight(tok("座った", "man")))],
+    ("why-it-works", 9): [],
+    ("why-it-works", 10): [("0.68", weight(FISH10))],
     ("why-it-works", 11): [(("猫 → 猫 0.46", "dog → dog 0.41"), weight(tok("猫", "dog"))),
                            (("が 0.20", "bites 0.30"), weight(tok("が", "bites"))),
                            (("座った 0.34", "man 0.30"), weight(tok("座った", "man")))],
-    ("why-it-works", 12): [(("どこも 0", "is 0 everywhere"), largest_difference())],
-    ("why-it-works", 13): [(("0.50", "0.33"), weight(tok("猫", "dog"))),
+    ("why-it-works", 12): [(("猫 → 猫 0.46", "dog → dog 0.41"), weight(tok("猫", "dog"))),
+                           (("が 0.20", "bites 0.30"), weight(tok("が", "bites"))),
+                           (("座った 0.34", "man 0.30"), weight(tok("座った", "man")))],
+    ("why-it-works", 13): [(("どこも 0", "is 0 everywhere"), largest_difference())],
+    ("why-it-works", 14): [(("0.50", "0.33"), weight(tok("猫", "dog"))),
                            (("0.75", "0.64"), weight(tok("猫", "dog"), query=tok("猫", "dog"), of="compare"))],
-    ("why-it-works", 14): [(("0.74", "0.71"), weight(tok("猫", "dog"))),
+    ("why-it-works", 15): [(("0.74", "0.71"), weight(tok("猫", "dog"))),
                            (("0.44", "0.38"), weight(tok("猫", "dog"), query=tok("猫", "dog"), of="compare"))],
 }
 

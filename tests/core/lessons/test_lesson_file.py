@@ -2,6 +2,7 @@
 its numbers."""
 import json
 
+import numpy as np
 import pytest
 
 from attnviz.core import lm
@@ -150,3 +151,12 @@ def test_a_lesson_made_in_memory_is_checked_before_it_is_saved(tmp_path):
 def test_a_lesson_read_from_text_without_a_folder_may_name_no_file():
     with pytest.raises(LessonError, match="scene 1: .*has no folder"):
         loads(json.dumps(small_lesson(scenario={"file": "toy.attnviz.json"})))
+
+
+def test_the_normalisation_scene_shows_the_layer_with_layernorm_on_its_step_lit():
+    lesson = builtin_lesson("multi-head")
+    index = next(i for i, s in enumerate(lesson.scenes) if s.settings.layer_norm)
+    o = open_scene(lesson, index, "en")
+    assert o.scenario.projection.layer_norm and o.scene.view == "layer" and o.scene.step == 6  # LayerNorm's step
+    plain = open_scene(lesson, index - 1, "en").scenario
+    assert not np.allclose(o.scenario.heads[0].q, plain.heads[0].q)  # q made from the normalised X

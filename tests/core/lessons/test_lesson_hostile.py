@@ -51,6 +51,13 @@ def scene_scenario(preset_document) -> dict:
     ({"settings": {"causal": 1}}, "scene 1: settings: \"causal\" must be true or false"),
     ({"settings": {"colour_scale": "rainbow"}}, "scene 1: settings: \"colour_scale\" must be one of"),
     ({"settings": {"positions": "rope"}}, "scene 1: settings: \"positions\" needs a layer scenario"),
+    ({"settings": {"layer_norm": True}}, "scene 1: settings: \"layer_norm\" needs a layer scenario"),
+    ({"settings": {"layer_norm": "on"}}, "scene 1: settings: \"layer_norm\" must be true or false"),
+    ({"settings": {"scores_times": 7}, "view": "softmax"},
+     "scene 1: settings: \"scores_times\" must be one of 1, 10, 100, 1000, not 7"),
+    ({"settings": {"scores_times": 1000.0}, "view": "softmax"}, "scene 1: settings: \"scores_times\" must be one of"),
+    ({"settings": {"scores_times": 1000}}, "scene 1: settings: \"scores_times\" multiplies the softmax view's scores: "
+                                           "the view must be softmax, not head"),
     ({"settings": {"mask": "none"}}, "scene 1: settings: unknown key 'mask'"),
     ({"settings": []}, "scene 1: \"settings\" must be an object"),
     ({"caption": "only one language"}, "scene 1: \"caption\" must be an object with a text in Japanese"),

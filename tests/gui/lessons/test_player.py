@@ -4,7 +4,7 @@ and never a dialog (tests/gui/conftest.py fails any)."""
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSlider
 
 from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
 from attnviz.gui import MainWindow
@@ -207,3 +207,39 @@ def test_the_worked_examples_scenes_tell_one_guided_step_each(qtbot):
     assert (w.lessons.index, w.document.stage) == (1, 3)  # the mask, before scene 3's softmax
     press(w, qtbot, Qt.Key_PageDown)
     assert (w.lessons.index, w.document.stage) == (2, 4)
+
+
+def test_a_scene_moves_its_q_as_the_class_watches_and_r_plays_it_again(qtbot):
+    """Attention scene 9 (seed 000's experiment): the food slider of それ's q goes to 0 and animal rises to 2,
+    a frame at a time, every view following; at the end the scene's scenario, それ → 猫, nothing to save."""
+    w = giving(qtbot, "attention", scene=8)
+    d, moving = w.document, w.lessons.moving
+    opened = open_scene(builtin_lesson("attention"), 8, "ja")
+    query = d.query
+    assert moving.active and d.scenario.heads[0].q[query][1] > 1.5  # where it starts: food (a frame or two in)
+    assert list(opened.start.heads[0].q[query]) == [0, 2, 0, 0]
+    seen = []
+    while moving.active:
+        moving.tick()
+        q = d.scenario.heads[0].q[query]
+        seen.append((q[0], q[1], d.result.heads[0].weights[query].argmax()))
+    assert len(seen) >= 10 and not d.modified
+    assert np.array_equal(d.scenario.heads[0].q, opened.scenario.heads[0].q)  # the scene's scenario at the end
+    animal, food, _ = zip(*seen)
+    assert list(animal) == sorted(animal) and list(food) == sorted(food, reverse=True)  # steadily, no jumps back
+    assert 0 < animal[len(seen) // 2] < 2  # the class sees it on its way
+    assert d.scenario.tokens[seen[0][2]] == "魚" and d.scenario.tokens[seen[-1][2]] == "猫"
+    sliders = [s for s in w.findChildren(QSlider) if s.isVisible()]
+    assert sliders  # the q sliders on the presented controls, at the scene's values
+    press(w, qtbot, Qt.Key_R)
+    assert moving.active and d.scenario.heads[0].q[query][1] > 1.5  # again, from the start (a frame or two in)
+
+
+def test_the_overflow_scene_multiplies_the_softmax_views_scores_by_1000(qtbot):
+    lesson = builtin_lesson("why-it-works")
+    index = next(i for i, s in enumerate(lesson.scenes) if s.settings.scores_times == 1000)
+    w = giving(qtbot, "why-it-works", "en", scene=index)
+    softmax = w.parts.maths.tab_view("softmax")
+    assert w.classroom.presented_view == "softmax" and softmax.factor.currentText() == "× 1000"
+    press(w, qtbot, Qt.Key_PageUp)  # the scene before: the scores as they are
+    assert softmax.factor.currentText() == "× 1"
