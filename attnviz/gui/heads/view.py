@@ -40,7 +40,9 @@ MIN_ZOOM_CELLS = 8   # zoomed in as far as 8 × 8 cells
 ZOOM_STEP = 1.25     # one notch of the mouse wheel
 THUMBNAIL_EMS = 5     # presenting, the thumbnails under the big head: a row this many readable ems high
 THUMBNAILS_A_ROW = 6  # more make two rows
-SIDE_BY_SIDE = 4     # heads side by side at most: beyond, the four around the active head
+SIDE_BY_SIDE = 4     # heads side by side when not all of them fit: the four around the active head
+ALL_HEADS_SHARE = 0.27  # every head side by side when each gets this share of the screen's height at least
+                        # (292 px at 1080: its title and every other label at the back row's type; GPT-2's 12)
 PRESENTED_VALUE_SHARE = 0.44  # the presented head's values: 24 pt in the 73 px cells the steps and controls leave
 OFF_LEAST_PIXELS = 12  # a switched-off head's label in desk type at least; smaller heads get the sign
 
@@ -653,26 +655,33 @@ class HeadsView(Retranslated, QWidget):
                 self.grid.setRowStretch(k // columns, 1)
 
     def _side_heads(self) -> list[int]:
-        """The heads shown: all, or side by side at most SIDE_BY_SIDE of them, those around the active
-        head (heads 4–7 while head 5 is active), each large enough to read from the back."""
+        """The heads shown: all of them when each is still large enough to read from the back (a model's
+        12 heads at once), else side by side SIDE_BY_SIDE of them, those around the active head (heads
+        4–7 while head 5 is active)."""
         n = len(self.panels)
-        if not self.side_by_side or n <= SIDE_BY_SIDE:
+        if not self.side_by_side or n <= SIDE_BY_SIDE or self._all_fit():
             return list(range(n))
         first = min(self.document.active_head // SIDE_BY_SIDE * SIDE_BY_SIDE, n - SIDE_BY_SIDE)
         return list(range(first, first + SIDE_BY_SIDE))
 
+    def _all_fit(self) -> bool:
+        n = len(self.panels)
+        return self._largest_side(n, self._best_columns(n)) >= readable_pixels(self, ALL_HEADS_SHARE)
+
     def _side_columns(self) -> int | None:
         """Side by side: the number of columns that makes every (square) heatmap the largest,
         e.g. two heads each half the screen, four in a 2 × 2 grid."""
-        n = min(len(self.panels), SIDE_BY_SIDE)
-        if not self.side_by_side or not n:
-            return None
+        n = len(self._side_heads()) if self.side_by_side else 0
+        return self._best_columns(n) if n else None
+
+    def _best_columns(self, n: int) -> int:
+        return max(range(1, n + 1), key=lambda c: (round(self._largest_side(n, c)), -c))
+
+    def _largest_side(self, n: int, columns: int) -> float:
+        """The side of each of n square heatmaps in `columns` columns, in the room the view has."""
         width = max(1, self.width() - self.colorbar.sizeHint().width())
         height = max(1, self.height() - (self.guide.sizeHint().height() if self.guide.isVisible() else 0))
-
-        def side(columns):
-            return min(width / columns, height / math.ceil(n / columns))
-        return max(range(1, n + 1), key=lambda c: (round(side(c)), -c))
+        return min(width / columns, height / math.ceil(n / columns))
 
     def resizeEvent(self, event):
         super().resizeEvent(event)

@@ -425,8 +425,7 @@ CLAIMS.update({
     ("real-model", 1): [("SmolLM2-135M", said("SmolLM2-135M")), (("13 個", "13 tokens"), tokens()),
                         (("30 層", "30 layers"), layers()), (("9 個のヘッド", "9 heads"), model_heads()),
                         ("d_k = 64", d_k()), (("第 0 層", "layer 0's"), layer()),
-                        # the heads view shows four at a time (gui/heads/view.py's SIDE_BY_SIDE)
-                        (("4 個です", None), said(4))],
+                        (("9 個のヘッドすべて", "all 9"), model_heads())],
     ("real-model", 2): [("49,152", vocabulary()), (("答え：「·ate", "Answer: “·ate"), next_token()),
                         ("39.4%", next_percent(" ate")), ("20.2%", next_percent(" was"))],
     ("real-model", 3): [(("第 16 層", "layer 16"), layer()), (("ヘッド 0", "head 0"), head()),

@@ -193,15 +193,29 @@ def test_the_step_table_presented_alone_shows_every_row_and_the_sum_whole(qtbot,
     assert steps.presentation_pixels >= 24
 
 
-def test_twelve_heads_side_by_side_show_the_four_around_the_active_head(qtbot):
+def test_gpt_2s_twelve_heads_side_by_side_are_all_on_the_screen_each_readable(qtbot):
+    """A lesson says GPT-2 has 12 heads: side by side, the 12 are shown, in a 4 × 3 grid, each at least a
+    the 0.27 of the screen's height the view asks (a title and every other label at the back row's type)."""
     w = presenting(qtbot, "gpt2-small-shape")
+    press(w, qtbot, Qt.Key_V)
+    panels = w.parts.heads.panels
+    assert all(p.isVisible() for p in panels) and len(panels) == 12
+    assert all(min(p.width(), p.height()) >= 292 for p in panels)
+    assert len({p.y() for p in panels}) == 3  # three rows of four
+
+
+def test_more_heads_than_fit_side_by_side_show_the_four_around_the_active_head(qtbot):
+    from dataclasses import replace
+    w = presenting(qtbot, "gpt2-small-shape")
+    s = w.document.scenario
+    w.document.replace(replace(s, heads=s.heads * 2), None)  # 24 heads: 6 × 4 would be 270 px each, under 292
     press(w, qtbot, Qt.Key_V)
     panels = w.parts.heads.panels
     assert [p.index for p in panels if p.isVisible()] == [0, 1, 2, 3]
     w.document.select(head=5)
     QApplication.processEvents()
     assert [p.index for p in panels if p.isVisible()] == [4, 5, 6, 7]
-    assert all(p.width() >= 850 and p.height() >= 500 for p in panels if p.isVisible())
+    assert all(p.width() >= 850 and p.height() >= 450 for p in panels if p.isVisible())
     press(w, qtbot, Qt.Key_V)  # one big head: every head again, the others as thumbnails
     assert all(p.isVisible() for p in panels)
 
