@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QV
 from ..common.i18n import tr
 from ..look.fonts import LEAST_SHARE, presented, weighted
 from .tools import tool_keys
-from .views import BY_ID, VIEWS
+from .views import VIEWS
 
 TYPE_SHARE = 1.3  # of the presentation's least type, when the list fits on the screen at that size
 
@@ -45,10 +45,10 @@ def presentation_sections() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def lesson_sections(lesson_keys: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
-    """While a lesson is given: its own keys (the player's), what works in every scene, the tools."""
-    compare = BY_ID["compare"]
-    every = [(tr("Tab / Shift+Tab"), tr("another view of the scene")),
-             (compare.key, tr(compare.label)), *scene_keys()]
+    """While a lesson is given: its own keys (the player's), what works in every scene (the views on a letter,
+    C and the like; a digit is a scene's number), the tools."""
+    lettered = [(v.key, tr(v.label)) for v in VIEWS if not v.key.isdigit()]
+    every = [(tr("Tab / Shift+Tab"), tr("another view of the scene")), *lettered, *scene_keys()]
     return [(tr("The lesson"), lesson_keys), (tr("In every scene"), every), (tr("Your tools"), tool_keys(True))]
 
 
