@@ -1186,8 +1186,8 @@ exactly 0</source>
         <translation>softmax は、数値の並びを、すべて 0 以上で合計がちょうど 1 になる割合に変えます。Attention のなかで、出力側の次トークン予測で、サンプリング時の温度つまみの裏で、合計 3 か所に現れます。温度は、softmax の前にロジットを T で割っているだけです。温度が低ければ尖った分布で決め打ち、高ければ平らな分布で多様になります。</translation>
     </message>
     <message>
-        <source>The scores x of {0} → its weights w = softmax(x), {1}</source>
-        <translation>「{0}」のスコア x → 重み w = softmax(x)（{1}）</translation>
+        <source>The scores x of {0} → its weights w ({1})</source>
+        <translation>「{0}」のスコア x → 重み w（{1}）</translation>
     </message>
     <message>
         <source>1. Inside attention</source>
@@ -1206,8 +1206,12 @@ exactly 0</source>
         <translation>マスクで隠れたキー {0} 個（−∞）：重み 0</translation>
     </message>
     <message>
-        <source>An example: the next token after “The cat”, the logits z of four candidates → their probabilities p = softmax(z)</source>
-        <translation>例：「猫が魚を」の次のトークン。4 つの候補のロジット z → 確率 p = softmax(z)</translation>
+        <source>An example: the logits z of four candidates for the next token after “The cat” → their probabilities p</source>
+        <translation>例：「猫が魚を」の次のトークンの 4 つの候補、そのロジット z → 確率 p</translation>
+    </message>
+    <message>
+        <source>The same logits z, divided by T before softmax</source>
+        <translation>同じロジット z を、softmax の前に T で割る</translation>
     </message>
     <message>
         <source>2. Predicting the next token</source>
@@ -1220,10 +1224,6 @@ exactly 0</source>
     <message>
         <source>3. The temperature when sampling</source>
         <translation>3. サンプリングの温度で</translation>
-    </message>
-    <message>
-        <source>The same logits z divided by T before softmax: p = softmax(z / T)</source>
-        <translation>同じロジット z を softmax の前に T で割る：p = softmax(z / T)</translation>
     </message>
     <message>
         <source>T = {0}: sharper, the top choice</source>

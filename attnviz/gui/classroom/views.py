@@ -29,6 +29,11 @@ VIEWS = (
     PresentedView("before-after", QT_TR_NOOP("Before / after an edit"), "8", maths_tab=4),
     PresentedView("layer", QT_TR_NOOP("The layer: X to O"), "9"),
     PresentedView("overview", QT_TR_NOOP("Overview: every layer × head"), "0"),
+    # Letters (every digit is taken): W for the matrix W of x·W, M for softMax. Free of the tools' P I E L Z T,
+    # the lesson's S B R A N, H, V, C and ?.
+    PresentedView("linear", QT_TR_NOOP("x·W: a vector times a matrix (q, k, v from x)"), "W", maths_tab=6),
+    PresentedView("softmax-places", QT_TR_NOOP("Softmax in three places (attention, next token, temperature)"),
+                  "M", maths_tab=7),
     # A pair of sentences side by side: the scenario shown and its pair's other one (猫が座った ↔
     # 座ったが猫, はし beside ご飯 ↔ beside 川), else the built-in pairs; C again shows the next.
     PresentedView("compare", QT_TR_NOOP("Compare two sentences (C: next, Esc: back)"), "C"),

@@ -1,5 +1,5 @@
 """See the maths: the maths views' tabs in their dock (geometry, √d_k, softmax, kernel,
-before/after, lines), made when first shown, since they need pyqtgraph."""
+before/after, lines, x·W, softmax in three places), made when first shown, since they need pyqtgraph."""
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
@@ -9,7 +9,7 @@ from ..common.i18n import tr
 from ..common.lazy import MathView
 
 # The tabs in their order, by the command line's ids (`attnviz screenshot --presentation --view ID`).
-TAB_IDS = ("geometry", "sqrt-dk", "softmax", "kernel", "before-after", "lines")
+TAB_IDS = ("geometry", "sqrt-dk", "softmax", "kernel", "before-after", "lines", "linear", "softmax-places")
 
 
 class MathsPanel:
@@ -29,12 +29,14 @@ class MathsPanel:
         """The tabs, made on first use."""
         if self.tabs is None:
             from .geometry import GeometryView
+            from .linear import LinearView
             from .lines import LinesView
+            from .places import SoftmaxPlacesView
             from .views import DiffView, KernelView, SoftmaxView, SqrtDkExplorer
             d, view = self.document, self.view
             self.tabs = QTabWidget(objectName="mathsTabs")
             self.views = [GeometryView(d, self.report), SqrtDkExplorer(d, view), SoftmaxView(d), KernelView(d, view),
-                          DiffView(d), LinesView(d)]
+                          DiffView(d), LinesView(d), LinearView(d), SoftmaxPlacesView(d)]
             for view in self.views:
                 self.tabs.addTab(view, "")
             self.dock.setWidget(self.tabs)
@@ -42,10 +44,10 @@ class MathsPanel:
         return self.tabs
 
     def lines(self):
-        """The lines view (token to token), the last tab, brought to the front."""
-        tabs = self.widget()
-        tabs.setCurrentWidget(self.views[-1])
-        return self.views[-1]
+        """The lines view (token to token), brought to the front."""
+        view = self.tab_view("lines")
+        self.tabs.setCurrentWidget(view)
+        return view
 
     def present(self, tab_id: str | None, on: bool = True) -> QWidget:
         """Presenting, one view full screen: the tab `tab_id` (TAB_IDS) in front, its type presentation-sized,
@@ -69,7 +71,7 @@ class MathsPanel:
     def retranslate(self) -> None:
         if self.tabs is not None:
             for i, text in enumerate((tr("Geometry"), tr("√dₖ"), tr("Softmax"), tr("Kernel"), tr("Before / after"),
-                                      tr("Lines"))):
+                                      tr("Lines"), tr("Linear: x·W"), tr("Softmax: 3 places"))):
                 self.tabs.setTabText(i, text)
 
     def _sync(self) -> None:

@@ -125,6 +125,10 @@ def test_a_presented_maths_view_has_readable_type_and_nothing_cut(window, stage,
         if px(view.canvas.font_()) < LEAST:
             problems.append(f"tokens: {px(view.canvas.font_())} px")
         drawing = view.canvas
+    elif tab_id in ("linear", "softmax-places"):  # painted: every text's rectangle and type (test_linear_and_places)
+        from test_linear_and_places import layout_problems
+        problems += layout_problems(view.canvas)
+        drawing = view.canvas
     else:
         problems += heatmap_problems(view.maps)
         drawing = view.maps
@@ -237,10 +241,11 @@ def test_presented_numbers_too_small_to_read_are_left_out(window, stage, qtbot):
 
 def test_the_tab_ids_are_the_command_lines(window):
     names = [window.parts.maths.widget().tabText(i) for i in range(len(TAB_IDS))]
-    assert TAB_IDS == ("geometry", "sqrt-dk", "softmax", "kernel", "before-after", "lines")
+    assert TAB_IDS == ("geometry", "sqrt-dk", "softmax", "kernel", "before-after", "lines", "linear", "softmax-places")
     assert names[1] == "√dₖ" and isinstance(window.parts.maths.widget(), QTabWidget)
     assert [v.objectName() for v in window.parts.maths.views] == [
-        "geometryView", "sqrtExplorer", "softmaxView", "kernelView", "diffView", "linesView"]
+        "geometryView", "sqrtExplorer", "softmaxView", "kernelView", "diffView", "linesView", "linearView",
+        "softmaxPlacesView"]
 
 
 def test_softmax_ticks_for_hidden_keys_take_two_lines(window, stage, qtbot):
