@@ -78,20 +78,22 @@ def fmt_vector(v, decimals: int = 3, max_items: int = MAX_ITEMS, fixed: bool = F
     return "[" + ", ".join(items + (["…"] if len(v) > max_items else [])) + "]"
 
 
-def dot_text(q, k, decimals: int | None = None) -> str:
+def dot_text(q, k, decimals: int | None = None, shortest: bool = False) -> str:
     """'0×2 + 2×0 = 0': the dot product as the tutorial writes it, the factors with `decimals`
-    (those of the q and k it comes from) and the sum with as many as it needs, up to 3."""
+    (those of the q and k it comes from) and the sum with as many as it needs, up to 3. `shortest`:
+    each number with only the decimals it needs (1.5×0 + 0×2 = 0, not 1.50×0.00 + 0.00×2.00 = 0.000),
+    for a projector's narrow column."""
     decimals = input_decimals(q, k) if decimals is None else decimals
     pairs = list(zip(q, k))
     shown = pairs if len(pairs) <= MAX_TERMS else pairs[:MAX_TERMS - 1]  # format only what is shown
-    terms = [f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in shown]
+    terms = [f"{_factor(a, decimals, shortest)}×{_factor(b, decimals, shortest)}" for a, b in shown]
     if len(pairs) > MAX_TERMS:
         terms.append("…")
-    return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), min(3, 2 * decimals), fixed=True)}"
+    return " + ".join(terms) + f" = {fmt(float(np.dot(q, k)), min(3, 2 * decimals), fixed=not shortest)}"
 
 
-def _factor(x: float, decimals: int) -> str:
-    text = fmt(x, decimals, fixed=True)
+def _factor(x: float, decimals: int, shortest: bool = False) -> str:
+    text = fmt(x, decimals, fixed=not shortest)
     return f"({text})" if text.startswith(MINUS) else text
 
 

@@ -58,6 +58,9 @@ def test_the_temperature_is_written_as_it_is_used():
 def test_the_dot_product_is_written_out_like_the_tutorial():
     assert dot_text([0, 2], [2, 0]) == "0×2 + 2×0 = 0"
     assert dot_text([0, 2], [1, -1]) == "0×1 + 2×(\u22121) = \u22122"
+    # A projector's narrow column: each number with only the decimals it needs (はし's q of 1.5)
+    assert dot_text([1.5, 1.5, 0, 0], [0, 0, 2, 0]) == "1.5×0.0 + 1.5×0.0 + 0.0×2.0 + 0.0×0.0 = 0.00"
+    assert dot_text([1.5, 1.5, 0, 0], [0, 1, 2, 0], shortest=True) == "1.5×0 + 1.5×1 + 0×2 + 0×0 = 1.5"
 
 
 def test_long_vectors_and_sums_are_shortened_but_keep_their_result():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.explain import fmt_temperature
@@ -146,12 +146,22 @@ class FormulaOptions:
     d_k: int | None = None     # said after the formula: d_k = 4
 
 
-def layout(options: FormulaOptions, font: QFont) -> Box:
-    """softmax(QKᵀ/√d_k + M)V, or what the settings make of it."""
+SCRIPT_SHARE = 0.7  # a superscript's or subscript's type, of the formula's
+
+
+def layout(options: FormulaOptions, font: QFont, least_script: int = 0, inline: bool = False) -> Box:
+    """softmax(QKᵀ/√d_k + M)V, or what the settings make of it; its scripts (ᵀ, dₖ's k) never under
+    `least_script` pixels (presenting: the back row reads them too). `inline`: on one line, the fraction
+    written with a slash and without the numbers behind the letters (a step table whose rows need the
+    height: its ÷√4 header says d_k)."""
     italic, small, small_italic = QFont(font), QFont(font), QFont(font)
     italic.setItalic(True)
-    small.setPointSizeF(font.pointSizeF() * 0.7) if font.pointSizeF() > 0 else small.setPixelSize(
-        max(6, round(font.pixelSize() * 0.7)))
+    pixels = QFontInfo(font).pixelSize()
+    if least_script and pixels * SCRIPT_SHARE < least_script:
+        small.setPixelSize(min(pixels, least_script))
+    else:
+        small.setPointSizeF(font.pointSizeF() * SCRIPT_SHARE) if font.pointSizeF() > 0 else small.setPixelSize(
+            max(6, round(font.pixelSize() * SCRIPT_SHARE)))
     small_italic = QFont(small)
     small_italic.setItalic(True)
     fm = QFontMetricsF(font)
@@ -166,7 +176,11 @@ def layout(options: FormulaOptions, font: QFont) -> Box:
         divisors.append(Root(script(t("d", italic), t("k", small_italic), up=False), line))
     if options.temperature != 1.0:
         divisors += ([t(" · ")] if divisors else []) + [t("T", italic)]
-    inside = [Fraction(scores, row(*divisors, part="scale"), axis, line) if divisors else scores]
+    if inline and len(divisors) > 1:
+        divisors = [t("("), *divisors, t(")")]
+    divided = row(scores, t(" / "), row(*divisors, part="scale")) if inline else \
+        Fraction(scores, row(*divisors, part="scale"), axis, line)
+    inside = [divided if divisors else scores]
     if options.masked:
         inside.append(row(t(" + "), t("M", italic), part="mask"))
     formula = row(t("softmax", font), Parens(row(*inside), line), part="softmax")
@@ -176,15 +190,15 @@ def layout(options: FormulaOptions, font: QFont) -> Box:
         notes += [script(t("d", italic), t("k", small_italic), up=False), t(f" = {options.d_k}")]
     if options.temperature != 1.0:
         notes += ([t(", ")] if notes else []) + [t("T", italic), t(f" = {fmt_temperature(options.temperature)}")]
-    if notes:
+    if notes and not inline:
         parts.append(row(t("    ("), *notes, t(")")))
     return row(*parts)
 
 
 def paint_formula(p: QPainter, rect: QRectF, options: FormulaOptions, font: QFont, color: QColor,
-                  number: int | None = None) -> None:
+                  number: int | None = None, least_script: int = 0, inline: bool = False) -> None:
     """The formula, centred vertically and left-aligned in `rect`, guided step `number`'s part lit up."""
-    box = layout(options, font)
+    box = layout(options, font, least_script, inline)
     p.save()
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(color)
@@ -206,9 +220,11 @@ class FormulaView(QWidget):
         document.selectionChanged.connect(self._changed)
         self._shown = None
         self.most_pixels = 0  # presenting: never larger than the step table's type
+        self.least_script = 0  # presenting: its scripts never smaller than the back row reads
+        self.inline = False    # on one line (QKᵀ / √dₖ): the step table's rows need the height
 
-    def set_most_pixels(self, pixels: int) -> None:
-        self.most_pixels = pixels
+    def set_most_pixels(self, pixels: int, least_script: int = 0, inline: bool = False) -> None:
+        self.most_pixels, self.least_script, self.inline = pixels, least_script, inline
         self.updateGeometry()
         self.update()
 
@@ -225,13 +241,13 @@ class FormulaView(QWidget):
             self.update()
 
     def font_used(self) -> QFont:
-        font = figure_font_like(self.font(), 1.25)  # the widget's type may be in pixels (presenting)
-        if self.most_pixels and font.pixelSize() > self.most_pixels:
+        font = figure_font_like(self.font(), 1.25)  # the widget's type may be in pixels (presenting) or points
+        if self.most_pixels and QFontInfo(font).pixelSize() > self.most_pixels:
             font = figure_font(pixel_size=self.most_pixels)
         return font
 
     def sizeHint(self):
-        box = layout(self.options(), self.font_used())
+        box = layout(self.options(), self.font_used(), self.least_script, self.inline)
         return QSize(int(box.width + 8), int(box.ascent + box.descent + 8))
 
     def minimumSizeHint(self):
@@ -245,5 +261,5 @@ class FormulaView(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         paint_formula(p, QRectF(self.rect()), self.options(), self.font_used(), self.palette().windowText().color(),
-                      self.document.stage)
+                      self.document.stage, self.least_script, self.inline)
         p.end()

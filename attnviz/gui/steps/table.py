@@ -25,6 +25,7 @@ from ...core.explain import (
     StepNumbers,
     StepRow,
     divisor_text,
+    dot_text,
     exponentials,
     fmt,
     fmt_vector,
@@ -38,7 +39,7 @@ from ..common.i18n import Retranslated, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
-from ..look.fonts import presented, readable_pixels, weighted
+from ..look.fonts import LEAST_SHARE, presented, readable_pixels, weighted
 from .formula import FormulaView
 from .stages import COLUMNS as COLUMN_NAMES
 from .stages import shown
@@ -55,14 +56,23 @@ ARITHMETIC_TOKENS = 10  # presenting, examples this small (tokens, and dₖ belo
 ARITHMETIC_D_K = 4      # out (0×2 + 2×0 = 0), as the tutorial's table does, when they fit the screen
 PRESENTED_TERMS = 2  # presenting a larger example, the output's Σ weight × v: the terms of the largest weights
 PRESENTED_ITEMS = 3  # ... and the numbers of each vector written
+# Presenting, the table's layouts from the richest: (q·k written out, k shown): k and q·k written out as the
+# tutorial does, q·k alone written out (its second factors are k), q·k's results only (any larger example).
+PRESENTED_LAYOUTS = ((True, True), (True, False), (False, False))
+TIGHTEST = 2    # presenting, the most the formula and the output give way to the rows (StepView._set_tight)
+TITLE_GAP = 40  # px: the layout's margins and spacing between the formula and the title beside it
 CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
                         # each side; a bold row measured in whole pixels may take one more)
 _NONE = [None] * COLUMNS
 
 
-def step_headers(scenario, head: int, query: int | None = None, result=None, short: bool = False) -> list[str]:
+def step_headers(scenario, head: int, query: int | None = None, result=None, short: bool = False,
+                 one_line: bool = False) -> list[str]:
     """Numbered as the five guided steps: 1 q·k, 2 ÷√d_k, 3 mask, 4 softmax (eˣ, then eˣ/Σ), 5 output.
-    Short headers (a projector's narrow column) put the number on a line of its own."""
+    Short headers (a projector's narrow column) put the number on a line of its own, or with `one_line`
+    before the name (the rows need the height more than the columns the width)."""
+    if short and one_line:
+        return [h.replace("\n", " ") for h in step_headers(scenario, head, query, result, short=True)]
     if scenario.weights_only:  # a model's weights: no scores, no eˣ, nothing to number as steps
         return [tr("key"), "k", "q·k", "", tr("mask"), "", tr("weight")]
     d_k = scenario.heads[head].d_k
@@ -105,16 +115,18 @@ def step_title(scenario, head: int, query: int, decimals: int | None = None) -> 
         scenario.tokens[query], head_label(scenario, head), fmt_vector(q, decimals, fixed=True))
 
 
-def step_output(scenario, result, head: int, query: int, presenting: bool = False) -> str:
+def step_output(scenario, result, head: int, query: int, presenting: bool = False, terms: bool = True) -> str:
     """'5. output of それ = 0.045×[2, 0] + …' (the keys in the sentence's order, as the tutorial
     writes it) and, on a line of its own, '= [0.277, 1.723]'. Presenting a larger example: the two
-    largest weights' terms and three numbers of each vector, so the table above keeps its rows."""
+    largest weights' terms and three numbers of each vector, so the table above keeps its rows;
+    without `terms` (its rows need the room), the output's vector alone on one line."""
     trace = result.heads[head]
     short = presenting and not small_example(scenario, head)
     text = output_text(trace.weights[query], scenario.heads[head].v, trace.output[query],
                        **({"most": PRESENTED_TERMS, "max_items": PRESENTED_ITEMS} if short else {}))
-    terms, _, vector = text.rpartition(" = ")
-    out = tr("5. output of {0} = {1}").format(scenario.tokens[query], terms) + "\n= " + vector
+    added, _, vector = text.rpartition(" = ")
+    out = tr("5. output of {0} = {1}").format(scenario.tokens[query], added) + "\n= " + vector if terms else \
+        tr("5. output of {0} = {1}").format(scenario.tokens[query], vector)
     if head_is_off(scenario, head) and not presenting:  # presenting, the head's title and its label say it
         out += "\n" + tr("Switched off: the head still computes this, but the model gets zeros from it instead.")
     elif head_is_given(scenario, head) and not presenting:
@@ -156,6 +168,7 @@ class StepTableModel(QAbstractTableModel):
         self.colormap = colormaps.get(view.colormap, view.scale)
         self.compact = False  # presenting: short headers, and the sums' results only ...
         self.arithmetic = False  # ... unless a small example's k and q·k are written out in full
+        self.one_line = False    # presenting: each header on one line (the rows need the height)
         self.font = None      # the table's type when it is not the application's (presenting)
         self._numbers: StepNumbers | None = None
         self._cache: dict = {}
@@ -231,7 +244,8 @@ class StepTableModel(QAbstractTableModel):
 
     def headers(self):
         d = self.document
-        return step_headers(d.scenario, d.active_head, d.query, d.result, short=self.compact)
+        return step_headers(d.scenario, d.active_head, d.query, d.result, short=self.compact,
+                            one_line=self.one_line)
 
     FITTED = (KEY, K, DOT, SCALED, MASK, EXP, WEIGHT)
 
@@ -265,6 +279,10 @@ class StepTableModel(QAbstractTableModel):
         cells = list(row.cells)
         if self.compact and not self.arithmetic:
             cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
+        elif self.compact and not total:  # written out for a projector: no more digits than each number needs
+            n = self._numbers
+            cells[K] = fmt_vector(n.k[j], n.decimals)
+            cells[DOT] = dot_text(n.q, n.k[j], n.decimals, shortest=True)
         asked = self.asked_here()
         hidden = asked is not None and not asked.revealed and not row.masked
         if hidden:  # the class predicts: every score tells the answer (the largest q·k is the largest weight)
@@ -302,7 +320,7 @@ class StepTableModel(QAbstractTableModel):
             self.arithmetic = on
             self._cache = {}
             if self._numbers is not None:
-                self.dataChanged.emit(self.index(0, DOT), self.index(self.sum_row, DOT))
+                self.dataChanged.emit(self.index(0, K), self.index(self.sum_row, DOT))  # k and q·k written anew
 
 
 class SumRowModel(QAbstractTableModel):
@@ -337,6 +355,7 @@ class StepView(Retranslated, QWidget):
     it, and the output as Σ weight × v."""
 
     guessed = Signal(int)  # a lesson's question: a key's row clicked, the class's guess
+    spare = Signal(int)  # presenting: the height its rows have to spare in readable type (below 0: they scroll)
 
     def __init__(self, document, view, parent=None):
         super().__init__(parent)
@@ -402,6 +421,8 @@ class StepView(Retranslated, QWidget):
             layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
         self._fitted_height = 0  # presenting: the table's height the type was fitted to
+        self._fitting = False    # ... while it is fitted (the table's height changes under it)
+        self._tight = 0          # ... with the formula and the output made smaller for the rows (_set_tight)
         self.table.clicked.connect(self._clicked)
         self.table.installEventFilter(self)  # presenting: the table's height changes with the labels under it
         document.changed.connect(self.schedule)
@@ -419,8 +440,7 @@ class StepView(Retranslated, QWidget):
         numbers = self.model.numbers()
         decimals = numbers.decimals  # the table's own: worked out once per edit
         self.title.setText(f"<b>{rich(step_title(d.scenario, d.active_head, d.query, decimals))}</b>")
-        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
-                                                         self.model.compact)))
+        self.refresh_output()
         on_screen = shown(d.stage)
         hiding = self.hiding()  # a question's answer: no eˣ, weight, output, nor a note that states them
         self.output.setVisible("output" in on_screen and not d.scenario.weights_only and not hiding)
@@ -432,7 +452,7 @@ class StepView(Retranslated, QWidget):
             and not hiding else ""
         self.shifted.setText(words)
         self.shifted.setVisible(bool(words))
-        self.formula.setVisible(not d.scenario.weights_only)  # a model's weights: no Q, K, V to speak of
+        self.formula.setVisible(self._formula_shown())
         self._show_columns()
         self._hide_sum_row()
         self.sum_table.setHidden("sum" not in on_screen or hiding)
@@ -448,6 +468,15 @@ class StepView(Retranslated, QWidget):
         self.table.setToolTip(tr("How the selected query's weights are computed, one key per row"))
         self.sum_table.setToolTip(tr("Σ: the sum of the column. Each weight is its row's eˣ divided "
                                      "by this sum, so the weights add up to 1."))
+
+    def _formula_shown(self) -> bool:
+        """Not for a model's weights (no Q, K, V to speak of), nor when a long sentence's rows need its room."""
+        return not self.document.scenario.weights_only and self._tight < TIGHTEST
+
+    def refresh_output(self) -> None:
+        d = self.document
+        self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
+                                                         self.model.compact, terms=not self._tight)))
 
     def _show_largest_weight(self) -> None:
         """Presenting a sentence whose rows scroll: the row the class looks for (the largest weight)
@@ -514,10 +543,11 @@ class StepView(Retranslated, QWidget):
         there is; a small example's k and q·k written out when they fit, else q·k's results only."""
         self.model.compact = on
         self.model.set_arithmetic(False)  # decided when the columns are fitted
+        self.model.one_line, self._tight = False, 0  # ... and these
         self.presentation_pixels = pixels if on else 0
         self._pixels = self.presentation_pixels
         self.top.setDirection(QBoxLayout.TopToBottom if on else QBoxLayout.LeftToRight)
-        self.formula.set_most_pixels(pixels if on else 0)
+        self.formula.set_most_pixels(pixels if on else 0, self._least_header_pixels() if on else 0)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if on else QHeaderView.Interactive)
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff if on else Qt.ScrollBarAsNeeded)
@@ -548,9 +578,9 @@ class StepView(Retranslated, QWidget):
         self.sum_table.setFont(font)
         self.model.set_font(font if pixels else None)
         header_font = QFont()
-        if pixels:  # headers a little smaller: two lines of them sit above ten rows
+        if pixels:  # headers a little smaller (two lines of them sit above ten rows), but read from the back
             header_font = weighted(font, bold=True)
-            header_font.setPixelSize(round(pixels * HEADER_SHARE))
+            header_font.setPixelSize(max(self._least_header_pixels(), round(pixels * HEADER_SHARE)))
         self.table.horizontalHeader().setFont(header_font)
         self._fit_rows()
 
@@ -601,61 +631,139 @@ class StepView(Retranslated, QWidget):
 
     def _fit_presented(self):
         """Presenting: the type as large as the heatmap's values if every shown column and row fits
-        at that size, smaller until they do, but never below what the back row can read (a long
-        sentence's rows then scroll; no column is ever out of view). A small example's k and q·k
-        are written out in full when they fit at a readable size (without the k column if need be),
-        else only q·k's results."""
-        least = self.least_pixels or readable_pixels(self)
-        most = max(self.presentation_pixels, least)
-        # In turn: k and q·k written out; q·k alone written out (its second factors are k); results only.
-        tries = ((True, True), (True, False), (False, False))
-        for arithmetic, with_k in tries if small_example(self.document.scenario, self.document.active_head) \
-                else tries[-1:]:
-            self._k_presented = with_k
-            self._set_arithmetic(arithmetic)
-            if self._fit_type(least, most):
-                break
+        at that size, smaller until they do, but never below what the back row can read; the columns
+        shrink first, never the digits. In turn, until every row, the Σ row and every column fit: a
+        small example's k and q·k written out, then q·k alone written out (its second factors are k),
+        then q·k's results only; each with the headers on two lines (narrow) or on one (low). Still too
+        tall, the formula and the output around the table take less room, then the formula none
+        (`_set_tight`); only a sentence too long for even that scrolls (no column is ever out of view)."""
+        self._fitting = True
+        try:
+            for level in range(TIGHTEST + 1):
+                self._set_tight(level)
+                if self._fit_layouts():
+                    break
+        finally:
+            self._fitting = False
         fits = self._pixels_for_height() >= self._pixels
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Stretch if fits else QHeaderView.Fixed)
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded if not fits else Qt.ScrollBarAlwaysOff)
+        if not fits:  # the rows scroll, each as low as it may be: as few out of view as can be
+            self.table.verticalHeader().setDefaultSectionSize(self._least_row_pixels(self._pixels))
+        if self.isVisible():  # the controls below may give their room, or take it back (PresentationControls)
+            self.spare.emit(self._spare_height(self.least_pixels or readable_pixels(self)))
+
+    def _fit_layouts(self) -> bool:
+        """The richest of the tables' layouts (PRESENTED_LAYOUTS) whose columns and rows fit at a readable
+        size, its headers' lines giving the larger type; False (and the leanest laid out) when none fits."""
+        least = self.least_pixels or readable_pixels(self)
+        most = max(self.presentation_pixels, least)
+        small = small_example(self.document.scenario, self.document.active_head)
+        for arithmetic, with_k in PRESENTED_LAYOUTS if small else PRESENTED_LAYOUTS[-1:]:
+            fitted = [(self._try(arithmetic, with_k, one_line, least, most), one_line) for one_line in (False, True)]
+            fitted = [(pixels, one_line) for (pixels, fits), one_line in fitted if fits]
+            if fitted:
+                self._try(arithmetic, with_k, max(fitted)[1], least, most)
+                return True
+        return False  # the leanest, headers on one line, is laid out: it has the most room for rows
+
+    def _try(self, arithmetic: bool, with_k: bool, one_line: bool, least: int, most: int) -> tuple[int, bool]:
+        """This layout at the largest type that fits: (its size, whether its columns and rows fit)."""
+        self._k_presented = with_k
+        self._set_arithmetic(arithmetic)
+        self._set_one_line(one_line)
+        wide, high = self._fit_type(least, most)
+        return self._pixels, wide and high
 
     def _set_arithmetic(self, on: bool):
         self.model.set_arithmetic(on)
         self._show_columns()
 
-    def _fit_type(self, least: int, most: int) -> bool:
+    def _set_one_line(self, on: bool) -> None:
+        if on != self.model.one_line:
+            self.model.one_line = on
+            self.model.refresh()  # the headers change: the model tells the view
+
+    def _set_tight(self, level: int) -> None:
+        """Presenting a sentence whose rows need the room, from level 1: the formula on one line in the
+        least type and the title beside it when they fit, the output's sum without its terms (its vector
+        stays); level 2 (TIGHTEST): no formula (the headers number its steps). 0: as they were."""
+        if level == self._tight:
+            return
+        self._tight = level
+        least = self.least_pixels or readable_pixels(self)
+        self.formula.set_most_pixels(least if level else self.presentation_pixels, self._least_header_pixels(),
+                                     inline=bool(level))
+        self.formula.setVisible(self._formula_shown())
+        font = presented(QApplication.font(), self.title)
+        if level:  # the title in the least type, to fit beside the formula
+            font.setPixelSize(self._least_header_pixels())
+        self.title.setFont(font)
+        title = QFontMetrics(weighted(font, bold=True)).horizontalAdvance(
+            html.unescape(re.sub("<[^>]+>", "", self.title.text())))
+        room = self.contentsRect().width() - TITLE_GAP
+        beside = level == 1 and self.formula.sizeHint().width() + title <= room
+        self.top.setDirection(QBoxLayout.LeftToRight if beside else QBoxLayout.TopToBottom)
+        self.refresh_output()
+        self.layout().invalidate()  # the formula's and the output's new heights ...
+        self.layout().activate()    # ... give the table its new height now, before its type is fitted to it
+
+    def _fit_type(self, least: int, most: int) -> tuple[bool, bool]:
         """The type's size between `least` and `most` at which the shown columns fit the width and
-        the rows the height; False when the columns are too wide even at `least`."""
-        pixels, by_width = most, most
+        the rows the height: (whether the columns fit at it, whether the rows do)."""
+        pixels, by_width, by_height = most, most, most
         room = self.table.viewport().width()
         for _ in range(3):  # widths grow with the type: two measures find the size that fits
             self._set_pixels(pixels)
             shown = self._shown_width()
             by_width = int(pixels * room / shown * 0.98) if shown > 0 and room > 0 else pixels
-            pixels = max(least, min(most, by_width, self._pixels_for_height()))
+            by_height = self._pixels_for_height()
+            pixels = max(least, min(most, by_width, by_height))
             if pixels == self._pixels:
                 break
         self._set_pixels(pixels)
-        return by_width >= least
+        return by_width >= least, by_height >= least
 
     def _shown_width(self) -> int:
         return sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
 
-    def _pixels_for_height(self) -> int:
-        """The largest type at which the header, every shown row and the pinned Σ row fit the height."""
+    def _rows_room(self) -> tuple[int, int, float]:
+        """(the height the header, the keys' rows and the pinned Σ row share; how many rows; how tall the
+        header's lines are, in ems of its type)."""
         rows = sum(not self.table.isRowHidden(r) for r in range(min(self.model.rowCount(), 200)))
         height = self.table.height() - 2 * self.table.frameWidth() - 8
         if not self.sum_table.isHidden():
             rows += 1
             height += self.sum_table.height() - 2 * self.sum_table.frameWidth()
         lines = max(h.count("\n") + 1 for h in self.model.headers())
-        # header: `lines` lines of type HEADER_SHARE as large, as tall as the font's lines (Noto CJK's
-        # are 1.45 em) and its margins; rows: _least_row_pixels each (stretched, they share what is left)
         probe = QFont(self.table.horizontalHeader().font())
-        probe.setPixelSize(100)
-        line_ems = QFontMetricsF(probe).height() / 100
-        per_pixel = lines * HEADER_SHARE * line_ems + rows * LEAST_ROW_EMS
-        return int((height - rows * 2 - HEADER_MARGINS) / per_pixel) if height > 0 else self.presentation_pixels
+        probe.setPixelSize(100)  # as tall as the font's lines: Noto CJK's are 1.45 em
+        return height, rows, lines * QFontMetricsF(probe).height() / 100
+
+    def _pixels_for_height(self) -> int:
+        """The largest type at which the header, every shown row and the pinned Σ row fit the height:
+        the header's lines HEADER_SHARE as large (never under the least type) and its margins, the rows
+        _least_row_pixels each (stretched, they share what is left)."""
+        height, rows, header_ems = self._rows_room()
+        if height <= 0:
+            return self.presentation_pixels
+        room = height - rows * 2 - HEADER_MARGINS
+        floor = self._least_header_pixels()
+        pixels = (room - header_ems * floor) / (rows * LEAST_ROW_EMS)  # the header at its least ...
+        if pixels * HEADER_SHARE > floor:  # ... or a share of the rows' type
+            pixels = room / (header_ems * HEADER_SHARE + rows * LEAST_ROW_EMS)
+        return int(pixels)
+
+    def _spare_height(self, pixels: int) -> int:
+        """How much more height the table has than its header and rows need at `pixels` (below 0: lacks)."""
+        height, rows, header_ems = self._rows_room()
+        needed = header_ems * max(self._least_header_pixels(), pixels * HEADER_SHARE) + HEADER_MARGINS + \
+            rows * (pixels * LEAST_ROW_EMS + 2)
+        return int(height - needed)
+
+    def _least_header_pixels(self) -> int:
+        """Presenting: the headers' least type, the least any text may be (20 px at 1080 lines)."""
+        return readable_pixels(self, LEAST_SHARE)
 
     def _set_pixels(self, pixels: int):
         if pixels != self._pixels:
@@ -688,7 +796,7 @@ class StepView(Retranslated, QWidget):
         """Presenting, a label above or below the table that comes or goes (the output at step 5,
         the words about a shifted eˣ) changes the table's height after the type was fitted to it:
         fit again (not for a pixel or two: the pinned Σ row's own height follows the type)."""
-        if watched is self.table and event.type() == QEvent.Resize and self.model.compact \
+        if watched is self.table and event.type() == QEvent.Resize and self.model.compact and not self._fitting \
                 and abs(self.table.height() - self._fitted_height) > 2:
             self._fit_columns()
         return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 
-from PySide6.QtCore import QEvent, QMargins, QRectF, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QMargins, QRectF, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QFontInfo, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractSlider,
@@ -519,6 +519,9 @@ class PresentationControls(Retranslated, QWidget):
         self.sliders = QuerySliders(document, report, prefix="presentation")
         self.settings = SettingsBar(document, report, prefix="presentation", with_masks=False, stacked=True)
         self.body = QWidget(objectName="presentationControlsBody")
+        self._folded = False  # hidden for the step table's rows (fold), not by the teacher
+        self._kept = False    # shown by the teacher while folded: not folded again for this scenario
+        self._spare, self._deciding = 0, False  # the step table's spare height, and a decision coming
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.query_name)
@@ -537,6 +540,7 @@ class PresentationControls(Retranslated, QWidget):
         layout.addWidget(self.body)
         document.changed.connect(self.refresh)
         document.selectionChanged.connect(self.refresh)
+        document.replaced.connect(self._unfold)
         self.retranslate()
 
     def changeEvent(self, event):
@@ -560,10 +564,43 @@ class PresentationControls(Retranslated, QWidget):
         self.settings.temperature.setMaximumWidth(16777215)  # QWIDGETSIZE_MAX: as wide as the panel
 
     def show_body(self, on: bool) -> None:
+        """The controls shown or hidden (H, or as the teacher left them): shown while folded, they stay
+        shown for this scenario, whatever the step table needs."""
+        self._kept = on and self._folded
+        self._folded = False
+        self._set_body(on)
+
+    def _set_body(self, on: bool) -> None:
         self.body.setVisible(on)
         self.query_name.setVisible(on)
         self.query.setVisible(on)
         self.retranslate()
+
+    def fold(self, spare: int) -> None:
+        """The step table above has `spare` pixels of height more than its rows need in type the back row
+        reads. Fewer than none (a long sentence, a long caption under it): the controls fold away, their
+        toggle stays (H shows them); folded, they come back once the table could spare their height.
+        Decided when the window is laid out (the table is fitted many times on the way there)."""
+        self._spare = spare
+        if not self._deciding:
+            self._deciding = True
+            QTimer.singleShot(0, self, self._decide)
+
+    def _decide(self) -> None:
+        self._deciding = False
+        if self._spare < 0 and self.shown() and not self._kept and self.isVisible():
+            self._folded = True
+            self._set_body(False)
+        elif self._folded and self._spare >= self.body.sizeHint().height() + self.query.sizeHint().height():
+            self._unfold()
+
+    def _unfold(self) -> None:
+        """Another scenario (a lesson's next scene), or room enough: the controls as the teacher had them,
+        folded again only if the step table needs the room."""
+        self._kept = False
+        if self._folded:
+            self._folded = False
+            self._set_body(True)
 
     def shown(self) -> bool:
         return not self.body.isHidden()

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..common.i18n import tr
-from ..heads.view import HeadsView
+from ..heads.view import QWIDGETSIZE_MAX, HeadsView
 from ..maths.dock import MathsPanel
 from ..model.next_token import NextTokenView
 from ..steps.table import StepView
@@ -57,6 +57,7 @@ class Parts:
         self.steps_split.setStretchFactor(1, 3)
         self.presenter = PresentationControls(d, report)  # shown beside the steps while presenting
         self.presenter.hide()
+        self.steps.spare.connect(self.presenter.fold)  # a long sentence's rows before the controls
         column = QWidget(objectName="stepColumn")
         stack = QVBoxLayout(column)
         stack.setContentsMargins(0, 0, 0, 0)
@@ -187,6 +188,14 @@ class Parts:
         self.steps_dock.show()
         for dock in (self.steps_dock, self.next_dock):
             dock.setTitleBarWidget(QWidget(dock))  # no title bar: its small type is not for the back row
+        # The steps' tab beside the maths' on a desk restored from the settings leaves its tab bar behind,
+        # which Qt keeps shown where the desk had it: no height while presenting, it never shows over a
+        # lesson's caption grown over there.
+        for bar in self._dock_tab_bars():
+            bar.setMaximumHeight(0)
+
+    def _dock_tab_bars(self) -> list[QTabBar]:
+        return self.window.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly)
 
     def fill_screen(self, steps_share: float, slider_share: float) -> None:
         """Full screen, the steps and controls a fixed share of its width beside the heads (so the
@@ -219,6 +228,8 @@ class Parts:
             widget.show()
         for dock in (self.steps_dock, self.next_dock):
             dock.setTitleBarWidget(None)  # the desk's title bar again
+        for bar in self._dock_tab_bars():
+            bar.setMaximumHeight(QWIDGETSIZE_MAX)
         self.present(None)  # after the sliders: the step table goes back beside them at the sizes they had
         _lay_out()  # the views given back are laid out before the desk's sizes return
         w.showNormal()

@@ -107,10 +107,10 @@ def longer(name: str, more: int):
     return s
 
 
-@pytest.mark.parametrize("scenario", ["taro-hanako+10", "seed-demo"])
+@pytest.mark.parametrize("scenario", ["taro-hanako+30", "seed-demo"])
 def test_the_sum_row_stays_in_view_when_the_keys_scroll(qtbot, scenario):
-    long = scenario == "taro-hanako+10"  # 23 keys (taro-hanako's 13 fit at 1920 × 1080 once its type is fitted)
-    w = opened(qtbot, longer("taro-hanako", 10) if long else scenario)
+    long = scenario == "taro-hanako+30"  # 43 keys (up to 30 fit at 1920 × 1080, the controls folded away)
+    w = opened(qtbot, longer("taro-hanako", 30) if long else scenario)
     pinned = w.findChild(QTableView, "stepSum")
     table = w.findChild(QTableView, "stepTable")
     if long:
