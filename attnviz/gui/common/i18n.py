@@ -22,7 +22,8 @@ _installed: list[QTranslator] = []
 # bundled Noto Sans CJK has these letters. Unicode has no subscript q: W_q stays, and rich text
 # (common/markup.py) sets every subscript, q included, with <sub>.
 SUBSCRIPT_LETTERS = {"k": "ₖ", "v": "ᵥ", "o": "ₒ", "i": "ᵢ", **{str(n): chr(0x2080 + n) for n in range(10)}}
-SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])([dWQKVY])_([kvoi0-9])(?![A-Za-z0-9_])")  # never n_kv_heads, v_labels
+# never n_kv_heads, v_labels; also in a product (Q_iK_iᵀ, YW_o)
+SUBSCRIPTED = re.compile(r"(?:(?<![a-z0-9_])|(?<=_[kvqoij0-9]))([dWQKVY])_([kvoi0-9])(?![a-z0-9_])")
 
 
 def subscripts(text: str) -> str:

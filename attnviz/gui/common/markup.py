@@ -15,9 +15,10 @@ from PySide6.QtWidgets import QLabel
 
 from .i18n import SUBSCRIPT_LETTERS
 
-# The names of the maths that carry a subscript: d_k, d_v, W_q, W_k, W_v, W_o, Q_i, K_i, V_i, Y_i, Y_0;
-# never a part of a longer name such as n_kv_heads or v_labels.
-SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])([dWQKVY])_([kvqoi0-9])(?![A-Za-z0-9_])")
+# The names of the maths that carry a subscript: d_k, d_v, W_q, W_k, W_v, W_o, Q_i, K_i, K_j, V_i, Y_i, Y_0,
+# also written together as a product (Q_iK_iᵀ, YW_o); never a part of a longer name such as n_kv_heads,
+# v_labels or d_kv.
+SUBSCRIPTED = re.compile(r"(?:(?<![a-z0-9_])|(?<=_[kvqoij0-9]))([dWQKVY])_([kvqoij0-9])(?![a-z0-9_])")
 
 
 UNICODE_SUBSCRIPTED = re.compile(rf"([dWQKVY])([{''.join(SUBSCRIPT_LETTERS.values())}])")

@@ -11,6 +11,10 @@ SCORE, SCALE, MASKING, SOFTMAX, OUTPUT = NUMBERS  # the guided steps, in order
 def test_rich_text_sets_the_maths_subscripts_and_escapes_everything_else():
     assert rich("÷√d_k with W_q and Q_i K_iᵀ") == "÷√d<sub>k</sub> with W<sub>q</sub> and Q<sub>i</sub> K<sub>i</sub>ᵀ"
     assert rich("n_kv_heads, v_labels, layer7_weights") == "n_kv_heads, v_labels, layer7_weights"
+    # written together as a product, as the lessons do: each name its subscript
+    assert rich("Q_iK_iᵀ, Y′ = YW_o, K_j V_j") == \
+        "Q<sub>i</sub>K<sub>i</sub>ᵀ, Y′ = YW<sub>o</sub>, K<sub>j</sub> V<sub>j</sub>"
+    assert rich("d_kv, MAX_K, W_O") == "d_kv, MAX_K, W_O"  # no maths name there
     assert rich("<b>d_k</b> & x") == "&lt;b&gt;d<sub>k</sub>&lt;/b&gt; &amp; x"  # a token may be "<b>"
 
 

@@ -25,7 +25,7 @@ from attnviz.gui.common.i18n import install_language, subscripts, tr
 from attnviz.gui.common.markup import rich
 
 # q has no subscript letter in Unicode: W_q may stay in plain text (rich text sets it as W<sub>q</sub>)
-UNDERSCORED = re.compile(r"(?<![A-Za-z0-9_])[dWQKVY]_[kvoi0-9](?![A-Za-z0-9_])")
+UNDERSCORED = re.compile(r"(?:(?<![a-z0-9_])|(?<=_[kvqoij0-9]))[dWQKVY]_[kvoi0-9](?![a-z0-9_])")  # Q_iK_iᵀ, YW_o too
 
 
 def texts_of(widget: QWidget):
