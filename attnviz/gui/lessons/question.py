@@ -1,6 +1,6 @@
 """A scene's question, predict then reveal: while it is unanswered, what it asks about is hidden (the
 query's row in its head's heatmap, the step table's eˣ, weights and output, the geometry's weights);
-a click on a key (a cell of the hidden row, a row of the step table) is the class's guess, outlined;
+a click on a key (a cell of the hidden row, a row of the step table, a k's arrow) is the class's guess, outlined;
 A (or →, for a clicker) reveals the answer and marks the guess right or wrong, in the cells and in a
 line of the caption. Going to another scene and back, or R, asks the question again, hidden: a teacher
 repeating a question wants the class to predict again.
@@ -18,7 +18,7 @@ from ..common.asked import Asked
 from ..common.i18n import current_language, tr
 from .answers import explained
 
-GUESSED_IN = ("head", "heads")  # the views with the heatmap (and the step table) a guess is clicked in
+GUESSED_IN = ("head", "heads", "geometry")  # the views a guess is clicked in: the heatmap, the step table, a k
 
 
 class QuestionPlay:
@@ -27,6 +27,7 @@ class QuestionPlay:
         self.asked: Asked | None = None
         self.opened = None  # the scene on screen (core's OpenedScene), its question's answer with it
         self.clickable = True  # the scene's view takes a click as a guess
+        self._heard = None  # the geometry view whose clicks are guesses (made when first shown)
         parts.heads.guessed.connect(lambda key: self._next_token() or self.guess(key))
         parts.steps.guessed.connect(lambda key: self._next_token() or self.guess(key))
         parts.next_token().bars.guessed.connect(lambda token: self._next_token() and self.guess(token))
@@ -124,7 +125,11 @@ class QuestionPlay:
         self.parts.next_token().set_asked(self.asked if on_bars else None)
         maths = self.parts.maths
         if maths.views:  # the maths views are made when first shown: none yet, none to tell
-            maths.tab_view("geometry").set_asked(weights)
+            geometry = maths.tab_view("geometry")
+            geometry.set_asked(weights)
+            if geometry is not self._heard:  # its k clicked: the class's guess, as a heatmap's cell
+                self._heard = geometry
+                geometry.guessed.connect(lambda key: self._next_token() or self.guess(key))
         self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None,
                                   explanation=self.explanation())
         self.changed()

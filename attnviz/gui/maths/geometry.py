@@ -6,6 +6,11 @@ its q); each key's arrow is labelled with its dot product with that q and drawn
 thicker the more weight it gets. Every
 arrow is drawn by one pyqtgraph item (many items would be slow and, with some PySide6
 versions, crash); dragging a tip edits those two components, one undo step per drag.
+
+Arrows pointing the same way (それ's q along 食べ物, with the k of 魚 and of 食べた) are drawn side
+by side, a few pixels apart, so none hides under another; each label is placed where it covers no
+other label, no tip and no arrow. While a lesson's question hides the weights, a click on a key's
+arrow or label is the class's guess (`guessed`), marked as the heatmap marks it.
 """
 from __future__ import annotations
 
@@ -24,21 +29,25 @@ from ..state.commands import SetRow, new_drag_id
 from .sizing import Presenting, pixels, style_plot
 
 MAX_TOKENS = 64          # beyond this, arrows are a hairball: the view says so instead
-GRAB_PIXELS = 12         # how near a tip a press must be to grab it
+GRAB_PIXELS = 12         # how near a tip a press must be to grab it (a shaft, to click its key)
+LANE_GAP = 5             # px between arrows drawn side by side (those pointing the same way)
 QUERY_COLOR = QColor(230, 120, 0)
 KEY_COLOR = QColor(49, 104, 142)
 
 
 class ArrowsItem(pg.GraphicsObject):
-    """All arrows in one item. Emits tipDragged(kind, token, x, y, finished) while a tip moves."""
+    """All arrows in one item. Emits tipDragged(kind, token, x, y, finished) while a tip moves, and
+    keyClicked(token) when a key's arrow or label is clicked."""
 
     tipDragged = Signal(str, int, float, float, bool)
+    keyClicked = Signal(int)
 
     def __init__(self):
         super().__init__()
         # kind, token, tip, colour, width, label, masked (a key the query may not see: dashed)
         self.arrows: list[tuple[str, int, np.ndarray, QColor, float, str, bool]] = []
         self.placed: list[QRectF] = []  # the labels' boxes at the last paint, in screen pixels
+        self.drawn: list[tuple] = []    # (arrow, start, tip, label box or None) at the last paint, in pixels
         self.draggable = True
         self._grabbed = None
         self._bounds = QRectF(-1, -1, 2, 2)
@@ -60,47 +69,91 @@ class ArrowsItem(pg.GraphicsObject):
     def paint(self, p: QPainter, *args):
         p.setRenderHint(QPainter.Antialiasing)
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01  # data units per screen pixel
-        font = self.font
         # Keys by weight, thin under thick, and the query's q always on top.
         ordered = sorted(self.arrows, key=lambda a: (a[0] == "q", a[4]))
-        for _kind, _, tip, color, width, _label, masked in ordered:
-            width *= self.thickness
-            pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
-            pen.setCosmetic(True)
-            p.setPen(pen)
-            p.drawLine(QPointF(0, 0), QPointF(*tip))
-            p.setBrush(color)
-            outline = QPen(color, self.thickness)  # the head solid even when its arrow is dashed
-            outline.setCosmetic(True)
-            p.setPen(outline)
-            p.drawPath(_head(tip, pixel * (6 + width)))
-        boxes = place_labels([(a[2] / pixel * (1, -1), a[5]) for a in reversed(ordered)], font)
+        tips = [a[2] / pixel * (1, -1) for a in ordered]  # in screen pixels, y downwards, from the origin
+        query = next((i for i, a in enumerate(ordered) if a[0] == "q"), None)
+        starts = side_by_side(tips, [a[4] * self.thickness for a in ordered], query)
+        for arrow, start, tip in zip(ordered, starts, tips):
+            self._paint_arrow(p, arrow, start * (1, -1) * pixel, (start + tip) * (1, -1) * pixel, pixel)
+        labelled = list(reversed(range(len(ordered))))  # the query's q, then the heaviest keys, choose first
+        boxes = place_labels([(starts[i] + tips[i], ordered[i][5]) for i in labelled], self.font,
+                             [(starts[i], starts[i] + tips[i]) for i in labelled])
         self.placed = [box for box in boxes if box is not None]
-        for (_kind, _, tip, color, _width, label, _masked), box in zip(reversed(ordered), boxes):
-            if box is None:
-                continue
-            p.save()
-            p.translate(QPointF(*tip))
-            p.scale(pixel, -pixel)  # text upright and a constant size whatever the zoom
-            box = box.translated(-tip[0] / pixel, tip[1] / pixel)  # from screen pixels to the tip's own
-            if np.hypot(box.center().x(), box.center().y()) > box.width() / 2 + box.height():  # moved away: a leader
-                leader = QPen(color.lighter(130), 1)
-                leader.setCosmetic(True)
-                p.setPen(leader)
-                p.drawLine(QPointF(0, 0), _nearest_point(box, QPointF(0, 0)))
-            p.setFont(font)
-            p.setPen(color.darker(130))
-            p.drawText(box, Qt.AlignCenter, label)
-            p.restore()
+        self.drawn = [None] * len(ordered)
+        for i, box in zip(labelled, boxes):
+            self.drawn[i] = (ordered[i], starts[i], starts[i] + tips[i], box)
+            if box is not None:
+                self._paint_label(p, ordered[i], (starts[i] + tips[i]) * (1, -1) * pixel, box, pixel)
+
+    def _paint_arrow(self, p: QPainter, arrow, start: np.ndarray, tip: np.ndarray, pixel: float) -> None:
+        """One arrow from `start` to `tip` (data units), dashed when its key is masked."""
+        _kind, _, _, color, width, _label, masked = arrow
+        width *= self.thickness
+        pen = QPen(color, width, Qt.DashLine if masked else Qt.SolidLine)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.drawLine(QPointF(*start), QPointF(*tip))
+        p.setBrush(color)
+        outline = QPen(color, self.thickness)  # the head solid even when its arrow is dashed
+        outline.setCosmetic(True)
+        p.setPen(outline)
+        p.drawPath(_head(tip, pixel * (6 + width), tip - start))
+
+    def _paint_label(self, p: QPainter, arrow, tip: np.ndarray, box: QRectF, pixel: float) -> None:
+        """A label in its box (screen pixels), a leader line to its tip when it was moved away."""
+        color, label = arrow[3], arrow[5]
+        p.save()
+        p.translate(QPointF(*tip))
+        p.scale(pixel, -pixel)  # text upright and a constant size whatever the zoom
+        box = box.translated(-tip[0] / pixel, tip[1] / pixel)  # from screen pixels to the tip's own
+        if np.hypot(box.center().x(), box.center().y()) > box.width() / 2 + box.height():  # moved away: a leader
+            leader = QPen(color.lighter(130), 1)
+            leader.setCosmetic(True)
+            p.setPen(leader)
+            p.drawLine(QPointF(0, 0), _nearest_point(box, QPointF(0, 0)))
+        p.setFont(self.font)
+        p.setPen(color.darker(130))
+        p.drawText(box, Qt.AlignCenter, label)
+        p.restore()
 
     def nearest(self, pos: QPointF):
+        """The arrow whose drawn tip is within GRAB_PIXELS of `pos` (data units), as (kind, token)."""
         pixel = self.pixelLength(pg.Point(1, 0)) or 0.01
         best, best_distance = None, GRAB_PIXELS * pixel
-        for kind, token, tip, *_ in self.arrows:
+        for arrow, tip in self._drawn_tips(pixel):
             distance = float(np.hypot(tip[0] - pos.x(), tip[1] - pos.y()))
             if distance <= best_distance:
-                best, best_distance = (kind, token), distance
+                best, best_distance = (arrow[0], arrow[1]), distance
         return best
+
+    def _drawn_tips(self, pixel: float):
+        """(arrow, its tip as drawn, in data units): beside another's, a few pixels off its own."""
+        if len(self.drawn) != len(self.arrows) or None in self.drawn:
+            return [(a, a[2]) for a in self.arrows]  # not painted yet
+        return [(arrow, tip * (1, -1) * pixel) for arrow, _start, tip, _box in self.drawn]
+
+    def key_at(self, pos: QPointF) -> int | None:
+        """The key whose arrow (its shaft, tip or label) is under `pos` (data units), or None."""
+        pixel = self.pixelLength(pg.Point(1, 0)) or 0.01
+        point = np.array([pos.x(), -pos.y()]) / pixel  # in the paint's screen pixels
+        near = []
+        for arrow, start, tip, box in filter(None, self.drawn):
+            if arrow[0] != "k":
+                continue
+            if box is not None and box.adjusted(-2, -2, 2, 2).contains(QPointF(*point)):
+                return arrow[1]
+            near.append((_distance_to_segment(point, start, tip), arrow[1]))
+        distance, token = min(near, default=(np.inf, None))
+        return token if distance <= GRAB_PIXELS else None
+
+    def mouseClickEvent(self, ev):
+        token = self.key_at(ev.pos()) if ev.button() == Qt.LeftButton else None
+        if token is None:
+            ev.ignore()
+            return
+        ev.accept()
+        self.keyClicked.emit(token)
 
     def mouseDragEvent(self, ev):
         if ev.button() != Qt.LeftButton or not self.draggable:
@@ -139,11 +192,13 @@ def follow_palette(plot, palette) -> None:
         plot.getAxis(axis).setTextPen(palette.text().color())
 
 
-def place_labels(labels, font) -> list[QRectF | None]:
+def place_labels(labels, font, arrows=()) -> list[QRectF | None]:
     """Boxes for labels at arrow tips, in screen pixels ((tip, text) each, the tip in pixels with
-    y downwards), that overlap neither each other nor any tip. The first labels choose first (the
+    y downwards), that overlap neither each other nor any tip, nor any arrow of `arrows` ((start, tip)
+    each, in the same pixels) but their own (label i's is arrows[i]). The first labels choose first (the
     query's q, then the heaviest keys): beyond the tip along its arrow if that is free, else
-    around it, then further out (drawn with a leader line). None for an empty text."""
+    around it, then further out (drawn with a leader line); where nothing is free, clear of the other
+    labels and tips at least. None for an empty text."""
     fm = QFontMetricsF(font)
     placed: list[QRectF] = []
     tips = [QRectF(t[0] - 4, t[1] - 4, 8, 8) for t, _ in labels]
@@ -154,18 +209,81 @@ def place_labels(labels, font) -> list[QRectF | None]:
             continue
         w, h = fm.horizontalAdvance(text) + 6, fm.height()
         others = placed + tips[:i] + tips[i + 1:]  # its own tip may touch it: the label belongs there
-        box = next((b for b in _candidates(tip, w, h) if not any(b.intersects(o) for o in others)), None)
-        box = box if box is not None else _below(placed, tip, w, h)
+        shafts = [a for j, a in enumerate(arrows) if j != i]
+        candidates = list(_candidates(tip, w, h))
+        box = next((b for b in candidates if _free(b, others, shafts)), None) or \
+            next((b for b in candidates if _free(b, others)), None) or _below(placed, tip, w, h)
         placed.append(box)
         boxes.append(box)
     return boxes
+
+
+def _free(box: QRectF, others: list[QRectF], shafts=()) -> bool:
+    """Whether `box` overlaps none of `others` and crosses none of the arrows `shafts`."""
+    return not any(box.intersects(o) for o in others) and not any(_crosses(box, *shaft) for shaft in shafts)
+
+
+def _crosses(box: QRectF, start, end) -> bool:
+    """Whether the segment from `start` to `end` passes through `box` (Liang–Barsky clipping)."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box.left()), (dx, box.right() - x0), (-dy, y0 - box.top()), (dy, box.bottom() - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        low, high = (max(low, t), high) if p < 0 else (low, min(high, t))
+        if low > high:
+            return False
+    return True
+
+
+def _distance_to_segment(point, start, end) -> float:
+    """How far `point` is from the segment `start`–`end` (pixels)."""
+    along = end - start
+    t = float(np.clip(np.dot(point - start, along) / max(float(np.dot(along, along)), 1e-9), 0.0, 1.0))
+    return float(np.hypot(*(start + t * along - point)))
+
+
+def side_by_side(tips: list[np.ndarray], widths: list[float], first: int | None = None) -> list[np.ndarray]:
+    """Where each arrow starts (pixels from the origin): arrows pointing the same way (one would lie on
+    the other) are moved apart sideways, each a lane a little wider than their widest, so every one
+    shows: arrow `first` (the query's q) where it is, the others beside it, the widest nearest; any
+    other arrow starts at the origin."""
+    starts = [np.zeros(2) for _ in tips]
+    groups: list[list[int]] = []
+    for i, tip in enumerate(tips):
+        group = next((g for g in groups if _along(tips[g[0]], tip, widths[g[0]] + widths[i])), None)
+        group.append(i) if group is not None else groups.append([i])
+    for group in groups:
+        if len(group) < 2:
+            continue
+        lane = max(widths[i] for i in group) + LANE_GAP
+        direction = tips[max(group, key=lambda i: np.hypot(*tips[i]))]
+        normal = np.array([-direction[1], direction[0]]) / (np.hypot(*direction) or 1.0)
+        for k, i in enumerate(sorted(group, key=lambda i: (i != first, -widths[i]))):
+            side = (k + 1) // 2 * (1 if k % 2 else -1)
+            starts[i] = normal * side * lane
+    return starts
+
+
+def _along(a: np.ndarray, b: np.ndarray, width: float) -> bool:
+    """Whether arrows from the origin to `a` and to `b` would lie on each other: the same way, the
+    shorter's tip within `width` pixels of the longer's line."""
+    long, short = (a, b) if np.hypot(*a) >= np.hypot(*b) else (b, a)
+    size = np.hypot(*long)
+    if not size or not np.any(short) or np.dot(long, short) <= 0:
+        return False
+    return abs(long[0] * short[1] - long[1] * short[0]) / size <= width
 
 
 def _candidates(tip, w, h):
     """Boxes around the tip, nearest first: along the arrow, then turned by 45° steps, then
     the same further out."""
     direction = np.arctan2(tip[1], tip[0]) if np.any(tip) else 0.0
-    for radius in (8, 24, 48, 80):
+    for radius in (8, 24, 48, 80, 120):
         for turn in (0, 1, -1, 2, -2, 3, -3, 4):
             angle = direction + turn * np.pi / 4
             dx, dy = np.cos(angle), np.sin(angle)
@@ -197,9 +315,10 @@ def _grouped(points: np.ndarray):
     return [(points[js[0]], js) for js in groups.values()]
 
 
-def _head(tip: np.ndarray, size: float) -> QPainterPath:
-    """A small triangle at the tip, pointing away from the origin."""
-    direction = tip / (np.hypot(*tip) or 1.0)
+def _head(tip: np.ndarray, size: float, along: np.ndarray | None = None) -> QPainterPath:
+    """A small triangle at the tip, pointing `along` (away from the origin by default)."""
+    along = tip if along is None else along
+    direction = along / (np.hypot(*along) or 1.0)
     normal = np.array([-direction[1], direction[0]])
     base = tip - direction * size
     path = QPainterPath()
@@ -209,6 +328,8 @@ def _head(tip: np.ndarray, size: float) -> QPainterPath:
 
 
 class GeometryView(Presenting, MathView):
+    guessed = Signal(int)  # a lesson's question: a key's arrow or label clicked, the class's guess
+
     def __init__(self, document, report, parent=None):
         super().__init__(document, parent)
         self.setObjectName("geometryView")
@@ -226,6 +347,7 @@ class GeometryView(Presenting, MathView):
         self.arrows = ArrowsItem()
         self.plot.addItem(self.arrows)
         self.arrows.tipDragged.connect(self._dragged)
+        self.arrows.keyClicked.connect(self._clicked)
         self._drag_id = None
         self._seen = None  # the scenario at the last refresh: refit after edits, keep a zoom on a new query
         self.asked = None  # a lesson's question (common/asked.py): no weights shown until revealed
@@ -318,6 +440,8 @@ class GeometryView(Presenting, MathView):
         head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
         dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
         hiding = self.asked is not None and self.asked.hides(d.active_head, i)
+        asked = self.asked if self.asked is not None and (self.asked.head, self.asked.row) == (d.active_head, i) \
+            else None  # the question is about this row: its guess is marked
         arrows, at_origin = [], []
         for tip, keys in _grouped(k2):  # keys at the same point share one arrow and one label
             if not np.any(tip):
@@ -333,6 +457,8 @@ class GeometryView(Presenting, MathView):
                 if hiding:  # a lesson's question: which k is nearest is the class's to see, not a label's
                     label, weight = f"k {who}", 0.0
                 color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
+                if asked is not None and asked.guess in group:  # the class's guess, as the heatmap marks it
+                    color, label = QColor(*asked.colour()), f"{label} {asked.mark()}".rstrip()
                 arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
         arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))
         self.arrows.set_arrows(arrows, draggable)
@@ -359,6 +485,12 @@ class GeometryView(Presenting, MathView):
 
     def fit(self):
         self.plot.getViewBox().autoRange(items=[self.arrows])
+
+    def _clicked(self, token: int) -> None:
+        """A key's arrow clicked: while a question hides this row's weights, the class's guess."""
+        d = self.document
+        if self.asked is not None and self.asked.hides(d.active_head, d.query):
+            self.guessed.emit(token)
 
     def _all_in_view(self) -> bool:
         (x0, x1), (y0, y1) = self.plot.getViewBox().viewRange()
