@@ -574,9 +574,6 @@ class Tools(QObject):
         self.pen.clear()
         self.countdown.stop()
 
-    def drawn(self) -> bool:
-        return bool(self.pen.strokes)
-
 
 def tool_keys(lesson: bool = False) -> list[tuple[str, str]]:
     """The tools' keys as the `?` list shows them (in a lesson, a typed number is the timer's seconds)."""
