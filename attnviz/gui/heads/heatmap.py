@@ -289,20 +289,27 @@ class HeatmapPainter:
 
     # ------------------------------------------------------------- drawing
 
+    def title_box(self, rect: QRectF, g: Geometry, tight: bool = False) -> QRectF | None:
+        """Where the title is drawn: above the weights, or left of them (a wide thumbnail), centred in
+        the panel's height (`tight`: only the line it takes there); None without one."""
+        if not g.title:
+            return None
+        if g.beside:
+            line = QFontMetricsF(self._title_font()).height() if tight else rect.height()
+            return QRectF(rect.left(), rect.center().y() - line / 2, g.row_label_width, line)
+        return QRectF(rect.left(), rect.top(), rect.width(), g.title_height)
+
     def paint(self, p: QPainter, rect: QRectF, data: HeatmapData, vector: bool = False) -> Geometry:
         g = self.geometry(rect, data)
         p.save()
         p.setRenderHint(QPainter.Antialiasing, True)
         p.setRenderHint(QPainter.TextAntialiasing, True)
-        if g.title:
+        box = self.title_box(rect, g)
+        if box is not None:
             p.setFont(self._title_font())
             p.setPen(self.foreground)
-            if g.beside:
-                box = QRectF(rect.left(), rect.top(), g.row_label_width, rect.height())
-                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, g.title)
-            else:
-                box = QRectF(rect.left(), rect.top(), rect.width(), g.title_height)
-                p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter, self._title_text(g.title, rect.width()))
+            p.drawText(box, Qt.AlignLeft | Qt.AlignVCenter,
+                       g.title if g.beside else self._title_text(g.title, rect.width()))
         if vector and g.cell >= VECTOR_CELL:
             self._paint_cells_as_rects(p, g, data)
         else:

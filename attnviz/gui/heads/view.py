@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -434,6 +434,15 @@ class HeadPanel(QWidget):
     def _content_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(6, 4, -6, -6)
 
+    def title_rect(self) -> QRect | None:
+        """Where its title is painted (the panel's coordinates), or None."""
+        data = self.shown()
+        if data is None:
+            return None
+        rect = self._content_rect()
+        box = self.painter.title_box(rect, self.painter.geometry(rect, data), tight=True)
+        return box.toAlignedRect() if box is not None else None
+
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self.resized.emit()
@@ -691,6 +700,12 @@ class HeadsView(Retranslated, QWidget):
     def _panel_resized(self, panel: "HeadPanel") -> None:
         if self.focus and panel.index == self.document.active_head:
             self.valuePixelsChanged.emit(panel.value_pixels())
+
+    def title_rects(self) -> list[QRect]:
+        """Where the shown heads' titles are (this view's coordinates): what a card over the scene must not
+        cover (lessons/presenter.py's notes)."""
+        return [r.translated(panel.pos()) for panel in self.panels if panel.isVisible()
+                for r in [panel.title_rect()] if r is not None]
 
     def value_pixels(self) -> int:
         """The size of the active head's values: the step table matches it while presenting."""

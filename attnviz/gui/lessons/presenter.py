@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTime, QTimer
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, QTime, QTimer
 from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -256,8 +256,41 @@ class PresenterWindow(QWidget):
                                  "padding: 0 12px;")
 
 
+def titles_in(window: QWidget) -> list[QRect]:
+    """Where the titles on screen are, in `window`'s coordinates: every shown widget that says where it
+    paints titles (`title_rects`: the heads' view)."""
+    out = []
+    for widget in window.findChildren(QWidget):
+        rects = getattr(widget, "title_rects", None)
+        if callable(rects) and widget.isVisible():
+            out += [QRect(widget.mapTo(window, r.topLeft()), r.size()) for r in rects()]
+    return out
+
+
+def card_place(window: QRect, titles: list[QRect], height_for, caption: QRect | None = None) -> QRect:
+    """Where the notes' card goes: at the bottom, over the caption (the teacher knows it; all of it, none
+    of its lines half seen), across the window, else on its right or left half, each as tall as
+    `height_for(width)` (at most OVERLAY_HEIGHT of the window): the first that covers no title, else the
+    one that covers least of them."""
+    m, half = OVERLAY_MARGIN, (window.width() - 3 * OVERLAY_MARGIN) // 2
+    edge = 0 if caption is not None else m  # over the caption: down to the window's edge, and across it
+    spans = ((window.left() + edge, window.width() - 2 * edge), (window.right() + 1 - m - half, half),
+             (window.left() + m, half))
+    bottom = window.bottom() + 1 - edge
+    cards = []
+    for left, width in spans:
+        height = max(height_for(width), bottom - caption.top() + m if caption is not None else 0)
+        height = min(height, round(window.height() * OVERLAY_HEIGHT))
+        cards.append(QRect(left, bottom - height, width, height))
+
+    def covered(card: QRect) -> int:
+        return sum(card.intersected(t).width() * card.intersected(t).height() for t in titles)
+    return min(cards, key=lambda card: (covered(card) > 0, covered(card)))  # the first clear one
+
+
 class NotesOverlay(QWidget):
-    """The notes over the top of the scene for a moment (one screen): N shows them, N again hides them."""
+    """The notes over the scene for a moment (one screen): N shows them, N again hides them. The card goes
+    where it covers none of the scene's titles (card_place)."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -286,13 +319,16 @@ class NotesOverlay(QWidget):
         font.setPixelSize(round(font.pixelSize() * NOTES_SHARE))
         self.label.setFont(font)
         self.label.setText(text)
-        window = self.parentWidget().rect()
-        width = window.width() - 2 * OVERLAY_MARGIN
+        window = self.parentWidget()
         margins = self.layout().contentsMargins()
-        needed = self.label.heightForWidth(width - margins.left() - margins.right()) + margins.top() + \
-            margins.bottom() + 4
-        self.setGeometry(window.x() + OVERLAY_MARGIN, window.y() + OVERLAY_MARGIN, width,
-                         min(needed, round(window.height() * OVERLAY_HEIGHT)))
+
+        def height_for(width: int) -> int:
+            return self.label.heightForWidth(width - margins.left() - margins.right()) + margins.top() + \
+                margins.bottom() + 4
+        caption = window.findChild(QWidget, "lessonCaption")  # the lesson's strip under the scene
+        strip = QRect(caption.mapTo(window, caption.rect().topLeft()), caption.size()) \
+            if caption is not None and caption.isVisible() else None
+        self.setGeometry(card_place(window.rect(), titles_in(window), height_for, strip))
 
     def paintEvent(self, event):
         """A card with a border: the notes are told apart from the scene under them at a glance."""
