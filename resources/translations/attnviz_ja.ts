@@ -4050,6 +4050,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>ステップなし：{0}</translation>
     </message>
     <message>
+        <source>The layer&apos;s step: {0}</source>
+        <translation>層のステップ：{0}</translation>
+    </message>
+    <message>
         <source>Step {0} of {1}: {2}</source>
         <translation>ステップ {0} / {1}：{2}</translation>
     </message>

@@ -41,7 +41,7 @@ from ..common.markup import rich
 from ..heads.heatmap import HeatmapData, HeatmapPainter, staged
 from ..look import colormaps
 from ..look.fonts import figure_font, presented, weighted
-from ..steps.stages import STAGES, stage
+from ..steps.stages import NUMBERS, STAGES, stage
 from .caption import lesson_text
 
 NOTES_SECONDS = 8     # how long N shows the notes over the scene
@@ -95,6 +95,8 @@ def step_text(scene, number: int | None) -> str:
     if number is None:
         view = tr("one big head") if scene.view == "head" else tr(BY_ID[scene.view].label)
         return tr("No guided step: {0}").format(view)
+    if number not in NUMBERS:  # the layer view's own (split, concat, W_o, + X): not one of a row's five
+        return tr("The layer's step: {0}").format(tr(stage(number).title))
     return tr("Step {0} of {1}: {2}").format(number, len(STAGES), tr(stage(number).title))
 
 

@@ -12,7 +12,7 @@ from attnviz.core import layer, load_preset
 from attnviz.core.lessons import builtin_lesson
 from attnviz.core.scenario import with_projection_options
 from attnviz.gui import MainWindow
-from attnviz.gui.common.i18n import install_language
+from attnviz.gui.common.i18n import install_language, tr
 from attnviz.gui.layer.diagram import LIT
 from attnviz.gui.steps.stages import ALL_NUMBERS, LAYER_STAGES, NUMBERS, row_stage, stage
 from pixels import near, rgb
@@ -79,11 +79,14 @@ def test_without_the_residual_there_is_no_plus_x_step_and_o_comes_with_w_o():
 
 
 def test_the_layers_steps_are_numbered_after_a_rows_and_titled():
+    from attnviz.gui.lessons.presenter import step_text
     assert NUMBERS == layer.ROW_STEPS  # the diagram lights a head's boxes by these numbers
     assert tuple(s.number for s in LAYER_STAGES) == layer.LAYER_STEPS
     assert ALL_NUMBERS == (*NUMBERS, *layer.LAYER_STEPS) and len(set(ALL_NUMBERS)) == len(ALL_NUMBERS)
+    scene = builtin_lesson("multi-head").scenes[0]
     for number in layer.LAYER_STEPS:
         assert stage(number).title and row_stage(number) is None  # a row's views show it all
+        assert tr(stage(number).title) in step_text(scene, number) and " of " not in step_text(scene, number)
 
 
 def presenting_layer(qtbot, preset="projection-demo", lang="en"):
@@ -121,7 +124,8 @@ def test_the_multi_head_lessons_layer_scenes_each_light_the_stage_their_caption_
     w.show()
     qtbot.waitExposed(w)
     lesson = builtin_lesson("multi-head")
-    told = {"split": layer.SPLIT, "concat": layer.CONCAT, "W_o": layer.W_O, "O = X + Y′": layer.RESIDUAL}
+    told = {"split": layer.SPLIT, "concat": layer.CONCAT, "W_o": layer.W_O, "O = X + Y′": layer.RESIDUAL,
+            "LayerNorm": layer.LAYER_NORM}
     scenes = {i: s for i, s in enumerate(lesson.scenes) if s.view == "layer" and s.step is not None}
     assert [s.step for s in scenes.values()] == list(told.values())
     for (index, scene), (words, step) in zip(scenes.items(), told.items()):

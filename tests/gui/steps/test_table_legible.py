@@ -10,7 +10,7 @@ import json
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFontInfo, QFontMetrics
+from PySide6.QtGui import QFontInfo, QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication, QTabBar
 
 from attnviz.core.formats.document import scenario_to_dict
@@ -57,6 +57,21 @@ def window(qtbot, lang, scenario="seed-demo"):
     return w
 
 
+def painted(widget) -> list[tuple[int, str]]:
+    """(pixel size, text) of every text the widget's painter draws, in the font the painter holds."""
+    drawn, real = [], QPainter.drawText
+
+    def record(painter, *args):
+        drawn.append((QFontInfo(painter.font()).pixelSize(), next(a for a in args if isinstance(a, str))))
+        return real(painter, *args)
+    QPainter.drawText = record
+    try:
+        widget.grab()
+    finally:
+        QPainter.drawText = real
+    return drawn
+
+
 def problems(w) -> list[str]:
     """What a student at the back could not read in the presented step table, measured."""
     steps = w.parts.steps
@@ -86,6 +101,8 @@ def problems(w) -> list[str]:
             font = model.data(model.index(r, c), Qt.FontRole) or table.font()
             if text and QFontMetrics(font).horizontalAdvance(text) + 6 > table.columnWidth(c):  # Qt's 3 px a side
                 out.append(f"row {r} column {c}: {text!r} cut")
+    if steps.formula.isVisible():  # the formula above, its scripts too (dₖ's k, Kᵀ's ᵀ)
+        out += [f"formula {text!r}: {pixels} px" for pixels, text in painted(steps.formula) if pixels < LEAST]
     if not pinned.isHidden():  # Σ under the keys, on screen, not under the controls or the caption
         where = QRect(pinned.mapTo(w, pinned.rect().topLeft()), pinned.size())
         if not w.rect().contains(where) or pinned.visibleRegion().boundingRect().height() < pinned.height() - 2:
