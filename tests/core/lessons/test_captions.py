@@ -73,14 +73,14 @@ def test_every_number_said_is_the_cores(lesson_id, number, lang):
 
 
 def test_the_worked_examples_numbers_are_said_with_the_tutorials_rounding():
-    scene = next(x for x in list_lessons() if x.id == "attention").scenes[3]
+    scene = next(x for x in list_lessons() if x.id == "attention").scenes[4]
     for lang, rounds in (("ja", "丸めて"), ("en", "rounds")):
         text = scene.caption[lang]
         assert "[0.045, 0.769, 0.186]" in text and "[0.045, 0.768, 0.187]" in text and rounds in text
 
 
 def test_it_attends_to_fish_with_068_in_both_languages():
-    o = opened("attention", 8, "ja")
+    o = opened("attention", 9, "ja")
     assert o.scenario.tokens[o.query] == "それ" and "魚 0.68" in o.scene.caption["ja"]
-    o = opened("attention", 8, "en")
+    o = opened("attention", 9, "en")
     assert o.scenario.tokens[o.query] == "It" and "fish, 0.68" in o.scene.caption["en"]

@@ -83,8 +83,8 @@ def test_every_scene_opens_in_both_languages_and_every_question_has_an_answer(le
 
 
 def test_english_captions_speak_of_the_english_tokens():
-    scene = builtin_lesson("attention").scenes[7]  # It → fish
-    o = open_scene(builtin_lesson("attention"), 7, "en")
+    scene = builtin_lesson("attention").scenes[8]  # It → fish
+    o = open_scene(builtin_lesson("attention"), 8, "en")
     assert o.scenario.tokens == load_preset("seed-demo", "en").tokens and o.scenario.tokens[o.query] == "It"
     assert "fish" in scene.caption.en and "魚" not in scene.caption.en and "魚" in scene.caption.ja
 

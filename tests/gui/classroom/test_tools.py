@@ -37,7 +37,7 @@ def press(w, key):
     settle()
 
 
-def giving(qtbot, lang="en", scene=0):
+def giving(qtbot, lang="en", scene=1):  # the worked example's first scene
     install_language(lang)
     w = MainWindow("seed-demo")
     qtbot.addWidget(w)
@@ -78,7 +78,7 @@ OTHER = line(QPoint(900, 600), QPoint(1200, 700))
 
 
 def test_the_pen_draws_where_the_mouse_moves_in_each_colour_and_its_clicks_make_no_guess(qtbot):
-    w = giving(qtbot, scene=2)  # a question: a click on a key would be the class's guess
+    w = giving(qtbot, scene=3)  # a question: a click on a key would be the class's guess
     assert inked(seen(w), STROKE, RED) < 0.2
     press(w, Qt.Key_P)
     drag(w, STROKE)
@@ -137,7 +137,7 @@ def test_presenting_without_a_lesson_the_pen_draws_and_another_view_starts_clean
 
 
 def test_the_drawing_is_never_in_an_export(qtbot, tmp_path):
-    w = giving(qtbot, scene=5)  # the ten tokens' heads: the stroke crosses the big heatmap
+    w = giving(qtbot, scene=6)  # the ten tokens' heads: the stroke crosses the big heatmap
     press(w, Qt.Key_P)
     across = line(QPoint(100, 300), QPoint(800, 700), 40)
     drag(w, across)
@@ -201,13 +201,13 @@ def test_the_zoom_magnifies_under_the_pointer_two_to_four_times_and_esc_brings_i
         press(w, Qt.Key_Plus)
     assert zoom.factor == 4  # no further
     press(w, Qt.Key_Escape)  # back, still presenting, the same scene, nothing changed
-    assert not zoom.isVisible() and w.classroom.presenting and w.lessons.index == 0
+    assert not zoom.isVisible() and w.classroom.presenting and w.lessons.index == 1
     assert red_run(seen(w), 520) == before
     assert (w.document.modified, w.document.undo_stack.count()) == (modified, undo)
 
 
 def test_the_zoom_follows_a_step_taken_under_it(qtbot):
-    w = giving(qtbot, scene=1)  # the worked example's guided steps
+    w = giving(qtbot, scene=2)  # the worked example's guided steps
     QTest.mouseMove(w.windowHandle(), QPoint(1400, 400))
     press(w, Qt.Key_Z)
     first = w.classroom.tools.zoom.picture.toImage()
@@ -309,7 +309,7 @@ def test_a_number_then_t_is_a_timer_of_that_many_seconds_and_enter_then_jumps_no
     assert tools.countdown.text() == "1:30" and tools.timer_card.isVisible()
     assert "90" not in w.lessons.caption.typed.text()
     press(w, Qt.Key_Return)
-    assert w.lessons.index == 0  # the digits were the timer's
+    assert w.lessons.index == 1  # the digits were the timer's
     QTest.keyClicks(w, "3")
     press(w, Qt.Key_Return)
     assert w.lessons.index == 2  # and a number then Enter still jumps

@@ -109,7 +109,7 @@ def test_back_home_end_and_a_number_with_enter_move_through_the_lesson(qtbot):
     press(w, qtbot, Qt.Key_Home)
     assert w.lessons.index == 0
     qtbot.keyClicks(w, "12")
-    assert "12" in w.lessons.caption.typed.text() and w.lessons.index == 0 and w.classroom.presented_view == "heads"
+    assert "12" in w.lessons.caption.typed.text() and w.lessons.index == 0 and w.classroom.presented_view == "linear"
     press(w, qtbot, Qt.Key_Return)
     assert w.lessons.index == 11 and w.lessons.caption.where.text() == f"12 / {count}"
     qtbot.keyClicks(w, "99")
@@ -118,17 +118,17 @@ def test_back_home_end_and_a_number_with_enter_move_through_the_lesson(qtbot):
 
 
 def test_what_the_class_tried_is_kept_between_scenes_and_r_puts_the_scene_back(qtbot):
-    w = giving(qtbot, "attention", scene=8)  # the experiment's scene: the class switches the mask off
+    w = giving(qtbot, "attention", scene=9)  # the experiment's scene: the class switches the mask off
     d = w.document
     lessons = builtin_lesson("attention")
-    original = open_scene(lessons, 8, "ja").scenario
+    original = open_scene(lessons, 9, "ja").scenario
     from attnviz.gui.state.commands import SetSettings
     d.push(SetSettings(d, "mask off", causal=False))
     assert d.modified
     press(w, qtbot, Qt.Key_PageDown)  # next scene: no question asked
-    assert w.lessons.index == 9
+    assert w.lessons.index == 10
     press(w, qtbot, Qt.Key_PageUp)    # back: as the class left it
-    assert w.lessons.index == 8 and d.scenario.settings.causal is False
+    assert w.lessons.index == 9 and d.scenario.settings.causal is False
     press(w, qtbot, Qt.Key_R)
     assert d.scenario.settings == original.settings and not d.modified
 
@@ -199,22 +199,22 @@ def test_a_compare_scene_shows_the_lessons_pair_with_the_scenes_positions(qtbot)
 
 
 def test_the_worked_examples_scenes_tell_one_guided_step_each(qtbot):
-    w = giving(qtbot, "attention")  # scenes 1, 2, 3: toy-3token at steps 1 (q·k), 2 (÷√d_k), 4 (softmax)
-    press(w, qtbot, Qt.Key_A)  # scene 1's question answered
+    w = giving(qtbot, "attention", scene=1)  # scenes 2, 3, 4: toy-3token at steps 1 (q·k), 2 (÷√d_k), 4 (softmax)
+    press(w, qtbot, Qt.Key_A)  # scene 2's question answered
     press(w, qtbot, Qt.Key_PageDown)
-    assert (w.lessons.index, w.document.stage) == (1, 2)  # the next scene goes on where scene 1 stopped
+    assert (w.lessons.index, w.document.stage) == (2, 2)  # the next scene goes on where scene 2 stopped
     press(w, qtbot, Qt.Key_PageDown)
-    assert (w.lessons.index, w.document.stage) == (1, 3)  # the mask, before scene 3's softmax
+    assert (w.lessons.index, w.document.stage) == (2, 3)  # the mask, before scene 4's softmax
     press(w, qtbot, Qt.Key_PageDown)
-    assert (w.lessons.index, w.document.stage) == (2, 4)
+    assert (w.lessons.index, w.document.stage) == (3, 4)
 
 
 def test_a_scene_moves_its_q_as_the_class_watches_and_r_plays_it_again(qtbot):
-    """Attention scene 9 (seed 000's experiment): the food slider of それ's q goes to 0 and animal rises to 2,
+    """Attention scene 10 (seed 000's experiment): the food slider of それ's q goes to 0 and animal rises to 2,
     a frame at a time, every view following; at the end the scene's scenario, それ → 猫, nothing to save."""
-    w = giving(qtbot, "attention", scene=8)
+    w = giving(qtbot, "attention", scene=9)
     d, moving = w.document, w.lessons.moving
-    opened = open_scene(builtin_lesson("attention"), 8, "ja")
+    opened = open_scene(builtin_lesson("attention"), 9, "ja")
     query = d.query
     assert moving.active and d.scenario.heads[0].q[query][1] > 1.5  # where it starts: food (a frame or two in)
     assert list(opened.start.heads[0].q[query]) == [0, 2, 0, 0]

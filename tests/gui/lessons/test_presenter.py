@@ -166,7 +166,7 @@ def test_the_clock_says_the_time_of_day_and_the_time_since_the_lesson_began():
     assert clock_text(QTime(9, 0), 3 * 3600 + 7) == "09:00  ·  3:00:07 since the start"
 
 
-def on_one_screen(qtbot, lang="en", scene=1):
+def on_one_screen(qtbot, lang="en", scene=2):
     """A lesson given with the presenter's view on the test's one screen (as it is on a laptop's)."""
     w = giving(qtbot, "attention", lang, scene)
     presenter = w.lessons.presenter
@@ -190,10 +190,10 @@ def covered(window) -> float:
                                                       ("ja", "ステップ 2 / 5：÷ √dₖ", "ステップ 3 / 5：未来を隠す")])
 def test_the_presenter_view_shows_the_guided_step_and_follows_it(qtbot, lang, step_two, step_three):
     w, p = on_one_screen(qtbot, lang)
-    assert p.where.text() == "2 / 19" and p.step.text() == step_two
+    assert p.where.text() == "3 / 20" and p.step.text() == step_two
     press(w, qtbot, Qt.Key_PageDown)
-    assert w.lessons.index == 1 and p.step.text() == step_three
-    w.lessons.go(7)  # geometry: no guided step, said so with the view
+    assert w.lessons.index == 2 and p.step.text() == step_three
+    w.lessons.go(8)  # geometry: no guided step, said so with the view
     assert BY_ID["geometry"].label.split(":")[0] in p.step.text() or "幾何" in p.step.text()
 
 

@@ -13,7 +13,7 @@ from attnviz.gui.heads.heatmap import NEUTRAL_FILL
 from attnviz.gui.steps.table import DOT, EXP, SCALED, WEIGHT
 
 # (lesson, scene index) of a question in the view "head", one per built-in lesson
-HEAD_QUESTIONS = [("attention", 2), ("multi-head", 3), ("why-it-works", 3)]
+HEAD_QUESTIONS = [("attention", 3), ("multi-head", 3), ("why-it-works", 3)]
 
 
 def panel_of(w):
@@ -100,8 +100,8 @@ def test_a_question_hides_its_row_and_the_step_tables_weights_until_revealed(qtb
 
 @pytest.mark.parametrize("lang,right_word", [("ja", "正解"), ("en", "right")])
 def test_a_click_on_the_right_key_then_reveal_marks_it_right(qtbot, lang, right_word):
-    w = giving(qtbot, "attention", lang, 6)  # それ / It → 魚 / fish
-    answer = open_scene(builtin_lesson("attention"), 6, lang).answer
+    w = giving(qtbot, "attention", lang, 7)  # それ / It → 魚 / fish
+    answer = open_scene(builtin_lesson("attention"), 7, lang).answer
     press(w, qtbot, Qt.Key_A)  # revealed with no guess: the cell as it reads unmarked
     unmarked = band(panel_of(w), w.document.query, answer.top_key)
     press(w, qtbot, Qt.Key_R)  # the scene again, its question asked anew
@@ -120,8 +120,8 @@ def test_a_click_on_the_right_key_then_reveal_marks_it_right(qtbot, lang, right_
 
 @pytest.mark.parametrize("lang,wrong_word", [("ja", "不正解"), ("en", "wrong")])
 def test_a_wrong_key_is_marked_wrong_and_the_answer_said(qtbot, lang, wrong_word):
-    w = giving(qtbot, "attention", lang, 6)
-    answer = open_scene(builtin_lesson("attention"), 6, lang).answer
+    w = giving(qtbot, "attention", lang, 7)
+    answer = open_scene(builtin_lesson("attention"), 7, lang).answer
     wrong = next(j for j in seen_keys(w) if j != answer.top_key)
     click_key(w, qtbot, wrong)
     press(w, qtbot, Qt.Key_A)
@@ -133,7 +133,7 @@ def test_a_wrong_key_is_marked_wrong_and_the_answer_said(qtbot, lang, wrong_word
 
 
 def test_a_key_clicked_in_the_step_table_is_the_guess(qtbot):
-    w = giving(qtbot, "attention", "en", 2)  # cat, fish, it: fish is the answer
+    w = giving(qtbot, "attention", "en", 3)  # cat, fish, it: fish is the answer
     table = w.parts.steps.table
     rect = table.visualRect(table.model().index(1, 0))
     qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect.center())
@@ -144,19 +144,19 @@ def test_a_key_clicked_in_the_step_table_is_the_guess(qtbot):
 
 
 def test_right_arrow_reveals_first_then_moves_on_and_back_asks_again(qtbot):
-    w = giving(qtbot, "attention", "ja", 6)  # no guided step
+    w = giving(qtbot, "attention", "ja", 7)  # no guided step
     press(w, qtbot, Qt.Key_Right)
-    assert w.lessons.index == 6 and w.lessons.question.asked.revealed
+    assert w.lessons.index == 7 and w.lessons.question.asked.revealed
     assert "答え" in w.lessons.caption.verdict.text()  # no guess: the answer said
     press(w, qtbot, Qt.Key_Right)
-    assert w.lessons.index == 7
+    assert w.lessons.index == 8
     press(w, qtbot, Qt.Key_Left)
-    assert w.lessons.index == 6 and w.lessons.question.pending  # hidden again, to predict anew
+    assert w.lessons.index == 7 and w.lessons.question.pending  # hidden again, to predict anew
     assert set(scores_shown(w.parts.steps)) == {"?"}
     press(w, qtbot, Qt.Key_A)
-    qtbot.keyClicks(w, "10")  # the next question on the same head and query: asked afresh, not revealed
+    qtbot.keyClicks(w, "11")  # the next question on the same head and query: asked afresh, not revealed
     press(w, qtbot, Qt.Key_Return)
-    assert w.lessons.index == 9 and w.lessons.question.pending
+    assert w.lessons.index == 10 and w.lessons.question.pending
 
 
 def test_the_geometry_question_shows_no_weight_until_revealed(qtbot):
@@ -170,8 +170,8 @@ def test_the_geometry_question_shows_no_weight_until_revealed(qtbot):
 
 
 def test_a_scene_without_a_question_hides_nothing(qtbot):
-    w = giving(qtbot, "attention", "en", 1)
-    assert builtin_lesson("attention").scenes[1].question is None
+    w = giving(qtbot, "attention", "en", 2)
+    assert builtin_lesson("attention").scenes[2].question is None
     assert w.lessons.question.asked is None and not w.lessons.caption.verdict.isVisible()
     assert np.all(panel_of(w).data().asked is None)
 
@@ -180,24 +180,24 @@ def test_a_scene_without_a_question_hides_nothing(qtbot):
     ("ja", "魚 0.68 → 0.22、猫 0.03 → 0.12 (T = 1 → 5)"),
     ("en", "fish 0.68 → 0.22, The 0.03 → 0.12 (T = 1 → 5)")])
 def test_a_rows_reveal_says_what_changed_with_its_numbers_and_why(qtbot, lang, expected):
-    """Attention scene 10 asks how T = 5 changes It's row: the reveal says it before → after (the winner,
+    """Attention scene 11 asks how T = 5 changes It's row: the reveal says it before → after (the winner,
     and the key that gained most), the setting that changed it, and the lesson's why."""
-    w = giving(qtbot, "attention", lang, 9)
+    w = giving(qtbot, "attention", lang, 10)
     explanation = w.lessons.caption.explanation
     assert not explanation.isVisible()  # nothing said before the reveal
     press(w, qtbot, Qt.Key_A)
     said = read(explanation)
     assert explanation.isVisible() and expected in said
-    assert builtin_lesson("attention").scenes[9].question.why[lang] in said
+    assert builtin_lesson("attention").scenes[10].question.why[lang] in said
     press(w, qtbot, Qt.Key_R)  # asked again: the explanation goes with the answer
     assert not explanation.isVisible()
 
 
 @pytest.mark.parametrize("lesson_id, index, lang, expected", [
-    ("attention", 0, "en", "fish 0.77"),                  # a top key: the winner and its weight
+    ("attention", 1, "en", "fish 0.77"),                  # a top key: the winner and its weight
     ("multi-head", 0, "ja", "ご飯 0.34、食べた 0.28"),     # a row with no setting changed: its two largest
     ("why-it-works", 3, "en", "fish 0.68 → 0.96 (÷√dk: on → off)"),  # ÷√d_k switched off, k set as a subscript
-    ("attention", 13, "en", "fish 0.00 → 0.59, The 0.50 → 0.03 (hide the future: on → off)"),
+    ("attention", 14, "en", "fish 0.00 → 0.59, The 0.50 → 0.03 (hide the future: on → off)"),
 ])
 def test_every_reveal_gives_the_answers_numbers(qtbot, lesson_id, index, lang, expected):
     w = giving(qtbot, lesson_id, lang, index)

@@ -111,7 +111,7 @@ def problems(w) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("lesson_id, scene", [("attention", 9), ("multi-head", 3)])  # 10 and 13 (ja; 11 en) keys
+@pytest.mark.parametrize("lesson_id, scene", [("attention", 10), ("multi-head", 3)])  # 10 and 13 (ja; 11 en) keys
 def test_a_built_in_lessons_long_sentence_shows_every_row_in_20_px_asked_and_revealed(qtbot, lesson_id, scene,
                                                                                       lang):
     desk = window(qtbot, lang)
