@@ -340,6 +340,7 @@ class GeometryView(Presenting, MathView):
         self.note = MathLabel(objectName="geometryNote")
         self.plot = quiet_plot(pg)
         self.plot.setAspectLocked(True)
+        self.plot.hideButtons()  # pyqtgraph's small "A" under a hovering mouse: Fit does it, in words
         follow_palette(self.plot, self.palette())
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.addLine(x=0, pen=pg.mkPen((150, 150, 150)))

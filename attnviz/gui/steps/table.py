@@ -59,7 +59,7 @@ PRESENTED_ITEMS = 3  # ... and the numbers of each vector written
 # Presenting, the table's layouts from the richest: (q·k written out, k shown): k and q·k written out as the
 # tutorial does, q·k alone written out (its second factors are k), q·k's results only (any larger example).
 PRESENTED_LAYOUTS = ((True, True), (True, False), (False, False))
-TIGHTEST = 2    # presenting, the most the formula and the output give way to the rows (StepView._set_tight)
+TIGHTEST = 3    # presenting, the most the formula and the output give way to the rows (StepView._set_tight)
 TITLE_GAP = 40  # px: the layout's margins and spacing between the formula and the title beside it
 CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
                         # each side; a bold row measured in whole pixels may take one more)
@@ -476,7 +476,7 @@ class StepView(Retranslated, QWidget):
     def refresh_output(self) -> None:
         d = self.document
         self.output.setText(unbroken_vectors(step_output(d.scenario, d.result, d.active_head, d.query,
-                                                         self.model.compact, terms=not self._tight)))
+                                                         self.model.compact, terms=self._tight < 2)))
 
     def _show_largest_weight(self) -> None:
         """Presenting a sentence whose rows scroll: the row the class looks for (the largest weight)
@@ -686,8 +686,8 @@ class StepView(Retranslated, QWidget):
 
     def _set_tight(self, level: int) -> None:
         """Presenting a sentence whose rows need the room, from level 1: the formula on one line in the
-        least type and the title beside it when they fit, the output's sum without its terms (its vector
-        stays); level 2 (TIGHTEST): no formula (the headers number its steps). 0: as they were."""
+        least type and the title beside it when they fit; 2: the output's sum without its terms too (its
+        vector stays); 3 (TIGHTEST): no formula (the headers number its steps). 0: as they were."""
         if level == self._tight:
             return
         self._tight = level
@@ -702,7 +702,7 @@ class StepView(Retranslated, QWidget):
         title = QFontMetrics(weighted(font, bold=True)).horizontalAdvance(
             html.unescape(re.sub("<[^>]+>", "", self.title.text())))
         room = self.contentsRect().width() - TITLE_GAP
-        beside = level == 1 and self.formula.sizeHint().width() + title <= room
+        beside = level < TIGHTEST and self.formula.sizeHint().width() + title <= room
         self.top.setDirection(QBoxLayout.LeftToRight if beside else QBoxLayout.TopToBottom)
         self.refresh_output()
         self.layout().invalidate()  # the formula's and the output's new heights ...
