@@ -446,7 +446,8 @@ class StepView(Retranslated, QWidget):
         self.output.setVisible("output" in on_screen and not d.scenario.weights_only and not hiding)
         note = d.scenario.text("note", current_language())
         self.note.setText(with_powers(note))
-        self.note.setVisible(bool(note) and not hiding)
+        # a preset's note states the weights (the tutorial's rounding): not before the step that computes them
+        self.note.setVisible(bool(note) and not hiding and "weight" in on_screen)
         by_hand = self.model.compact and small_example(d.scenario, d.active_head)  # a class adds these up
         words = exp_words(numbers, by_hand) if "exp" in on_screen and not d.scenario.weights_only \
             and not hiding else ""

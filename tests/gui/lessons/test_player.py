@@ -243,3 +243,15 @@ def test_the_overflow_scene_multiplies_the_softmax_views_scores_by_1000(qtbot):
     assert w.classroom.presented_view == "softmax" and softmax.factor.currentText() == "× 1000"
     press(w, qtbot, Qt.Key_PageUp)  # the scene before: the scores as they are
     assert softmax.factor.currentText() == "× 1"
+
+
+def test_the_tutorials_rounding_note_waits_for_the_step_that_computes_the_weights(qtbot):
+    """At ÷√d_k (attention scene 3) the note on the tutorial's rounding would state scene 4's answer."""
+    w = giving(qtbot, "attention", "en", scene=2)
+    note = w.parts.steps.note
+    assert w.document.stage == 2 and not note.isVisible()
+    press(w, qtbot, Qt.Key_PageDown)  # the mask
+    assert w.document.stage == 3 and not note.isVisible()
+    w.lessons.go(4)  # scene 5: softmax, the question answered and the weights computed
+    settle()
+    assert note.isVisible() and "0.769" in note.text()
