@@ -38,6 +38,12 @@ class Moving(QObject):
         if not self.frames:
             self.stop()
 
+    def finish(self) -> None:
+        """At the end at once: a picture of the scene (a screenshot) shows it as it comes to rest."""
+        if self.frames:
+            self.document.show(self.frames[-1])
+        self.stop()
+
     def stop(self) -> None:
         self.timer.stop()
         self.frames = []

@@ -111,6 +111,7 @@ def lesson_screenshot(lesson, index: int, path: str, width: int, height: int, la
     if not window.lessons.open(lesson, index):
         raise ScenarioError(QT_TR_NOOP("scene {0} cannot be shown"), index + 1)
     window.resize(width, height)
+    window.lessons.moving.finish()  # a scene whose q moves: as it comes to rest
     for _ in range(4):  # the maths views (pyqtgraph) are built when first shown; wrapped texts a turn later
         app.processEvents()
     _wait_for_work(window, app)

@@ -233,6 +233,8 @@ def test_a_scene_moves_its_q_as_the_class_watches_and_r_plays_it_again(qtbot):
     assert sliders  # the q sliders on the presented controls, at the scene's values
     press(w, qtbot, Qt.Key_R)
     assert moving.active and d.scenario.heads[0].q[query][1] > 1.5  # again, from the start (a frame or two in)
+    moving.finish()  # a screenshot's: at rest at once
+    assert not moving.active and np.array_equal(d.scenario.heads[0].q, opened.scenario.heads[0].q)
 
 
 def test_the_overflow_scene_multiplies_the_softmax_views_scores_by_1000(qtbot):
