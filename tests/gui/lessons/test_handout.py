@@ -148,6 +148,12 @@ def test_no_page_up_to_a_questions_own_gives_its_answer_away(tmp_path, handout):
     assert checked >= 3 or lesson.needs_model
 
 
+def test_maths_is_printed_as_maths_never_as_markup(tmp_path, handout):
+    """d_k, W_o or Q_i as the lesson files write them are printed with their subscripts (dₖ, Wₒ, Qᵢ)."""
+    _, _, data = handout
+    assert not re.search(r"[dWQKVY]_[kvqoi0-9]", "".join(page_texts(tmp_path, data)))
+
+
 def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp):
     from PySide6.QtWidgets import QMenu, QWidget
     install_language("en")
