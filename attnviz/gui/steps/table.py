@@ -59,6 +59,7 @@ PRESENTED_ITEMS = 3  # ... and the numbers of each vector written
 # Presenting, the table's layouts from the richest: (q·k written out, k shown): k and q·k written out as the
 # tutorial does, q·k alone written out (its second factors are k), q·k's results only (any larger example).
 PRESENTED_LAYOUTS = ((True, True), (True, False), (False, False))
+WIDTH_SHARE = 0.98  # presenting: of the table's width, what its columns may take (the rest: rounding's room)
 TIGHTEST = 3    # presenting, the most the formula and the output give way to the rows (StepView._set_tight)
 TITLE_GAP = 40  # px: the layout's margins and spacing between the formula and the title beside it
 CELL_PADDING_EMS = 0.35 # presenting: room beside a cell's text, in ems of the table's type, and 2 px (Qt keeps 3 px
@@ -409,7 +410,7 @@ class StepView(Retranslated, QWidget):
         self.top = QBoxLayout(QBoxLayout.LeftToRight)  # the formula and which query of which head:
         self.top.addWidget(self.formula)               # side by side on the desk, one above the other
         self.top.addWidget(self.title, 1)              # in a projector's narrow column
-        tables = QVBoxLayout()
+        self.tables = tables = QVBoxLayout()
         tables.setSpacing(0)  # the Σ row right under the last key's
         tables.addWidget(self.table, 1)
         tables.addWidget(self.sum_table)
@@ -710,20 +711,32 @@ class StepView(Retranslated, QWidget):
         self.layout().activate()    # ... give the table its new height now, before its type is fitted to it
 
     def _fit_type(self, least: int, most: int) -> tuple[bool, bool]:
-        """The type's size between `least` and `most` at which the shown columns fit the width and
-        the rows the height: (whether the columns fit at it, whether the rows do)."""
-        pixels, by_width, by_height = most, most, most
-        room = self.table.viewport().width()
-        for _ in range(3):  # widths grow with the type: two measures find the size that fits
-            self._set_pixels(pixels)
-            shown = self._shown_width()
-            by_width = int(pixels * room / shown * 0.98) if shown > 0 and room > 0 else pixels
-            by_height = self._pixels_for_height()
-            pixels = max(least, min(most, by_width, by_height))
-            if pixels == self._pixels:
-                break
+        """The largest type's size between `least` and `most` at which the shown columns fit the width
+        and the rows the height: (whether the columns fit at it, whether the rows do). The same sizes give
+        the same type, whatever type the table had before."""
+        self._set_pixels(most)
+        top = max(least, min(most, self._pixels_for_height()))
+        pixels = max(least, min(top, self._width_estimate(most)))  # widths grow nearly as the type
+        while pixels > least and not self._fits_width(pixels):
+            pixels -= 1
+        while pixels < top and self._fits_width(pixels + 1):
+            pixels += 1
+        wide = self._fits_width(pixels)
+        by_height = self._pixels_for_height()  # at this type: the pinned Σ row's height follows it
+        if least <= by_height < pixels:
+            pixels = by_height
         self._set_pixels(pixels)
-        return by_width >= least, by_height >= least
+        return wide, by_height >= least
+
+    def _width_estimate(self, pixels: int) -> int:
+        """The type at which the shown columns would just fit, from their widths at `pixels`."""
+        self._set_pixels(pixels)
+        shown, room = self._shown_width(), self.table.viewport().width()
+        return int(pixels * room * WIDTH_SHARE / shown) if shown > 0 and room > 0 else pixels
+
+    def _fits_width(self, pixels: int) -> bool:
+        self._set_pixels(pixels)
+        return self._shown_width() <= self.table.viewport().width() * WIDTH_SHARE
 
     def _shown_width(self) -> int:
         return sum(w for c, w in self._column_widths().items() if not self.table.isColumnHidden(c))
@@ -732,10 +745,13 @@ class StepView(Retranslated, QWidget):
         """(the height the header, the keys' rows and the pinned Σ row share; how many rows; how tall the
         header's lines are, in ems of its type)."""
         rows = sum(not self.table.isRowHidden(r) for r in range(min(self.model.rowCount(), 200)))
-        height = self.table.height() - 2 * self.table.frameWidth() - 8
-        if not self.sum_table.isHidden():
-            rows += 1
-            height += self.sum_table.height() - 2 * self.sum_table.frameWidth()
+        pinned = not self.sum_table.isHidden()
+        # The table's and the pinned Σ row's room together, as the layout gave it: the Σ row's height
+        # follows the type, the room they share does not (measured once the layout is done, whatever type
+        # the table had before).
+        shared = self.tables.geometry().height() or self.table.height() + pinned * self.sum_table.height()
+        height = shared - 2 * self.table.frameWidth() - 8 - pinned * 2 * self.sum_table.frameWidth()
+        rows += pinned
         lines = max(h.count("\n") + 1 for h in self.model.headers())
         probe = QFont(self.table.horizontalHeader().font())
         probe.setPixelSize(100)  # as tall as the font's lines: Noto CJK's are 1.45 em
@@ -796,9 +812,9 @@ class StepView(Retranslated, QWidget):
     def eventFilter(self, watched, event):
         """Presenting, a label above or below the table that comes or goes (the output at step 5,
         the words about a shifted eˣ) changes the table's height after the type was fitted to it:
-        fit again (not for a pixel or two: the pinned Σ row's own height follows the type)."""
+        fit again (the same room gives the same type: a fit that moves the pinned Σ row alone ends there)."""
         if watched is self.table and event.type() == QEvent.Resize and self.model.compact and not self._fitting \
-                and abs(self.table.height() - self._fitted_height) > 2:
+                and self.table.height() != self._fitted_height:
             self._fit_columns()
         return False
 

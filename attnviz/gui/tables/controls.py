@@ -522,6 +522,7 @@ class PresentationControls(Retranslated, QWidget):
         self._folded = False  # hidden for the step table's rows (fold), not by the teacher
         self._kept = False    # shown by the teacher while folded: not folded again for this scenario
         self._spare, self._deciding = 0, False  # the step table's spare height, and a decision coming
+        self._unfolded_height = 0  # folded: how tall they were, the room they take back when shown
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.query_name)
@@ -589,9 +590,9 @@ class PresentationControls(Retranslated, QWidget):
     def _decide(self) -> None:
         self._deciding = False
         if self._spare < 0 and self.shown() and not self._kept and self.isVisible():
-            self._folded = True
+            self._folded, self._unfolded_height = True, self.height()
             self._set_body(False)
-        elif self._folded and self._spare >= self.body.sizeHint().height() + self.query.sizeHint().height():
+        elif self._folded and self._spare >= self._unfolded_height - self.height():  # they fit again
             self._unfold()
 
     def _unfold(self) -> None:
