@@ -152,6 +152,7 @@ class LayerView(Retranslated, QWidget):
         self.report = report
         self.presenting = False
         self.key = "x"
+        self._stage = None  # the guided step the shown matrix was last chosen for
         self.layer_norm = QCheckBox(objectName="layerNormToggle")
         self.positions_name = QLabel()
         self.positions = QComboBox(objectName="positionsSelector")
@@ -273,6 +274,9 @@ class LayerView(Retranslated, QWidget):
         keys = [b.key for column in self.flow.columns for b in column]
         if self.key not in keys:
             self.key = "x"
+        if self.document.stage != self._stage:  # a layer's step comes: its result's numbers below
+            self._stage = self.document.stage
+            self.key = self._stage_key() or self.key
         if not self.presenting:
             self.diagram.set_type(6.0, self._desk_most())
         self.diagram.set_flow(self.flow, self._labels(), self._legend(p), self.lit(), self.key)
@@ -304,6 +308,16 @@ class LayerView(Retranslated, QWidget):
         """The boxes of the guided step (document.stage): a head's five in the active head's row, the
         layer's own (split, concat, W_o, + X, LayerNorm) wherever they compute."""
         return flows.lit(self.flow, self.document.stage, self.document.active_head)
+
+    def _stage_key(self) -> str | None:
+        """The box a layer's own step computes last (LayerNorm's, concat, Y′, O), the active head's
+        Q at the split; None for a head's five, whose numbers the step table shows."""
+        if self.document.stage not in flows.LAYER_STEPS:
+            return None
+        lit, head = self.lit(), self.document.active_head
+        boxes = [b for column in self.flow.columns for b in column if b.key in lit]
+        own = [b for b in boxes if b.head == head]  # the split: the active head's Q_i, not a shared K_j V_j
+        return (own or boxes)[-1].key if boxes else None
 
     def select(self, key: str):
         """Show box `key`'s matrix; a box of one head's attention makes that head active."""

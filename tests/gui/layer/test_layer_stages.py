@@ -31,7 +31,8 @@ def expected(flow, step: int, head: int = 0) -> set[str]:
 def fill(view, key, image):
     """A box's fill: its pixels inside its border, above its first line's letters and below its last's."""
     r = view.diagram.boxes()[key].rect
-    return image[int(r.top() + 3):int(r.top() + 5), int(r.left() + 4):int(r.right() - 4)]
+    inside = 7  # past the border, the selected box's too (a fifth of the type: 5 px at 24)
+    return image[int(r.top() + inside):int(r.top() + inside + 2), int(r.left() + inside):int(r.right() - inside)]
 
 
 def lit_in_pixels(view) -> set[str]:
@@ -157,3 +158,32 @@ def test_presented_every_text_the_diagram_paints_subscripts_too_is_20_px_or_more
     assert {"q", "o", "k"} <= {t for _, t in sizes}  # W_q, W_o, d_k's subscripts: painted on their own
     assert min(sizes) >= (20, ""), min(sizes)
     assert view.diagram.fonts.pixels >= 20 and QFontInfo(view.diagram.fonts.sub).pixelSize() >= 20
+
+
+def test_a_layers_step_shows_the_numbers_it_computes_below_the_diagram_until_a_box_is_clicked(qtbot):
+    """LayerNorm's step shows LayerNorm(X), concat Y, × W_o Y′, + X O; the split the active head's Q_i; a box
+    clicked is shown until the next step comes (the multi-head lesson's LayerNorm scene read X before)."""
+    import numpy as np
+
+    from attnviz.core.attention import layer_norm
+    scenario = with_projection_options(load_preset("projection-demo"), layer_norm=True)
+    view = open_view(qtbot, scenario, size=(1920, 1080), presenting=True)
+    d = view.document
+    shown = {}
+    for step in layer.steps(scenario.projection):
+        d.set_stage(step)
+        shown[step] = view.current_key()
+    assert (shown[layer.LAYER_NORM], shown[layer.CONCAT], shown[layer.W_O], shown[layer.RESIDUAL]) == (
+        "normed", "concat", "projected", "output")
+    assert shown[layer.SPLIT] == shown[3] == "q:0"  # a head's five keep what the split showed
+    d.set_stage(layer.LAYER_NORM)
+    table = np.array([[float(view.model.data(view.model.index(r, c)).replace("\u2212", "-"))
+                       for c in range(view.model.columnCount())]
+                      for r in range(view.model.rowCount())])
+    np.testing.assert_allclose(table, layer_norm(scenario.projection.x), atol=6e-3)  # as written, 3 decimals
+    view.select("x")
+    d.select(query=2)  # no new step: the box clicked stays
+    assert view.current_key() == "x"
+    d.select(head=1)
+    d.set_stage(layer.SPLIT)
+    assert view.current_key() == "q:1"
