@@ -3358,6 +3358,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
     </message>
     <message>
+        <source>the view layer needs a layer scenario (one with X and the W matrices, such as projection-demo)</source>
+        <translation>ビュー layer には層のシナリオ（X と W 行列を持つもの。projection-demo など）が必要です</translation>
+    </message>
+    <message>
+        <source>step {0} is not one of this layer&apos;s steps ({1}): LayerNorm&apos;s comes only with &quot;layer_norm&quot; on</source>
+        <translation>ステップ {0} はこの層のステップ（{1}）にありません。LayerNorm のステップは &quot;layer_norm&quot; がオンのときだけです</translation>
+    </message>
+    <message>
         <source>&quot;move_q&quot; has {0} numbers; the q of head {1} has {2}</source>
         <translation>&quot;move_q&quot; の数は {0} 個ですが、ヘッド {1} の q は {2} 個です</translation>
     </message>
@@ -3780,6 +3788,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the view {0} shows no guided step (those that do: {1})</source>
         <translation>表示 {0} はガイドのステップを示しません（示す表示：{1}）</translation>
+    </message>
+    <message>
+        <source>step {0} is a layer&apos;s own: only the view layer shows it (the view {1} shows steps {2} to {3})</source>
+        <translation>ステップ {0} は層のステップで、ビュー layer でだけ見せられます（ビュー {1} で見せられるのはステップ {2} から {3}）</translation>
     </message>
     <message>
         <source>settings: &quot;scores_times&quot; multiplies the softmax view&apos;s scores: the view must be softmax, not {0}</source>

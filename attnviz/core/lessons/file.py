@@ -36,6 +36,7 @@ from .scene import (
     MODEL_VIEWS,
     MOVE_VIEWS,
     REFERENCES,
+    ROW_STEPS,
     SCORES_TIMES,
     STEP_VIEWS,
     STEPS,
@@ -209,6 +210,9 @@ def _scene(entry) -> Scene:
     if step is not None and view not in STEP_VIEWS:
         raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
                             ", ".join(STEP_VIEWS))
+    if step is not None and view != "layer" and step not in ROW_STEPS:
+        raise LessonProblem(QT_TR_NOOP("step {0} is a layer's own: only the view layer shows it (the view {1} shows "
+                                       "steps {2} to {3})"), step, view, ROW_STEPS[0], ROW_STEPS[-1])
     scenario = _ref(entry["scenario"], "scenario")
     layer, off = _model_part(entry, scenario, view)
     settings = _settings(entry.get("settings", {}))

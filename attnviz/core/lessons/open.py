@@ -22,6 +22,7 @@ from .. import lm
 from ..compute import compute
 from ..formats.document import scenario_from_dict
 from ..io import load_scenario
+from ..layer import steps as layer_steps
 from ..messages import QT_TR_NOOP, AttnVizError
 from ..presets import is_preset, list_presets, load_preset
 from ..scenario import Scenario, ScenarioError, with_projection_options, with_row, with_settings
@@ -88,6 +89,7 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
         other = None if scene.compare is None else applied(open_ref(scene.compare, folder, lang, cache),
                                                            scene.settings)
         head, query = _selection(scene, start, lang)
+        _check_layer_step(scene, start)
         scenario = start if scene.move_q is None else moved(start, head, query, scene.move_q)
         answer = None if scene.question is None else _answer(scene, scenario, head, query, own=own)
     except LessonError:
@@ -97,6 +99,19 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
     except LessonProblem as e:
         raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
     return OpenedScene(scene, scenario, other, head, query, answer, start=None if scene.move_q is None else start)
+
+
+def _check_layer_step(scene: Scene, s: Scenario) -> None:
+    """A layer scene's step is one of its layer's (LayerNorm's only where it is on)."""
+    if scene.view != "layer" or scene.step is None:
+        return
+    if s.projection is None:
+        raise LessonProblem(QT_TR_NOOP("the view layer needs a layer scenario (one with X and the W matrices, such "
+                                       "as projection-demo)"))
+    order = layer_steps(s.projection)
+    if scene.step not in order:
+        raise LessonProblem(QT_TR_NOOP("step {0} is not one of this layer's steps ({1}): LayerNorm's comes only "
+                                       "with \"layer_norm\" on"), scene.step, ", ".join(map(str, order)))
 
 
 def moved(s: Scenario, head: int, query: int, q) -> Scenario:

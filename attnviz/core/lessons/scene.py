@@ -18,6 +18,7 @@ PRESENTED_VIEWS = ("heads", "steps", "geometry", "sqrt-dk", "softmax", "kernel",
 VIEWS = ("head", *PRESENTED_VIEWS)
 DEFAULT_VIEW = "head"
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # gui/steps/stages.py's ALL_NUMBERS: a row's 1–5, the layer's 6–10
+ROW_STEPS = STEPS[:5]  # a query's row: the only steps a view other than the layer shows
 STEP_VIEWS = ("head", "heads", "steps", "layer")  # the views that show a guided step
 COLOUR_SCALES = ("linear", "log", "row")  # gui/look/colormaps.py's SCALES
 SCORES_TIMES = (1, 10, 100, 1000)  # the softmax view's multipliers of a row's scores (gui/maths/views.py)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
+from ...core.layer import steps as layer_steps
 from ...core.lessons import SUFFIX, LessonError, builtin_lesson, list_lessons, load, open_scene
 from ...core.lessons.model import ModelRuns
 from ...core.messages import AttnVizError
@@ -33,7 +34,6 @@ from .overlays import Blank, Reading, SceneList
 from .presenter import Presenter
 from .question import QuestionPlay
 
-LAST_STEP = NUMBERS[-1]  # the output: the guided steps of a scene end here
 LEAST_TABLE_PIXELS = 20  # at 1080 lines: the step table's least type under a caption (every row in view)
 JUMP_DIGITS = 3          # a scene number is at most this long
 
@@ -197,31 +197,43 @@ class LessonPlayer:
         """The scene's next guided step, or the next scene once its steps are done."""
         if self._covered() or self.question.reveal():  # a clicker's → reveals first, then moves on
             return
-        scene, stage = self.scene(), self.document.stage
-        if scene.step is not None and stage is not None and stage < self._last_step():
-            self.document.set_stage(stage + 1)
+        scene, stage, order = self.scene(), self.document.stage, self._order()
+        if scene.step is not None and stage in order and order.index(stage) < order.index(self._last_step()):
+            self.document.set_stage(order[order.index(stage) + 1])
         elif self.index + 1 < len(self.lesson.scenes):
             self.go(self.index + 1)
         else:  # a clicker gives no other sign that there is nothing after this
             self.caption.show_verdict(tr("The end of the lesson · Esc: back to the desk"))
             self._fit_caption()
 
+    def _order(self) -> tuple[int, ...]:
+        """The scene's guided steps in the order → walks them: a layer's own (LayerNorm, the split, a head's
+        five, concat, W_o, + X: core/layer.py's steps) where the layer is shown, else a head's five."""
+        p = self.document.scenario.projection
+        return layer_steps(p) if self.scene().view == "layer" and p is not None else NUMBERS
+
     def _last_step(self) -> int:
-        """Where the scene's guided steps stop: the output, or the step before the next scene's when that
-        scene goes on with the same scenario's steps (the worked example told one step a scene)."""
-        scene, scenes = self.scene(), self.lesson.scenes
+        """Where the scene's guided steps stop: the step before the next scene's when that scene goes on
+        with the same scenario in the same view (the worked example told one step a scene); the scene's
+        own when the next shows the same scenario another way (the layer's split, then a head's steps);
+        else the last (the output, or + X)."""
+        scene, scenes, order = self.scene(), self.lesson.scenes, self._order()
         after = scenes[self.index + 1] if self.index + 1 < len(scenes) else None
+        if scene.step not in order:
+            return order[-1]
         if after is not None and after.step is not None and after.scenario == scene.scenario:
-            return max(scene.step, after.step - 1)
-        return LAST_STEP
+            if after.view == scene.view and after.step in order:
+                return order[max(order.index(scene.step), order.index(after.step) - 1)]
+            return scene.step
+        return order[-1]
 
     def back(self) -> None:
         """The scene's previous guided step, back to where the scene starts; then the previous scene."""
         if self._covered():
             return
-        scene, stage = self.scene(), self.document.stage
-        if scene.step is not None and stage is not None and stage > scene.step:
-            self.document.set_stage(stage - 1)
+        scene, stage, order = self.scene(), self.document.stage, self._order()
+        if scene.step in order and stage in order and order.index(stage) > order.index(scene.step):
+            self.document.set_stage(order[order.index(stage) - 1])
         elif self.index > 0:
             self.go(self.index - 1)
 

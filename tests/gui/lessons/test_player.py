@@ -1,11 +1,14 @@
 """Giving a lesson from full screen: every scene of every built-in lesson shown in both languages with its
 caption, the clicker's keys through the scenes and their guided steps, what the class tried kept and reset,
 and never a dialog (tests/gui/conftest.py fails any)."""
+import json
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QSlider
 
+from attnviz.core import layer
 from attnviz.core.lessons import builtin_lesson, list_lessons, open_scene
 from attnviz.gui import MainWindow
 from attnviz.gui.common.i18n import install_language
@@ -84,12 +87,16 @@ def test_page_down_gives_every_scene_of_a_built_in_lesson_with_its_caption_and_n
             press(w, qtbot, Qt.Key_PageDown)  # a question's answer first (test_question.py)
             assert w.lessons.index == index and w.lessons.question.asked.revealed
         after = lesson.scenes[index + 1] if index + 1 < len(lesson.scenes) else None
-        last = max(5, scene.step or 0) if scene.step is None or after is None or after.step is None \
-            or after.scenario != scene.scenario else max(scene.step, after.step - 1)  # the next scene goes on
-        #                                 with the same steps; a layer's own step (6 to 10) is its scene's last
-        steps = 0 if scene.step is None else last - scene.step
+        # → walks a layer's steps in the layer's order, a head's five elsewhere; up to the step before the
+        # next scene's when it goes on in the same scenario and view, only its own when it shows it another way
+        order = layer.steps(d.scenario.projection) if scene.view == "layer" else (1, 2, 3, 4, 5)
+        last = None if scene.step is None else order[-1]
+        if scene.step is not None and after is not None and after.step is not None and after.scenario == scene.scenario:
+            last = order[max(order.index(scene.step), order.index(after.step) - 1)] \
+                if after.view == scene.view and after.step in order else scene.step
+        steps = 0 if scene.step is None else order.index(last) - order.index(scene.step)
         press(w, qtbot, Qt.Key_PageDown, steps)  # the scene's guided steps first ...
-        assert w.lessons.index == index and d.stage == (scene.step and last)
+        assert w.lessons.index == index and d.stage == last
         press(w, qtbot, Qt.Key_PageDown)         # ... then the next scene
     assert w.lessons.index == len(lesson.scenes) - 1  # the last scene stays, and says it is the end
     assert w.lessons.caption.verdict.isVisible() and "Esc" in w.lessons.caption.verdict.text()
@@ -257,3 +264,30 @@ def test_the_tutorials_rounding_note_waits_for_the_step_that_computes_the_weight
     w.lessons.go(4)  # scene 5: softmax, the question answered and the weights computed
     settle()
     assert note.isVisible() and "0.769" in note.text()
+
+
+def test_a_layer_scene_walks_the_layers_own_steps_to_plus_x(qtbot):
+    """A lesson's layer scene from its split: → lights a head's five, concat, × W_o and + X in the layer's
+    order, then the lesson goes on (it stopped at step 5, never reaching concat)."""
+    from attnviz.core import layer
+    from attnviz.core.lessons import loads
+    text = json.dumps({"format": "attnviz-lesson", "version": 1, "id": "mine", "title": {"ja": "題", "en": "title"},
+                       "scenes": [{"scenario": {"preset": "projection-demo"}, "view": "layer", "step": layer.SPLIT,
+                                   "caption": {"ja": "層", "en": "the layer"}},
+                                  {"scenario": {"preset": "seed-demo"}, "caption": {"ja": "次", "en": "next"}}]})
+    w = giving(qtbot, "attention")
+    assert w.lessons.open(loads(text), 0)
+    settle()
+    seen = [w.document.stage]
+    while w.lessons.index == 0:
+        press(w, qtbot, Qt.Key_PageDown)
+        seen.append(w.document.stage if w.lessons.index == 0 else "next")
+    assert seen == [layer.SPLIT, 1, 2, 3, 4, 5, layer.CONCAT, layer.W_O, layer.RESIDUAL, "next"]
+    press(w, qtbot, Qt.Key_PageUp)  # back into the scene: from where it starts
+    assert (w.lessons.index, w.document.stage) == (0, layer.SPLIT)
+
+
+def test_the_multi_head_lessons_split_scene_hands_over_to_the_heads_scene(qtbot):
+    w = giving(qtbot, "multi-head", "en", scene=5)  # the split (7); scene 7 shows a head's softmax
+    press(w, qtbot, Qt.Key_PageDown)
+    assert w.lessons.index == 6 and w.document.stage == 4
