@@ -40,7 +40,7 @@ from ..common.i18n import head_label, tr
 from ..common.markup import rich
 from ..heads.heatmap import HeatmapData, HeatmapPainter, staged
 from ..look import colormaps
-from ..look.fonts import figure_font, presented, weighted
+from ..look.fonts import LEAST_SHARE, figure_font, presented, readable_pixels, weighted
 from ..steps.stages import NUMBERS, STAGES, stage
 from .caption import lesson_text
 
@@ -390,7 +390,7 @@ class Presenter:
         if w is None:
             return
         w.where.setText(f"{index + 1} / {len(lesson.scenes)}")
-        w.caption.setText(lesson_text(scene.caption[lang]))
+        w.caption.setText(lesson_text(scene.caption[lang], readable_pixels(w, LEAST_SHARE)))
         w.set_notes(self.notes)
         w.keys.setText(keys_text(short_tool_keys(lesson=True)))
         w.now_title.setText(tr("On the projector"))
@@ -419,7 +419,8 @@ class Presenter:
         scene = lesson.scenes[index]
         w.next_where.setText(tr("Next: {0} / {1}").format(index + 1, len(lesson.scenes)))
         caption = scene.caption[lang]
-        w.next_title.setText(lesson_text(caption if len(caption) <= NEXT_WORDS else caption[:NEXT_WORDS] + "…"))
+        w.next_title.setText(lesson_text(caption if len(caption) <= NEXT_WORDS else caption[:NEXT_WORDS] + "…",
+                                         readable_pixels(w, LEAST_SHARE)))
         w.next_view.setText(view_label(scene))
         try:
             opened = open_scene(lesson, index, lang)

@@ -203,3 +203,32 @@ def test_every_reveal_gives_the_answers_numbers(qtbot, lesson_id, index, lang, e
     w = giving(qtbot, lesson_id, lang, index)
     press(w, qtbot, Qt.Key_A)
     assert expected in read(w.lessons.caption.explanation)
+
+
+def scripts_px(label) -> list[float]:
+    """The type of each subscript and power in a rich-text label, as Qt sets it (two thirds of its own)."""
+    from PySide6.QtGui import QTextCharFormat, QTextDocument
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setHtml(label.text())
+    sizes, block = [], doc.begin()
+    while block.isValid():
+        for fragment in (it.fragment() for it in block):
+            f = fragment.charFormat()
+            if f.verticalAlignment() in (QTextCharFormat.AlignSubScript, QTextCharFormat.AlignSuperScript):
+                px = f.font().pixelSize() if f.font().pixelSize() > 0 else label.font().pixelSize()
+                sizes.append(px * 2 / 3)
+        block = block.next()
+    return sizes
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_captions_subscripts_and_powers_are_set_in_20_px_or_more(qtbot, lang):
+    """Multi-head scene 7 writes Q_iK_iᵀ, attention scene 5 e^2.83: set as maths, and read from the back."""
+    w = giving(qtbot, "multi-head", lang, 6)
+    assert len(scripts_px(w.lessons.caption.caption)) >= 2 and min(scripts_px(w.lessons.caption.caption)) >= 20
+    w.lessons.go(next(i for i, s in enumerate(builtin_lesson("multi-head").scenes) if "Y" in s.caption.en
+                      and "W_o" in s.caption.en))
+    assert min(scripts_px(w.lessons.caption.caption)) >= 20
+    w = giving(qtbot, "attention", lang, 4)
+    assert len(scripts_px(w.lessons.caption.caption)) >= 2 and min(scripts_px(w.lessons.caption.caption)) >= 20
