@@ -49,7 +49,7 @@ from ..classroom.views import BY_ID
 from ..common.actions import make_action
 from ..common.i18n import current_language, describe, tr
 from .answers import numbers
-from .overlays import Notice
+from .overlays import Notice, plain
 
 ADD_KEY = "Ctrl+Shift+A"  # free on the desk and while presenting (Ctrl+A selects, Ctrl+Shift+S saves as)
 NEW_TITLE = Bilingual("私の授業", "My lesson")
@@ -407,7 +407,7 @@ class EditorDialog(QDialog):
         row = self.scenes.currentRow() if row is None else row
         self.scenes.clear()
         for number, scene in enumerate(lesson.scenes, 1):
-            self.scenes.addItem(f"{number}. {first_words(scene.caption[lang])} — {scene_label(scene, lang)}")
+            self.scenes.addItem(f"{number}. {first_words(plain(scene.caption[lang]))} — {scene_label(scene, lang)}")
         self.scenes.setCurrentRow(max(0, min(row, len(lesson.scenes) - 1)))
         self._enable()
 

@@ -351,3 +351,12 @@ def test_the_lessons_menu_offers_adding_and_editing_in_the_interfaces_language(w
     add_text = {"ja": "この画面を場面として追加…", "en": "Add this as a scene…"}[lang]
     assert add_text in texts
     assert window.lessons.editor.add_action.shortcut().toString() == "Ctrl+Shift+A"
+
+
+def test_the_editors_list_writes_a_captions_maths_with_its_subscripts(window, qtbot):
+    window.lessons.open(builtin_lesson("multi-head"), 0)  # given: the lesson to edit
+    window.lessons.end()
+    editor = window.lessons.editor
+    editor.edit()
+    listed = [editor.dialog.scenes.item(i).text() for i in range(editor.dialog.scenes.count())]
+    assert any("QᵢKᵢᵀ" in text for text in listed) and not any("_" in text for text in listed)
