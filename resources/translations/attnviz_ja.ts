@@ -3654,6 +3654,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>文字を大きく / 小さく</translation>
     </message>
     <message>
+        <source>this, as a scene of the lesson being made</source>
+        <translation>この画面を、作っている授業のシーンとして追加</translation>
+    </message>
+    <message>
         <source>this list of keys</source>
         <translation>このキーの一覧</translation>
     </message>

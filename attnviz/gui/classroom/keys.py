@@ -26,6 +26,7 @@ def scene_keys() -> list[tuple[str, str]]:
         ("↑ / ↓", tr("the previous / next query")),
         (tr("slider: ← / →"), tr("move it once clicked (Esc: let go)")),
         (tr("Ctrl++ / Ctrl+−"), tr("larger / smaller text")),
+        ("Ctrl+Shift+A", tr("this, as a scene of the lesson being made")),
         ("?", tr("this list of keys")),
     ]
 

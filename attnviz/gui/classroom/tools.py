@@ -420,7 +420,7 @@ class Tools(QObject):
                              make_action(window, lambda: self.zoom.step(-1), ["-", "Num+-"]))
         if document is not None:  # the zoom's picture follows what the window shows
             for signal in (document.changed, document.selectionChanged, document.replaced):
-                signal.connect(self._picture_changed)
+                signal.connect(self.picture_changed)
         self.set_enabled(False)
 
     def set_enabled(self, on: bool) -> None:
@@ -508,7 +508,8 @@ class Tools(QObject):
         for action in self.zoom_actions:
             action.setEnabled(self.zoom.isVisible())
 
-    def _picture_changed(self) -> None:
+    def picture_changed(self) -> None:
+        """What the window shows changed (a step, a query, a lesson's answer revealed): the zoom takes it again."""
         if self.zoom.isVisible():
             self._regrab.start()
 

@@ -64,7 +64,7 @@ class LessonPlayer:
         self.moving = Moving(document)  # a scene's q moving as the class watches; an edit of the class's stops it
         document.undo_stack.indexChanged.connect(lambda _: self.moving.stop())
         runner.progress.connect(self.reading.progress)
-        self.question = QuestionPlay(classroom.parts, self.caption, lambda: self.active and self._fit_caption())
+        self.question = QuestionPlay(classroom.parts, self.caption, self._question_changed)
         self.presenter = Presenter(window, view, document, classroom.tools)  # the notes: a second screen, or N
         classroom.tools.typed_seconds = self.typed_number  # 90 T: a timer of 90 s, not scene 90
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
@@ -384,6 +384,12 @@ class LessonPlayer:
             self.caption.show_verdict(tr("The model cannot read this scene's text: {0}").format(why), right=False)
             self.reading.fail(tr("The model cannot read this scene's text: {0}").format(why))
             self._fit_caption()
+
+    def _question_changed(self) -> None:
+        """A guess or a reveal: the caption's lines change, and the zoom's picture with what it shows."""
+        if self.active:
+            self._fit_caption()
+            self.classroom.tools.picture_changed()
 
     def _fit_caption(self) -> None:
         """The caption's strip as tall as its lines, the rest of the screen the scene's."""

@@ -217,6 +217,16 @@ def test_the_zoom_follows_a_step_taken_under_it(qtbot):
     qtbot.waitUntil(lambda: w.classroom.tools.zoom.picture.toImage() != first, timeout=2000)
 
 
+def test_the_zoom_follows_an_answer_revealed_under_it(qtbot):
+    w = giving(qtbot, scene=3)  # a question: A reveals its answer, the document unchanged
+    QTest.mouseMove(w.windowHandle(), QPoint(400, 600))
+    press(w, Qt.Key_Z)
+    first = w.classroom.tools.zoom.picture.toImage()
+    press(w, Qt.Key_A)
+    assert w.lessons.question.asked.revealed and w.classroom.tools.zoom.isVisible()
+    qtbot.waitUntil(lambda: w.classroom.tools.zoom.picture.toImage() != first, timeout=2000)
+
+
 class Clock:
     """The time the countdown reads, turned by the test."""
 
