@@ -25,6 +25,27 @@ UNICODE_SUBSCRIPTED = re.compile(rf"([dWQKVY])([{''.join(SUBSCRIPT_LETTERS.value
 LETTER_OF = {sub: letter for letter, sub in SUBSCRIPT_LETTERS.items()}
 
 
+MARKED = re.compile(r"_(\{[^}]*\}|.)")  # a drawing's own marks: "W_q", "Q_{0}" (painted, not rich text)
+
+
+def pieces(text: str) -> list[tuple[str, bool]]:
+    """"W_q" -> [("W", False), ("q", True)]: a text the painters draw, its subscripts marked."""
+    out, at = [], 0
+    for m in MARKED.finditer(text):
+        if m.start() > at:
+            out.append((text[at:m.start()], False))
+        out.append((m.group(1).strip("{}"), True))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], False))
+    return out
+
+
+def unmarked(text: str) -> str:
+    """What a reader sees, the subscripts inline: "W_q" -> "Wq"."""
+    return "".join(t for t, _ in pieces(text))
+
+
 def rich(text: str) -> str:
     """`text` as rich text: escaped, with its subscripts (d_k or dₖ) set as subscripts."""
     text = UNICODE_SUBSCRIPTED.sub(lambda m: f"{m[1]}_{LETTER_OF[m[2]]}", text)

@@ -8,18 +8,18 @@ bottom (the desk's dock is tall and narrow, a projector wide).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from ..common.markup import pieces, unmarked
+
 LIT = QColor("#ffc83d")       # the guided step's boxes: amber, as the formula's lit part
 LIT_TEXT = QColor("#1a1a1a")
 RESIDUAL = QColor("#2e8b57")  # the skip connection, green as O in the residual plane
 TURN = QColor("#8e44ad")      # RoPE's angles to the q and k they rotate
-PIECE = re.compile(r"_(\{[^}]*\}|.)")
 # A box's texts, from the richest: the first five with the shape in numbers and in the seed's
 # letters ("mixed": the column of most boxes, GQA's heads and groups, "paired", the others
 # "detailed"); the last two, numbers only, for the desk's narrow dock when letters make the type tiny.
@@ -29,22 +29,6 @@ TURNED = "↻"  # a q or k that RoPE turns
 WIDE = 1.5     # the gap before the heads' split is this many gaps wider: Q's, K's and V's lanes
 
 
-def pieces(text: str) -> list[tuple[str, bool]]:
-    """"W_q" -> [("W", False), ("q", True)]: the text with its subscripts marked."""
-    out, at = [], 0
-    for m in PIECE.finditer(text):
-        if m.start() > at:
-            out.append((text[at:m.start()], False))
-        out.append((m.group(1).strip("{}"), True))
-        at = m.end()
-    if at < len(text):
-        out.append((text[at:], False))
-    return out
-
-
-def plain(text: str) -> str:
-    """What a reader sees, without the subscript marks: "W_q" -> "Wq"."""
-    return "".join(t for t, _ in pieces(text))
 
 
 SUB_SHARE = 0.72  # a subscript's type, of the line's
@@ -332,8 +316,8 @@ class LayerDiagram(QWidget):
     def texts(self) -> list[str]:
         """Every text drawn, as a reader sees it (subscripts inline)."""
         self._layout()
-        legend = [plain(t) for t in self.legend_lines(self.fonts, self._horizontal)]
-        return legend + [plain(t) for p in self.placed.values() for t in p.lines]
+        legend = [unmarked(t) for t in self.legend_lines(self.fonts, self._horizontal)]
+        return legend + [unmarked(t) for p in self.placed.values() for t in p.lines]
 
     def text_rects(self) -> list[tuple[QRectF, QRectF]]:
         """(the room, the text's own extent) for every line drawn: a line fits when inside its room."""

@@ -28,9 +28,9 @@ from ...core.explain import decimals_for, fmt
 from ...core.numbers import parse_number
 from ...core.scenario import PROJECTION_MATRICES as EDITABLE
 from ..common.i18n import Retranslated, tr
-from ..common.markup import rich
+from ..common.markup import pieces, rich
 from ..state.commands import SetProjectionCell, SetProjectionOptions
-from .diagram import TURNED, LayerDiagram, pieces
+from .diagram import TURNED, LayerDiagram
 from .residual import ResidualPlane
 
 PRESENTED = 22   # presenting: the pixel size of every text but the diagram's (≥ 20 at 1920 × 1080)

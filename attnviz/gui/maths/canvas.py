@@ -5,7 +5,6 @@ below the back row's type while presenting; the type is the largest that lets th
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -13,6 +12,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from ..common.markup import pieces, unmarked
 from ..look.fonts import LEAST_SHARE, figure_font, readable_pixels, weighted
 from .sizing import pixels
 
@@ -22,26 +22,9 @@ TRACK = 80         # a bar's track: the alpha of the palette's mid tone
 DESK_SHARE = 0.7   # on the desk the type may shrink to this share of the window's to fit the dock,
 DESK_LEAST = 9     # but never below these pixels
 MOST = 2.5         # the type grows up to this many times the view's own while the drawing still fits
-SUBSCRIPT = re.compile(r"_(.)")
 WRAP = Qt.AlignLeft | Qt.AlignTop | Qt.TextWordWrap
 
 
-def pieces(text: str) -> list[tuple[str, bool]]:
-    """"W_q" -> [("W", False), ("q", True)]: the text with its subscripts marked."""
-    out, at = [], 0
-    for m in SUBSCRIPT.finditer(text):
-        if m.start() > at:
-            out.append((text[at:m.start()], False))
-        out.append((m.group(1), True))
-        at = m.end()
-    if at < len(text):
-        out.append((text[at:], False))
-    return out
-
-
-def plain(text: str) -> str:
-    """What a reader sees, the subscripts inline: "W_q" -> "Wq"."""
-    return "".join(t for t, _ in pieces(text))
 
 
 class Type:
@@ -100,7 +83,7 @@ def text(t: Type, s: str, colour: QColor | None = None, most: float | None = Non
     if not s:
         return space(0.0, t.line)  # a column with no heading: nothing to draw, nothing to measure
     if most is not None and t.width(s) > most:
-        s = t.fm.elidedText(plain(s), Qt.ElideRight, most)
+        s = t.fm.elidedText(unmarked(s), Qt.ElideRight, most)
     w, h = t.width(s), t.height(s)
     return Block(w, h, lambda x, y, d: d.texts.append(Text(s, QRectF(x, y, w, h), t, colour)))
 

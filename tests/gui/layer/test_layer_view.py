@@ -11,7 +11,8 @@ from attnviz.core import compute, load_preset
 from attnviz.core.attention import sinusoidal_positions
 from attnviz.core.scenario import with_projection_options
 from attnviz.gui.common.i18n import install_language
-from attnviz.gui.layer.diagram import LIT, plain
+from attnviz.gui.common.markup import unmarked
+from attnviz.gui.layer.diagram import LIT
 from attnviz.gui.layer.view import LayerView
 from attnviz.gui.state.document import ScenarioDocument
 from pixels import near, rgb
@@ -33,7 +34,7 @@ def open_view(qtbot, scenario, size=(1400, 900), presenting=False):
 
 
 def lines(view, key):
-    return [plain(t) for t in view.diagram.boxes()[key].lines]  # as read: subscripts inline
+    return [unmarked(t) for t in view.diagram.boxes()[key].lines]  # as read: subscripts inline
 
 
 def click(qtbot, view, key):
@@ -261,7 +262,7 @@ def painted_lines(diagram, monkeypatch):
     drawn, real = [], LayerDiagram._text
 
     def record(self, painter, text, rect, align):
-        drawn.append((plain(text), QRectF(rect)))
+        drawn.append((unmarked(text), QRectF(rect)))
         real(self, painter, text, rect, align)
     monkeypatch.setattr(LayerDiagram, "_text", record)
     diagram.grab()

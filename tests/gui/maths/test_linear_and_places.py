@@ -14,7 +14,8 @@ from attnviz.core.explain import fmt
 from attnviz.core.explorers import linear_map, next_token_example, qkv_maps, temperature_examples
 from attnviz.core.scenario import make_head, make_scenario
 from attnviz.gui.common.i18n import tr
-from attnviz.gui.maths.canvas import fonts_of, pieces, plain
+from attnviz.gui.common.markup import pieces, unmarked
+from attnviz.gui.maths.canvas import fonts_of
 from presented import LEAST_PIXELS, presenting, px, unreadable
 
 
@@ -94,7 +95,7 @@ def test_x_times_w_draws_the_seeds_numbers_shapes_and_sums_readably_with_nothing
 def test_w_q_w_k_w_v_give_q_k_v_with_their_subscripts_set_as_subscripts(qtbot, lang):
     _, view = presented(qtbot, "linear", lang)
     drawn = [t.text for t in texts(view)]
-    assert not [t for t in drawn if "_" in plain(t)]  # never "W_q" raw
+    assert not [t for t in drawn if "_" in unmarked(t)]  # never "W_q" raw
     for name, m in qkv_maps().items():
         (label,) = find(view, f"W_{name}")
         assert pieces(label.text) == [("W", False), (name, True)]
