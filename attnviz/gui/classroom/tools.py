@@ -27,7 +27,7 @@ from PySide6.QtGui import (
     QPixmap,
     QRadialGradient,
 )
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from ..common.actions import make_action
 from ..common.i18n import tr
@@ -374,7 +374,6 @@ class TimerCard(QWidget):
         p.setRenderHint(QPainter.Antialiasing)
         flash = self.countdown.flashing()
         card = QColor(*FLASH_COLOUR) if flash else QColor(self.palette().window().color())
-        card.setAlpha(255 if flash else 235)
         p.setPen(QPen(self.palette().highlight().color(), 3))
         p.setBrush(card)
         p.drawRoundedRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5), 12, 12)
@@ -384,6 +383,13 @@ class TimerCard(QWidget):
         ink = QFontMetrics(self.type_font()).tightBoundingRect(text)  # centred by its ink, as the card is sized
         x, y = (self.width() - ink.width()) / 2 - ink.left(), (self.height() - ink.height()) / 2 - ink.top()
         p.drawText(QPointF(x, y), text)
+
+
+class NoTooltips(QObject):
+    """Eats every tooltip event (the application's filter while the pointer or the pen is on)."""
+
+    def eventFilter(self, watched, event):
+        return event.type() == QEvent.ToolTip
 
 
 class Tools(QObject):
@@ -402,6 +408,7 @@ class Tools(QObject):
         self.colour_index = 0
         self.mouse: QPoint | None = None  # where the mouse last moved, in the window (global: QCursor)
         self._hidden_cursor = False
+        self._no_tooltips = NoTooltips(self)
         self._regrab = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS, timeout=self._take_picture)
         # The timer's corner chosen again once a new scene is drawn.
         self._replace = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS,
@@ -441,6 +448,7 @@ class Tools(QObject):
     def toggle_pen(self) -> None:
         self.pen.set_drawing(not self.pen.drawing)
         self._stack()
+        self._quiet_tooltips()
 
     def next_colour(self) -> None:
         """I: the pen's next colour (red, blue, green, black), the pen on."""
@@ -463,6 +471,15 @@ class Tools(QObject):
         else:
             self.pointer.hide()
         self._hide_cursor(on)
+        self._quiet_tooltips()
+
+    def _quiet_tooltips(self) -> None:
+        """While the teacher points or draws, no tooltip comes up under the mouse on the projector."""
+        quiet = self.pointer.isVisible() or self.pen.drawing
+        app = QApplication.instance()
+        app.installEventFilter(self._no_tooltips) if quiet else app.removeEventFilter(self._no_tooltips)
+        if quiet:
+            QToolTip.hideText()
 
     def _hide_cursor(self, on: bool) -> None:
         if on and not self._hidden_cursor:
@@ -572,6 +589,7 @@ class Tools(QObject):
         if self.pointer.isVisible():
             self.toggle_pointer()
         self.pen.set_drawing(False)
+        self._quiet_tooltips()
         self.pen.clear()
         self.countdown.stop()
 

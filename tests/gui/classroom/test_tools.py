@@ -338,3 +338,34 @@ def test_every_tool_is_put_away_when_the_lesson_ends(qtbot):
     assert QApplication.overrideCursor() is None and not tools.pen.strokes
     press(w, Qt.Key_P)  # on the desk P is a letter, not the pen
     assert not tools.pen.drawing
+
+
+def test_no_tooltip_comes_up_on_the_projector_while_the_teacher_points_or_draws(qtbot):
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QHelpEvent
+    w = giving(qtbot, scene=2)
+    table = w.parts.steps.table.viewport()
+    where = table.rect().center()
+
+    class Seen(QObject):
+        got = 0
+
+        def eventFilter(self, watched, event):
+            self.got += event.type() == QEvent.ToolTip
+            return False
+    seen = Seen()
+    table.installEventFilter(seen)  # after the application's filters: what reaches the table
+
+    def tooltip_taken() -> bool:
+        before = seen.got
+        QApplication.sendEvent(table, QHelpEvent(QEvent.ToolTip, where, table.mapToGlobal(where)))
+        return seen.got == before
+    assert not tooltip_taken()
+    press(w, Qt.Key_L)
+    assert tooltip_taken()
+    press(w, Qt.Key_L)
+    assert not tooltip_taken()
+    press(w, Qt.Key_P)
+    assert tooltip_taken()
+    press(w, Qt.Key_Escape)  # the pen put away
+    assert not tooltip_taken()
