@@ -16,7 +16,7 @@ MOST_KEYS = 3  # a row before → after: its winner, the winner before, the key 
 def explained(opened, lang: str, decimals: int = DECIMALS) -> str:
     """The numbers of the answer, then the question's why (the scene's language)."""
     why = opened.scene.question.why[lang]
-    return numbers(opened, decimals) + (" " + why if why else "")
+    return numbers(opened, decimals) + (" — " + why if why else "")
 
 
 def numbers(opened, decimals: int = DECIMALS) -> str:
