@@ -101,6 +101,7 @@ def staged(data: HeatmapData, trace, row: int, number: int | None) -> HeatmapDat
                    row_text=tuple(fmt(x, 2, fixed=True) for x in values))
 
 
+TITLE_LINES = 3  # a head's title at most: ヘッド 0・K/V 組 0（ヘッド 1、2 と共有） whole in a ninth of the screen
 ROW_LABEL_SHARE = 0.3  # of a panel's width, at most, for the queries' labels
 LEAST_LABEL_SHRINK = 0.7  # labels too wide for that are made smaller down to this share of their type, then cut
 MAX_ASPECT = 1.5  # cells may be up to 1.5× wider than tall, to fit labels on a wide screen
@@ -257,15 +258,16 @@ class HeatmapPainter:
         return weighted(self.font, bold=True)
 
     def _title_lines(self, title: str, width: float) -> int:
-        """A title too long for one line (a GQA head's group and the heads sharing it) takes two; a
-        thumbnail's as many as it needs, since it has no other text to say which head it is."""
+        """A title too long for one line (a GQA head's group and the heads sharing it) takes two, three in
+        a narrow panel (nine heads side by side); a thumbnail's as many as it needs, since it has no other
+        text to say which head it is."""
         return self._title_text(title, width).count("\n") + 1 if title else 0
 
     def _title_text(self, title: str, width: float) -> str:
         fm = QFontMetricsF(self._title_font())
         if fm.horizontalAdvance(title) <= width:
             return title
-        return wrapped(title, fm, width, most=2 if self.labels else None)
+        return wrapped(title, fm, width, most=TITLE_LINES if self.labels else None)
 
     def _shown_title(self, data: HeatmapData, rect: QRectF) -> str:
         """A thumbnail's whole title, or its short one when the whole would leave too little of the

@@ -13,6 +13,7 @@ from ..common.markup import SUBSCRIPTED
 from ..look.fonts import presented, weighted
 from ..steps.table import POWER
 
+ON_TOP_MS = 100  # the reading cover raised again this often while it is shown
 LINE = 70  # characters of a scene's caption the list shows: its first words
 # The list's own keys: presenting, the window's shortcuts hold ↑ ↓ (the query), Page Up / Down and
 # Home / End (the scenes); while the list is open they move in it instead.
@@ -65,6 +66,8 @@ class Reading(QWidget):
         layout.addWidget(self.bar)
         layout.addStretch(1)
         parent.installEventFilter(self)
+        # The window brings a dock forward on a later turn (the layer's, the steps'): the cover stays on top
+        self.on_top = QTimer(self, interval=ON_TOP_MS, timeout=self.raise_)
         self.hide()
 
     def start(self, text: str) -> None:
@@ -76,6 +79,7 @@ class Reading(QWidget):
         self._place()
         self.show()
         self.raise_()
+        self.on_top.start()
 
     def progress(self, what: str, done: int, total: int) -> None:
         """The model runner's progress: the loading's is counted; the rest is busy."""
@@ -88,6 +92,7 @@ class Reading(QWidget):
         self.bar.hide()
 
     def stop(self) -> None:
+        self.on_top.stop()
         self.hide()
         self.bar.show()
 
