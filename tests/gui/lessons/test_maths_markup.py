@@ -3,6 +3,8 @@ questions, the whys of their answers and the presenter's notes, in both language
 caption strip, the presenter's notes and the scene list (S) render them, read back as the class reads
 them, show no underscore (Q_iK_iᵀ as Qᵢ Kᵢᵀ, YW_o as YWₒ, d_k as dₖ) and no caret; the multi-head lesson's
 scenes 7 and 10 set their subscripts as subscripts on the projector."""
+import re
+
 import pytest
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication
@@ -59,6 +61,7 @@ def test_the_multi_head_scenes_of_q_i_k_i_and_y_w_o_set_them_as_subscripts_on_th
         assert w.lessons.open(lesson, index) if not w.lessons.active else (w.lessons.go(index) or True)
         QApplication.processEvents()
         shown = w.lessons.caption.caption
-        assert shown.isVisible() and all(m in shown.text() for m in marks), shown.text()
+        text = re.sub(r"<sub [^>]*>", "<sub>", shown.text())  # its type set for the back row (caption.py)
+        assert shown.isVisible() and all(m in text for m in marks), shown.text()
         assert "_" not in read(shown.text())
     w.lessons.end()
