@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.core import compute, load_preset
 from attnviz.core.attention import sinusoidal_positions
-from attnviz.core.layer import flow, group_arrows, matrix, residual, rope_angles
+from attnviz.core.layer import SPLIT, flow, group_arrows, matrix, residual, rope_angles
 from attnviz.core.scenario import with_projection_options
 
 
@@ -36,7 +36,8 @@ def test_the_guided_steps_are_the_boxes_of_each_heads_attention():
     s = load_preset("projection-demo")
     b = boxes(flow(s.projection, s.n))
     steps = {key: box.stages for key, box in b.items() if box.head == 1 and box.stages}
-    assert steps == {"scores:1": (1,), "scaled:1": (2,), "masked:1": (3,), "weights:1": (4,), "heads:1": (5,)}
+    assert steps == {"q:1": (SPLIT,),  # the split makes the head's Q_1, then its five steps its attention
+                     "scores:1": (1,), "scaled:1": (2,), "masked:1": (3,), "weights:1": (4,), "heads:1": (5,)}
 
 
 def test_gqa_one_arrow_from_each_group_to_each_head_that_reads_it():
