@@ -4498,6 +4498,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>拡大 {0}× ・ Esc：戻る</translation>
     </message>
     <message>
+        <source>Not kept: {0}</source>
+        <translation>保存できませんでした：{0}</translation>
+    </message>
+    <message>
+        <source>Kept, with the drawing: {0}</source>
+        <translation>書き込みごと保存しました：{0}</translation>
+    </message>
+    <message>
         <source>a number, then T</source>
         <translation>数字のあと T</translation>
     </message>
@@ -4516,6 +4524,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>erase the drawing</source>
         <translation>書いたものを消す</translation>
+    </message>
+    <message>
+        <source>keep the screen, drawing and all (Pictures/AttnViz)</source>
+        <translation>書き込みごと画面を保存（ピクチャ/AttnViz）</translation>
     </message>
     <message>
         <source>the laser pointer on / off</source>
@@ -4564,6 +4576,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>timer</source>
         <translation>タイマー</translation>
+    </message>
+    <message>
+        <source>keep</source>
+        <translation>保存</translation>
     </message>
     <message>
         <source>+ / − / wheel</source>

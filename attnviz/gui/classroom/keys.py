@@ -107,7 +107,7 @@ class KeysOverlay(QWidget):
     def _grid(self, heading: str, rows) -> QGridLayout:
         grid = QGridLayout()
         grid.setHorizontalSpacing(30)
-        grid.setVerticalSpacing(8)
+        grid.setVerticalSpacing(4)
         grid.addWidget(self._label(heading, bold=True), 0, 0, 1, 2)
         for i, (key, text) in enumerate(rows, start=1):
             grid.addWidget(self._label(key, bold=True), i, 0, Qt.AlignRight | Qt.AlignTop)

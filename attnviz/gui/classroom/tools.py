@@ -5,15 +5,17 @@ a laser pointer (L), a zoom under the pointer (Z; + / − or the wheel 2× to 4�
 Each is a sheet over the whole window (a child widget raised above the scene, following its size),
 so it works over every presented view and changes nothing in the document: the pen's strokes live
 on their sheet only, and neither an export (a Figure drawn from the scenario) nor a screenshot (a
-window of its own) ever has them. The blank screen (B) is the lesson's (lessons/overlays.py).
+window of its own) ever has them, unless the teacher asks: K keeps the screen with its drawing as a
+PNG in the pictures folder. The blank screen (B) is the lesson's (lessons/overlays.py).
 """
 from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, QSize, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -29,8 +31,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
+from ...core.files import FileProblem, atomic_write, os_problem
 from ..common.actions import make_action
-from ..common.i18n import tr
+from ..common.i18n import describe, tr
+from ..common.notice import Notice
+from ..export.files import png_bytes
 from ..look.fonts import readable_pixels, weighted
 
 # Every size is a share of the screen's height, so a stroke or the dot looks the same on any projector.
@@ -52,6 +57,7 @@ FLASH_COLOUR = (255, 170, 60)
 CARD_MARGIN = 16           # px between the timer's card and the window's corner
 CORNER_PREFERENCE = 0.03  # of the card's area: the top right kept unless another corner hides less by more
 CARD_PADDING = 14          # px around the timer's digits inside its card: it covers as little of the scene as it can
+KEPT_NAME = "attnviz-%Y-%m-%d-%H%M%S"  # a kept screen's file name: in the order they were kept, none overwritten
 
 
 def screen_pixels(widget: QWidget, share: float) -> int:
@@ -414,6 +420,8 @@ class Tools(QObject):
         self._replace = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS,
                                timeout=lambda: self.timer_card.isVisible() and self.timer_card.place())
         self.typed_seconds = lambda: None  # a lesson's typed number, taken by T (the player sets it)
+        self.notice = Notice(window)
+        self.kept_folder = kept_folder  # where K puts the screen (a test gives its own)
         self.actions = {name: make_action(window, slot, keys) for name, slot, keys in (
             ("pen", self.toggle_pen, ["P"]),
             ("colour", self.next_colour, ["I"]),
@@ -421,6 +429,7 @@ class Tools(QObject):
             ("pointer", self.toggle_pointer, ["L"]),
             ("zoom", self.toggle_zoom, ["Z"]),
             ("timer", self.timer_key, ["T"]),
+            ("keep", self.keep, ["K"]),
         )}
         # Only while zoomed: otherwise + and − are nobody's, and Ctrl++ / Ctrl+− stay the text's size.
         self.zoom_actions = (make_action(window, lambda: self.zoom.step(+1), ["+", "=", "Num++"]),
@@ -534,17 +543,43 @@ class Tools(QObject):
         """The window as it is under the sheets, drawn at ZOOM_RENDER × its pixels; the pen's strokes
         included (they are what the teacher points at), the zoom, the dot and the timer not (they are
         drawn on top, once)."""
-        above = [w for w in (self.zoom, self.pointer, self.timer_card) if w.isVisible()]
+        self.zoom.picture = self._scene(ZOOM_RENDER)
+        self.zoom.update()
+
+    def _scene(self, scale: int) -> QPixmap:
+        """The window and the pen's strokes at `scale` × its pixels, without what is drawn over them once
+        (the zoom, the dot, the timer, a notice)."""
+        above = [w for w in (self.zoom, self.pointer, self.timer_card, self.notice) if w.isVisible()]
         for widget in above:
             widget.setVisible(False)
-        picture = QPixmap(self.window.size() * ZOOM_RENDER)
-        picture.setDevicePixelRatio(ZOOM_RENDER)
+        picture = QPixmap(self.window.size() * scale)
+        picture.setDevicePixelRatio(scale)
         picture.fill(self.window.palette().window().color())
         self.window.render(picture)
         for widget in above:
             widget.setVisible(True)
-        self.zoom.picture = picture
-        self.zoom.update()
+        return picture
+
+    # ------------------------------------------------------------- keeping the drawing
+
+    def keep(self) -> None:
+        """K: the scene as the class sees it, the drawing included, saved as a PNG file (a new name each
+        time); the notice says where, or why it could not be."""
+        folder = Path(self.kept_folder())
+        path = folder / (time.strftime(KEPT_NAME) + ".png")
+        for n in range(2, 100):
+            if not path.exists():
+                break
+            path = folder / (time.strftime(KEPT_NAME) + f"-{n}.png")
+        try:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise os_problem(folder, e) from None
+            atomic_write(path, png_bytes(self._scene(1).toImage()))
+        except FileProblem as e:
+            return self.notice.say(tr("Not kept: {0}").format(describe(e)))
+        self.notice.say(tr("Kept, with the drawing: {0}").format(path))
 
     # ------------------------------------------------------------- the timer
 
@@ -594,6 +629,12 @@ class Tools(QObject):
         self.countdown.stop()
 
 
+def kept_folder() -> Path:
+    """The pictures folder's AttnViz folder (the home folder's when the system names no pictures folder)."""
+    pictures = QStandardPaths.writableLocation(QStandardPaths.PicturesLocation) or str(Path.home())
+    return Path(pictures) / "AttnViz"
+
+
 def tool_keys(lesson: bool = False) -> list[tuple[str, str]]:
     """The tools' keys as the `?` list shows them (in a lesson, a typed number is the timer's seconds)."""
     typed = [(tr("a number, then T"), tr("a timer of that many seconds"))] if lesson else []
@@ -601,6 +642,7 @@ def tool_keys(lesson: bool = False) -> list[tuple[str, str]]:
         ("P", tr("the pen on / off: draw with the mouse")),
         ("I", tr("pen colour: red → blue → green → black")),
         ("E", tr("erase the drawing")),
+        ("K", tr("keep the screen, drawing and all (Pictures/AttnViz)")),
         ("L", tr("the laser pointer on / off")),
         ("Z", tr("zoom in at the mouse (Esc: back)")),
         (tr("+ / − / wheel"), tr("zoomed: 2× to 4×")),
@@ -613,4 +655,4 @@ def short_tool_keys(lesson: bool = False) -> list[tuple[str, str]]:
     """The same in a word each, for the presenter's view (with a lesson's blank screen, B, beside them)."""
     lesson_only = [(tr("90 T"), tr("a 90 s timer")), ("B", tr("black screen"))] if lesson else []
     return [("P", tr("pen")), ("I", tr("pen colour")), ("E", tr("erase")), ("L", tr("pointer")),
-            ("Z", tr("zoom (+ / −, Esc)")), ("T", tr("timer")), *lesson_only]
+            ("Z", tr("zoom (+ / −, Esc)")), ("T", tr("timer")), ("K", tr("keep")), *lesson_only]

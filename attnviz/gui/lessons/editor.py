@@ -48,8 +48,9 @@ from ...core.scenario import ScenarioError
 from ..classroom.views import BY_ID
 from ..common.actions import make_action
 from ..common.i18n import current_language, describe, tr
+from ..common.notice import Notice
 from .answers import numbers
-from .overlays import Notice, plain
+from .overlays import plain
 
 ADD_KEY = "Ctrl+Shift+A"  # free on the desk and while presenting (Ctrl+A selects, Ctrl+Shift+S saves as)
 NEW_TITLE = Bilingual("私の授業", "My lesson")

@@ -1,6 +1,5 @@
 """What covers a presented lesson for a moment: the list of its scenes to pick one from (S), the blank
-screen (B) that takes the class's eyes off the projector, a notice that confirms what the teacher did
-(a scene added to the lesson being made) where the status bar is hidden, and the model reading a real
+screen (B) that takes the class's eyes off the projector, and the model reading a real
 model's scene (never the scene shown before it, under a caption that is already the new scene's)."""
 from __future__ import annotations
 
@@ -106,30 +105,6 @@ class Reading(QWidget):
                 and self.isVisible():
             self._place()
         return False
-
-
-class Notice(QLabel):
-    """A line of confirmation at the top of the presented window, in the presentation's type, for a few
-    seconds; it takes no click and covers nothing else."""
-
-    SECONDS = 3
-
-    def __init__(self, parent: QWidget):
-        super().__init__(parent, objectName="lessonNotice", alignment=Qt.AlignCenter)
-        self.setAttribute(Qt.WA_TransparentForMouseEvents)
-        self.setStyleSheet("background: rgba(20, 20, 20, 220); color: white; border-radius: 12px; padding: 12px 28px;")
-        self.timer = QTimer(self, singleShot=True, interval=self.SECONDS * 1000, timeout=self.hide)
-        self.hide()
-
-    def say(self, text: str) -> None:
-        self.setFont(weighted(presented(QFont(QApplication.font()), self.parentWidget()), bold=True))
-        self.setText(text)
-        self.adjustSize()
-        parent = self.parentWidget().rect()
-        self.move(parent.center().x() - self.width() // 2, parent.top() + self.height() // 2)
-        self.show()
-        self.raise_()
-        self.timer.start()
 
 
 class SceneList(QWidget):

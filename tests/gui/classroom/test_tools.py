@@ -151,6 +151,41 @@ def test_the_drawing_is_never_in_an_export(qtbot, tmp_path):
     assert not exported.isNull() and not near(rgb(exported), RED, 40).any()
 
 
+def test_k_keeps_the_screen_with_its_drawing_as_a_png_and_says_where(qtbot, tmp_path):
+    w = giving(qtbot, scene=6)
+    tools = w.classroom.tools
+    tools.kept_folder = lambda: tmp_path / "kept"  # made when the first screen is kept
+    press(w, Qt.Key_P)
+    drag(w, STROKE)
+    press(w, Qt.Key_L)  # the dot is drawn over the scene once, never kept
+    press(w, Qt.Key_K)
+    press(w, Qt.Key_K)  # twice: two files, the first not overwritten
+    files = sorted((tmp_path / "kept").glob("attnviz-*.png"), key=lambda f: f.stat().st_mtime_ns)
+    assert len(files) == 2
+    for file in files:
+        kept = rgb(QImage(str(file)))
+        assert kept.shape[:2] == (w.height(), w.width())
+        assert inked(kept, STROKE, RED) == 1.0
+        assert not near(kept, QColor(*POINTER_COLOUR), 30).any()
+    notice = tools.notice
+    assert notice.isVisible() and notice.text() == f"Kept, with the drawing: {files[-1]}"
+    assert w.document.modified is False  # keeping changes nothing in the work
+
+
+def test_a_screen_that_cannot_be_kept_says_why_and_the_drawing_stays(qtbot, tmp_path):
+    w = giving(qtbot)
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    w.classroom.tools.kept_folder = lambda: blocked / "AttnViz"  # a folder inside a file: cannot be made
+    press(w, Qt.Key_P)
+    drag(w, STROKE)
+    press(w, Qt.Key_K)
+    notice = w.classroom.tools.notice
+    assert notice.isVisible() and notice.text().startswith("Not kept:") and "AttnViz" in notice.text()
+    assert inked(seen(w), STROKE, RED) == 1.0
+    assert blocked.read_text() == "" and not list(tmp_path.glob("**/*.png"))
+
+
 def test_the_pointer_is_a_red_dot_at_the_mouse_with_the_cursor_hidden(qtbot):
     w = giving(qtbot)
     dot = QColor(*POINTER_COLOUR)

@@ -10,10 +10,10 @@ from test_player import giving, press
 from presented import presenting, unreadable
 
 LESSON = {"en": ["Home / End", "a number, then Enter", "S", "B", "R", "A", "N", "→ / Space / PgDn", "← / PgUp",
-                 "Esc", "F5", "Tab / Shift+Tab", "C", "V", "H", "?", "P", "I", "E", "L", "Z", "+ / − / wheel", "T",
+                 "Esc", "F5", "Tab / Shift+Tab", "C", "V", "H", "?", "P", "I", "E", "K", "L", "Z", "+ / − / wheel", "T",
                  "a number, then T"],
           "ja": ["Home / End", "数字のあと Enter", "S", "B", "R", "A", "N", "→ / スペース / PgDn", "← / PgUp", "Esc",
-                 "F5", "Tab / Shift+Tab", "C", "V", "H", "?", "P", "I", "E", "L", "Z", "+ / − / ホイール", "T",
+                 "F5", "Tab / Shift+Tab", "C", "V", "H", "?", "P", "I", "E", "K", "L", "Z", "+ / − / ホイール", "T",
                  "数字のあと T"]}
 
 
@@ -62,7 +62,7 @@ def test_question_mark_presenting_lists_the_views_and_the_tools(qtbot, lang):
     press(w, qtbot, Qt.Key_Question)
     texts = listed(w)
     assert [d for d in "1234567890" if d not in texts] == []
-    assert [k for k in ("C", "V", "H", "P", "I", "E", "L", "Z", "T", "?", "F5") if k not in texts] == []
+    assert [k for k in ("C", "V", "H", "P", "I", "E", "K", "L", "Z", "T", "?", "F5") if k not in texts] == []
     assert answered_letters(w) - set(texts) == set()
     assert "S" not in texts and "B" not in texts  # a lesson's keys: nothing without one
     assert unreadable(w.classroom.keys) == [] and whole_on_screen(w) == [] and type_pixels(w) >= 24
