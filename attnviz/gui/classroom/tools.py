@@ -34,9 +34,9 @@ from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 from ...core.files import FileProblem, atomic_write, os_problem
 from ..common.actions import make_action
 from ..common.i18n import describe, tr
-from ..common.notice import Notice
 from ..export.files import png_bytes
 from ..look.fonts import readable_pixels, weighted
+from .notice import Notice
 
 # Every size is a share of the screen's height, so a stroke or the dot looks the same on any projector.
 PEN_COLOURS = ((220, 30, 30), (30, 90, 230), (20, 150, 60), (0, 0, 0))  # red, blue, green, black

@@ -45,10 +45,10 @@ from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.paths import resource
 from ...core.presets import load_preset, version_open
 from ...core.scenario import ScenarioError
+from ..classroom.notice import Notice
 from ..classroom.views import BY_ID
 from ..common.actions import make_action
 from ..common.i18n import current_language, describe, tr
-from ..common.notice import Notice
 from .answers import numbers
 from .overlays import plain
 
