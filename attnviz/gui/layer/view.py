@@ -310,10 +310,8 @@ class LayerView(Retranslated, QWidget):
         return flows.lit(self.flow, self.document.stage, self.document.active_head)
 
     def _stage_key(self) -> str | None:
-        """The box a layer's own step computes last (LayerNorm's, concat, Y′, O), the active head's
-        Q at the split; None for a head's five, whose numbers the step table shows."""
-        if self.document.stage not in flows.LAYER_STEPS:
-            return None
+        """The box the guided step computes last: LayerNorm's, the active head's Q_i at the split, its
+        scores, weights or Y_i at a head's five, concat, Y′, O; None with no step."""
         lit, head = self.lit(), self.document.active_head
         boxes = [b for column in self.flow.columns for b in column if b.key in lit]
         own = [b for b in boxes if b.head == head]  # the split: the active head's Q_i, not a shared K_j V_j

@@ -161,7 +161,8 @@ def test_presented_every_text_the_diagram_paints_subscripts_too_is_20_px_or_more
 
 
 def test_a_layers_step_shows_the_numbers_it_computes_below_the_diagram_until_a_box_is_clicked(qtbot):
-    """LayerNorm's step shows LayerNorm(X), concat Y, × W_o Y′, + X O; the split the active head's Q_i; a box
+    """LayerNorm's step shows LayerNorm(X), concat Y, × W_o Y′, + X O; the split the active head's Q_i, a
+    head's five that head's scores to Y_i (a presented layer scene has no step table beside it); a box
     clicked is shown until the next step comes (the multi-head lesson's LayerNorm scene read X before)."""
     import numpy as np
 
@@ -175,7 +176,8 @@ def test_a_layers_step_shows_the_numbers_it_computes_below_the_diagram_until_a_b
         shown[step] = view.current_key()
     assert (shown[layer.LAYER_NORM], shown[layer.CONCAT], shown[layer.W_O], shown[layer.RESIDUAL]) == (
         "normed", "concat", "projected", "output")
-    assert shown[layer.SPLIT] == shown[3] == "q:0"  # a head's five keep what the split showed
+    assert shown[layer.SPLIT] == "q:0"
+    assert [shown[step] for step in layer.ROW_STEPS] == ["scores:0", "scaled:0", "masked:0", "weights:0", "heads:0"]
     d.set_stage(layer.LAYER_NORM)
     table = np.array([[float(view.model.data(view.model.index(r, c)).replace("\u2212", "-"))
                        for c in range(view.model.columnCount())]
