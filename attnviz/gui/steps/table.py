@@ -421,6 +421,7 @@ class StepView(Retranslated, QWidget):
         for widget in (self.output, self.shifted, self.note):
             layout.addWidget(widget)
         self.schedule = NextTurn(self, self.sync)  # many changes in one turn, one rebuild
+        self._relayout = NextTurn(self, layout.invalidate)
         self._fitted_height = 0  # presenting: the table's height the type was fitted to
         self._fitting = False    # ... while it is fitted (the table's height changes under it)
         self._tight = 0          # ... with the formula and the output made smaller for the rows (_set_tight)
@@ -816,7 +817,8 @@ class StepView(Retranslated, QWidget):
         if watched is self.table and event.type() == QEvent.Resize and self.model.compact and not self._fitting \
                 and self.table.height() != self._fitted_height:
             self._fit_columns()
-        return False
+            self._relayout()  # the fit laid the labels out anew inside this layout pass, which then placed
+        return False        # the formula and the title where they were: their places again, next turn
 
     def retranslate(self):
         self.model.refresh(everything=True)

@@ -101,12 +101,27 @@ def problems(w) -> list[str]:
             font = model.data(model.index(r, c), Qt.FontRole) or table.font()
             if text and QFontMetrics(font).horizontalAdvance(text) + 6 > table.columnWidth(c):  # Qt's 3 px a side
                 out.append(f"row {r} column {c}: {text!r} cut")
+    out += overlapping(steps)
     if steps.formula.isVisible():  # the formula above, its scripts too (dₖ's k, Kᵀ's ᵀ)
         out += [f"formula {text!r}: {pixels} px" for pixels, text in painted(steps.formula) if pixels < LEAST]
     if not pinned.isHidden():  # Σ under the keys, on screen, not under the controls or the caption
         where = QRect(pinned.mapTo(w, pinned.rect().topLeft()), pinned.size())
         if not w.rect().contains(where) or pinned.visibleRegion().boundingRect().height() < pinned.height() - 2:
             out.append(f"the Σ row is not in view: {where}")
+    return out
+
+
+def overlapping(steps) -> list[str]:
+    """The formula, the title (which query), the table, its Σ row and the lines under it: none over
+    another, and each label as high as its wrapped text."""
+    parts = [(name, getattr(steps, name)) for name in ("formula", "title", "table", "sum_table", "output",
+                                                      "shifted", "note")]
+    parts = [(name, part) for name, part in parts if part.isVisible()]
+    out = [f"{name} is {part.height()} px high, its text {part.heightForWidth(part.width())}"
+           for name, part in parts if name in ("title", "output", "shifted", "note")
+           and part.height() < part.heightForWidth(part.width())]
+    out += [f"{a} {pa.geometry().getCoords()} runs into {b} {pb.geometry().getCoords()}"
+            for i, (a, pa) in enumerate(parts) for b, pb in parts[i + 1:] if pa.geometry().intersects(pb.geometry())]
     return out
 
 
@@ -166,4 +181,28 @@ def test_sixteen_tokens_in_a_lesson_fold_the_controls_rather_than_scroll_and_h_b
     w.document.set_stage(5)
     settle()
     assert controls.shown()
+    w.lessons.end()
+
+
+@pytest.mark.real_model("smollm2")
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_real_models_step_table_keeps_its_title_whole_in_every_scene(qtbot, lang):
+    """The real model's thirteen tokens squeeze the formula onto one line and the title under it: the
+    title ("Query ·cat in head 0: q = [...]") stays whole above the table, asked and revealed."""
+    w = window(qtbot, lang)
+    lesson = builtin_lesson("real-model")
+    seen = 0
+    for index, scene in enumerate(lesson.scenes):
+        assert w.lessons.open(lesson, index)
+        qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+        settle()
+        if not w.parts.steps.isVisible():
+            continue
+        seen += 1
+        assert overlapping(w.parts.steps) == [], index + 1
+        if scene.question is not None:
+            qtbot.keyClick(w, Qt.Key_A)
+            settle()
+            assert overlapping(w.parts.steps) == [], (index + 1, "revealed")
+    assert seen >= 4
     w.lessons.end()
