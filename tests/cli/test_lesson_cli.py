@@ -154,6 +154,18 @@ def test_a_scene_screenshot_is_the_scene_as_the_class_sees_it(tmp_path, lang, wo
     assert (image.width(), image.height()) == (1280, 720)
     colours = {image.pixel(x, y) for x in range(0, 1280, 16) for y in range(0, 720, 16)}
     assert len(colours) > 20  # two heads' heatmaps, a caption: not a blank window
+    assert result.stderr == ""
+
+
+@pytest.mark.real_model("smollm2")
+def test_the_screenshot_of_the_scene_of_every_head_says_nothing_on_stderr(tmp_path):
+    """Its table of heads is a window raised over the main one: the offscreen platform's notice that it
+    cannot raise windows is no news to the teacher who asked for a picture."""
+    out = tmp_path / "scene.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-m", "attnviz", "lesson", "real-model", "--scene", "7", "--screenshot",
+                             str(out), "--lang", "en"], capture_output=True, text=True, env=env, timeout=300)
+    assert (result.returncode, result.stderr) == (0, "") and out.stat().st_size > 0
 
 
 def test_the_real_models_lesson_without_the_model_says_how_to_install_it_and_writes_nothing(capsys, monkeypatch,

@@ -23,7 +23,7 @@ from ..look import colormaps
 from ..look.fonts import install_fonts
 from ..state.files import in_language
 
-_QUIET = ("propagateSizeHints",)  # the offscreen platform's notice, harmless and noisy
+_QUIET = ("propagateSizeHints", "does not support raise()")  # the offscreen platform's notices, harmless
 
 
 def _qt_messages(kind, context, message):
