@@ -249,7 +249,10 @@ class HeatmapPainter:
             return None
         font = QFont(self.font)
         size = min(QFontMetricsF(self.font).height() * 2.0, cell_h * self.value_share, cell_w * 0.45)
-        if size < max(7, self.least_pixels):
+        least = max(7, self.least_pixels)
+        if self.least_pixels and size < least <= min(cell_h * 0.5, cell_w * 0.45):
+            size = least  # presenting: the back row's size while it fits the cell
+        if size < least:
             return None
         font.setPixelSize(int(size))
         return font

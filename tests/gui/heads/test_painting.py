@@ -173,3 +173,17 @@ def test_a_row_label_a_little_too_wide_is_drawn_smaller_not_cut():
     fm = QFontMetricsF(g.label_font)
     assert fm.horizontalAdvance("座った") + fm.height() * 0.25 <= g.row_label_width + 0.5  # whole
     assert QFontInfo(g.label_font).pixelSize() >= 0.7 * 40 * 0.8  # smaller, not tiny
+
+
+@pytest.mark.parametrize("height, shown", [(640, True), (520, False)])
+def test_presented_values_keep_the_back_rows_size_while_it_fits_the_cell_else_are_left_out(height, shown):
+    """Thirteen tokens in a presented panel (the real-model lesson's, about 64 × 44 px a cell once an answer's
+    lines take their room): the values at the least readable size, 20 px, not dropped because a third of
+    the cell is under it; where half the cell is under it, none (the colours tell)."""
+    tokens = tuple(f"t{i}" for i in range(13))
+    data = HeatmapData(tokens, np.tril(np.full((13, 13), 1 / 13)), ~np.tril(np.ones((13, 13), bool)))
+    painter = HeatmapPainter(value_share=0.44, least_pixels=20)
+    g = painter.geometry(QRectF(0, 0, 960, height), data)
+    assert (g.value_font is not None) == shown, (g.cell_w, g.cell_h)
+    if shown:
+        assert g.value_font.pixelSize() == 20 and g.cell_h * 0.44 < 20  # the share alone would have dropped them
