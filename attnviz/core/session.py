@@ -57,6 +57,7 @@ FORMAT_VERSION = 2  # 2: a patched residual stream ("patch"); a session without 
 SUFFIX = ".attnviz-model.json"
 MAX_TEXT_CHARS = 1_000_000   # far above what a model reads; the model's own limit is checked on restore
 MAX_CHANGES = MAX_LAYERS * MAX_HEADS
+MODEL_MAX_BYTES = 1 << 40   # a model file hashed: any real one; the check is that it is a file at all
 MATRICES = ("q", "k", "v")
 
 
@@ -132,14 +133,17 @@ def _stamps(path: str) -> tuple:
 
 
 def _file_digest(path: str) -> tuple[str, int]:
-    digest = hashlib.sha256()
+    """A regular file's SHA-256 and size: a FIFO or a device (a session may name /dev/zero) is refused
+    before a byte is read, never hashed for ever."""
+    digest, size = hashlib.sha256(), 0
     try:
-        with open(path, "rb") as f:
+        with open_regular(path, MODEL_MAX_BYTES) as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 digest.update(block)
+                size += len(block)
     except OSError as e:
         raise problem(path, QT_TR_NOOP("cannot be read ({0})"), e.strerror or e) from None
-    return digest.hexdigest(), os.path.getsize(path)
+    return digest.hexdigest(), size
 
 
 def _folder_digest(path: str) -> tuple[str, int]:

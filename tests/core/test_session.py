@@ -170,6 +170,35 @@ def test_the_model_file_must_be_the_one_the_session_was_made_with(tmp_path):
         check_model(session, tmp_path / "gone.gguf")
 
 
+def test_a_session_naming_a_pipe_or_a_device_is_refused_before_a_byte_is_read(tmp_path):
+    """A FIFO would block the hash for ever and /dev/zero never end: both refused at once (a crash copy
+    is a session, and one naming them must not freeze the start-up)."""
+    import os
+    import threading
+    fifo = tmp_path / "model.gguf"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero"):
+        session = Session(ModelFile(str(path), "ab" * 32, 1, False), "t", (1,), View(0, 0, 0), (), None)
+        said = []
+        worker = threading.Thread(target=lambda s=session, p=path, out=said: out.append(refusal(
+            lambda: check_model(s, p))))
+        worker.start()
+        worker.join(20)
+        if worker.is_alive():  # blocked on the FIFO: let it go, then fail
+            with open(fifo, "wb"):
+                pass
+            worker.join()
+        assert said and "is not a regular file" in said[0], (path, said)
+
+
+def refusal(act) -> str:
+    try:
+        act()
+    except ScenarioError as e:
+        return str(e)
+    return "accepted"
+
+
 @pytest.mark.real_model("smollm2")
 def test_restoring_runs_the_model_with_every_change_as_a_direct_run_does():
     from attnviz.core.session import identity

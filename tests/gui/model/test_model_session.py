@@ -136,6 +136,36 @@ def test_a_session_whose_model_is_missing_changes_nothing_when_declined(qtbot, t
     assert w.document.source == "preset:seed-demo" and w.document.scenario.live is None  # still open
 
 
+@pytest.mark.parametrize("named", ["fifo", "/dev/zero"])
+def test_a_crash_copy_naming_a_pipe_or_a_device_is_said_at_start_up_and_nothing_hangs(qtbot, tmp_path, monkeypatch,
+                                                                                     named):
+    """A crash copy is a session: one whose model path is a FIFO or /dev/zero is refused by name when the
+    teacher says Yes to restoring it, and the window stays on its own scenario, its work untouched."""
+    saved = tmp_path / "s.attnviz-model.json"
+    subprocess.run([sys.executable, "-m", "attnviz", "model", "Hello", "--save-session", str(saved)],
+                   check=True, capture_output=True, timeout=300)
+    model = tmp_path / "model.gguf"
+    os.mkfifo(model)
+    document = json.loads(saved.read_text(encoding="utf-8"))
+    document["model"].update(builtin=False, path=str(model) if named == "fifo" else named)
+    document["autosave"] = {"source": "", "saved": 1.0}
+    (tmp_path / "autosave").mkdir()
+    (tmp_path / "autosave" / "session-1-1.json").write_text(json.dumps(document), encoding="utf-8")
+    w = new_window(qtbot)
+    said = []
+    monkeypatch.setattr(w.recovery, "ask_restore", lambda *a: QMessageBox.Yes)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: said.append(a[2]) or QMessageBox.No)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]) or QMessageBox.Ok)
+    try:
+        w.recovery.offer_restore(tmp_path)
+        qtbot.waitUntil(lambda: bool(said), timeout=30_000)
+    finally:
+        with open(os.open(model, os.O_RDWR | os.O_NONBLOCK), "wb", closefd=True):  # a blocked reader goes on
+            pass
+    assert "is not a regular file" in said[0], said
+    assert w.document.source == "preset:seed-demo" and w.document.scenario.live is None
+
+
 CRASHING_MODEL_SESSION = """
 import sys, time
 from attnviz.core.blas import use_one_thread
