@@ -283,3 +283,23 @@ def test_restoring_a_copy_whose_source_is_a_hostile_file_works(qtbot, tmp_path, 
     w = new_window(qtbot)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
     assert w.recovery.offer_restore(tmp_path) and w.document.scenario.n == 3 and not w.document.layers_in_file
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("device", ["/dev/zero", "pipe.json", "pipe.attnviz-model.json"])
+def test_a_recent_file_that_is_now_a_device_or_a_pipe_says_cannot_open_and_changes_nothing(window, tmp_path,
+                                                                                          monkeypatch, device):
+    """File → Recent: the entry was a scenario once; a pipe or a device now is refused by name, at once."""
+    from PySide6.QtWidgets import QMenu
+    path = device if device.startswith("/dev") else str(tmp_path / device)
+    if not device.startswith("/dev"):
+        os.mkfifo(path)
+    settings.remember_recent(path)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[1:3]))
+    before = window.document.scenario
+    menu = QMenu()
+    window.files.fill_recent_menu(menu)
+    next(a for a in menu.actions() if a.text() == path).trigger()
+    assert shown and shown[0][0] == "Cannot open" and "is not a regular file" in shown[0][1], shown
+    assert window.document.scenario is before
