@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from attnviz.core.gguf import GGUF
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS caps memory the same way on Linux only")
 
 CAPPED = hostile.CAPPED_CLI
+FAMILIES = Path(__file__).resolve().parents[1] / "golden" / "families"
 PEAK_KIB = 512 * 1024
 
 
@@ -119,3 +121,31 @@ def test_the_real_model_with_4_kb_overwritten_is_refused_as_damaged(tmp_path):
     peak = refused_in_one_line(damaged, "tensor blk.14.ffn_up.weight holds values that are not numbers (NaN or "
                                         "infinity): the file is damaged or not a model")
     assert peak < PEAK_KIB
+
+
+NESTED_LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+WRITING_LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{{ 'x' * 1000 }}{% endfor %}{% endfor %}"
+
+
+@pytest.mark.parametrize("template, message", [(NESTED_LOOPS, "ran more than 1,000,000 steps"),
+                                               (WRITING_LOOPS, "more than 4,000,000 characters")])
+def test_a_ggufs_chat_template_that_would_run_for_ever_is_refused_in_one_line(tmp_path, template, message):
+    """Issue 45: it ran for ever, or wrote 2.1 GB for 30 s; now a budget of steps and characters stops it."""
+    path = tmp_path / "t.gguf"
+    gguf_writer.tiny_llama(path, metadata={"tokenizer.chat_template": template})
+    assert refused_in_one_line(path, f"{path}: the model's chat template cannot be used: ",
+                               "--chat") < PEAK_KIB
+    assert message in attnviz_model(path, "--chat")[2]
+
+
+@pytest.mark.parametrize("where", ["chat_template.jinja", "tokenizer_config.json"])
+def test_a_hugging_face_folders_chat_template_that_would_run_for_ever_is_refused_in_one_line(tmp_path, where):
+    folder = tmp_path / "hf"
+    shutil.copytree(FAMILIES / "llama" / "hf", folder)
+    (folder / "chat_template.jinja").unlink(missing_ok=True)
+    if where == "chat_template.jinja":
+        (folder / where).write_text(NESTED_LOOPS, encoding="utf-8")
+    else:
+        settings = json.loads((folder / where).read_text(encoding="utf-8"))
+        (folder / where).write_text(json.dumps({**settings, "chat_template": NESTED_LOOPS}), encoding="utf-8")
+    refused_in_one_line(folder, f"{folder}: the model's chat template cannot be used: it ran more than", "--chat")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compute import LEAN_CELLS, known
+from ..files import problem
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
@@ -59,7 +60,10 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     refused. `cancelled()` is asked before tokenising."""
     check_text(text)
     tokenizer = model.tokenizer
-    shown = tokenizer.chat(text) if chat else text
+    try:
+        shown = tokenizer.chat(text, cancelled) if chat else text
+    except ScenarioError as e:  # the template is the file's: the file is named
+        raise problem(model.path, QT_TR_NOOP("{0}"), str(e)) from None
     tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS
     limit = token_limit(model)
     if len(tokens) > limit:

@@ -94,22 +94,19 @@ class Tokenizer:
             return bytes([int(piece[3:5], 16)])
         return piece.replace("▁", " ").encode()
 
-    def chat(self, text: str) -> str:
-        """`text` as the user's message in the model's chat template, ready for its answer."""
-        from jinja2.exceptions import TemplateError
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+    def chat(self, text: str, cancelled=None) -> str:
+        """`text` as the user's message in the model's chat template, ready for its answer; `cancelled()`
+        is asked as the template runs."""
+        from .run import Cancelled
+        from .template import render
         if not self.chat_template:
             raise ScenarioError(QT_TR_NOOP("this model has no chat template"))
-
-        def refuse(message):
-            raise TemplateError(message)
+        name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
         try:
-            env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-            env.globals["raise_exception"] = refuse
-            name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
-            return env.from_string(self.chat_template).render(
-                messages=[{"role": "user", "content": text}], add_generation_prompt=True,
-                bos_token=name(self.bos), eos_token=name(self.eos))
+            return render(self.chat_template, cancelled, messages=[{"role": "user", "content": text}],
+                          add_generation_prompt=True, bos_token=name(self.bos), eos_token=name(self.eos))
+        except Cancelled:
+            raise
         except Exception as e:  # a template is the file's code: whatever it raises is its fault
             raise ScenarioError(QT_TR_NOOP("the model's chat template cannot be used: {0}"), str(e)[:200]) from None
 

@@ -1,0 +1,228 @@
+"""A model's chat template, run with a budget.
+
+A template is code from the model's file. Jinja's immutable sandbox keeps it from touching anything
+but its own values; it does not keep it from running for ever (nested loops that write nothing) or
+building a string of gigabytes (a doubling `~` in a macro, `"x" * n`, `|center(n)`). Here every line
+the template runs is counted (sys.settrace on its own frames only), the clock is read as it goes,
+and every string or list it builds is measured before it is built: any of them over its limit stops
+the template, which is refused in one line.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from contextlib import contextmanager
+
+from jinja2.compiler import CodeGenerator
+from jinja2.environment import Environment
+from jinja2.exceptions import TemplateError
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context, Namespace
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+STEPS = 1_000_000     # lines of the template run: a real chat template runs a few hundred
+SECONDS = 2.0         # wall clock, whatever the machine
+MAX_CHARS = 4_000_000  # any string or list the template builds, its output too (the text read is at most 800,000)
+_WIDE = re.compile(r"%[-+ #0]*\*|%[-+ #0]*\d{7,}|\{[^{}]*:[^{}]*(\d{7,}|\{)")  # widths of millions, or given
+
+
+class OverBudget(TemplateError):
+    """The template ran too long or built too much."""
+
+
+def render(template: str, cancelled=None, **values) -> str:
+    """The template rendered with `values`; OverBudget, or Jinja's own TemplateError, when it cannot be;
+    `cancelled()`, asked as it runs, stops it with lm.Cancelled."""
+    env = _Environment(trim_blocks=True, lstrip_blocks=True)
+    budget = _Budget(cancelled)
+    with budget.watching():
+        compiled = env.from_string(template)
+        out, size = [], 0
+        for part in compiled.generate(**values):
+            size += len(part)
+            _fits(size, "its output")
+            out.append(part)
+    return "".join(out)
+
+
+def _fits(size: int, what: str) -> None:
+    if size > MAX_CHARS:
+        raise OverBudget(f"{what} would hold more than {MAX_CHARS:,} characters")
+
+
+def _length(value) -> int:
+    return len(value) if isinstance(value, (str, list, tuple, dict)) else len(str(value))
+
+
+class _Budget:
+    """Counts the template's lines and reads the clock; stops it past either limit."""
+
+    def __init__(self, cancelled=None):
+        self.steps = 0
+        self.ends = time.monotonic() + SECONDS
+        self.cancelled = cancelled
+
+    @contextmanager
+    def watching(self):
+        before = sys.gettrace()
+        sys.settrace(self.call)
+        try:
+            yield
+        finally:
+            sys.settrace(before)
+
+    def call(self, frame, event, arg):
+        """Only the template's own frames are followed line by line (Jinja's and Python's run untraced)."""
+        return self.line if frame.f_code.co_filename == "<template>" else None
+
+    def line(self, frame, event, arg):
+        self.steps += 1
+        if self.steps > STEPS:
+            raise OverBudget(f"it ran more than {STEPS:,} steps")
+        if self.steps % 4096 == 0:
+            self._look_up()
+        return self.line
+
+    def _look_up(self) -> None:
+        if time.monotonic() > self.ends:
+            raise OverBudget(f"it ran longer than {SECONDS:g} s")
+        if self.cancelled is not None and self.cancelled():
+            from .run import Cancelled
+            raise Cancelled()
+
+
+class _Namespace(Namespace):
+    """`namespace()`: what a loop keeps from one turn to the next, measured as it is kept."""
+
+    def __setitem__(self, name, value):
+        _fits(_length(value), f"namespace.{name}")
+        super().__setitem__(name, value)
+
+
+class _CodeGenerator(CodeGenerator):
+    """`a ~ b` measured before it is joined (Jinja joins it with a function no environment sees)."""
+
+    def visit_Concat(self, node, frame):
+        self.write("environment.joined((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class _Environment(ImmutableSandboxedEnvironment):
+    code_generator_class = _CodeGenerator
+    intercepted_binops = frozenset({"+", "*", "**", "%"})
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.globals["namespace"] = _Namespace
+        self.globals["raise_exception"] = _refuse
+        for name in ("center", "indent", "wordwrap", "truncate", "join", "replace", "format"):
+            self.filters[name] = _measured(name, self.filters[name])
+
+    def joined(self, parts) -> str:
+        texts = [str(p) for p in parts]
+        _fits(sum(map(len, texts)), "a string joined with ~")
+        return "".join(texts)
+
+    def call_binop(self, context, operator, left, right):
+        _fits(_binop_size(operator, left, right), f"'{operator}'")
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value):
+        """`'...'.format(...)`: Jinja hands back its own sandboxed formatter, measured here first."""
+        formatter = super().wrap_str_format(value)
+        if formatter is None:
+            return None
+        text = value.__self__
+
+        def measured(*args, **kwargs):
+            wide = _WIDE.search(text)
+            _fits(MAX_CHARS + 1 if wide else len(text) + _arguments_size((*args, *kwargs.values())), "str.format")
+            return formatter(*args, **kwargs)
+        return measured
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's names)
+        _fits(_call_size(__obj, args, kwargs), getattr(__obj, "__name__", "a call"))
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+def _refuse(message):
+    raise TemplateError(message)
+
+
+def _binop_size(operator: str, left, right) -> int:
+    """How large the result would be, from the operands alone."""
+    if operator == "**":
+        big = isinstance(right, int) and abs(right) > 64 and isinstance(left, int) and abs(left) > 1
+        return MAX_CHARS + 1 if big else 0
+    if operator == "*":
+        for seq, n in ((left, right), (right, left)):
+            if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
+                return len(seq) * max(n, 0)
+        return 0
+    if operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+        return len(left) + len(right)
+    if operator == "%" and isinstance(left, str):
+        return MAX_CHARS + 1 if _WIDE.search(left) else len(left) + _arguments_size(right)
+    return 0
+
+
+def _arguments_size(values) -> int:
+    values = values if isinstance(values, (tuple, list)) else (values,)
+    return sum(_length(v) for v in values)
+
+
+def _call_size(obj, args, kwargs) -> int:
+    """A str method's result, from its arguments: a width or a count of millions is refused before it is made."""
+    numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
+    if any(abs(n) > MAX_CHARS for n in numbers):
+        return MAX_CHARS + 1
+    owner = getattr(obj, "__self__", None)
+    if not isinstance(owner, str):
+        return 0
+    name = getattr(obj, "__name__", "")
+    if name == "join" and args:
+        items = list(args[0]) if isinstance(args[0], (list, tuple, str)) else []
+        return sum(_length(i) for i in items) + len(owner) * len(items)
+    if name == "replace" and len(args) >= 2:
+        return len(owner) + owner.count(str(args[0])) * len(str(args[1])) if args[0] else len(owner) * len(str(args[1]))
+    if name == "expandtabs":
+        return len(owner) * (args[0] if args and isinstance(args[0], int) else 8)
+    return sum(numbers)
+
+
+def _measured(name: str, act):
+    """A filter that measures what it would make before making it."""
+    def filtered(*args, **kwargs):
+        values = [a for a in args if not isinstance(a, (Environment, EvalContext, Context))]  # passed by Jinja
+        _fits(_filter_size(name, values, kwargs), f"|{name}")
+        return act(*args, **kwargs)
+    for attribute in ("jinja_pass_arg",):  # how Jinja knows to pass its environment or context
+        if hasattr(act, attribute):
+            setattr(filtered, attribute, getattr(act, attribute))
+    return filtered
+
+
+def _filter_size(name: str, values: list, kwargs: dict) -> int:
+    numbers = [a for a in (*values[1:], *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
+    if any(abs(n) > MAX_CHARS for n in numbers):
+        return MAX_CHARS + 1
+    if not values:
+        return 0
+    first = values[0]
+    if name == "join":
+        items = list(first) if isinstance(first, (list, tuple, str)) else []
+        separator = len(str(values[1])) if len(values) > 1 else 0
+        return sum(_length(i) for i in items) + separator * len(items)
+    if name == "replace" and len(values) >= 3:
+        text, old, new = str(first), str(values[1]), str(values[2])
+        return len(text) + (text.count(old) if old else len(text) + 1) * len(new)
+    if name == "format":
+        text = str(first)
+        return MAX_CHARS + 1 if _WIDE.search(text) else len(text) + _arguments_size(tuple(values[1:]))
+    if name == "indent":
+        return _length(first) * (1 + (numbers[0] if numbers else 4))
+    return _length(first) + sum(numbers)
