@@ -377,6 +377,8 @@ def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bi
                                       "accept"), where, lang, code_point(bad))
     if where == "title" and not all(value[lang].strip() for lang in LANGUAGES):
         raise LessonProblem(QT_TR_NOOP("\"title\" must not be empty in either language"))
+    if where in ("caption", "question") and not any(value[lang].strip() for lang in LANGUAGES):
+        raise LessonProblem(QT_TR_NOOP("\"{0}\" is empty in both languages: the class would see nothing"), where)
     return Bilingual(value["ja"], value["en"])
 
 

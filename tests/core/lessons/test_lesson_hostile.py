@@ -68,6 +68,8 @@ def scene_scenario(preset_document) -> dict:
     ({"caption": {"ja": "例", "en": "ex", "fr": "ex"}}, "scene 1: \"caption\" must be an object"),
     ({"caption": {"ja": "例", "en": "a\x1b[31mred"}}, "scene 1: \"caption\" (en) contains a control character"),
     ({"caption": {"ja": "例", "en": "x" * 10_001}}, "scene 1: \"caption\" (en) is 10,001 characters long"),
+    ({"caption": {"ja": "", "en": " \n "}}, "scene 1: \"caption\" is empty in both languages"),
+    ({"question": {"hide": "row", "text": {"ja": " ", "en": ""}}}, "scene 1: \"question\" is empty in both"),
     ({"question": {"hide": "everything", "text": {"ja": "?", "en": "?"}}}, "scene 1: question: \"hide\" must be"),
     ({"question": {"hide": "row"}}, "scene 1: \"question\" must be an object with a text"),
     ({"question": {"hide": "next-token", "text": {"ja": "?", "en": "?"}}}, "scene 1: the question hides the next"),
