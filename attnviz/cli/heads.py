@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+from ..core.research.head_types import MOST_REPEAT
 from .arguments import count, index
 from .research import add_model, load, write_json
 
@@ -12,7 +13,7 @@ def add(sub) -> None:
     parser = sub.add_parser("heads", help="every head's previous-token, induction, duplicate-token, sink and local "
                                           "scores, measured on random tokens repeated once, as JSON or CSV")
     parser.add_argument("--format", choices=["json", "csv"], default="json", help="JSON (default) or CSV")
-    parser.add_argument("--length", type=count("--length", 500), default=50,
+    parser.add_argument("--length", type=count("--length", MOST_REPEAT), default=50,
                         help="how many random tokens, each seen twice (default 50)")
     parser.add_argument("--seed", type=index("seed"), default=0, help="the random tokens' seed (default 0)")
     add_model(parser)

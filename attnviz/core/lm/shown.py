@@ -3,6 +3,7 @@ likeliest next tokens, one layer of a run as a Scenario, a run saved as a model'
 from __future__ import annotations
 
 import math
+import operator
 import re
 from dataclasses import dataclass
 
@@ -43,7 +44,10 @@ def token_limit(model: Model) -> int:
 def check_text(text) -> None:
     """Refuse, before any work, a text no model can read: empty, too long, or not Unicode (a
     command line's bytes that are not UTF-8). Line breaks, tabs and spaces alone are read as they are."""
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str):
+        raise ModelError(QT_TR_NOOP("the text must be one string, not {0}: a list of texts is not run as a batch "
+                                    "(run each text in turn)"), type(text).__name__)
+    if not text:
         raise ModelError(QT_TR_NOOP("the text is empty: type a sentence for the model to read"))
     if len(text) > MAX_MODEL_TEXT:
         raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens here"),
@@ -76,16 +80,25 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
 def encode_ids(model: Model, ids) -> Encoded:
     """Token ids given as they are (a researcher's exact input), each checked against the
     vocabulary, labelled as the next-token list labels them."""
-    ids = tuple(ids)
+    ids = tuple(_token_id(i) for i in ids)
     if not ids:
         raise ModelError(QT_TR_NOOP("give at least one token id"))
     limit = token_limit(model)
     if len(ids) > limit:
         raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"), len(ids), limit)
-    bad = next((i for i in ids if not (isinstance(i, int) and 0 <= i < len(model.output))), None)
+    bad = next((i for i in ids if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(model.output))),
+               None)
     if bad is not None:
         raise ModelError(QT_TR_NOOP("token id {0}: the model's ids go from 0 to {1:,}"), bad, len(model.output) - 1)
     return Encoded("", ids, tuple(shown_label(token_text(model, i)) for i in ids))
+
+
+def _token_id(value):
+    """An id as Python's int: numpy's integers and anything with __index__ are whole numbers; a bool, a
+    float or a text is not, and is left for the range check to refuse by its value."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return value
+    return operator.index(value)
 
 
 def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:

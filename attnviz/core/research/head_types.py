@@ -17,6 +17,7 @@ a head that scores high on one of them does so by position and copying alone.
 """
 from __future__ import annotations
 
+import operator
 import weakref
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ DEFINITIONS = {  # marked for translation: the workbench shows them
     "local": QT_TR_NOOP("the weight on the current token and the two before it"),
 }
 REPEAT = 50   # T: random tokens, each seen twice
+MOST_REPEAT = 500  # the longest T asked for (the command line's --length and the API's length alike)
 # A head is called a type from this score on. Sink and local heads are common (most heads put some
 # weight on the first token and near themselves), so only the clearest are named.
 STRONG = {"previous": 0.4, "induction": 0.4, "duplicate": 0.4, "sink": 0.9, "local": 0.9}
@@ -76,6 +78,8 @@ def repeated_tokens(model: Model, length: int = REPEAT, seed: int = 0) -> tuple[
 def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None, cancelled=None) -> HeadTypes:
     """Every head's scores; a model's own (the default sequence) worked out once a session: they
     depend on neither the text nor the edits, and the overview asks at every refresh."""
+    _check_whole("length", length, 1, MOST_REPEAT)
+    _check_whole("seed", seed, 0, 2**32 - 1)
     default = (length, seed) == (REPEAT, 0)
     if default and model in _KNOWN:
         return _KNOWN[model]
@@ -83,6 +87,13 @@ def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None,
     if default:
         _KNOWN[model] = found
     return found
+
+
+def _check_whole(what: str, value, low: int, high: int) -> None:
+    """The command line's rule for its --length and --seed, for the API too, in the same words."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or not low <= operator.index(value) <= high:
+        from ..lm import ModelError
+        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not a number from {2} to {3}"), what, str(value)[:40], low, high)
 
 
 _KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a model -> its HeadTypes at the defaults
