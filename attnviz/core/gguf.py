@@ -477,7 +477,10 @@ def dequantize(raw: np.ndarray, kind: int) -> np.ndarray:
     """The float32 values of a tensor of type `kind` from its stored bytes (gguf does the work)."""
     quant = TYPES[kind]
     blocks = raw.reshape(-1, quant.block_bytes)
-    if quant.own is not None:
-        return quant.own(blocks)
-    from gguf.quants import dequantize
-    return dequantize(blocks, quant.kind).reshape(-1).astype(np.float32, copy=False)
+    # Random or 0xFF bytes overflow on the way (a scale times a huge value): numpy's warnings would add
+    # lines to the user's terminal; what is not finite is refused by name where the tensor is read.
+    with np.errstate(all="ignore"):
+        if quant.own is not None:
+            return quant.own(blocks)
+        from gguf.quants import dequantize
+        return dequantize(blocks, quant.kind).reshape(-1).astype(np.float32, copy=False)
