@@ -118,4 +118,4 @@ def test_chat_reads_the_text_in_the_models_chat_template(capsys):
 def test_chat_with_a_model_that_has_no_template_is_one_line(capsys, tmp_path):
     gguf_writer.tiny_llama(tmp_path / "t.gguf")
     code, _, err = run(capsys, "model", "hi", "--chat", "--model", str(tmp_path / "t.gguf"))
-    assert code == 2 and err.strip() == "attnviz: error: this model has no chat template"
+    assert code == 2 and err.strip() == f"attnviz: error: {tmp_path / 't.gguf'}: this model has no chat template"

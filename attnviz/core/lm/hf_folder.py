@@ -18,6 +18,7 @@ from safetensors import safe_open
 from ..files import FileProblem, os_problem, problem, read_limited
 from ..messages import QT_TR_NOOP
 from ..scenario import ScenarioError
+from . import fields
 from . import tokens as tk
 from .gguf_file import checked
 from .weights import FAMILIES, Block, Config, Model, Norm
@@ -46,7 +47,7 @@ def load(folder, progress=None) -> Model:
     folder = Path(folder)
     if not (folder / "config.json").is_file():
         raise problem(folder, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
-    config_json = _json(folder / "config.json")
+    config_json = _json(folder / "config.json", fields.CONFIG)
     c = _config(folder, config_json)
     tensors = _Tensors(folder)
     try:
@@ -75,7 +76,7 @@ def load(folder, progress=None) -> Model:
 
 def describe(folder) -> dict:
     folder = Path(folder)
-    config_json = _json(folder / "config.json")
+    config_json = _json(folder / "config.json", fields.CONFIG)
     family = MODEL_TYPES.get(config_json.get("model_type"), config_json.get("model_type", ""))
     tensors = _Tensors(folder)
     try:
@@ -92,15 +93,19 @@ def describe(folder) -> dict:
 
 # ---------------------------------------------------------------- the folder's files
 
-def _json(path: Path) -> dict:
+def _json(path: Path, declared: dict | None = None) -> dict:
+    """The file's JSON object, its `declared` fields (core/lm/fields.py) checked."""
     try:
         value = json.loads(read_limited(path, MAX_CONFIG_BYTES))
     except FileProblem:
         raise
+    except RecursionError:
+        raise problem(path, QT_TR_NOOP("is nested too deeply to be a model's settings")) from None
     except (OSError, ValueError) as e:
         raise problem(path, QT_TR_NOOP("is not valid JSON ({0})"), type(e).__name__) from None
     if not isinstance(value, dict):
         raise problem(path, QT_TR_NOOP("is not a JSON object"))
+    fields.check(path, value, declared or {})
     return value
 
 
@@ -109,7 +114,8 @@ class _Tensors:
 
     def __init__(self, folder: Path):
         index = folder / "model.safetensors.index.json"
-        files = sorted(set(_json(index).get("weight_map", {}).values())) if index.exists() else ["model.safetensors"]
+        named = _json(index, fields.INDEX).get("weight_map", {}) if index.exists() else {"": "model.safetensors"}
+        files = sorted(set(named.values()))
         if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
         self.files, self.where = [], {}
@@ -196,6 +202,9 @@ def _rope_factors(cfg: dict, d_head: int, base: float):
         raise ScenarioError(QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), kind)
     factor, low, high = s["factor"], s["low_freq_factor"], s["high_freq_factor"]
     old = s["original_max_position_embeddings"]
+    if not high > low:  # the smooth stretch between them divides by high - low
+        raise ScenarioError(QT_TR_NOOP("its rope_scaling's high_freq_factor ({0}) must be larger than its "
+                                       "low_freq_factor ({1})"), high, low)
     out = []
     for i in range(0, d_head, 2):
         wavelength = 2 * math.pi * base ** (i / d_head)
@@ -297,7 +306,8 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not path.is_file():
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
-    settings = _json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
+    settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
+        if (folder / "tokenizer_config.json").is_file() else {}
     template = settings.get("chat_template")
     if (folder / "chat_template.jinja").is_file():
         template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")

@@ -75,7 +75,12 @@ class Tokenizer:
         if cancelled is not None and cancelled():
             from .run import Cancelled
             raise Cancelled()
-        found = self.backend.encode(text, add_special_tokens=False)
+        try:
+            found = self.backend.encode(text, add_special_tokens=False)
+        except BaseException as e:  # noqa: B036 (a panic in the Rust side is a BaseException)
+            if not _failed_inside(e):
+                raise
+            raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
         tokens = [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
         return ([Token(self.bos, 0, 0)] if bos and self.bos is not None else []) + tokens
 
@@ -111,6 +116,16 @@ class Tokenizer:
             raise ScenarioError(QT_TR_NOOP("the model's chat template cannot be used: {0}"), str(e)[:200]) from None
 
 
+def _failed_inside(e: BaseException) -> bool:
+    """An error of the tokenizers library, a panic of its Rust side (pyo3's PanicException, a
+    BaseException: a pre-tokenizer's regex that gives up on a text) included; not Ctrl+C."""
+    return isinstance(e, Exception) or type(e).__name__ == "PanicException"
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+
+
 def byte_characters() -> tuple[str, ...]:
     """GPT-2's printable stand-in for each byte, by the byte's value (a space is Ġ, a newline Ċ)."""
     return tuple(sorted(_byte_values(), key=_byte_values().get))
@@ -138,8 +153,10 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
     try:
         backend = Backend.from_str(text)
         plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
-    except Exception as e:  # the Rust side says what is wrong in its own words
-        raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), str(e)[:200]) from None
+    except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
+        if not _failed_inside(e):
+            raise
+        raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
     bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
     eos = eos.get("content") if isinstance(eos, dict) else eos
     byte_level = isinstance(backend.model, BPE) and not backend.model.byte_fallback
@@ -155,6 +172,10 @@ def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, *
     spelling, stand_in = _byte_values(), byte_characters()
     vocab = {t if set(t) <= spelling.keys() else "".join(stand_in[b] for b in t.encode()): i
              for i, t in enumerate(tokens)}
+    bad = next((m for m in merges if not isinstance(m, str) or " " not in m.strip(" ")), None)
+    if bad is not None:  # a merge is two pieces with a space between them
+        raise ScenarioError(QT_TR_NOOP("its merges hold '{0}', which is not two pieces with a space between"),
+                            str(bad)[:40])
     backend = Backend(BPE(vocab, [tuple(m.split(" ", 1)) for m in merges], fuse_unk=False))
     split = SPLITS[pre]
     if split is None:

@@ -1,0 +1,131 @@
+"""What AttnViz reads from a model folder's JSON files, declared field by field: each one's type and
+range, checked at the door, so that a wrong type, a zero or an impossible value is one line naming the
+file and the field, never a traceback from the code that uses it (issue 45's config.json whose
+model_type was a list, rope_scaling's factor 0, an index whose weight_map was a list).
+
+A field absent or null is left to the code that reads it (a default, or "has no ..."); fields AttnViz
+does not read are not looked at.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..files import problem
+from ..messages import QT_TR_NOOP
+
+
+@dataclass(frozen=True)
+class Whole:
+    low: int = 1
+    high: int = 1 << 31
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, int) or isinstance(value, bool) or not self.low <= value <= self.high
+
+    def says(self) -> str:
+        return f"a whole number from {self.low:,} to {self.high:,}"
+
+
+@dataclass(frozen=True)
+class Positive:
+    """A number above 0 and finite."""
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf
+
+    def says(self) -> str:
+        return "a positive number"
+
+
+@dataclass(frozen=True)
+class Text:
+    most: int = 1 << 16
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, str) or len(value) > self.most
+
+    def says(self) -> str:
+        return "a text"
+
+
+@dataclass(frozen=True)
+class Texts:
+    most: int = 1 << 12
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, list) or len(value) > self.most or not all(isinstance(v, str) for v in value)
+
+    def says(self) -> str:
+        return f"a list of at most {self.most:,} texts"
+
+
+@dataclass(frozen=True)
+class Names:
+    """An object of texts to texts (an index's tensor name -> its file)."""
+    most: int = 1 << 20
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, dict) or len(value) > self.most or \
+            not all(isinstance(v, str) for v in value.values())
+
+    def says(self) -> str:
+        return "an object naming each tensor's file"
+
+
+@dataclass(frozen=True)
+class Object:
+    fields: dict
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, dict)
+
+    def says(self) -> str:
+        return "an object"
+
+
+@dataclass(frozen=True)
+class TextOrObject:
+    def wrong(self, value) -> bool:
+        return not isinstance(value, (str, dict))
+
+    def says(self) -> str:
+        return "a text or an object"
+
+
+WHOLE, SIZE = Whole(), Whole(1, 1 << 24)
+ROPE = Object({"rope_type": Text(64), "type": Text(64), "rope_theta": Positive(), "factor": Positive(),
+               "low_freq_factor": Positive(), "high_freq_factor": Positive(),
+               "original_max_position_embeddings": WHOLE})
+CONFIG = {
+    "model_type": Text(64), "vocab_size": SIZE,
+    "hidden_size": SIZE, "n_embd": SIZE, "num_attention_heads": SIZE, "n_head": SIZE,
+    "num_hidden_layers": SIZE, "n_layer": SIZE, "head_dim": SIZE, "num_key_value_heads": SIZE,
+    "intermediate_size": SIZE, "n_inner": SIZE, "max_position_embeddings": WHOLE, "n_positions": WHOLE,
+    "sliding_window": WHOLE, "sliding_window_pattern": SIZE, "layer_types": Texts(),
+    "query_pre_attn_scalar": Positive(), "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
+    "rope_theta": Positive(), "rope_local_base_freq": Positive(), "rope_scaling": ROPE,
+    "rope_parameters": Object({}), "torch_dtype": Text(64), "dtype": Text(64),
+    "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(),
+}
+INDEX = {"weight_map": Names()}
+TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
+
+
+def check(path, document: dict, fields: dict, within: str = "") -> None:
+    """Each declared field of `document` that is there and not null, of its kind (nested objects too)."""
+    for key, kind in fields.items():
+        value = document.get(key)
+        if value is None:
+            continue
+        name = within + key
+        if kind.wrong(value):
+            raise problem(path, QT_TR_NOOP("its {0} is {1}, not {2}"), name, _shown(value), kind.says())
+        if isinstance(kind, Object):
+            check(path, value, kind.fields, name + ".")
+
+
+def _shown(value) -> str:
+    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__.replace("dict", "an object") \
+        .replace("list", "a list")
+    return text if len(text) <= 40 else text[:37] + "..."

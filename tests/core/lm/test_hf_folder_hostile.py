@@ -1,0 +1,109 @@
+"""A Hugging Face folder's JSON files checked at the door (core/lm/fields.py): each hostile value of issue 45
+is refused in one line naming the file and the field; a fuzz of random JSON values finds no other way in."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import lm
+from attnviz.core.lm import fields
+from attnviz.core.scenario import ScenarioError
+
+LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    copy = tmp_path / "llama"
+    shutil.copytree(LLAMA, copy)
+    return copy
+
+
+def edit(path: Path, change) -> None:
+    document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    change(document)
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+
+def refused(folder, says: str) -> str:
+    with pytest.raises(ScenarioError) as e:
+        lm.load(str(folder))
+    message = str(e.value)
+    assert "\n" not in message and says in message, message
+    return message
+
+
+LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+          "original_max_position_embeddings": 8192}
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda c: c.update(model_type=["llama"]), "config.json: its model_type is a list, not a text"),
+    (lambda c: c.update(model_type={"x": 1}), "config.json: its model_type is an object, not a text"),
+    (lambda c: c.update(hidden_size="64"), "its hidden_size is '64', not a whole number"),
+    (lambda c: c.update(num_hidden_layers=0), "its num_hidden_layers is 0, not a whole number from 1"),
+    (lambda c: c.update(rms_norm_eps=-1), "its rms_norm_eps is -1, not a positive number"),
+    (lambda c: c.update(layer_types=[1, 2]), "its layer_types is a list, not a list of at most"),
+    (lambda c: c.update(rope_scaling={**LLAMA3, "factor": 0}), "its rope_scaling.factor is 0, not a positive"),
+    (lambda c: c.update(rope_scaling={**LLAMA3, "low_freq_factor": 4.0}),
+     "high_freq_factor (4.0) must be larger than its low_freq_factor (4.0)"),
+    (lambda c: c.update(rope_scaling=[1]), "its rope_scaling is a list, not an object"),
+])
+def test_a_config_field_of_the_wrong_type_or_range_is_named(folder, change, says):
+    edit(folder / "config.json", change)
+    assert "config.json" in refused(folder, says)
+
+
+def test_a_config_nested_200000_deep_is_refused_not_a_recursion_error(folder):
+    (folder / "config.json").write_text('{"a": ' + "[" * 200_000 + "]" * 200_000 + "}", encoding="utf-8")
+    refused(folder, "config.json: is nested too deeply")
+
+
+@pytest.mark.parametrize("weight_map, says", [
+    ([], "its weight_map is a list"), ({"a": 1, "b": "model.safetensors"}, "its weight_map is an object, not an"),
+    ({"a": ["model.safetensors"]}, "its weight_map is an object, not an object naming"),
+])
+def test_an_index_whose_weight_map_is_not_names_to_files_is_named(folder, weight_map, says):
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}), encoding="utf-8")
+    assert "model.safetensors.index.json" in refused(folder, says)
+
+
+def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_panic(folder):
+    """`(a+)+$` on 5,000 letters: the Rust regex engine panics; that is one line, and the model still loads."""
+    def regex(t):
+        t["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated",
+                              "invert": False}
+    edit(folder / "tokenizer.json", regex)
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match="the tokenizer cannot read this text") as e:
+        lm.encode(model, "a" * 5000 + "!")
+    assert "\n" not in str(e.value)
+
+
+def test_ggufs_merges_without_a_space_are_refused_by_name():
+    from attnviz.core.lm import tokens as tk
+    with pytest.raises(ScenarioError, match="its merges hold 'ab', which is not two pieces"):
+        tk.byte_level_bpe(list(tk.byte_characters()) + ["ab"], ["ab"], "gpt2")
+
+
+VALUES = [None, True, 0, -1, 1, 2**40, 0.5, float("inf"), "", "x" * 70, [], [1], ["a"], {}, {"a": 1}, {"a": "b"}]
+
+
+def test_the_validators_take_any_json_value_and_either_accept_or_name_the_field():
+    """A fuzz: random documents of random values for every declared field; each is accepted or refused
+    with a FileProblem naming its field, never another exception."""
+    rng = np.random.default_rng(0)
+    declared = {**fields.CONFIG, **fields.INDEX, **fields.TOKENIZER_CONFIG}
+    for _ in range(3000):
+        keys = rng.choice(list(declared), size=rng.integers(1, 6), replace=False)
+        document = {str(k): VALUES[rng.integers(len(VALUES))] for k in keys}
+        if "rope_scaling" in document and rng.random() < 0.5:
+            document["rope_scaling"] = {k: VALUES[rng.integers(len(VALUES))] for k in fields.ROPE.fields}
+        try:
+            fields.check("config.json", document, declared)
+        except ScenarioError as e:
+            assert any(f"its {k}" in str(e) for k in (*document, "rope_scaling.")), (document, str(e))
