@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QVBoxLayout
 
 from ...core.explain import fmt
 from ...core.explorers import LinearMap, linear_map, qkv_maps
 from ..common.i18n import tr
-from ..common.lazy import MathView
-from ..common.markup import MathLabel
-from .canvas import Block, Canvas, Shape, Text, Type, colour_of, column, grid, row, space, text, wrapped
-from .sizing import Presenting
+from .canvas import Block, Shape, Text, Type, colour_of, column, grid, row, space, text, wrapped
+from .drawn import DrawnView
 
 BIG = 1.5        # the worked example's numbers and operators, in the view's type
 CELL_EMS = 0.9   # a matrix's cell: its widest number plus this many ems
@@ -27,25 +24,15 @@ TINT = 45        # a column's tint behind W's numbers (alpha of its colour)
 OUTPUT_COLOURS = (("#1459b8", "#7ab8ff"), ("#b34a00", "#ffae5c"))
 
 
-class LinearView(Presenting, MathView):
+class LinearView(DrawnView):
     """The seed's x·W with its shapes and sums, and W_q, W_k, W_v giving q, k, v from the same x."""
 
     reads_document = False  # the seed's own numbers: no edit changes them
 
     def __init__(self, document, parent=None):
-        super().__init__(document, parent)
+        super().__init__(document, "linear", parent)
         self.setObjectName("linearView")
-        self.explanation = MathLabel(objectName="linearExplanation")
-        self.canvas = Canvas(self._lay_out)
-        self.canvas.setObjectName("linearCanvas")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.explanation)
-        layout.addWidget(self.canvas, 1)
         self.retranslate()
-
-    def presentation_changed(self):
-        self.canvas.presenting = self.presenting
-        self.canvas.refit()
 
     def retranslate(self):
         self.explanation.setText(tr(

@@ -9,15 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtWidgets import QVBoxLayout
 
 from ...core.explain import fmt
 from ...core.explorers import Distribution, distribution, next_token_example, temperature_examples
 from ..common.i18n import head_label, tr
-from ..common.lazy import MathView
-from ..common.markup import MathLabel
-from .canvas import Block, Canvas, Type, bar, colour_of, column, grid, row, space, text, wrapped
-from .sizing import Presenting
+from .canvas import Block, Type, bar, colour_of, column, grid, row, space, text, wrapped
+from .drawn import DrawnView
 
 PANEL_GAP = 1.5   # between the panels, in ems
 LABEL_SHARE = 0.3  # a panel's labels take at most this share of its width (a longer one is shortened)
@@ -26,26 +23,16 @@ BAR = ("#21918c", "#35b7ad")  # the bars (light look, dark look): the softmax vi
 DECIMALS = 2      # weights and probabilities, as the heatmaps write them (それ → 魚 0.68)
 
 
-class SoftmaxPlacesView(Presenting, MathView):
+class SoftmaxPlacesView(DrawnView):
     """The three places softmax appears, side by side; the first follows the window's head and query."""
 
     def __init__(self, document, parent=None):
-        super().__init__(document, parent)
+        super().__init__(document, "places", parent)
         self.setObjectName("softmaxPlacesView")
-        self.explanation = MathLabel(objectName="placesExplanation")
-        self.canvas = Canvas(self._lay_out)
-        self.canvas.setObjectName("placesCanvas")
         self.attention: Distribution | None = None  # None: a file of weights only, no scores
         self.masked = 0  # keys the mask hides from the query
         self.caption = ""
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.explanation)
-        layout.addWidget(self.canvas, 1)
         self.retranslate()
-
-    def presentation_changed(self):
-        self.canvas.presenting = self.presenting
-        self.canvas.refit()
 
     def retranslate(self):
         self.explanation.setText(tr(
