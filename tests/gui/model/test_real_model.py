@@ -302,6 +302,28 @@ def test_cancel_while_the_text_is_tokenised_leaves_the_window_as_it_was(window, 
     assert d.scenario.live.changes == before.live.changes and d.scenario.tokens == before.tokens
 
 
+def test_cancel_during_a_chat_template_that_would_run_its_whole_budget_stops_it(window, qtbot, monkeypatch):
+    """Issue 45: a template of nested loops, given all the time and steps in the world here, is stopped by
+    Cancel as it runs (the budget asks at every 4,096 steps), and the window is as it was."""
+    from attnviz.core.lm import template
+    d = open_model(window, qtbot)
+    before = d.scenario
+    settled(window, qtbot)
+    monkeypatch.setattr(template, "STEPS", 10**12)
+    monkeypatch.setattr(template, "SECONDS", 10.0**6)
+    monkeypatch.setattr(window.model.runner.model.tokenizer, "chat_template",
+                        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}")
+    steps = []
+    real = template._Budget._look_up
+    monkeypatch.setattr(template._Budget, "_look_up", lambda self: steps.append(self.steps) or real(self))
+    window.model.run("Another text", chat=True)
+    qtbot.waitUntil(lambda: len(steps) > 3 and window.model.cancel.isVisible(), timeout=60_000)
+    qtbot.mouseClick(window.model.cancel, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "Cancelled" in window.message.text(), timeout=10_000)
+    assert d.scenario is before and not window.model.cancel.isVisible()
+    assert steps[-1] < 10**9  # stopped as it ran, not at the end of its 10¹⁰ steps
+
+
 def test_cancel_during_the_forward_pass_stops_between_layers(window, qtbot, monkeypatch):
     d = open_model(window, qtbot)
     before = d.scenario
