@@ -3226,6 +3226,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} 層、各 {1} ヘッド、{2} 次元です。AttnViz が示せるのは最大 {3} 層、{4} ヘッド、{5} 次元です</translation>
     </message>
     <message>
+        <source>the text must be one string, not {0}: a list of texts is not run as a batch (run each text in turn)</source>
+        <translation>テキストは 1 つの文字列で渡してください（{0} ではなく）。テキストのリストはバッチとしては実行しません（1 つずつ実行してください）</translation>
+    </message>
+    <message>
         <source>the text is empty: type a sentence for the model to read</source>
         <translation>テキストが空です。モデルに読ませる文を入力してください</translation>
     </message>
@@ -3914,6 +3918,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&quot;title&quot; はどちらの言語でも空にできません</translation>
     </message>
     <message>
+        <source>&quot;{0}&quot; is empty in both languages: the class would see nothing</source>
+        <translation>「{0}」が両方の言語で空です：クラスには何も表示されません</translation>
+    </message>
+    <message>
         <source>{0}: unknown key {1} (the keys are: {2})</source>
         <translation>{0}：{1} というキーはありません（キー：{2}）</translation>
     </message>
@@ -4102,6 +4110,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークナイザーには {0:,} 個のトークンがありますが、モデルの埋め込みは {1:,} 行しかありません。トークン 1 つに 1 行が必要です</translation>
     </message>
     <message>
+        <source>is nested too deeply to be a model&apos;s settings</source>
+        <translation>入れ子が深すぎて、モデルの設定として読めません</translation>
+    </message>
+    <message>
         <source>is not valid JSON ({0})</source>
         <translation>正しい JSON ではありません ({0})</translation>
     </message>
@@ -4124,6 +4136,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>holds values that are not numbers (NaN or infinity): the file is damaged</source>
         <translation>数ではない値 (NaN や無限大) が入っています: ファイルが壊れています</translation>
+    </message>
+    <message>
+        <source>its rope_scaling&apos;s high_freq_factor ({0}) must be larger than its low_freq_factor ({1})</source>
+        <translation>rope_scaling の high_freq_factor（{0}）は low_freq_factor（{1}）より大きくなければなりません</translation>
     </message>
     <message>
         <source>its rope_scaling cannot be read</source>
@@ -4150,6 +4166,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>UTF-8 のテキストではありません</translation>
     </message>
     <message>
+        <source>the tokenizer cannot read this text: {0}</source>
+        <translation>トークナイザーがこのテキストを読めません：{0}</translation>
+    </message>
+    <message>
         <source>this model has no chat template</source>
         <translation>このモデルにはチャットテンプレートがありません</translation>
     </message>
@@ -4160,6 +4180,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its tokenizer.json cannot be read: {0}</source>
         <translation>tokenizer.json を読めません: {0}</translation>
+    </message>
+    <message>
+        <source>its merges hold &apos;{0}&apos;, which is not two pieces with a space between</source>
+        <translation>merges に「{0}」があります。空白で区切られた 2 つの部分ではありません</translation>
     </message>
     <message>
         <source>Gemma 3: its terms of use</source>
@@ -4212,6 +4236,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the weight on the current token and the two before it</source>
         <translation>今のトークンとその前の 2 つへの重み</translation>
+    </message>
+    <message>
+        <source>{0}: &apos;{1}&apos; is not a number from {2} to {3}</source>
+        <translation>{0}：&apos;{1}&apos; は {2} から {3} までの数ではありません</translation>
     </message>
     <message>
         <source>the logit lens reads at most {0} tokens (every layer of every position goes through the unembedding); this text is {1}</source>
@@ -4632,6 +4660,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>The same x, another matrix, another vector: one matrix each for the query, the key and the value</source>
         <translation>同じ x でも、別の行列を掛ければ別のベクトル：Query 用・Key 用・Value 用に 1 つずつ</translation>
+    </message>
+    <message>
+        <source>its {0} is {1}, not {2}</source>
+        <translation>{0} が {1} です（{2} である必要があります）</translation>
     </message>
 </context>
 </TS>

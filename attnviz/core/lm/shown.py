@@ -67,7 +67,7 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     try:
         shown = tokenizer.chat(text, cancelled) if chat else text
     except ScenarioError as e:  # the template is the file's: the file is named
-        raise problem(model.path, QT_TR_NOOP("{0}"), str(e)) from None
+        raise problem(model.path, e) from None
     tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS
     limit = token_limit(model)
     if len(tokens) > limit:
