@@ -139,8 +139,7 @@ class _Environment(ImmutableSandboxedEnvironment):
         text = value.__self__
 
         def measured(*args, **kwargs):
-            wide = _WIDE.search(text)
-            _fits(MAX_CHARS + 1 if wide else len(text) + _arguments_size((*args, *kwargs.values())), "str.format")
+            _fits(_formatted_size(text, (*args, *kwargs.values())), "str.format")
             return formatter(*args, **kwargs)
         return measured
 
@@ -166,29 +165,42 @@ def _binop_size(operator: str, left, right) -> int:
     if operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
         return len(left) + len(right)
     if operator == "%" and isinstance(left, str):
-        return MAX_CHARS + 1 if _WIDE.search(left) else len(left) + _arguments_size(right)
+        return _formatted_size(left, right if isinstance(right, (tuple, list)) else (right,))
     return 0
 
 
-def _arguments_size(values) -> int:
-    values = values if isinstance(values, (tuple, list)) else (values,)
-    return sum(_length(v) for v in values)
+# What str methods and filters would make, measured from their arguments (the two share these).
+
+def _formatted_size(text: str, values) -> int:
+    """`text % values` or `text.format(*values)`: a width of millions (or one given as an argument) is refused."""
+    return MAX_CHARS + 1 if _WIDE.search(text) else len(text) + sum(_length(v) for v in values)
+
+
+def _joined_size(items, separator: str) -> int:
+    items = list(items) if isinstance(items, (list, tuple, str)) else []
+    return sum(_length(i) for i in items) + len(separator) * len(items)
+
+
+def _replaced_size(text: str, old: str, new: str) -> int:
+    return len(text) + (text.count(old) if old else len(text) + 1) * len(new)
+
+
+def _numbers(values) -> list[int]:
+    """The whole numbers among `values`: a width or a count of millions is refused before it is made."""
+    numbers = [a for a in values if isinstance(a, int) and not isinstance(a, bool)]
+    return [MAX_CHARS + 1] if any(abs(n) > MAX_CHARS for n in numbers) else numbers
 
 
 def _call_size(obj, args, kwargs) -> int:
-    """A str method's result, from its arguments: a width or a count of millions is refused before it is made."""
-    numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
-    if any(abs(n) > MAX_CHARS for n in numbers):
-        return MAX_CHARS + 1
-    owner = getattr(obj, "__self__", None)
-    if not isinstance(owner, str):
-        return 0
-    name = getattr(obj, "__name__", "")
+    """A call's result, from its arguments; a str method's by what it does."""
+    numbers = _numbers((*args, *kwargs.values()))
+    owner, name = getattr(obj, "__self__", None), getattr(obj, "__name__", "")
+    if not isinstance(owner, str) or numbers == [MAX_CHARS + 1]:
+        return sum(numbers)
     if name == "join" and args:
-        items = list(args[0]) if isinstance(args[0], (list, tuple, str)) else []
-        return sum(_length(i) for i in items) + len(owner) * len(items)
+        return _joined_size(args[0], owner)
     if name == "replace" and len(args) >= 2:
-        return len(owner) + owner.count(str(args[0])) * len(str(args[1])) if args[0] else len(owner) * len(str(args[1]))
+        return _replaced_size(owner, str(args[0]), str(args[1]))
     if name == "expandtabs":
         return len(owner) * (args[0] if args and isinstance(args[0], int) else 8)
     return sum(numbers)
@@ -200,29 +212,22 @@ def _measured(name: str, act):
         values = [a for a in args if not isinstance(a, (Environment, EvalContext, Context))]  # passed by Jinja
         _fits(_filter_size(name, values, kwargs), f"|{name}")
         return act(*args, **kwargs)
-    for attribute in ("jinja_pass_arg",):  # how Jinja knows to pass its environment or context
-        if hasattr(act, attribute):
-            setattr(filtered, attribute, getattr(act, attribute))
+    if hasattr(act, "jinja_pass_arg"):  # how Jinja knows to pass its environment or context
+        filtered.jinja_pass_arg = act.jinja_pass_arg
     return filtered
 
 
 def _filter_size(name: str, values: list, kwargs: dict) -> int:
-    numbers = [a for a in (*values[1:], *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
-    if any(abs(n) > MAX_CHARS for n in numbers):
-        return MAX_CHARS + 1
-    if not values:
-        return 0
+    numbers = _numbers((*values[1:], *kwargs.values()))
+    if not values or numbers == [MAX_CHARS + 1]:
+        return sum(numbers)
     first = values[0]
     if name == "join":
-        items = list(first) if isinstance(first, (list, tuple, str)) else []
-        separator = len(str(values[1])) if len(values) > 1 else 0
-        return sum(_length(i) for i in items) + separator * len(items)
+        return _joined_size(first, str(values[1]) if len(values) > 1 else "")
     if name == "replace" and len(values) >= 3:
-        text, old, new = str(first), str(values[1]), str(values[2])
-        return len(text) + (text.count(old) if old else len(text) + 1) * len(new)
+        return _replaced_size(str(first), str(values[1]), str(values[2]))
     if name == "format":
-        text = str(first)
-        return MAX_CHARS + 1 if _WIDE.search(text) else len(text) + _arguments_size(tuple(values[1:]))
+        return _formatted_size(str(first), values[1:])
     if name == "indent":
         return _length(first) * (1 + (numbers[0] if numbers else 4))
     return _length(first) + sum(numbers)
