@@ -36,13 +36,14 @@ def add(sub) -> None:
     parser.set_defaults(run=run)
 
 
-def open_lesson(name: str):
-    """A built-in lesson's id, or a lesson file's path (a file of that name wins, as for presets)."""
+def open_lesson(name: str, strict: bool = False):
+    """A built-in lesson's id, or a lesson file's path (a file of that name wins, as for presets);
+    `strict` (--check) refuses too what would open but say nothing."""
     if is_builtin(name) and not os.path.exists(name):
         return builtin_lesson(name)
     if not os.path.exists(name) and os.sep not in name and "." not in name:
         raise UsageError(f"'{name}' is neither a built-in lesson ({', '.join(builtin_ids())}) nor a file")
-    return load(name)
+    return load(name, strict)
 
 
 def run(args, out) -> int:
@@ -52,7 +53,7 @@ def run(args, out) -> int:
         return _save(args)
     if args.handout or args.output is not None:
         return _handout(args)
-    lesson = open_lesson(args.lesson)
+    lesson = open_lesson(args.lesson, strict=args.check)
     if args.check:
         _check_model_scenes(lesson)
         out.write(f"{len(lesson.scenes)} scenes\n")

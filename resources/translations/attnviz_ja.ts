@@ -3806,6 +3806,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>settings：&quot;scores_times&quot; は softmax ビューのスコアを何倍かにします。ビューは {0} ではなく softmax にしてください</translation>
     </message>
     <message>
+        <source>&quot;notes&quot; is empty in both languages: write the note, or leave &quot;notes&quot; out</source>
+        <translation>「notes」が両方の言語で空です：ノートを書くか、「notes」を省いてください</translation>
+    </message>
+    <message>
         <source>&quot;{0}&quot; is for a real model&apos;s scene ({{&quot;model&quot;: &quot;TEXT&quot;}}) only</source>
         <translation>&quot;{0}&quot; は本物のモデルの場面（{{&quot;model&quot;: &quot;TEXT&quot;}}）にだけ使えます</translation>
     </message>

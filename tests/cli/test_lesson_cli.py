@@ -191,3 +191,26 @@ def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(cap
                      "scene 4: layer 40 is out of range: the model has layers 0 to 29")
     code, out, _ = run(capsys, "lesson", "real-model", "--check")
     assert code == 0 and out == f"{len(builtin_lesson('real-model').scenes)} scenes\n"
+
+
+def test_check_refuses_a_note_written_empty_in_both_languages_that_opening_accepts(capsys, tmp_path):
+    document = json.loads(dumps(builtin_lesson("attention")))
+    document["scenes"][2]["notes"] = {"ja": " ", "en": ""}
+    path = tmp_path / "mine.attnviz-lesson.json"
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    code, out, err = run(capsys, "lesson", path, "--check")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "scene 3: \"notes\" is empty in both languages" in err, err
+    assert load(path).scenes[2].notes.en == ""  # a file saved before this rule still opens
+
+
+def test_a_scene_without_notes_is_saved_without_them_and_checks(capsys, tmp_path):
+    lesson = builtin_lesson("why-it-works")
+    silent = [i for i, s in enumerate(lesson.scenes) if not (s.notes.ja or s.notes.en)]
+    assert silent  # the lesson has scenes whose notes are empty
+    out = tmp_path / "mine.attnviz-lesson.json"
+    assert run(capsys, "lesson", "why-it-works", "--save", out) == (0, "", "")
+    entries = json.loads(out.read_text(encoding="utf-8"))["scenes"]
+    assert [i for i, e in enumerate(entries) if "notes" not in e] == silent
+    assert run(capsys, "lesson", out, "--check")[:2] == (0, f"{len(lesson.scenes)} scenes\n")
+    assert load(out) == lesson

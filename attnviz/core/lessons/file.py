@@ -69,9 +69,10 @@ QUESTION_KEYS = ("hide", "text", "why")
 
 # ---------------------------------------------------------------- reading
 
-def load(path) -> Lesson:
+def load(path, strict: bool = False) -> Lesson:
     """The lesson in the file `path`; its scenario files are looked for in its folder. Every failure
-    is a FileProblem naming the file (and the scene)."""
+    is a FileProblem naming the file (and the scene). `strict` (--check) also refuses what opens but
+    says nothing: a note written empty in both languages."""
     if os.path.isdir(path):
         raise problem(path, QT_TR_NOOP("is a folder, not a lesson file"))
     size = regular_file(path).st_size  # a pipe or a device refused before anything opens it
@@ -79,7 +80,7 @@ def load(path) -> Lesson:
         raise problem(path, _too_large(size))
     data = read_limited(path, MAX_FILE_BYTES)
     try:
-        return loads(data, os.path.dirname(os.path.abspath(path)))
+        return loads(data, os.path.dirname(os.path.abspath(path)), strict)
     except (AttnVizError, RecursionError, MemoryError) as e:
         if isinstance(e, RecursionError):
             e = AttnVizError(QT_TR_NOOP("nested far too deeply to be a lesson"))
@@ -88,7 +89,7 @@ def load(path) -> Lesson:
         raise problem(path, e) from None
 
 
-def loads(text: str | bytes, folder: str | None = None) -> Lesson:
+def loads(text: str | bytes, folder: str | None = None, strict: bool = False) -> Lesson:
     """A lesson from its JSON text; `folder` is where its scenario files are (None: it may name none).
     Raises LessonError naming the scene and what is wrong."""
     data = text.encode("utf-8") if isinstance(text, str) else text
@@ -96,7 +97,7 @@ def loads(text: str | bytes, folder: str | None = None) -> Lesson:
         raise _too_large(len(data))
     document = _parse(data)
     _check_depth(document)
-    return _lesson(document, folder)
+    return _lesson(document, folder, strict)
 
 
 def _too_large(size: int) -> LessonError:
@@ -142,7 +143,7 @@ def _check_depth(document) -> None:
             stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
-def _lesson(document, folder: str | None) -> Lesson:
+def _lesson(document, folder: str | None, strict: bool) -> Lesson:
     try:
         lesson_id, title, scenes = _header(document)
     except LessonProblem as e:
@@ -151,7 +152,7 @@ def _lesson(document, folder: str | None) -> Lesson:
     read = []
     for index, entry in enumerate(scenes):
         try:
-            scene = _scene(entry)
+            scene = _scene(entry, strict)
         except LessonProblem as e:
             raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
         if scene.scenario.kind != "model":  # a real model's scene is checked against the model when it runs
@@ -186,7 +187,7 @@ def _header(document) -> tuple:
     return lesson_id, title, scenes
 
 
-def _scene(entry) -> Scene:
+def _scene(entry, strict: bool = False) -> Scene:
     if not isinstance(entry, dict):
         raise LessonProblem(QT_TR_NOOP("must be an object with a scenario, a view and a caption"))
     _known_keys(entry, SCENE_KEYS, Phrase(QT_TR_NOOP("the scene")))
@@ -220,10 +221,13 @@ def _scene(entry) -> Scene:
     if settings.scores_times is not None and view != "softmax":
         raise LessonProblem(QT_TR_NOOP("settings: \"scores_times\" multiplies the softmax view's scores: the view "
                                        "must be softmax, not {0}"), view)
+    notes = _bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True)
+    if strict and "notes" in entry and not (notes.ja.strip() or notes.en.strip()):
+        raise LessonProblem(QT_TR_NOOP("\"notes\" is empty in both languages: write the note, or leave \"notes\" out"))
     return Scene(
         scenario=scenario,
         caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
-        notes=_bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True),
+        notes=notes,
         view=view, head=head, query=_query(entry.get("query")), settings=settings,
         step=step, question=_question(entry.get("question")),
         compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off, move_q=move_q)
@@ -416,7 +420,8 @@ def _scene_document(scene: Scene) -> dict:
     if scene.step is not None:
         entry["step"] = scene.step
     entry["caption"] = _texts(scene.caption)
-    entry["notes"] = _texts(scene.notes)
+    if scene.notes.ja or scene.notes.en:
+        entry["notes"] = _texts(scene.notes)
     if scene.question is not None:
         entry["question"] = {"hide": scene.question.hide, "text": _texts(scene.question.text)}
         if scene.question.why.ja or scene.question.why.en:
