@@ -70,7 +70,7 @@ def regular_file(path) -> os.stat_result:
     except (OSError, ValueError) as e:
         raise os_problem(path, e) from None
     if stat.S_ISDIR(info.st_mode):
-        raise problem(path, QT_TR_NOOP("is a folder, not a scenario file"))
+        raise problem(path, QT_TR_NOOP("is a folder, not a file"))
     if not stat.S_ISREG(info.st_mode):
         raise problem(path,
                       QT_TR_NOOP("is not a regular file (a pipe, a device or a socket): AttnViz opens files only"))

@@ -2994,10 +2994,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>使えません（{0}）</translation>
     </message>
     <message>
-        <source>is a folder, not a scenario file</source>
-        <translation>フォルダーで、シナリオファイルではありません</translation>
-    </message>
-    <message>
         <source>is not a regular file (a pipe, a device or a socket): AttnViz opens files only</source>
         <translation>通常のファイルではありません（パイプ・デバイス・ソケット）。AttnViz はファイルしか開きません</translation>
     </message>
@@ -3150,10 +3146,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} が 1 つの値ではなくリストです</translation>
     </message>
     <message>
-        <source>its {0} is {1!r}, not a positive whole number</source>
-        <translation>{0} が正の整数ではなく {1!r} です</translation>
-    </message>
-    <message>
         <source>its {0} is {1!r}, not a positive number</source>
         <translation>{0} が正の数ではなく {1!r} です</translation>
     </message>
@@ -3196,10 +3188,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its {0} does not give one value per token</source>
         <translation>{0} がトークンごとに 1 つの値になっていません</translation>
-    </message>
-    <message>
-        <source>its {0} is {1!r}, not true or false</source>
-        <translation>{0} が true でも false でもなく {1!r} です</translation>
     </message>
     <message>
         <source>its {0} is {1!r}, not a token id from 0 to {2:,}</source>

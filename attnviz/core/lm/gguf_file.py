@@ -22,6 +22,7 @@ from ..files import problem
 from ..gguf import GGUF, TYPES
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
+from . import fields
 from . import tokens as tk
 from .weights import FAMILIES, Block, Config, Model, Norm
 
@@ -39,6 +40,7 @@ def load(path, progress=None) -> Model:
     """The model in GGUF file `path`; `progress(done, total)` is called as blocks are dequantised."""
     g = GGUF(path)
     try:
+        fields.check_gguf(g)
         config = _config(g)
         settings = _tokenizer_settings(g)
         _check_shapes(g, config, settings.size)
@@ -54,7 +56,7 @@ def load(path, progress=None) -> Model:
         if "rope_freqs.weight" in g.tensors and config.family == "llama":  # Llama 3's stretched slow pairs
             config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
         return Model(config, embedding, blocks, _norm(g, config, "output_norm"), output, tokenizer, Path(path),
-                     positions, licence=_text(g, "general.license"))
+                     positions, licence=_setting(g, "general.license", ""))
     finally:
         g.close()
 
@@ -63,10 +65,11 @@ def describe(path) -> dict:
     """What the list of models says of a file, from its header only: family, parameters, storage."""
     g = GGUF(path)
     try:
+        fields.check_gguf(g)
         family = _setting(g, "general.architecture", "")
         params = sum(t.size for t in g.tensors.values())
         return {"family": family, "parameters": params, "quantisation": _quantisation(g),
-                "licence": _text(g, "general.license"), "name": _text(g, "general.name"),
+                "licence": _setting(g, "general.license", ""), "name": _setting(g, "general.name", ""),
                 "chat": "tokenizer.chat_template" in g.fields}
     finally:
         g.close()
@@ -75,36 +78,12 @@ def describe(path) -> dict:
 # ---------------------------------------------------------------- at the door: every value checked
 
 def _setting(g: GGUF, key: str, default=_REQUIRED):
-    """The one value (number, text, true/false) of `key`; a list there is refused unbuilt."""
-    field = g.fields.get(key)
-    if field is None:
+    """The value of `key`, of the kind fields.GGUF declares (checked at the door); `default` when absent."""
+    if key not in g.fields:
         if default is _REQUIRED:
             raise problem(g.path, QT_TR_NOOP("has no {0}: not a model AttnViz can run"), key)
         return default
-    if field.is_list:
-        raise problem(g.path, QT_TR_NOOP("its {0} is a list, not one value"), key)
     return g.metadata[key]
-
-
-def _text(g: GGUF, key: str) -> str:
-    value = _setting(g, key, "")
-    return value if isinstance(value, str) else ""
-
-
-def _whole(g: GGUF, key: str, default=_REQUIRED) -> int:
-    """A size: a whole number of at least 1 (not true/false, not 2.7)."""
-    value = _setting(g, key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive whole number"), key, value)
-    return value
-
-
-def _positive(g: GGUF, key: str, default: float) -> float:
-    """A setting such as RoPE's base: a finite number above 0 (not NaN, not infinity)."""
-    value = _setting(g, key, default)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf:
-        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a positive number"), key, value)
-    return float(value)
 
 
 def _quantisation(g: GGUF) -> str:
@@ -123,7 +102,7 @@ def _config(g: GGUF) -> Config:
     if arch not in FAMILIES:
         raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
                       arch, ", ".join(FAMILIES))
-    size = lambda key, *default: _whole(g, f"{arch}.{key}", *default)  # noqa: E731
+    size = lambda key, *default: _setting(g, f"{arch}.{key}", *default)  # noqa: E731
     d, heads = size("embedding_length"), size("attention.head_count")
     d_head = size("attention.key_length", size("rope.dimension_count", max(1, d // heads)))
     if size("attention.value_length", d_head) != d_head:
@@ -138,10 +117,10 @@ def _config(g: GGUF) -> Config:
     config = Config(
         family=arch, n_layers=n_layers, d=d, d_ff=size("feed_forward_length"), n_heads=heads,
         n_kv_heads=size("attention.head_count_kv", heads), d_head=d_head,
-        eps=_positive(g, f"{arch}.attention.layer_norm_{'epsilon' if arch == 'gpt2' else 'rms_epsilon'}",
-                      1e-5 if arch == "gpt2" else 1e-6),
+        eps=float(_setting(g, f"{arch}.attention.layer_norm_{'epsilon' if arch == 'gpt2' else 'rms_epsilon'}",
+                           1e-5 if arch == "gpt2" else 1e-6)),
         context=size("context_length", 2048), name=model_name(g.path),
-        rope_base=0.0 if arch == "gpt2" else _positive(g, f"{arch}.rope.freq_base", 10000.0),
+        rope_base=0.0 if arch == "gpt2" else float(_setting(g, f"{arch}.rope.freq_base", 10000.0)),
         rope_base_local=GEMMA3_LOCAL_BASE if gemma else None, rope_halves=arch != "llama",
         window=window, sliding=tuple((i + 1) % GEMMA3_GLOBAL_EVERY != 0 for i in range(n_layers)) if gemma else (),
         embed_scale=math.sqrt(d) if gemma else 1.0, quant=_quantisation(g))
@@ -199,18 +178,11 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
                       pre, ", ".join(tk.SPLITS))
-    add_bos = _flag(g, "tokenizer.ggml.add_bos_token", kind == "llama")
+    add_bos = _setting(g, "tokenizer.ggml.add_bos_token", kind == "llama")
     bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
-                              _flag(g, "tokenizer.ggml.add_space_prefix", True))
-
-
-def _flag(g: GGUF, key: str, default: bool) -> bool:
-    value = _setting(g, key, default)
-    if not isinstance(value, bool):
-        raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not true or false"), key, value)
-    return value
+                              _setting(g, "tokenizer.ggml.add_space_prefix", True))
 
 
 def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
@@ -218,7 +190,7 @@ def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
     value = _setting(g, key, _REQUIRED if needed else None)
     if value is None or (value == -1 and not needed and type(value) is int):
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n_tokens:
+    if not 0 <= value < n_tokens:
         raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, value,
                       n_tokens - 1)
     return value
@@ -277,7 +249,7 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
     m = g.metadata
     tokens = m["tokenizer.ggml.tokens"]
     types = m["tokenizer.ggml.token_type"] if "tokenizer.ggml.token_type" in g.fields else None
-    template = _text(g, "tokenizer.chat_template") or None
+    template = _setting(g, "tokenizer.chat_template", "") or None
     try:
         if s.kind == "gpt2":
             return tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, bos=s.bos, eos=s.eos,

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from safetensors import safe_open
 
-from ..files import FileProblem, os_problem, problem, read_limited
+from ..files import FileProblem, problem, read_limited
 from ..messages import QT_TR_NOOP
 from ..scenario import ScenarioError
 from . import fields
@@ -93,15 +93,17 @@ def describe(folder) -> dict:
 
 # ---------------------------------------------------------------- the folder's files
 
-def _json(path: Path, declared: dict | None = None) -> dict:
+def _json(path: Path, declared: dict | None = None, most: int = MAX_CONFIG_BYTES) -> dict:
     """The file's JSON object, its `declared` fields (core/lm/fields.py) checked."""
+    return _parsed(path, read_limited(path, most), declared)
+
+
+def _parsed(path: Path, data: bytes, declared: dict | None) -> dict:
     try:
-        value = json.loads(read_limited(path, MAX_CONFIG_BYTES))
-    except FileProblem:
-        raise
+        value = json.loads(data)
     except RecursionError:
         raise problem(path, QT_TR_NOOP("is nested too deeply to be a model's settings")) from None
-    except (OSError, ValueError) as e:
+    except ValueError as e:
         raise problem(path, QT_TR_NOOP("is not valid JSON ({0})"), type(e).__name__) from None
     if not isinstance(value, dict):
         raise problem(path, QT_TR_NOOP("is not a JSON object"))
@@ -312,10 +314,12 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
     if (folder / "chat_template.jinja").is_file():
         template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")
     try:
-        text = read_limited(path, tk.MAX_TOKENIZER_BYTES).decode("utf-8")
-        return tk.from_json(text, template if isinstance(template, str) else None, settings.get("eos_token"))
-    except OSError as e:
-        raise os_problem(path, e) from None
+        data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
+        _parsed(path, data, fields.TOKENIZER)
+        return tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
+                            settings.get("eos_token"))
+    except FileProblem:
+        raise
     except (ScenarioError, UnicodeDecodeError) as e:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
 

@@ -84,6 +84,27 @@ def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_pani
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize("change, says", [
+    (lambda t: t["model"].update(merges=[["a", "b"]] * 1_100_000),
+     "its model.merges is a list, not a list of at most 1,048,576 entries"),
+    (lambda t: t["model"].update(vocab="all of them"), "its model.vocab is 'all of them', not a list or an object"),
+    (lambda t: t["model"].update(type=["BPE"]), "its model.type is a list, not a text"),
+    (lambda t: t.update(model=[]), "its model is a list, not an object"),
+    (lambda t: t.update(added_tokens={"a": 1}), "its added_tokens is an object, not a list of at most"),
+    (lambda t: t.update(pre_tokenizer="split"), "its pre_tokenizer is 'split', not an object"),
+])
+def test_a_tokenizer_json_field_of_the_wrong_type_or_size_is_named_before_tokenizers_reads_it(folder, change, says):
+    edit(folder / "tokenizer.json", change)
+    assert "tokenizer.json" in refused(folder, says)
+
+
+def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
+    (folder / "tokenizer.json").write_text("[1, 2]", encoding="utf-8")
+    refused(folder, "tokenizer.json: is not a JSON object")
+    (folder / "tokenizer.json").write_text("[" * 100_000, encoding="utf-8")
+    refused(folder, "tokenizer.json: is nested too deeply")
+
+
 def test_ggufs_merges_without_a_space_are_refused_by_name():
     from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError, match="its merges hold 'ab', which is not two pieces"):
@@ -97,13 +118,15 @@ def test_the_validators_take_any_json_value_and_either_accept_or_name_the_field(
     """A fuzz: random documents of random values for every declared field; each is accepted or refused
     with a FileProblem naming its field, never another exception."""
     rng = np.random.default_rng(0)
-    declared = {**fields.CONFIG, **fields.INDEX, **fields.TOKENIZER_CONFIG}
+    declared = {**fields.CONFIG, **fields.INDEX, **fields.TOKENIZER_CONFIG, **fields.TOKENIZER}
     for _ in range(3000):
         keys = rng.choice(list(declared), size=rng.integers(1, 6), replace=False)
         document = {str(k): VALUES[rng.integers(len(VALUES))] for k in keys}
         if "rope_scaling" in document and rng.random() < 0.5:
             document["rope_scaling"] = {k: VALUES[rng.integers(len(VALUES))] for k in fields.ROPE.fields}
+        if "model" in document and rng.random() < 0.5:
+            document["model"] = {k: VALUES[rng.integers(len(VALUES))] for k in fields.TOKENIZER["model"].fields}
         try:
             fields.check("config.json", document, declared)
         except ScenarioError as e:
-            assert any(f"its {k}" in str(e) for k in (*document, "rope_scaling.")), (document, str(e))
+            assert any(f"its {k}" in str(e) for k in (*document, "rope_scaling.", "model.")), (document, str(e))
