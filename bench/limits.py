@@ -8,7 +8,7 @@ Each file sits at one of the limits (core/summary.py: MAX_MODEL_CELLS, MAX_MODEL
 MAX_ROLLOUT; core/formats/npz.py: MAX_INFLATED; core/scenario.py: the limits of one layer) and is
 written layer by layer (the largest is 1 GB on disk, never in memory). Every command runs in a
 fresh process, as a user runs it; the table gives its wall time and peak memory. The promise
-(README, "The limits"): every command answers within 30 s on a busy two-core machine.
+(docs/user.md, "The limits"): every command answers within 30 s on a busy two-core machine.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ or transformers):
 
 It writes `tokens` (strings), `weights` (layers × heads × tokens × tokens) and `causal` (whether
 each token sees only the tokens before it: true for GPT-style decoders, false for BERT-style
-encoders; AttnViz draws the mask accordingly), the format AttnViz opens (see the README, "Your
+encoders; AttnViz draws the mask accordingly), the format AttnViz opens (see docs/user.md, "Your
 own model"). Only numbers and strings: no pickles.
 """
 import argparse

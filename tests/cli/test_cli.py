@@ -166,9 +166,9 @@ def options_of(parser):
 
 
 def readme_commands():
-    """{command: the README's "The command line" lines for it}, "" for the window's."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## The command line", 1)[1].split("```", 2)[1]
+    """{command: the researchers' guide's "The command line" lines for it}, "" for the window's."""
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "researcher.md").read_text(encoding="utf-8")
+    block = guide.split("## The command line", 1)[1].split("```text", 1)[1].split("```", 1)[0]
     entries = {}
     for line in block.strip().splitlines():
         if line.startswith("attnviz"):
@@ -192,7 +192,7 @@ def test_attnviz_help_lists_every_command_with_what_it_does(capsys):
         assert f"attnviz {name} " in attnviz.cli.__doc__, name  # the module's docstring: the same list
 
 
-def test_the_readmes_command_block_names_every_command_and_option_and_no_other():
+def test_the_guides_command_block_names_every_command_and_option_and_no_other():
     import re
     written = readme_commands()
     assert set(written) == set(parsers())

@@ -133,9 +133,9 @@ def test_a_newer_huge_or_deep_lesson_file_is_refused(capsys, tmp_path):
     one_line_refusal(*run(capsys, "lesson", path, "--check"), "200 MB is too large for a lesson (the most is 16 MB)")
 
 
-def test_the_readmes_example_lesson_checks(capsys, tmp_path):
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    example = readme.split("## Lessons", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+def test_the_teachers_guides_example_lesson_checks(capsys, tmp_path):
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "teacher.md").read_text(encoding="utf-8")
+    example = guide.split("## Lessons", 1)[1].split("```json", 1)[1].split("```", 1)[0]
     path = tmp_path / "mine.attnviz-lesson.json"
     path.write_text(example, encoding="utf-8")
     assert run(capsys, "lesson", path, "--check") == (0, "2 scenes\n", "")

@@ -11,7 +11,7 @@ memory costs some 5 ms per 2 MB, 76,000 faults in a 4,096-token pass that took 7
 
 So AttnViz, as it starts (one_heap), has every thread allocate from one heap and nothing mmapped,
 and each pass asks glibc to keep as much freed memory as the pass itself holds (keep_freed); the
-most asked for stays for the rest of the process, as the README says. Elsewhere than glibc
+most asked for stays for the rest of the process, as docs/bench/RESULTS.md says. Elsewhere than glibc
 (Windows, macOS) nothing changes.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What AttnViz reads from a model folder's JSON files and a GGUF file's metadata, declared field by
 field: each one's type and range, checked at the door, so that a wrong type, a zero or an impossible
-value is one line naming the file and the field, never a traceback from the code that uses it (issue 45's config.json whose
-model_type was a list, rope_scaling's factor 0, an index whose weight_map was a list).
+value is one line naming the file and the field, never a traceback from the code that uses it (a
+config.json whose model_type was a list, rope_scaling's factor 0, an index whose weight_map was a list).
 
 A field absent or null is left to the code that reads it (a default, or "has no ..."); fields AttnViz
 does not read are not looked at.
