@@ -66,39 +66,55 @@ def holds_scenario(arrays: Arrays) -> bool:
 
 def load(path: Path, arrays: Arrays) -> tuple[Scenario, dict]:
     """A scenario saved as .npz: its header document, with the arrays put back in place."""
+    document = _header(path, arrays)
+    array = _Reader(arrays)
+    heads = document.get("heads")
+    if isinstance(heads, list) and len(heads) <= MAX_HEADS and "weights" not in document and \
+            "projection" not in document:
+        _put_heads(heads, array)
+    if "weights" in document:
+        document["weights"] = array("weights", 3)
+    if isinstance(document.get("projection"), dict):
+        document["projection"].update({m: array(f"projection_{m}", 2) for m in PROJECTION_MATRICES})
+    return scenario_from_dict(document), meta_of(document)
+
+
+def _header(path: Path, arrays: Arrays) -> dict:
     info = arrays.info(HEADER)
     if info.ndim != 1 or info.dtype != np.uint8 or info.nbytes > MAX_HEADER_BYTES:
         raise problem(path, QT_TR_NOOP("its scenario header is damaged"))
     document = parse_json(arrays.read(HEADER).tobytes(), path)
     if not isinstance(document, dict):
         raise problem(path, QT_TR_NOOP("its scenario header is damaged"))
-    read = 0
+    return document
 
-    def array(name, ndim):
-        """A numeric array of `ndim` axes, its type and size checked before it is read."""
-        nonlocal read
-        if name not in arrays:
+
+class _Reader:
+    """The file's numeric arrays, each one's type and size checked before it is read, and all of them
+    together held to what a scenario may have."""
+
+    def __init__(self, arrays: Arrays):
+        self.arrays, self.read = arrays, 0
+
+    def __call__(self, name: str, ndim: int) -> np.ndarray:
+        if name not in self.arrays:
             raise ScenarioError(QT_TR_NOOP("the array '{0}' is missing"), name)
-        info = arrays.info(name)
+        info = self.arrays.info(name)
         if info.dtype.kind not in "iuf" or info.ndim != ndim:
             raise ScenarioError(QT_TR_NOOP("the array '{0}' holds {1} {2}, not numbers of {3} axes"),
                                 name, info.dtype, info.shape, ndim)
-        read += math.prod(info.shape)
-        if read > MAX_VALUES + MAX_GIVEN_CELLS:
+        self.read += math.prod(info.shape)
+        if self.read > MAX_VALUES + MAX_GIVEN_CELLS:
             raise ScenarioError(QT_TR_NOOP("holds more than the {0:,} numbers a scenario may have"), MAX_VALUES)
-        return arrays.read(name)
-    heads = document.get("heads")
-    if isinstance(heads, list) and len(heads) <= MAX_HEADS and "weights" not in document and \
-            "projection" not in document:
-        stacked = {m: array(m, 3) for m in "qkv"} if all(m in arrays for m in "qkv") else None
-        if stacked and any(len(a) != len(heads) for a in stacked.values()):
-            raise ScenarioError(QT_TR_NOOP("q, k and v hold {0} heads; the scenario has {1}"),
-                                len(stacked['q']), len(heads))
-        for i, entry in enumerate(heads):
-            if isinstance(entry, dict):
-                entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}", 2) for m in "qkv"})
-    if "weights" in document:
-        document["weights"] = array("weights", 3)
-    if isinstance(document.get("projection"), dict):
-        document["projection"].update({m: array(f"projection_{m}", 2) for m in PROJECTION_MATRICES})
-    return scenario_from_dict(document), meta_of(document)
+        return self.arrays.read(name)
+
+
+def _put_heads(heads: list, array: _Reader) -> None:
+    """Each head entry's q, k and v: from the stacked arrays q, k, v (one slice per head) or q_0, k_0, ..."""
+    stacked = {m: array(m, 3) for m in "qkv"} if all(m in array.arrays for m in "qkv") else None
+    if stacked and any(len(a) != len(heads) for a in stacked.values()):
+        raise ScenarioError(QT_TR_NOOP("q, k and v hold {0} heads; the scenario has {1}"),
+                            len(stacked['q']), len(heads))
+    for i, entry in enumerate(heads):
+        if isinstance(entry, dict):
+            entry.update({m: stacked[m][i] if stacked else array(f"{m}_{i}", 2) for m in "qkv"})

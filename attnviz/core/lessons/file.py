@@ -194,26 +194,11 @@ def _scene(entry, strict: bool = False) -> Scene:
     for key in ("scenario", "caption"):
         if key not in entry:
             raise LessonProblem(QT_TR_NOOP("\"{0}\" missing"), key)
-    view = entry.get("view", "head")
-    if view not in VIEWS:
-        raise LessonProblem(QT_TR_NOOP("unknown view {0} (the views are: {1})"), _short(view), ", ".join(VIEWS))
-    compare = entry.get("compare")
-    if (view == "compare") != (compare is not None):
-        raise LessonProblem(QT_TR_NOOP("the view \"compare\" needs \"compare\" (the other scenario), and only it "
-                                       "has one"))
+    view, compare = _view(entry)
     head = entry.get("head", 0)
     if not _is_whole(head):
         raise LessonProblem(QT_TR_NOOP("\"head\" must be a head number (0, 1, ...), not {0}"), _short(head))
-    step = entry.get("step")
-    if step is not None and (not _is_whole(step) or step not in STEPS):
-        raise LessonProblem(QT_TR_NOOP("\"step\" must be a guided step from {0} to {1}, not {2}"),
-                            STEPS[0], STEPS[-1], _short(step))
-    if step is not None and view not in STEP_VIEWS:
-        raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
-                            ", ".join(STEP_VIEWS))
-    if step is not None and view != "layer" and step not in ROW_STEPS:
-        raise LessonProblem(QT_TR_NOOP("step {0} is a layer's own: only the view layer shows it (the view {1} shows "
-                                       "steps {2} to {3})"), step, view, ROW_STEPS[0], ROW_STEPS[-1])
+    step = _step(entry.get("step"), view)
     scenario = _ref(entry["scenario"], "scenario")
     layer, off = _model_part(entry, scenario, view)
     settings = _settings(entry.get("settings", {}))
@@ -221,16 +206,49 @@ def _scene(entry, strict: bool = False) -> Scene:
     if settings.scores_times is not None and view != "softmax":
         raise LessonProblem(QT_TR_NOOP("settings: \"scores_times\" multiplies the softmax view's scores: the view "
                                        "must be softmax, not {0}"), view)
-    notes = _bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True)
-    if strict and "notes" in entry and not (notes.ja.strip() or notes.en.strip()):
-        raise LessonProblem(QT_TR_NOOP("\"notes\" is empty in both languages: write the note, or leave \"notes\" out"))
     return Scene(
         scenario=scenario,
         caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
-        notes=notes,
-        view=view, head=head, query=_query(entry.get("query")), settings=settings,
+        notes=_notes(entry, strict), view=view, head=head, query=_query(entry.get("query")), settings=settings,
         step=step, question=_question(entry.get("question")),
         compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off, move_q=move_q)
+
+
+def _view(entry: dict) -> tuple:
+    """(the view, the other scenario of a comparison or None)."""
+    view = entry.get("view", "head")
+    if view not in VIEWS:
+        raise LessonProblem(QT_TR_NOOP("unknown view {0} (the views are: {1})"), _short(view), ", ".join(VIEWS))
+    compare = entry.get("compare")
+    if (view == "compare") != (compare is not None):
+        raise LessonProblem(QT_TR_NOOP("the view \"compare\" needs \"compare\" (the other scenario), and only it "
+                                       "has one"))
+    return view, compare
+
+
+def _step(step, view: str):
+    """The guided step the scene opens at (None: all of the row), one that `view` shows."""
+    if step is None:
+        return None
+    if not _is_whole(step) or step not in STEPS:
+        raise LessonProblem(QT_TR_NOOP("\"step\" must be a guided step from {0} to {1}, not {2}"),
+                            STEPS[0], STEPS[-1], _short(step))
+    if view not in STEP_VIEWS:
+        raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
+                            ", ".join(STEP_VIEWS))
+    if view != "layer" and step not in ROW_STEPS:
+        raise LessonProblem(QT_TR_NOOP("step {0} is a layer's own: only the view layer shows it (the view {1} shows "
+                                       "steps {2} to {3})"), step, view, ROW_STEPS[0], ROW_STEPS[-1])
+    return step
+
+
+def _notes(entry: dict, strict: bool) -> Bilingual:
+    """The scene's notes (none: empty); `strict` refuses notes written but empty in both languages."""
+    notes = _bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True)
+    if strict and "notes" in entry and not (notes.ja.strip() or notes.en.strip()):
+        raise LessonProblem(QT_TR_NOOP("\"notes\" is empty in both languages: write the note, or leave \"notes\" "
+                                       "out"))
+    return notes
 
 
 def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:

