@@ -269,6 +269,23 @@ def _texts(value) -> dict:
 
 def validate(s: Scenario) -> None:
     _check_tokens(s.tokens)
+    _check_size(s)
+    for index, head in enumerate(s.heads):
+        _check_head(index, head, s.tokens, s.weights_only)
+    if s.weights_only:
+        _check_given(s)
+    _check_texts(s)
+    _check_settings(s.settings, s.tokens)
+    if s.projection is not None:
+        check_projection(s.projection, s.tokens, len(s.heads))
+    if s.focus is not None and not (isinstance(s.focus, int) and not isinstance(s.focus, bool)
+                                    and 0 <= s.focus < s.n):
+        raise ScenarioError(QT_TR_NOOP("the story's query {0!r} is not a token position (0 to {1})"),
+                            s.focus, s.n - 1)
+
+
+def _check_size(s: Scenario) -> None:
+    """Heads, cells and numbers within what AttnViz shows, before any of them is looked at."""
     if not s.heads:
         raise ScenarioError(QT_TR_NOOP("the scenario has no heads: add at least one head with q, k and v"))
     if len(s.heads) > MAX_HEADS:
@@ -280,10 +297,10 @@ def validate(s: Scenario) -> None:
     if count_values(s, given=False) > MAX_VALUES:
         raise ScenarioError(QT_TR_NOOP("the scenario holds {0:,} numbers; the most is {1:,}"),
                             count_values(s, given=False), MAX_VALUES)
-    for index, head in enumerate(s.heads):
-        _check_head(index, head, s.tokens, s.weights_only)
-    if s.weights_only:
-        _check_given(s)
+
+
+def _check_texts(s: Scenario) -> None:
+    """The title, description and note: few languages, each text short and free of control characters."""
     for attribute, which in TEXT_FIELDS.items():
         texts = getattr(s, attribute)
         if len(texts) > MAX_LANGUAGES or any(not isinstance(k, str) or len(k) > 16 for k in texts):
@@ -294,13 +311,6 @@ def validate(s: Scenario) -> None:
                 raise ScenarioError(QT_TR_NOOP("the {0} is {1:,} characters long; the most is {2:,}"),
                                     which, len(text), MAX_TEXT_LENGTH)
             _check_text(which, text, multiline=attribute != "title")
-    _check_settings(s.settings, s.tokens)
-    if s.projection is not None:
-        check_projection(s.projection, s.tokens, len(s.heads))
-    if s.focus is not None and not (isinstance(s.focus, int) and not isinstance(s.focus, bool)
-                                    and 0 <= s.focus < s.n):
-        raise ScenarioError(QT_TR_NOOP("the story's query {0!r} is not a token position (0 to {1})"),
-                            s.focus, s.n - 1)
 
 
 def _check_tokens(tokens) -> None:
@@ -355,7 +365,19 @@ def _check_given(s: Scenario) -> None:
 
 
 def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> None:
-    where = Phrase(QT_TR_NOOP("head {0}"), index)
+    _check_head_texts(Phrase(QT_TR_NOOP("head {0}"), index), head)
+    where = Phrase(QT_TR_NOOP("head {0} ({1})"), index, head.name)
+    d = {name: _checked_width(where, name, head.matrix(name), tokens, weights_only) for name in MATRICES}
+    if d["q"] != d["k"]:
+        raise ScenarioError(QT_TR_NOOP("{0}: q has {1} columns and k has {2}; q·k needs the same d_k for both"),
+                            where, d['q'], d['k'])
+    for name, labels, width in (("labels", head.labels, d["q"]), ("v_labels", head.v_labels, d["v"])):
+        if labels and len(labels) != width:
+            raise ScenarioError(QT_TR_NOOP("{0}: {1} {2} for {3} dimensions"), where, len(labels), name, width)
+
+
+def _check_head_texts(where: Phrase, head: Head) -> None:
+    """A head's names (one per language) and its dimensions' labels."""
     if len(head.names) > MAX_LANGUAGES:
         raise ScenarioError(QT_TR_NOOP("{0}: names in {1} languages; the most is {2}"),
                             where, len(head.names), MAX_LANGUAGES)
@@ -369,24 +391,18 @@ def _check_head(index: int, head: Head, tokens, weights_only: bool = False) -> N
             raise ScenarioError(QT_TR_NOOP("{0}: a dimension label of {1} characters; the most is {2}"),
                                 where, len(text), MAX_LABEL_LENGTH)
         _check_text(where, text)
-    where = Phrase(QT_TR_NOOP("head {0} ({1})"), index, head.name)
-    d = {}
-    for name in MATRICES:
-        m = head.matrix(name)
-        if m.ndim != 2 or m.shape[0] != len(tokens):
-            raise ScenarioError(QT_TR_NOOP("{0}: {1} has shape {2} but there are {3} tokens, so it needs {4} rows"),
-                                where, name, _shape(m), len(tokens), len(tokens))
-        if not (0 if weights_only else 1) <= m.shape[1] <= MAX_DIM:
-            raise ScenarioError(QT_TR_NOOP("{0}: {1} has {2} columns; it needs 1 to {3}"),
-                                where, name, m.shape[1], MAX_DIM)
-        _check_finite(Phrase(QT_TR_NOOP("{0}: {1}"), where, name), m, tokens)
-        d[name] = m.shape[1]
-    if d["q"] != d["k"]:
-        raise ScenarioError(QT_TR_NOOP("{0}: q has {1} columns and k has {2}; q·k needs the same d_k for both"),
-                            where, d['q'], d['k'])
-    for name, labels, width in (("labels", head.labels, d["q"]), ("v_labels", head.v_labels, d["v"])):
-        if labels and len(labels) != width:
-            raise ScenarioError(QT_TR_NOOP("{0}: {1} {2} for {3} dimensions"), where, len(labels), name, width)
+
+
+def _checked_width(where: Phrase, name: str, m: np.ndarray, tokens, weights_only: bool) -> int:
+    """The width of q, k or v: a row per token, 1 to MAX_DIM columns, every value usable."""
+    if m.ndim != 2 or m.shape[0] != len(tokens):
+        raise ScenarioError(QT_TR_NOOP("{0}: {1} has shape {2} but there are {3} tokens, so it needs {4} rows"),
+                            where, name, _shape(m), len(tokens), len(tokens))
+    if not (0 if weights_only else 1) <= m.shape[1] <= MAX_DIM:
+        raise ScenarioError(QT_TR_NOOP("{0}: {1} has {2} columns; it needs 1 to {3}"),
+                            where, name, m.shape[1], MAX_DIM)
+    _check_finite(Phrase(QT_TR_NOOP("{0}: {1}"), where, name), m, tokens)
+    return m.shape[1]
 
 
 def _check_finite(where: str | Phrase, m: np.ndarray, tokens=None) -> None:
@@ -422,6 +438,20 @@ def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
     d = p.x.shape[1]
     if p.x.shape[0] != n:
         raise ScenarioError(QT_TR_NOOP("projection: x has {0} rows but there are {1} tokens"), p.x.shape[0], n)
+    _check_projection_sizes(p, d)
+    if p.positions not in POSITIONS:
+        raise ScenarioError(QT_TR_NOOP("projection: positions must be one of {0}, not {1!r}"),
+                            ', '.join(POSITIONS), p.positions)
+    if p.positions == "rope" and (d // p.n_heads) % 2:
+        raise ScenarioError(QT_TR_NOOP("RoPE rotates pairs of dimensions: each head needs an even width, "
+                                       "not {0}"), d // p.n_heads)
+    if n_head_entries != p.n_heads:
+        raise ScenarioError(QT_TR_NOOP("projection: n_heads = {0} but the scenario has {1} heads"),
+                            p.n_heads, n_head_entries)
+
+
+def _check_projection_sizes(p: Projection, d: int) -> None:
+    """Heads that split d evenly, whole K/V groups, and each W of the shape they give."""
     if not (isinstance(p.n_heads, int) and 1 <= p.n_heads <= MAX_HEADS and d % p.n_heads == 0):
         raise ScenarioError(QT_TR_NOOP("projection: d = {0} must split evenly into n_heads = {1}"), d, p.n_heads)
     if not (isinstance(p.kv_heads, int) and 1 <= p.kv_heads and p.n_heads % p.kv_heads == 0):
@@ -433,15 +463,6 @@ def check_projection(p: Projection, tokens, n_head_entries: int) -> None:
         if getattr(p, name).shape != shape:
             raise ScenarioError(QT_TR_NOOP("projection: {0} has shape {1}; with d = {2} it must be {3}"),
                                 name, _shape(getattr(p, name)), d, _shape(shape))
-    if p.positions not in POSITIONS:
-        raise ScenarioError(QT_TR_NOOP("projection: positions must be one of {0}, not {1!r}"),
-                            ', '.join(POSITIONS), p.positions)
-    if p.positions == "rope" and (d // p.n_heads) % 2:
-        raise ScenarioError(QT_TR_NOOP("RoPE rotates pairs of dimensions: each head needs an even width, "
-                                       "not {0}"), d // p.n_heads)
-    if n_head_entries != p.n_heads:
-        raise ScenarioError(QT_TR_NOOP("projection: n_heads = {0} but the scenario has {1} heads"),
-                            p.n_heads, n_head_entries)
 
 
 def _shape(m) -> str:
