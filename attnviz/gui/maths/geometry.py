@@ -421,13 +421,9 @@ class GeometryView(Presenting, MathView):
         self._stale = False
         d = self.document
         s, i = d.scenario, d.query
-        if s.weights_only:
-            self.note.setText(tr("This file holds the model's weights only: there are no q and k to draw."))
-            self.arrows.set_arrows([], False)
-            return
-        if s.n > MAX_TOKENS:
-            self.note.setText(tr("{0} tokens are too many arrows to read; the geometry view shows up to {1}.")
-                              .format(s.n, MAX_TOKENS))
+        empty = self._nothing_to_draw(s)
+        if empty:
+            self.note.setText(empty)
             self.arrows.set_arrows([], False)
             return
         labels = list(s.heads[d.active_head].dim_labels("q"))
@@ -438,51 +434,75 @@ class GeometryView(Presenting, MathView):
         self.arrows.font = figure_font_like(self.font())
         self.arrows.thickness = max(1.0, pixels(self.font()) / 16)
         style_plot(self.plot, self.font())
-        head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
-        dots = head.q[i] @ head.k.T  # the full q·k, over every dimension
         hiding = self.asked is not None and self.asked.hides(d.active_head, i)
-        asked = self.asked if self.asked is not None and (self.asked.head, self.asked.row) == (d.active_head, i) \
-            else None  # the question is about this row: its guess is marked
+        arrows, at_origin = self._key_arrows(k2, hiding)
+        arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))
+        self.arrows.set_arrows(arrows, draggable)
+        self.plot.setLabel("bottom", names[0])
+        self.plot.setLabel("left", names[1])
+        self.note.setText(self._note(s.tokens[i], draggable, hiding, at_origin))
+        edited, self._seen = self._seen is not s, s  # an edit makes a new scenario; a new query does not
+        if fit or (edited and self._drag_id is None and not self._all_in_view()):
+            self.fit()  # after an edit moved a tip out of sight; not while dragged here, not on a new query
+
+    def _nothing_to_draw(self, s) -> str:
+        """Why there are no arrows to draw ("" when there are)."""
+        if s.weights_only:
+            return tr("This file holds the model's weights only: there are no q and k to draw.")
+        if s.n > MAX_TOKENS:
+            return tr("{0} tokens are too many arrows to read; the geometry view shows up to {1}.").format(
+                s.n, MAX_TOKENS)
+        return ""
+
+    def _key_arrows(self, k2: np.ndarray, hiding: bool) -> tuple[list, list]:
+        """(an arrow per group of keys at one point, split into those the query sees and those it may not;
+        the tokens whose k sits at the origin)."""
+        d = self.document
+        s, i = d.scenario, d.query
         arrows, at_origin = [], []
         for tip, keys in _grouped(k2):  # keys at the same point share one arrow and one label
             if not np.any(tip):
                 at_origin += [s.tokens[j] for j in keys]
                 continue
-            for seen, group in ((True, [j for j in keys if not np.isneginf(trace.masked[i, j])]),
-                                (False, [j for j in keys if np.isneginf(trace.masked[i, j])])):
-                if not group:
-                    continue  # keys the query sees and keys it may not: one arrow each, never one sum
-                weight = float(sum(trace.weights[i, j] for j in group))
-                who = tr(", ").join(s.tokens[j] for j in group)
-                label = f"k {who}  q·k = {fmt(dots[group[0]], 2, fixed=True)}" + (f"  w = {weight:.3f}" if seen else "")
-                if hiding:  # a lesson's question: which k is nearest is the class's to see, not a label's
-                    label, weight = f"k {who}", 0.0
-                color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
-                if asked is not None and asked.guess in group:  # the class's guess, as the heatmap marks it
-                    color, label = QColor(*asked.colour()), f"{label} {asked.mark()}".rstrip()
-                arrows.append(("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen))
-        arrows.append(("q", i, q2[i], QColor(QUERY_COLOR), 4.0, f"q {s.tokens[i]}", False))
-        self.arrows.set_arrows(arrows, draggable)
-        self.plot.setLabel("bottom", names[0])
-        self.plot.setLabel("left", names[1])
-        if self.pca.isChecked():
+            masked = d.result.heads[d.active_head].masked[i]
+            for seen, group in ((True, [j for j in keys if not np.isneginf(masked[j])]),
+                                (False, [j for j in keys if np.isneginf(masked[j])])):
+                if group:  # keys the query sees and keys it may not: one arrow each, never one sum
+                    arrows.append(self._key_arrow(group, tip, seen, hiding))
+        return arrows, at_origin
+
+    def _key_arrow(self, group: list, tip, seen: bool, hiding: bool) -> tuple:
+        d = self.document
+        s, i = d.scenario, d.query
+        head, trace = s.heads[d.active_head], d.result.heads[d.active_head]
+        dot = head.q[i] @ head.k[group[0]]  # the full q·k, over every dimension
+        weight = float(sum(trace.weights[i, j] for j in group))
+        who = tr(", ").join(s.tokens[j] for j in group)
+        label = f"k {who}  q·k = {fmt(dot, 2, fixed=True)}" + (f"  w = {weight:.3f}" if seen else "")
+        if hiding:  # a lesson's question: which k is nearest is the class's to see, not a label's
+            label, weight = f"k {who}", 0.0
+        color = QColor(KEY_COLOR) if seen else QColor(170, 170, 170)
+        asked = self.asked
+        if asked is not None and (asked.head, asked.row) == (d.active_head, i) and asked.guess in group:
+            color, label = QColor(*asked.colour()), f"{label} {asked.mark()}".rstrip()  # as the heatmap marks it
+        return ("k", group[0], tip, color, 1.0 + 5.0 * weight if seen else 1.0, label, not seen)
+
+    def _note(self, query: str, draggable: bool, hiding: bool, at_origin: list) -> str:
+        if hiding:
+            note = tr("Every k is drawn as thin, with no weight, until the answer is shown: which k is closest "
+                      "to q is for the class to see.")
+        elif self.pca.isChecked():
             note = tr("PCA projection: the plane in which q and k vary most. To drag arrows, choose a plane of "
                       "two dimensions.")
         elif not draggable:
             note = tr("Here q and k are derived from X and the W matrices: change those in “The layer: X to O”. "
-                      "The thicker a key's arrow, the more weight the query {0} gives it.").format(s.tokens[i])
+                      "The thicker a key's arrow, the more weight the query {0} gives it.").format(query)
         else:
             note = tr("Drag an arrow's tip to change q or k in these two dimensions; the thicker a key's arrow, "
-                      "the more weight the query {0} gives it.").format(s.tokens[i])
-        if hiding:
-            note = tr("Every k is drawn as thin, with no weight, until the answer is shown: which k is closest "
-                      "to q is for the class to see.")
+                      "the more weight the query {0} gives it.").format(query)
         if at_origin:
             note += " " + tr("At the origin in this plane: {0}.").format(tr("“{0}”").format(tr("”, “").join(at_origin)))
-        self.note.setText(note)
-        edited, self._seen = self._seen is not s, s  # an edit makes a new scenario; a new query does not
-        if fit or (edited and self._drag_id is None and not self._all_in_view()):
-            self.fit()  # after an edit moved a tip out of sight; not while dragged here, not on a new query
+        return note
 
     def fit(self):
         self.plot.getViewBox().autoRange(items=[self.arrows])
