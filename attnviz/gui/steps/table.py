@@ -277,27 +277,12 @@ class StepTableModel(QAbstractTableModel):
         if not 0 <= j <= self.sum_row:
             return None
         row, total = self.step_row(j), j == self.sum_row
-        cells = list(row.cells)
-        if self.compact and not self.arithmetic:
-            cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
-        elif self.compact and not total:  # written out for a projector: no more digits than each number needs
-            n = self._numbers
-            cells[K] = fmt_vector(n.k[j], n.decimals)
-            cells[DOT] = dot_text(n.q, n.k[j], n.decimals, shortest=True)
         asked = self.asked_here()
         hidden = asked is not None and not asked.revealed and not row.masked
-        if hidden:  # the class predicts: every score tells the answer (the largest q·k is the largest weight)
-            for c in HIDDEN_COLUMNS:
-                cells[c] = "?"
+        cells = self._cells(j, row, total, hidden)
         out = {roles.DISPLAY: cells,
                roles.ALIGNMENT: [roles.LEFT if c in (KEY, DOT) and not total else roles.RIGHT for c in range(COLUMNS)]}
-        coloured = not row.masked and not total and not hidden
-        dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
-        out[roles.FOREGROUND] = [dimmed] * COLUMNS
-        if coloured:
-            place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))  # as the heatmap colours it
-            out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
-            out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
+        self._colour(out, row, coloured=not row.masked and not total and not hidden)
         if asked is not None and j == asked.guess:  # the class's guess: its key lit, ✓ or ✗ once revealed
             out[roles.DISPLAY] = [f"{cells[KEY]} {asked.mark()}".strip()] + cells[1:]
             out.setdefault(roles.BACKGROUND, [None] * COLUMNS)[KEY] = QBrush(QColor(*asked.colour()))
@@ -309,6 +294,29 @@ class StepTableModel(QAbstractTableModel):
                                                     "by this sum, so the weights add up to 1.")] * 2
         self._cache[j] = out
         return out
+
+    def _cells(self, j: int, row, total: bool, hidden: bool) -> list[str]:
+        """Row j's texts: q·k's result only, or written out for a projector; "?" where the class predicts."""
+        cells = list(row.cells)
+        if self.compact and not self.arithmetic:
+            cells[DOT] = row.dot.rsplit(" = ", 1)[-1]  # the sum's result only
+        elif self.compact and not total:  # written out for a projector: no more digits than each number needs
+            n = self._numbers
+            cells[K] = fmt_vector(n.k[j], n.decimals)
+            cells[DOT] = dot_text(n.q, n.k[j], n.decimals, shortest=True)
+        if hidden:  # the class predicts: every score tells the answer (the largest q·k is the largest weight)
+            for c in HIDDEN_COLUMNS:
+                cells[c] = "?"
+        return cells
+
+    def _colour(self, out: dict, row, coloured: bool) -> None:
+        """A masked row dimmed; a seen row's weight coloured as the heatmap colours it."""
+        dimmed = QBrush(colormaps.mask_look(QApplication.palette().base().color()).dimmed) if row.masked else None
+        out[roles.FOREGROUND] = [dimmed] * COLUMNS
+        if coloured:
+            place = float(self.colormap.places(row.weight_value, row_max=self._row_max()))
+            out[roles.FOREGROUND][WEIGHT] = QBrush(self.colormap.text_color(place))
+            out[roles.BACKGROUND] = [None] * WEIGHT + [QBrush(self.colormap.color(place))]
 
     def headerData(self, section, orientation, role=roles.DISPLAY):
         if role == roles.DISPLAY and orientation == Qt.Horizontal:
