@@ -36,35 +36,23 @@ def imported(name: str, path: Path) -> set[str]:
 GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
 
 
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module `start` imports, directly or through others."""
+    seen, todo = set(), list(graph.get(start, ()))
+    while todo:
+        v = todo.pop()
+        if v not in seen:
+            seen.add(v)
+            todo.extend(graph.get(v, ()))
+    return seen
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one node (Tarjan's algorithm)."""
-    index, low, stack, on_stack, found = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
+    """The groups of more than one module that each reach all the others (a few hundred modules:
+    reachability from each is quick enough)."""
+    reach = {v: reachable(graph, v) for v in graph}
+    groups = {frozenset({v} | {w for w in reach[v] if v in reach.get(w, ())}) for v in graph}
+    return sorted(sorted(g) for g in groups if len(g) > 1)
 
 
 def room(module: str) -> str | None:

@@ -262,30 +262,31 @@ def unclipped_problems(w):
             if label.wordWrap() and label.heightForWidth(label.width()) > label.height() + 1:
                 problems.append(("cut", label.objectName(), label.text()[:40]))
     for table in (view.table, view.sum_table):
-        if not table.isVisible():
-            continue
-        for font in (table.font(), table.horizontalHeader().font()):
-            if QFontInfo(font).pixelSize() < 20:
-                problems.append(("small", table.objectName(), QFontInfo(font).pixelSize()))
-        bold = QFontMetrics(view.model.font or table.font())
-        bold_font = view.model.data(view.model.index(view.model.sum_row, KEY), Qt.FontRole)
-        cell_fm = QFontMetrics(bold_font) if bold_font is not None else bold
-        heads = QFontMetrics(table.horizontalHeader().font())
-        model = table.model()
-        shown = sum(table.columnWidth(c) for c in range(COLUMNS) if not table.isColumnHidden(c))
-        if shown > table.viewport().width() + 1:
-            problems.append(("wide", table.objectName(), shown, table.viewport().width()))
-        for c in range(COLUMNS):
-            if table.isColumnHidden(c):
-                continue
-            for r in range(model.rowCount()):
-                text = model.data(model.index(r, c))
-                if text and cell_fm.horizontalAdvance(text) > table.columnWidth(c):
-                    problems.append(("cut", table.objectName(), r, c, text))
-            header = model.headerData(c, Qt.Horizontal)
-            if table is view.table and header:
-                if max(heads.horizontalAdvance(line) for line in header.split("\n")) > table.columnWidth(c):
-                    problems.append(("cut header", c, header))
+        if table.isVisible():
+            problems += table_problems(view, table)
+    return problems
+
+
+def table_problems(view, table) -> list:
+    """A table's type under 20 px, its columns wider than its viewport, a cell or header cut."""
+    problems = [("small", table.objectName(), QFontInfo(font).pixelSize())
+                for font in (table.font(), table.horizontalHeader().font()) if QFontInfo(font).pixelSize() < 20]
+    bold_font = view.model.data(view.model.index(view.model.sum_row, KEY), Qt.FontRole)
+    cell_fm = QFontMetrics(bold_font if bold_font is not None else view.model.font or table.font())
+    heads = QFontMetrics(table.horizontalHeader().font())
+    model = table.model()
+    columns = [c for c in range(COLUMNS) if not table.isColumnHidden(c)]
+    shown = sum(table.columnWidth(c) for c in columns)
+    if shown > table.viewport().width() + 1:
+        problems.append(("wide", table.objectName(), shown, table.viewport().width()))
+    for c in columns:
+        texts = [model.data(model.index(r, c)) for r in range(model.rowCount())]
+        problems += [("cut", table.objectName(), r, c, text) for r, text in enumerate(texts)
+                     if text and cell_fm.horizontalAdvance(text) > table.columnWidth(c)]
+        header = model.headerData(c, Qt.Horizontal)
+        if table is view.table and header and \
+                max(heads.horizontalAdvance(line) for line in header.split("\n")) > table.columnWidth(c):
+            problems.append(("cut header", c, header))
     return problems
 
 

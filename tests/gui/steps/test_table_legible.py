@@ -76,31 +76,13 @@ def problems(w) -> list[str]:
     """What a student at the back could not read in the presented step table, measured."""
     steps = w.parts.steps
     table, pinned, model = steps.table, steps.sum_table, steps.model
-    out = []
     fonts = [("cells", table.font()), ("header", table.horizontalHeader().font()), ("Σ row", pinned.font())]
     fonts += [(f"row {r}", model.data(model.index(r, 0), Qt.FontRole)) for r in range(model.rowCount())]
-    out += [f"{name}: {QFontInfo(f).pixelSize()} px" for name, f in fonts if f is not None
-            and QFontInfo(f).pixelSize() < LEAST]
+    out = [f"{name}: {QFontInfo(f).pixelSize()} px" for name, f in fonts if f is not None
+           and QFontInfo(f).pixelSize() < LEAST]
     if table.verticalScrollBar().isVisible():
         out.append("the keys scroll")
-    rows = [r for r in range(model.rowCount()) if not table.isRowHidden(r)]
-    view = table.viewport().rect()
-    for r in rows:  # every key's row whole inside the table's view
-        rect = QRect(0, table.rowViewportPosition(r), view.width(), table.rowHeight(r))
-        if not view.contains(rect):
-            out.append(f"row {r} ({model.data(model.index(r, 0))}) at {rect.top()}–{rect.bottom()}, "
-                       f"the view is {view.height()} high")
-        if table.rowHeight(r) < QFontMetrics(table.font()).ascent():
-            out.append(f"row {r} is {table.rowHeight(r)} px high")
-    shown = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
-    if sum(table.columnWidth(c) for c in shown) > view.width():
-        out.append("the last column is out of view")
-    for r in rows:
-        for c in shown:
-            text = model.data(model.index(r, c))
-            font = model.data(model.index(r, c), Qt.FontRole) or table.font()
-            if text and QFontMetrics(font).horizontalAdvance(text) + 6 > table.columnWidth(c):  # Qt's 3 px a side
-                out.append(f"row {r} column {c}: {text!r} cut")
+    out += rows_out_of_view(table, model) + cells_cut(table, model)
     out += overlapping(steps)
     if steps.formula.isVisible():  # the formula above, its scripts too (dₖ's k, Kᵀ's ᵀ)
         out += [f"formula {text!r}: {pixels} px" for pixels, text in painted(steps.formula) if pixels < LEAST]
@@ -108,6 +90,32 @@ def problems(w) -> list[str]:
         where = QRect(pinned.mapTo(w, pinned.rect().topLeft()), pinned.size())
         if not w.rect().contains(where) or pinned.visibleRegion().boundingRect().height() < pinned.height() - 2:
             out.append(f"the Σ row is not in view: {where}")
+    return out
+
+
+def rows_out_of_view(table, model) -> list[str]:
+    """Every key's row whole inside the table's view, as high as its type."""
+    out, view = [], table.viewport().rect()
+    for r in (r for r in range(model.rowCount()) if not table.isRowHidden(r)):
+        rect = QRect(0, table.rowViewportPosition(r), view.width(), table.rowHeight(r))
+        if not view.contains(rect):
+            out.append(f"row {r} ({model.data(model.index(r, 0))}) at {rect.top()}–{rect.bottom()}, "
+                       f"the view is {view.height()} high")
+        if table.rowHeight(r) < QFontMetrics(table.font()).ascent():
+            out.append(f"row {r} is {table.rowHeight(r)} px high")
+    return out
+
+
+def cells_cut(table, model) -> list[str]:
+    """Columns past the view's edge, and texts wider than their column (Qt keeps 3 px a side)."""
+    shown = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
+    out = ["the last column is out of view"] if sum(map(table.columnWidth, shown)) > table.viewport().width() else []
+    for r in (r for r in range(model.rowCount()) if not table.isRowHidden(r)):
+        for c in shown:
+            text = model.data(model.index(r, c))
+            font = model.data(model.index(r, c), Qt.FontRole) or table.font()
+            if text and QFontMetrics(font).horizontalAdvance(text) + 6 > table.columnWidth(c):
+                out.append(f"row {r} column {c}: {text!r} cut")
     return out
 
 

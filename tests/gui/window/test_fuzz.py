@@ -39,6 +39,68 @@ def check(window):
         (shown, expected.tolist(), d.active_head, d.query)
 
 
+class User:
+    """A user doing random things to the window: each method one kind of action, drawn by weight."""
+
+    def __init__(self, window, rng: random.Random):
+        self.window, self.rng, self.d = window, rng, window.document
+        self.presets = [p.id for p in list_presets() if p.id != "gpt2-small-shape"] * 3 + ["gpt2-small-shape"]
+
+    def actions(self) -> list:
+        w, rng, d = self.window, self.rng, self.d
+        return [
+            (20, lambda: self.cell_edit(f"{rng.uniform(-10, 10):.3g}")),
+            (10, lambda: self.cell_edit(rng.choice(GARBAGE))),
+            (8, lambda: w.menus.undo_action.trigger()),
+            (5, lambda: w.menus.redo_action.trigger()),
+            (4, lambda: w.findChild(QWidget, "causalToggle").click()),
+            (3, lambda: w.findChild(QWidget, "scaleToggle").click()),
+            (6, lambda: self.slider("temperatureSlider")),
+            (6, lambda: self.slider(f"qSlider{rng.randrange(4)}")),
+            (6, lambda: d.select(head=rng.randrange(len(d.scenario.heads)))),
+            (6, lambda: d.select(query=rng.randrange(d.scenario.n))),
+            (6, self.tokens),
+            (4, lambda: w.classroom.next_step()),
+            (3, self.masks),
+            (1, lambda: w.files.open_scenario(rng.choice(self.presets))),
+        ]
+
+    def cell_edit(self, text):
+        m = self.window.findChild(QTableView, f"{self.rng.choice('qkv')}Table").model()
+        if m.rowCount() and m.columnCount():
+            m.setData(m.index(self.rng.randrange(m.rowCount()), self.rng.randrange(m.columnCount())), text)
+
+    def slider(self, name):
+        widget = self.window.findChild(QWidget, name)
+        if widget is not None and not widget.isHidden():
+            widget.setSliderDown(self.rng.random() < 0.5)
+            for _ in range(self.rng.randint(1, 4)):
+                widget.setValue(self.rng.randint(widget.minimum(), widget.maximum()))
+            widget.setSliderDown(False)
+
+    def tokens(self):
+        n, choice, rng = self.d.scenario.n, self.rng.random(), self.rng
+        if choice < 0.4 and n < 16:
+            self.window.tokens.insert(rng.randint(0, n), rng.choice(NAMES))
+        elif choice < 0.8:
+            self.window.tokens.remove(rng.randrange(n))
+        else:
+            self.window.tokens.rename(rng.randrange(n), rng.choice(NAMES))
+
+    def masks(self):
+        kinds = ("none", "causal", "window", "prefix", "padding", "custom")
+        rng = self.rng
+        box = self.window.findChild(QWidget, "maskSelector")
+        if rng.random() < 0.5:
+            box.setCurrentIndex(rng.randrange(len(kinds)))
+            box.activated.emit(box.currentIndex())
+            self.window.findChild(QWidget, "maskSize").setValue(rng.randint(1, 6))
+        else:  # Shift+click a cell: paints a painted mask, pads a token, or is refused
+            panels = self.window.parts.heads.panels
+            n = self.d.scenario.n
+            panels[rng.randrange(len(panels))]._paint_mask(rng.randrange(n), rng.randrange(n))
+
+
 def test_random_actions_never_break_the_window(qtbot, monkeypatch):
     from attnviz.gui import MainWindow
     # Not shown: painting every one of 3,000 steps would make this test minutes long;
@@ -48,60 +110,7 @@ def test_random_actions_never_break_the_window(qtbot, monkeypatch):
     monkeypatch.setattr(window.files, "ask_unsaved", lambda: QMessageBox.Discard)
     rng = random.Random(SEED)
     d = window.document
-    presets = [p.id for p in list_presets() if p.id != "gpt2-small-shape"] * 3 + ["gpt2-small-shape"]
-
-    def cell_edit(text):
-        m = window.findChild(QTableView, f"{rng.choice('qkv')}Table").model()
-        if m.rowCount() and m.columnCount():
-            m.setData(m.index(rng.randrange(m.rowCount()), rng.randrange(m.columnCount())), text)
-
-    def slider(name):
-        widget = window.findChild(QWidget, name)
-        if widget is not None and not widget.isHidden():
-            drag = rng.random() < 0.5
-            widget.setSliderDown(drag)
-            for _ in range(rng.randint(1, 4)):
-                widget.setValue(rng.randint(widget.minimum(), widget.maximum()))
-            widget.setSliderDown(False)
-
-    def tokens():
-        n = d.scenario.n
-        choice = rng.random()
-        if choice < 0.4 and n < 16:
-            window.tokens.insert(rng.randint(0, n), rng.choice(NAMES))
-        elif choice < 0.8:
-            window.tokens.remove(rng.randrange(n))
-        else:
-            window.tokens.rename(rng.randrange(n), rng.choice(NAMES))
-
-    def masks():
-        kinds = ("none", "causal", "window", "prefix", "padding", "custom")
-        box = window.findChild(QWidget, "maskSelector")
-        if rng.random() < 0.5:
-            box.setCurrentIndex(rng.randrange(len(kinds)))
-            box.activated.emit(box.currentIndex())
-            window.findChild(QWidget, "maskSize").setValue(rng.randint(1, 6))
-        else:  # Shift+click a cell: paints a painted mask, pads a token, or is refused
-            panel = window.parts.heads.panels[rng.randrange(len(window.parts.heads.panels))]
-            n = d.scenario.n
-            panel._paint_mask(rng.randrange(n), rng.randrange(n))
-
-    actions = [
-        (20, lambda: cell_edit(f"{rng.uniform(-10, 10):.3g}")),
-        (10, lambda: cell_edit(rng.choice(GARBAGE))),
-        (8, lambda: window.menus.undo_action.trigger()),
-        (5, lambda: window.menus.redo_action.trigger()),
-        (4, lambda: window.findChild(QWidget, "causalToggle").click()),
-        (3, lambda: window.findChild(QWidget, "scaleToggle").click()),
-        (6, lambda: slider("temperatureSlider")),
-        (6, lambda: slider(f"qSlider{rng.randrange(4)}")),
-        (6, lambda: d.select(head=rng.randrange(len(d.scenario.heads)))),
-        (6, lambda: d.select(query=rng.randrange(d.scenario.n))),
-        (6, tokens),
-        (4, lambda: window.classroom.next_step()),
-        (3, masks),
-        (1, lambda: window.files.open_scenario(rng.choice(presets))),
-    ]
+    actions = User(window, rng).actions()
     weights = [w for w, _ in actions]
     changes, refusals = [], []
     d.changed.connect(lambda: changes.append(1))
