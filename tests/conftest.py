@@ -73,10 +73,20 @@ def _hidden() -> list:
     return [(nodeid, reason) for nodeid, reason in _skipped_installed() if "not installed" in reason]
 
 
+def _required_missing() -> list[str]:
+    """The real models ATTNVIZ_REQUIRE_MODELS names (CI: smollm2) that are not installed: the run fails,
+    rather than pass having skipped what guards them."""
+    names = [n for n in os.environ.get("ATTNVIZ_REQUIRE_MODELS", "").split(",") if n]
+    unknown = [n for n in names if n not in REAL_MODELS]
+    if unknown:
+        raise pytest.UsageError(f"ATTNVIZ_REQUIRE_MODELS: {unknown} not among {sorted(REAL_MODELS)}")
+    return [n for n in names if not _installed(n)]
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_sessionfinish(session, exitstatus):
     """The run's last lines: how many tests each real model ran (after pytest's own summary)."""
-    if _hidden() and session.exitstatus == pytest.ExitCode.OK:
+    if (_hidden() or _required_missing()) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     result = yield
     terminal = session.config.pluginmanager.get_plugin("terminalreporter")
@@ -93,6 +103,9 @@ def _summarise(terminal) -> None:
             terminal.write_line(f"{title}: not installed ({install}): {len(skipped)} tests skipped")
         else:
             terminal.write_line(f"{title}: {len(ran)} tests ran")
+    for name in _required_missing():
+        terminal.write_line(f"FAILED: {REAL_MODELS[name][0]} is required here (ATTNVIZ_REQUIRE_MODELS) but not "
+                            f"installed ({REAL_MODELS[name][2]})", red=True, bold=True)
     hidden = _hidden()
     for nodeid, reason in _skipped_installed():
         failed = (nodeid, reason) in hidden
