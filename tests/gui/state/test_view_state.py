@@ -88,3 +88,26 @@ def test_a_closed_dialog_stops_listening(window, qtbot):
     compare.deleteLater()
     qtbot.waitUntil(lambda: window.view.subscribers("colormap") == before)
     assert colormaps.get("magma", "nonsense").scale == "linear"  # an unknown scale is never drawn with
+
+
+def test_every_field_is_declared_with_its_type_default_and_meaning():
+    from dataclasses import fields
+
+    from attnviz.gui.state.view import DOCS
+    declared = {f.name: f.type for f in fields(ViewState)}
+    assert set(declared) == set(FIELDS) == set(DOCS)
+    assert declared["presenting"] == "bool" and declared["desk_zoom"] == "float"
+    assert all(len(doc) > 20 for doc in DOCS.values())
+
+
+def test_a_field_set_as_an_attribute_is_heard_and_a_misspelt_one_is_refused():
+    view, heard = ViewState(), []
+    view.subscribe("look", heard.append)
+    view.look = "dark"
+    assert heard == ["dark"] and view.look == "dark"
+    with pytest.raises(AttributeError, match="no such view field: colourmap"):
+        view.colourmap = "grey"
+    with pytest.raises(AttributeError):
+        view.colourmap  # noqa: B018 (read: there is no fallback)
+    with pytest.raises(AttributeError, match="no such view field: sacle"):
+        view.subscribe(("colormap", "sacle"), heard.append)
