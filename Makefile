@@ -2,7 +2,8 @@
 #   make run    creates .venv on first use, then opens AttnViz on seed-demo
 #   make test   creates .venv on first use, then runs the lint and the whole test suite
 # and, for developers:
-#   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order); make test runs it first
+#   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order, complexity) and mypy (the
+#               core, the API and the window's state); make test runs it first
 #   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 # and, to install AttnViz where there is no internet:
@@ -29,6 +30,7 @@ test: $(STAMP) lint
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP) $(VENV)/.bench
 	$(BIN)/python bench/run.py $(ARGS)

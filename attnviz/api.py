@@ -25,6 +25,7 @@ import dataclasses
 import numpy as np
 
 from .core import lm
+from .core.lm import Encoded
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
 from .core.research import head_types as _head_types
@@ -65,10 +66,10 @@ class Model:
         """A token's id from its text (" Paris": exactly one token, a leading space as a space), "#ID" or an id."""
         return spec if isinstance(spec, int) else one_token(self.lm, spec)
 
-    def encode(self, text: str | None = None, ids=None, bos: bool = True, chat: bool = False) -> lm.Encoded:
+    def encode(self, text: str | None = None, ids=None, bos: bool = True, chat: bool = False) -> Encoded:
         if (text is None) == (ids is None):
             raise lm.ModelError("give a text or token ids (one of them)")
-        return lm.encode(self.lm, text, chat=chat, bos=bos) if ids is None else lm.encode_ids(self.lm, ids)
+        return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
     def run(self, text: str | None = None, *, ids=None, bos: bool = True, chat: bool = False, off=(),
             edits=None) -> Run:

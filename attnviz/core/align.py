@@ -30,7 +30,7 @@ class Alignment:
     @property
     def reordered(self) -> bool:
         """B's tokens are A's in another order (not the same order)."""
-        return self.aligned and self.order != tuple(range(len(self.order)))
+        return self.order is not None and self.order != tuple(range(len(self.order)))
 
     def only_in_a(self) -> list[str]:
         """A's words that B does not have at all, in A's order, each once."""

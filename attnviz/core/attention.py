@@ -6,17 +6,33 @@ Every function is pure: it returns new arrays and never changes its inputs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
+
+
+class Rows(Protocol):
+    """What the views read of a stage before softmax: its shape and rows by index. An array, or for a
+    long input rows worked out when asked for (ScoreRows; compute.LogWeights for a file's weights)."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def ndim(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
 class AttentionTrace:
     """Every intermediate of softmax(Q Kᵀ / √d_k / T + M) V, kept for display."""
 
-    scores: np.ndarray   # q·kᵀ                     [..., n_q, n_k]
-    scaled: np.ndarray   # ÷ √d_k (if scale), ÷ T    [..., n_q, n_k]
-    masked: np.ndarray   # + M (−inf where hidden)  [..., n_q, n_k]
+    scores: Rows         # q·kᵀ                     [..., n_q, n_k]
+    scaled: Rows         # ÷ √d_k (if scale), ÷ T    [..., n_q, n_k]
+    masked: Rows         # + M (−inf where hidden)  [..., n_q, n_k]
     weights: np.ndarray  # softmax of masked        [..., n_q, n_k]
     output: np.ndarray   # weights @ v              [..., n_q, d_v]
 

@@ -16,7 +16,7 @@ from .attention import (
     lean_weights,
     multi_head_attention,
 )
-from .scenario import Scenario, same_shapes
+from .scenario import Projection, Scenario, same_shapes
 
 # heads × tokens² beyond which a scenario's heads are computed lean (attention.lean_weights): 9 heads
 # of 680 tokens; below, every intermediate is kept, as the small examples' views have always had them
@@ -39,12 +39,12 @@ def compute(s: Scenario, previous: tuple[Scenario, Result] | None = None) -> Res
     very same arrays under the same settings keep their trace: an edit shares every
     array it does not change, so editing one cell recomputes one head, not twelve.
     """
-    if s.weights_only:
+    if s.given is not None:  # weights only
         return Result(tuple(_given_trace(w) for w in s.given), None)
     options = dict(causal=s.settings.causal, scale=s.settings.scale,
                    temperature=s.settings.temperature, mask=s.settings.additive_mask(s.n))
-    layer = _layer(s, options) if s.projection is not None else None
-    if layer is not None:
+    if s.projection is not None:
+        layer = _layer(s.projection, options)
         return Result(_unstack(layer.heads), layer)
     reusable = _reusable(s, previous)
     if len(s.heads) * s.n ** 2 > LEAN_CELLS:
@@ -80,7 +80,7 @@ def _lean(s: Scenario, options, reusable) -> tuple[AttentionTrace, ...]:
         outputs[i][lo:hi] = lean_weights(q[lo:hi], k, hidden[lo:hi], divisor, weights[i][lo:hi]) @ v
     with one_blas_thread(), ThreadPoolExecutor(cores) as pool:
         list(pool.map(lambda job: part(*job), [(i, lo, hi) for i in todo for lo, hi in zip(cuts[:-1], cuts[1:])]))
-    return tuple(reusable[i] or lean_trace(*qkv[i][:2], hidden, divisor, weights[i], outputs[i])
+    return tuple(reusable[i] or lean_trace(qkv[i][0], qkv[i][1], hidden, divisor, weights[i], outputs[i])
                  for i in range(len(s.heads)))
 
 
@@ -144,10 +144,11 @@ class LogWeights:
 def hidden(trace: AttentionTrace) -> np.ndarray:
     """[n, n] True where a cell was masked (its score −∞, its weight exactly 0)."""
     if isinstance(trace.masked, ScoreRows):
-        return trace.masked.hidden
+        hidden = trace.masked.hidden
+        return hidden if hidden is not None else np.zeros(trace.masked.shape, dtype=bool)
     if isinstance(trace.masked, LogWeights):
         return trace.weights == 0  # log 0 = −∞: no logs needed to tell
-    return np.isneginf(trace.masked)
+    return np.isneginf(np.asarray(trace.masked))
 
 
 def _reusable(s: Scenario, previous) -> list:
@@ -161,8 +162,7 @@ def _reusable(s: Scenario, previous) -> list:
             for h, g, trace in zip(s.heads, old.heads, result.heads)]
 
 
-def _layer(s: Scenario, options) -> MultiHeadTrace:
-    p = s.projection
+def _layer(p: Projection, options) -> MultiHeadTrace:
     return multi_head_attention(p.x, p.w_q, p.w_k, p.w_v, p.w_o, p.n_heads,
                                 n_kv_heads=p.n_kv_heads, residual=p.residual, layer_norm_first=p.layer_norm,
                                 positions=p.positions, **options)

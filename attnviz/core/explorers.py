@@ -107,7 +107,7 @@ class LinearMap:
     @property
     def shapes(self) -> tuple[str, str, str]:
         """x's, W's and x·W's shapes as the seed writes them: ("1 × 2", "2 × 2", "1 × 2")."""
-        return tuple(shape_text(m) for m in (self.x, self.w, self.product))
+        return shape_text(self.x), shape_text(self.w), shape_text(self.product)
 
 
 def shape_text(m: np.ndarray) -> str:

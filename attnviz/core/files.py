@@ -27,7 +27,7 @@ from typing import BinaryIO, Callable
 try:
     import fcntl
 except ImportError:  # Windows: a file open in another process cannot be removed, which is the lock
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 from .messages import QT_TR_NOOP, AttnVizError
 from .scenario import ScenarioError

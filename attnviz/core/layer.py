@@ -101,7 +101,7 @@ def flow(p: Projection, n: int) -> Flow:
         arrows.append(("projected", "add"))
         columns.append([Box("output", "O", (n, d), "n × d", (RESIDUAL,))])  # O = X + Y′
         arrows.append(("add", "output"))
-        residual = ((residual_from, "add"),)
+        residual: tuple = ((residual_from, "add"),)
     else:
         columns.append([Box("output", "O", (n, d), "n × d", (W_O,))])  # O = Y′
         arrows.append(("projected", "output"))
@@ -177,8 +177,11 @@ def matrix(p: Projection, layer: MultiHeadTrace, key: str) -> np.ndarray:
         return merge_heads(stacked)
     if name == "add":
         return layer.x  # what the residual adds
-    return {"stream": layer.x, "normed": layer.normed, "concat": layer.concat, "projected": layer.projected,
-            "output": layer.output}[name]
+    found = {"stream": layer.x, "normed": layer.normed, "concat": layer.concat, "projected": layer.projected,
+             "output": layer.output}[name]
+    if found is None:  # "normed" of a layer that does not normalise first: flow() draws no such box
+        raise KeyError(key)
+    return found
 
 
 def residual(layer: MultiHeadTrace, token: int, dims: tuple[int, int]) -> tuple[np.ndarray, ...]:

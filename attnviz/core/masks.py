@@ -96,6 +96,8 @@ def with_rows_changed(spec: MaskSpec | None, n: int, insert: int | None = None,
         padding = tuple(p + (p >= insert) for p in spec.padding)
         prefix = spec.prefix + (insert < spec.prefix)  # a token inserted inside the prefix joins it
     else:
+        if remove is None:
+            raise ValueError("with_rows_changed: give insert or remove")
         padding = tuple(p - (p > remove) for p in spec.padding if p != remove)
         prefix = spec.prefix - (remove < spec.prefix)
     custom = spec.custom
@@ -106,7 +108,7 @@ def with_rows_changed(spec: MaskSpec | None, n: int, insert: int | None = None,
             idx = np.arange(n + 1)
             grid[insert, :] = idx <= insert
             grid[:, insert] = idx >= insert
-        else:
+        elif remove is not None:
             grid = np.delete(np.delete(grid, remove, axis=0), remove, axis=1)
         custom = as_rows(grid)
     return dataclasses.replace(spec, padding=padding, prefix=prefix, custom=custom)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -272,8 +273,8 @@ def validate(s: Scenario) -> None:
     _check_size(s)
     for index, head in enumerate(s.heads):
         _check_head(index, head, s.tokens, s.weights_only)
-    if s.weights_only:
-        _check_given(s)
+    if s.given is not None:
+        _check_given(s, s.given)
     _check_texts(s)
     _check_settings(s.settings, s.tokens)
     if s.projection is not None:
@@ -345,9 +346,8 @@ def _check_text(where: str | Phrase, text, multiline: bool = False) -> None:
                             where, code_point(bad))
 
 
-def _check_given(s: Scenario) -> None:
-    """Loaded weights: one n × n matrix per head, each row a distribution."""
-    w = s.given
+def _check_given(s: Scenario, w: np.ndarray) -> None:
+    """Loaded weights `w`: one n × n matrix per head, each row a distribution."""
     if w.shape != (len(s.heads), s.n, s.n):
         raise ScenarioError(QT_TR_NOOP("weights have shape {0}; with {1} heads of {2} tokens they must be {3}"),
                             _shape(w), len(s.heads), s.n, _shape((len(s.heads), s.n, s.n)))
@@ -546,25 +546,31 @@ def _with_rows(s: Scenario, tokens, change_rows, mask, focus) -> Scenario:
     if s.projection is not None:
         projection = dataclasses.replace(s.projection, x=_frozen(change_rows(s.projection.x)))
         return _with_projection(dataclasses.replace(s, tokens=tokens), projection)
-    heads = tuple(
-        dataclasses.replace(h, **{m: _frozen(change_rows(h.matrix(m))) for m in MATRICES})
-        for h in s.heads
-    )
+    heads = tuple(dataclasses.replace(h, q=_frozen(change_rows(h.q)), k=_frozen(change_rows(h.k)),
+                                      v=_frozen(change_rows(h.v))) for h in s.heads)
     return dataclasses.replace(s, tokens=tokens, heads=heads)
 
 
 def with_projection_value(s: Scenario, name: str, row: int, col: int, value: float) -> Scenario:
     """One cell of X or a W matrix; the heads' q, k, v follow."""
-    m = np.array(getattr(s.projection, name))
+    p = _projection_of(s)
+    m = np.array(getattr(p, name))
     m[row, col] = value
     _check_finite(Phrase(QT_TR_NOOP("projection: {0}"), name), m, s.tokens if name == "x" else None)
-    return _with_projection(s, dataclasses.replace(s.projection, **{name: _frozen(m)}))
+    changed: dict[str, Any] = {name: _frozen(m)}
+    return _with_projection(s, dataclasses.replace(p, **changed))
+
+
+def _projection_of(s: Scenario) -> Projection:
+    if s.projection is None:
+        raise ScenarioError(QT_TR_NOOP("this scenario has no layer (X and the W matrices) to change"))
+    return s.projection
 
 
 def with_projection_options(s: Scenario, **changes) -> Scenario:
     """LayerNorm, positions or the number of K/V groups (GQA). Fewer groups keep the first
     groups' columns of W_k and W_v; more groups repeat them, so nothing is made up."""
-    p = s.projection
+    p = _projection_of(s)
     if "n_kv_heads" in changes:
         groups = changes["n_kv_heads"] or p.n_heads
         if groups < 1 or p.n_heads % groups:

@@ -30,6 +30,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
@@ -162,6 +163,8 @@ def _folder_digest(path: str) -> tuple[str, int]:
 def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
     """The session a live scenario belongs to, as the user sees it now."""
     live = s.live
+    if live is None:
+        raise ValueError("session_of: the scenario is not a real model's")
     shown = {"scenario": scenario_to_dict(s, with_arrays=False),
              **{m: np.stack([h.matrix(m) for h in s.heads]) for m in MATRICES}}
     return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown,
@@ -255,7 +258,7 @@ def from_document(document) -> Session:
                    _changes(document.get("changes")), shown, chat, _patch(document.get("patch")))
 
 
-def _whole(x, low: int, high: int = 1 << 31) -> bool:
+def _whole(x, low: int, high: int = 1 << 31) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool) and low <= x < high
 
 

@@ -152,10 +152,12 @@ def rolled(product, mean) -> np.ndarray:
 
 
 def final_rollout(layer_weights) -> np.ndarray:
-    """Â_L ⋯ Â_1 of an iterable of [heads, n, n] layers, keeping one product at a time."""
+    """Â_L ⋯ Â_1 of an iterable of [heads, n, n] layers (at least one), keeping one product at a time."""
     product = None
     for weights in layer_weights:
         product = rolled(product, mean_over_heads(weights))
+    if product is None:
+        raise ValueError("a rollout needs at least one layer")
     return product
 
 
@@ -313,7 +315,8 @@ def kv_groups(scenario) -> list[int] | None:
     if declared is not None:
         n_heads, n_kv_heads = declared
         return [kv_group(h, n_heads, n_kv_heads)[0] for h in range(n_heads)] if n_kv_heads < n_heads else None
-    groups, seen = [], []
+    groups: list[int] = []
+    seen: list[tuple] = []
     for head in scenario.heads:
         for g, (k, v) in enumerate(seen):
             if k.shape == head.k.shape and np.array_equal(k, head.k) and np.array_equal(v, head.v):

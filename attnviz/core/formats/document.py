@@ -8,6 +8,7 @@ core/scenario.py.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +50,7 @@ def scenario_to_dict(s: Scenario, with_arrays: bool = True) -> dict:
         "settings": _settings_to_dict(s.settings),
         "heads": [_head_to_dict(h, with_vectors=with_arrays and not (derived or s.weights_only)) for h in s.heads],
     }
-    if s.weights_only:
+    if s.given is not None:
         document["weights"] = s.given.tolist() if with_arrays else "array"  # a model's, as loaded
     if s.layer is not None:
         document["layer"] = list(s.layer)
@@ -57,7 +58,7 @@ def scenario_to_dict(s: Scenario, with_arrays: bool = True) -> dict:
         document["note"] = dict(s.note)
     if s.focus is not None:
         document["focus"] = s.focus
-    if derived:
+    if derived and s.projection is not None:
         p = s.projection
         document["projection"] = {
             **{name: getattr(p, name).tolist() if with_arrays else "array" for name in PROJECTION_MATRICES},
@@ -68,7 +69,7 @@ def scenario_to_dict(s: Scenario, with_arrays: bool = True) -> dict:
 
 
 def _settings_to_dict(settings: Settings) -> dict:
-    entry = {"causal": settings.causal, "scale": settings.scale, "temperature": settings.temperature}
+    entry: dict[str, Any] = {"causal": settings.causal, "scale": settings.scale, "temperature": settings.temperature}
     m = settings.mask
     if m is not None:
         entry["mask"] = {"kind": m.kind, "window": m.window, "prefix": m.prefix, "padding": list(m.padding)}
@@ -78,7 +79,7 @@ def _settings_to_dict(settings: Settings) -> dict:
 
 
 def _head_to_dict(h: Head, with_vectors: bool) -> dict:
-    entry = {"name": h.name}
+    entry: dict[str, Any] = {"name": h.name}
     if h.names:
         entry["names"] = dict(h.names)
     if h.labels:
@@ -208,7 +209,7 @@ def _mask(entry, n: int):
                 not all(isinstance(r, list) and len(r) == n and all(x in (0, 1) for x in r) for r in custom)):
             raise ScenarioError(QT_TR_NOOP('settings: mask "custom" must be one row of 0 (hidden) and 1 (visible) '
                                 'per token, each as long as there are tokens'))
-        custom = as_rows(custom)
+        custom = as_rows(np.array(custom))
     return MaskSpec(entry["kind"], window, prefix, tuple(padding), custom)
 
 

@@ -185,6 +185,9 @@ def _one_layer(arrays: Arrays, name: str, layer: int, layers: int) -> np.ndarray
 
 
 def _model_heads(arrays: Arrays, n: int, layer: int, names: list[str]):
+    q: np.ndarray | list[np.ndarray]  # [H, n, d], or one [n, d] per head (q_0, q_1, ...)
+    k: np.ndarray | list[np.ndarray]
+    v: np.ndarray | list[np.ndarray]
     if all(m in arrays for m in "qkv"):
         layers = _checked(arrays, "q", n, None)
         for m in "kv":

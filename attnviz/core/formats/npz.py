@@ -22,6 +22,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -239,8 +240,8 @@ class Member:
 
     def __init__(self, method: int, start: int, compressed: int, size: int):
         self.method, self.start, self.compressed, self.size = method, start, compressed, size
-        self.points: list[tuple[int, int, object]] = []  # (unpacked position, packed position, state)
-        self.cursor: tuple[int, int, object] | None = None  # the same, where the last read stopped
+        self.points: list[tuple[int, int, Any]] = []  # (unpacked position, packed position, state)
+        self.cursor: tuple[int, int, Any] | None = None  # the same, where the last read stopped
 
     def inflate(self, f, start: int, nbytes: int, name: str) -> tuple[np.ndarray, int]:
         """Bytes [start, start + nbytes) of the unpacked member, and how many were inflated
@@ -249,7 +250,7 @@ class Member:
                                 default=(0, 0, None), key=lambda p: p[0])
         inflater = state.copy() if state is not None else zlib.decompressobj(-zlib.MAX_WBITS)
         out = np.empty(nbytes, np.uint8)
-        view, done, inflated, pending = memoryview(out), 0, 0, b""
+        view, done, inflated, pending = out.data, 0, 0, b""
         f.seek(self.start + packed)
         while done < nbytes:
             if at % self.EVERY == 0:
@@ -326,7 +327,7 @@ def _directory(f) -> tuple[int, int]:
     if end is None:
         raise zipfile.BadZipFile("no end of archive record")
     f.seek(0)
-    return end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    return end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]  # zipfile's own
 
 
 def _header(name: str, stream) -> ArrayInfo:
@@ -360,7 +361,7 @@ def _read_exact(stream, nbytes: int, name: str) -> np.ndarray:
     """Exactly `nbytes` from the stream, in chunks (no second copy, and no zero-filling first:
     200 MB at 2,048 tokens), or a FileProblem."""
     data = np.empty(nbytes, np.uint8)
-    view = memoryview(data)
+    view = data.data
     done = 0
     while done < nbytes:
         got = stream.readinto(view[done:done + CHUNK])
@@ -404,7 +405,7 @@ def writer(arrays: dict[str, np.ndarray]):
                 array = np.asarray(array, order="C")  # C order, and a single value stays 0-d
                 with archive.open(f"{name}.npy", "w", force_zip64=True) as out:
                     np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(array))
-                    data = memoryview(array.reshape(-1).view(np.uint8)) if array.size else memoryview(b"")
+                    data = array.reshape(-1).view(np.uint8).data if array.size else memoryview(b"")
                     for start in range(0, len(data), WRITE_CHUNK):
                         out.write(data[start:start + WRITE_CHUNK])
     return write

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+from typing import Any, TypeGuard
 
 from ..attention import POSITIONS
 from ..files import atomic_write, problem, read_limited, regular_file
@@ -411,7 +412,7 @@ def _known_keys(entry: dict, keys: tuple, where: Phrase) -> None:
                             ", ".join(keys))
 
 
-def _is_whole(x) -> bool:
+def _is_whole(x) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -431,7 +432,7 @@ def dumps(lesson: Lesson) -> str:
 
 
 def _scene_document(scene: Scene) -> dict:
-    entry = {"scenario": _ref_document(scene.scenario), "view": scene.view, "head": scene.head}
+    entry: dict[str, Any] = {"scenario": _ref_document(scene.scenario), "view": scene.view, "head": scene.head}
     if scene.query is not None:
         entry["query"] = scene.query.ja if scene.query.ja == scene.query.en else _texts(scene.query)
     entry["settings"] = {k: getattr(scene.settings, k) for k in SETTINGS_KEYS if getattr(scene.settings, k) is not None}

@@ -231,6 +231,8 @@ def _selection(scene: Scene, s: Scenario, lang: str) -> tuple[int, int]:
 def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | None = None,
             own: Scenario | None = None) -> Answer:
     """The question's answer in scenario `s`; `own`: the scenario before the scene's settings."""
+    if scene.question is None:
+        raise ValueError("_answer: the scene asks no question")
     hide = scene.question.hide
     if hide == "next-token" and found is None:
         raise LessonProblem(QT_TR_NOOP("the question hides the next token, which only a real model predicts; this "
@@ -240,7 +242,7 @@ def _answer(scene: Scene, s: Scenario, head: int, query: int, found: ModelRun | 
     if hide != "next-token":
         _stands_alone([f"{w:.{WEIGHT_DECIMALS}f}" for w in row], top, s.tokens)
     changed = () if own is None else settings_changed(own, s)
-    before = tuple(float(w) for w in compute(own).weights()[head][query]) if changed else None
+    before = tuple(float(w) for w in compute(own).weights()[head][query]) if own is not None and changed else None
     if found is None:
         return Answer(hide, tuple(float(w) for w in row), top, before=before, changed=changed)
     likeliest = lm.top(found.model, found.run.probs, 2)

@@ -291,10 +291,10 @@ def _entry(model_id: str, path: Path, source: str) -> Entry:
 def _described(path: str, _stamp) -> tuple[dict, int]:
     """What a file's header (or a folder's config and tensor headers) says, and its size; kept
     while the file is unchanged, so the list opens at once the second time."""
-    path = Path(path)
-    if path.is_dir():
-        return hf_folder.describe(path), sum(f.stat().st_size for f in hf_folder.read_files(path))
-    return gguf_file.describe(path), path.stat().st_size
+    where = Path(path)
+    if where.is_dir():
+        return hf_folder.describe(where), sum(f.stat().st_size for f in hf_folder.read_files(where))
+    return gguf_file.describe(where), where.stat().st_size
 
 
 def _folder_stamp(folder: Path) -> tuple:

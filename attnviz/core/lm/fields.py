@@ -10,9 +10,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..files import problem
 from ..messages import QT_TR_NOOP
+
+
+class Kind(Protocol):
+    """What a declared field may hold: `wrong(value)` when it does not, `says()` what it must be."""
+
+    def wrong(self, value: Any) -> bool: ...
+
+    def says(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -143,14 +152,14 @@ CONFIG = {
 INDEX = {"weight_map": Names()}
 # A GGUF file's metadata: general.* and tokenizer.* as named, the sizes under the file's architecture
 # ("llama.block_count"). The vocabulary's lists are checked where they are read, without building them.
-GGUF = {
+GGUF: dict[str, Kind] = {
     "general.architecture": Text(64), "general.name": Text(), "general.license": Text(),
     "general.file_type": Whole(0, 1 << 16), "tokenizer.ggml.model": Text(64), "tokenizer.ggml.pre": Text(64),
     "tokenizer.ggml.add_bos_token": Flag(), "tokenizer.ggml.add_space_prefix": Flag(),
     "tokenizer.ggml.bos_token_id": TokenId(), "tokenizer.ggml.eos_token_id": TokenId(),
     "tokenizer.chat_template": Text(),  # the reader holds every text to 1 MB
 }
-GGUF_FAMILY = {
+GGUF_FAMILY: dict[str, Kind] = {
     "embedding_length": SIZE, "attention.head_count": SIZE, "attention.head_count_kv": SIZE,
     "attention.key_length": SIZE, "attention.value_length": SIZE, "rope.dimension_count": SIZE,
     "block_count": SIZE, "feed_forward_length": SIZE, "context_length": WHOLE, "attention.sliding_window": SIZE,

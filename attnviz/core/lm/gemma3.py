@@ -17,17 +17,18 @@ import numpy as np
 
 from .blocks import gelu_tanh, layer_pass
 from .llama import embed, gated, qkv
-from .weights import Block, Config, linear
+from .weights import Block, Config, linear, present
 
 __all__ = ["attention_out", "block", "embed", "mlp"]
 
 
 def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
-    return b.post_attn_norm(linear(y, b.w_o), c.eps)
+    return present(b.post_attn_norm, "post-attention norm")(linear(y, b.w_o), c.eps)
 
 
 def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
-    return b.post_ffn_norm(linear(gated(gelu_tanh, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down), c.eps)
+    hidden = gated(gelu_tanh, linear(b.ffn_norm(x, c.eps), present(b.w_in, "gate")))
+    return present(b.post_ffn_norm, "post-feed-forward norm")(linear(hidden, b.w_down), c.eps)
 
 
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):

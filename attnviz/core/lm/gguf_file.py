@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,7 @@ def _quantisation(g: GGUF) -> str:
     for t in g.tensors.values():
         name = TYPES[t.kind].name if t.kind in TYPES else str(t.kind)
         counts[name] = counts.get(name, 0) + t.size
-    return max(counts, key=counts.get) if counts else ""
+    return max(counts, key=lambda name: counts[name]) if counts else ""
 
 
 def _config(g: GGUF) -> Config:
@@ -275,13 +276,14 @@ def _block(g: GGUF, c: Config, i: int) -> Block:
         return Block(norm("attn_norm"), w[0], w[1], w[2], t("attn_output.weight"), norm("ffn_norm"),
                      t("ffn_up.weight"), t("ffn_down.weight"), b_q=b[0], b_k=b[1], b_v=b[2],
                      b_o=t("attn_output.bias"), b_up=t("ffn_up.bias"), b_down=t("ffn_down.bias"))
-    biases = {f"b_{m}": t(f"attn_{m}.bias") for m in "qkv"} if c.family == "qwen2" else {}
-    qk_norms = {"q_norm": norm("attn_q_norm"), "k_norm": norm("attn_k_norm")} if has("attn_q_norm.weight") else {}
-    post = {"post_attn_norm": norm("post_attention_norm"), "post_ffn_norm": norm("post_ffw_norm")} \
-        if c.family == "gemma3" else {}
+    extra: dict[str, Any] = {f"b_{m}": t(f"attn_{m}.bias") for m in "qkv"} if c.family == "qwen2" else {}
+    if has("attn_q_norm.weight"):
+        extra.update(q_norm=norm("attn_q_norm"), k_norm=norm("attn_k_norm"))
+    if c.family == "gemma3":
+        extra.update(post_attn_norm=norm("post_attention_norm"), post_ffn_norm=norm("post_ffw_norm"))
     return Block(norm("attn_norm"), t("attn_q.weight"), t("attn_k.weight"), t("attn_v.weight"),
                  t("attn_output.weight"), norm("ffn_norm"), t("ffn_up.weight"), t("ffn_down.weight"),
-                 w_gate=t("ffn_gate.weight"), **biases, **qk_norms, **post)
+                 w_gate=t("ffn_gate.weight"), **extra)
 
 
 def model_name(path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from safetensors import safe_open
@@ -77,7 +78,8 @@ def load(folder, progress=None) -> Model:
 def describe(folder) -> dict:
     folder = Path(folder)
     config_json = _json(folder / "config.json", fields.CONFIG)
-    family = MODEL_TYPES.get(config_json.get("model_type"), config_json.get("model_type", ""))
+    kind = str(config_json.get("model_type", ""))
+    family = MODEL_TYPES.get(kind, kind)
     tensors = _Tensors(folder)
     try:
         params = sum(math.prod(tensors.shape(n)) for n in tensors.names)
@@ -222,7 +224,7 @@ def _rope_factors(cfg: dict, d_head: int, base: float):
 
 def _config(folder: Path, cfg: dict) -> Config:
     kind = cfg.get("model_type")
-    family = MODEL_TYPES.get(kind)
+    family = MODEL_TYPES.get(str(kind))
     if family is None:
         raise problem(folder, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
                       kind, ", ".join(FAMILIES))
@@ -230,7 +232,7 @@ def _config(folder: Path, cfg: dict) -> Config:
     d, heads, layers = n("hidden_size", "n_embd"), n("num_attention_heads", "n_head"), n("num_hidden_layers", "n_layer")
     d_head = n("head_dim", default=max(1, d // heads))
     gemma, gpt2 = family == "gemma3", family == "gpt2"
-    types = cfg.get("layer_types")
+    types: list = cfg.get("layer_types") or []
     if gemma and not (isinstance(types, list) and len(types) == layers):
         every = n("sliding_window_pattern", default=6)
         types = ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(layers)]
@@ -262,7 +264,7 @@ def _embedding_name(c: Config) -> str:
 
 def expected_shapes(c: Config, vocab: int, t: _Tensors) -> dict[str, tuple[int, ...]]:
     q, kv, d, ff = c.n_heads * c.d_head, c.n_kv_heads * c.d_head, c.d, c.d_ff
-    out = {_embedding_name(c): (vocab, d)}
+    out: dict[str, tuple[int, ...]] = {_embedding_name(c): (vocab, d)}
     if t.has("lm_head.weight"):
         out["lm_head.weight"] = (vocab, d)
     if c.family == "gpt2":
@@ -343,7 +345,7 @@ def _block(c: Config, t: _Tensors, i: int) -> Block:
     p = f"model.layers.{i}."
     g = lambda name: t.get(p + name)  # noqa: E731
     norm = lambda name: _rms(c, g(name))  # noqa: E731
-    extra = {}
+    extra: dict[str, Any] = {}
     if c.family == "qwen2":
         extra.update({f"b_{m}": g(f"self_attn.{m}_proj.bias") for m in "qkv"})
     if c.family in ("qwen3", "gemma3"):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .blocks import heads, layer_pass, per_head_norm, turned
-from .weights import Block, Config, linear
+from .weights import Block, Config, linear, present
 
 
 def silu(x: np.ndarray) -> np.ndarray:
@@ -49,7 +49,7 @@ def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
 
 def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
     """What the feed-forward adds to the residual stream x [n, d]."""
-    return linear(gated(silu, linear(b.ffn_norm(x, c.eps), b.w_in)), b.w_down)
+    return linear(gated(silu, linear(b.ffn_norm(x, c.eps), present(b.w_in, "gate"))), b.w_down)
 
 
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):

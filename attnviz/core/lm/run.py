@@ -90,12 +90,12 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     embed, block = FAMILIES[c.family].embed, FAMILIES[c.family].block
     by_layer = changes_by_layer(changes)
     start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0
-    if start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
+    if after is not None and start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     keep_freed(pass_bytes(c, len(ids), weights=shown is not None))
     with model_threads(shared_out(len(ids))):
-        x = after.streams[start] if start else embed(model, ids).astype(np.float32)  # [n, d]
+        x = after.streams[start] if after is not None and start else embed(model, ids).astype(np.float32)  # [n, d]
         for index in range(start, c.n_layers):
             if cancelled is not None and cancelled():
                 raise Cancelled()

@@ -6,6 +6,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -164,7 +165,7 @@ def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
 
 def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes, patch=None):
     c = model.config
-    heads = [make_head(f"head {h}", *(matrix(m, h) for m in "qkv"),
+    heads = [make_head(f"head {h}", matrix("q", h), matrix("k", h), matrix("v", h),
                        names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
     live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat, patch)
     spec = mask_of(c, layer)
@@ -196,11 +197,13 @@ def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:
     next_tokens of the ten most likely)."""
     from ..files import atomic_write
     best = top(model, result.probs, 10)
-    arrays = {"tokens": np.array(encoded.labels), "token_ids": np.array(encoded.ids, dtype=np.int64),
-              "head_names": np.array([f"head {h}" for h in range(model.config.n_heads)]),
-              "causal": np.array(True), "scale": np.array(True), "temperature": np.array(1.0),
-              **{m: np.stack([np.stack([result.matrix(layer, m, h) for h in range(model.config.n_heads)])
-                              for layer in range(model.config.n_layers)]).astype(np.float32) for m in "qkv"},
-              "next_probs": result.probs.astype(np.float32), "next_ids": np.array([i for i, _, _ in best]),
-              "next_tokens": np.array([t for _, t, _ in best])}
+    c = model.config
+    qkv = {m: np.stack([np.stack([result.matrix(layer, m, h) for h in range(c.n_heads)])
+                        for layer in range(c.n_layers)]).astype(np.float32) for m in "qkv"}
+    arrays: dict[str, Any] = {
+        "tokens": np.array(encoded.labels), "token_ids": np.array(encoded.ids, dtype=np.int64),
+        "head_names": np.array([f"head {h}" for h in range(c.n_heads)]),
+        "causal": np.array(True), "scale": np.array(True), "temperature": np.array(1.0), **qkv,
+        "next_probs": result.probs.astype(np.float32), "next_ids": np.array([i for i, _, _ in best]),
+        "next_tokens": np.array([t for _, t, _ in best])}
     atomic_write(path, lambda f: np.savez(f, **arrays))  # stored, not compressed: read a layer at a time

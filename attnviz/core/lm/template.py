@@ -213,7 +213,7 @@ def _measured(name: str, act):
         _fits(_filter_size(name, values, kwargs), f"|{name}")
         return act(*args, **kwargs)
     if hasattr(act, "jinja_pass_arg"):  # how Jinja knows to pass its environment or context
-        filtered.jinja_pass_arg = act.jinja_pass_arg
+        setattr(filtered, "jinja_pass_arg", act.jinja_pass_arg)  # noqa: B010 (an attribute a function lacks)
     return filtered
 
 

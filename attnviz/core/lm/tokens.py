@@ -128,7 +128,8 @@ def _first_line(e: BaseException) -> str:
 
 def byte_characters() -> tuple[str, ...]:
     """GPT-2's printable stand-in for each byte, by the byte's value (a space is Ġ, a newline Ċ)."""
-    return tuple(sorted(_byte_values(), key=_byte_values().get))
+    values = _byte_values()
+    return tuple(sorted(values, key=lambda c: values[c]))
 
 
 @lru_cache(maxsize=None)
@@ -176,7 +177,8 @@ def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, *
     if bad is not None:  # a merge is two pieces with a space between them
         raise ScenarioError(QT_TR_NOOP("its merges hold '{0}', which is not two pieces with a space between"),
                             str(bad)[:40])
-    backend = Backend(BPE(vocab, [tuple(m.split(" ", 1)) for m in merges], fuse_unk=False))
+    pairs = [(left, right) for left, right in (m.split(" ", 1) for m in merges)]
+    backend = Backend(BPE(vocab, pairs, fuse_unk=False))
     split = SPLITS[pre]
     if split is None:
         backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)

@@ -10,10 +10,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+
+T = TypeVar("T")
+
+
+class Vocabulary(Protocol):
+    """What the rest asks of a model's tokenizer (lm.tokens.Tokenizer is the one there is; declared here so
+    that the weights, numpy alone, need not import the tokenizers library's side)."""
+
+    pieces: list[str]    # each id's piece, as the vocabulary spells it
+    bos: int | None      # put first when the model expects it
+
+    def encode(self, text: str, bos: bool = True, cancelled: Any = None) -> list: ...
+
+    def chat(self, text: str, cancelled: Any = None) -> str: ...
+
+    def piece_bytes(self, token_id: int) -> bytes | None: ...
 
 
 @dataclass(frozen=True)
@@ -116,7 +133,7 @@ class Model:
     blocks: list[Block]
     out_norm: Norm
     output: np.ndarray       # [vocab, d] (the embedding itself when tied)
-    tokenizer: object        # lm.tokens.Tokenizer
+    tokenizer: Vocabulary
     path: Path
     positions: np.ndarray | None = None  # [context, d]: GPT-2's learned positions
     licence: str = ""
@@ -139,6 +156,13 @@ class Model:
             if isinstance(a, np.ndarray):
                 bases[id(a)] = a.nbytes
         return sum(bases.values())
+
+
+def present(value: T | None, what: str) -> T:
+    """A weight the family always has (a gated block's W_gate, Gemma's post-norms), None only in another."""
+    if value is None:
+        raise ValueError(f"this block has no {what}")
+    return value
 
 
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..lm.blocks import joined
 from ..lm.run import FAMILIES, Run
-from ..lm.weights import Model, Norm
+from ..lm.weights import Model, Norm, present
 from .parts import head_outputs
 
 FROZEN_NOTE = ("the final norm's scale (and Gemma 3's norm after attention) is frozen at its value on this text: "
@@ -50,7 +50,8 @@ class Attribution:
 
 def head_attribution(model: Model, run: Run, token: int) -> Attribution:
     c, family = model.config, FAMILIES[model.config.family]
-    direction, scale, centre = _read_out(model.out_norm, run.last, model.output[token], c.eps)
+    last = present(run.last, "the stream after the last layer")
+    direction, scale, centre = _read_out(model.out_norm, last, model.output[token], c.eps)
 
     def part(v):  # what a write v [..., d] adds to the logit, the final scale frozen
         return scale * (centre(np.asarray(v, dtype=np.float64)) @ direction)

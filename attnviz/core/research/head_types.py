@@ -127,5 +127,5 @@ def scored(w: np.ndarray, first: int, length: int) -> dict:
         "induction": w[:, repeat, repeat - length + 1].mean(axis=-1),
         "duplicate": w[:, repeat, repeat - length].mean(axis=-1),
         "sink": w[:, rows, 0].mean(axis=-1),
-        "local": sum(w[:, local, local - back] for back in range(3)).mean(axis=-1),
+        "local": (w[:, local, local] + w[:, local, local - 1] + w[:, local, local - 2]).mean(axis=-1),
     }

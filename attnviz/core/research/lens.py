@@ -44,7 +44,7 @@ def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> 
     check_length(n)
     k = min(k, len(model.output))
     ids, p = np.empty((n_layers, n, k), dtype=np.int64), np.empty((n_layers, n, k))
-    rank, token_p = (np.empty((n_layers, n)) for _ in "rp") if token is not None else (None, None)
+    rank, token_p = np.empty((n_layers, n)), np.empty((n_layers, n))  # filled when a token is asked for
     for layer in range(n_layers):
         x = residual(model, run, layer + 1)  # after `layer`
         for lo in range(0, n, ROWS_AT_ONCE):
@@ -56,4 +56,6 @@ def logit_lens(model: Model, run: Run, k: int = 5, token: int | None = None) -> 
                 mine = logp[:, token:token + 1]
                 rank[layer, lo:lo + ROWS_AT_ONCE] = (logp > mine).sum(axis=-1) + 1
                 token_p[layer, lo:lo + ROWS_AT_ONCE] = np.exp(mine[:, 0])
-    return Lens(ids, p, token, None if rank is None else rank.astype(np.int64), token_p)
+    if token is None:
+        return Lens(ids, p, None, None, None)
+    return Lens(ids, p, token, rank.astype(np.int64), token_p)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..lm.blocks import Kept, attention_of
 from ..lm.run import Run, changes_by_layer, final_stream
-from ..lm.weights import Model
+from ..lm.weights import Model, present
 
 
 def head_outputs(model: Model, run: Run, layer: int) -> np.ndarray:
@@ -21,7 +21,7 @@ def head_weights(model: Model, run: Run, layer: int) -> np.ndarray:
     kept = Kept()
     changes = changes_by_layer(run.changes).get(layer, {})
     attention_of(run.q[layer], run.k[layer], run.v[layer], model.config, layer, changes, kept)
-    return kept.weights
+    return present(kept.weights, "attention weights kept")
 
 
 def residual(model: Model, run: Run, layer: int) -> np.ndarray:

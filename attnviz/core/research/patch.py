@@ -24,7 +24,7 @@ import numpy as np
 
 from ..lm.run import Cancelled, Run
 from ..lm.shown import ModelError
-from ..lm.weights import Model
+from ..lm.weights import Model, present
 from ..messages import QT_TR_NOOP
 from ..scenario import Change, StreamPatch
 from .batch import rerun_last
@@ -108,6 +108,7 @@ def _outputs(given: np.ndarray, own: np.ndarray | None, by: str, column: int) ->
     """{head: Change}: one head's output from the clean run, or every head's at one position."""
     if by == "head":
         return {column: Change(out=given[column])}
+    own = present(own, "the corrupted run's outputs")
     return {h: Change(out=_row_from(own[h], given[h], column)) for h in range(len(given))}
 
 

@@ -45,7 +45,8 @@ def sweep(model: Model, result: Run, token: int, mean: bool = False, progress=No
         if cancelled is not None and cancelled():
             raise Cancelled()
         outputs = head_outputs(model, result, layer) if mean else None
-        variants = [({h: _mean_of(outputs[h]) if mean else Change(off=True)}, None) for h in range(c.n_heads)]
+        variants = [({h: _mean_of(outputs[h]) if outputs is not None else Change(off=True)}, None)
+                    for h in range(c.n_heads)]
         delta[layer] = log_softmax(rerun_last(model, result, layer, variants))[:, token] - base
         if progress is not None:
             progress(layer + 1, c.n_layers)

@@ -14,7 +14,7 @@ import stat
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
@@ -61,7 +61,7 @@ class Autosave(QObject):
         self._generation = 0        # raised by discard(): a write still running is then dropped
         self._commit = threading.Lock()  # a copy's rename and discard()'s removal, one at a time
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-autosave")
-        self._running = None        # the write in progress (a Future), or None
+        self._running: Future | None = None  # the write in progress, or None
         self._count = 0             # writes asked for; the last one taken in
         self._taken = 0
         self._again = False         # changed while writing: write again when it ends
@@ -108,7 +108,8 @@ class Autosave(QObject):
             return
         save, path, meta = self._snapshot()
         self._count += 1
-        self._done(*self._copy(save, path, meta, self._generation), self._count)
+        written, error, generation = self._copy(save, path, meta, self._generation)
+        self._done(written, error, generation, self._count)
 
     def flush(self) -> None:
         """Wait for the write in progress, and take in its result."""

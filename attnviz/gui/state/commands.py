@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtGui import QUndoCommand
 
 from ...core import scenario as edits
-from ...core.scenario import same_scenario
+from ...core.scenario import Scenario, same_scenario
 from ..common.i18n import tr
 
 _drags = count(1)
@@ -32,8 +32,8 @@ class ScenarioCommand(QUndoCommand):
     def __init__(self, document, after, text: str, drag_id: int | None = None):
         super().__init__(text)
         self.document = document
-        self.before = document.scenario
-        self.after = after
+        self.before: Scenario | None = document.scenario  # None: rebuilt from what changed (EntriesCommand)
+        self.after: Scenario | None = after
         self.drag_id = drag_id
 
     def redo(self):
@@ -50,7 +50,7 @@ class ScenarioCommand(QUndoCommand):
             return False
         self.after = other.after  # keep the first `before`: one undo step per drag
         # A drag that ends where it started leaves no undo step and no "modified" mark.
-        self.setObsolete(same_scenario(self.before, self.after))
+        self.setObsolete(self.before is not None and self.after is not None and same_scenario(self.before, self.after))
         return True
 
 
@@ -67,7 +67,7 @@ class EntriesCommand(ScenarioCommand):
         self.place = (head, matrix, index)
         self.old = np.array(s.heads[head].matrix(matrix)[index], copy=True)
         self.new = np.array(after.heads[head].matrix(matrix)[index], copy=True)
-        self._first = None
+        self._first: Scenario | None = None
         if s.live is None:  # both rebuilt from the document's scenario and the entries
             self.before = self.after = None
             self._first = after  # the first redo (on push) applies it, then lets it go
@@ -124,8 +124,8 @@ class SetSettings(ScenarioCommand):
         after = edits.with_settings(document.scenario, **changes)  # refused here, before anything changes
         super().__init__(document, after, text, drag_id)
         self.old, self.new = document.scenario.settings, after.settings
-        self.before, self._first = None, after  # the first redo (on push) applies it, then lets it go
-        self.after = None
+        self.before, self.after = None, None
+        self._first: Scenario | None = after  # the first redo (on push) applies it, then lets it go
 
     def redo(self):
         first, self._first = self._first, None

@@ -33,7 +33,7 @@ class ScenarioDocument(QObject):
         self._scenario = scenario
         self._saved = scenario  # the scenario as opened or last saved: back to it is no unsaved work
         self._result: Result | None = None
-        self._last = None  # (scenario, result) last computed
+        self._last: tuple[Scenario, Result] | None = None  # (scenario, result) last computed
         self.recomputes = 0  # counted for the "one recompute per edit" regression test
         self.source = source  # a file path, "preset:<id>", or None
         self._note_file()

@@ -15,6 +15,8 @@ from ...core.scenario import Scenario, ScenarioError
 from ..common.i18n import current_language, describe, tr
 from . import settings
 
+Button = QMessageBox.StandardButton
+
 FILE_FILTER = "AttnViz (*.json *.npz *.npy);;JSON (*.json);;NumPy (*.npz *.npy);;* (*)"
 SAVE_FILTERS = {".json": "AttnViz JSON (*.json)", ".npz": "AttnViz compact (*.npz)"}
 SESSION_FILTER = "AttnViz model session (*.attnviz-model.json)"
@@ -196,7 +198,7 @@ class Files:
     def save_to(self, path: str) -> bool:
         path = os.path.abspath(path)
         d = self.document
-        if d.changed_on_disk(path) and self.ask_overwrite_changed(path) != QMessageBox.Save:
+        if d.changed_on_disk(path) and self.ask_overwrite_changed(path) != Button.Save:
             return False
         try:
             if d.scenario.live is not None:
@@ -218,9 +220,9 @@ class Files:
         if not self.document.modified:
             return True
         answer = self.ask_unsaved()
-        if answer == QMessageBox.Save:
+        if answer == Button.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == Button.Discard
 
     def ask_overwrite_changed(self, path: str):
         """Another program (or another AttnViz) wrote the file since it was opened here."""
@@ -228,10 +230,10 @@ class Files:
             self.shell.dialog_parent(), tr("The file changed on disk"),
             tr("{0} was changed by another program since AttnViz opened it. Saving replaces those changes "
                "with what you see here. Save anyway?").format(os.path.basename(path)),
-            QMessageBox.Save | QMessageBox.Cancel, QMessageBox.Cancel)
+            Button.Save | Button.Cancel, Button.Cancel)
 
     def ask_unsaved(self):
         return QMessageBox.question(
             self.shell.dialog_parent(), tr("Unsaved changes"),
             tr("{0} has changes that are not saved. Save them?").format(self.shell.display_name()),
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+            Button.Save | Button.Discard | Button.Cancel, Button.Save)

@@ -38,7 +38,7 @@ def check_files() -> None:
     macOS and Windows keep them elsewhere (a property list, the registry)."""
     if sys.platform in ("win32", "darwin"):
         return
-    config = Path(QStandardPaths.writableLocation(QStandardPaths.GenericConfigLocation))
+    config = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation))
     files = (config / "AttnViz" / "AttnViz.conf", config / "AttnViz.conf")
     for path in (*files, *(f.with_name(f.name + ".lock") for f in files)):  # QSettings locks with these
         try:
@@ -51,8 +51,9 @@ def check_files() -> None:
             os.replace(path, path.with_name(f"{path.name}.damaged-{int(time.time())}"))
             _notices.append(f"the settings file {path} was not a regular file: it was moved aside")
         except OSError:
-            QSettings.setDefaultFormat(QSettings.IniFormat)
-            QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp(prefix="attnviz-settings-"))
+            ini = QSettings.Format.IniFormat
+            QSettings.setDefaultFormat(ini)
+            QSettings.setPath(ini, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="attnviz-settings-"))
             _notices.append(f"the settings file {path} is not a regular file: settings are not kept this time")
             return
 

@@ -31,6 +31,7 @@ class ViewState:
     presenting: bool = _declared(False, "whether the window is presenting (full screen, for a projector)")
     desk_zoom: float = _declared(1.0, "the type's zoom at the desk (each mode keeps its own)")
     presentation_zoom: float = _declared(1.6, "the type's zoom while presenting")
+    _subscribers: dict[str, list[Callable[[Any], None]]] = field(init=False, repr=False)  # who listens to each
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_subscribers", {name: [] for name in FIELDS})
@@ -78,8 +79,8 @@ class ViewState:
 
 
 # name -> its default, read by those that reset a field (Ctrl+0) or fall back to it
-FIELDS: dict[str, Any] = {f.name: f.default for f in fields(ViewState)}
-DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in fields(ViewState)}
+FIELDS: dict[str, Any] = {f.name: f.default for f in fields(ViewState) if f.init}
+DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in fields(ViewState) if f.init}
 if set(FIELDS) != set(get_args(Field)):  # the declared fields and the names the type allows are one list
     raise TypeError(f"ViewState's fields {sorted(FIELDS)} and Field {sorted(get_args(Field))} differ")
 
