@@ -205,6 +205,15 @@ def _huge_with_nan(path):
         "blk.0.ffn_down.weight": (Blank((64, ff), np.float32(np.nan).tobytes()), F32)})
 
 
+def _long_piece(path):
+    """SentencePiece merges are recovered by cutting each token every way: a token's length squared."""
+    tokens = ["<unk>", "a", "x" * 2000]
+    tiny_llama(path, metadata={"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens,
+                               "tokenizer.ggml.scores": [0.0, -1.0, -2.0], "tokenizer.ggml.merges": None,
+                               "tokenizer.ggml.pre": None},
+               tensors={"token_embd.weight": (np.zeros((3, 64), np.float32), F32)})
+
+
 _BOS, _ADD_BOS = "tokenizer.ggml.bos_token_id", "tokenizer.ggml.add_bos_token"
 _NAN = float("nan")
 _INF = float("inf")
@@ -289,8 +298,16 @@ HOSTILE = {
                                    "its tokenizer.chat_template is 5, not a text"),
     "rope scaling a number": (_llama(metadata={"llama.rope.scaling.type": 1}),
                               "its llama.rope.scaling.type is 1, not a text"),
+    "merges of pieces not in the vocabulary": (_llama(metadata={"tokenizer.ggml.merges": ["qqq zzz", "a b"]}),
+                                               "its tokenizer cannot be built from its vocabulary: "),
+    "a SentencePiece token of 2,000 characters": (_long_piece, "its vocabulary holds a token of 2,000 characters; "
+                                                               "a token has at most 1,024"),
     "context length 0": (_llama(metadata={"llama.context_length": 0}),
                          "its llama.context_length is 0, not a whole number from 1 to"),
     "a sliding window a list": (_llama(arch="gemma3", metadata={"gemma3.attention.sliding_window": [1, 2]}),
                                 "its gemma3.attention.sliding_window is a list, not one value"),
 }
+
+# Refused only once the vocabulary's texts are read (bounded by the lists' limit), the weights never built:
+# what the tokenizers library says of them, and a token's length.
+READS_TEXTS = {"merges of pieces not in the vocabulary", "a SentencePiece token of 2,000 characters"}

@@ -135,15 +135,19 @@ def _stamps(path: str) -> tuple:
 
 def _file_digest(path: str) -> tuple[str, int]:
     """A regular file's SHA-256 and size: a FIFO or a device (a session may name /dev/zero) is refused
-    before a byte is read, never hashed for ever."""
+    before a byte is read, and no more than the size it claims is read (a /proc file claims 0 and
+    never ends): never hashed for ever."""
     digest, size = hashlib.sha256(), 0
     try:
         with open_regular(path, MODEL_MAX_BYTES) as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
+            claimed = os.fstat(f.fileno()).st_size
+            while block := f.read(min(1 << 20, claimed + 1 - size)):
                 digest.update(block)
                 size += len(block)
     except OSError as e:
         raise problem(path, QT_TR_NOOP("cannot be read ({0})"), e.strerror or e) from None
+    if size != claimed:
+        raise problem(path, QT_TR_NOOP("is not a regular file: AttnViz opens files only"))
     return digest.hexdigest(), size
 
 

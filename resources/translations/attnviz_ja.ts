@@ -1636,6 +1636,10 @@ subtracting the max</source>
         <translation>最後のトークンは削除できません。シナリオには 1 つ以上のトークンが必要です</translation>
     </message>
     <message>
+        <source>this scenario has no layer (X and the W matrices) to change</source>
+        <translation>このシナリオには変更できる層（X と W 行列）がありません</translation>
+    </message>
+    <message>
         <source>{0} heads cannot share K and V in {1} groups</source>
         <translation>{0} 個のヘッドは {1} 組の K・V を共有できません</translation>
     </message>
@@ -3234,6 +3238,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
     <message>
+        <source>its tokenizer makes no token of this text</source>
+        <translation>このトークナイザーはこのテキストからトークンを 1 つも作りません</translation>
+    </message>
+    <message>
+        <source>its tokenizer gives the token id {0:,}, but the model has {1:,} embeddings</source>
+        <translation>このトークナイザーはトークン ID {0:,} を返しますが、モデルの埋め込みは {1:,} 個です</translation>
+    </message>
+    <message>
         <source>give at least one token id</source>
         <translation>トークン ID を 1 つ以上指定してください</translation>
     </message>
@@ -4174,8 +4186,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>tokenizer.json を読めません: {0}</translation>
     </message>
     <message>
+        <source>its tokenizer cannot be built from its vocabulary: {0}</source>
+        <translation>語彙からトークナイザーを作れません：{0}</translation>
+    </message>
+    <message>
         <source>its merges hold &apos;{0}&apos;, which is not two pieces with a space between</source>
         <translation>merges に「{0}」があります。空白で区切られた 2 つの部分ではありません</translation>
+    </message>
+    <message>
+        <source>its vocabulary holds a token of {0:,} characters; a token has at most {1:,}</source>
+        <translation>語彙に {0:,} 文字のトークンがあります。トークンは最大 {1:,} 文字です</translation>
     </message>
     <message>
         <source>Gemma 3: its terms of use</source>

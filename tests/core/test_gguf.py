@@ -106,7 +106,7 @@ def test_a_hostile_gguf_is_refused_with_its_reason_before_its_vocabulary_or_weig
     with pytest.raises(FileProblem) as refused:
         lm.load(hostile / f"{i}.gguf")
     assert gguf_writer.HOSTILE[name][1] in str(refused.value)
-    assert built == []
+    assert built == [] or (name in gguf_writer.READS_TEXTS and set(built) == {"texts"})
 
 
 def test_a_bos_id_of_minus_1_means_none_when_no_bos_is_added(tmp_path):

@@ -191,6 +191,16 @@ def test_a_session_naming_a_pipe_or_a_device_is_refused_before_a_byte_is_read(tm
         assert said and "is not a regular file" in said[0], (path, said)
 
 
+def test_a_session_naming_a_proc_file_that_claims_no_size_and_never_ends_is_refused(tmp_path):
+    """/proc/self/pagemap is "regular", of size 0, and reads for hundreds of GB: no more than the size a
+    file claims is read."""
+    import os
+    if not os.path.exists("/proc/self/pagemap"):
+        pytest.skip("no /proc here")
+    session = Session(ModelFile("/proc/self/pagemap", "ab" * 32, 1, False), "t", (1,), View(0, 0, 0), (), None)
+    assert "is not a regular file" in refusal(lambda: check_model(session, "/proc/self/pagemap"))
+
+
 def refusal(act) -> str:
     try:
         act()

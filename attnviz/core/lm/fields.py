@@ -146,7 +146,7 @@ CONFIG = {
     "sliding_window": WHOLE, "sliding_window_pattern": SIZE, "layer_types": Texts(),
     "query_pre_attn_scalar": Positive(), "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
     "rope_theta": Positive(), "rope_local_base_freq": Positive(), "rope_scaling": ROPE,
-    "rope_parameters": Object({}), "torch_dtype": Text(64), "dtype": Text(64),
+    "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
     "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(),
 }
 INDEX = {"weight_map": Names()}

@@ -74,6 +74,12 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     if len(tokens) > limit:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
                          len(tokens), limit)
+    if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
+        raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
+    beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)
+    if beyond is not None:  # the tokenizer's own file names ids the weights do not have
+        raise problem(model.path, QT_TR_NOOP("its tokenizer gives the token id {0:,}, but the model has {1:,} "
+                                             "embeddings"), beyond, len(model.embedding))
     names = labels(shown, tokens, tokenizer.pieces, tokenizer.bos)
     return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
 

@@ -46,6 +46,7 @@ SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "lla
           "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
 MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
+MAX_PIECE = 1024                 # characters in one SentencePiece token (Gemma 3's longest: 31)
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,26 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
                      byte_level=byte_level)
 
 
+def _built(make) -> Tokenizer:
+    """A tokenizer built from a GGUF's lists: what the tokenizers library refuses there (a merge of pieces
+    not in the vocabulary, a duplicate token that makes its Rust side panic) is one line."""
+    try:
+        return make()
+    except ScenarioError:
+        raise
+    except BaseException as e:  # noqa: B036 (a PanicException is a BaseException)
+        if not _failed_inside(e):
+            raise
+        raise ScenarioError(QT_TR_NOOP("its tokenizer cannot be built from its vocabulary: {0}"),
+                            _first_line(e)) from None
+
+
 def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, **kw) -> Tokenizer:
     """GPT-2-style byte-level BPE from a GGUF's tokens and merges; `pre` is tokenizer.ggml.pre."""
+    return _built(lambda: _byte_level_bpe(tokens, merges, pre, types, **kw))
+
+
+def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, **kw) -> Tokenizer:
     if pre not in SPLITS:
         raise ScenarioError(QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
                             pre, ", ".join(SPLITS))
@@ -196,6 +215,16 @@ def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, *
 
 def sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = False, space_prefix: bool = True,
                       unk: str = "<unk>", **kw) -> Tokenizer:
+    """SentencePiece-style BPE (see _sentencepiece_bpe), what the library refuses said in one line."""
+    longest = max(map(len, tokens), default=0)
+    if longest > MAX_PIECE:  # the merges are recovered by cutting each token every way: its length squared
+        raise ScenarioError(QT_TR_NOOP("its vocabulary holds a token of {0:,} characters; a token has at most {1:,}"),
+                            longest, MAX_PIECE)
+    return _built(lambda: _sentencepiece_bpe(tokens, scores, types, gemma, space_prefix, unk, **kw))
+
+
+def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = False, space_prefix: bool = True,
+                       unk: str = "<unk>", **kw) -> Tokenizer:
     """SentencePiece-style BPE with byte fallback (Llama 2, Gemma) from a GGUF's tokens and
     scores. The file has no merges: they are recovered from the vocabulary, best first, by score
     (for Gemma, whose scores do not follow its merge order, by the order of the file)."""

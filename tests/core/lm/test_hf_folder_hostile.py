@@ -105,6 +105,28 @@ def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
     refused(folder, "tokenizer.json: is nested too deeply")
 
 
+def test_a_chat_template_that_writes_nothing_is_refused_naming_the_folder(folder):
+    (folder / "chat_template.jinja").write_text("{{ '' }}", encoding="utf-8")
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match="its tokenizer makes no token of this text") as e:
+        lm.encode(model, "hi", chat=True)
+    assert str(folder) in str(e.value)
+
+
+def test_a_tokenizer_giving_ids_past_the_embeddings_is_refused_not_an_index_error(folder):
+    edit(folder / "tokenizer.json", lambda t: t.update(model={"type": "WordLevel", "vocab": {"hi": 0, "[UNK]": 70000},
+                                                              "unk_token": "[UNK]"}, added_tokens=[],
+                                                       post_processor=None, pre_tokenizer=None, normalizer=None))
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match="its tokenizer gives the token id 70,000, but the model has"):
+        lm.encode(model, "nothing known")
+
+
+def test_rope_parameters_are_checked_as_rope_scaling_is(folder):
+    edit(folder / "config.json", lambda c: c.update(rope_parameters={**LLAMA3, "rope_theta": 10000.0, "factor": 0}))
+    assert "config.json" in refused(folder, "its rope_parameters.factor is 0, not a positive")
+
+
 def test_ggufs_merges_without_a_space_are_refused_by_name():
     from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError, match="its merges hold 'ab', which is not two pieces"):
