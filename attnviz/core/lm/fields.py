@@ -195,11 +195,7 @@ def check_gguf(g) -> None:
     refused before it is built."""
     arch = g.metadata["general.architecture"] if _one(g, "general.architecture") else ""
     declared = {**GGUF, **({f"{arch}.{key}": kind for key, kind in GGUF_FAMILY.items()} if arch else {})}
-    for key, kind in declared.items():
-        if key in g.fields:
-            _one(g, key)
-            if kind.wrong(value := g.metadata[key]):
-                raise problem(g.path, QT_TR_NOOP("its {0} is {1}, not {2}"), key, _shown(value), kind.says())
+    check(g.path, {key: g.metadata[key] for key in declared if _one(g, key)}, declared)
 
 
 def _one(g, key: str) -> bool:

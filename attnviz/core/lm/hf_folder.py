@@ -95,9 +95,9 @@ def describe(folder) -> dict:
 
 # ---------------------------------------------------------------- the folder's files
 
-def _json(path: Path, declared: dict | None = None, most: int = MAX_CONFIG_BYTES) -> dict:
+def _json(path: Path, declared: dict | None = None) -> dict:
     """The file's JSON object, its `declared` fields (core/lm/fields.py) checked."""
-    return _parsed(path, read_limited(path, most), declared)
+    return _parsed(path, read_limited(path, MAX_CONFIG_BYTES), declared)
 
 
 def _parsed(path: Path, data: bytes, declared: dict | None) -> dict:
