@@ -5,11 +5,21 @@ but its own values; it does not keep it from running for ever (nested loops that
 building a string of gigabytes (a doubling `~` in a macro, `"x" * n`, `|center(n)`). Here every line
 the template runs is counted (sys.settrace on its own frames only), the clock is read as it goes,
 and every string or list it builds is measured before it is built: any of them over its limit stops
-the template, which is refused in one line.
+the template, which is refused in one line with its reason.
+
+Those measures cannot see inside one call that Jinja makes in C or in its own filters (`sort` of
+millions, `wordwrap(1)`, `tojson` of a nested list, a chain of `**`), so the template runs in a
+child process of its own (this file run as a script, `python -I template.py`, about 60 ms): its
+address space limited to MEMORY more than it starts with, killed at SECONDS of wall clock or when
+the user cancels. That is what makes the promise hold for any template: at most SECONDS and MEMORY.
+This file imports nothing of AttnViz at its top, so that the child starts with Jinja alone.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
@@ -22,7 +32,9 @@ from jinja2.runtime import Context, Namespace
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 STEPS = 1_000_000     # lines of the template run: a real chat template runs a few hundred
-SECONDS = 2.0         # wall clock, whatever the machine
+SECONDS = 2.0         # wall clock, the child's start included, whatever the machine
+MEMORY = 200 * 2**20  # bytes the child may take beyond what it starts with (Linux; elsewhere the clock)
+CHILD = "--chat-template-child"  # how the standalone AttnViz (no Python there) runs this file's child
 MAX_CHARS = 4_000_000  # any string or list the template builds, its output too (the text read is at most 800,000)
 _WIDE = re.compile(r"%[-+ #0]*\*|%[-+ #0]*\d{7,}|\{[^{}]*:[^{}]*(\d{7,}|\{)")  # widths of millions, or given
 
@@ -32,8 +44,77 @@ class OverBudget(TemplateError):
 
 
 def render(template: str, cancelled=None, **values) -> str:
-    """The template rendered with `values`; OverBudget, or Jinja's own TemplateError, when it cannot be;
-    `cancelled()`, asked as it runs, stops it with lm.Cancelled."""
+    """The template rendered with `values` (JSON values) in a child process; OverBudget, or Jinja's own
+    TemplateError, when it cannot be; `cancelled()`, asked as it runs, stops it with lm.Cancelled."""
+    request = json.dumps({"template": template, "values": values, "steps": STEPS, "seconds": SECONDS})
+    with subprocess.Popen(_child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0)) as child:
+        reply = _answer(child, request.encode(), time.monotonic() + SECONDS - 0.1, cancelled)
+    if "text" in reply:
+        return reply["text"]
+    raise (OverBudget if reply.get("over") else TemplateError)(reply.get("error", ""))
+
+
+def _child_command() -> list[str]:
+    if getattr(sys, "frozen", False):  # the standalone folder: its executable runs main.py, which knows CHILD
+        return [sys.executable, CHILD]
+    return [sys.executable, "-I", os.path.abspath(__file__)]  # -I: no environment, no user site, no cwd
+
+
+def _answer(child: subprocess.Popen, request: bytes | None, ends: float, cancelled) -> dict:
+    """The child's reply, read while the clock and `cancelled` are watched; the child killed past either."""
+    while True:
+        try:
+            out, _ = child.communicate(request, timeout=0.05)
+            break
+        except subprocess.TimeoutExpired:
+            request = None  # sent once: communicate() goes on from where it was
+            if cancelled is not None and cancelled():
+                child.kill()
+                from .run import Cancelled  # here, not at the top: the child runs this file alone
+                raise Cancelled() from None
+            if time.monotonic() > ends:
+                child.kill()
+                raise OverBudget(f"it ran longer than {SECONDS:g} s") from None
+    try:
+        return json.loads(out)
+    except ValueError:  # killed by the system (its memory or CPU limit): no reply
+        return {"over": True, "error": "it stopped without an answer, past its memory or time"}
+
+
+def child() -> int:
+    """The child's work: one request on stdin, one reply on stdout, both JSON."""
+    request = json.load(sys.stdin)
+    global STEPS, SECONDS  # the parent's budget (a test's, too): this process renders one template only
+    STEPS, SECONDS = request["steps"], request["seconds"]
+    _limit()
+    reply: dict[str, str | bool]
+    try:
+        reply = {"text": render_here(request["template"], **request["values"])}
+    except OverBudget as e:
+        reply = {"over": True, "error": str(e)}
+    except MemoryError:
+        reply = {"over": True, "error": f"it needed more than {MEMORY // 2**20} MB"}
+    except Exception as e:  # a template is the file's code: whatever it raises is its fault
+        reply = {"error": str(e)[:200] or type(e).__name__}
+    json.dump(reply, sys.stdout)
+    return 0
+
+
+def _limit() -> None:
+    """MEMORY more address space than now, and CPU time that ends the child if no one is left to kill it."""
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (int(SECONDS) + 2, int(SECONDS) + 3))
+        with open("/proc/self/statm") as statm:
+            now = os.sysconf("SC_PAGE_SIZE") * int(statm.read().split()[0])
+        resource.setrlimit(resource.RLIMIT_AS, (now + MEMORY, now + MEMORY))
+    except (ImportError, OSError, ValueError):  # not Linux: the parent's clock alone bounds it
+        pass
+
+
+def render_here(template: str, cancelled=None, **values) -> str:
+    """The template rendered with `values` in this process, within the step, clock and size budgets."""
     env = _Environment(trim_blocks=True, lstrip_blocks=True)
     budget = _Budget(cancelled)
     with budget.watching():
@@ -60,7 +141,7 @@ class _Budget:
 
     def __init__(self, cancelled=None):
         self.steps = 0
-        self.ends = time.monotonic() + SECONDS
+        self.ends = time.monotonic() + SECONDS * 0.8  # the rest: the child's start and its reply
         self.cancelled = cancelled
 
     @contextmanager
@@ -231,3 +312,7 @@ def _filter_size(name: str, values: list, kwargs: dict) -> int:
     if name == "indent":
         return _length(first) * (1 + (numbers[0] if numbers else 4))
     return _length(first) + sum(numbers)
+
+
+if __name__ == "__main__":
+    sys.exit(child())

@@ -1,12 +1,16 @@
-"""A chat template is the model file's code: it runs with a budget of steps, of time and of size, and
-whatever it does past them is refused in one line, never a hang or gigabytes (issue 45)."""
+"""A chat template is the model file's code: it runs in a child process with a budget of steps, of time
+and of size, and whatever it does past them is refused in one line, never a hang or gigabytes (issue 45)."""
+import json
 import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from attnviz.core.lm import template
-from attnviz.core.lm.template import OverBudget, render
+from attnviz.core.lm.template import OverBudget, render, render_here
 
 REAL = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
         "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
@@ -48,7 +52,7 @@ def test_a_hostile_template_is_refused_within_its_budget(name, monkeypatch):
     monkeypatch.setattr(template._Budget, "line", counted)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with pytest.raises(OverBudget):
-        render(HOSTILE[name])
+        render_here(HOSTILE[name])
     assert len(steps) <= template.STEPS + 1
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB, the peak's growth
     assert grown < 200 * 1024, grown
@@ -59,12 +63,12 @@ def test_the_clock_stops_a_template_whose_steps_are_slow(monkeypatch):
     clock = iter(range(0, 10**9, 1))
     monkeypatch.setattr(time, "monotonic", lambda: float(next(clock)))
     with pytest.raises(OverBudget, match="longer than"):
-        render(HOSTILE["loops that write nothing"])
+        render_here(HOSTILE["loops that write nothing"])
 
 
 def test_the_output_is_measured_as_it_is_written():
     with pytest.raises(OverBudget, match="its output"):
-        render("{% for i in range(100000) %}{{ 'x' * 100 }}{% endfor %}")
+        render_here("{% for i in range(100000) %}{{ 'x' * 100 }}{% endfor %}")
 
 
 def test_a_template_raising_its_own_exception_says_its_words():
@@ -73,10 +77,86 @@ def test_a_template_raising_its_own_exception_says_its_words():
         render("{{ raise_exception('only user and assistant') }}")
 
 
-def test_cancel_stops_a_running_template_as_it_runs():
-    """The window's Cancel during a template that would run its whole budget: stopped at the next look."""
+# What the sandbox cannot measure from inside: one call of Jinja's or of C that runs long or builds much.
+# The child's memory limit or the parent's clock stops each; none may reach the user as a hang or GBs.
+UNMEASURED = {
+    "wordwrap(1)": "{{ ('x ' * 1500000) | wordwrap(1) | length }}",
+    "sort of millions": "{{ ((range(99999) | list) * 40) | sort | unique | list | length }}",
+    "a chain of powers": "{{ ((((((2**64)**64)**64)**64)**64)**64) > 1 }}",
+    "tojson of a nested list": "{% set a = ['x' * 3000000] * 3 %}{% set b = [a] * 100 %}{{ (b | tojson) | length }}",
+    "a named % width": "{{ ('%(a)999999999s' % {'a': 'x'}) | length }}",
+    "expandtabs by keyword": "{{ ('\\t' * 1000).expandtabs(tabsize=3999999) | length }}",
+    "join of a generator": "{{ (('y' * 1000) | map('string')) | join('x' * 3000000) | length }}",
+    "output of nested lists": "{% set a = ['x' * 3000000] * 3 %}{% set b = [a] * 100 %}{{ [b] * 100 }}",
+}
+PEAKS = """
+import json, resource, sys
+from attnviz.core.lm.template import OverBudget, render
+said = {}
+for name, text in json.loads(sys.argv[1]).items():
+    try:
+        said[name] = "rendered: " + render(text)[:40]
+    except OverBudget as e:
+        said[name] = str(e)
+print(json.dumps({"said": said, "peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def test_what_the_sandbox_cannot_measure_is_stopped_by_the_childs_limits():
+    """Each case refused with its reason in words, and the largest child's peak memory at most MEMORY more
+    than a child that renders a real template (counted by the system for the child processes it waited)."""
+    out = subprocess.run([sys.executable, "-c", PEAKS, json.dumps(UNMEASURED)], capture_output=True, text=True)
+    base = subprocess.run([sys.executable, "-c", PEAKS, json.dumps({"real": REAL})], capture_output=True, text=True)
+    said, peak = json.loads(out.stdout)["said"], json.loads(out.stdout)["peak"]
+    assert all(s.startswith(("it needed more than 200 MB", "it ran longer than 2 s")) for s in said.values()), said
+    assert peak - json.loads(base.stdout)["peak"] <= template.MEMORY // 1024 * 1.05, peak
+
+
+def test_a_template_raising_its_own_exception_says_its_words_through_the_child():
+    from jinja2.exceptions import TemplateError
+    with pytest.raises(TemplateError, match="^only user and assistant$"):
+        render("{{ raise_exception('only user and assistant') }}")
+
+
+def test_a_child_that_outlives_the_clock_is_killed(monkeypatch):
+    """The parent's clock (here one second a look) kills the child however little it asks of the sandbox."""
+    clock = iter(range(0, 10**9, 1))
+    monkeypatch.setattr(template.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(template, "STEPS", 10**12)
+    children = _watched(monkeypatch)
+    with pytest.raises(OverBudget, match="longer than 2 s"):
+        render(HOSTILE["loops that write nothing"])
+    assert children[0].returncode < 0  # killed, not finished
+
+
+def test_cancel_stops_a_running_template_and_its_child():
+    """The window's Cancel during a template that would run its whole budget: the child killed at the next look."""
     from attnviz.core.lm import Cancelled
     asked = []
     with pytest.raises(Cancelled):
         render(HOSTILE["loops that write nothing"], cancelled=lambda: asked.append(1) or len(asked) > 2)
     assert len(asked) == 3
+
+
+def test_the_standalone_folder_runs_the_child_through_its_own_executable(monkeypatch, tmp_path):
+    """Frozen, there is no Python to run this file: the executable (main.py inside it) answers CHILD."""
+    main = Path(__file__).parents[3] / "main.py"
+    executable = tmp_path / "AttnViz"
+    executable.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{main}" "$@"\n')
+    executable.chmod(0o755)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(executable))
+    children = _watched(monkeypatch)
+    assert render(REAL, messages=[{"role": "user", "content": "猫"}], add_generation_prompt=True) == \
+        "<|im_start|>user\n猫<|im_end|>\n<|im_start|>assistant\n"
+    assert children[0].args == [str(executable), template.CHILD]
+
+
+def _watched(monkeypatch) -> list:
+    children, real = [], subprocess.Popen
+
+    def popen(*args, **kwargs):
+        children.append(real(*args, **kwargs))
+        return children[-1]
+    monkeypatch.setattr(template.subprocess, "Popen", popen)
+    return children
