@@ -4198,6 +4198,22 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>語彙に {0:,} 文字のトークンがあります。トークンは最大 {1:,} 文字です</translation>
     </message>
     <message>
+        <source>its vocabulary holds {0:,} characters; AttnViz reads at most {1:,}</source>
+        <translation>語彙の文字数が {0:,} あります。AttnViz が読めるのは {1:,} 文字までです</translation>
+    </message>
+    <message>
+        <source>its vocabulary holds an empty token (id {0})</source>
+        <translation>語彙に空のトークンがあります（ID {0}）</translation>
+    </message>
+    <message>
+        <source>its vocabulary holds the token {0} twice (ids {1} and {2})</source>
+        <translation>語彙にトークン {0} が 2 回あります（ID {1} と {2}）</translation>
+    </message>
+    <message>
+        <source>its vocabulary implies more than {0:,} merges, the most AttnViz reads</source>
+        <translation>語彙から導かれるマージが {0:,} を超えます。AttnViz が読める上限です</translation>
+    </message>
+    <message>
         <source>Gemma 3: its terms of use</source>
         <translation>Gemma 3：利用規約</translation>
     </message>

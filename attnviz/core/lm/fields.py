@@ -126,6 +126,45 @@ class Object:
 
 
 @dataclass(frozen=True)
+class Rewrite:
+    """A normalizer or a decoder: the text it makes at most `growth` times as long as the text it is given
+    (each Replace may lengthen it by its content over its pattern, one of a regex at every place), its
+    texts short, and none of the `refused` types (the library trusts what they hold: a Precompiled
+    charsmap of bad bytes aborts the process, as Replaces that grow a text a thousandfold six times do)."""
+    growth: int = 16
+    refused: tuple = ("Precompiled",)
+    longest: int = 1024
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, dict) or not 1 <= self._growth(value) <= self.growth
+
+    def says(self) -> str:
+        return f"a rewrite making a text at most {self.growth} times as long, with no {', '.join(self.refused)}"
+
+    def _growth(self, step, depth: int = 0) -> float:
+        """How many times longer `step` may make a text; 0 where it is refused."""
+        if not isinstance(step, dict) or depth > 32 or step.get("type") in self.refused:
+            return 0
+        if any(isinstance(v, str) and len(v) > self.longest for v in step.values()):
+            return 0
+        inner = step.get("normalizers", step.get("decoders"))
+        if step.get("type") == "Sequence" and isinstance(inner, list):
+            return math.prod(self._growth(s, depth + 1) for s in inner)
+        if step.get("type") == "Replace":
+            return _replace_growth(step.get("pattern"), step.get("content"))
+        return 1
+
+
+def _replace_growth(pattern, content) -> float:
+    """A Replace of a fixed text: its content over its pattern; of a regex (it may match nothing at each
+    place): one more than its content."""
+    if not isinstance(content, str) or not isinstance(pattern, dict):
+        return 0
+    fixed = pattern.get("String")
+    return max(1, len(content) / len(fixed)) if isinstance(fixed, str) and fixed else 1 + len(content)
+
+
+@dataclass(frozen=True)
 class TextOrObject:
     def wrong(self, value) -> bool:
         return not isinstance(value, (str, dict))
@@ -169,11 +208,13 @@ GGUF_FAMILY: dict[str, Kind] = {
 TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
-# file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file.
+# file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding
+# and truncation are not read: one text is encoded as transformers does by default, neither padded nor cut.
+ENTRIES = 1 << 20  # tokens or merges of a vocabulary, in a tokenizer.json or implied by a GGUF's
 TOKENIZER = {
-    "model": Object({"type": Text(64), "vocab": Many(1 << 20, objects=True), "merges": Many(1 << 20)}),
-    "added_tokens": Many(1 << 16), "normalizer": Object({}), "pre_tokenizer": Object({}),
-    "post_processor": Object({}), "decoder": Object({}),
+    "model": Object({"type": Text(64), "vocab": Many(ENTRIES, objects=True), "merges": Many(ENTRIES)}),
+    "added_tokens": Many(1 << 16), "normalizer": Rewrite(), "pre_tokenizer": Object({}),
+    "post_processor": Object({}), "decoder": Rewrite(),
 }
 
 

@@ -30,6 +30,7 @@ from tokenizers.models import BPE
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_TOKEN_LENGTH, ScenarioError
 from ..text import marked_invisible, shortened, visible
+from . import fields
 
 BOS_LABEL = "⟨BOS⟩"
 CONTROL, USER_DEFINED, BYTE = 3, 4, 6   # llama.cpp's token types
@@ -47,6 +48,11 @@ SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "lla
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
 MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
 MAX_PIECE = 1024                 # characters in one SentencePiece token (Gemma 3's longest: 31)
+# A SentencePiece vocabulary's merges are found by cutting every token every way (Gemma 3: 262,144 tokens of
+# 1,476,602 characters imply 514,906 merges in 1.4 s): the work is bounded by its characters, the memory by
+# the merges, each held to about five times Gemma's; a tokenizer.json holds at most as many merges.
+MAX_VOCAB_CHARS = 1 << 23
+MAX_MERGES = fields.ENTRIES
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,8 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
     first (when it does) is the one the model expects."""
     try:
         backend = Backend.from_str(text)
+        backend.no_padding()  # transformers' default for one text: its padding and truncation
+        backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
         plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
@@ -190,8 +198,9 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
         raise ScenarioError(QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
                             pre, ", ".join(SPLITS))
     spelling, stand_in = _byte_values(), byte_characters()
+    _vocabulary(tokens)
     vocab = {t if set(t) <= spelling.keys() else "".join(stand_in[b] for b in t.encode()): i
-             for i, t in enumerate(tokens)}
+             for i, t in enumerate(tokens)}  # a raw "\n\n" spelled as ĊĊ, a token of its own too: the last id
     bad = next((m for m in merges if not isinstance(m, str) or " " not in m.strip(" ")), None)
     if bad is not None:  # a merge is two pieces with a space between them
         raise ScenarioError(QT_TR_NOOP("its merges hold '{0}', which is not two pieces with a space between"),
@@ -220,6 +229,9 @@ def sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = False
     if longest > MAX_PIECE:  # the merges are recovered by cutting each token every way: its length squared
         raise ScenarioError(QT_TR_NOOP("its vocabulary holds a token of {0:,} characters; a token has at most {1:,}"),
                             longest, MAX_PIECE)
+    if sum(map(len, tokens)) > MAX_VOCAB_CHARS:
+        raise ScenarioError(QT_TR_NOOP("its vocabulary holds {0:,} characters; AttnViz reads at most {1:,}"),
+                            sum(map(len, tokens)), MAX_VOCAB_CHARS)
     return _built(lambda: _sentencepiece_bpe(tokens, scores, types, gemma, space_prefix, unk, **kw))
 
 
@@ -231,7 +243,7 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
     if gemma:  # a token of spaces only is stored as spaces; Gemma looks it up as ▁▁
         tokens = ["▁" * len(t) if t and " " in t and not t.strip() else t for t in tokens]
         scores = [-i for i in range(len(tokens))]
-    vocab = {t: i for i, t in enumerate(tokens)}
+    vocab = _vocabulary(tokens)
     backend = Backend(BPE(vocab, merges_from(vocab, scores), fuse_unk=True, byte_fallback=True,
                           unk_token=unk if unk in vocab else None))
     if gemma:
@@ -245,6 +257,19 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
     return Tokenizer(backend, byte_level=False, **kw)
 
 
+def _vocabulary(tokens: list[str]) -> dict[str, int]:
+    """Each token's id; a token given twice or empty is refused (the library panics on either, and a
+    duplicate would shift every score after it)."""
+    vocab: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if not token:
+            raise ScenarioError(QT_TR_NOOP("its vocabulary holds an empty token (id {0})"), i)
+        if vocab.setdefault(token, i) != i:
+            raise ScenarioError(QT_TR_NOOP("its vocabulary holds the token {0} twice (ids {1} and {2})"),
+                                shown_label(token)[:40], vocab[token], i)
+    return vocab
+
+
 def merges_from(vocab: dict[str, int], scores) -> list[tuple[str, str]]:
     """The merges a vocabulary implies: every way to cut a token into two tokens, the cut of the
     better-scored token first (ties: the shorter left part, as transformers' generate_merges)."""
@@ -253,6 +278,9 @@ def merges_from(vocab: dict[str, int], scores) -> list[tuple[str, str]]:
         cuts = [(token[:i], token[i:]) for i in range(1, len(token)) if token[:i] in vocab and token[i:] in vocab]
         cuts.sort(key=lambda pair: (vocab[pair[0]], vocab[pair[1]]))
         found += [(score, len(a), len(b), a, b) for a, b in cuts]
+        if len(found) > MAX_MERGES:
+            raise ScenarioError(QT_TR_NOOP("its vocabulary implies more than {0:,} merges, the most AttnViz reads"),
+                                MAX_MERGES)
     found.sort(key=lambda m: (m[0], m[1], m[2]), reverse=True)
     return [(a, b) for _, _, _, a, b in found]
 

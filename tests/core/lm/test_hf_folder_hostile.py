@@ -2,6 +2,7 @@
 is refused in one line naming the file and the field; a fuzz of random JSON values finds no other way in."""
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -96,6 +97,75 @@ def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_pani
 def test_a_tokenizer_json_field_of_the_wrong_type_or_size_is_named_before_tokenizers_reads_it(folder, change, says):
     edit(folder / "tokenizer.json", change)
     assert "tokenizer.json" in refused(folder, says)
+
+
+GROWING = {"type": "Sequence",
+           "normalizers": [{"type": "Replace", "pattern": {"String": "a"}, "content": "a" * 1000}] * 6}
+
+
+@pytest.mark.parametrize("kind, step", [
+    ("normalizer", GROWING),  # 1000⁶ times longer: the library aborts the process allocating it
+    ("normalizer", {"type": "Precompiled", "precompiled_charsmap": "//////////////////////8="}),  # aborts too
+    ("normalizer", {"type": "Prepend", "prepend": "x" * 1_000_000}),  # a million tokens more, 8 s
+    ("normalizer", {"type": "Replace", "pattern": {"Regex": "a*"}, "content": "x" * 20}),  # at every place
+    ("decoder", {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"},
+                                                   "content": "x" * 40}]}),
+])
+def test_a_normalizer_or_decoder_that_would_grow_a_text_past_bounds_is_refused_before_it_runs(folder, kind, step):
+    edit(folder / "tokenizer.json", lambda t: t.update({kind: step}))
+    refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite making a text at most 16 times")
+
+
+def test_the_rewrites_real_tokenizers_use_are_read():
+    """Llama 2's (Prepend ▁, then spaces as ▁), Gemma's decoder, Qwen's NFC: each makes a text at most
+    twice as long, and loads."""
+    rewrite = fields.Rewrite()
+    llama2 = {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"},
+                                                  {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
+    gemma = {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                                              {"type": "ByteFallback"}, {"type": "Fuse"}]}
+    assert not any(rewrite.wrong(step) for step in (llama2, gemma, {"type": "NFC"}))
+
+
+def test_padding_and_truncation_of_the_file_are_not_the_models_reading(folder):
+    """As transformers encodes one text by default: neither padded to 4,000,000,000 (which aborted the
+    process) nor cut to nothing."""
+    plain = lm.encode(lm.load(str(folder)), "hi there").ids
+    edit(folder / "tokenizer.json", lambda t: t.update(
+        padding={"strategy": {"Fixed": 4_000_000_000}, "direction": "Right", "pad_to_multiple_of": None,
+                 "pad_id": 0, "pad_type_id": 0, "pad_token": "x"},
+        truncation={"max_length": 0, "strategy": "LongestFirst", "stride": 0, "direction": "Right"}))
+    assert lm.encode(lm.load(str(folder)), "hi there").ids == plain
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda tk: tk.byte_level_bpe([*tk.byte_characters(), "Ā"], [], "gpt2"), "holds the token Ā twice (ids 0 and 256)"),
+    (lambda tk: tk.byte_level_bpe([*tk.byte_characters(), ""], [], "gpt2"), "holds an empty token (id 256)"),
+    (lambda tk: tk.sentencepiece_bpe(["<unk>", "a", "b", "a"], [0, -1, -2, -3]),
+     "holds the token a twice (ids 1 and 3)"),
+    (lambda tk: tk.sentencepiece_bpe(["<unk>", "a", ""], [0, -1, -2]), "holds an empty token (id 2)"),
+])
+def test_a_gguf_vocabulary_with_a_token_twice_or_empty_is_refused_before_the_library_panics(make, says, capfd):
+    """The library's Rust side panicked on either, printing its backtrace to stderr."""
+    from attnviz.core.lm import tokens as tk
+    with pytest.raises(ScenarioError) as e:
+        make(tk)
+    assert says in str(e.value)
+    assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("tokens, says", [
+    (["<unk>"] + ["x" * 1000 + str(i) for i in range(9000)], "holds 9,034,895 characters; AttnViz reads at most 8,388,608"),
+    (["<unk>"] + ["".join(p) for n in range(1, 17) for p in itertools.product("ab", repeat=n)],
+     "implies more than 1,048,576 merges"),  # 131,071 tokens that cut into each other every way: 1.7 M
+])
+def test_a_sentencepiece_vocabulary_whose_merges_would_cost_too_much_is_refused(tokens, says):
+    """A million tokens that all cut into one another took 23 s and 3.9 GB: the characters to cut and the
+    merges found are counted as they are made."""
+    from attnviz.core.lm import tokens as tk
+    with pytest.raises(ScenarioError) as e:
+        tk.sentencepiece_bpe(tokens, [-i for i in range(len(tokens))])
+    assert says in str(e.value)
 
 
 def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
