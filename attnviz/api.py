@@ -21,18 +21,21 @@ See docs/API.md for every function and what its numbers mean.
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 
 import numpy as np
 
 from .core import lm
 from .core.lm import Encoded
+from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
+from .core.research import given
 from .core.research import head_types as _head_types
 from .core.research import lens as _lens
 from .core.research import patch as _patch
 from .core.research import sweep as _sweep
-from .core.research.answer import one_token
 from .core.research.parts import head_outputs, head_weights, residual
 from .core.scenario import Change
 
@@ -44,10 +47,12 @@ def load(source: str | None = None) -> Model:
     """A model by its id in `attnviz models` ("smollm2-135m", "gemma3-270m"), a GGUF file or a
     Hugging Face folder; None is the built-in SmolLM2-135M. A model with terms of use (Gemma 3)
     must have had them accepted once (in the window, or `attnviz model --model gemma3-270m`)."""
+    if source is not None and not isinstance(source, (str, os.PathLike)):
+        raise lm.ModelError("give a model's id, a GGUF file or a model folder, not {0}", type(source).__name__)
     refused = lm.catalog.terms_refusal(source)
     if refused is not None:
         raise refused
-    return Model(lm.load(source))
+    return Model(lm.load(os.fspath(source) if source is not None else None))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -64,11 +69,12 @@ class Model:
 
     def token(self, spec: str | int) -> int:
         """A token's id from its text (" Paris": exactly one token, a leading space as a space), "#ID" or an id."""
-        return spec if isinstance(spec, int) else one_token(self.lm, spec)
+        return given.token(self.lm, spec)
 
     def encode(self, text: str | None = None, ids=None, bos: bool = True, chat: bool = False) -> Encoded:
         if (text is None) == (ids is None):
             raise lm.ModelError("give a text or token ids (one of them)")
+        bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
     def run(self, text: str | None = None, *, ids=None, bos: bool = True, chat: bool = False, off=(),
@@ -76,7 +82,7 @@ class Model:
         """The model on `text` (or token `ids`), with heads switched `off` ([(layer, head), ...]) and
         `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied."""
         encoded = self.encode(text, ids, bos, chat)
-        changes = _changes(self.lm, len(encoded.ids), off, edits or {})
+        changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
         return Run(self, encoded, lm.run(self.lm, encoded.ids, changes))
 
 
@@ -124,18 +130,15 @@ class Run:
 
     def residual(self, layer: int) -> np.ndarray:
         """[n, d]: the residual stream entering `layer`; `layer` = the number of layers: after the last."""
-        if not 0 <= layer <= self.model.layers:
-            raise lm.ModelError(f"layer {layer}: the residual stream is there before layers 0 to {self.model.layers}")
-        return residual(self.model.lm, self.result, layer)
+        return residual(self.model.lm, self.result, given.layer(self.model.lm, layer, after_last=True))
 
     def next_tokens(self, k: int = 10) -> list[tuple[str, int, float]]:
         """The k likeliest next tokens: (text, id, probability), likeliest first."""
+        k = given.whole("k", k, 1, 1000)  # the command line's --top-k
         return [(text, i, p) for i, text, p in lm.top(self.model.lm, self.result.probs, k)]
 
     def _layer(self, layer: int) -> int:
-        if not 0 <= layer < self.model.layers:
-            raise lm.ModelError(f"layer {layer}: the model has layers 0 to {self.model.layers - 1}")
-        return layer
+        return given.layer(self.model.lm, layer)
 
 
 def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by: str = "head",
@@ -144,7 +147,8 @@ def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by:
     of the logit difference answer − against each patch restores, by "head" ([layers, heads]),
     "position" (the residual stream, [layers, positions]) or "attention" (a layer's attention
     output at a position). See core/research/patch.py."""
-    a, b = (x if isinstance(x, Run) else m.run(x) for x in (clean, corrupted))
+    by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
+    a, b = (_run_of(m, x, name) for x, name in ((clean, "clean"), (corrupted, "corrupted")))
     found = _patch.patch(m.lm, a.result, b.result, m.token(answer), m.token(against), by, progress)
     return dataclasses.replace(found, tokens=a.tokens)
 
@@ -152,13 +156,15 @@ def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by:
 def logit_lens(run: Run, k: int = 5, token=None) -> _lens.Lens:
     """The k likeliest tokens after each layer at each position ([layers, positions, k] ids and
     probabilities); with `token`, its rank and probability everywhere."""
-    token = None if token is None else run.model.token(token)
+    run = _run_of(None, run, "run")
+    k, token = given.whole("k", k, 1, 100), None if token is None else run.model.token(token)  # as --top-k
     return dataclasses.replace(_lens.logit_lens(run.model.lm, run.result, k, token), tokens=run.tokens)
 
 
 def head_attribution(run: Run, token) -> _attribution.Attribution:
     """Each head's ([layers, heads]) and feed-forward's ([layers]) direct contribution to `token`'s
     logit at the last position, the final norm's scale frozen (see core/research/attribution.py)."""
+    run = _run_of(None, run, "run")
     found = _attribution.head_attribution(run.model.lm, run.result, run.model.token(token))
     return dataclasses.replace(found, tokens=run.tokens)
 
@@ -166,7 +172,8 @@ def head_attribution(run: Run, token) -> _attribution.Attribution:
 def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -> _sweep.Sweep:
     """Each head switched off (or, with `mean`, set to its mean over the positions) in turn: the
     change in `token`'s log-probability as the next token, [layers, heads]."""
-    run = text if isinstance(text, Run) else m.run(text)
+    mean, progress = given.flag("mean", mean), given.callback("progress", progress)
+    run = _run_of(m, text, "text")
     found = _sweep.sweep(m.lm, run.result, m.token(token), mean, progress)
     return dataclasses.replace(found, tokens=run.tokens)
 
@@ -181,7 +188,10 @@ def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _he
 def continuation(m: Model, prompt: str, target: str, k: int = 5) -> _continuation.Continuation:
     """The model reads prompt + target: each target token's probability and rank, and the k
     tokens the model found likelier there."""
-    whole, found = _continuation.explained(m.lm, prompt, target, k)
+    for what, text in (("prompt", prompt), ("target", target)):
+        if not isinstance(text, str):
+            raise lm.ModelError("{0}: give a text, not {1}", what, type(text).__name__)
+    whole, found = _continuation.explained(m.lm, prompt, target, given.whole("k", k, 1, 1000))
     return dataclasses.replace(found, tokens=whole.labels)
 
 
@@ -189,6 +199,11 @@ def show(run: Run, layer: int = 0, block: bool = True):
     """Open AttnViz's window on `run`, showing `layer`; edits in it rerun the model. From a script
     it returns when the window closes; with block=False (a notebook with `%gui qt`) at once,
     returning the window."""
+    layer = run._layer(layer)
+    from .display import display_problem
+    problem = display_problem() if "PySide6.QtWidgets" not in sys.modules else None  # else Qt runs already
+    if problem is not None:  # Qt would abort the process, and the researcher's work with it
+        raise lm.ModelError("show: {0}", problem)
     from .gui.common.i18n import install_language, system_language
     from .gui.state import settings
     from .gui.window.app import create_app
@@ -196,7 +211,7 @@ def show(run: Run, layer: int = 0, block: bool = True):
     app = create_app()
     install_language(settings.language(system_language()))
     model = run.model.lm
-    window = MainWindow(lm.scenario(model, run.encoded, run.result, run._layer(layer)))
+    window = MainWindow(lm.scenario(model, run.encoded, run.result, layer))
     baseline = lm.run(model, run.ids) if run.result.changes or run.result.patch is not None else run.result
     window.model.runner.adopt(model, baseline, run.result)
     window.show()
@@ -205,26 +220,39 @@ def show(run: Run, layer: int = 0, block: bool = True):
     return window
 
 
-def _changes(model: lm.Model, n: int, off, edits: dict) -> tuple:
-    c = model.config
-    changes: dict = {}
-    for layer, head in off:
-        _check_head(c, layer, head)
-        changes[(layer, head)] = Change(off=True)
-    for (layer, head), given in edits.items():
-        _check_head(c, layer, head)
-        fields = {}
-        for name, value in given.items():
-            value = np.asarray(value, dtype=np.float32)
-            if name not in "qkv" or len(name) != 1 or value.shape != (n, c.d_head) or not np.isfinite(value).all():
-                raise lm.ModelError(f"edits[{layer}, {head}][{name!r}]: give q, k or v as finite numbers of "
-                                    f"shape ({n}, {c.d_head})")
-            fields[name] = value
+def _run_of(m: Model | None, x, what: str) -> Run:
+    """`x` as a run of the model `m` (with `m` None, of any): a text is run; a run of another model is refused."""
+    if m is not None and not isinstance(x, Run):
+        return m.run(x)
+    if not isinstance(x, Run) or (m is not None and x.model.lm is not m.lm):
+        raise lm.ModelError("{0}: give a run of this model (m.run(text)), not {1}", what,
+                            "a run of another model" if isinstance(x, Run) else type(x).__name__)
+    return x
+
+
+def _changes(model: lm.Model, n: int, off, edits) -> tuple:
+    if isinstance(off, (str, bytes, dict)) or not hasattr(off, "__iter__"):
+        raise lm.ModelError("off: give a list of (layer, head) pairs")
+    if not isinstance(edits, dict):
+        raise lm.ModelError("edits: give {(layer, head): {'q': array, 'k': ..., 'v': ...}}")
+    changes: dict = {given.head(model, pair): Change(off=True) for pair in off}
+    for pair, values in edits.items():
+        layer, head = given.head(model, pair)
+        if not isinstance(values, dict):
+            raise lm.ModelError("edits[{0}, {1}]: give {{'q': array, 'k': ..., 'v': ...}}", layer, head)
+        fields = {name: _edited(model, n, (layer, head), name, value) for name, value in values.items()}
         changes[(layer, head)] = dataclasses.replace(changes.get((layer, head), Change()), **fields)
     return tuple((layer, head, change) for (layer, head), change in sorted(changes.items()))
 
 
-def _check_head(c, layer, head) -> None:
-    if not (isinstance(layer, int) and isinstance(head, int) and 0 <= layer < c.n_layers and 0 <= head < c.n_heads):
-        raise lm.ModelError(f"head ({layer}, {head}): the model has layers 0 to {c.n_layers - 1} and heads 0 to "
-                            f"{c.n_heads - 1}")
+def _edited(model: lm.Model, n: int, where: tuple[int, int], name, value) -> np.ndarray:
+    """q, k or v of one head: finite numbers of its shape within ±MAX_ABS, as the window's cells take."""
+    shape = (n, model.config.d_head)
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        array = None
+    if name not in ("q", "k", "v") or array is None or array.shape != shape or not (np.abs(array) <= MAX_ABS).all():
+        raise lm.ModelError("edits[{0}, {1}][{2}]: give q, k or v as numbers from -1,000,000 to 1,000,000 of shape "
+                            "{3}", *where, repr(name)[:40], shape)
+    return array.astype(np.float32)

@@ -3246,6 +3246,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>このトークナイザーはトークン ID {0:,} を返しますが、モデルの埋め込みは {1:,} 個です</translation>
     </message>
     <message>
+        <source>give token ids as a list of whole numbers</source>
+        <translation>トークン ID は整数のリストで渡してください</translation>
+    </message>
+    <message>
         <source>give at least one token id</source>
         <translation>トークン ID を 1 つ以上指定してください</translation>
     </message>
@@ -4268,6 +4272,26 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: &apos;{1}&apos; is not a number from {2} to {3}</source>
         <translation>{0}：&apos;{1}&apos; は {2} から {3} までの数ではありません</translation>
+    </message>
+    <message>
+        <source>{0}: &apos;{1}&apos; is not True or False</source>
+        <translation>{0}：&apos;{1}&apos; は True でも False でもありません</translation>
+    </message>
+    <message>
+        <source>layer {0}: the model has layers 0 to {1}</source>
+        <translation>層 {0}：このモデルの層は 0 から {1} までです</translation>
+    </message>
+    <message>
+        <source>head {0}: give (layer, head), layers 0 to {1} and heads 0 to {2}</source>
+        <translation>ヘッド {0}：(層, ヘッド) の形で、層は 0 から {1}、ヘッドは 0 から {2} で渡してください</translation>
+    </message>
+    <message>
+        <source>{0}: give a function to call, or None</source>
+        <translation>{0}：呼び出せる関数か None を渡してください</translation>
+    </message>
+    <message>
+        <source>{0}: &apos;{1}&apos; is not one of {2}</source>
+        <translation>{0}：&apos;{1}&apos; は {2} のどれでもありません</translation>
     </message>
     <message>
         <source>the logit lens reads at most {0} tokens (every layer of every position goes through the unembedding); this text is {1}</source>

@@ -2,6 +2,7 @@
 likeliest next tokens, one layer of a run as a Scenario, a run saved as a model's file."""
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import re
@@ -87,12 +88,16 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
 def encode_ids(model: Model, ids) -> Encoded:
     """Token ids given as they are (a researcher's exact input), each checked against the
     vocabulary, labelled as the next-token list labels them."""
-    ids = tuple(_token_id(i) for i in ids)
+    if isinstance(ids, (str, bytes, dict)) or not hasattr(ids, "__iter__"):
+        raise ModelError(QT_TR_NOOP("give token ids as a list of whole numbers"))
+    limit = token_limit(model)
+    taken = tuple(itertools.islice(ids, limit + 1))  # range(10**8) is not built to be refused
+    if len(taken) > limit:
+        raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"),
+                         len(ids) if hasattr(ids, "__len__") else len(taken), limit)
+    ids = tuple(_token_id(i) for i in taken)
     if not ids:
         raise ModelError(QT_TR_NOOP("give at least one token id"))
-    limit = token_limit(model)
-    if len(ids) > limit:
-        raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"), len(ids), limit)
     bad = next((i for i in ids if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(model.output))),
                None)
     if bad is not None:
@@ -105,7 +110,10 @@ def _token_id(value):
     float or a text is not, and is left for the range check to refuse by its value."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         return value
-    return operator.index(value)
+    try:
+        return operator.index(value)
+    except TypeError:  # a numpy array of several numbers (a row of a 2-D array)
+        return value
 
 
 def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:

@@ -17,7 +17,6 @@ a head that scores high on one of them does so by position and copying alone.
 """
 from __future__ import annotations
 
-import operator
 import weakref
 from dataclasses import dataclass
 
@@ -26,6 +25,7 @@ import numpy as np
 from ..lm.run import Cancelled, run
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
+from . import given
 from .parts import head_weights
 
 TYPES = ("previous", "induction", "duplicate", "sink", "local")
@@ -61,7 +61,8 @@ class HeadTypes:
 
     def top(self, kind: str, k: int = 5) -> list[tuple[int, int, float]]:
         """The k heads scoring highest as `kind`: (layer, head, score), highest first."""
-        s = self.scores[kind]
+        s = self.scores[given.one_of("kind", kind, tuple(self.scores))]
+        k = given.whole("k", k, 1, s.size)
         order = np.argsort(-s, axis=None, kind="stable")[:k]
         return [(int(i // s.shape[1]), int(i % s.shape[1]), float(s.flat[i])) for i in order]
 
@@ -78,8 +79,7 @@ def repeated_tokens(model: Model, length: int = REPEAT, seed: int = 0) -> tuple[
 def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None, cancelled=None) -> HeadTypes:
     """Every head's scores; a model's own (the default sequence) worked out once a session: they
     depend on neither the text nor the edits, and the overview asks at every refresh."""
-    _check_whole("length", length, 1, MOST_REPEAT)
-    _check_whole("seed", seed, 0, 2**32 - 1)
+    length, seed = given.whole("length", length, 1, MOST_REPEAT), given.whole("seed", seed, 0, 2**32 - 1)
     default = (length, seed) == (REPEAT, 0)
     if default and model in _KNOWN:
         return _KNOWN[model]
@@ -87,13 +87,6 @@ def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None,
     if default:
         _KNOWN[model] = found
     return found
-
-
-def _check_whole(what: str, value, low: int, high: int) -> None:
-    """The command line's rule for its --length and --seed, for the API too, in the same words."""
-    if isinstance(value, bool) or not hasattr(value, "__index__") or not low <= operator.index(value) <= high:
-        from ..lm import ModelError
-        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not a number from {2} to {3}"), what, str(value)[:40], low, high)
 
 
 _KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a model -> its HeadTypes at the defaults
