@@ -155,7 +155,8 @@ def test_a_gguf_vocabulary_with_a_token_twice_or_empty_is_refused_before_the_lib
 
 
 @pytest.mark.parametrize("tokens, says", [
-    (["<unk>"] + ["x" * 1000 + str(i) for i in range(9000)], "holds 9,034,895 characters; AttnViz reads at most 8,388,608"),
+    (["<unk>"] + ["x" * 1000 + str(i) for i in range(9000)],
+     "holds 9,034,895 characters; AttnViz reads at most 8,388,608"),
     (["<unk>"] + ["".join(p) for n in range(1, 17) for p in itertools.product("ab", repeat=n)],
      "implies more than 1,048,576 merges"),  # 131,071 tokens that cut into each other every way: 1.7 M
 ])
