@@ -77,6 +77,15 @@ def regular_file(path) -> os.stat_result:
     return info
 
 
+def optional_file(path) -> bool:
+    """Whether a file a folder may hold is there: absent, False; there but a pipe, a device or a folder,
+    refused (not passed over as if absent)."""
+    if not os.path.lexists(path):
+        return False
+    regular_file(path)
+    return True
+
+
 def open_regular(path, limit: int) -> BinaryIO:
     """An open binary file, checked to be regular and at most `limit` bytes."""
     info = regular_file(path)

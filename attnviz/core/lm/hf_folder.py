@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from safetensors import safe_open
 
-from ..files import FileProblem, problem, read_limited
+from ..files import FileProblem, optional_file, problem, read_limited
 from ..messages import QT_TR_NOOP
 from ..scenario import ScenarioError
 from . import fields
@@ -87,8 +87,8 @@ def describe(folder) -> dict:
     finally:
         tensors.close()
     settings = folder / "tokenizer_config.json"
-    chat = (folder / "chat_template.jinja").is_file() or (
-        settings.is_file() and isinstance(_json(settings).get("chat_template"), str))
+    jinja, in_settings = optional_file(folder / "chat_template.jinja"), optional_file(settings)  # each checked
+    chat = jinja or (in_settings and isinstance(_json(settings).get("chat_template"), str))
     return {"family": family, "parameters": params, "quantisation": "/".join(sorted(kinds)), "licence": "",
             "name": folder.name, "chat": chat}
 
@@ -118,7 +118,7 @@ class _Tensors:
 
     def __init__(self, folder: Path):
         index = folder / "model.safetensors.index.json"
-        named = _json(index, fields.INDEX).get("weight_map", {}) if index.exists() else {"": "model.safetensors"}
+        named = _json(index, fields.INDEX).get("weight_map", {}) if optional_file(index) else {"": "model.safetensors"}
         files = sorted(set(named.values()))
         if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
@@ -126,7 +126,7 @@ class _Tensors:
         try:
             for name in files:
                 path = folder / name
-                if not path.is_file():
+                if not optional_file(path):
                     raise problem(path, QT_TR_NOOP("is not there: the model folder is incomplete"))
                 f = safe_open(str(path), framework="numpy")
                 self.files.append(f)
@@ -311,9 +311,9 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
     if not path.is_file():
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
-        if (folder / "tokenizer_config.json").is_file() else {}
+        if optional_file(folder / "tokenizer_config.json") else {}
     template = settings.get("chat_template")
-    if (folder / "chat_template.jinja").is_file():
+    if optional_file(folder / "chat_template.jinja"):
         template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")
     try:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import lm
-from attnviz.core.lm import fields
+from attnviz.core.lm import fields, hf_folder
 from attnviz.core.scenario import ScenarioError
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
@@ -166,6 +167,22 @@ def test_a_sentencepiece_vocabulary_whose_merges_would_cost_too_much_is_refused(
     from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError) as e:
         tk.sentencepiece_bpe(tokens, [-i for i in range(len(tokens))])
+    assert says in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["tokenizer_config.json", "chat_template.jinja", "model.safetensors.index.json",
+                                  "model.safetensors"])
+@pytest.mark.parametrize("make", ["pipe", "device", "folder"])
+def test_a_file_the_folder_may_hold_that_is_a_pipe_a_device_or_a_folder_is_refused_not_passed_over(folder, name,
+                                                                                                   make):
+    """A chat_template.jinja that was a pipe was read as absent: the model ran without its template."""
+    path = folder / name
+    path.unlink(missing_ok=True)
+    {"pipe": os.mkfifo, "device": lambda p: os.symlink("/dev/zero", p), "folder": os.mkdir}[make](path)
+    says = "is a folder, not a file" if make == "folder" else "is not a regular file (a pipe, a device or a socket)"
+    assert refused(folder, says).startswith(str(path))
+    with pytest.raises(ScenarioError) as e:  # `attnviz models` lists it by the same files
+        hf_folder.describe(folder)
     assert says in str(e.value)
 
 
