@@ -27,7 +27,7 @@ from ..lm import check_text
 from ..messages import QT_TR_NOOP, AttnVizError, Phrase
 from ..numbers import MAX_ABS, RANGE_TEXT
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
-from ..text import code_point, first_control
+from ..text import code_point, first_control, looks_empty
 from .model import MAX_TEXT as MAX_MODEL_TEXT
 from .open import LessonError, LessonProblem, scene_opened
 from .scene import (
@@ -246,7 +246,7 @@ def _step(step, view: str):
 def _notes(entry: dict, strict: bool) -> Bilingual:
     """The scene's notes (none: empty); `strict` refuses notes written but empty in both languages."""
     notes = _bilingual_text(entry.get("notes", {"ja": "", "en": ""}), "notes", MAX_TEXT_LENGTH, multiline=True)
-    if strict and "notes" in entry and not (notes.ja.strip() or notes.en.strip()):
+    if strict and "notes" in entry and looks_empty(notes.ja) and looks_empty(notes.en):
         raise LessonProblem(QT_TR_NOOP("\"notes\" is empty in both languages: write the note, or leave \"notes\" "
                                        "out"))
     return notes
@@ -398,9 +398,9 @@ def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bi
         if bad is not None:
             raise LessonProblem(QT_TR_NOOP("\"{0}\" ({1}) contains a control character ({2}), which AttnViz does not "
                                       "accept"), where, lang, code_point(bad))
-    if where == "title" and not all(value[lang].strip() for lang in LANGUAGES):
+    if where == "title" and any(looks_empty(value[lang]) for lang in LANGUAGES):
         raise LessonProblem(QT_TR_NOOP("\"title\" must not be empty in either language"))
-    if where in ("caption", "question") and not any(value[lang].strip() for lang in LANGUAGES):
+    if where in ("caption", "question") and all(looks_empty(value[lang]) for lang in LANGUAGES):  # " ", "\u200b"
         raise LessonProblem(QT_TR_NOOP("\"{0}\" is empty in both languages: the class would see nothing"), where)
     return Bilingual(value["ja"], value["en"])
 

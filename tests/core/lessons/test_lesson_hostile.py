@@ -70,6 +70,8 @@ def scene_scenario(preset_document) -> dict:
     ({"caption": {"ja": "例", "en": "x" * 10_001}}, "scene 1: \"caption\" (en) is 10,001 characters long"),
     ({"caption": {"ja": "", "en": " \n "}}, "scene 1: \"caption\" is empty in both languages"),
     ({"question": {"hide": "row", "text": {"ja": " ", "en": ""}}}, "scene 1: \"question\" is empty in both"),
+    ({"caption": {"ja": "\u3000", "en": "\u200b"}}, "scene 1: \"caption\" is empty in both languages"),  # draw nothing
+    ({"question": {"hide": "row", "text": {"ja": "\u200b", "en": "\ufeff "}}}, "scene 1: \"question\" is empty in"),
     ({"question": {"hide": "everything", "text": {"ja": "?", "en": "?"}}}, "scene 1: question: \"hide\" must be"),
     ({"question": {"hide": "row"}}, "scene 1: \"question\" must be an object with a text"),
     ({"question": {"hide": "next-token", "text": {"ja": "?", "en": "?"}}}, "scene 1: the question hides the next"),
