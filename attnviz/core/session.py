@@ -258,6 +258,8 @@ def from_document(document) -> Session:
     if not isinstance(chat, bool):
         raise ScenarioError(QT_TR_NOOP("\"chat\" must be true or false"))
     shown = _shown(document.get("shown"))
+    if version == 1 and "patch" in document:  # written only with version 2: a version 1 file that has one was not
+        raise ScenarioError(QT_TR_NOOP("a version 1 session has no \"patch\" (patches came with version 2)"))
     return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
                    _changes(document.get("changes")), shown, chat, _patch(document.get("patch")))
 
@@ -290,6 +292,8 @@ def _changes(entries) -> tuple:
                 or not _whole(entry.get("head"), 0, MAX_HEADS) or not isinstance(entry.get("off", False), bool):
             raise ScenarioError(QT_TR_NOOP("each change must give its layer, head and whether it is off"))
         layer, head = entry["layer"], entry["head"]
+        if (layer, head) in out:  # which of the two the user meant, no one can tell
+            raise ScenarioError(QT_TR_NOOP("\"changes\" names layer {0} head {1} twice"), layer, head)
         where = Phrase(QT_TR_NOOP("layer {0} head {1}"), layer, head)
         given = {m: None if entry.get(m) is None else _array(entry[m], Phrase(QT_TR_NOOP("{0}: {1}"), where, m), 2)
                  for m in CHANGED}

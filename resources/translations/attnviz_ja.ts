@@ -3526,6 +3526,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&quot;chat&quot; は true か false でなければなりません</translation>
     </message>
     <message>
+        <source>a version 1 session has no &quot;patch&quot; (patches came with version 2)</source>
+        <translation>バージョン 1 のセッションに &quot;patch&quot; はありません（パッチはバージョン 2 からです）</translation>
+    </message>
+    <message>
         <source>&quot;model&quot; must name the model file: its path, SHA-256 and size</source>
         <translation>&quot;model&quot; にはモデルファイルのパス、SHA-256、サイズが必要です</translation>
     </message>
@@ -3540,6 +3544,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>each change must give its layer, head and whether it is off</source>
         <translation>変更にはそれぞれ層、ヘッド、オフかどうかが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;changes&quot; names layer {0} head {1} twice</source>
+        <translation>&quot;changes&quot; に層 {0} のヘッド {1} が 2 回あります</translation>
     </message>
     <message>
         <source>layer {0} head {1}</source>

@@ -123,11 +123,15 @@ def good_document():
     (lambda d: d["changes"][0]["q"].update(float64=b64(np.array([1, 2, 3, 4, 5, 1e7]))), "too large"),
     (lambda d: d.update(shown={"scenario": {}}), "shown"),
     (lambda d: d.update(changes={"a": 1}), "changes"),
-    (lambda d: d.update(patch={"layer": 1, "position": -1, "x": {"shape": [1], "float64": b64([1])}}), "patch"),
-    (lambda d: d.update(patch={"layer": 1, "position": 0, "x": [1.0, 2.0]}), "patch: x"),
-    (lambda d: d.update(patch={"layer": 1, "position": 0, "x": {"shape": [2], "float64": b64([1, np.inf])}}),
+    (lambda d: d.update(version=2, patch={"layer": 1, "position": -1, "x": {"shape": [1], "float64": b64([1])}}),
+     "patch"),
+    (lambda d: d.update(version=2, patch={"layer": 1, "position": 0, "x": [1.0, 2.0]}), "patch: x"),
+    (lambda d: d.update(version=2, patch={"layer": 1, "position": 0, "x": {"shape": [2], "float64": b64([1, np.inf])}}),
      "not a number"),
-    (lambda d: d.update(patch=[1, 0]), "patch"),
+    (lambda d: d.update(version=2, patch=[1, 0]), "patch"),
+    (lambda d: d.update(patch={"layer": 1, "position": 0, "x": {"shape": [1], "float64": b64([1])}}),
+     "a version 1 session has no \"patch\""),
+    (lambda d: d["changes"].append(dict(d["changes"][0])), "\"changes\" names layer 1 head 0 twice"),
 ])
 def test_a_hostile_session_is_refused_saying_what_is_wrong(change, says):
     document = good_document()
