@@ -47,6 +47,8 @@ def run(args, out) -> int:
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
+        if args.save_session:
+            _check_session_target(args.save_session)
         lm.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
         refused = lm.catalog.terms_refusal(args.model)
         if refused is not None:
@@ -78,6 +80,14 @@ def _run_session(path: str):
     session, _ = read_session(path)
     model, encoded, _, result = restore(session, lm.load)
     return model, encoded, result
+
+
+def _check_session_target(path: str) -> None:
+    """Before the run: a file there is overwritten only when it is a session (by its name or first bytes)."""
+    from ..core.session import looks_like_session
+    if os.path.lexists(path) and not looks_like_session(path):
+        raise UsageError(f"--save-session {terminal_safe(path)}: that file is there and is not an AttnViz session; "
+                         "it is not overwritten (give a new name, or remove the file first)")
 
 
 def _save_session(model, encoded, result, path: str) -> None:

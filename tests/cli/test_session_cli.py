@@ -70,3 +70,17 @@ def test_attnviz_file_opens_a_session_in_the_window(capsys, tmp_path, monkeypatc
     (tmp_path / "bad.attnviz-model.json").write_text('{"format": "attnviz-model-session", "version": 1}')
     code, _, err = run(capsys, str(tmp_path / "bad.attnviz-model.json"))
     assert code == 2 and "text" in err and len(opened) == 1  # refused before any window
+
+
+def test_a_file_that_is_not_a_session_is_not_overwritten_by_save_session(capsys, tmp_path):
+    """Issue 45: `--save-session mynotes.json` replaced the user's notes. A session (by its first bytes,
+    whatever its name) is replaced; anything else is refused before the model runs."""
+    notes = tmp_path / "mynotes.json"
+    notes.write_text('{"my": "notes"}', encoding="utf-8")
+    code, _, err = run(capsys, "model", TEXT, "--save-session", str(notes))
+    assert code == 2 and "is not an AttnViz session; it is not overwritten" in err and err.count("\n") == 1
+    assert notes.read_text(encoding="utf-8") == '{"my": "notes"}'
+    kept = tmp_path / "run.json"
+    assert run(capsys, "model", TEXT, "--save-session", str(kept))[0] == 0
+    assert run(capsys, "model", "Hello", "--save-session", str(kept))[0] == 0  # its own session: replaced
+    assert json.loads(kept.read_text(encoding="utf-8"))["text"] == "Hello"
