@@ -186,7 +186,7 @@ CONFIG = {
     "query_pre_attn_scalar": Positive(), "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
     "rope_theta": Positive(), "rope_local_base_freq": Positive(), "rope_scaling": ROPE,
     "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
-    "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(),
+    "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(), "license": Text(),
 }
 INDEX = {"weight_map": Names()}
 # A GGUF file's metadata: general.* and tokenizer.* as named, the sizes under the file's architecture

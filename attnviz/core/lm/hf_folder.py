@@ -70,7 +70,7 @@ def load(folder, progress=None) -> Model:
             _rms(c, tensors.get("model.norm.weight"))
         positions = tensors.get("wpe.weight") if gpt2 else None
         return Model(c, embedding, blocks, out_norm, output, tokenizer, folder, positions,
-                     licence=str(config_json.get("license", "")))
+                     licence=config_json.get("license") or "")
     finally:
         tensors.close()
 

@@ -54,6 +54,7 @@ LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_fr
     (lambda c: c.update(rope_scaling={**LLAMA3, "low_freq_factor": 4.0}),
      "high_freq_factor (4.0) must be larger than its low_freq_factor (4.0)"),
     (lambda c: c.update(rope_scaling=[1]), "its rope_scaling is a list, not an object"),
+    (lambda c: c.update(license=[1, 2]), "its license is a list, not a text"),  # was shown as "[1, 2]"
 ])
 def test_a_config_field_of_the_wrong_type_or_range_is_named(folder, change, says):
     edit(folder / "config.json", change)
