@@ -47,17 +47,7 @@ def run(args, out) -> int:
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
-        if args.save_session:
-            _check_session_target(args.save_session)
-        lm.check_text(args.text)  # empty, or bytes that are not UTF-8: said before the model loads
-        refused = lm.catalog.terms_refusal(args.model)
-        if refused is not None:
-            raise refused
-        model = lm.load(args.model)
-        encoded = lm.encode(model, args.text, chat=args.chat)
-        changes = tuple(lm.ablation(model, spec) for spec in args.ablate)
-        with np.errstate(all="ignore"):
-            result = lm.run(model, encoded.ids, changes)
+        model, encoded, result = _run_text(args)
     if not np.isfinite(result.probs).all():
         raise UsageError(f"{model.path}: the model's next-token probabilities are not numbers (NaN or infinity): "
                          "the file is damaged or not a model")
@@ -80,6 +70,22 @@ def _run_session(path: str):
     session, _ = read_session(path)
     model, encoded, _, result = restore(session, lm.load)
     return model, encoded, result
+
+
+def _run_text(args):
+    """(model, encoded, result) of TEXT, everything that can be refused refused before the model loads."""
+    from ..core import lm
+    if args.save_session:
+        _check_session_target(args.save_session)
+    lm.check_text(args.text)  # empty, or bytes that are not UTF-8
+    refused = lm.catalog.terms_refusal(args.model)
+    if refused is not None:
+        raise refused
+    model = lm.load(args.model)
+    encoded = lm.encode(model, args.text, chat=args.chat)
+    changes = tuple(lm.ablation(model, spec) for spec in args.ablate)
+    with np.errstate(all="ignore"):
+        return model, encoded, lm.run(model, encoded.ids, changes)
 
 
 def _check_session_target(path: str) -> None:

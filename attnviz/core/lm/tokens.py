@@ -47,7 +47,7 @@ SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "lla
           "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
 MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
-MAX_PIECE = 1024                 # characters in one SentencePiece token (Gemma 3's longest: 31)
+MAX_PIECE = 1024                 # characters in one token of a GGUF's vocabulary (Gemma 3's longest: 31)
 # A SentencePiece vocabulary's merges are found by cutting every token every way (Gemma 3: 262,144 tokens of
 # 1,476,602 characters imply 514,906 merges in 1.4 s): the work is bounded by its characters, the memory by
 # the merges, each held to about five times Gemma's; a tokenizer.json holds at most as many merges.
@@ -190,6 +190,7 @@ def _built(make) -> Tokenizer:
 
 def byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, **kw) -> Tokenizer:
     """GPT-2-style byte-level BPE from a GGUF's tokens and merges; `pre` is tokenizer.ggml.pre."""
+    _measured(tokens)
     return _built(lambda: _byte_level_bpe(tokens, merges, pre, types, **kw))
 
 
@@ -225,13 +226,7 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
 def sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = False, space_prefix: bool = True,
                       unk: str = "<unk>", **kw) -> Tokenizer:
     """SentencePiece-style BPE (see _sentencepiece_bpe), what the library refuses said in one line."""
-    longest = max(map(len, tokens), default=0)
-    if longest > MAX_PIECE:  # the merges are recovered by cutting each token every way: its length squared
-        raise ScenarioError(QT_TR_NOOP("its vocabulary holds a token of {0:,} characters; a token has at most {1:,}"),
-                            longest, MAX_PIECE)
-    if sum(map(len, tokens)) > MAX_VOCAB_CHARS:
-        raise ScenarioError(QT_TR_NOOP("its vocabulary holds {0:,} characters; AttnViz reads at most {1:,}"),
-                            sum(map(len, tokens)), MAX_VOCAB_CHARS)
+    _measured(tokens)
     return _built(lambda: _sentencepiece_bpe(tokens, scores, types, gemma, space_prefix, unk, **kw))
 
 
@@ -255,6 +250,18 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
     backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse()])
     _add_special(backend, tokens, types)
     return Tokenizer(backend, byte_level=False, **kw)
+
+
+def _measured(tokens: list[str]) -> None:
+    """No token longer than MAX_PIECE (a SentencePiece vocabulary's merges are found by cutting each token every
+    way, its length squared; any token is printed whole as a next token), and the whole within MAX_VOCAB_CHARS."""
+    longest = max(map(len, tokens), default=0)
+    if longest > MAX_PIECE:
+        raise ScenarioError(QT_TR_NOOP("its vocabulary holds a token of {0:,} characters; a token has at most {1:,}"),
+                            longest, MAX_PIECE)
+    if sum(map(len, tokens)) > MAX_VOCAB_CHARS:
+        raise ScenarioError(QT_TR_NOOP("its vocabulary holds {0:,} characters; AttnViz reads at most {1:,}"),
+                            sum(map(len, tokens)), MAX_VOCAB_CHARS)
 
 
 def _vocabulary(tokens: list[str]) -> dict[str, int]:

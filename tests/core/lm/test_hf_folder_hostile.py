@@ -156,6 +156,13 @@ def test_a_gguf_vocabulary_with_a_token_twice_or_empty_is_refused_before_the_lib
     assert capfd.readouterr().err == ""
 
 
+def test_a_byte_level_token_of_400000_characters_is_refused_not_printed_whole_as_a_next_token():
+    from attnviz.core.lm import tokens as tk
+    with pytest.raises(ScenarioError) as e:
+        tk.byte_level_bpe([*tk.byte_characters(), "x" * 400_000], [], "gpt2")
+    assert "holds a token of 400,000 characters; a token has at most 1,024" in str(e.value)
+
+
 @pytest.mark.parametrize("tokens, says", [
     (["<unk>"] + ["x" * 1000 + str(i) for i in range(9000)],
      "holds 9,034,895 characters; AttnViz reads at most 8,388,608"),
