@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import sys
 
+from ..core.files import FileProblem, problem
 from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, open_scene, save
 from ..core.lessons.builtin import builtin_ids
 from ..core.lessons.model import ModelRuns
+from ..core.scenario import ScenarioError
 from .arguments import LANGUAGES, PROG, UsageError, count, pixels
 
 
@@ -55,7 +57,7 @@ def run(args, out) -> int:
         return _handout(args)
     lesson = open_lesson(args.lesson, strict=args.check)
     if args.check:
-        _check_model_scenes(lesson)
+        _check_model_scenes(lesson, args.lesson)
         out.write(f"{len(lesson.scenes)} scenes\n")
         return 0
     index = (args.scene or 1) - 1
@@ -72,15 +74,21 @@ def run(args, out) -> int:
     return open_window(lang=args.lang, lesson=(lesson, index))
 
 
-def _check_model_scenes(lesson) -> None:
+def _check_model_scenes(lesson, name: str) -> None:
     """The real model's scenes, which reading the file checks only as far as it can without the model:
-    run, and opened in both languages (a layer or head the model lacks is said here)."""
-    if lesson.needs_model:
-        runs = ModelRuns()
+    run, and opened in both languages (a layer or head the model lacks is said here, naming the lesson)."""
+    if not lesson.needs_model:
+        return
+    runs = ModelRuns()
+    try:
         for index, scene in enumerate(lesson.scenes):
             if scene.scenario.kind == "model":
                 for lang in LANGUAGES:
                     open_scene(lesson, index, lang, runs)
+    except FileProblem:  # the model's own file, named already
+        raise
+    except ScenarioError as e:
+        raise problem(name, e) from None
 
 
 def _save(args) -> int:

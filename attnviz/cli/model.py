@@ -7,6 +7,8 @@ import os
 
 import numpy as np
 
+from ..core.files import FileProblem, problem
+from ..core.scenario import ScenarioError
 from ..core.text import terminal_safe
 from .arguments import UsageError, count
 
@@ -68,7 +70,12 @@ def _run_session(path: str):
     from ..core import lm
     from ..core.session import read_session, restore
     session, _ = read_session(path)
-    model, encoded, _, result = restore(session, lm.load)
+    try:
+        model, encoded, _, result = restore(session, lm.load)
+    except FileProblem:  # the model's own file, named already
+        raise
+    except ScenarioError as e:  # what the session asks of the model: said naming the session
+        raise problem(path, e) from None
     return model, encoded, result
 
 

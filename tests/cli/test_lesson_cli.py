@@ -188,7 +188,7 @@ def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(cap
     path = tmp_path / "deep.attnviz-lesson.json"
     path.write_text(json.dumps(lesson), encoding="utf-8")
     one_line_refusal(*run(capsys, "lesson", path, "--check"),
-                     "scene 4: layer 40 is out of range: the model has layers 0 to 29")
+                     f"{path}: scene 4: layer 40 is out of range: the model has layers 0 to 29")
     code, out, _ = run(capsys, "lesson", "real-model", "--check")
     assert code == 0 and out == f"{len(builtin_lesson('real-model').scenes)} scenes\n"
 

@@ -44,6 +44,7 @@ def test_a_saved_session_records_the_text_model_and_switched_off_heads(capsys, t
     (["model", "--session", "{broken}"], "broken JSON"),
     (["model", "--session", "{other}"], "SHA-256 differs"),
     (["weights", "{s}"], "real model's session"),
+    (["model", "--session", "{head}"], "head.attnviz-model.json: a change to layer 1 head 63: the model has 30 layers"),
 ])
 def test_bad_session_input_is_one_line_and_exit_2(capsys, tmp_path, argv, says):
     session = tmp_path / "s.attnviz-model.json"
@@ -52,8 +53,12 @@ def test_bad_session_input_is_one_line_and_exit_2(capsys, tmp_path, argv, says):
     other = json.loads(session.read_text(encoding="utf-8"))
     other["model"]["sha256"] = "f" * 64
     (tmp_path / "other.attnviz-model.json").write_text(json.dumps(other), encoding="utf-8")
+    head = json.loads(session.read_text(encoding="utf-8"))
+    head["changes"] = [{"layer": 1, "head": 63, "off": True}]  # what the model lacks: said naming the session
+    (tmp_path / "head.attnviz-model.json").write_text(json.dumps(head), encoding="utf-8")
     names = {"s": session, "missing": tmp_path / "missing.attnviz-model.json",
-             "broken": tmp_path / "broken.attnviz-model.json", "other": tmp_path / "other.attnviz-model.json"}
+             "head": tmp_path / "head.attnviz-model.json", "broken": tmp_path / "broken.attnviz-model.json",
+             "other": tmp_path / "other.attnviz-model.json"}
     code, out, err = run(capsys, *[a.format(**names) for a in argv])
     assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
 
