@@ -2,8 +2,9 @@
 
 A GGUF file is a header of typed key–value metadata (architecture, sizes, the tokenizer's
 vocabulary and merges), a table of tensors (name, shape, type, offset) and the tensors'
-data. Every type llama.cpp's `gguf` package dequantises (Q4_0 … Q8_0, the K-quants of
-Q4_K_M and Q5_K_M files, the IQ types, F16, BF16, F32) is read to float32 by it. Nothing is
+data. Every type llama.cpp's `gguf` package dequantises (asked of it: Q4_0 … Q8_0, the K-quants
+of Q4_K_M and Q5_K_M files, the IQ types, F16, BF16, F32) is read to float32 by it, or by
+AttnViz's own where measured faster (core/quants.py). Nothing is
 evaluated; a file that is not GGUF, lies about its sizes or uses another type is refused
 with a message.
 
@@ -33,6 +34,7 @@ import numpy as np
 
 from .files import FileProblem, open_regular, os_problem, problem, regular_file
 from .messages import QT_TR_NOOP
+from .quants import OWN
 
 MAGIC = b"GGUF"
 MAX_FILE_BYTES = 8 * 1024 ** 3       # a few billion quantised parameters
@@ -77,69 +79,34 @@ class QuantType:
         return GGMLQuantizationType(self.id)
 
 
-# Where each type's block keeps its floats (ggml-common.h's block structs): a scale d, and for
-# the "_1" and K types with a minimum, dmin beside it; Q2_K, Q3_K and Q6_K keep them last.
-_FLOATS = {"F32": ("f32", 0, 4), "F16": ("f16", 0, 2), "BF16": ("bf16", 0, 2), "Q4_0": ("f16", 0, 2),
-           "Q4_1": ("f16", 0, 4), "Q5_0": ("f16", 0, 2), "Q5_1": ("f16", 0, 4), "Q8_0": ("f16", 0, 2),
-           "Q2_K": ("f16", 80, 4), "Q3_K": ("f16", 108, 2), "Q4_K": ("f16", 0, 4), "Q5_K": ("f16", 0, 4),
-           "Q6_K": ("f16", 208, 2)}
-# The types gguf 0.19 dequantises (its quants.py), F32 and F16 being plain numbers.
-_DEQUANTISED = ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K",
-                "Q6_K", "IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ4_NL", "IQ4_XS",
-                "TQ1_0", "TQ2_0", "MXFP4")
+# Where the types gguf dequantises keep a block's floats (ggml-common.h's block structs): a scale d, and for
+# the "_1" and K types with a minimum, dmin beside it; Q2_K, Q3_K and Q6_K keep them last. The NaN check reads
+# them; a type not here is checked by dequantising it. (The types AttnViz dequantises itself say their own.)
+_FLOATS = {"Q5_0": ("f16", 0, 2), "Q5_1": ("f16", 0, 4), "Q2_K": ("f16", 80, 4), "Q3_K": ("f16", 108, 2),
+           "Q4_K": ("f16", 0, 4), "Q5_K": ("f16", 0, 4), "Q6_K": ("f16", 208, 2)}
 
 
-def _f32(blocks: np.ndarray) -> np.ndarray:
-    return blocks.reshape(-1).view(np.float32).copy()
-
-
-def _f16(blocks: np.ndarray) -> np.ndarray:
-    return blocks.reshape(-1).view(np.float16).astype(np.float32)
-
-
-def _bf16(blocks: np.ndarray) -> np.ndarray:
-    """The upper half of a float32."""
-    return (blocks.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-
-
-def _scale(blocks: np.ndarray, at: int = 0) -> np.ndarray:
-    """The float16 at byte `at` of every block, as float32: [n_blocks, 1]."""
-    return blocks[:, at:at + 2].copy().view(np.float16).astype(np.float32)
-
-
-def _nibbles(body: np.ndarray) -> np.ndarray:
-    """16 bytes of a block -> its 32 four-bit values 0..15: the low halves first, then the high."""
-    low, high = body & 0x0F, body >> 4
-    return np.concatenate([low, high], axis=1).astype(np.float32)   # [n_blocks, 32]
-
-
-def _q8_0(blocks: np.ndarray) -> np.ndarray:
-    """A scale, then 32 signed bytes: scale · q."""
-    return (_scale(blocks) * blocks[:, 2:].view(np.int8)).reshape(-1)
-
-
-def _q4_0(blocks: np.ndarray) -> np.ndarray:
-    """A scale, then 32 four-bit values: scale · (q − 8)."""
-    return (_scale(blocks) * (_nibbles(blocks[:, 2:]) - 8)).reshape(-1)
-
-
-def _q4_1(blocks: np.ndarray) -> np.ndarray:
-    """A scale and a minimum, then 32 four-bit values: scale · q + minimum."""
-    return (_scale(blocks) * _nibbles(blocks[:, 4:]) + _scale(blocks, 2)).reshape(-1)
-
-
-# The plain types and the three of the built-in SmolLM2 and most small files, in a few numpy
-# steps: measured side by side on SmolLM2 (Q4_1), gguf 0.19's dequantize took 6.0–6.6 s where
-# these take 0.5–0.8 s. tests/core/test_gguf.py checks them against gguf's on every value.
-_OWN = {"F32": _f32, "F16": _f16, "BF16": _bf16, "Q4_0": _q4_0, "Q4_1": _q4_1, "Q8_0": _q8_0}
+def _gguf_reads() -> list[str]:
+    """The types the installed gguf dequantises, asked of it: one zero block of each type it knows."""
+    from gguf import GGML_QUANT_SIZES
+    from gguf.quants import dequantize
+    names = []
+    for kind, (_, block_bytes) in GGML_QUANT_SIZES.items():
+        try:
+            dequantize(np.zeros((1, block_bytes), np.uint8), kind)
+        except (NotImplementedError, ValueError, TypeError):  # listed, not read (yet) by this gguf
+            continue
+        names.append(kind.name)
+    return names
 
 
 def _quant_type(name: str) -> QuantType:
     from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
     kind = GGMLQuantizationType[name]
     per_block, block_bytes = GGML_QUANT_SIZES[kind]
-    floats, at, count = _FLOATS.get(name, ("f16", None, 2))
-    return QuantType(int(kind), name, per_block, block_bytes, floats, at, count, _OWN.get(name))
+    own = OWN.get(name)
+    floats, at, count = own.floats if own else _FLOATS.get(name, ("f16", None, 2))
+    return QuantType(int(kind), name, per_block, block_bytes, floats, at, count, own.dequantize if own else None)
 
 
 class _Types(Mapping):
@@ -148,7 +115,7 @@ class _Types(Mapping):
 
     @cached_property
     def _table(self) -> dict[int, QuantType]:
-        return {quant.id: quant for quant in map(_quant_type, _DEQUANTISED)}
+        return {quant.id: quant for quant in map(_quant_type, sorted({*OWN, *_gguf_reads()}))}
 
     def __getitem__(self, kind: int) -> QuantType:
         return self._table[kind]

@@ -4,7 +4,7 @@ shown as a Scenario whose edits rerun the model.
 
     weights.py   Config, Block, Model: what a loaded model holds
     blocks.py    what every family's block shares (heads, changes, attention with the layer's mask)
-    llama.py, gemma3.py, gpt2.py   each family's block, its forward pass in its docstring
+    families/    one record per family: its forward pass in its docstring, its files' tensor names
     run.py       a run over token ids, rerun from the lowest changed layer
     tokens.py    the model's tokenizer (Hugging Face's `tokenizers`), labels
     gguf_file.py, hf_folder.py     a file or a folder loaded, every value checked first

@@ -12,12 +12,8 @@ Refusing a file therefore costs a walk through its header and bytes, never a mod
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from ..files import problem
 from ..gguf import GGUF, TYPES
@@ -25,10 +21,9 @@ from ..messages import QT_TR_NOOP
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
 from . import fields
 from . import tokens as tk
-from .weights import FAMILIES, Block, Config, Model, Norm
+from .families import FAMILIES, NAMES, Family
+from .weights import Block, Config, Model, Norm
 
-GEMMA3_GLOBAL_EVERY = 6       # llama.cpp's Gemma 3: every sixth layer global, the rest sliding
-GEMMA3_LOCAL_BASE = 10000.0   # llama.cpp's Gemma 3: the sliding layers' RoPE base (the file has none)
 # general.file_type -> its name (llama.cpp's LLAMA_FTYPE_MOSTLY_*), for the list of models
 FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1", 10: "Q2_K",
               11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M", 16: "Q5_K_S", 17: "Q5_K_M",
@@ -43,20 +38,21 @@ def load(path, progress=None) -> Model:
     try:
         fields.check_gguf(g)
         config = _config(g)
+        family = FAMILIES[config.family]
         settings = _tokenizer_settings(g)
-        _check_shapes(g, config, settings.size)
+        expected = _check_shapes(g, config, settings.size)
         tokenizer = _tokenizer(g, settings)
         blocks = []
         for i in range(config.n_layers):
-            blocks.append(_block(g, config, i))
+            blocks.append(_block(g, family, config, i))
             if progress:
                 progress(i + 1, config.n_layers)
         embedding = g.tensor("token_embd.weight")
         output = g.tensor("output.weight") if "output.weight" in g.tensors else embedding
-        positions = g.tensor("position_embd.weight") if config.family == "gpt2" else None
-        if "rope_freqs.weight" in g.tensors and config.family == "llama":  # Llama 3's stretched slow pairs
+        positions = g.tensor("position_embd.weight") if "position_embd.weight" in expected else None
+        if "rope_freqs.weight" in expected:  # Llama 3's stretched slow pairs
             config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
-        return Model(config, embedding, blocks, _norm(g, config, "output_norm"), output, tokenizer, Path(path),
+        return Model(config, embedding, blocks, _norm(g, family, "output_norm"), output, tokenizer, Path(path),
                      positions, licence=_setting(g, "general.license", ""))
     finally:
         g.close()
@@ -101,8 +97,8 @@ def _quantisation(g: GGUF) -> str:
 def _config(g: GGUF) -> Config:
     arch = _setting(g, "general.architecture", None)
     if arch not in FAMILIES:
-        raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
-                      arch, ", ".join(FAMILIES))
+        raise problem(g.path, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"), arch, NAMES)
+    family = FAMILIES[arch]
     size = lambda key, *default: _setting(g, f"{arch}.{key}", *default)  # noqa: E731
     d, heads = size("embedding_length"), size("attention.head_count")
     d_head = size("attention.key_length", size("rope.dimension_count", max(1, d // heads)))
@@ -113,18 +109,15 @@ def _config(g: GGUF) -> Config:
     scaling = _setting(g, f"{arch}.rope.scaling.type", "none")
     if scaling not in ("none", None):
         raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling)
-    gemma = arch == "gemma3"
-    window = size("attention.sliding_window", 512) if gemma else None
+    layer_norm = family.LAYER_NORM
     config = Config(
         family=arch, n_layers=n_layers, d=d, d_ff=size("feed_forward_length"), n_heads=heads,
         n_kv_heads=size("attention.head_count_kv", heads), d_head=d_head,
-        eps=float(_setting(g, f"{arch}.attention.layer_norm_{'epsilon' if arch == 'gpt2' else 'rms_epsilon'}",
-                           1e-5 if arch == "gpt2" else 1e-6)),
+        eps=float(size("attention.layer_norm_epsilon" if layer_norm else "attention.layer_norm_rms_epsilon",
+                       1e-5 if layer_norm else 1e-6)),
         context=size("context_length", 2048), name=model_name(g.path),
-        rope_base=0.0 if arch == "gpt2" else float(_setting(g, f"{arch}.rope.freq_base", 10000.0)),
-        rope_base_local=GEMMA3_LOCAL_BASE if gemma else None, rope_halves=arch != "llama",
-        window=window, sliding=tuple((i + 1) % GEMMA3_GLOBAL_EVERY != 0 for i in range(n_layers)) if gemma else (),
-        embed_scale=math.sqrt(d) if gemma else 1.0, quant=_quantisation(g))
+        rope_base=float(size("rope.freq_base", 10000.0)) if family.ROPE else 0.0,
+        rope_halves=family.GGUF_ROPE_HALVES, quant=_quantisation(g), **family.gguf_settings(size, n_layers, d))
     return checked(g.path, config)
 
 
@@ -133,7 +126,7 @@ def checked(path, c: Config) -> Config:
     if c.n_heads % c.n_kv_heads:
         raise problem(path, QT_TR_NOOP("has {0} heads for {1} K/V heads: not a model AttnViz can run"),
                       c.n_heads, c.n_kv_heads)
-    if c.d_head % 2 and c.family != "gpt2":
+    if c.d_head % 2 and FAMILIES[c.family].ROPE:
         raise problem(path, QT_TR_NOOP("its heads have {0} dimensions, an odd number: RoPE turns pairs of "
                                          "dimensions"), c.d_head)
     if c.n_layers > MAX_LAYERS or c.n_heads > MAX_HEADS or c.d_head > MAX_DIM:
@@ -199,37 +192,20 @@ def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
 
 def expected_shapes(c: Config, n_tokens: int, tensors) -> dict[str, tuple[int, ...]]:
     """Every tensor the family reads, by the converter's name, with the shape its sizes give."""
-    q, kv, d, ff = c.n_heads * c.d_head, c.n_kv_heads * c.d_head, c.d, c.d_ff
-    gpt2 = c.family == "gpt2"
+    family, d = FAMILIES[c.family], c.d
     out = {"token_embd.weight": (n_tokens, d), "output_norm.weight": (d,)}
+    if family.LAYER_NORM:
+        out["output_norm.bias"] = (d,)
     if "output.weight" in tensors:
         out["output.weight"] = (n_tokens, d)
-    if gpt2:
-        out.update({"output_norm.bias": (d,), "position_embd.weight": (c.context, d)})
+    out.update(family.gguf_top(c, tensors))
+    block = family.gguf_tensors(c)
     for i in range(c.n_layers):
-        b = f"blk.{i}."
-        shapes = {"attn_norm.weight": (d,), "attn_output.weight": (d, q), "ffn_norm.weight": (d,),
-                  "ffn_up.weight": (ff, d), "ffn_down.weight": (d, ff)}
-        if gpt2:
-            shapes.update({"attn_qkv.weight": (3 * q, d), "attn_qkv.bias": (3 * q,), "attn_output.bias": (d,),
-                           "attn_norm.bias": (d,), "ffn_norm.bias": (d,), "ffn_up.bias": (ff,),
-                           "ffn_down.bias": (d,)})
-        else:
-            shapes.update({"attn_q.weight": (q, d), "attn_k.weight": (kv, d), "attn_v.weight": (kv, d),
-                           "ffn_gate.weight": (ff, d)})
-        if c.family == "qwen2":
-            shapes.update({"attn_q.bias": (q,), "attn_k.bias": (kv,), "attn_v.bias": (kv,)})
-        if c.family in ("qwen3", "gemma3"):
-            shapes.update({"attn_q_norm.weight": (c.d_head,), "attn_k_norm.weight": (c.d_head,)})
-        if c.family == "gemma3":
-            shapes.update({"post_attention_norm.weight": (d,), "post_ffw_norm.weight": (d,)})
-        out.update({b + name: shape for name, shape in shapes.items()})
-    if c.family == "llama" and "rope_freqs.weight" in tensors:
-        out["rope_freqs.weight"] = (c.d_head // 2,)
+        out.update({f"blk.{i}.{name}": shape for name, shape in block.items()})
     return out
 
 
-def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> None:
+def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> dict[str, tuple[int, ...]]:
     """Every tensor the model reads: present, of a type AttnViz reads, of the shape the sizes say
     (one embedding row per token), and holding numbers only (no NaN, no infinity)."""
     expected = expected_shapes(c, n_tokens, g.tensors)
@@ -244,6 +220,7 @@ def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> None:
         if not g.finite(name):
             raise problem(g.path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
                                              "file is damaged or not a model"), name)
+    return expected
 
 
 def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
@@ -262,28 +239,14 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
         raise problem(g.path, e) from None
 
 
-def _norm(g: GGUF, c: Config, name: str) -> Norm:
-    bias = g.tensor(f"{name}.bias") if c.family == "gpt2" else None
-    return Norm(g.tensor(f"{name}.weight"), bias)
+def _norm(g: GGUF, family: Family, name: str) -> Norm:
+    """The norm `name`.weight (Gemma's stored as 1 + w already), with `name`.bias for a LayerNorm."""
+    return Norm(g.tensor(f"{name}.weight"), g.tensor(f"{name}.bias") if family.LAYER_NORM else None)
 
 
-def _block(g: GGUF, c: Config, i: int) -> Block:
-    t = lambda name: g.tensor(f"blk.{i}.{name}")  # noqa: E731
-    has = lambda name: f"blk.{i}.{name}" in g.tensors  # noqa: E731
-    norm = lambda name: _norm(g, c, f"blk.{i}.{name}")  # noqa: E731
-    if c.family == "gpt2":
-        w, b = np.split(t("attn_qkv.weight"), 3), np.split(t("attn_qkv.bias"), 3)
-        return Block(norm("attn_norm"), w[0], w[1], w[2], t("attn_output.weight"), norm("ffn_norm"),
-                     t("ffn_up.weight"), t("ffn_down.weight"), b_q=b[0], b_k=b[1], b_v=b[2],
-                     b_o=t("attn_output.bias"), b_up=t("ffn_up.bias"), b_down=t("ffn_down.bias"))
-    extra: dict[str, Any] = {f"b_{m}": t(f"attn_{m}.bias") for m in "qkv"} if c.family == "qwen2" else {}
-    if has("attn_q_norm.weight"):
-        extra.update(q_norm=norm("attn_q_norm"), k_norm=norm("attn_k_norm"))
-    if c.family == "gemma3":
-        extra.update(post_attn_norm=norm("post_attention_norm"), post_ffn_norm=norm("post_ffw_norm"))
-    return Block(norm("attn_norm"), t("attn_q.weight"), t("attn_k.weight"), t("attn_v.weight"),
-                 t("attn_output.weight"), norm("ffn_norm"), t("ffn_up.weight"), t("ffn_down.weight"),
-                 w_gate=t("ffn_gate.weight"), **extra)
+def _block(g: GGUF, family: Family, c: Config, i: int) -> Block:
+    return family.gguf_block(lambda name: g.tensor(f"blk.{i}.{name}"), lambda name: _norm(g, family, f"blk.{i}.{name}"),
+                             c)
 
 
 def model_name(path) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from safetensors import safe_open
@@ -21,14 +20,12 @@ from ..messages import QT_TR_NOOP
 from ..scenario import ScenarioError
 from . import fields
 from . import tokens as tk
+from .families import FAMILIES, MODEL_TYPES, NAMES, Family
 from .gguf_file import checked
-from .weights import FAMILIES, Block, Config, Model, Norm
+from .weights import Block, Config, Model, Norm
 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_SHARDS = 256
-# config.json's model_type -> the family that runs it
-MODEL_TYPES = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3": "qwen3", "gemma3_text": "gemma3",
-               "gpt2": "gpt2"}
 _NUMPY = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
 
 
@@ -58,19 +55,17 @@ def load(folder, progress=None) -> Model:
         if len(tokenizer.pieces) > vocab:  # a token with no embedding row: refused before any weight is read
             raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
                                              "row per token is needed"), len(tokenizer.pieces), vocab)
+        family = FAMILIES[c.family]
         blocks = []
         for i in range(c.n_layers):
-            blocks.append(_block(c, tensors, i))
+            blocks.append(_block(family, c, tensors, i))
             if progress:
                 progress(i + 1, c.n_layers)
-        embedding = tensors.get(_embedding_name(c))
+        embedding = tensors.get(family.HF["embedding"])
         output = tensors.get("lm_head.weight") if tensors.has("lm_head.weight") else embedding
-        gpt2 = c.family == "gpt2"
-        out_norm = Norm(tensors.get("ln_f.weight"), tensors.get("ln_f.bias")) if gpt2 else \
-            _rms(c, tensors.get("model.norm.weight"))
-        positions = tensors.get("wpe.weight") if gpt2 else None
-        return Model(c, embedding, blocks, out_norm, output, tokenizer, folder, positions,
-                     licence=config_json.get("license") or "")
+        positions = tensors.get(family.HF["positions"]) if "positions" in family.HF else None
+        return Model(c, embedding, blocks, _norm(family, tensors.get, family.HF["norm"]), output, tokenizer, folder,
+                     positions, licence=config_json.get("license") or "")
     finally:
         tensors.close()
 
@@ -224,73 +219,44 @@ def _rope_factors(cfg: dict, d_head: int, base: float):
 
 def _config(folder: Path, cfg: dict) -> Config:
     kind = cfg.get("model_type")
-    family = MODEL_TYPES.get(str(kind))
-    if family is None:
-        raise problem(folder, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"),
-                      kind, ", ".join(FAMILIES))
+    if str(kind) not in MODEL_TYPES:
+        raise problem(folder, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"), kind, NAMES)
+    family = FAMILIES[MODEL_TYPES[str(kind)]]
     n = lambda *keys, **kw: _number(folder, cfg, *keys, **kw)  # noqa: E731
     d, heads, layers = n("hidden_size", "n_embd"), n("num_attention_heads", "n_head"), n("num_hidden_layers", "n_layer")
     d_head = n("head_dim", default=max(1, d // heads))
-    gemma, gpt2 = family == "gemma3", family == "gpt2"
-    types: list = cfg.get("layer_types") or []
-    if gemma and not (isinstance(types, list) and len(types) == layers):
-        every = n("sliding_window_pattern", default=6)
-        types = ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(layers)]
-    base = 0.0 if gpt2 else _rope_base(folder, cfg, "full_attention" if gemma else None, 10000.0)
+    rope = lambda kind: _rope_base(folder, cfg, kind, 10000.0)  # noqa: E731
     try:
-        factors = None if gpt2 else _rope_factors(cfg, d_head, base)
+        if cfg.get("attn_logit_softcapping"):
+            raise ScenarioError(QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
+        settings = {"rope_base": rope(None) if family.ROPE else 0.0,
+                    **family.hf_settings(n, cfg, layers, d, d_head, rope)}
+        factors = _rope_factors(cfg, d_head, settings["rope_base"]) if family.ROPE else None
     except (ScenarioError, KeyError, TypeError) as e:
         raise problem(folder / "config.json", e if isinstance(e, ScenarioError) else
                       QT_TR_NOOP("its rope_scaling cannot be read")) from None
     config = Config(
-        family=family, n_layers=layers, d=d, d_ff=n("intermediate_size", "n_inner", default=4 * d), n_heads=heads,
-        n_kv_heads=n("num_key_value_heads", default=heads), d_head=d_head,
+        family=family.NAME, n_layers=layers, d=d, d_ff=n("intermediate_size", "n_inner", default=4 * d),
+        n_heads=heads, n_kv_heads=n("num_key_value_heads", default=heads), d_head=d_head,
         eps=float(n("rms_norm_eps", "layer_norm_epsilon", default=1e-6, whole=False)),
         context=n("max_position_embeddings", "n_positions", default=2048), name=folder.name,
-        rope_base=base, rope_base_local=_rope_base(folder, cfg, "sliding_attention", 10000.0) if gemma else None,
-        rope_halves=True, rope_factors=factors,
-        window=n("sliding_window", default=512) if gemma else None,
-        sliding=tuple(t == "sliding_attention" for t in types) if gemma else (),
-        q_scale=math.sqrt(d_head / n("query_pre_attn_scalar", default=d_head, whole=False)) if gemma else 1.0,
-        embed_scale=math.sqrt(d) if gemma else 1.0, quant=str(cfg.get("torch_dtype", cfg.get("dtype", ""))))
-    if gemma and cfg.get("final_logit_softcapping") or cfg.get("attn_logit_softcapping"):
-        raise problem(folder / "config.json", QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
+        rope_halves=True, rope_factors=factors, quant=str(cfg.get("torch_dtype", cfg.get("dtype", ""))), **settings)
     return checked(folder, config)
 
 
-def _embedding_name(c: Config) -> str:
-    return "wte.weight" if c.family == "gpt2" else "model.embed_tokens.weight"
-
-
 def expected_shapes(c: Config, vocab: int, t: _Tensors) -> dict[str, tuple[int, ...]]:
-    q, kv, d, ff = c.n_heads * c.d_head, c.n_kv_heads * c.d_head, c.d, c.d_ff
-    out: dict[str, tuple[int, ...]] = {_embedding_name(c): (vocab, d)}
+    family, d = FAMILIES[c.family], c.d
+    names = family.HF
+    out: dict[str, tuple[int, ...]] = {names["embedding"]: (vocab, d), names["norm"] + ".weight": (d,)}
+    if family.LAYER_NORM:
+        out[names["norm"] + ".bias"] = (d,)
+    if "positions" in names:
+        out[names["positions"]] = (c.context, d)
     if t.has("lm_head.weight"):
         out["lm_head.weight"] = (vocab, d)
-    if c.family == "gpt2":
-        out.update({"wpe.weight": (c.context, d), "ln_f.weight": (d,), "ln_f.bias": (d,)})
-        for i in range(c.n_layers):
-            p = f"h.{i}."
-            out.update({p + "ln_1.weight": (d,), p + "ln_1.bias": (d,), p + "ln_2.weight": (d,), p + "ln_2.bias": (d,),
-                        p + "attn.c_attn.weight": (d, 3 * q), p + "attn.c_attn.bias": (3 * q,),
-                        p + "attn.c_proj.weight": (q, d), p + "attn.c_proj.bias": (d,),
-                        p + "mlp.c_fc.weight": (d, ff), p + "mlp.c_fc.bias": (ff,),
-                        p + "mlp.c_proj.weight": (ff, d), p + "mlp.c_proj.bias": (d,)})
-        return out
-    out["model.norm.weight"] = (d,)
+    block = family.hf_tensors(c)
     for i in range(c.n_layers):
-        p = f"model.layers.{i}."
-        out.update({p + "input_layernorm.weight": (d,), p + "post_attention_layernorm.weight": (d,),
-                    p + "self_attn.q_proj.weight": (q, d), p + "self_attn.k_proj.weight": (kv, d),
-                    p + "self_attn.v_proj.weight": (kv, d), p + "self_attn.o_proj.weight": (d, q),
-                    p + "mlp.gate_proj.weight": (ff, d), p + "mlp.up_proj.weight": (ff, d),
-                    p + "mlp.down_proj.weight": (d, ff)})
-        if c.family == "qwen2":
-            out.update({p + f"self_attn.{m}_proj.bias": (size,) for m, size in (("q", q), ("k", kv), ("v", kv))})
-        if c.family in ("qwen3", "gemma3"):
-            out.update({p + "self_attn.q_norm.weight": (c.d_head,), p + "self_attn.k_norm.weight": (c.d_head,)})
-        if c.family == "gemma3":
-            out.update({p + "pre_feedforward_layernorm.weight": (d,), p + "post_feedforward_layernorm.weight": (d,)})
+        out.update({names["block"].format(i) + name: shape for name, shape in block.items()})
     return out
 
 
@@ -328,33 +294,14 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
 
 # ---------------------------------------------------------------- weights
 
-def _rms(c: Config, gain: np.ndarray) -> Norm:
-    """Gemma scales by 1 + w (transformers' Gemma3RMSNorm); the others by w."""
-    return Norm(gain + 1.0 if c.family == "gemma3" else gain)
+def _norm(family: Family, get, name: str) -> Norm:
+    """The norm `name`.weight (Gemma's gain kept as w in 1 + w, transformers' Gemma3RMSNorm), with
+    `name`.bias for a LayerNorm."""
+    gain = get(name + ".weight")
+    return Norm(gain + 1.0 if family.HF_GAIN_PLUS_ONE else gain, get(name + ".bias") if family.LAYER_NORM else None)
 
 
-def _block(c: Config, t: _Tensors, i: int) -> Block:
-    if c.family == "gpt2":
-        p = f"h.{i}."
-        g = lambda name: t.get(p + name)  # noqa: E731
-        w, b = np.split(g("attn.c_attn.weight").T, 3), np.split(g("attn.c_attn.bias"), 3)   # Conv1D: (in, out)
-        return Block(Norm(g("ln_1.weight"), g("ln_1.bias")), w[0], w[1], w[2], g("attn.c_proj.weight").T,
-                     Norm(g("ln_2.weight"), g("ln_2.bias")), g("mlp.c_fc.weight").T, g("mlp.c_proj.weight").T,
-                     b_q=b[0], b_k=b[1], b_v=b[2], b_o=g("attn.c_proj.bias"), b_up=g("mlp.c_fc.bias"),
-                     b_down=g("mlp.c_proj.bias"))
-    p = f"model.layers.{i}."
-    g = lambda name: t.get(p + name)  # noqa: E731
-    norm = lambda name: _rms(c, g(name))  # noqa: E731
-    extra: dict[str, Any] = {}
-    if c.family == "qwen2":
-        extra.update({f"b_{m}": g(f"self_attn.{m}_proj.bias") for m in "qkv"})
-    if c.family in ("qwen3", "gemma3"):
-        extra.update(q_norm=norm("self_attn.q_norm.weight"), k_norm=norm("self_attn.k_norm.weight"))
-    gemma = c.family == "gemma3"
-    if gemma:
-        extra.update(post_attn_norm=norm("post_attention_layernorm.weight"),
-                     post_ffn_norm=norm("post_feedforward_layernorm.weight"))
-    ffn_norm = norm("pre_feedforward_layernorm.weight" if gemma else "post_attention_layernorm.weight")
-    return Block(norm("input_layernorm.weight"), g("self_attn.q_proj.weight"), g("self_attn.k_proj.weight"),
-                 g("self_attn.v_proj.weight"), g("self_attn.o_proj.weight"), ffn_norm, g("mlp.up_proj.weight"),
-                 g("mlp.down_proj.weight"), w_gate=g("mlp.gate_proj.weight"), **extra)
+def _block(family: Family, c: Config, t: _Tensors, i: int) -> Block:
+    def g(name: str) -> np.ndarray:
+        return t.get(family.HF["block"].format(i) + name)
+    return family.hf_block(g, lambda name: _norm(family, g, name), c)

@@ -18,14 +18,10 @@ import numpy as np
 from ..attention import group_size
 from ..blas import model_threads
 from ..scenario import CHANGED, Change, StreamPatch, same_patch
-from . import gemma3, gpt2, llama
 from .allocator import keep_freed
 from .blocks import Kept, shared_out
+from .families import FAMILIES
 from .weights import Model
-
-# family -> its module: embed(model, ids), block(model, layer, x, changes, kept), and the block's
-# two writes to the residual stream, attention_out(block, config, y) and mlp(block, config, x)
-FAMILIES = {"llama": llama, "qwen2": llama, "qwen3": llama, "gemma3": gemma3, "gpt2": gpt2}
 
 
 class Cancelled(Exception):

@@ -14,8 +14,6 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
-
 T = TypeVar("T")
 
 
@@ -35,7 +33,7 @@ class Vocabulary(Protocol):
 
 @dataclass(frozen=True)
 class Config:
-    family: str              # one of FAMILIES: which forward pass runs it
+    family: str              # a name in families.FAMILIES: which forward pass runs it
     n_layers: int
     d: int                   # d_model
     d_ff: int

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..lm.blocks import joined
-from ..lm.run import FAMILIES, Run
+from ..lm.families import FAMILIES
+from ..lm.run import Run
 from ..lm.weights import Model, Norm, present
 from .parts import head_outputs
 

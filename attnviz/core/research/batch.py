@@ -12,7 +12,8 @@ import numpy as np
 
 from ..blas import model_threads
 from ..lm.blocks import attention_of, joined
-from ..lm.run import FAMILIES, Run, changes_by_layer
+from ..lm.families import FAMILIES
+from ..lm.run import Run, changes_by_layer
 from ..lm.weights import Model
 from .parts import logits_of
 

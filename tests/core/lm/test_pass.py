@@ -15,7 +15,8 @@ import pytest
 from attnviz.core import lm
 from attnviz.core.attention import attention
 from attnviz.core.compute import compute
-from attnviz.core.lm import allocator, blocks, gemma3, gpt2, llama, weights
+from attnviz.core.lm import allocator, blocks, weights
+from attnviz.core.lm.families import gemma3, gpt2, llama
 from attnviz.core.lm.run import pass_bytes
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"

@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QMessageBox, QTableView
 
 from attnviz.core import compute, lm
-from attnviz.core.lm import Cancelled, llama
+from attnviz.core.lm import Cancelled
+from attnviz.core.lm.families import llama
 from attnviz.core.lm.tokens import Tokenizer
 from attnviz.core.scenario import ScenarioError, head_is_off
 from attnviz.core.text import first_control
