@@ -38,6 +38,7 @@ from .core.research import patch as _patch
 from .core.research import sweep as _sweep
 from .core.research.parts import head_outputs, head_weights, residual
 from .core.scenario import Change
+from .display import display_problem
 
 __all__ = ["Model", "Run", "continuation", "head_attribution", "head_types", "load", "logit_lens", "patch",
            "show", "sweep"]
@@ -200,11 +201,10 @@ def show(run: Run, layer: int = 0, block: bool = True):
     it returns when the window closes; with block=False (a notebook with `%gui qt`) at once,
     returning the window."""
     layer = run._layer(layer)
-    from .display import display_problem
     problem = display_problem() if "PySide6.QtWidgets" not in sys.modules else None  # else Qt runs already
     if problem is not None:  # Qt would abort the process, and the researcher's work with it
         raise lm.ModelError("show: {0}", problem)
-    from .gui.common.i18n import install_language, system_language
+    from .gui.common.i18n import install_language, system_language  # Qt only for show(): the API runs headless
     from .gui.state import settings
     from .gui.window.app import create_app
     from .gui.window.main_window import MainWindow

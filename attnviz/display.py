@@ -1,6 +1,8 @@
 """Can a window open here? Checked before Qt starts, so the user gets a fix, not a crash."""
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import sys
 
@@ -19,7 +21,6 @@ def display_problem() -> str | None:
                 "'attnviz screenshot' which needs none")
     if os.environ.get("WAYLAND_DISPLAY") and platform == "":
         return None
-    import ctypes.util
     missing = [pkg for lib, pkg in XCB_LIBRARIES.items() if ctypes.util.find_library(lib) is None]
     if missing:
         return ("Qt needs system libraries that are not installed: "
@@ -31,8 +32,6 @@ def x_server_problem(display: str) -> str | None:
     """Connect to the X server as Qt will: with a stale DISPLAY (the server gone, a closed SSH
     session) Qt aborts the process, so AttnViz says so first. None when it answers, or when
     there is no libxcb to ask (then Qt's own message names what is missing)."""
-    import ctypes
-    import ctypes.util
     name = ctypes.util.find_library("xcb")
     if name is None:
         return None

@@ -56,7 +56,7 @@ def _controller():
     if any(os.environ.get(name) for name in CHOSEN_BY_USER):
         return None
     try:
-        from threadpoolctl import ThreadpoolController
+        from threadpoolctl import ThreadpoolController  # optional: absent, the user's BLAS setting stands
     except ImportError:
         return None
     return ThreadpoolController()
@@ -65,7 +65,7 @@ def _controller():
 def _release() -> None:
     """This thread gives up its right to set OpenBLAS's limit (threadpoolctl ≥ 3.8; before it, any
     thread may set it and there is nothing to give up)."""
-    import threadpoolctl
+    import threadpoolctl  # asked only where ThreadpoolController was found
     openblas = getattr(threadpoolctl, "OpenBLASController", None)
     clear = getattr(openblas, "clear_controlling_thread", None)
     if clear is not None:

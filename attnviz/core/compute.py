@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,6 +17,7 @@ from .attention import (
     lean_weights,
     multi_head_attention,
 )
+from .blas import one_blas_thread
 from .scenario import Projection, Scenario, same_shapes
 
 # heads × tokens² beyond which a scenario's heads are computed lean (attention.lean_weights): 9 heads
@@ -63,9 +65,6 @@ def _lean(s: Scenario, options, reusable) -> tuple[AttentionTrace, ...]:
     """A long input's heads (a real model's layer at hundreds or thousands of tokens): only the
     weights (float32) and outputs kept whole, worked out on every core; the heads to work out go in
     parts of rows when there are fewer of them than cores (an edit changes one head)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .blas import one_blas_thread
     hidden, divisor = _lean_mask(s, options)
     dtype = np.float32  # a long input's weights: read as colours and three decimals; float64 took twice as long
     todo = [i for i, reused in enumerate(reusable) if reused is None]

@@ -6,6 +6,8 @@ other). Code asks for `resource("presets")` and never needs to know which it run
 """
 from __future__ import annotations
 
+import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,8 +32,6 @@ def data_folder() -> Path:
     """Where AttnViz keeps what it writes for itself (crash copies, the log, models it assembled):
     $ATTNVIZ_DATA_DIR, else the system's place for an application's data, as Qt's
     AppDataLocation names it for AttnViz (~/.local/share/AttnViz/AttnViz on Linux)."""
-    import os
-    import sys
     override = os.environ.get("ATTNVIZ_DATA_DIR")
     if override:
         return Path(override)

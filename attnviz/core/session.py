@@ -34,10 +34,13 @@ from typing import TypeGuard
 
 import numpy as np
 
+from . import lm
 from .files import atomic_write, open_regular, problem, read_limited, stamp
 from .formats.document import scenario_from_dict, scenario_to_dict
 from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, to_json_text
 from .io import reading
+from .lm import bundled_model
+from .lm.hf_folder import read_files
 from .messages import QT_TR_NOOP, Phrase
 from .numbers import MAX_ABS, RANGE_TEXT
 from .scenario import (
@@ -129,7 +132,6 @@ def _stamps(path: str) -> tuple:
     """What tells a file's (or a model folder's files') contents changed."""
     if not os.path.isdir(path):
         return (stamp(path),)
-    from .lm.hf_folder import read_files
     return tuple((f.name, stamp(f)) for f in read_files(path))
 
 
@@ -153,7 +155,6 @@ def _file_digest(path: str) -> tuple[str, int]:
 
 def _folder_digest(path: str) -> tuple[str, int]:
     """A Hugging Face folder's identity: the SHA-256 of its files' names and SHA-256s, and their size."""
-    from .lm.hf_folder import read_files
     digest, size = hashlib.sha256(), 0
     for file in read_files(path):
         sha, n = _file_digest(str(file))
@@ -415,7 +416,6 @@ def shown_scenario(session: Session) -> Scenario:
 
 def identity(model) -> ModelFile:
     """The identity of a loaded model's file (core.lm.Model), the built-in one marked as such."""
-    from .lm import bundled_model
     bundled = bundled_model()
     builtin = bundled is not None and os.path.realpath(bundled) == os.path.realpath(model.path)
     return model_file(model.path, builtin)
@@ -425,7 +425,6 @@ def restore(session: Session, load):
     """Run the session's model again with every change: (model, encoded text, the model as it is,
     the run with the changes). `load(path)` loads a model (None: the built-in one), so a window can
     keep the models it has loaded. ModelMismatch when the file is missing or another."""
-    from . import lm
     path = None if session.model.builtin else session.model.path
     check_model(session, lm.bundled_model() if path is None else path)
     model = load(path)

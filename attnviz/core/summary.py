@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .attention import kv_group
+from .compute import compute
 from .messages import QT_TR_NOOP
+from .presets import open_named
 from .scenario import ScenarioError
 
 THUMBNAIL = 48       # an overview thumbnail's side, in cells at most (a larger head is pooled)
@@ -288,7 +290,6 @@ def rollout_fits(layers: int, n: int) -> bool:
 def named_layers(name: str, change=None):
     """(layer 0's scenario, the number of layers, layer -> scenario) of a preset or a file;
     `change` (a scenario -> scenario) is applied to each layer, such as other settings."""
-    from .presets import open_named
     change = change or (lambda s: s)
     first = change(open_named(name, 0)[0])
     count = first.layer[1] if first.layer else 1
@@ -299,7 +300,6 @@ def layer_weights(layers: int, scenario_of):
     """Each layer's [heads, n, n] weights, one at a time: `scenario_of(l)` opens layer l (of a
     model's file, or of a real model's run) and the core computes it as the window does (a
     model's given weights are used as they are, not copied)."""
-    from .compute import compute
     for layer in range(layers):
         s = scenario_of(layer)
         yield s.given if s.weights_only else np.stack(compute(s).weights())

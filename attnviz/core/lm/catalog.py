@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ..files import FileProblem, atomic_write, problem, read_limited, stamp
+from ..gguf import check_file
 from ..messages import QT_TR_NOOP
 from ..paths import data_folder
 from . import gguf_file, hf_folder
@@ -445,5 +446,4 @@ def check_source(source) -> None:
             raise problem(path, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
         hf_folder._config(path, hf_folder._json(path / "config.json"))
         return
-    from ..gguf import check_file
     check_file(path)

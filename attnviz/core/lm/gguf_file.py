@@ -12,6 +12,7 @@ Refusing a file therefore costs a walk through its header and bytes, never a mod
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -253,6 +254,5 @@ def model_name(path) -> str:
     """The name people know a model file by: its file name without the weights' format
     (SmolLM2-135M-Instruct.Q4_1.gguf -> SmolLM2-135M-Instruct); a GGUF's general.name is often
     a training run's (Smollm2 135M 8k Lc100K Mix1 Ep2)."""
-    import re
     stem = Path(path).stem
     return re.sub(r"[.-](?:I?Q\d\w*|[BF]F?16|F32)$", "", stem, flags=re.IGNORECASE) or stem

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..compute import LEAN_CELLS, known
-from ..files import problem
+from ..files import atomic_write, problem
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
@@ -209,7 +209,6 @@ def save_run(model: Model, encoded: Encoded, result: Run, path) -> None:
     FILE.npz --layer L` reads): tokens, token_ids, q, k, v [layers, heads, n, d_head] after RoPE,
     causal, and the next token's distribution (next_probs over the vocabulary, next_ids and
     next_tokens of the ten most likely)."""
-    from ..files import atomic_write
     best = top(model, result.probs, 10)
     c = model.config
     qkv = {m: np.stack([np.stack([result.matrix(layer, m, h) for h in range(c.n_heads)])

@@ -104,7 +104,7 @@ def child() -> int:
 def _limit() -> None:
     """MEMORY more address space than now, and CPU time that ends the child if no one is left to kill it."""
     try:
-        import resource
+        import resource  # Unix only (ImportError below: the clock alone bounds it elsewhere)
         resource.setrlimit(resource.RLIMIT_CPU, (int(SECONDS) + 2, int(SECONDS) + 3))
         with open("/proc/self/statm") as statm:
             now = os.sysconf("SC_PAGE_SIZE") * int(statm.read().split()[0])
@@ -169,7 +169,7 @@ class _Budget:
         if time.monotonic() > self.ends:
             raise OverBudget(f"it ran longer than {SECONDS:g} s")
         if self.cancelled is not None and self.cancelled():
-            from .run import Cancelled
+            from .run import Cancelled  # not at the top: the child runs this file alone
             raise Cancelled()
 
 

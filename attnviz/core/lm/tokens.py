@@ -31,6 +31,7 @@ from ..messages import QT_TR_NOOP
 from ..scenario import MAX_TOKEN_LENGTH, ScenarioError
 from ..text import marked_invisible, shortened, visible
 from . import fields
+from .run import Cancelled
 
 BOS_LABEL = "⟨BOS⟩"
 CONTROL, USER_DEFINED, BYTE = 3, 4, 6   # llama.cpp's token types
@@ -80,7 +81,6 @@ class Tokenizer:
         model expects one and `bos`. `cancelled()` is asked first: the library's own work is one
         call of milliseconds for the longest text accepted, and cannot stop midway."""
         if cancelled is not None and cancelled():
-            from .run import Cancelled
             raise Cancelled()
         try:
             found = self.backend.encode(text, add_special_tokens=False)
@@ -109,8 +109,7 @@ class Tokenizer:
     def chat(self, text: str, cancelled=None) -> str:
         """`text` as the user's message in the model's chat template, ready for its answer; `cancelled()`
         is asked as the template runs."""
-        from .run import Cancelled
-        from .template import render
+        from .template import render  # jinja2: 22 ms of every start-up (-X importtime), for --chat only
         if not self.chat_template:
             raise ScenarioError(QT_TR_NOOP("this model has no chat template"))
         name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
