@@ -1,6 +1,8 @@
 """`attnviz attribute`: each head's and feed-forward's direct contribution to a token's logit, as JSON."""
 from __future__ import annotations
 
+from .. import api
+from ..core.research.attribution import FROZEN_NOTE
 from .research import add_input, prepared, rounded, token_fields, write_json
 
 
@@ -12,8 +14,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from .. import api
-    from ..core.research.attribution import FROZEN_NOTE
     m, token, run_ = prepared(args)
     found = api.head_attribution(run_, token)
     return write_json(out, {**token_fields(m, token, found), "heads": rounded(found.heads),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 
-from ..core.research.head_types import MOST_REPEAT
+from .. import api
+from ..core.research.head_types import MOST_REPEAT, TYPES
 from .arguments import count, index
 from .research import add_model, load, write_json
 
@@ -21,8 +22,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from .. import api
-    from ..core.research.head_types import TYPES
     m = load(args)
     found = api.head_types(m, args.length, args.seed)
     records = [{"layer": layer, "head": head, **{kind: round(float(found.scores[kind][layer, head]), 6)

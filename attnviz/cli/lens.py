@@ -1,6 +1,9 @@
 """`attnviz lens`: the logit lens, each layer's likeliest tokens at each position, as JSON."""
 from __future__ import annotations
 
+from .. import api
+from ..core import lm
+from ..core.research.lens import check_length
 from .arguments import count
 from .research import add_input, prepared, write_json
 
@@ -15,9 +18,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from .. import api
-    from ..core import lm
-    from ..core.research.lens import check_length
     m, token, run_ = prepared(args, check_length)
     found = api.logit_lens(run_, args.top_k, token)
     document = {"tokens": list(found.tokens), "layers": int(found.ids.shape[0]),

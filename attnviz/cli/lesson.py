@@ -12,6 +12,7 @@ from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, open_scene,
 from ..core.lessons.builtin import builtin_ids
 from ..core.lessons.model import ModelRuns
 from ..core.scenario import ScenarioError
+from ..display import display_problem
 from .arguments import LANGUAGES, PROG, UsageError, count, pixels
 
 
@@ -65,7 +66,6 @@ def run(args, out) -> int:
         raise UsageError(f"--scene {args.scene}: the lesson has scenes 1 to {len(lesson.scenes)}")
     if args.screenshot is not None:
         return _screenshot(args, lesson, index)
-    from ..display import display_problem
     problem = display_problem()
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
@@ -103,7 +103,7 @@ def _save(args) -> int:
 def _screenshot(args, lesson, index: int) -> int:
     if not args.screenshot.lower().endswith(".png"):
         raise UsageError(f"--screenshot {args.screenshot}: a screenshot is a PNG file: give a name ending in .png")
-    from ..gui.window.app import lesson_screenshot
+    from ..gui.window.app import lesson_screenshot  # Qt (~100 ms): not for the commands that draw nothing
     lesson_screenshot(lesson, index, args.screenshot, args.width or 1920, args.height or 1080, args.lang)
     return 0
 
@@ -121,9 +121,9 @@ def _handout(args) -> int:
     if not os.path.isdir(folder):
         raise UsageError(f"-o {args.output}: the folder {folder} does not exist")
     lesson = open_lesson(args.lesson)
-    from ..gui.common.i18n import install_language, system_language
-    from ..gui.lessons.handout import write_handout
-    from ..gui.window.app import create_app, use_offscreen
+    from ..gui.common.i18n import install_language, system_language  # Qt: not for commands drawing nothing
+    from ..gui.lessons.handout import write_handout  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.app import create_app, use_offscreen  # Qt (~100 ms): not for the commands that draw nothing
     use_offscreen()
     create_app()
     lang = args.lang or system_language()

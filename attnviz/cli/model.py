@@ -7,8 +7,10 @@ import os
 
 import numpy as np
 
+from ..core import lm
 from ..core.files import FileProblem, problem
 from ..core.scenario import ScenarioError
+from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
 from .arguments import UsageError, count
 
@@ -37,7 +39,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from ..core import lm
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
     if args.session is not None:
@@ -67,8 +68,6 @@ def run(args, out) -> int:
 
 def _run_session(path: str):
     """(model, encoded text, run with every change) of a saved session."""
-    from ..core import lm
-    from ..core.session import read_session, restore
     session, _ = read_session(path)
     try:
         model, encoded, _, result = restore(session, lm.load)
@@ -81,7 +80,6 @@ def _run_session(path: str):
 
 def _run_text(args):
     """(model, encoded, result) of TEXT, everything that can be refused refused before the model loads."""
-    from ..core import lm
     if args.save_session:
         _check_session_target(args.save_session)
     lm.check_text(args.text)  # empty, or bytes that are not UTF-8
@@ -97,7 +95,6 @@ def _run_text(args):
 
 def _check_session_target(path: str) -> None:
     """Before the run: a file there is overwritten only when it is a session (by its name or first bytes)."""
-    from ..core.session import looks_like_session
     if os.path.lexists(path) and not looks_like_session(path):
         raise UsageError(f"--save-session {terminal_safe(path)}: that file is there and is not an AttnViz session; "
                          "it is not overwritten (give a new name, or remove the file first)")
@@ -105,7 +102,5 @@ def _check_session_target(path: str) -> None:
 
 def _save_session(model, encoded, result, path: str) -> None:
     """The run as a session file, showing layer 0, head 0 and the last token (as the window opens it)."""
-    from ..core import lm
-    from ..core.session import identity, save_session, session_of
     shown = lm.scenario(model, encoded, result, 0)
     save_session(session_of(shown, 0, shown.n - 1, identity(model)), path)

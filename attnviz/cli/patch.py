@@ -1,6 +1,8 @@
 """`attnviz patch`: activation patching from a clean prompt into a corrupted one, as JSON."""
 from __future__ import annotations
 
+from .. import api
+from ..core import lm
 from .arguments import UsageError
 from .research import add_model, load, rounded, write_json
 
@@ -22,8 +24,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from .. import api
-    from ..core import lm
     lm.check_text(args.clean)
     lm.check_text(args.corrupted)
     m = load(args)

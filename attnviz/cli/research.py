@@ -2,8 +2,11 @@
 (TEXT, or --ids, BOS or not), a token named by its text or #ID, and JSON printed."""
 from __future__ import annotations
 
+import argparse
 import json
 
+from .. import api
+from ..core import lm
 from ..core.text import terminal_safe
 from .arguments import UsageError
 
@@ -39,20 +42,17 @@ def token_ids(text: str) -> tuple[int, ...]:
     parts = text.split(",")
     if len(parts) > 100_000 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9
                                        for p in parts):
-        import argparse
         raise argparse.ArgumentTypeError(f"'{terminal_safe(text[:40])}' is not token ids: give them as 1,2,3")
     return tuple(int(p) for p in parts)
 
 
 def load(args):
     """The api.Model of --model, its terms checked first (the text is checked before loading)."""
-    from .. import api
     return api.load(args.model)
 
 
 def check_input(args) -> None:
     """TEXT or --ids, one of them; a text checked before the model loads."""
-    from ..core import lm
     if (args.text is None) == (args.ids is None):
         raise UsageError("give TEXT or --ids (one of them)")
     if args.text is not None:
@@ -61,7 +61,6 @@ def check_input(args) -> None:
 
 def token_fields(m, token: int, found) -> dict:
     """The token's text and id, and the input's tokens, as each command's JSON begins."""
-    from ..core import lm
     return {"token": lm.token_text(m.lm, token), "id": token, "tokens": list(found.tokens)}
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..core.summary import STATS
+from ..core.summary import STATS, check_work, head_stats, layer_weights, named_layers
 from .arguments import index, open_scenario
 
 
@@ -17,7 +17,6 @@ def add(sub) -> None:
 
 def run(args, out) -> int:
     """One record per layer × head: its statistics."""
-    from ..core.summary import check_work, head_stats, layer_weights, named_layers
     if args.layer is None:
         first, count, scenario_of = named_layers(args.scenario)
         check_work(first, count)  # before a second layer is read

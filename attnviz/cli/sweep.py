@@ -1,6 +1,7 @@
 """`attnviz sweep`: every head ablated in turn, the change in a token's log-probability, as JSON."""
 from __future__ import annotations
 
+from .. import api
 from .research import add_input, prepared, rounded, token_fields, write_json
 
 
@@ -14,7 +15,6 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    from .. import api
     m, token, run_ = prepared(args)
     found = api.sweep(m, run_, token, args.mean)
     return write_json(out, {**token_fields(m, token, found), "ablation": "mean" if args.mean else "zero",

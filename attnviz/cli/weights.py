@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 from ..core import compute
+from ..core.align import align, differences
 from ..core.formats.table_csv import weights_csv, weights_document
 from ..core.scenario import with_settings
+from ..core.summary import check_work, final_rollout, layer_weights, named_layers
 from ..core.text import terminal_safe
 from .arguments import (
     LANGUAGES,
@@ -79,7 +81,6 @@ def _print_rollout(args, out) -> int:
     if args.format != "json" or args.head is not None or args.layer is not None:
         raise UsageError("--rollout combines every head of every layer into one matrix, printed as JSON: "
                          "leave out --head, --layer and --format csv")
-    from ..core.summary import check_work, final_rollout, layer_weights, named_layers
     first, count, scenario_of = named_layers(args.scenario, settings_change(args))
     check_printed(args.scenario, first.n ** 2, MAX_PRINTED, "the rollout is tokens × tokens")
     check_work(first, count, rollout=True)  # before a second layer is read
@@ -93,7 +94,6 @@ def _print_comparison(args, out) -> int:
     """{"tokens_a", "tokens_b", "aligned", "difference"}: B − A per head after lining up the words."""
     if args.format != "json" or args.rollout or args.head is not None:
         raise UsageError("--compare prints every head's B − A as JSON: leave out --format csv, --rollout and --head")
-    from ..core.align import align, differences
     change = settings_change(args)  # --no-causal and the rest apply to both
     a = change(open_scenario(args.scenario, args.layer, args.lang))
     b = change(open_scenario(args.compare, args.layer, args.lang))

@@ -6,8 +6,11 @@ import argparse
 import os
 import sys
 
-from .. import __version__
+from .. import __version__, desktop
+from ..core import lm
+from ..core.lm.catalog import check_source, has_chat
 from ..core.presets import DEFAULT_PRESET, open_named
+from ..core.session import looks_like_session, read_session
 from ..display import display_problem
 from .arguments import LANGUAGES, PROG, Parser, UsageError
 
@@ -40,7 +43,6 @@ def run(args, out) -> int:
     session = _session_file(args.scenario)
     opened = open_named(args.scenario) if args.scenario and not session else None  # bad input fails before Qt starts
     if args.model_text is not None:
-        from ..core import lm
         try:
             lm.check_text(args.model_text)
         except lm.ModelError as e:
@@ -50,10 +52,8 @@ def run(args, out) -> int:
     if args.chat and args.model_text is None:
         raise UsageError("--chat needs --model-text (or tick it in File → Real model…)")
     if args.model:
-        from ..core.lm.catalog import check_source
         check_source(args.model)  # a missing path, a folder or file that is no model: said before the window opens
     if args.chat:
-        from ..core.lm.catalog import has_chat
         if not has_chat(args.model):
             raise UsageError(f"--chat: {args.model or 'the built-in model'} has no chat template")
     problem = display_problem()
@@ -67,7 +67,6 @@ def run(args, out) -> int:
 
 def _session_file(name: str | None) -> str | None:
     """`name` when it is a real model's session file (checked now, before Qt starts), else None."""
-    from ..core.session import looks_like_session, read_session
     if not name or not os.path.isfile(name) or not looks_like_session(name):
         return None
     read_session(name)
@@ -76,7 +75,6 @@ def _session_file(name: str | None) -> str | None:
 
 def _desktop(args, out) -> int:
     """--install-desktop / --uninstall-desktop: this program in the user's applications menu (Linux)."""
-    from .. import desktop
     if args.scenario or args.model_text is not None or args.model or args.chat:
         raise UsageError("--install-desktop and --uninstall-desktop take no scenario, --model, --chat or "
                          "--model-text")
