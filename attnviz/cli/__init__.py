@@ -89,7 +89,7 @@ def main(argv=None) -> int:
 def _utf8_stdout():
     """Japanese tokens print on any console, whatever its locale."""
     try:
-        sys.stdout.reconfigure(encoding="utf-8")
+        sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]  # a TextIOWrapper, else the except
     except (AttributeError, ValueError):
         pass
     return sys.stdout

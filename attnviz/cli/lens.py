@@ -24,6 +24,6 @@ def run(args, out) -> int:
                 "top": [[[{"token": lm.token_text(m.lm, int(i)), "id": int(i), "p": round(float(p), 6)}
                           for i, p in zip(ids, ps)] for ids, ps in zip(layer_ids, layer_p)]
                         for layer_ids, layer_p in zip(found.ids, found.p)]}
-    if token is not None:
+    if token is not None and found.rank is not None:
         document |= {"token": lm.token_text(m.lm, token), "rank": found.rank.tolist()}
     return write_json(out, document)

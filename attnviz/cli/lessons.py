@@ -27,5 +27,5 @@ def run(args, out) -> int:
         out.write(terminal_safe(json.dumps(listed, ensure_ascii=False)) + "\n")
     else:
         for entry in listed:
-            out.write(f"{entry['id']}\t{terminal_safe(entry['title'])}\t{entry['scenes']} scenes\n")
+            out.write(f"{entry['id']}\t{terminal_safe(str(entry['title']))}\t{entry['scenes']} scenes\n")
     return 0

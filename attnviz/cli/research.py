@@ -69,7 +69,7 @@ def rounded(a, digits: int = 6):
     return [rounded(x, digits) for x in a] if getattr(a, "ndim", 0) else round(float(a), digits)
 
 
-def write_json(out, document: dict) -> int:
+def write_json(out, document: dict | list) -> int:
     try:
         text = json.dumps(document, ensure_ascii=False, allow_nan=False)
     except ValueError:  # NaN or infinity: JSON has neither

@@ -20,7 +20,7 @@ def run(args, out) -> int:
     if args.layer is None:
         first, count, scenario_of = named_layers(args.scenario)
         check_work(first, count)  # before a second layer is read
-        layers = range(count)
+        layers: list[int] | range = range(count)
     else:  # that layer alone is read
         count, layers = 1, [args.layer]
 
