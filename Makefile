@@ -3,7 +3,7 @@
 #   make test   creates .venv on first use, then runs the lint and the whole test suite
 # and, for developers:
 #   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order, complexity) and mypy (the
-#               core, the API and the window's state); make test runs it first
+#               core, the API, the command line and the window's state); make test runs it first
 #   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 # and, to install AttnViz where there is no internet:
