@@ -21,6 +21,7 @@ See docs/API.md for every function and what its numbers mean.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import sys
 
@@ -235,12 +236,16 @@ def _changes(model: lm.Model, n: int, off, edits) -> tuple:
         raise lm.ModelError("off: give a list of (layer, head) pairs")
     if not isinstance(edits, dict):
         raise lm.ModelError("edits: give {(layer, head): {'q': array, 'k': ..., 'v': ...}}")
-    changes: dict = {given.head(model, pair): Change(off=True) for pair in off}
-    for pair, values in edits.items():
+    most = model.config.n_layers * model.config.n_heads
+    pairs = list(itertools.islice(off, most + 1))  # an endless iterator is not followed for ever
+    if len(pairs) > most:
+        raise lm.ModelError("off: more than the model's {0:,} heads", most)
+    changes: dict = {given.head(model, pair): Change(off=True) for pair in pairs}
+    for pair, values in dict.items(edits):  # the dict's own items, whatever a subclass makes of them
         layer, head = given.head(model, pair)
         if not isinstance(values, dict):
             raise lm.ModelError("edits[{0}, {1}]: give {{'q': array, 'k': ..., 'v': ...}}", layer, head)
-        fields = {name: _edited(model, n, (layer, head), name, value) for name, value in values.items()}
+        fields = {name: _edited(model, n, (layer, head), name, value) for name, value in dict.items(values)}
         changes[(layer, head)] = dataclasses.replace(changes.get((layer, head), Change()), **fields)
     return tuple((layer, head, change) for (layer, head), change in sorted(changes.items()))
 

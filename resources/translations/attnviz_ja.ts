@@ -3234,6 +3234,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
     </message>
     <message>
+        <source>its chat template makes a text of {0:,} characters; the model reads at most {1:,} tokens here</source>
+        <translation>チャットテンプレートが {0:,} 文字のテキストを作ります。このモデルが読めるのは {1:,} トークンまでです</translation>
+    </message>
+    <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
         <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
@@ -4276,6 +4280,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the weight on the current token and the two before it</source>
         <translation>今のトークンとその前の 2 つへの重み</translation>
+    </message>
+    <message>
+        <source>length: {0} random tokens read twice are more than this model reads; give at most {1}</source>
+        <translation>length：{0} 個のランダムなトークンを 2 回読むと、このモデルが読める長さを超えます。{1} 以下にしてください</translation>
     </message>
     <message>
         <source>{0}: &apos;{1}&apos; is not a number from {2} to {3}</source>

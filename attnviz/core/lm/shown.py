@@ -68,6 +68,9 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     tokenizer = model.tokenizer
     try:
         shown = tokenizer.chat(text, cancelled) if chat else text
+        if len(shown) > MAX_MODEL_TEXT:  # as long a text as no one may type: not handed to the tokenizer
+            raise ModelError(QT_TR_NOOP("its chat template makes a text of {0:,} characters; the model reads at most "
+                                        "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
     except ScenarioError as e:  # the template is the file's: the file is named
         raise problem(model.path, e) from None
     tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS
@@ -88,10 +91,13 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
 def encode_ids(model: Model, ids) -> Encoded:
     """Token ids given as they are (a researcher's exact input), each checked against the
     vocabulary, labelled as the next-token list labels them."""
-    if isinstance(ids, (str, bytes, dict)) or not hasattr(ids, "__iter__"):
-        raise ModelError(QT_TR_NOOP("give token ids as a list of whole numbers"))
     limit = token_limit(model)
-    taken = tuple(itertools.islice(ids, limit + 1))  # range(10**8) is not built to be refused
+    try:
+        if isinstance(ids, (str, bytes, dict)):
+            raise TypeError
+        taken = tuple(itertools.islice(ids, limit + 1))  # range(10**8) is not built to be refused
+    except TypeError:  # not iterable (5, a 0-d array)
+        raise ModelError(QT_TR_NOOP("give token ids as a list of whole numbers")) from None
     if len(taken) > limit:
         raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"),
                          len(ids) if hasattr(ids, "__len__") else len(taken), limit)

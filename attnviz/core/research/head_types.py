@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..lm.run import Cancelled, run
+from ..lm.shown import ModelError, token_limit
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 from . import given
@@ -80,6 +81,10 @@ def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None,
     """Every head's scores; a model's own (the default sequence) worked out once a session: they
     depend on neither the text nor the edits, and the overview asks at every refresh."""
     length, seed = given.whole("length", length, 1, MOST_REPEAT), given.whole("seed", seed, 0, 2**32 - 1)
+    most = min((token_limit(model) - 1) // 2, len(model.tokenizer.pieces) // 2)
+    if length > most:  # a GPT-2 of 64 positions reads 31 tokens twice, not 50
+        raise ModelError(QT_TR_NOOP("length: {0} random tokens read twice are more than this model reads; give at "
+                                    "most {1}"), length, most)
     default = (length, seed) == (REPEAT, 0)
     if default and model in _KNOWN:
         return _KNOWN[model]

@@ -91,10 +91,18 @@ def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_pani
     (lambda t: t["model"].update(merges=[["a", "b"]] * 1_100_000),
      "its model.merges is a list, not a list of at most 1,048,576 entries"),
     (lambda t: t["model"].update(vocab="all of them"), "its model.vocab is 'all of them', not a list or an object"),
-    (lambda t: t["model"].update(type=["BPE"]), "its model.type is a list, not a text"),
+    (lambda t: t["model"].update(type=["BPE"]), "its model.type is a list, not BPE"),
+    (lambda t: t["model"].update(type="WordPiece", max_input_chars_per_word=10**9),
+     "its model.type is 'WordPiece', not BPE"),
+    (lambda t: t["model"].update(dropout=1.5), "its model.dropout is 1.5, not a number from 0 to 1"),
+    (lambda t: t.update(added_tokens=[{"id": 600 + i, "content": "x" * 800 + str(i)} for i in range(2000)]),
+     "its added_tokens is a list, not a list of at most 65,536 tokens of 1,048,576 characters in all"),
+    (lambda t: t.update(post_processor={"type": "TemplateProcessing",
+                                        "single": [{"SpecialToken": {"id": "X"}}] * 5000}),
+     "its post_processor is an object, not an object of at most 4,096 values"),
     (lambda t: t.update(model=[]), "its model is a list, not an object"),
     (lambda t: t.update(added_tokens={"a": 1}), "its added_tokens is an object, not a list of at most"),
-    (lambda t: t.update(pre_tokenizer="split"), "its pre_tokenizer is 'split', not an object"),
+    (lambda t: t.update(pre_tokenizer="split"), "its pre_tokenizer is 'split', not a rewrite"),
 ])
 def test_a_tokenizer_json_field_of_the_wrong_type_or_size_is_named_before_tokenizers_reads_it(folder, change, says):
     edit(folder / "tokenizer.json", change)
@@ -110,12 +118,17 @@ GROWING = {"type": "Sequence",
     ("normalizer", {"type": "Precompiled", "precompiled_charsmap": "//////////////////////8="}),  # aborts too
     ("normalizer", {"type": "Prepend", "prepend": "x" * 1_000_000}),  # a million tokens more, 8 s
     ("normalizer", {"type": "Replace", "pattern": {"Regex": "a*"}, "content": "x" * 20}),  # at every place
+    ("normalizer", {"type": "Sequence", "normalizers": [{"type": "ByteLevel"}] * 30}),  # 4³⁰: aborted at 1 GB
+    ("pre_tokenizer", {"type": "Sequence", "pretokenizers": [{"type": "ByteLevel", "add_prefix_space": False,
+                                                            "trim_offsets": False, "use_regex": False}] * 3}),
+    ("normalizer", {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "p" * 1000}] * 100}),
     ("decoder", {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"},
                                                    "content": "x" * 40}]}),
 ])
 def test_a_normalizer_or_decoder_that_would_grow_a_text_past_bounds_is_refused_before_it_runs(folder, kind, step):
     edit(folder / "tokenizer.json", lambda t: t.update({kind: step}))
-    refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite making a text at most 16 times")
+    refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite of at most 64 steps making a text at "
+                    "most 16 times")
 
 
 def test_the_rewrites_real_tokenizers_use_are_read():
@@ -201,6 +214,16 @@ def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
     refused(folder, "tokenizer.json: is nested too deeply")
 
 
+def test_a_chat_template_writing_more_than_anyone_may_type_is_refused_before_the_tokenizer_reads_it(folder):
+    """4,000,000 emoji (within the template's own budget) made the tokenizer run out of memory."""
+    (folder / "chat_template.jinja").write_text("{{ '😀' * 3900000 }}", encoding="utf-8")
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError) as e:
+        lm.encode(model, "hi", chat=True)
+    assert "its chat template makes a text of 3,900,000 characters; the model reads at most 4,096" in str(e.value)
+    assert str(folder) in str(e.value)
+
+
 def test_a_chat_template_that_writes_nothing_is_refused_naming_the_folder(folder):
     (folder / "chat_template.jinja").write_text("{{ '' }}", encoding="utf-8")
     model = lm.load(str(folder))
@@ -210,9 +233,7 @@ def test_a_chat_template_that_writes_nothing_is_refused_naming_the_folder(folder
 
 
 def test_a_tokenizer_giving_ids_past_the_embeddings_is_refused_not_an_index_error(folder):
-    edit(folder / "tokenizer.json", lambda t: t.update(model={"type": "WordLevel", "vocab": {"hi": 0, "[UNK]": 70000},
-                                                              "unk_token": "[UNK]"}, added_tokens=[],
-                                                       post_processor=None, pre_tokenizer=None, normalizer=None))
+    edit(folder / "tokenizer.json", lambda t: t["model"]["vocab"].update({"hi": 70000}))
     model = lm.load(str(folder))
     with pytest.raises(ScenarioError, match="its tokenizer gives the token id 70,000, but the model has"):
         lm.encode(model, "nothing known")

@@ -3,6 +3,7 @@ own: a wrong one is a ModelError in one line saying what to give, before any wor
 from inside numpy or the tokenizer, never a numpy warning (an attacker's round found 37 that were)."""
 from __future__ import annotations
 
+import itertools
 import warnings
 from pathlib import Path
 
@@ -10,9 +11,17 @@ import numpy as np
 import pytest
 
 from attnviz import api
-from attnviz.core import lm
+from attnviz.core.scenario import ScenarioError
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "llama-f32.gguf"
+GPT2 = LLAMA.parents[1] / "gpt2" / "gpt2-f16.gguf"  # 64 positions
+
+
+class EndlessItems(dict):
+    """A dict whose items() never ends: the dict's own items are read."""
+
+    def items(self):
+        return (((0, 0), {}) for _ in itertools.count())
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +101,14 @@ CASES = {
     "head_types.top(k=0)": (lambda m, r: api.head_types(m, length=4).top("previous", 0), "k: '0' is not a number"),
     "continuation(target=5)": (lambda m, r: api.continuation(m, "a", 5), "target: give a text, not int"),
     "continuation(k=0)": (lambda m, r: api.continuation(m, "hi", " there", k=0), "k: '0' is not a number from 1"),
+    "load(a name too long)": (lambda m, r: api.load("/tmp/" + "a" * 300), "cannot be used (File name too long)"),
+    "run(ids=0-d array)": (lambda m, r: m.run(ids=np.array(5)), "give token ids as a list of whole numbers"),
+    "off=endless": (lambda m, r: m.run("hi", off=itertools.repeat((0, 0))), "off: more than the model's 8 heads"),
+    "edits whose items never end": (lambda m, r: m.run("hi", edits=EndlessItems({(0, 0): {"q": 1}})),
+                                    "edits[0, 0]['q']: give q, k or v"),
+    "head_types past the context": (lambda m, r: api.head_types(api.load(str(GPT2))),
+                                    "length: 50 random tokens read twice are more than this model reads; give at "
+                                    "most 31"),
     "show(layer=99)": (lambda m, r: api.show(r, layer=99, block=False), "layer 99: the model has layers 0 to 1"),
 }
 
@@ -101,7 +118,7 @@ def test_a_wrong_argument_is_one_line_saying_what_to_give(m, r, name):
     call, says = CASES[name]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a numpy warning on the way is a failure too
-        with pytest.raises(lm.ModelError) as e:
+        with pytest.raises(ScenarioError) as e:  # ModelError, or FileProblem naming a file
             call(m, r)
     assert says in str(e.value) and "\n" not in str(e.value), str(e.value)
 
