@@ -84,7 +84,7 @@ def describe(folder) -> dict:
         tensors.close()
     settings = folder / "tokenizer_config.json"
     jinja, in_settings = optional_file(folder / "chat_template.jinja"), optional_file(settings)  # each checked
-    chat = jinja or (in_settings and isinstance(_json(settings).get("chat_template"), str))
+    chat = jinja or (in_settings and _default_template(_json(settings).get("chat_template")) is not None)
     return {"family": family, "parameters": params, "quantisation": "/".join(sorted(kinds)), "licence": "",
             "name": folder.name, "chat": chat}
 
@@ -273,13 +273,21 @@ def _check(folder: Path, c: Config, t: _Tensors, vocab: int) -> None:
             raise problem(folder, QT_TR_NOOP("tensor {0} has shape {1}, not {2}"), name, got, shape)
 
 
+def _default_template(value) -> str | None:
+    """tokenizer_config.json's chat_template: a text, or a list of named ones of which transformers takes
+    "default" when no other is asked for."""
+    if isinstance(value, list):
+        value = next((t.get("template") for t in value if isinstance(t, dict) and t.get("name") == "default"), None)
+    return value if isinstance(value, str) else None
+
+
 def _tokenizer(folder: Path) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not path.is_file():
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
-    template = settings.get("chat_template")
+    template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
         template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")
     try:

@@ -21,12 +21,16 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime
 
+from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.environment import Environment
 from jinja2.exceptions import TemplateError
+from jinja2.ext import Extension
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, Namespace
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -61,25 +65,36 @@ def _child_command() -> list[str]:
     return [sys.executable, "-I", os.path.abspath(__file__)]  # -I: no environment, no user site, no cwd
 
 
-def _answer(child: subprocess.Popen, request: bytes | None, ends: float, cancelled) -> dict:
-    """The child's reply, read while the clock and `cancelled` are watched; the child killed past either."""
-    while True:
-        try:
-            out, _ = child.communicate(request, timeout=0.05)
-            break
-        except subprocess.TimeoutExpired:
-            request = None  # sent once: communicate() goes on from where it was
-            if cancelled is not None and cancelled():
-                child.kill()
-                from .run import Cancelled  # here, not at the top: the child runs this file alone
-                raise Cancelled() from None
-            if time.monotonic() > ends:
-                child.kill()
-                raise OverBudget(f"it ran longer than {SECONDS:g} s") from None
+def _answer(child: subprocess.Popen, request: bytes, ends: float, cancelled) -> dict:
+    """The child's reply, read while the clock and `cancelled` are watched; the child killed past either.
+    The request is written and the reply read by two threads (a request past the pipe's 64 KB, a long
+    text, would block a single writer while the child's reply waits to be read)."""
+    got: list[bytes] = []
+    feeding = threading.Thread(target=_feed, args=(child.stdin, request), daemon=True)
+    reading = threading.Thread(target=lambda: got.append(child.stdout.read()), daemon=True)  # type: ignore[union-attr]
+    feeding.start()
+    reading.start()
+    while reading.is_alive():
+        reading.join(0.05)
+        if reading.is_alive() and cancelled is not None and cancelled():
+            child.kill()
+            from .run import Cancelled  # here, not at the top: the child runs this file alone
+            raise Cancelled()
+        if reading.is_alive() and time.monotonic() > ends:
+            child.kill()
+            raise OverBudget(f"it ran longer than {SECONDS:g} s")
     try:
-        return json.loads(out)
+        return json.loads(got[0] if got else b"")
     except ValueError:  # killed by the system (its memory or CPU limit): no reply
         return {"over": True, "error": "it stopped without an answer, past its memory or time"}
+
+
+def _feed(pipe, request: bytes) -> None:
+    try:
+        pipe.write(request)
+        pipe.close()
+    except OSError:  # the child is gone (killed, or past its limits): its answer says so
+        pass
 
 
 def child() -> int:
@@ -197,9 +212,11 @@ class _Environment(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"+", "*", "**", "%"})
 
     def __init__(self, **options):
-        super().__init__(**options)
+        super().__init__(extensions=[_Generation, "jinja2.ext.loopcontrols"], **options)  # as transformers'
         self.globals["namespace"] = _Namespace
         self.globals["raise_exception"] = _refuse
+        self.globals["strftime_now"] = lambda form: datetime.now().strftime(str(form)[:100])
+        self.filters["tojson"] = _tojson
         for name in ("center", "indent", "wordwrap", "truncate", "join", "replace", "format"):
             self.filters[name] = _measured(name, self.filters[name])
 
@@ -227,6 +244,27 @@ class _Environment(ImmutableSandboxedEnvironment):
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's names)
         _fits(_call_size(__obj, args, kwargs), getattr(__obj, "__name__", "a call"))
         return super().call(__context, __obj, *args, **kwargs)
+
+
+class _Generation(Extension):
+    """`{% generation %}…{% endgeneration %}`: transformers marks the assistant's part with it; the text is
+    written as it is (transformers' AssistantTracker, without the mask it keeps for training)."""
+    tags = {"generation"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+        return nodes.CallBlock(self.call_method("_as_is"), [], [], body).set_lineno(lineno)
+
+    def _as_is(self, caller):
+        return caller()
+
+
+def _tojson(value, ensure_ascii=False, indent=None, separators=None, sort_keys=False) -> str:
+    """transformers' tojson (plain json.dumps, not Jinja's HTML-escaping one), measured first."""
+    if isinstance(indent, int) and not isinstance(indent, bool):
+        _fits(abs(indent), "|tojson's indent")
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
 def _refuse(message):

@@ -224,6 +224,16 @@ def test_a_chat_template_writing_more_than_anyone_may_type_is_refused_before_the
     assert str(folder) in str(e.value)
 
 
+def test_named_chat_templates_in_tokenizer_config_give_the_default_one(folder):
+    (folder / "chat_template.jinja").unlink(missing_ok=True)
+    edit(folder / "tokenizer_config.json", lambda t: t.update(chat_template=[
+        {"name": "tool_use", "template": "TOOLS {{ messages[0]['content'] }}"},
+        {"name": "default", "template": "<|user|>{{ messages[0]['content'] }}<|assistant|>"}]))
+    model = lm.load(str(folder))
+    assert model.tokenizer.chat("hi") == "<|user|>hi<|assistant|>"
+    assert hf_folder.describe(folder)["chat"]
+
+
 def test_a_chat_template_that_writes_nothing_is_refused_naming_the_folder(folder):
     (folder / "chat_template.jinja").write_text("{{ '' }}", encoding="utf-8")
     model = lm.load(str(folder))

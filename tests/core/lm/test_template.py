@@ -160,3 +160,21 @@ def _watched(monkeypatch) -> list:
         return children[-1]
     monkeypatch.setattr(template.subprocess, "Popen", popen)
     return children
+
+
+def test_a_request_past_the_pipes_64_kb_reaches_the_child_whole():
+    """A user's text of 300,000 characters (or a template of 1 MB): the child reads all of it (a retried
+    communicate() stopped writing at 64 KB and the child waited out the clock)."""
+    text = "猫" * 300_000
+    assert render("{{ messages[0]['content']|length }}", messages=[{"role": "user", "content": text}]) == "300000"
+    assert render("{# " + "x" * 900_000 + " #}ok") == "ok"
+
+
+def test_what_transformers_chat_templates_use_renders_as_transformers_renders_it():
+    """Its environment: loop controls, {% generation %}, strftime_now, and a tojson that is json.dumps
+    (no HTML escaping, non-ASCII as it is)."""
+    template = ("{% for m in messages %}{% if loop.index > 1 %}{% break %}{% endif %}{{ m['content'] }}{% endfor %}"
+                "|{% generation %}G{% endgeneration %}|{{ strftime_now('%Y')|length }}|{{ {'a': '<猫>'}|tojson }}")
+    assert render(template, messages=[{"content": "a"}, {"content": "b"}]) == 'a|G|4|{"a": "<猫>"}'
+    with pytest.raises(OverBudget):
+        render_here("{{ [1]|tojson(indent=100000000) }}")
