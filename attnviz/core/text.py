@@ -114,7 +114,15 @@ def csv_cell(text: str) -> str:
 
 def terminal_safe(text: str) -> str:
     """For printing: every control character but the newline made visible (no escape sequences
-    reach the terminal from a token or a file name)."""
-    if text.isprintable() or not any(is_control(ch) for ch in set(text) - {"\n"}):  # at C speed: 300 MB of weights
+    reach the terminal from a token or a file name), and a file name's bytes that are not UTF-8 as <FF>
+    (printed as they are, they stopped the command with a UnicodeEncodeError)."""
+    if text.isprintable():  # at C speed: 300 MB of weights
         return text
-    return "\n".join(visible(line) if first_control(line) else line for line in text.split("\n"))
+    if any(is_control(ch) for ch in set(text) - {"\n"}):
+        text = "\n".join(visible(line) if first_control(line) else line for line in text.split("\n"))
+    return _SURROGATE.sub(_surrogate_shown, text)
+
+
+def _surrogate_shown(found: re.Match) -> str:
+    code = ord(found.group())
+    return f"<{code - 0xDC00:02X}>" if 0xDC80 <= code <= 0xDCFF else f"<{code_point(found.group())}>"

@@ -459,3 +459,21 @@ def test_a_json_of_millions_of_tiny_lists_is_refused_before_python_builds_them(t
 def test_noncharacters_that_xml_cannot_hold_are_refused(name):
     with pytest.raises(ScenarioError, match="control character"):
         with_token_renamed(load_preset("toy-3token"), 0, name)
+
+
+def test_a_file_names_bytes_that_are_not_utf8_print_as_bytes_not_an_encoding_error(tmp_path, capsys, monkeypatch):
+    """A model opened from bad\xff.gguf is listed by `attnviz models` ever after: printing its path (a lone
+    surrogate in Python) stopped every listing with a UnicodeEncodeError."""
+    import shutil
+    from pathlib import Path
+
+    from attnviz.cli import main
+    from attnviz.core.text import terminal_safe
+    assert terminal_safe("bad\udcff.gguf\tx") == "bad<FF>.gguf⇥x" and terminal_safe("猫") == "猫"
+    name = os.fsdecode(os.fsencode(tmp_path) + b"/bad\xff.gguf")
+    shutil.copy(Path(__file__).parents[1] / "golden" / "families" / "llama" / "llama-f32.gguf", name)
+    monkeypatch.setenv("ATTNVIZ_DATA_DIR", str(tmp_path / "data"))
+    assert main(["model", "--model", name, "hi"]) == 0
+    capsys.readouterr()
+    assert main(["models"]) == 0
+    assert "bad<FF>.gguf" in capsys.readouterr().out
