@@ -21,6 +21,7 @@ See docs/API.md for every function and what its numbers mean.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import os
 import sys
@@ -49,12 +50,16 @@ def load(source: str | None = None) -> Model:
     """A model by its id in `attnviz models` ("smollm2-135m", "gemma3-270m"), a GGUF file or a
     Hugging Face folder; None is the built-in SmolLM2-135M. A model with terms of use (Gemma 3)
     must have had them accepted once (in the window, or `attnviz model --model gemma3-270m`)."""
-    if source is not None and not isinstance(source, (str, os.PathLike)):
+    try:
+        named = None if source is None else os.fspath(source)
+    except TypeError:
+        named = None
+    if source is not None and not isinstance(named, str):
         raise lm.ModelError("give a model's id, a GGUF file or a model folder, not {0}", type(source).__name__)
     refused = lm.catalog.terms_refusal(source)
     if refused is not None:
         raise refused
-    return Model(lm.load(os.fspath(source) if source is not None else None))
+    return Model(lm.load(named))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -85,7 +90,12 @@ class Model:
         `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied."""
         encoded = self.encode(text, ids, bos, chat)
         changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
-        return Run(self, encoded, lm.run(self.lm, encoded.ids, changes))
+        with np.errstate(all="ignore"):  # an overflow ends as NaN, refused here in one line
+            result = lm.run(self.lm, encoded.ids, changes)
+        if not np.isfinite(result.probs).all():
+            raise lm.ModelError("{0}: the model's next-token probabilities are not numbers (NaN or infinity): the "
+                                "file is damaged or not a model", self.lm.path)
+        return Run(self, encoded, result)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -143,6 +153,17 @@ class Run:
         return given.layer(self.model.lm, layer)
 
 
+def _quiet(work):
+    """numpy's warnings kept from the researcher's terminal: a model of huge (finite) weights overflows on
+    the way; its runs were refused where their probabilities were not numbers."""
+    @functools.wraps(work)
+    def quietly(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return work(*args, **kwargs)
+    return quietly
+
+
+@_quiet
 def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by: str = "head",
           progress=None) -> _patch.Patched:
     """Activation patching from `clean` into `corrupted` (texts or runs as long in tokens): the share
@@ -155,6 +176,7 @@ def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by:
     return dataclasses.replace(found, tokens=a.tokens)
 
 
+@_quiet
 def logit_lens(run: Run, k: int = 5, token=None) -> _lens.Lens:
     """The k likeliest tokens after each layer at each position ([layers, positions, k] ids and
     probabilities); with `token`, its rank and probability everywhere."""
@@ -163,6 +185,7 @@ def logit_lens(run: Run, k: int = 5, token=None) -> _lens.Lens:
     return dataclasses.replace(_lens.logit_lens(run.model.lm, run.result, k, token), tokens=run.tokens)
 
 
+@_quiet
 def head_attribution(run: Run, token) -> _attribution.Attribution:
     """Each head's ([layers, heads]) and feed-forward's ([layers]) direct contribution to `token`'s
     logit at the last position, the final norm's scale frozen (see core/research/attribution.py)."""
@@ -171,6 +194,7 @@ def head_attribution(run: Run, token) -> _attribution.Attribution:
     return dataclasses.replace(found, tokens=run.tokens)
 
 
+@_quiet
 def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -> _sweep.Sweep:
     """Each head switched off (or, with `mean`, set to its mean over the positions) in turn: the
     change in `token`'s log-probability as the next token, [layers, heads]."""
@@ -180,6 +204,7 @@ def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -
     return dataclasses.replace(found, tokens=run.tokens)
 
 
+@_quiet
 def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _head_types.HeadTypes:
     """Every head's previous-token, induction, duplicate-token, sink and local scores, [layers,
     heads] each, measured on `length` random tokens repeated once (see core/research/head_types.py)."""
@@ -187,6 +212,7 @@ def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _he
     return dataclasses.replace(found, tokens=lm.encode_ids(m.lm, found.ids).labels)
 
 
+@_quiet
 def continuation(m: Model, prompt: str, target: str, k: int = 5) -> _continuation.Continuation:
     """The model reads prompt + target: each target token's probability and rank, and the k
     tokens the model found likelier there."""
@@ -254,7 +280,10 @@ def _edited(model: lm.Model, n: int, where: tuple[int, int], name, value) -> np.
     """q, k or v of one head: finite numbers of its shape within ±MAX_ABS, as the window's cells take."""
     shape = (n, model.config.d_head)
     try:
-        array = np.asarray(value, dtype=np.float64)
+        given_array = np.asarray(value)
+        # real numbers only: not texts ("1.5"), complex numbers, dates or records, which numpy would convert
+        with np.errstate(all="ignore"):  # a longdouble past float64 is inf, refused below
+            array = given_array.astype(np.float64) if given_array.dtype.kind in "biuf" else None
     except (TypeError, ValueError):
         array = None
     if name not in ("q", "k", "v") or array is None or array.shape != shape or not (np.abs(array) <= MAX_ABS).all():

@@ -17,6 +17,18 @@ LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / 
 GPT2 = LLAMA.parents[1] / "gpt2" / "gpt2-f16.gguf"  # 64 positions
 
 
+class BytesPath:
+    def __fspath__(self):
+        return b"/tmp/model.gguf"
+
+
+def huge_model():
+    """The golden Llama with its final norm's gain at 3e38 (finite, as a damaged file may hold)."""
+    model = api.load(str(LLAMA))
+    model.lm.out_norm.gain[:] = 3e38
+    return model
+
+
 class EndlessItems(dict):
     """A dict whose items() never ends: the dict's own items are read."""
 
@@ -109,6 +121,18 @@ CASES = {
     "head_types past the context": (lambda m, r: api.head_types(api.load(str(GPT2))),
                                     "length: 50 random tokens read twice are more than this model reads; give at "
                                     "most 31"),
+    "load(PathLike of bytes)": (lambda m, r: api.load(BytesPath()), "give a model's id, a GGUF file or a model "
+                                                                   "folder, not BytesPath"),
+    "edits of numeric texts": (lambda m, r: m.run("hi there", edits={(0, 0): {"q": np.full(shape(m), "1.5")}}),
+                               "of shape (4, 16)"),
+    "edits of complex numbers": (lambda m, r: m.run("hi there", edits={(0, 0): {"q": np.ones(shape(m), complex)}}),
+                                 "of shape (4, 16)"),
+    "edits of dates": (lambda m, r: m.run("hi there", edits={(0, 0): {"q": np.zeros(shape(m), "datetime64[s]")}}),
+                       "of shape (4, 16)"),
+    "edits of longdouble past float64": (lambda m, r: m.run("hi there", edits={(0, 0): {
+        "q": np.full(shape(m), np.longdouble("1e400"))}}), "numbers from -1,000,000 to 1,000,000"),
+    "a model of huge weights": (lambda m, r: huge_model().run("hi there"),
+                                "the model's next-token probabilities are not numbers"),
     "show(layer=99)": (lambda m, r: api.show(r, layer=99, block=False), "layer 99: the model has layers 0 to 1"),
 }
 
