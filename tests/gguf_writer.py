@@ -214,6 +214,14 @@ def _long_piece(path):
                tensors={"token_embd.weight": (np.zeros((3, 64), np.float32), F32)})
 
 
+def _spm(tokens, scores):
+    """A SentencePiece vocabulary of the given tokens and scores."""
+    return lambda path: tiny_llama(path, metadata={
+        "tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.scores": scores,
+        "tokenizer.ggml.merges": None, "tokenizer.ggml.pre": None},
+        tensors={"token_embd.weight": (np.zeros((len(tokens), 64), np.float32), F32)})
+
+
 _BOS, _ADD_BOS = "tokenizer.ggml.bos_token_id", "tokenizer.ggml.add_bos_token"
 _NAN = float("nan")
 _INF = float("inf")
@@ -306,8 +314,15 @@ HOSTILE = {
                          "its llama.context_length is 0, not a whole number from 1 to"),
     "a sliding window a list": (_llama(arch="gemma3", metadata={"gemma3.attention.sliding_window": [1, 2]}),
                                 "its gemma3.attention.sliding_window is a list, not one value"),
+    "token types as texts": (_llama(metadata={"tokenizer.ggml.token_type": ["1"] * 258}),
+                             "its tokenizer.ggml.token_type is a list of texts, not of numbers"),
+    "SentencePiece scores as texts": (_spm(["<unk>", "a", "b"], ["0", "-1", "-2"]),
+                                      "its tokenizer.ggml.scores is a list of texts, not of numbers"),
+    "SentencePiece with no unk and no byte tokens": (_spm(["a", "b", "ab"], [0.0, -1.0, -2.0]),
+                                                     "its vocabulary has no <unk> and not the 256 byte tokens"),
 }
 
 # Refused only once the vocabulary's texts are read (bounded by the lists' limit), the weights never built:
 # what the tokenizers library says of them, and a token's length.
-READS_TEXTS = {"merges of pieces not in the vocabulary", "a SentencePiece token of 2,000 characters"}
+READS_TEXTS = {"merges of pieces not in the vocabulary", "a SentencePiece token of 2,000 characters",
+               "SentencePiece with no unk and no byte tokens"}

@@ -95,7 +95,7 @@ def _run_text(args):
 
 def _check_session_target(path: str) -> None:
     """Before the run: a file there is overwritten only when it is a session (by its name or first bytes)."""
-    if os.path.lexists(path) and not looks_like_session(path):
+    if os.path.lexists(path) and not looks_like_session(path, by_name=False):
         raise UsageError(f"--save-session {terminal_safe(path)}: that file is there and is not an AttnViz session; "
                          "it is not overwritten (give a new name, or remove the file first)")
 

@@ -220,9 +220,10 @@ def save_session(session: Session, path, meta: dict | None = None, private: bool
 
 # ---------------------------------------------------------------- reading
 
-def looks_like_session(path) -> bool:
-    """True for a file holding a session, by its name or, for crash copies, its first bytes."""
-    if is_session_path(path):
+def looks_like_session(path, by_name: bool = True) -> bool:
+    """True for a file holding a session, by its name (unless not `by_name`) or, for crash copies, its first
+    bytes."""
+    if by_name and is_session_path(path):
         return True
     try:
         with open_regular(path, MAX_FILE_BYTES) as f:  # a pipe or a device is no session: never blocks

@@ -3194,6 +3194,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} がトークンごとに 1 つの値になっていません</translation>
     </message>
     <message>
+        <source>its {0} is a list of texts, not of numbers</source>
+        <translation>{0} が数ではなくテキストのリストです</translation>
+    </message>
+    <message>
         <source>its {0} is {1!r}, not a token id from 0 to {2:,}</source>
         <translation>{0} が 0 から {2:,} までのトークン ID ではなく {1!r} です</translation>
     </message>
@@ -3236,6 +3240,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its chat template makes a text of {0:,} characters; the model reads at most {1:,} tokens here</source>
         <translation>チャットテンプレートが {0:,} 文字のテキストを作ります。このモデルが読めるのは {1:,} トークンまでです</translation>
+    </message>
+    <message>
+        <source>its chat template makes a text that is not valid Unicode</source>
+        <translation>チャットテンプレートが正しい Unicode ではないテキストを作ります</translation>
     </message>
     <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
@@ -4208,6 +4216,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its merges hold &apos;{0}&apos;, which is not two pieces with a space between</source>
         <translation>merges に「{0}」があります。空白で区切られた 2 つの部分ではありません</translation>
+    </message>
+    <message>
+        <source>its vocabulary has no {0} and not the 256 byte tokens (&lt;0x00&gt; … &lt;0xFF&gt;): a text it has no token for would be dropped unseen</source>
+        <translation>語彙に {0} も 256 個のバイトトークン（&lt;0x00&gt; … &lt;0xFF&gt;）もありません：トークンのない文字が黙って落とされてしまいます</translation>
     </message>
     <message>
         <source>its vocabulary holds a token of {0:,} characters; a token has at most {1:,}</source>

@@ -85,6 +85,10 @@ def test_a_file_that_is_not_a_session_is_not_overwritten_by_save_session(capsys,
     code, _, err = run(capsys, "model", TEXT, "--save-session", str(notes))
     assert code == 2 and "is not an AttnViz session; it is not overwritten" in err and err.count("\n") == 1
     assert notes.read_text(encoding="utf-8") == '{"my": "notes"}'
+    named = tmp_path / "notes.attnviz-model.json"  # a session's name, not its contents: not replaced either
+    named.write_text("my notes", encoding="utf-8")
+    assert run(capsys, "model", TEXT, "--save-session", str(named))[0] == 2
+    assert named.read_text(encoding="utf-8") == "my notes"
     kept = tmp_path / "run.json"
     assert run(capsys, "model", TEXT, "--save-session", str(kept))[0] == 0
     assert run(capsys, "model", "Hello", "--save-session", str(kept))[0] == 0  # its own session: replaced

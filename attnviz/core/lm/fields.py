@@ -182,12 +182,17 @@ class AddedTokens:
     chars: int = 1 << 20
 
     def wrong(self, value) -> bool:
-        return not isinstance(value, list) or len(value) > self.most or sum(
-            len(t.get("content", "")) if isinstance(t, dict) and isinstance(t.get("content"), str) else 0
-            for t in value) > self.chars
+        if not isinstance(value, list) or len(value) > self.most:
+            return True
+        texts: list[str] = [t["content"] if isinstance(t, dict) and isinstance(t.get("content"), str) else ""
+                            for t in value]
+        blank_stripped = any(not text.strip() and (t.get("lstrip") or t.get("rstrip"))  # quadratic on a run of spaces
+                             for text, t in zip(texts, value) if isinstance(t, dict))
+        return blank_stripped or sum(map(len, texts)) > self.chars
 
     def says(self) -> str:
-        return f"a list of at most {self.most:,} tokens of {self.chars:,} characters in all"
+        return (f"a list of at most {self.most:,} tokens of {self.chars:,} characters in all, none of spaces "
+                "that strips the spaces beside it")
 
 
 def nodes(value, most: int) -> int:
@@ -216,23 +221,13 @@ def _replace_growth(pattern, content) -> float:
 class OneOf:
     """One of a few texts (the tokenizer model of the five families AttnViz runs: BPE)."""
     choices: tuple
+    why: str = ""
 
     def wrong(self, value) -> bool:
-        return value not in self.choices
+        return isinstance(value, bool) or value not in self.choices
 
     def says(self) -> str:
-        return " or ".join(self.choices)
-
-
-@dataclass(frozen=True)
-class Fraction:
-    """A number from 0 to 1."""
-
-    def wrong(self, value) -> bool:
-        return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1
-
-    def says(self) -> str:
-        return "a number from 0 to 1"
+        return " or ".join(c if isinstance(c, str) and c else repr(c) for c in self.choices) + self.why
 
 
 @dataclass(frozen=True)
@@ -284,7 +279,9 @@ TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
 ENTRIES = 1 << 20  # tokens or merges of a vocabulary, in a tokenizer.json or implied by a GGUF's
 TOKENIZER = {
     "model": Object({"type": OneOf(("BPE",)), "vocab": Many(ENTRIES, objects=True), "merges": Many(ENTRIES),
-                     "dropout": Fraction(), "continuing_subword_prefix": Text(64), "end_of_word_suffix": Text(64),
+                     "dropout": OneOf((0,), " (a text is read the same way every time)"),
+                     "continuing_subword_prefix": OneOf(("",), " (as in the five families)"),
+                     "end_of_word_suffix": OneOf(("",), " (as in the five families)"),
                      "unk_token": Text(1024)}),
     "added_tokens": AddedTokens(), "normalizer": Rewrite(), "pre_tokenizer": Rewrite(),
     "post_processor": Small(), "decoder": Rewrite(),

@@ -169,6 +169,8 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
         per_token = key != "tokenizer.ggml.merges"
         if field is not None and (not field.is_list or (per_token and field.count != tokens.count)):
             raise problem(g.path, QT_TR_NOOP("its {0} does not give one value per token"), key)
+        if field is not None and per_token and field.of_strings:  # scores and token types are numbers
+            raise problem(g.path, QT_TR_NOOP("its {0} is a list of texts, not of numbers"), key)
     pre = _setting(g, "tokenizer.ggml.pre", "default")
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),

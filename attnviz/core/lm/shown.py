@@ -71,6 +71,8 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
         if len(shown) > MAX_MODEL_TEXT:  # as long a text as no one may type: not handed to the tokenizer
             raise ModelError(QT_TR_NOOP("its chat template makes a text of {0:,} characters; the model reads at most "
                                         "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
+        if chat and not_unicode(shown) is not None:  # a lone surrogate written by the template
+            raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
     except ScenarioError as e:  # the template is the file's: the file is named
         raise problem(model.path, e) from None
     tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS

@@ -238,6 +238,9 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
         tokens = ["▁" * len(t) if t and " " in t and not t.strip() else t for t in tokens]
         scores = [-i for i in range(len(tokens))]
     vocab = _vocabulary(tokens)
+    if unk not in vocab and not all(f"<0x{b:02X}>" in vocab for b in range(256)):
+        raise ScenarioError(QT_TR_NOOP("its vocabulary has no {0} and not the 256 byte tokens (<0x00> … <0xFF>): a "
+                                       "text it has no token for would be dropped unseen"), unk)
     backend = Backend(BPE(vocab, merges_from(vocab, scores), fuse_unk=True, byte_fallback=True,
                           unk_token=unk if unk in vocab else None))
     if gemma:

@@ -94,7 +94,10 @@ def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_pani
     (lambda t: t["model"].update(type=["BPE"]), "its model.type is a list, not BPE"),
     (lambda t: t["model"].update(type="WordPiece", max_input_chars_per_word=10**9),
      "its model.type is 'WordPiece', not BPE"),
-    (lambda t: t["model"].update(dropout=1.5), "its model.dropout is 1.5, not a number from 0 to 1"),
+    (lambda t: t["model"].update(dropout=0.5), "its model.dropout is 0.5, not 0 (a text is read the same way"),
+    (lambda t: t["model"].update(continuing_subword_prefix="##"), "its model.continuing_subword_prefix is '##', not"),
+    (lambda t: t.update(added_tokens=[{"id": 600, "content": " ", "lstrip": True, "rstrip": True}]),
+     "none of spaces that strips the spaces beside it"),
     (lambda t: t.update(added_tokens=[{"id": 600 + i, "content": "x" * 800 + str(i)} for i in range(2000)]),
      "its added_tokens is a list, not a list of at most 65,536 tokens of 1,048,576 characters in all"),
     (lambda t: t.update(post_processor={"type": "TemplateProcessing",
@@ -222,6 +225,14 @@ def test_a_chat_template_writing_more_than_anyone_may_type_is_refused_before_the
         lm.encode(model, "hi", chat=True)
     assert "its chat template makes a text of 3,900,000 characters; the model reads at most 4,096" in str(e.value)
     assert str(folder) in str(e.value)
+
+
+def test_a_chat_template_writing_a_lone_surrogate_is_refused_naming_the_model(folder):
+    (folder / "chat_template.jinja").write_text("{{ '\\udcff' }}{{ messages[0]['content'] }}", encoding="utf-8")
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError) as e:
+        lm.encode(model, "hi", chat=True)
+    assert str(e.value) == f"{folder}: its chat template makes a text that is not valid Unicode"
 
 
 def test_named_chat_templates_in_tokenizer_config_give_the_default_one(folder):
