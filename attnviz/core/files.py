@@ -120,8 +120,8 @@ def read_limited(path, limit: int) -> bytes:
 
 
 def too_large(path, size: int, limit: int) -> FileProblem:
-    return problem(path, QT_TR_NOOP("{0:.0f} MB is too large (the most is {1} MB): save fewer layers or tokens, "
-                                    "or float32"), size / 2**20, limit // 2**20)
+    return problem(path, QT_TR_NOOP("is too large: {0:,} bytes, more than the {1:,} AttnViz reads from such a file"),
+                   size, limit)
 
 
 def stamp(path) -> tuple | None:

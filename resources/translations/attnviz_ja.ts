@@ -3006,16 +3006,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>通常のファイルではありません。AttnViz はファイルしか開きません</translation>
     </message>
     <message>
-        <source>{0:.0f} MB is too large (the most is {1} MB): save fewer layers or tokens, or float32</source>
-        <translation>{0:.0f} MB は大きすぎます（上限は {1} MB）。層やトークンを減らすか、float32 で保存してください</translation>
-    </message>
-    <message>
         <source>cannot write in {0} ({1})</source>
         <translation>{0} に書き込めません（{1}）</translation>
     </message>
     <message>
         <source>could not be written ({0})</source>
         <translation>書き込めませんでした（{0}）</translation>
+    </message>
+    <message>
+        <source>is too large: {0:,} bytes, more than the {1:,} AttnViz reads from such a file</source>
+        <translation>は大きすぎます：{0:,} バイトあり、AttnViz がこの種のファイルから読むのは {1:,} バイトまでです</translation>
     </message>
     <message>
         <source>the folder {0} does not exist</source>

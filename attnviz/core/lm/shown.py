@@ -75,7 +75,10 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
             raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
     except ScenarioError as e:  # the template is the file's: the file is named
         raise problem(model.path, e) from None
-    tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)   # a chat template writes its own BOS
+    try:
+        tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)  # a chat template writes its BOS
+    except ScenarioError as e:  # the file's tokenizer gives up on the text (its regex): the file is named
+        raise problem(model.path, e) from None
     limit = token_limit(model)
     if len(tokens) > limit:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),

@@ -20,6 +20,11 @@ word's. Each token keeps the span of text it came from: 猫 made of three byte t
 """
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -83,7 +88,8 @@ class Tokenizer:
         if cancelled is not None and cancelled():
             raise Cancelled()
         try:
-            found = self.backend.encode(text, add_special_tokens=False)
+            with rust_quiet():
+                found = self.backend.encode(text, add_special_tokens=False)
         except BaseException as e:  # noqa: B036 (a panic in the Rust side is a BaseException)
             if not _failed_inside(e):
                 raise
@@ -122,6 +128,33 @@ class Tokenizer:
             raise ScenarioError(QT_TR_NOOP("the model's chat template cannot be used: {0}"), str(e)[:200]) from None
 
 
+_QUIET = threading.RLock()
+
+
+@contextmanager
+def rust_quiet():
+    """A panic of the library's Rust side prints its message, and with RUST_BACKTRACE sixty lines, to the
+    process's stderr before Python sees it; AttnViz says it in one line instead. For the call, fd 2 points at
+    a scratch file: after a panic its text is dropped, else whatever was written there is passed on."""
+    with _QUIET, tempfile.TemporaryFile() as scratch:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(scratch.fileno(), 2)
+        panicked = False
+        try:
+            yield
+        except BaseException as e:  # noqa: B036 (a PanicException is a BaseException)
+            panicked = type(e).__name__ == "PanicException"
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            scratch.seek(0)
+            written = scratch.read()
+            if written and not panicked:
+                os.write(2, written)
+
+
 def _failed_inside(e: BaseException) -> bool:
     """An error of the tokenizers library, a panic of its Rust side (pyo3's PanicException, a
     BaseException: a pre-tokenizer's regex that gives up on a text) included; not Ctrl+C."""
@@ -158,10 +191,11 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects."""
     try:
-        backend = Backend.from_str(text)
-        backend.no_padding()  # transformers' default for one text: its padding and truncation
-        backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
-        plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
+        with rust_quiet():
+            backend = Backend.from_str(text)
+            backend.no_padding()  # transformers' default for one text: its padding and truncation
+            backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
+            plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
             raise
@@ -177,7 +211,8 @@ def _built(make) -> Tokenizer:
     """A tokenizer built from a GGUF's lists: what the tokenizers library refuses there (a merge of pieces
     not in the vocabulary, a duplicate token that makes its Rust side panic) is one line."""
     try:
-        return make()
+        with rust_quiet():
+            return make()
     except ScenarioError:
         raise
     except BaseException as e:  # noqa: B036 (a PanicException is a BaseException)
