@@ -7,11 +7,10 @@ from __future__ import annotations
 import os
 import sys
 
-from ..core.files import FileProblem, problem
+from ..core.files import naming
 from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, open_scene, save
 from ..core.lessons.builtin import builtin_ids
 from ..core.lessons.model import ModelRuns
-from ..core.scenario import ScenarioError
 from ..display import display_problem
 from .arguments import LANGUAGES, PROG, UsageError, count, pixels
 
@@ -80,15 +79,11 @@ def _check_model_scenes(lesson, name: str) -> None:
     if not lesson.needs_model:
         return
     runs = ModelRuns()
-    try:
+    with naming(name):
         for index, scene in enumerate(lesson.scenes):
             if scene.scenario.kind == "model":
                 for lang in LANGUAGES:
                     open_scene(lesson, index, lang, runs)
-    except FileProblem:  # the model's own file, named already
-        raise
-    except ScenarioError as e:
-        raise problem(name, e) from None
 
 
 def _save(args) -> int:

@@ -8,8 +8,7 @@ import os
 import numpy as np
 
 from ..core import lm
-from ..core.files import FileProblem, problem
-from ..core.scenario import ScenarioError
+from ..core.files import naming
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
 from .arguments import UsageError, count
@@ -69,12 +68,8 @@ def run(args, out) -> int:
 def _run_session(path: str):
     """(model, encoded text, run with every change) of a saved session."""
     session, _ = read_session(path)
-    try:
+    with naming(path):  # what the session asks of the model and the model lacks
         model, encoded, _, result = restore(session, lm.load)
-    except FileProblem:  # the model's own file, named already
-        raise
-    except ScenarioError as e:  # what the session asks of the model: said naming the session
-        raise problem(path, e) from None
     return model, encoded, result
 
 

@@ -21,6 +21,7 @@ import os
 import stat
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Callable
 
@@ -46,6 +47,18 @@ def problem(path, what, *values) -> FileProblem:
     it carries."""
     what = AttnVizError(what, *values) if isinstance(what, str) else what
     return FileProblem(QT_TR_NOOP("{0}: {1}"), str(path), what)
+
+
+@contextmanager
+def naming(path):
+    """What goes wrong inside said naming `path`: a ScenarioError becomes its FileProblem (one that names a
+    file already, the model's own, passes as it is)."""
+    try:
+        yield
+    except FileProblem:
+        raise
+    except ScenarioError as e:
+        raise problem(path, e) from None
 
 
 def os_problem(path, error: BaseException) -> FileProblem:

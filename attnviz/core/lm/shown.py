@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..compute import LEAN_CELLS, known
-from ..files import atomic_write, problem
+from ..files import atomic_write, naming, problem
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
@@ -66,19 +66,14 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     refused. `cancelled()` is asked before tokenising."""
     check_text(text)
     tokenizer = model.tokenizer
-    try:
+    with naming(model.path):  # the template and the tokenizer are the file's: what they refuse names it
         shown = tokenizer.chat(text, cancelled) if chat else text
         if len(shown) > MAX_MODEL_TEXT:  # as long a text as no one may type: not handed to the tokenizer
             raise ModelError(QT_TR_NOOP("its chat template makes a text of {0:,} characters; the model reads at most "
                                         "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
         if chat and not_unicode(shown) is not None:  # a lone surrogate written by the template
             raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
-    except ScenarioError as e:  # the template is the file's: the file is named
-        raise problem(model.path, e) from None
-    try:
         tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)  # a chat template writes its BOS
-    except ScenarioError as e:  # the file's tokenizer gives up on the text (its regex): the file is named
-        raise problem(model.path, e) from None
     limit = token_limit(model)
     if len(tokens) > limit:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
@@ -106,7 +101,7 @@ def encode_ids(model: Model, ids) -> Encoded:
     if len(taken) > limit:
         raise ModelError(QT_TR_NOOP("{0:,} token ids: the model reads at most {1:,} here"),
                          len(ids) if hasattr(ids, "__len__") else len(taken), limit)
-    ids = tuple(_token_id(i) for i in taken)
+    ids = tuple(i if (n := whole_number(i)) is None else n for i in taken)  # the rest refused below by value
     if not ids:
         raise ModelError(QT_TR_NOOP("give at least one token id"))
     bad = next((i for i in ids if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(model.output))),
@@ -116,15 +111,15 @@ def encode_ids(model: Model, ids) -> Encoded:
     return Encoded("", ids, tuple(shown_label(token_text(model, i)) for i in ids))
 
 
-def _token_id(value):
-    """An id as Python's int: numpy's integers and anything with __index__ are whole numbers; a bool, a
-    float or a text is not, and is left for the range check to refuse by its value."""
+def whole_number(value) -> int | None:
+    """A whole number as Python's int (numpy's integers, anything with __index__); None for a bool, a float,
+    a text or an array of several numbers."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        return value
+        return None
     try:
         return operator.index(value)
-    except TypeError:  # a numpy array of several numbers (a row of a 2-D array)
-        return value
+    except TypeError:  # a numpy array of several numbers has __index__ and refuses it
+        return None
 
 
 def top(model: Model, probs: np.ndarray, k: int = 10) -> list[tuple[int, str, float]]:

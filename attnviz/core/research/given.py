@@ -4,9 +4,7 @@ flags, layers, heads, tokens, runs of this model. A wrong one is a ModelError in
 work, never an exception from deep inside numpy."""
 from __future__ import annotations
 
-import operator
-
-from ..lm.shown import ModelError
+from ..lm.shown import ModelError, whole_number
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 from .answer import one_token
@@ -14,20 +12,10 @@ from .answer import one_token
 
 def whole(what: str, value, low: int, high: int) -> int:
     """`value` as an int from `low` to `high`: the command line's rule for its numbers."""
-    number = _index(value)
+    number = whole_number(value)
     if number is None or not low <= number <= high:
         raise ModelError(QT_TR_NOOP("{0}: '{1}' is not a number from {2} to {3}"), what, str(value)[:40], low, high)
     return number
-
-
-def _index(value) -> int | None:
-    """A whole number as Python's int; None for a bool, a float, a text or an array of several."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:  # a numpy array of several numbers has __index__ and refuses it
-        return None
 
 
 def flag(what: str, value) -> bool:
@@ -39,7 +27,7 @@ def flag(what: str, value) -> bool:
 
 def layer(model: Model, value, after_last: bool = False) -> int:
     """A layer of the model (with `after_last`, also the residual stream after the last one)."""
-    n, number = model.config.n_layers, _index(value)
+    n, number = model.config.n_layers, whole_number(value)
     if number is None or not 0 <= number <= n - (not after_last):
         raise ModelError(QT_TR_NOOP("layer {0}: the model has layers 0 to {1}"), str(value)[:40],
                          n if after_last else n - 1)
@@ -49,7 +37,8 @@ def layer(model: Model, value, after_last: bool = False) -> int:
 def head(model: Model, pair) -> tuple[int, int]:
     """A (layer, head) pair of the model."""
     c = model.config
-    layer, head = (_index(x) for x in pair) if isinstance(pair, (tuple, list)) and len(pair) == 2 else (None, None)
+    two = isinstance(pair, (tuple, list)) and len(pair) == 2
+    layer, head = (whole_number(x) for x in pair) if two else (None, None)
     if layer is None or head is None or not (0 <= layer < c.n_layers and 0 <= head < c.n_heads):
         raise ModelError(QT_TR_NOOP("head {0}: give (layer, head), layers 0 to {1} and heads 0 to {2}"),
                          str(pair)[:40], c.n_layers - 1, c.n_heads - 1)
@@ -58,7 +47,7 @@ def head(model: Model, pair) -> tuple[int, int]:
 
 def token(model: Model, spec) -> int:
     """A token by its text (" Paris"), "#ID" or its id as a whole number."""
-    number = _index(spec)
+    number = whole_number(spec)
     if number is None:
         return one_token(model, spec)
     if number < 0:
