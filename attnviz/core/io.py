@@ -13,12 +13,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from .files import FileProblem, atomic_write, os_problem, problem
+from .files import FileProblem, atomic_write, naming, os_problem, problem
 from .formats import model_arrays, scenario_json, scenario_npz
 from .formats.npz import writer
 from .formats.table_csv import data_csv
 from .messages import QT_TR_NOOP
-from .scenario import Scenario, ScenarioError
+from .scenario import Scenario
 
 DATA_SUFFIXES = (".csv", ".npz")
 
@@ -57,11 +57,10 @@ def reading(path):
     """Whatever reading `path` raises (a hostile file can make the parsers raise anything) ends as
     one FileProblem naming the file."""
     try:
-        yield
+        with naming(path):
+            yield
     except FileProblem:
         raise
-    except ScenarioError as e:
-        raise problem(path, e) from None
     except MemoryError:
         raise problem(path, QT_TR_NOOP("too large to open with the memory available")) from None
     except Exception as e:  # noqa: BLE001 (one kind of error, whatever raised it)
