@@ -496,7 +496,7 @@ from attnviz.gui.common.i18n import install_language
 install_language("en")
 from attnviz.gui import MainWindow
 w = MainWindow("seed-demo")
-w.recovery.enable()          # as attnviz.gui.window.app.run() does
+w.recovery.enable()          # as attnviz.gui.window.start.run() does
 painted = []
 class F(QObject):
     def eventFilter(self, o, e):

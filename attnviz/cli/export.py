@@ -55,7 +55,7 @@ def run(args, out) -> int:
     if args.compare is not None:
         if args.head is not None or args.step or args.all_heads or args.query is not None:
             raise UsageError("--compare shows every head of both: leave out --head, --all-heads, --step and --query")
-        from ..gui.window.app import export_comparison  # Qt (~100 ms): not for the commands that draw nothing
+        from ..gui.window.exports import export_comparison  # Qt and the figures (~0.5 s): only for a figure
         other = open_scenario(args.compare, args.compare_layer if args.compare_layer is not None else args.layer,
                               args.lang)
         export_comparison(scenario, other, args.output, width=args.width,
@@ -65,7 +65,7 @@ def run(args, out) -> int:
     head = head_indices(args.head, len(scenario.heads))[0] if args.head is not None else 0
     if args.query is not None and not 0 <= args.query < scenario.n:
         raise UsageError(f"--query {args.query}: this scenario has tokens 0 to {scenario.n - 1}")
-    from ..gui.window.app import export  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.exports import export  # Qt and the figures (~0.5 s): only for a figure
     export(scenario, args.output, kind=kind, head=head, query=args.query, width=args.width,
            caption=not args.no_caption, lang=args.lang, scale=args.scale)
     return 0
@@ -78,7 +78,7 @@ def _export_overview(args) -> int:
                          "--compare and --layer")
     if os.path.splitext(args.output)[1].lower() in DATA_SUFFIXES:
         raise UsageError("--overview draws a picture: give FILE.png, .svg or .pdf")
-    from ..gui.window.app import export_overview  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.exports import export_overview  # Qt and the figures (~0.5 s): only for a figure
     export_overview(args.scenario, args.output, width=args.width, caption=not args.no_caption, lang=args.lang,
                     scale=args.scale)
     return 0

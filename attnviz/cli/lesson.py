@@ -69,7 +69,7 @@ def run(args, out) -> int:
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
-    from ..gui.window.app import run as open_window  # Qt is imported only when a window is wanted
+    from ..gui.window.start import run as open_window  # Qt and the window (~0.7 s): only when a window is wanted
     return open_window(lang=args.lang, lesson=(lesson, index))
 
 
@@ -98,7 +98,7 @@ def _save(args) -> int:
 def _screenshot(args, lesson, index: int) -> int:
     if not args.screenshot.lower().endswith(".png"):
         raise UsageError(f"--screenshot {args.screenshot}: a screenshot is a PNG file: give a name ending in .png")
-    from ..gui.window.app import lesson_screenshot  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.screenshots import lesson_screenshot  # Qt and the window (~0.7 s): only for a picture
     lesson_screenshot(lesson, index, args.screenshot, args.width or 1920, args.height or 1080, args.lang)
     return 0
 
@@ -117,8 +117,8 @@ def _handout(args) -> int:
         raise UsageError(f"-o {args.output}: the folder {folder} does not exist")
     lesson = open_lesson(args.lesson)
     from ..gui.common.i18n import install_language, system_language  # Qt: not for commands drawing nothing
-    from ..gui.lessons.handout import write_handout  # Qt (~100 ms): not for the commands that draw nothing
-    from ..gui.window.app import create_app, use_offscreen  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.lessons.handout import write_handout  # Qt (~0.4 s): only for a handout
+    from ..gui.window.app import create_app, use_offscreen  # Qt (~0.4 s): only for a handout
     use_offscreen()
     create_app()
     lang = args.lang or system_language()

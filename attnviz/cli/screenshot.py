@@ -38,7 +38,7 @@ def run(args, out) -> int:
     if args.view in ("overview", "compare") and not args.presentation:
         raise UsageError(f"--view {args.view} is a presented view: add --presentation")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
-    from ..gui.window.app import screenshot  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.screenshots import screenshot  # Qt and the window (~0.7 s): only for a picture
     screenshot(scenario, args.output, width, height, args.lang, args.presentation, args.step, args.view)
     return 0
 
@@ -51,6 +51,6 @@ def _compare(args, width: int, height: int) -> int:
         raise UsageError(f"-o {args.output}: a screenshot is a PNG file: give a name ending in .png")
     a = open_layer(args.scenario, args.layer)  # (scenario, source): a preset in the interface's language
     b = open_layer(args.compare, args.layer)
-    from ..gui.window.app import screenshot_comparison  # Qt (~100 ms): not for the commands that draw nothing
+    from ..gui.window.screenshots import screenshot_comparison  # Qt and the window (~0.7 s): only for a picture
     screenshot_comparison(a, b, args.output, width, height, args.lang, args.presentation)
     return 0

@@ -87,7 +87,7 @@ def test_a_file_that_is_not_gguf_or_another_architecture_exits_2(capsys, tmp_pat
 def test_the_window_opens_on_the_model_with_model_text(capsys, monkeypatch, tmp_path):
     opened = []
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
-    monkeypatch.setattr("attnviz.gui.window.app.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
+    monkeypatch.setattr("attnviz.gui.window.start.run", lambda scenario, lang=None, **model: opened.append(model) or 0)
     assert main(["--model-text", TEXT]) == 0
     assert opened == [{"model_text": TEXT, "model_source": None, "session": None, "model_chat": False}]
     assert main(["--model-text", TEXT, "--chat"]) == 0 and opened[-1]["model_chat"]

@@ -81,7 +81,7 @@ def test_a_folder_a_missing_path_or_another_file_is_named_in_one_line(tmp_path, 
 def test_the_window_is_not_started_on_a_model_path_that_is_not_a_gguf_file(capsys, tmp_path, monkeypatch):
     opened = []
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
-    monkeypatch.setattr("attnviz.gui.window.app.run", lambda *a, **k: opened.append(a) or 0)
+    monkeypatch.setattr("attnviz.gui.window.start.run", lambda *a, **k: opened.append(a) or 0)
     for path, message in ((tmp_path, "is a folder but not a model folder: it has no config.json"),
                           (tmp_path / "x.gguf", "no such file")):
         assert main(["--model", str(path), "--model-text", "ab"]) == 2

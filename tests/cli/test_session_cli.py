@@ -64,11 +64,11 @@ def test_bad_session_input_is_one_line_and_exit_2(capsys, tmp_path, argv, says):
 
 
 def test_attnviz_file_opens_a_session_in_the_window(capsys, tmp_path, monkeypatch):
-    import attnviz.gui.window.app as app
+    import attnviz.gui.window.start as start
     path = tmp_path / "s.attnviz-model.json"
     run(capsys, "model", "Hello", "--save-session", str(path))
     opened = []
-    monkeypatch.setattr(app, "run", lambda *a, **k: opened.append((a, k)) or 0)
+    monkeypatch.setattr(start, "run", lambda *a, **k: opened.append((a, k)) or 0)
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
     assert main([str(path)]) == 0
     assert opened[0][1]["session"] == str(path) and opened[0][0][0] is None

@@ -68,7 +68,7 @@ def test_the_search_finds_a_circle_when_there_is_one():
 
 def test_the_graph_is_read_from_the_code():
     assert "attnviz.core.attention" in GRAPH["attnviz.core.compute"]
-    assert "attnviz.gui.window.main_window" in GRAPH["attnviz.gui.window.app"]
+    assert "attnviz.gui.window.main_window" in GRAPH["attnviz.gui.window.start"]
 
 
 def test_no_module_imports_itself_through_others():

@@ -250,7 +250,7 @@ def test_settings_persist_from_one_window_to_the_next(qtbot, tmp_path):
 def test_the_last_scenario_reopens_at_start_when_asked(qtbot, tmp_path):
     from attnviz.core import load_preset, save_scenario
     from attnviz.gui.state import settings
-    from attnviz.gui.window.app import _start_scenario
+    from attnviz.gui.window.start import _start_scenario
     save_scenario(load_preset("toy-3token"), tmp_path / "lesson.json")
     w = MainWindow(str(tmp_path / "lesson.json"))
     qtbot.addWidget(w)

@@ -33,7 +33,7 @@ def new_window(qtbot, scenario="seed-demo"):
     ("reopenLast", "perhaps"), ("lastScenario", "/tmp/a\0b.json"), ("recentFiles", ["ok.json", "bad\0.json", 7]),
 ])
 def test_a_damaged_setting_is_forgotten_with_a_notice_and_the_window_opens(qtbot, key, value):
-    from attnviz.gui.window.app import _start_scenario
+    from attnviz.gui.window.start import _start_scenario
     QSettings().setValue(key, value)
     QSettings().setValue("reopenLast", True) if key == "lastScenario" else None
     settings.notices()

@@ -73,7 +73,8 @@ def test_launching_from_the_command_line_keeps_the_files_name_for_the_title_and_
     save_scenario(load_preset("toy-3token"), path)
     opened = []
     monkeypatch.setattr("attnviz.cli.window.display_problem", lambda: None)
-    monkeypatch.setattr("attnviz.gui.window.app.run", lambda scenario, lang=None, **model: opened.append(scenario) or 0)
+    monkeypatch.setattr("attnviz.gui.window.start.run",
+                        lambda scenario, lang=None, **model: opened.append(scenario) or 0)
     assert cli.main([str(path)]) == 0
     w = make(qtbot, opened[0])
     assert w.windowTitle() == "lesson.json[*] — AttnViz" and w.document.path == str(path)
