@@ -571,123 +571,37 @@ def config_summary(config) -> dict:
 
 
 # ------------------------------------------------------------------- families
+FAMILY_NAMES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+
+
 def run_families(args, work: Path) -> None:
     import numpy as np
 
     specs = family_specs()
     toks = work / "tokenizers"
-    for kind in ("llama", "qwen", "gpt2", "sp"):
-        d = toks / kind
-        if d.exists():
-            shutil.rmtree(d)
-        d.mkdir(parents=True)
-        if kind == "sp":
-            train_sentencepiece(d)
-        else:
-            train_byte_level(kind, d)
-
-    if OUT.exists():
-        for fam in ("llama", "qwen2", "qwen3", "gemma3", "gpt2"):
-            if (OUT / fam).exists():
-                shutil.rmtree(OUT / fam)
-    OUT.mkdir(parents=True, exist_ok=True)
+    train_tokenizers(toks)
+    fresh_output()
     tools = tools_versions()
-    for fam in ("llama", "qwen2", "qwen3", "gemma3", "gpt2"):
+    for fam in FAMILY_NAMES:
         kind = specs[fam][0]
         fdir = OUT / fam
         hf = fdir / "hf"
         hf.mkdir(parents=True)
         build_model(fam, hf, toks / kind)
-        logs = {}
-        files = {}
-        for outtype in ("f32", "f16"):
-            name = f"{fam}-{outtype}.gguf"
-            logs[name] = convert(args.llama_cpp, hf, fdir / name, outtype, kind)
-            files[name] = outtype
-        sources = {"hf": None, "f32": f"{fam}-f32.gguf", "f16": f"{fam}-f16.gguf"}
-        if fam in ("llama", "qwen2", "gemma3"):
-            for q in ("Q8_0", "Q4_K_M"):
-                name = f"{fam}-{q.lower()}.gguf"
-                logs[name] = quantize(args.llama_cpp, fdir / f"{fam}-f32.gguf", fdir / name, q)
-                sources[q.lower()] = name
-            # the d_model 256 variant: only its Q4_K_M file is kept
-            big = work / f"{fam}-256"
-            if big.exists():
-                shutil.rmtree(big)
-            (big / "hf").mkdir(parents=True)
-            build_model(f"{fam}-256", big / "hf", toks / kind)
-            convert(args.llama_cpp, big / "hf", big / f"{fam}-256-f32.gguf", "f32", kind)
-            name = f"{fam}-256-q4_k_m.gguf"
-            logs[name] = quantize(args.llama_cpp, big / f"{fam}-256-f32.gguf", fdir / name,
-                                  "Q4_K_M")
-            sources["d256_q4_k_m"] = name
-        arrays = {}
-        source_info = {}
-        for src, gguf_file in sources.items():
-            try:
-                tok, model = load(fdir if gguf_file else hf, gguf_file)
-            except Exception as exc:  # noqa: BLE001
-                source_info[src] = {"file": gguf_file, "error": f"{type(exc).__name__}: {exc}"}
-                continue
-            info = {"file": gguf_file or "hf/",
-                    "transformers_config_overrides": gguf_config_overrides(fdir, gguf_file)
-                    if gguf_file else {},
-                    "transformers_config": config_summary(model.config),
-                    "sentences": []}
-            for i, text in enumerate(S):
-                ids = tok(text)["input_ids"]
-                attn, probs, _ = forward(model, ids)
-                arrays[f"{src}_s{i}_ids"] = np.array(ids, dtype=np.int64)
-                arrays[f"{src}_s{i}_attn"] = attn
-                arrays[f"{src}_s{i}_probs"] = probs
-                top = np.argsort(-probs.astype(np.float64), kind="stable")[:5]
-                info["sentences"].append({"n": len(ids),
-                                          "tokens": tok.convert_ids_to_tokens(ids),
-                                          "top5_ids": [int(t) for t in top],
-                                          "top5_probs": [float(probs[t]) for t in top]})
-            source_info[src] = info
-            del model
+        logs, sources = family_files(args, fam, fdir, work, toks / kind)
+        arrays, source_info = reference_arrays(fdir, hf, sources)
         np.savez_compressed(fdir / "reference.npz", **arrays)
-        extra = {}
-        if fam == "gemma3":
-            tok, model = load(fdir, f"{fam}-f32.gguf", overrides=False)
-            attn, probs, _ = forward(model, arrays["hf_s0_ids"].tolist())
-            extra["no_override_check"] = {
-                "what": "gemma3-f32.gguf loaded by transformers WITHOUT query_pre_attn_scalar "
-                        "= key_length, compared with the HF folder, sentence 0",
-                "query_pre_attn_scalar": model.config.query_pre_attn_scalar,
-                "attn_maxdiff": float(np.abs(attn - arrays["hf_s0_attn"]).max()),
-                "probs_maxdiff": float(np.abs(probs - arrays["hf_s0_probs"]).max())}
-            del model
-        # compare sources with the HF folder
-        agree = {}
-        for src in sources:
-            if src == "hf" or f"{src}_s0_probs" not in arrays:
-                continue
-            row = {}
-            for i in range(len(S)):
-                a, b = arrays[f"hf_s{i}_ids"], arrays[f"{src}_s{i}_ids"]
-                row[f"s{i}_ids_equal"] = bool(a.shape == b.shape and (a == b).all())
-                if row[f"s{i}_ids_equal"] and src != "d256_q4_k_m":
-                    row[f"s{i}_attn_maxdiff"] = float(np.abs(
-                        arrays[f"hf_s{i}_attn"] - arrays[f"{src}_s{i}_attn"]).max())
-                    row[f"s{i}_probs_maxdiff"] = float(np.abs(
-                        arrays[f"hf_s{i}_probs"] - arrays[f"{src}_s{i}_probs"]).max())
-            agree[src] = row
-        gguf_files = {}
-        for name in sorted(p.name for p in fdir.glob("*.gguf")):
-            info = gguf_info(fdir / name)
-            gguf_files[name] = {"bytes": (fdir / name).stat().st_size, **info}
-        hf_config = json.loads((hf / "config.json").read_text(encoding="utf-8"))
+        extra = {"no_override_check": no_override_check(fdir, arrays)} if fam == "gemma3" else {}
         manifest = {
             "family": fam, "seed": SEED, "sentences": S,
             "npz_keys": "<source>_s<i>_ids int64 (n,), <source>_s<i>_attn float32 "
                         "(layers, heads, n, n), <source>_s<i>_probs float32 (vocab,): "
                         "softmax of the last position's float64 logits",
-            "sources": source_info, "agreement_with_hf": agree,
-            "hf_config": hf_config,
+            "sources": source_info, "agreement_with_hf": agreement(sources, arrays),
+            "hf_config": json.loads((hf / "config.json").read_text(encoding="utf-8")),
             "hf_files": sorted(p.name for p in hf.iterdir()),
-            "gguf_files": gguf_files,
+            "gguf_files": {name: {"bytes": (fdir / name).stat().st_size, **gguf_info(fdir / name)}
+                           for name in sorted(p.name for p in fdir.glob("*.gguf"))},
             "converter_chkhsh": chk_hash(args.llama_cpp, hf) if PRE[kind] else None,
             "converter_pre": PRE[kind],
             "converter_log_tail": {k: v.strip().splitlines()[-3:] for k, v in logs.items()},
@@ -699,6 +613,133 @@ def run_families(args, work: Path) -> None:
                                             encoding="utf-8")
         print("done", fam, flush=True)
 
+
+def train_tokenizers(toks: Path) -> None:
+    """The four tokenizers the families share, trained anew on CORPUS."""
+    for kind in ("llama", "qwen", "gpt2", "sp"):
+        d = toks / kind
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        if kind == "sp":
+            train_sentencepiece(d)
+        else:
+            train_byte_level(kind, d)
+
+
+def fresh_output() -> None:
+    """OUT without any family's earlier files."""
+    if OUT.exists():
+        for fam in FAMILY_NAMES:
+            if (OUT / fam).exists():
+                shutil.rmtree(OUT / fam)
+    OUT.mkdir(parents=True, exist_ok=True)
+
+
+def family_files(args, fam: str, fdir: Path, work: Path, tok: Path) -> tuple[dict, dict]:
+    """A family's GGUF files made by llama.cpp's converter and quantizer from its HF folder:
+    (the tools' logs by file, the files each source of reference numbers reads)."""
+    hf = fdir / "hf"
+    logs = {}
+    for outtype in ("f32", "f16"):
+        name = f"{fam}-{outtype}.gguf"
+        logs[name] = convert(args.llama_cpp, hf, fdir / name, outtype, kind_of(tok))
+    sources = {"hf": None, "f32": f"{fam}-f32.gguf", "f16": f"{fam}-f16.gguf"}
+    if fam in ("llama", "qwen2", "gemma3"):
+        for q in ("Q8_0", "Q4_K_M"):
+            name = f"{fam}-{q.lower()}.gguf"
+            logs[name] = quantize(args.llama_cpp, fdir / f"{fam}-f32.gguf", fdir / name, q)
+            sources[q.lower()] = name
+        name = f"{fam}-256-q4_k_m.gguf"
+        logs[name] = wide_variant(args, fam, fdir / name, work, tok)
+        sources["d256_q4_k_m"] = name
+    return logs, sources
+
+
+def kind_of(tok: Path) -> str:
+    """The tokenizer kind ("llama", "qwen", "gpt2", "sp") its folder is named after."""
+    return tok.name
+
+
+def wide_variant(args, fam: str, out: Path, work: Path, tok: Path) -> str:
+    """The d_model 256 variant: only its Q4_K_M file is kept. The quantizer's log."""
+    big = work / f"{fam}-256"
+    if big.exists():
+        shutil.rmtree(big)
+    (big / "hf").mkdir(parents=True)
+    build_model(f"{fam}-256", big / "hf", tok)
+    convert(args.llama_cpp, big / "hf", big / f"{fam}-256-f32.gguf", "f32", kind_of(tok))
+    return quantize(args.llama_cpp, big / f"{fam}-256-f32.gguf", out, "Q4_K_M")
+
+
+def reference_arrays(fdir: Path, hf: Path, sources: dict) -> tuple[dict, dict]:
+    """What transformers + torch compute for each sentence from each source: (the arrays of
+    reference.npz, what each source was and what it predicted, or why it could not be read)."""
+    arrays, source_info = {}, {}
+    for src, gguf_file in sources.items():
+        try:
+            tok, model = load(fdir if gguf_file else hf, gguf_file)
+        except Exception as exc:  # noqa: BLE001
+            source_info[src] = {"file": gguf_file, "error": f"{type(exc).__name__}: {exc}"}
+            continue
+        info = {"file": gguf_file or "hf/",
+                "transformers_config_overrides": gguf_config_overrides(fdir, gguf_file)
+                if gguf_file else {},
+                "transformers_config": config_summary(model.config),
+                "sentences": [sentence_reference(tok, model, f"{src}_s{i}", text, arrays)
+                              for i, text in enumerate(S)]}
+        source_info[src] = info
+        del model
+    return arrays, source_info
+
+
+def sentence_reference(tok, model, key: str, text: str, arrays: dict) -> dict:
+    """One sentence's ids, attention and next-token probabilities into `arrays` under `key`; its
+    tokens and top five for the manifest."""
+    import numpy as np
+    ids = tok(text)["input_ids"]
+    attn, probs, _ = forward(model, ids)
+    arrays[f"{key}_ids"] = np.array(ids, dtype=np.int64)
+    arrays[f"{key}_attn"] = attn
+    arrays[f"{key}_probs"] = probs
+    top = np.argsort(-probs.astype(np.float64), kind="stable")[:5]
+    return {"n": len(ids), "tokens": tok.convert_ids_to_tokens(ids),
+            "top5_ids": [int(t) for t in top], "top5_probs": [float(probs[t]) for t in top]}
+
+
+def no_override_check(fdir: Path, arrays: dict) -> dict:
+    """gemma3's f32 GGUF read by transformers without the query_pre_attn_scalar override."""
+    import numpy as np
+    tok, model = load(fdir, "gemma3-f32.gguf", overrides=False)
+    attn, probs, _ = forward(model, arrays["hf_s0_ids"].tolist())
+    return {"what": "gemma3-f32.gguf loaded by transformers WITHOUT query_pre_attn_scalar "
+                    "= key_length, compared with the HF folder, sentence 0",
+            "query_pre_attn_scalar": model.config.query_pre_attn_scalar,
+            "attn_maxdiff": float(np.abs(attn - arrays["hf_s0_attn"]).max()),
+            "probs_maxdiff": float(np.abs(probs - arrays["hf_s0_probs"]).max())}
+
+
+def agreement(sources: dict, arrays: dict) -> dict:
+    """Each GGUF source against the HF folder: ids equal, and the largest differences."""
+    agree = {}
+    for src in sources:
+        if src == "hf" or f"{src}_s0_probs" not in arrays:
+            continue
+        agree[src] = {}
+        for i in range(len(S)):
+            agree[src].update(sentence_agreement(arrays, src, i))
+    return agree
+
+
+def sentence_agreement(arrays: dict, src: str, i: int) -> dict:
+    import numpy as np
+    a, b = arrays[f"hf_s{i}_ids"], arrays[f"{src}_s{i}_ids"]
+    row = {f"s{i}_ids_equal": bool(a.shape == b.shape and (a == b).all())}
+    if row[f"s{i}_ids_equal"] and src != "d256_q4_k_m":  # the wide variant has no HF twin
+        for what in ("attn", "probs"):
+            difference = arrays[f"hf_s{i}_{what}"] - arrays[f"{src}_s{i}_{what}"]
+            row[f"s{i}_{what}_maxdiff"] = float(np.abs(difference).max())
+    return row
 
 SURPRISES = {
     "all": [

@@ -122,6 +122,8 @@ def run_llama(llama_python: str, model_path: Path) -> dict:
 
 
 # ------------------------------------------------------------ transformers (venv A)
+# torch and transformers are imported inside the functions below: this same file is the llama.cpp
+# worker, run by venv B's Python, which has neither.
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--llama-python", help="python of the venv with llama-cpp-python")
@@ -135,29 +137,45 @@ def main() -> None:
         return
     if not args.llama_python:
         ap.error("--llama-python is required")
-
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from importlib.metadata import version
-
     import numpy as np
-    import torch
-    import transformers
-    from transformers import AutoModelForCausalLM, AutoTokenizer
 
     model_path = Path(args.model).resolve()
-    folder, name = str(model_path.parent), model_path.name
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-
     llama = run_llama(args.llama_python, model_path)
+    tok, model = load_transformers(model_path)
+    sentences = write_tokens(tok, model_path, llama, out_dir)
+    arrays, report = forward_arrays(tok, model, llama)
+    abl_probs, abl_top = ablation(model, arrays)
+    for k, v in arrays.items():
+        if v.dtype.kind == "f":
+            assert v.dtype == np.float32, k
+    np.savez_compressed(out_dir / "forward.npz", **arrays)
+    print_report(tok, sentences, report, abl_probs, abl_top, out_dir)
 
+
+def load_transformers(model_path: Path):
+    """The GGUF file through transformers: (tokenizer, model), float32, eager attention."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder, name = str(model_path.parent), model_path.name
     torch.set_grad_enabled(False)
     tok = AutoTokenizer.from_pretrained(folder, gguf_file=name)
     model = AutoModelForCausalLM.from_pretrained(
         folder, gguf_file=name, dtype=torch.float32, attn_implementation="eager")
     model.eval()
+    return tok, model
 
-    # ---- tokens.json
+
+def write_tokens(tok, model_path: Path, llama: dict, out_dir: Path) -> list[dict]:
+    """tokens.json: each sentence's ids from both tokenizers, and the tools' versions."""
+    from importlib.metadata import version
+
+    import torch
+    import transformers
+
     sentences = []
     for text, ll in zip(S, llama["sentences"]):
         ids_tf = tok(text, add_special_tokens=False)["input_ids"]
@@ -165,7 +183,7 @@ def main() -> None:
                           "ids_transformers": [int(t) for t in ids_tf],
                           "pieces_llama_cpp": ll["pieces"],
                           "agree": ll["ids"] == [int(t) for t in ids_tf]})
-    tokens = {"model": name,
+    tokens = {"model": model_path.name,
               "sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
               "tools": {"torch": torch.__version__,
                         "transformers": transformers.__version__,
@@ -175,50 +193,65 @@ def main() -> None:
               "sentences": sentences}
     (out_dir / "tokens.json").write_text(
         json.dumps(tokens, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return sentences
 
-    # ---- forward.npz
-    arrays = {}
-    report = []
+
+def forward_arrays(tok, model, llama: dict) -> tuple[dict, list[dict]]:
+    """forward.npz's arrays for the first FORWARD sentences (llama.cpp's ids), and per sentence
+    how transformers' last logits compare with llama.cpp's."""
+    arrays, report = {}, []
     for i in range(FORWARD):
-        ll = llama["sentences"][i]
-        ids = np.array(ll["ids"], dtype=np.int64)
-        out = model(torch.from_numpy(ids)[None], output_attentions=True,
-                    output_hidden_states=True, use_cache=False)
-        last = out.logits[0, -1].float().numpy()
-        sel = np.concatenate([top_k(last, TOP_LOGITS), np.array(GRID)]).astype(np.int64)
-        probs = softmax64(last)
-        top10 = top_k(probs, 10).astype(np.int64)
-        p = f"s{i}_"
-        arrays[p + "ids"] = ids
-        arrays[p + "last_logits_ids"] = sel
-        arrays[p + "last_logits"] = last[sel].astype(np.float32)
-        arrays[p + "top10_ids"] = top10
-        arrays[p + "top10_probs"] = probs[top10].astype(np.float32)
-        for layer in LAYERS_ATTN:
-            arrays[p + f"attn_l{layer}"] = out.attentions[layer][0].float().numpy()
-        for layer in LAYERS_HIDDEN:
-            arrays[p + f"hidden_l{layer}"] = out.hidden_states[layer][0].float().numpy()
-        arrays[p + "llama_top10_ids"] = np.array(ll["top10_ids"], dtype=np.int64)
-        arrays[p + "llama_top10_logits"] = np.array(ll["top10_logits"], dtype=np.float32)
+        report.append({"sentence": i, **sentence_forward(tok, model, llama["sentences"][i], f"s{i}_", arrays)})
+    return arrays, report
 
-        ll_last = np.array(ll["last_logits"], dtype=np.float32)
-        ll_probs = softmax64(ll_last)
-        both = np.union1d(top10, arrays[p + "llama_top10_ids"])
-        report.append({
-            "sentence": i, "n": int(len(ids)),
-            "transformers_top5": [(int(t), tok.convert_ids_to_tokens(int(t)),
-                                   tok.decode([int(t)]), round(float(probs[t]), 4))
-                                  for t in top10[:5]],
-            "llama_top5": [(t, piece, round(float(ll_probs[t]), 4)) for t, piece
-                           in zip(ll["top10_ids"][:5], ll["top10_pieces"][:5])],
-            "max_abs_diff_top10_logits_union": float(np.abs(last[both] - ll_last[both]).max()),
-            "max_abs_diff_llama_top10": float(np.abs(
-                last[arrays[p + "llama_top10_ids"]] - arrays[p + "llama_top10_logits"]).max()),
-            "max_abs_diff_all_logits": float(np.abs(last - ll_last).max()),
-            "same_top10_order": bool((top10 == arrays[p + "llama_top10_ids"]).all()),
-        })
 
-    # ---- ablation: head 2 of layer 3 zeroed before o_proj, sentence 0
+def sentence_forward(tok, model, ll: dict, p: str, arrays: dict) -> dict:
+    import numpy as np
+    import torch
+
+    ids = np.array(ll["ids"], dtype=np.int64)
+    out = model(torch.from_numpy(ids)[None], output_attentions=True,
+                output_hidden_states=True, use_cache=False)
+    last = out.logits[0, -1].float().numpy()
+    sel = np.concatenate([top_k(last, TOP_LOGITS), np.array(GRID)]).astype(np.int64)
+    probs = softmax64(last)
+    top10 = top_k(probs, 10).astype(np.int64)
+    arrays[p + "ids"] = ids
+    arrays[p + "last_logits_ids"] = sel
+    arrays[p + "last_logits"] = last[sel].astype(np.float32)
+    arrays[p + "top10_ids"] = top10
+    arrays[p + "top10_probs"] = probs[top10].astype(np.float32)
+    for layer in LAYERS_ATTN:
+        arrays[p + f"attn_l{layer}"] = out.attentions[layer][0].float().numpy()
+    for layer in LAYERS_HIDDEN:
+        arrays[p + f"hidden_l{layer}"] = out.hidden_states[layer][0].float().numpy()
+    arrays[p + "llama_top10_ids"] = np.array(ll["top10_ids"], dtype=np.int64)
+    arrays[p + "llama_top10_logits"] = np.array(ll["top10_logits"], dtype=np.float32)
+
+    ll_last = np.array(ll["last_logits"], dtype=np.float32)
+    ll_probs = softmax64(ll_last)
+    both = np.union1d(top10, arrays[p + "llama_top10_ids"])
+    return {
+        "n": int(len(ids)),
+        "transformers_top5": [(int(t), tok.convert_ids_to_tokens(int(t)),
+                               tok.decode([int(t)]), round(float(probs[t]), 4))
+                              for t in top10[:5]],
+        "llama_top5": [(t, piece, round(float(ll_probs[t]), 4)) for t, piece
+                       in zip(ll["top10_ids"][:5], ll["top10_pieces"][:5])],
+        "max_abs_diff_top10_logits_union": float(np.abs(last[both] - ll_last[both]).max()),
+        "max_abs_diff_llama_top10": float(np.abs(
+            last[arrays[p + "llama_top10_ids"]] - arrays[p + "llama_top10_logits"]).max()),
+        "max_abs_diff_all_logits": float(np.abs(last - ll_last).max()),
+        "same_top10_order": bool((top10 == arrays[p + "llama_top10_ids"]).all()),
+    }
+
+
+def ablation(model, arrays: dict):
+    """Sentence 0 with ABLATE's head zeroed before o_proj: its top 10 into `arrays`;
+    (the probabilities, the top 10 ids)."""
+    import numpy as np
+    import torch
+
     layer, head = ABLATE
 
     def zero_head(module, inputs):
@@ -239,13 +272,10 @@ def main() -> None:
     # sanity: without the hook the model gives the stored numbers again
     again = model(ids0, use_cache=False).logits[0, -1].float().numpy()
     assert np.array_equal(top_k(softmax64(again), 10), arrays["s0_top10_ids"])
+    return abl_probs, abl_top
 
-    for k, v in arrays.items():
-        if v.dtype.kind == "f":
-            assert v.dtype == np.float32, k
-    np.savez_compressed(out_dir / "forward.npz", **arrays)
 
-    # ---- report
+def print_report(tok, sentences, report, abl_probs, abl_top, out_dir: Path) -> None:
     print("tokenizers agree on every sentence:", all(s["agree"] for s in sentences))
     for s in sentences:
         if not s["agree"]:
@@ -258,7 +288,6 @@ def main() -> None:
                                    for t in abl_top[:5]])
     for f in sorted(out_dir.iterdir()):
         print(f"{f.name}: {f.stat().st_size} bytes")
-
 
 if __name__ == "__main__":
     main()

@@ -7,8 +7,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from ..common.i18n import tr
+from ...core import lm
+from ...core.io import load_scenario
+from ...core.presets import load_preset
+from ...core.scenario import with_projection_options
+from ..common.i18n import current_language, tr
 from ..state.files import FILE_FILTER, fill_with_presets, resolve
+from .dialog import CompareDialog, retitled
 
 if TYPE_CHECKING:
     from ...core.scenario import Scenario
@@ -69,7 +74,6 @@ class CompareController:
     def compare_with_file(self):
         path, _ = QFileDialog.getOpenFileName(self.shell.dialog_parent(), tr("Compare with"), "", FILE_FILTER)
         if path:
-            from ...core.io import load_scenario
             self.compare_with(lambda: load_scenario(path))  # read off the GUI thread
 
     def ask_layer(self):
@@ -83,8 +87,6 @@ class CompareController:
 
     def compare_layer(self, layer: int) -> None:
         """The layer shown now (A) beside another layer of the same model (B), B − A per head."""
-        from ...core import lm
-        from ...core.io import load_scenario
         s, path = self.document.scenario, self.document.path
         if s.live is not None:
             self.runner.when_ready(lambda result: self.compare_with(lambda: lm.another_layer(s, result, layer)))
@@ -99,8 +101,6 @@ class CompareController:
     def present_pair(self, turn: int):
         """The presented compare (C, `turn` presses in): a CompareDialog to lend to the stage, not a
         window of its own, so the presentation's keys keep working; its hint says what C shows next."""
-        from ...core.presets import load_preset
-        from ..common.i18n import current_language
         pairs = presented_pairs(self.document.source)
         a_id, b_id = pairs[turn % len(pairs)]
         lang = current_language()
@@ -114,7 +114,6 @@ class CompareController:
 
     def present_with(self, b):
         """A lesson's comparison: the window's scenario beside `b`, for the stage."""
-        from .dialog import retitled
         a = self.document.scenario
         compared = Compared(a, self.document.source, b, None, own=True)
         a, b = (retitled(a), retitled(b)) if a.projection is not None and b.projection is not None else (a, b)
@@ -143,7 +142,6 @@ class CompareController:
         return tr("C: the next pair ({0}) · Esc: back").format(named)
 
     def _dialog(self, a, b):
-        from .dialog import CompareDialog
         dialog = CompareDialog(a, b, self.view, self.shell.dialog_parent())
         dialog.failed.connect(lambda message: self.shell.warn(tr("Cannot open"), message))
         return dialog
@@ -168,7 +166,6 @@ class CompareController:
 def _positioned(s, positions: str | None):
     if s.projection is None or positions is None or s.projection.positions == positions:
         return s
-    from ...core.scenario import with_projection_options
     return with_projection_options(s, positions=positions)
 
 
@@ -176,6 +173,4 @@ def _with_positions_of(a, b):
     """B with A's positions when both are a layer: the teacher may have turned RoPE on in the window."""
     if a.projection is None or b.projection is None or a.projection.positions == b.projection.positions:
         return b
-    from ...core.scenario import with_projection_options
-    from .dialog import retitled
     return retitled(with_projection_options(b, positions=a.projection.positions))

@@ -39,7 +39,7 @@ from ...core.formats.document import scenario_to_dict
 from ...core.lessons import SUFFIX, Bilingual, Lesson, Ref, Scene, SceneSettings, save
 from ...core.lessons.builtin import is_builtin
 from ...core.lessons.model import MAX_TEXT as MAX_MODEL_TEXT
-from ...core.lessons.open import LessonError, scene_opened
+from ...core.lessons.open import LessonError, LessonProblem, applied, scene_opened
 from ...core.lessons.scene import LANGUAGES, MODEL_VIEWS, STEP_VIEWS, Question
 from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.paths import resource
@@ -93,7 +93,6 @@ def window_settings(s) -> SceneSettings:
 def preset_shown(source: str | None, s, settings: SceneSettings) -> tuple[str, str] | None:
     """(preset id, its language's version) when the window shows that preset as it opens with the scene's
     settings applied; None when it was edited, or is a file's."""
-    from ...core.lessons.open import LessonProblem, applied
     preset_id = source[len("preset:"):] if source and source.startswith("preset:") else None
     lang = preset_id and version_open(preset_id, s)
     if lang is None:

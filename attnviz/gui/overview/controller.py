@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from shiboken6 import isValid
 
-from ...core.io import holds_layers
+from ...core import lm
+from ...core.files import stamp
+from ...core.io import holds_layers, load_scenario
+from ...core.lm import same_edits
 from ...core.messages import QT_TR_NOOP
-from ...core.scenario import ScenarioError
+from ...core.scenario import ScenarioError, same_scenario
+from ...core.summary import kv_groups
+from .dialog import OverviewDialog
 
 
 class OverviewController:
@@ -23,9 +28,6 @@ class OverviewController:
     def open(self) -> None:
         """Every layer × head of what is open: a model's file (each layer read from the file, the
         one shown with its edits), the real model's run, or the one layer of a scenario."""
-        from ...core import lm
-        from ...core.files import stamp
-        from ...core.io import load_scenario
         d, s = self.document, self.document.scenario
         if s.live is not None:
             self.runner.when_ready(lambda result: self._open(
@@ -48,8 +50,6 @@ class OverviewController:
         self._open(s, count, scenario_of)
 
     def _open(self, s, count: int, scenario_of):
-        from ...core.summary import kv_groups
-        from .dialog import OverviewDialog
         dialog = self.dialog
         if dialog is not None:  # one overview at a time: the open one gathers again (Refresh)
             dialog.gather(s, count, scenario_of, kv_groups(s))
@@ -91,8 +91,6 @@ class OverviewController:
         undone, they are current again."""
         if self.dialog is None or not isValid(self.document.undo_stack):  # a window being deleted clears its stack
             return
-        from ...core.lm import same_edits
-        from ...core.scenario import same_scenario
         (then, then_file), (now, now_file) = self._basis, self._numbers()
         if now.live is not None:  # any layer shown, with the same changes to the model
             current = then.live is not None and same_edits(then.live, now.live)

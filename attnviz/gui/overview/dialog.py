@@ -44,10 +44,12 @@ from ..common.background import BackgroundDialog
 from ..common.cells import NumberItem
 from ..common.i18n import Retranslated, describe, tr
 from ..export.figure import BACKGROUND, COLORBAR_WIDTH, FOREGROUND, MARGIN
+from ..export.files import export_figure
 from ..heads.heatmap import HeatmapData, HeatmapPainter, _argb, coloured, paint_colorbar, pixel_image
 from ..look import colormaps
 from ..look.fonts import figure_font, figure_font_like, presented, weighted
 from ..maths.sizing import fit_children, pixels
+from ..research.dialog import type_name
 
 THUMB = 56            # a thumbnail's side, in logical pixels (presenting, as large as the screen allows)
 PRESENTED_THUMB = 36  # presenting, smaller still rather than scroll: a whole model on one screen
@@ -378,7 +380,6 @@ def head_tip(summary: ModelSummary, layer: int, head: int, kinds=()) -> str:
     names = stat_names()
     lines = [tr("layer {0}, head {1}").format(layer, head)]
     if kinds:
-        from ..research.dialog import type_name
         lines.append(tr("Head type: {0}").format(tr(", ").join(type_name(kind) for kind in kinds)))
     lines += [f"{names[key]}: {fmt(value, 3, fixed=True)}" for key, value in zip(STATS, values)]
     return "\n".join(lines)
@@ -835,7 +836,6 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         self.canvas.update()
 
     def export_dialog(self) -> None:
-        from ..export.files import export_figure
         path, _ = QFileDialog.getSaveFileName(self, tr("Export the overview"), "overview.png",
                                               tr("Images (*.png *.svg *.pdf)"))
         if path:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from shiboken6 import isValid
 
+from ...core import lm
+from .dialog import WorkbenchDialog
+
 
 class ResearchController:
     def __init__(self, document, shell, runner, maybe_save):
@@ -11,7 +14,6 @@ class ResearchController:
         self.dialog = None
 
     def open(self, tab: str = "patch") -> None:
-        from .dialog import WorkbenchDialog
         if self.dialog is None or not isValid(self.dialog):
             live = self.document.scenario.live
             self.dialog = WorkbenchDialog(self._model, live.text if live is not None else None,
@@ -28,7 +30,6 @@ class ResearchController:
     def _show(self, model, encoded, result, baseline, layer: int, head: int) -> None:
         """A patch or an ablation (or a head to look at) from the workbench, live in the window:
         its layer's heads, the next token before → after; edits go on from there."""
-        from ...core import lm
         if not self.maybe_save():
             return
         source = self.runner.source if model is self.runner.model else None

@@ -31,7 +31,7 @@ from ...core.research import attribution, continuation, head_types, lens, patch,
 from ...core.research.answer import one_token
 from ..common.background import BackgroundDialog
 from ..common.cells import NumberItem
-from ..common.i18n import Retranslated, tr
+from ..common.i18n import Retranslated, describe, tr
 from ..look import colormaps
 from .map import LayerMap
 
@@ -265,7 +265,6 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         getattr(self, f"{self.working_tab}_summary").setText(message)
 
     def _say(self, tab: str, error) -> None:
-        from ..common.i18n import describe
         getattr(self, f"{tab}_summary").setText(describe(error))
 
     # ------------------------------------------------------------- results

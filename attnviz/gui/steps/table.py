@@ -35,7 +35,7 @@ from ...core.explain import (
 from ...core.scenario import head_is_given, head_is_off
 from ..common import roles
 from ..common.asked import Asked
-from ..common.i18n import Retranslated, head_label, tr
+from ..common.i18n import Retranslated, current_language, head_label, tr
 from ..common.lazy import NextTurn
 from ..common.markup import rich
 from ..look import colormaps
@@ -445,7 +445,6 @@ class StepView(Retranslated, QWidget):
         self.refresh()
 
     def refresh(self):
-        from ..common.i18n import current_language
         d = self.document
         numbers = self.model.numbers()
         decimals = numbers.decimals  # the table's own: worked out once per edit

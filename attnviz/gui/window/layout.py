@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ..common.i18n import tr
 from ..heads.view import QWIDGETSIZE_MAX, HeadsView
+from ..layer.view import LayerView
 from ..maths.dock import MathsPanel
 from ..model.next_token import NextTokenView
 from ..steps.table import StepView
@@ -122,7 +123,6 @@ class Parts:
         s, window = self.document.scenario, self.window
         layered = s.projection is not None
         if layered and self.pipeline is None:
-            from ..layer.view import LayerView
             self.pipeline = LayerView(self.document, self.report)
             self.pipeline_dock.setWidget(self.pipeline)
         if self.presenting:  # the presentation keeps its layout; the desk is laid out for it on leaving
