@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.explain import fmt
+from ...core.research.head_types import head_types
 from ...core.scenario import ScenarioError
 from ...core.summary import (
     MAX_ROLLOUT,
@@ -669,7 +670,6 @@ class OverviewDialog(Retranslated, BackgroundDialog):
         summary = summarise(first.tokens, counted(), layers, rollout=rollout_fits(layers, first.n))
         if first.live is None:
             return summary, {}
-        from ...core.research.head_types import head_types  # a real model's: measured on its own sequence
         return summary, head_types(first.live.model, progress=lambda *_: step(layers, layers)).strong()
 
     def progress_text(self, done: int, total: int) -> str:
