@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .files import FileProblem, open_regular, os_problem, problem, regular_file
-from .messages import QT_TR_NOOP
+from .messages import QT_TR_NOOP, quoted
 from .quants import OWN
 
 MAGIC = b"GGUF"
@@ -331,7 +331,7 @@ class GGUF:
             tensors[name] = TensorInfo(name, shape, self._scalar("<I"), self._scalar("<Q"))
         alignment = self._value(fields["general.alignment"]) if "general.alignment" in fields else ALIGNMENT
         if not isinstance(alignment, int) or isinstance(alignment, bool) or not 1 <= alignment <= 4096:
-            raise problem(self.path, QT_TR_NOOP("has an alignment of {0!r}"), alignment)
+            raise problem(self.path, QT_TR_NOOP("has an alignment of {0}"), quoted(alignment))
         data = -(-self._at // alignment) * alignment
         for t in tensors.values():
             if t.kind in TYPES and (t.size % TYPES[t.kind].per_block or data + t.offset + t.nbytes > len(self._map)):

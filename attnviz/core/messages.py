@@ -6,9 +6,22 @@ window translates the template and fills in the values (gui.i18n.describe).
 """
 from __future__ import annotations
 
+import reprlib
+
+_REPR = reprlib.Repr()  # Python 3.11's takes no arguments
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 2, 4, 4, 4
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = 40
+
 
 def QT_TR_NOOP(template: str) -> str:  # noqa: N802 (the name lupdate looks for)
     return template
+
+
+def quoted(value, most: int = 40) -> str:
+    """`value` as a message quotes it: its repr in at most `most` characters (a 1 MB text or a list of
+    a million items in a file is not echoed whole, nor made into a text first)."""
+    text = _REPR.repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 class Phrase:

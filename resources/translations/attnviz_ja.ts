@@ -3086,8 +3086,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} が {1} 次元です</translation>
     </message>
     <message>
-        <source>has an alignment of {0!r}</source>
-        <translation>アラインメントが {0!r} です</translation>
+        <source>has an alignment of {0}</source>
+        <translation>アラインメントが {0} です</translation>
     </message>
     <message>
         <source>tensor {0} of shape {1} does not fit the file</source>
@@ -3134,6 +3134,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>内蔵モデルがインストールされていません。&apos;{0}&apos; でインストールしてください</translation>
     </message>
     <message>
+        <source>give a model&apos;s id, a GGUF file or a model folder, not an empty text</source>
+        <translation>モデルの ID、GGUF ファイル、またはモデルのフォルダを指定してください（空のテキストは使えません）</translation>
+    </message>
+    <message>
         <source>{0} is neither a model file or folder nor the id of a model `attnviz models` lists</source>
         <translation>{0} はモデルのファイルやフォルダでも、`attnviz models` が示すモデルの ID でもありません</translation>
     </message>
@@ -3150,10 +3154,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} が 1 つの値ではなくリストです</translation>
     </message>
     <message>
-        <source>its {0} is {1!r}, not a positive number</source>
-        <translation>{0} が正の数ではなく {1!r} です</translation>
-    </message>
-    <message>
         <source>has no {0}: not a model AttnViz can run</source>
         <translation>{0} がありません: AttnViz が動かせるモデルではありません</translation>
     </message>
@@ -3164,6 +3164,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its keys and values have different lengths: AttnViz shows heads whose q, k and v are alike</source>
         <translation>キーとバリューの長さが違います: AttnViz が表示できるのは q, k, v の長さがそろったヘッドです</translation>
+    </message>
+    <message>
+        <source>its RoPE turns {0} of each head&apos;s {1} dimensions: AttnViz turns them all</source>
+        <translation>RoPE が各ヘッドの {1} 次元のうち {0} 次元だけを回転させます: AttnViz はすべての次元を回転させます</translation>
     </message>
     <message>
         <source>stretches RoPE ({0} scaling), which AttnViz does not do</source>
@@ -4162,8 +4166,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>safetensors ファイルを読めません ({0})</translation>
     </message>
     <message>
-        <source>holds values that are not numbers (NaN or infinity): the file is damaged</source>
-        <translation>数ではない値 (NaN や無限大) が入っています: ファイルが壊れています</translation>
+        <source>its {0} is {1}, not a positive number</source>
+        <translation>{0} が {1} です（正の数である必要があります）</translation>
     </message>
     <message>
         <source>its rope_scaling&apos;s high_freq_factor ({0}) must be larger than its low_freq_factor ({1})</source>
@@ -4292,6 +4296,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the weight on the current token and the two before it</source>
         <translation>今のトークンとその前の 2 つへの重み</translation>
+    </message>
+    <message>
+        <source>length: this model has {1} ordinary tokens, too few for {0} different ones; give at most {1}</source>
+        <translation>length：このモデルの通常のトークンは {1} 個しかなく、異なる {0} 個を選べません。{1} 以下にしてください</translation>
     </message>
     <message>
         <source>length: {0} random tokens read twice are more than this model reads; give at most {1}</source>

@@ -52,6 +52,23 @@ def test_a_folder_in_the_hugging_face_cache_of_an_unknown_family_is_not_listed(c
     assert "mamba" not in listed(capsys)
 
 
+@pytest.mark.parametrize("kind", [["llama"], {"llama": 1}, 7])
+def test_a_cached_folder_whose_model_type_is_no_text_is_passed_over_by_the_list_and_by_an_id(capsys, tmp_path, kind):
+    snapshot = tmp_path / "hub" / "models--org--odd" / "snapshots" / "abc"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(json.dumps({"model_type": kind}))
+    assert "odd" not in listed(capsys)
+    assert main(["model", "hi", "--model", "nosuchid"]) == 2  # an id is looked up in the list
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "attnviz: error: nosuchid is neither a model file or folder nor the id of a model `attnviz models` lists"]
+
+
+def test_an_empty_model_is_refused_not_read_as_the_current_folder(capsys):
+    assert main(["model", "hi", "--model", ""]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "attnviz: error: give a model's id, a GGUF file or a model folder, not an empty text"]
+
+
 def test_a_folder_of_a_family_attnviz_does_not_know_exits_2_with_one_line(capsys, tmp_path):
     folder = tmp_path / "mamba"
     folder.mkdir()

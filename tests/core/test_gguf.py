@@ -105,7 +105,7 @@ def test_a_hostile_gguf_is_refused_with_its_reason_before_its_vocabulary_or_weig
     monkeypatch.setattr(gguf, "dequantize", lambda *a: built.append("weights") or real_dequantize(*a))
     with pytest.raises(FileProblem) as refused:
         lm.load(hostile / f"{i}.gguf")
-    assert gguf_writer.HOSTILE[name][1] in str(refused.value)
+    assert gguf_writer.HOSTILE[name][1] in str(refused.value) and len(str(refused.value)) < 300  # no value echoed whole
     assert built == [] or (name in gguf_writer.READS_TEXTS and set(built) == {"texts"})
 
 

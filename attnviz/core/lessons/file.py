@@ -24,7 +24,7 @@ from ..files import atomic_write, problem, read_limited, regular_file
 from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
 from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
 from ..lm import check_text
-from ..messages import QT_TR_NOOP, AttnVizError, Phrase
+from ..messages import QT_TR_NOOP, AttnVizError, Phrase, quoted
 from ..numbers import MAX_ABS, RANGE_TEXT
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
 from ..text import code_point, first_control, looks_empty
@@ -169,7 +169,7 @@ def _header(document) -> tuple:
         raise LessonError(QT_TR_NOOP("not an AttnViz lesson (it needs \"format\": \"{0}\")"), FORMAT_NAME)
     version = document.get("version")
     if not _is_whole(version) or version < 1:
-        raise LessonError(QT_TR_NOOP("\"version\" must be a whole number, not {0}"), _short(version))
+        raise LessonError(QT_TR_NOOP("\"version\" must be a whole number, not {0}"), quoted(version))
     if version > FORMAT_VERSION:
         raise LessonError(QT_TR_NOOP("written by a newer AttnViz (lesson format version {0}); this version reads up "
                                      "to version {1}"), version, FORMAT_VERSION)
@@ -178,7 +178,7 @@ def _header(document) -> tuple:
     if not (isinstance(lesson_id, str) and 0 < len(lesson_id) <= MAX_ID_LENGTH and lesson_id.isascii()
             and lesson_id[0].isalnum() and all(c.isalnum() or c in "-_" for c in lesson_id)):
         raise LessonError(QT_TR_NOOP("\"id\" must be a name of letters, digits, - and _ (at most {0}), not {1}"),
-                          MAX_ID_LENGTH, _short(lesson_id))
+                          MAX_ID_LENGTH, quoted(lesson_id))
     title = _bilingual_text(document.get("title"), "title", MAX_TITLE_LENGTH)
     scenes = document.get("scenes")
     if not isinstance(scenes, list) or not scenes:
@@ -198,7 +198,7 @@ def _scene(entry, strict: bool = False) -> Scene:
     view, compare = _view(entry)
     head = entry.get("head", 0)
     if not _is_whole(head):
-        raise LessonProblem(QT_TR_NOOP("\"head\" must be a head number (0, 1, ...), not {0}"), _short(head))
+        raise LessonProblem(QT_TR_NOOP("\"head\" must be a head number (0, 1, ...), not {0}"), quoted(head))
     step = _step(entry.get("step"), view)
     scenario = _ref(entry["scenario"], "scenario")
     layer, off = _model_part(entry, scenario, view)
@@ -219,7 +219,7 @@ def _view(entry: dict) -> tuple:
     """(the view, the other scenario of a comparison or None)."""
     view = entry.get("view", "head")
     if view not in VIEWS:
-        raise LessonProblem(QT_TR_NOOP("unknown view {0} (the views are: {1})"), _short(view), ", ".join(VIEWS))
+        raise LessonProblem(QT_TR_NOOP("unknown view {0} (the views are: {1})"), quoted(view), ", ".join(VIEWS))
     compare = entry.get("compare")
     if (view == "compare") != (compare is not None):
         raise LessonProblem(QT_TR_NOOP("the view \"compare\" needs \"compare\" (the other scenario), and only it "
@@ -233,7 +233,7 @@ def _step(step, view: str):
         return None
     if not _is_whole(step) or step not in STEPS:
         raise LessonProblem(QT_TR_NOOP("\"step\" must be a guided step from {0} to {1}, not {2}"),
-                            STEPS[0], STEPS[-1], _short(step))
+                            STEPS[0], STEPS[-1], quoted(step))
     if view not in STEP_VIEWS:
         raise LessonProblem(QT_TR_NOOP("the view {0} shows no guided step (those that do: {1})"), view,
                             ", ".join(STEP_VIEWS))
@@ -274,12 +274,12 @@ def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:
                                        "mask and scale are its own)"))
     layer = entry.get("layer", 0)
     if not _is_whole(layer) or not 0 <= layer < MAX_LAYERS:
-        raise LessonProblem(QT_TR_NOOP("\"layer\" must be a layer number (0, 1, ...), not {0}"), _short(layer))
+        raise LessonProblem(QT_TR_NOOP("\"layer\" must be a layer number (0, 1, ...), not {0}"), quoted(layer))
     off = entry.get("off", [])
     if not isinstance(off, list) or len(off) > MAX_LAYERS * MAX_HEADS or not all(
             isinstance(h, str) and re.fullmatch(r"[0-9]{1,3}\.[0-9]{1,3}", h) for h in off):
         raise LessonProblem(QT_TR_NOOP("\"off\" must list heads as \"LAYER.HEAD\" texts, such as [\"1.4\"], "
-                                       "not {0}"), _short(off))
+                                       "not {0}"), quoted(off))
     pairs = tuple(sorted({tuple(int(p) for p in h.split(".")) for h in off}))
     if len(pairs) != len(off):
         raise LessonProblem(QT_TR_NOOP("\"off\" names a head twice"))
@@ -326,7 +326,7 @@ def _move_q(value, view: str, scenario: Ref) -> tuple[float, ...] | None:
             and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and abs(x) <= MAX_ABS
                     for x in value)):
         raise LessonProblem(QT_TR_NOOP("\"move_q\" must be a list of numbers {0} (the query's q), not {1}"),
-                            RANGE_TEXT, _short(value))
+                            RANGE_TEXT, quoted(value))
     if view not in MOVE_VIEWS or scenario.kind == "model":
         raise LessonProblem(QT_TR_NOOP("\"move_q\" moves a toy scenario's q where the class watches it: the view must "
                                        "be one of {0}"), ", ".join(MOVE_VIEWS))
@@ -341,7 +341,7 @@ def _query(value) -> Bilingual | None:
     if isinstance(value, dict) and set(value) == set(LANGUAGES) and all(_is_whole(v) for v in value.values()):
         return Bilingual(value["ja"], value["en"])
     raise LessonProblem(QT_TR_NOOP("\"query\" must be a token position (0, 1, ...), or one per language "
-                                   "({{\"ja\": 8, \"en\": 6}}), not {0}"), _short(value))
+                                   "({{\"ja\": 8, \"en\": 6}}), not {0}"), quoted(value))
 
 
 def _settings(entry) -> SceneSettings:
@@ -350,17 +350,17 @@ def _settings(entry) -> SceneSettings:
     _known_keys(entry, SETTINGS_KEYS, Phrase(QT_TR_NOOP("settings")))
     for key in ("causal", "scale", "layer_norm"):
         if key in entry and not isinstance(entry[key], bool):
-            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be true or false, not {1}"), key, _short(entry[key]))
+            raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be true or false, not {1}"), key, quoted(entry[key]))
     t = entry.get("temperature")
     low, high = TEMPERATURE_RANGE
     if t is not None and not (isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
                               and low <= t <= high):
         raise LessonProblem(QT_TR_NOOP("settings: \"temperature\" must be a number from {0:g} to {1:g}, not {2}"),
-                            low, high, _short(t))
+                            low, high, quoted(t))
     for key, allowed in (("colour_scale", COLOUR_SCALES), ("positions", POSITIONS), ("scores_times", SCORES_TIMES)):
         if key in entry and (entry[key] not in allowed or isinstance(entry[key], (bool, float))):
             raise LessonProblem(QT_TR_NOOP("settings: \"{0}\" must be one of {1}, not {2}"), key,
-                                ", ".join(map(str, allowed)), _short(entry[key]))
+                                ", ".join(map(str, allowed)), quoted(entry[key]))
     return SceneSettings(entry.get("causal"), entry.get("scale"), None if t is None else float(t),
                          entry.get("colour_scale"), entry.get("positions"), entry.get("layer_norm"),
                          entry.get("scores_times"))
@@ -374,7 +374,7 @@ def _question(entry) -> Question | None:
     _known_keys(entry, QUESTION_KEYS, Phrase(QT_TR_NOOP("the question")))
     if entry.get("hide") not in HIDES:
         raise LessonProblem(QT_TR_NOOP("question: \"hide\" must be one of {0}, not {1}"), ", ".join(HIDES),
-                            _short(entry.get("hide")))
+                            quoted(entry.get("hide")))
     why = entry.get("why")
     return Question(entry["hide"], _bilingual_text(entry.get("text"), "question", MAX_TEXT_LENGTH, multiline=True),
                     Bilingual("", "") if why is None else _bilingual_text(why, "why", MAX_TEXT_LENGTH, multiline=True))
@@ -408,7 +408,7 @@ def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bi
 def _known_keys(entry: dict, keys: tuple, where: Phrase) -> None:
     unknown = [k for k in entry if k not in keys]
     if unknown:
-        raise LessonProblem(QT_TR_NOOP("{0}: unknown key {1} (the keys are: {2})"), where, _short(unknown[0]),
+        raise LessonProblem(QT_TR_NOOP("{0}: unknown key {1} (the keys are: {2})"), where, quoted(unknown[0]),
                             ", ".join(keys))
 
 
@@ -416,9 +416,6 @@ def _is_whole(x) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _short(x) -> str:
-    text = repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---------------------------------------------------------------- writing

@@ -364,7 +364,8 @@ def hf_cache() -> list[str]:
                 config = json.loads(read_limited(snapshot / "config.json", hf_folder.MAX_CONFIG_BYTES))
             except (OSError, ValueError, FileProblem):
                 continue
-            if isinstance(config, dict) and config.get("model_type") in hf_folder.MODEL_TYPES:
+            kind = config.get("model_type") if isinstance(config, dict) else None
+            if isinstance(kind, str) and kind in hf_folder.MODEL_TYPES:
                 found.append(str(snapshot))
     return found
 
@@ -386,6 +387,8 @@ def resolve(source) -> Path:
         return path
     if source == GEMMA_ID:
         return gemma_path()
+    if str(source) == "":  # Path("") is the current folder
+        raise ModelError(QT_TR_NOOP("give a model's id, a GGUF file or a model folder, not an empty text"))
     path = Path(source)
     if os.path.lexists(path) or path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
         return path

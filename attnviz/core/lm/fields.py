@@ -9,11 +9,12 @@ does not read are not looked at.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..files import problem
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, quoted
 
 
 class Kind(Protocol):
@@ -56,10 +57,10 @@ class Flag:
 
 @dataclass(frozen=True)
 class Positive:
-    """A number above 0 and finite."""
+    """A number above 0 and finite, as a float too (a JSON integer of 400 digits is not)."""
 
     def wrong(self, value) -> bool:
-        return not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf
+        return not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= sys.float_info.max
 
     def says(self) -> str:
         return "a positive number"
@@ -240,9 +241,11 @@ class TextOrObject:
 
 
 WHOLE, SIZE = Whole(), Whole(1, 1 << 24)
-ROPE = Object({"rope_type": Text(64), "type": Text(64), "rope_theta": Positive(), "factor": Positive(),
+ROPE_FIELDS = {"rope_type": Text(64), "type": Text(64), "rope_theta": Positive(), "factor": Positive(),
                "low_freq_factor": Positive(), "high_freq_factor": Positive(),
-               "original_max_position_embeddings": WHOLE})
+               "original_max_position_embeddings": WHOLE}
+# transformers 5 writes Gemma 3's per layer type: rope_parameters.full_attention.rope_theta
+ROPE = Object({**ROPE_FIELDS, **{kind: Object(ROPE_FIELDS) for kind in ("full_attention", "sliding_attention")}})
 CONFIG = {
     "model_type": Text(64), "vocab_size": SIZE,
     "hidden_size": SIZE, "n_embd": SIZE, "num_attention_heads": SIZE, "n_head": SIZE,
@@ -296,7 +299,7 @@ def check(path, document: dict, fields: dict, within: str = "") -> None:
             continue
         name = within + key
         if kind.wrong(value):
-            raise problem(path, QT_TR_NOOP("its {0} is {1}, not {2}"), name, _shown(value), kind.says())
+            raise problem(path, QT_TR_NOOP("its {0} is {1}, not {2}"), name, shown(value), kind.says())
         if isinstance(kind, Object):
             check(path, value, kind.fields, name + ".")
 
@@ -317,7 +320,6 @@ def _one(g, key: str) -> bool:
     return field is not None
 
 
-def _shown(value) -> str:
-    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__.replace("dict", "an object") \
-        .replace("list", "a list")
-    return text if len(text) <= 40 else text[:37] + "..."
+def shown(value) -> str:
+    """`value` as a message quotes it, a list or an object by its kind."""
+    return "an object" if isinstance(value, dict) else "a list" if isinstance(value, list) else quoted(value)

@@ -106,6 +106,9 @@ def _config(g: GGUF) -> Config:
     if size("attention.value_length", d_head) != d_head:
         raise problem(g.path, QT_TR_NOOP("its keys and values have different lengths: AttnViz shows heads "
                                          "whose q, k and v are alike"))
+    if family.ROPE and size("rope.dimension_count", d_head) != d_head:  # llama.cpp too refuses it for a llama
+        raise problem(g.path, QT_TR_NOOP("its RoPE turns {0} of each head's {1} dimensions: AttnViz turns them all"),
+                      size("rope.dimension_count"), d_head)
     n_layers = size("block_count")
     scaling = _setting(g, f"{arch}.rope.scaling.type", "none")
     if scaling not in ("none", None):

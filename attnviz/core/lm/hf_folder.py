@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -127,7 +128,7 @@ class _Tensors:
                 f = safe_open(str(path), framework="numpy")
                 self.files.append(f)
                 for key in f.keys():
-                    self.where[key.removeprefix("transformer.")] = (f, key)
+                    self.where[key.removeprefix("transformer.")] = (f, key, path)
         except FileProblem:
             self.close()
             raise
@@ -140,24 +141,26 @@ class _Tensors:
         return name in self.where
 
     def shape(self, name: str) -> tuple[int, ...]:
-        f, key = self.where[name]
+        f, key, _ = self.where[name]
         return tuple(f.get_slice(key).get_shape())
 
     def dtype(self, name: str) -> str:
-        f, key = self.where[name]
+        f, key, _ = self.where[name]
         return f.get_slice(key).get_dtype()
 
     def get(self, name: str) -> np.ndarray:
         """float32; bfloat16 (which numpy has not) widened from its bits."""
-        f, key = self.where[name]
+        f, key, path = self.where[name]
         kind = self.dtype(name)
         if kind == "BF16":
             bits = f.get_slice(key)[:]  # the numpy side hands bfloat16 over as raw 16-bit words
             values = (np.asarray(bits).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
         else:
-            values = f.get_tensor(key).astype(np.float32, copy=False)  # float32 files: no second copy
+            with np.errstate(over="ignore", invalid="ignore"):  # what overflows float32 is refused just below
+                values = f.get_tensor(key).astype(np.float32, copy=False)  # float32 files: no second copy
         if not np.isfinite(values).all():
-            raise problem(name, QT_TR_NOOP("holds values that are not numbers (NaN or infinity): the file is damaged"))
+            raise problem(path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
+                                           "file is damaged or not a model"), name)
         return values
 
     def close(self) -> None:
@@ -176,8 +179,9 @@ def _number(folder: Path, cfg: dict, *keys, default=None, whole=True):
             raise problem(folder / "config.json", QT_TR_NOOP("has no {0}: not a model AttnViz can run"), keys[0])
         value = default
     good = isinstance(value, int) if whole else isinstance(value, (int, float))
-    if not good or isinstance(value, bool) or not 0 < value < math.inf:
-        raise problem(folder / "config.json", QT_TR_NOOP("its {0} is {1!r}, not a positive number"), keys[0], value)
+    if not good or isinstance(value, bool) or not 0 < value <= sys.float_info.max:
+        raise problem(folder / "config.json", QT_TR_NOOP("its {0} is {1}, not a positive number"), keys[0],
+                      fields.shown(value))
     return value
 
 
@@ -196,6 +200,11 @@ def _rope_factors(cfg: dict, d_head: int, base: float):
     """Llama 3's frequency factors from its rope_scaling (transformers' _compute_llama3_parameters)."""
     s = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
     kind = s.get("rope_type", s.get("type")) if isinstance(s, dict) else None
+    for layers in ("full_attention", "sliding_attention"):  # Gemma 3's, per layer type: none is stretched
+        inner = s.get(layers) if isinstance(s, dict) else None
+        stretched = inner.get("rope_type", inner.get("type")) if isinstance(inner, dict) else None
+        if stretched not in (None, "default"):
+            raise ScenarioError(QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), stretched)
     if kind in (None, "default"):
         return None
     if kind != "llama3":

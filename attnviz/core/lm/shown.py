@@ -54,6 +54,11 @@ def check_text(text) -> None:
     if len(text) > MAX_MODEL_TEXT:
         raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens here"),
                          len(text), MAX_MODEL_TOKENS)
+    check_unicode(text)
+
+
+def check_unicode(text: str) -> None:
+    """Refuse a text holding what is not a character (a lone surrogate, from bytes that are not UTF-8)."""
     bad = not_unicode(text)
     if bad is not None:
         raise ModelError(QT_TR_NOOP("the text is not valid UTF-8: it holds {0} at character {1:,}"),

@@ -2,7 +2,7 @@
 space) or its id (#6317). A text that is not exactly one token is refused, with what it is."""
 from __future__ import annotations
 
-from ..lm.shown import ModelError, token_text
+from ..lm.shown import ModelError, check_unicode, token_text
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 
@@ -16,6 +16,7 @@ def one_token(model: Model, spec: str) -> int:
         if token >= len(model.output):
             raise ModelError(QT_TR_NOOP("{0}: the model's token ids go from 0 to {1:,}"), spec, len(model.output) - 1)
         return token
+    check_unicode(spec)
     ids = [t.id for t in model.tokenizer.encode(spec[:200], bos=False)]
     if len(ids) != 1:
         pieces = " | ".join(repr(token_text(model, i)) for i in ids[:12]) + (" …" if len(ids) > 12 else "")

@@ -73,6 +73,9 @@ def repeated_tokens(model: Model, length: int = REPEAT, seed: int = 0) -> tuple[
     rng = np.random.default_rng(seed)
     tokenizer = model.tokenizer
     ordinary = [i for i in range(len(tokenizer.pieces)) if tokenizer.piece_bytes(i) is not None]
+    if length > len(ordinary):  # a vocabulary mostly of control tokens
+        raise ModelError(QT_TR_NOOP("length: this model has {1} ordinary tokens, too few for {0} different ones; "
+                                    "give at most {1}"), length, len(ordinary))
     tokens = [int(t) for t in rng.choice(ordinary, size=length, replace=False)]
     return (() if tokenizer.bos is None else (tokenizer.bos,)) + tuple(tokens) * 2
 
@@ -81,7 +84,7 @@ def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None,
     """Every head's scores; a model's own (the default sequence) worked out once a session: they
     depend on neither the text nor the edits, and the overview asks at every refresh."""
     length, seed = given.whole("length", length, 1, MOST_REPEAT), given.whole("seed", seed, 0, 2**32 - 1)
-    most = min((token_limit(model) - 1) // 2, len(model.tokenizer.pieces) // 2)
+    most = (token_limit(model) - 1) // 2
     if length > most:  # a GPT-2 of 64 positions reads 31 tokens twice, not 50
         raise ModelError(QT_TR_NOOP("length: {0} random tokens read twice are more than this model reads; give at "
                                     "most {1}"), length, most)

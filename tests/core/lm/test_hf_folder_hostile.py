@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,9 @@ LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_fr
      "high_freq_factor (4.0) must be larger than its low_freq_factor (4.0)"),
     (lambda c: c.update(rope_scaling=[1]), "its rope_scaling is a list, not an object"),
     (lambda c: c.update(license=[1, 2]), "its license is a list, not a text"),  # was shown as "[1, 2]"
+    (lambda c: c.update(rms_norm_eps=10**400), "its rms_norm_eps is 100000000000000000...0000000000000000000, not a"),
+    (lambda c: c.update(rope_scaling={**LLAMA3, "factor": 10**400}),
+     "its rope_scaling.factor is 100000000000000000...00000000"),
 ])
 def test_a_config_field_of_the_wrong_type_or_range_is_named(folder, change, says):
     edit(folder / "config.json", change)
@@ -264,6 +268,36 @@ def test_a_tokenizer_giving_ids_past_the_embeddings_is_refused_not_an_index_erro
 def test_rope_parameters_are_checked_as_rope_scaling_is(folder):
     edit(folder / "config.json", lambda c: c.update(rope_parameters={**LLAMA3, "rope_theta": 10000.0, "factor": 0}))
     assert "config.json" in refused(folder, "its rope_parameters.factor is 0, not a positive")
+
+
+GEMMA3 = LLAMA.parents[1] / "gemma3" / "hf"
+
+
+@pytest.mark.parametrize("layers, rope, says", [
+    ("full_attention", {"rope_theta": "9" * 900_000}, "its rope_parameters.full_attention.rope_theta is '99999"),
+    ("sliding_attention", {"rope_theta": 10**400}, "its rope_parameters.sliding_attention.rope_theta is 100000"),
+    ("full_attention", {"rope_type": "linear", "factor": 8.0}, "stretches RoPE (linear scaling), which AttnViz does"),
+    ("sliding_attention", {"rope_type": "yarn", "factor": 8.0}, "stretches RoPE (yarn scaling), which AttnViz does"),
+])
+def test_gemma_3s_rope_per_layer_type_is_checked_and_a_stretch_there_refused_as_at_the_top(tmp_path, layers, rope,
+                                                                                          says):
+    """transformers 5 writes Gemma 3 4B's linear ×8 per layer type; AttnViz would have run it unstretched."""
+    folder = tmp_path / "gemma3"
+    shutil.copytree(GEMMA3, folder)
+    edit(folder / "config.json", lambda c: c["rope_parameters"][layers].update(rope))
+    message = refused(folder, says)
+    assert "config.json" in message and len(message) < 300
+
+
+def test_a_weight_too_large_for_float32_is_refused_naming_its_file_and_tensor_with_no_warning(folder):
+    from safetensors.numpy import load_file, save_file
+    tensors = load_file(str(folder / "model.safetensors"))
+    tensors["model.norm.weight"] = np.full(tensors["model.norm.weight"].shape, 1e300)  # F64: overflows a float32
+    save_file(tensors, str(folder / "model.safetensors"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warning reached the terminal before the refusal
+        message = refused(folder, "model.safetensors: tensor model.norm.weight holds values that are not numbers")
+    assert message.startswith(str(folder))
 
 
 def test_ggufs_merges_without_a_space_are_refused_by_name():

@@ -29,6 +29,21 @@ def huge_model():
     return model
 
 
+def few_ordinary_tokens():
+    """A tiny llama whose vocabulary is control tokens but for ten letters: head_types draws 50 different ones."""
+    import tempfile
+
+    import gguf_writer
+    from attnviz.core.lm.tokens import byte_characters
+    characters = byte_characters()
+    types = [3] * (len(characters) + 2)
+    for letter in "abcdefghij":
+        types[characters.index(letter)] = 1
+    path = Path(tempfile.mkdtemp()) / "few.gguf"
+    gguf_writer.tiny_llama(path, metadata={"llama.context_length": 128, "tokenizer.ggml.token_type": types})
+    return api.load(str(path))
+
+
 class EndlessItems(dict):
     """A dict whose items() never ends: the dict's own items are read."""
 
@@ -121,6 +136,11 @@ CASES = {
     "head_types past the context": (lambda m, r: api.head_types(api.load(str(GPT2))),
                                     "length: 50 random tokens read twice are more than this model reads; give at "
                                     "most 31"),
+    "head_types of ten ordinary tokens": (lambda m, r: api.head_types(few_ordinary_tokens()),
+                                          "length: this model has 10 ordinary tokens, too few for 50 different ones; "
+                                          "give at most 10"),
+    "token of a lone surrogate": (lambda m, r: m.token("\ud800"), "the text is not valid UTF-8: it holds U+D800"),
+    "load('')": (lambda m, r: api.load(""), "give a model's id, a GGUF file or a model folder, not an empty text"),
     "load(PathLike of bytes)": (lambda m, r: api.load(BytesPath()), "give a model's id, a GGUF file or a model "
                                                                    "folder, not BytesPath"),
     "edits of numeric texts": (lambda m, r: m.run("hi there", edits={(0, 0): {"q": np.full(shape(m), "1.5")}}),
