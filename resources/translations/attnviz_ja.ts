@@ -4753,5 +4753,17 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <source>its {0} is {1}, not {2}</source>
         <translation>{0} が {1} です（{2} である必要があります）</translation>
     </message>
+    <message>
+        <source>to_frame() needs pandas, which is not installed: pip install &quot;attnviz[tables]&quot; (or use to_csv or to_npz, which need nothing more)</source>
+        <translation>to_frame() には pandas が必要ですが、インストールされていません: pip install &quot;attnviz[tables]&quot;（to_csv と to_npz は追加なしで使えます）</translation>
+    </message>
+    <message>
+        <source>give a file&apos;s path to write to, not {0}</source>
+        <translation>書き出すファイルのパスを指定してください（{0} は使えません）</translation>
+    </message>
+    <message>
+        <source>is a folder: give a file&apos;s path to write to</source>
+        <translation>はフォルダです: 書き出すファイルのパスを指定してください</translation>
+    </message>
 </context>
 </TS>

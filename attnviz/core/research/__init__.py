@@ -9,6 +9,7 @@ numpy, each result an array with the names of its axes.
     sweep.py         every head switched off (or set to its mean) in turn
     head_types.py    previous-token, induction, duplicate-token, sink and local scores per head
     continuation.py  a given continuation's tokens: their probability, rank and rivals
+    tables.py        each result as a long-form table: CSV, .npz, a pandas DataFrame
 
 The same functions serve the window, the command line (attnviz patch, lens, attribute, sweep,
 heads) and the Python API (attnviz.api).

@@ -24,13 +24,14 @@ from ..lm.families import FAMILIES
 from ..lm.run import Run
 from ..lm.weights import Model, Norm, present
 from .parts import head_outputs
+from .tables import Tabular, grid
 
 FROZEN_NOTE = ("the final norm's scale (and Gemma 3's norm after attention) is frozen at its value on this text: "
                "each part's share is then exact, but a part changed would change the scale too")
 
 
 @dataclass(frozen=True)
-class Attribution:
+class Attribution(Tabular):
     """Each part's direct contribution to `token`'s logit at the last position."""
 
     token: int
@@ -42,6 +43,16 @@ class Attribution:
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
 
     axes = ("layer", "head")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """part (head, mlp, embedding, biases), layer and head (−1 where the part has none), contribution."""
+        heads = grid(self.axes, contribution=self.heads)
+        n_layers, n_heads = len(self.mlps), len(heads["layer"])
+        other = np.full(n_layers + 2, -1)
+        return {"part": np.array(["head"] * n_heads + ["mlp"] * n_layers + ["embedding", "biases"]),
+                "layer": np.concatenate([heads["layer"], np.arange(n_layers), [-1, -1]]),
+                "head": np.concatenate([heads["head"], other]),
+                "contribution": np.concatenate([heads["contribution"], self.mlps, [self.embedding, self.biases]])}
 
     @property
     def total(self) -> float:

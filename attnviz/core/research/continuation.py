@@ -11,16 +11,23 @@ from ..lm.shown import Encoded, ModelError, encode
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 from .parts import log_softmax, logits_of, top_k
+from .tables import Tabular, labels
 
 
 @dataclass(frozen=True)
-class Continuation:
+class Continuation(Tabular):
     target: tuple[int, ...]    # the target's token ids
     p: np.ndarray              # [m]: each target token's probability where it stands
     rank: np.ndarray           # [m]: its rank there (1: the likeliest)
     rivals: np.ndarray         # [m, k]: the likeliest tokens there
     rivals_p: np.ndarray       # [m, k]
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """position (in the whole text), token, id, p, rank: one row per target token."""
+        position = np.arange(len(self.target)) + max(0, len(self.tokens) - len(self.target))
+        return {"position": position, "token": labels(self.tokens, position), "id": np.array(self.target, dtype=int),
+                "p": self.p, "rank": self.rank}
 
 
 def continuation(model: Model, result: Run, prompt_length: int, k: int = 5) -> Continuation:

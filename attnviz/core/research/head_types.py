@@ -28,6 +28,7 @@ from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 from . import given
 from .parts import head_weights
+from .tables import Tabular, grid
 
 TYPES = ("previous", "induction", "duplicate", "sink", "local")
 DEFINITIONS = {  # marked for translation: the workbench shows them
@@ -45,12 +46,16 @@ STRONG = {"previous": 0.4, "induction": 0.4, "duplicate": 0.4, "sink": 0.9, "loc
 
 
 @dataclass(frozen=True)
-class HeadTypes:
+class HeadTypes(Tabular):
     scores: dict            # type -> [layers, heads], from 0 to 1
     ids: tuple              # the sequence measured on
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
 
     axes = ("layer", "head")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """layer, head, and each type's score."""
+        return grid(self.axes, **{kind: self.scores[kind] for kind in TYPES})
 
     def strong(self) -> dict[tuple[int, int], list[str]]:
         """{(layer, head): the types it is strongly (STRONG)}, heads of no type left out."""

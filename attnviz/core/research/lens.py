@@ -12,13 +12,14 @@ from ..lm.shown import ModelError
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 from .parts import log_softmax, logits_of, residual, top_k
+from .tables import Tabular, grid, labels
 
 MAX_LENS_TOKENS = 512   # every position at every layer goes through the unembedding (262k rows for Gemma 3)
 ROWS_AT_ONCE = 64       # positions unembedded together: [64, vocab] float64 is 134 MB at Gemma 3's vocabulary
 
 
 @dataclass(frozen=True)
-class Lens:
+class Lens(Tabular):
     """The k likeliest tokens after each layer at each position, and one token's rank throughout."""
 
     ids: np.ndarray       # [layers, positions, k]: the likeliest tokens, likeliest first
@@ -29,6 +30,18 @@ class Lens:
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
 
     axes = ("layer", "position", "rank")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """layer, position, the token there, rank, the id ranked there and its p; with a token followed,
+        its rank and p at that layer and position (token_rank, token_p) on each of their rows."""
+        table = grid(self.axes, id=self.ids, p=self.p)
+        table = {**{k: table[k] for k in ("layer", "position")}, "token": labels(self.tokens, table["position"]),
+                 **{k: table[k] for k in ("rank", "id", "p")}}
+        table["rank"] = table["rank"] + 1  # 1: the likeliest, as rank says everywhere
+        if self.rank is not None and self.token_p is not None:
+            k = self.ids.shape[-1]
+            table.update(token_rank=np.repeat(self.rank.reshape(-1), k), token_p=np.repeat(self.token_p.reshape(-1), k))
+        return table
 
 
 def check_length(n: int) -> None:

@@ -29,12 +29,13 @@ from ..messages import QT_TR_NOOP
 from ..scenario import Change, StreamPatch
 from .batch import rerun_last
 from .parts import head_outputs
+from .tables import Tabular, grid, labels
 
 BY = ("head", "position", "attention")
 
 
 @dataclass(frozen=True)
-class Patched:
+class Patched(Tabular):
     """The share of the logit difference each patch restores, by layer and head or position."""
 
     by: str                    # one of BY
@@ -48,6 +49,14 @@ class Patched:
     @property
     def axes(self) -> tuple[str, str]:
         return ("layer", "head" if self.by == "head" else "position")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """layer, head or position (and the clean prompt's token there), restored."""
+        table = grid(self.axes, restored=self.restored)
+        if self.by != "head":
+            table = {"layer": table["layer"], "position": table["position"],
+                     "token": labels(self.tokens, table["position"]), "restored": table["restored"]}
+        return table
 
 
 def logit_difference(result: Run, answer: int, against: int) -> float:

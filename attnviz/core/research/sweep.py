@@ -13,10 +13,11 @@ from ..lm.weights import Model
 from ..scenario import Change
 from .batch import rerun_last
 from .parts import head_outputs, log_prob, log_softmax
+from .tables import Tabular, grid
 
 
 @dataclass(frozen=True)
-class Sweep:
+class Sweep(Tabular):
     token: int
     mean: bool              # mean ablation (else zero)
     logp: float             # log p(token) with every head as it is
@@ -24,6 +25,10 @@ class Sweep:
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
 
     axes = ("layer", "head")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """layer, head, delta_logp."""
+        return grid(self.axes, delta_logp=self.delta_logp)
 
 
 def ablation(model: Model, result: Run, layer: int, head: int, mean: bool) -> Change:

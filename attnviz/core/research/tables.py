@@ -1,0 +1,85 @@
+"""Every workbench result as one table in long form: a column per axis and per value, a row per cell
+(layer, head, score), as a researcher melts a result into a DataFrame. The same columns go to a CSV
+file, an .npz file (no pickle: numbers and fixed-width texts) or, with pandas installed, a DataFrame.
+
+Each result class says what its table is (`columns()`: name -> 1-D array, all as long); Tabular gives
+it to_csv, to_npz and to_frame.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Any
+
+import numpy as np
+
+from ..files import atomic_write, problem
+from ..lm.shown import ModelError
+from ..messages import QT_TR_NOOP
+
+NO_PANDAS = QT_TR_NOOP("to_frame() needs pandas, which is not installed: pip install \"attnviz[tables]\" (or use "
+                       "to_csv or to_npz, which need nothing more)")
+
+
+class Tabular:
+    """to_csv, to_npz and to_frame of a result whose `columns()` are its table."""
+
+    def columns(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def to_csv(self, path) -> None:
+        """The table as CSV (UTF-8, a header row, texts quoted where they must be), written whole or not at all."""
+        atomic_write(_path(path), csv_text(self.columns()).encode("utf-8"))
+
+    def to_npz(self, path) -> None:
+        """The table as an .npz file of one array per column (np.load reads it with allow_pickle=False)."""
+        columns: dict[str, Any] = self.columns()  # numpy's stub takes a column named allow_pickle for the flag
+        atomic_write(_path(path), lambda f: np.savez(f, allow_pickle=False, **columns))
+
+    def to_frame(self):
+        """The table as a pandas DataFrame (pandas: pip install "attnviz[tables]")."""
+        try:
+            import pandas as pd  # optional: the rest of AttnViz runs without it
+        except ImportError:
+            raise ModelError(NO_PANDAS) from None
+        return pd.DataFrame(self.columns())
+
+
+def csv_text(columns: dict[str, np.ndarray]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(zip(*(_cells(values) for values in columns.values())))
+    return out.getvalue()
+
+
+def _cells(values: np.ndarray) -> list:
+    """A column's cells as CSV writes them: floats in full (repr), whole numbers and texts as they are."""
+    return [repr(float(x)) for x in values] if values.dtype.kind == "f" else values.tolist()
+
+
+def _path(path) -> str:
+    try:
+        named = os.fspath(path)
+    except TypeError:
+        named = None
+    if not isinstance(named, str) or not named:
+        raise ModelError(QT_TR_NOOP("give a file's path to write to, not {0}"), type(path).__name__)
+    if os.path.isdir(named):
+        raise problem(named, QT_TR_NOOP("is a folder: give a file's path to write to"))
+    return named
+
+
+def grid(axes: tuple[str, ...], **values: np.ndarray) -> dict[str, np.ndarray]:
+    """Arrays of one shape as a table: a column per axis (each cell's index along it), then a column per array."""
+    shape = np.shape(next(iter(values.values())))
+    index = np.indices(shape).reshape(len(shape), -1)
+    return {**{axis: index[i] for i, axis in enumerate(axes)},
+            **{name: np.asarray(v).reshape(-1) for name, v in values.items()}}
+
+
+def labels(tokens: tuple, positions: np.ndarray) -> np.ndarray:
+    """The label of the token at each position (texts; empty where the labels are not known)."""
+    known = np.asarray(tokens, dtype=str) if tokens else np.asarray([""])
+    return known[np.minimum(positions, len(known) - 1)] if tokens else np.full(len(positions), "")
