@@ -2,18 +2,16 @@
 local), one record per layer × head, as JSON or CSV."""
 from __future__ import annotations
 
-import csv
-
 from .. import api
 from ..core.research.head_types import MOST_REPEAT, TYPES
 from .arguments import count, index
-from .research import add_model, load, write_json
+from .research import add_format, add_model, load, write_json, write_table
 
 
 def add(sub) -> None:
     parser = sub.add_parser("heads", help="every head's previous-token, induction, duplicate-token, sink and local "
                                           "scores, measured on random tokens repeated once, as JSON or CSV")
-    parser.add_argument("--format", choices=["json", "csv"], default="json", help="JSON (default) or CSV")
+    add_format(parser)
     parser.add_argument("--length", type=count("--length", MOST_REPEAT), default=50,
                         help="how many random tokens, each seen twice (default 50)")
     parser.add_argument("--seed", type=index("seed"), default=0, help="the random tokens' seed (default 0)")
@@ -24,12 +22,9 @@ def add(sub) -> None:
 def run(args, out) -> int:
     m = load(args)
     found = api.head_types(m, args.length, args.seed)
+    if args.format == "csv":
+        return write_table(out, found.columns())
     records = [{"layer": layer, "head": head, **{kind: round(float(found.scores[kind][layer, head]), 6)
                                                   for kind in TYPES}}
                for layer in range(m.layers) for head in range(m.heads)]
-    if args.format == "json":
-        return write_json(out, records)
-    writer = csv.DictWriter(out, fieldnames=["layer", "head", *TYPES], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(records)
-    return 0
+    return write_json(out, records)

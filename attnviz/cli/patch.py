@@ -1,15 +1,15 @@
-"""`attnviz patch`: activation patching from a clean prompt into a corrupted one, as JSON."""
+"""`attnviz patch`: activation patching from a clean prompt into a corrupted one, as JSON or CSV."""
 from __future__ import annotations
 
 from .. import api
 from ..core import lm
 from .arguments import UsageError
-from .research import add_model, load, rounded, write_json
+from .research import add_format, add_model, load, rounded, write_json, write_table
 
 
 def add(sub) -> None:
     parser = sub.add_parser("patch", help="patch each head (or position) of a clean prompt's run into a corrupted "
-                                          "one's: the share of the logit difference restored, as JSON")
+                                          "one's: the share of the logit difference restored, as JSON or CSV")
     parser.add_argument("clean", metavar="CLEAN", help="the prompt whose answer is ANSWER")
     parser.add_argument("corrupted", metavar="CORRUPTED", help="a prompt as long in tokens whose answer is AGAINST")
     parser.add_argument("--answer", metavar="TOKEN", required=True,
@@ -18,7 +18,7 @@ def add(sub) -> None:
     parser.add_argument("--by", choices=["head", "position", "attention"], default="head",
                         help="patch each head's output (layers × heads, the default), the residual stream at each "
                              "position, or each layer's attention output at each position (layers × positions)")
-    parser.add_argument("--format", choices=["json"], default="json", help="JSON (the only format)")
+    add_format(parser)
     add_model(parser)
     parser.set_defaults(run=run)
 
@@ -33,6 +33,8 @@ def run(args, out) -> int:
                          f"in tokens ({' | '.join(a.labels)} / {' | '.join(b.labels)})")
     answer, against = m.token(args.answer), m.token(args.against)  # refused before the runs
     found = api.patch(m, m.run(args.clean), m.run(args.corrupted), answer, against, args.by)
+    if args.format == "csv":
+        return write_table(out, found.columns())
     return write_json(out, {"tokens": list(found.tokens), "metric": "logit-diff-restored", "by": args.by,
                             "restored": rounded(found.restored), "clean": rounded(found.clean),
                             "corrupted": rounded(found.corrupted)})

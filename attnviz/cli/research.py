@@ -1,5 +1,6 @@
 """What the research commands (patch, lens, attribute, sweep, heads) share: the model, the input
-(TEXT, or --ids, BOS or not), a token named by its text or #ID, and JSON printed."""
+(TEXT, or --ids, BOS or not), a token named by its text or #ID, and JSON or CSV printed (the CSV is the
+result's long-form table, the API's to_csv: core/research/tables.py)."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +8,7 @@ import json
 
 from .. import api
 from ..core import lm
+from ..core.research.tables import csv_text
 from ..core.text import terminal_safe
 from .arguments import UsageError
 
@@ -17,14 +19,20 @@ def add_model(parser) -> None:
 
 
 def add_input(parser, token_help: str, required: bool = True) -> None:
-    """TEXT, or --ids in its place; --no-bos; --model; --token; --format json."""
+    """TEXT, or --ids in its place; --no-bos; --model; --token; --format json or csv."""
     parser.add_argument("text", metavar="TEXT", nargs="?", help="what the model reads")
     parser.add_argument("--ids", metavar="1,2,3", type=token_ids, help="the input as token ids, in place of TEXT")
     parser.add_argument("--no-bos", action="store_true", help="without the BOS token the model puts first")
     parser.add_argument("--token", metavar="TOKEN", required=required, help=f"{token_help}: its text (a leading "
                                                                            "space written as a space) or #ID")
-    parser.add_argument("--format", choices=["json"], default="json", help="JSON (the only format)")
+    add_format(parser)
     add_model(parser)
+
+
+def add_format(parser) -> None:
+    parser.add_argument("--format", choices=["json", "csv"], default="json",
+                        help="JSON (default), or CSV: a row per layer × head (or position, rank, …), as the "
+                             "Python API's to_csv writes it")
 
 
 def prepared(args, check_length=None):
@@ -67,6 +75,12 @@ def token_fields(m, token: int, found) -> dict:
 def rounded(a, digits: int = 6):
     """An array as nested lists of floats, rounded (JSON of a 30 × 9 map stays readable)."""
     return [rounded(x, digits) for x in a] if getattr(a, "ndim", 0) else round(float(a), digits)
+
+
+def write_table(out, columns: dict) -> int:
+    """The result's long-form table as CSV."""
+    out.write(terminal_safe(csv_text(columns)))
+    return 0
 
 
 def write_json(out, document: dict | list) -> int:

@@ -54,8 +54,9 @@ def csv_text(columns: dict[str, np.ndarray]) -> str:
     return out.getvalue()
 
 
-def _cells(values: np.ndarray) -> list:
+def _cells(values) -> list:
     """A column's cells as CSV writes them: floats in full (repr), whole numbers and texts as they are."""
+    values = np.asarray(values)
     return [repr(float(x)) for x in values] if values.dtype.kind == "f" else values.tolist()
 
 
