@@ -4426,6 +4426,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;{0}&apos; はトークン ID ではありません。1, 2, 3 のように指定してください</translation>
     </message>
     <message>
+        <source>Save the table</source>
+        <translation>表を保存</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV ファイル (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>{0} に保存しました</translation>
+    </message>
+    <message>
         <source>log p of {0} is {1:.2f}; setting each head to its mean in turn changes it by the map&apos;s number. Most harmful: layer {2}, head {3} ({4:+.2f}). Rows: layers; columns: heads.</source>
         <translation>{0} の log p は {1:.2f}。ヘッドを 1 つずつ平均にすると、図の数だけ変わります。最も下げるのは 層 {2}、ヘッド {3}（{4:+.2f}）。行：層、列：ヘッド。</translation>
     </message>
@@ -4584,6 +4596,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Explain</source>
         <translation>説明する</translation>
+    </message>
+    <message>
+        <source>Save as CSV…</source>
+        <translation>CSV で保存…</translation>
+    </message>
+    <message>
+        <source>The result as a table: a row per cell, a column per axis and value</source>
+        <translation>結果を表として保存します: セルごとに 1 行、軸と値ごとに 1 列</translation>
     </message>
     <message>
         <source>{0}: rank {1}</source>

@@ -2,8 +2,11 @@
 two prompts, the logit lens, direct logit attribution, a sweep of every head and the head types,
 each computed off the GUI thread with progress and Cancel, by the same functions as `attnviz
 patch`, `lens`, `attribute`, `sweep` and `heads` (core/research). A cell of a map clicked puts
-that patch or ablation in the window, live: its heads, steps and next token."""
+that patch or ablation in the window, live: its heads, steps and next token. Each tab's last result
+saves as CSV, the table `--format csv` prints."""
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
@@ -11,6 +14,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -29,6 +33,7 @@ from ...core.lm.tokens import shown_label
 from ...core.messages import QT_TR_NOOP
 from ...core.research import attribution, continuation, head_types, lens, patch, sweep
 from ...core.research.answer import one_token
+from ...core.scenario import ScenarioError
 from ..common.background import BackgroundDialog
 from ..common.cells import NumberItem
 from ..common.i18n import Retranslated, describe, tr
@@ -132,7 +137,10 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
         button = QPushButton(objectName=f"{tab}Run")
         button.clicked.connect(lambda: self.run(tab))
         summary = QLabel(objectName=f"{tab}Summary", wordWrap=True, textInteractionFlags=Qt.TextSelectableByMouse)
+        save = QPushButton(objectName=f"{tab}Save", enabled=False)  # once the tab has a result
+        save.clicked.connect(lambda: self.save_table(tab))
         row.addWidget(button)
+        row.addWidget(save)
         row.addWidget(summary, 1)
         page.layout().addLayout(row)
         view = QTableWidget(objectName=f"{tab}Table") if table else LayerMap()
@@ -143,6 +151,7 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
             view.chosen.connect(lambda r, c: self._chosen(tab, r, c))
         page.layout().addWidget(view, 1)
         setattr(self, f"{tab}_run", button)
+        setattr(self, f"{tab}_save", save)
         setattr(self, f"{tab}_summary", summary)
         setattr(self, f"{tab}_view", view)
 
@@ -277,6 +286,21 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
             return
         self.last[kind] = payload
         getattr(self, f"_show_{kind}")(*payload)
+        getattr(self, f"{kind}_save").setEnabled(True)
+
+    def save_table(self, tab: str, path: str | None = None) -> None:
+        """The tab's last result as CSV (asked where, unless `path`): its long-form table, the one the
+        API's to_csv and the research commands' --format csv write."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, tr("Save the table"), f"{tab}.csv", tr("CSV files (*.csv)"))
+        if not path:
+            return
+        try:
+            labelled(tab, self.last[tab]).to_csv(path)
+        except ScenarioError as e:
+            self._say(tab, e)
+            return
+        self.message.setText(tr("Saved {0}").format(path))
 
     def _show_patch(self, model, encoded, clean, corrupted, found) -> None:
         c = model.config
@@ -457,6 +481,20 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
                           ("attribute", tr("Attribute")), ("sweep", tr("Sweep every head")),
                           ("heads", tr("Find head types")), ("explain", tr("Explain"))):
             getattr(self, f"{tab}_run").setText(text)
+            getattr(self, f"{tab}_save").setText(tr("Save as CSV…"))
+            getattr(self, f"{tab}_save").setToolTip(tr("The result as a table: a row per cell, a column per "
+                                                       "axis and value"))
+
+
+def labelled(tab: str, payload):
+    """A tab's result with its text's token labels, for the table's token column."""
+    model, *made, found = payload
+    if tab == "heads":
+        tokens = lm.encode_ids(model, found.ids).labels
+    else:
+        encoded = made[0][0] if tab == "patch" else made[0]  # patching: the clean prompt's
+        tokens = encoded.labels
+    return dataclasses.replace(found, tokens=tuple(tokens))
 
 
 def _lens_item(model, found, layer: int, pos: int) -> QTableWidgetItem:

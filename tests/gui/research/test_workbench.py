@@ -1,13 +1,16 @@
 """The research workbench in the window: each tab's numbers are the core's (checked against
 PyTorch in tests/core/research), computed off the GUI thread with Cancel, bad input said in one
 line, and a map's cell clicked puts that patch or ablation in the window, live."""
+import csv
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog
 
 from attnviz.core import lm
-from attnviz.core.research import head_types, patch, sweep
+from attnviz.core.research import attribution, head_types, patch, sweep
 from attnviz.core.scenario import Change, StreamPatch
 from attnviz.gui.common.i18n import install_language
 
@@ -211,3 +214,45 @@ def test_the_input_may_be_token_ids_and_bos_may_be_left_out(window, qtbot):
     d.show_tab("lens")
     table = ran(d, qtbot, "lens")
     assert table.horizontalHeaderItem(0).text() == "When"
+
+
+def test_a_tabs_result_saves_as_the_csv_the_command_line_prints(window, qtbot, tmp_path, monkeypatch, model):
+    d = workbench(window, qtbot, "attribute")
+    assert not d.attribute_save.isEnabled()  # nothing to save yet
+    ran(d, qtbot, "attribute")
+    assert d.attribute_save.isEnabled()
+    path = tmp_path / "attribution.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    d.attribute_save.click()
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    encoded = lm.encode(model, TEXT)
+    expect = attribution.head_attribution(model, lm.run(model, encoded.ids), 5099).columns()
+    assert [r["part"] for r in rows] == list(expect["part"]) and len(rows) == 30 * 9 + 30 + 2
+    np.testing.assert_allclose([float(r["contribution"]) for r in rows], expect["contribution"], atol=1e-4)
+    assert str(path) in d.message.text()
+
+
+def test_a_table_that_cannot_be_written_is_said_in_the_tab_and_leaves_what_stood_there(window, qtbot, tmp_path):
+    d = workbench(window, qtbot, "heads")
+    table = ran(d, qtbot, "heads")
+    (tmp_path / "notes").write_text("kept", encoding="utf-8")
+    d.save_table("heads", str(tmp_path / "notes" / "heads.csv"))
+    assert "notes" in d.heads_summary.text() and table.rowCount() == 270
+    assert (tmp_path / "notes").read_text(encoding="utf-8") == "kept"
+    d.save_table("heads", str(tmp_path / "heads.csv"))
+    with open(tmp_path / "heads.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    best = max(rows, key=lambda r: float(r["induction"]))
+    assert len(rows) == 270 and (int(best["layer"]), int(best["head"])) == (18, 6)
+
+
+def test_a_saved_lens_names_each_positions_token(window, qtbot, tmp_path, model):
+    d = workbench(window, qtbot, "lens")
+    ran(d, qtbot, "lens")
+    d.save_table("lens", str(tmp_path / "lens.csv"))
+    with open(tmp_path / "lens.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    labels = lm.encode(model, TEXT).labels
+    assert len(rows) == 30 * len(labels) * 5
+    assert {(int(r["position"]), r["token"]) for r in rows} == set(enumerate(labels))
