@@ -39,6 +39,7 @@ from .core.research import lens as _lens
 from .core.research import patch as _patch
 from .core.research import sweep as _sweep
 from .core.research.parts import head_outputs, head_weights, residual
+from .core.research.tables import Tabular, next_tokens
 from .core.scenario import Change
 from .display import display_problem
 
@@ -99,7 +100,7 @@ class Model:
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class Run:
+class Run(Tabular):
     model: Model
     encoded: lm.Encoded
     result: lm.Run
@@ -143,6 +144,10 @@ class Run:
     def residual(self, layer: int) -> np.ndarray:
         """[n, d]: the residual stream entering `layer`; `layer` = the number of layers: after the last."""
         return residual(self.model.lm, self.result, given.layer(self.model.lm, layer, after_last=True))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The next token's distribution over the whole vocabulary, likeliest first: rank, id, token, logit, p."""
+        return next_tokens(self.model.lm, self.logits, self.probs)
 
     def next_tokens(self, k: int = 10) -> list[tuple[str, int, float]]:
         """The k likeliest next tokens: (text, id, probability), likeliest first."""

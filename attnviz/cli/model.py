@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import lm
 from ..core.files import naming
+from ..core.research.tables import csv_text, next_tokens
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
 from .arguments import UsageError, count
@@ -28,8 +29,9 @@ def add(sub) -> None:
     parser.add_argument("--top-k", type=count("--top-k", 1000), default=10, help="how many next tokens (default 10)")
     parser.add_argument("--ablate", action="append", default=[], metavar="LAYER.HEAD",
                         help="switch a head off (its output zeroed before W_o), e.g. 3.2; may be repeated")
-    parser.add_argument("--format", choices=["json"], help="print the tokens and the next tokens as JSON "
-                                                           "(the default without -o and --save-session)")
+    parser.add_argument("--format", choices=["json", "csv"], help="print the tokens and the next tokens as JSON "
+                        "(the default without -o and --save-session), or the next tokens as CSV: rank, id, token, "
+                        "logit, p, as the Python API's to_csv of a run writes them")
     parser.add_argument("--save-session", metavar="FILE", help="write the run as a session (text, model file, "
                                                               "switched-off heads) that 'attnviz FILE' opens")
     parser.add_argument("--session", metavar="FILE", help="run a saved session again (its text, model and every "
@@ -57,7 +59,9 @@ def run(args, out) -> int:
         lm.save_run(model, encoded, result, args.output)
     if args.save_session:
         _save_session(model, encoded, result, args.save_session)
-    if args.format == "json" or not (args.output or args.save_session):
+    if args.format == "csv":
+        out.write(terminal_safe(csv_text(next_tokens(model, result.logits, result.probs, args.top_k))))
+    elif args.format == "json" or not (args.output or args.save_session):
         document = {"tokens": list(encoded.labels), "token_ids": list(encoded.ids),
                     "next": [{"token": text, "id": i, "p": p}
                              for i, text, p in lm.top(model, result.probs, args.top_k)]}

@@ -62,3 +62,9 @@ def test_a_lens_csv_names_each_predicted_token_beside_its_id(capsys, m):
     assert [row["predicted"] for row in rows] == [terminal_safe(lm.token_text(m.lm, int(i))) for i in table["id"]]
     same([{k: v for k, v in row.items() if k != "predicted"} for row in rows], table)
     assert list(rows[0]).index("predicted") == list(rows[0]).index("id") + 1
+
+
+def test_a_models_next_tokens_csv_is_the_runs_table_cut_to_top_k(capsys, m):
+    rows = printed(capsys, "model", TEXT, "--top-k", "7")
+    table = {k: v[:7] for k, v in m.run(TEXT).columns().items()}
+    same(rows, {**table, "token": np.array([terminal_safe(t) for t in table["token"]])})

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..files import atomic_write, problem
-from ..lm.shown import ModelError
+from ..lm.shown import ModelError, token_text
+from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
 
 NO_PANDAS = QT_TR_NOOP("to_frame() needs pandas, which is not installed: pip install \"attnviz[tables]\" (or use "
@@ -84,3 +85,11 @@ def labels(tokens: tuple, positions: np.ndarray) -> np.ndarray:
     """The label of the token at each position (texts; empty where the labels are not known)."""
     known = np.asarray(tokens, dtype=str) if tokens else np.asarray([""])
     return known[np.minimum(positions, len(known) - 1)] if tokens else np.full(len(positions), "")
+
+
+def next_tokens(model: Model, logits: np.ndarray, probs: np.ndarray, k: int | None = None) -> dict[str, np.ndarray]:
+    """A run's next token as a table, likeliest first (the k likeliest, or every token): rank, id, token, logit, p."""
+    order = np.argsort(-probs, kind="stable")[:k]
+    return {"rank": np.arange(1, len(order) + 1), "id": order,
+            "token": np.array([token_text(model, int(i)) for i in order]),
+            "logit": logits[order].astype(np.float64), "p": probs[order]}

@@ -140,3 +140,14 @@ def test_a_path_inside_a_file_is_one_line_and_leaves_the_file_whole(results, tmp
 def test_a_path_that_is_no_file_is_refused_saying_so(results, path, says):
     with pytest.raises(ModelError if path != "." else FileProblem, match=says):
         results["sweep"].to_csv(path)
+
+
+def test_a_runs_table_is_its_next_tokens_distribution_likeliest_first(m, tmp_path):
+    run = m.run("hi there, you")
+    table = run.columns()
+    assert list(table) == ["rank", "id", "token", "logit", "p"] and len(table["id"]) == len(run.probs)
+    assert [(t, i, p) for t, i, p in zip(table["token"][:5], table["id"][:5], table["p"][:5])] == run.next_tokens(5)
+    assert np.array_equal(table["logit"], run.logits[table["id"]]) and np.all(np.diff(table["p"]) <= 0)
+    run.to_npz(tmp_path / "run.npz")
+    with np.load(tmp_path / "run.npz", allow_pickle=False) as saved:
+        assert list(saved["token"][:5]) == list(table["token"][:5])
