@@ -29,7 +29,7 @@ import sys
 import numpy as np
 
 from .core import lm
-from .core.lm import Encoded
+from .core.lm import Encoded, hooks
 from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
@@ -85,14 +85,21 @@ class Model:
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
+    def hook_names(self) -> list[str]:
+        """Every hook point a run can keep (`run(..., keep=[...])`), in the order the pass reaches them:
+        embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final, logits (core/lm/hooks.py)."""
+        return hooks.hook_names(self.lm.config)
+
     def run(self, text: str | None = None, *, ids=None, bos: bool = True, chat: bool = False, off=(),
-            edits=None) -> Run:
+            edits=None, keep=()) -> Run:
         """The model on `text` (or token `ids`), with heads switched `off` ([(layer, head), ...]) and
-        `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied."""
+        `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied; the hook points
+        `keep` names (names or globs: "blocks.*.attn.out") kept in `run.cache`."""
         encoded = self.encode(text, ids, bos, chat)
         changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
+        names = given.hook_points(self.lm, keep, len(encoded.ids))
         with np.errstate(all="ignore"):  # an overflow ends as NaN, refused here in one line
-            result = lm.run(self.lm, encoded.ids, changes)
+            result = lm.run(self.lm, encoded.ids, changes, keep=names)
         if not np.isfinite(result.probs).all():
             raise lm.ModelError("{0}: the model's next-token probabilities are not numbers (NaN or infinity): the "
                                 "file is damaged or not a model", self.lm.path)
@@ -112,6 +119,11 @@ class Run(Tabular):
     @property
     def ids(self) -> tuple[int, ...]:
         return self.encoded.ids
+
+    @property
+    def cache(self) -> dict[str, np.ndarray]:
+        """The hook points the run was asked to keep: name -> array (shapes in core/lm/hooks.py)."""
+        return self.result.cache
 
     @property
     def logits(self) -> np.ndarray:

@@ -4330,6 +4330,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：&apos;{1}&apos; は {2} のどれでもありません</translation>
     </message>
     <message>
+        <source>keep: give hook point names (texts), not {0}</source>
+        <translation>keep：フックポイントの名前（テキスト）を指定してください（{0} は使えません）</translation>
+    </message>
+    <message>
+        <source>keep: &apos;{0}&apos; names no hook point; they are embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())</source>
+        <translation>keep：&apos;{0}&apos; に当たるフックポイントはありません。名前は embed、blocks.L.resid_pre、blocks.L.attn.pattern、…、ln_final、logits です（m.hook_names()）</translation>
+    </message>
+    <message>
+        <source>keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB are kept: keep fewer, or a shorter text</source>
+        <translation>keep：{0:,} トークンでこれらのフックポイントを保持すると {1:,.1f} MB になります。保持できるのは {2:,.1f} MB までです: 数を減らすか、短いテキストにしてください</translation>
+    </message>
+    <message>
         <source>the logit lens reads at most {0} tokens (every layer of every position goes through the unembedding); this text is {1}</source>
         <translation>ロジットレンズが読めるのは {0} トークンまでです（すべての位置のすべての層を unembedding に通すため）。この文は {1} トークンです</translation>
     </message>

@@ -21,6 +21,7 @@ from ..scenario import CHANGED, Change, StreamPatch, same_patch
 from .allocator import keep_freed
 from .blocks import Kept, shared_out
 from .families import FAMILIES
+from .hooks import Trace, traced_pass
 from .weights import Model
 
 
@@ -43,6 +44,7 @@ class Run:
     computed: tuple = field(default=())  # the layers this run computed itself (the rest were reused)
     last: np.ndarray | None = None       # [d] float32: the residual stream after the last layer, last token
     patch: StreamPatch | None = None     # the residual stream this run was given at one position
+    cache: dict = field(default_factory=dict)  # hook point name -> its array, what the run was asked to keep
 
     def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
         """Head `head`'s q, k or v in `layer` as attention used it: the user's edit when there is
@@ -67,14 +69,16 @@ def pass_bytes(c, n: int, weights: bool = False) -> int:
 
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
-        patch: StreamPatch | None = None) -> Run:
+        patch: StreamPatch | None = None, keep: frozenset[str] = frozenset()) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
     `shown(layer, q, k, v, kept)`, when given, is told layer `first` as soon as it is computed,
     with its attention weights and heads' outputs (kept): a window shows that layer before the
     rest of the pass is done, without working out its weights again. `patch` puts its x in
-    place of the residual stream entering its layer at its position (a patch from another run)."""
+    place of the residual stream entering its layer at its position (a patch from another run). `keep`:
+    the hook points (hooks.py) whose arrays the run keeps in its cache; their layers are worked out
+    whole by hooks.traced_pass."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -83,15 +87,18 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         raise ValueError(f"a patch of the stream entering layer {patch.layer} at position {patch.position} "
                          f"(shape {np.shape(patch.x)}): the model has {c.n_layers} layers of width {c.d}, "
                          f"the text {len(ids)} tokens")
-    embed, block = FAMILIES[c.family].embed, FAMILIES[c.family].block
+    family = FAMILIES[c.family]
     by_layer = changes_by_layer(changes)
+    trace = Trace(c, keep)
     start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0
+    start = min(start, trace.first_layer(c.n_layers))
     if after is not None and start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     keep_freed(pass_bytes(c, len(ids), weights=shown is not None))
     with model_threads(shared_out(len(ids))):
-        x = after.streams[start] if after is not None and start else embed(model, ids).astype(np.float32)  # [n, d]
+        x = after.streams[start] if after is not None and start else family.embed(model, ids).astype(np.float32)
+        trace.put(None, "embed", lambda: x)                                                           # [n, d]
         for index in range(start, c.n_layers):
             if cancelled is not None and cancelled():
                 raise Cancelled()
@@ -100,21 +107,30 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
                 x[patch.position] = patch.x
             streams.append(x)
             kept = Kept() if shown is not None and index == first else None
-            # the last layer's output matters to the prediction at the last token only (final_stream: the rest)
-            last_only = index == c.n_layers - 1 and kept is None
-            x, q, k, v = block(model, index, x, by_layer.get(index, {}), kept, last_only)
+            x, q, k, v = _block(model, index, x, by_layer.get(index, {}), kept, trace)
             x = x.astype(np.float32, copy=False)
             qs.append(q)
             ks.append(k)
             vs.append(v)
             if kept is not None:
                 shown(index, q, k, v, kept)
+        trace.final(model, x)
         normed = model.out_norm(x[-1:], c.eps)                     # [1, d]
         logits = (normed @ model.output.T)[0].astype(np.float32)   # [1, d] @ [d, vocab] -> [vocab]
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
-               tuple(range(start, c.n_layers)), x[-1], patch)
+               tuple(range(start, c.n_layers)), x[-1], patch, trace.cache)
+
+
+def _block(model: Model, layer: int, x: np.ndarray, changes: dict, kept, trace: Trace):
+    """One layer: worked out whole when `trace` keeps any of its points, else by its family's block, the
+    last layer's output at the last token only (all the prediction needs; final_stream: the rest)."""
+    family = FAMILIES[model.config.family]
+    if layer in trace.layers:
+        return traced_pass(model, layer, x, changes, family, trace)
+    last_only = layer == model.config.n_layers - 1 and kept is None
+    return family.block(model, layer, x, changes, kept, last_only)
 
 
 _finals: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -4,6 +4,11 @@ flags, layers, heads, tokens, runs of this model. A wrong one is a ModelError in
 work, never an exception from deep inside numpy."""
 from __future__ import annotations
 
+import fnmatch
+
+import numpy as np
+
+from ..lm import hooks
 from ..lm.shown import ModelError, whole_number
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP
@@ -66,3 +71,27 @@ def one_of(what: str, value, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ModelError(QT_TR_NOOP("{0}: '{1}' is not one of {2}"), what, str(value)[:40], ", ".join(choices))
     return value
+
+
+MOST_KEPT = 2 << 30  # bytes a run may keep: a 30-layer model's every point over 500 tokens is ~1.4 GB
+
+
+def hook_points(model: Model, patterns, n: int) -> frozenset[str]:
+    """The hook points `patterns` name (exact names or globs: "blocks.*.attn.out"), refused when a pattern
+    names none, or when keeping them over n tokens would take more than MOST_KEPT bytes."""
+    patterns = [patterns] if isinstance(patterns, str) else list(patterns)
+    names, chosen = hooks.hook_names(model.config), set()
+    for pattern in patterns:
+        if not isinstance(pattern, str):
+            raise ModelError(QT_TR_NOOP("keep: give hook point names (texts), not {0}"), type(pattern).__name__)
+        found = fnmatch.filter(names, pattern)
+        if not found:
+            raise ModelError(QT_TR_NOOP("keep: '{0}' names no hook point; they are embed, blocks.L.resid_pre, "
+                                        "blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())"),
+                             pattern[:60])
+        chosen.update(found)
+    size = sum(4 * int(np.prod(hooks.shape(model.config, name, n, len(model.output)))) for name in chosen)
+    if size > MOST_KEPT:
+        raise ModelError(QT_TR_NOOP("keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB "
+                                    "are kept: keep fewer, or a shorter text"), n, size / 2**20, MOST_KEPT / 2**20)
+    return frozenset(chosen)
