@@ -187,6 +187,7 @@ def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by:
     of the logit difference answer − against each patch restores, by "head" ([layers, heads]),
     "position" (the residual stream, [layers, positions]) or "attention" (a layer's attention
     output at a position). See core/research/patch.py."""
+    m = _model(m)
     by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
     a, b = (_run_of(m, x, name) for x, name in ((clean, "clean"), (corrupted, "corrupted")))
     found = _patch.patch(m.lm, a.result, b.result, m.token(answer), m.token(against), by, progress)
@@ -215,6 +216,7 @@ def head_attribution(run: Run, token) -> _attribution.Attribution:
 def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -> _sweep.Sweep:
     """Each head switched off (or, with `mean`, set to its mean over the positions) in turn: the
     change in `token`'s log-probability as the next token, [layers, heads]."""
+    m = _model(m)
     mean, progress = given.flag("mean", mean), given.callback("progress", progress)
     run = _run_of(m, text, "text")
     found = _sweep.sweep(m.lm, run.result, m.token(token), mean, progress)
@@ -225,6 +227,7 @@ def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -
 def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _head_types.HeadTypes:
     """Every head's previous-token, induction, duplicate-token, sink and local scores, [layers,
     heads] each, measured on `length` random tokens repeated once (see core/research/head_types.py)."""
+    m = _model(m)
     found = _head_types.head_types(m.lm, length, seed)
     return dataclasses.replace(found, tokens=lm.encode_ids(m.lm, found.ids).labels)
 
@@ -233,6 +236,7 @@ def head_types(m: Model, length: int = _head_types.REPEAT, seed: int = 0) -> _he
 def continuation(m: Model, prompt: str, target: str, k: int = 5) -> _continuation.Continuation:
     """The model reads prompt + target: each target token's probability and rank, and the k
     tokens the model found likelier there."""
+    m = _model(m)
     for what, text in (("prompt", prompt), ("target", target)):
         if not isinstance(text, str):
             raise lm.ModelError("{0}: give a text, not {1}", what, type(text).__name__)
@@ -262,6 +266,12 @@ def show(run: Run, layer: int = 0, block: bool = True):
     if block:
         app.exec()
     return window
+
+
+def _model(m) -> Model:
+    if not isinstance(m, Model):
+        raise lm.ModelError("m: give a model (api.load(...)), not {0}", type(m).__name__)
+    return m
 
 
 def _run_of(m: Model | None, x, what: str) -> Run:

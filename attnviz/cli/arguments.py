@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.messages import cut
 from ..core.numbers import NumberError, parse_number
 from ..core.presets import open_named
 from ..core.text import terminal_safe
@@ -70,7 +71,7 @@ def temperature(text: str) -> float:
         value = None
     if value is None or not 0.01 <= value <= 100:
         raise argparse.ArgumentTypeError(
-            f"'{terminal_safe(text)}' is not a temperature: give a number from 0.01 to 100")
+            f"'{terminal_safe(cut(text))}' is not a temperature: give a number from 0.01 to 100")
     return value
 
 
@@ -83,16 +84,16 @@ def index(what: str):
     """An argparse type: a head, query or layer number (0, 1, 2, ...)."""
     def parse(text: str) -> int:
         if not _whole(text):
-            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} number (0, 1, 2, ...)")
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not a {what} number (0, 1, 2, ...)")
         return int(text)
     return parse
 
 
-def count(what: str, high: int):
-    """An argparse type: a whole number from 1 to `high`."""
+def count(what: str, high: int, low: int = 1):
+    """An argparse type: a whole number from `low` to `high`."""
     def parse(text: str) -> int:
-        if not _whole(text) or not 1 <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a number from 1 to {high}")
+        if not _whole(text) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not a number from {low} to {high}")
         return int(text)
     return parse
 
@@ -101,6 +102,7 @@ def pixels(what: str, high: int):
     """An argparse type: a whole number of pixels from 200 to `high`."""
     def parse(text: str) -> int:
         if not _whole(text) or not 200 <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"'{terminal_safe(text)}' is not a {what} in pixels from 200 to {high}")
+            raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not a {what} in pixels from 200 to "
+                                             f"{high}")
         return int(text)
     return parse

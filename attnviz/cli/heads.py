@@ -3,7 +3,7 @@ local), one record per layer × head, as JSON or CSV."""
 from __future__ import annotations
 
 from .. import api
-from ..core.research.head_types import MOST_REPEAT, TYPES
+from ..core.research.head_types import LEAST_REPEAT, MOST_REPEAT, TYPES
 from .arguments import count, index
 from .research import add_format, add_model, load, write_json, write_table
 
@@ -12,7 +12,7 @@ def add(sub) -> None:
     parser = sub.add_parser("heads", help="every head's previous-token, induction, duplicate-token, sink and local "
                                           "scores, measured on random tokens repeated once, as JSON or CSV")
     add_format(parser)
-    parser.add_argument("--length", type=count("--length", MOST_REPEAT), default=50,
+    parser.add_argument("--length", type=count("--length", MOST_REPEAT, LEAST_REPEAT), default=50,
                         help="how many random tokens, each seen twice (default 50)")
     parser.add_argument("--seed", type=index("seed"), default=0, help="the random tokens' seed (default 0)")
     add_model(parser)

@@ -24,6 +24,11 @@ def quoted(value, most: int = 40) -> str:
     return text if len(text) <= most else text[:most - 3] + "..."
 
 
+def cut(text: str, most: int = 40) -> str:
+    """A text a user gave, as a message repeats it: at most `most` characters, "…" where it was cut."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 class Phrase:
     """Part of a message (which head, which matrix) translated along with it: a template and
     its values, like the message itself."""

@@ -4174,12 +4174,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>rope_scaling の high_freq_factor（{0}）は low_freq_factor（{1}）より大きくなければなりません</translation>
     </message>
     <message>
+        <source>its {0} is {1}; AttnViz runs {2} models with {3}</source>
+        <translation>{0} が {1} です。AttnViz が実行する {2} のモデルは {3} です</translation>
+    </message>
+    <message>
         <source>its rope_scaling cannot be read</source>
         <translation>rope_scaling を読めません</translation>
     </message>
     <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>
         <translation>ロジットに上限をかけています (ソフトキャップ)。AttnViz はこれに対応していません</translation>
+    </message>
+    <message>
+        <source>its layer_types must name each of its {0} layers sliding_attention or full_attention</source>
+        <translation>layer_types は {0} 個の層それぞれを sliding_attention か full_attention と指定する必要があります</translation>
     </message>
     <message>
         <source>has no tensor {0}: not the {1} model its config.json says</source>

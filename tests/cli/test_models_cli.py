@@ -63,6 +63,24 @@ def test_a_cached_folder_whose_model_type_is_no_text_is_passed_over_by_the_list_
         "attnviz: error: nosuchid is neither a model file or folder nor the id of a model `attnviz models` lists"]
 
 
+def test_a_cached_config_or_list_of_models_nested_past_pythons_depth_is_passed_over(capsys, tmp_path):
+    """Attacker round 8: json's RecursionError ended every model command in a traceback."""
+    snapshot = tmp_path / "hub" / "models--x--deep" / "snapshots" / "abc"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text("[" * 100_000)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "models.json").write_text("[" * 60_000)
+    assert "deep" not in listed(capsys)
+    assert main(["model", "hi", "--model", "nosuchid"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_an_id_of_5000_letters_is_quoted_cut_not_whole(capsys):
+    assert main(["model", "hi", "--model", "x" * 5000]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and len(err[0]) < 200 and "x" * 59 + "…" in err[0]
+
+
 def test_an_empty_model_is_refused_not_read_as_the_current_folder(capsys):
     assert main(["model", "hi", "--model", ""]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [

@@ -98,9 +98,10 @@ def test_the_input_can_be_token_ids(capsys):
     (["lens", "--ids", "99999999"], "token id 99999999: the model's ids go from 0 to 49,151"),
     (["lens", "x" * 900_000], "characters long"),
     (["attribute", "x"], "required: --token"),
+    (["attribute", "x", "--token", "#" + "9" * 5000], "#" + "9" * 38 + "…: the model's token ids"),
     (["attribute", "x", "--token", "#49152"], "#49152: the model's token ids go from 0 to 49,151"),
     (["sweep", "x", "--token", ""], "give a token"),
-    (["heads", "--length", "0"], "is not a number from 1 to 500"),
+    (["heads", "--length", "1"], "'1' is not a number from 2 to 500"),  # 2 tokens twice: the local score
     (["heads", "--model", "/nowhere.gguf"], "/nowhere.gguf"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv, says):

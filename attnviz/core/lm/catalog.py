@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..files import FileProblem, atomic_write, problem, read_limited, stamp
 from ..gguf import check_file
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, cut
 from ..paths import data_folder
 from . import gguf_file, hf_folder
 from .run import Cancelled
@@ -249,7 +249,7 @@ def _known_good(target: Path) -> bool:
     try:
         st = target.stat()
         seen = json.loads(read_limited(_stamp_path(target), 4096))
-    except (OSError, ValueError, FileProblem):
+    except (OSError, ValueError, RecursionError, FileProblem):  # a damaged file is passed over
         return False
     return isinstance(seen, dict) and seen == {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                                                "sha256": GEMMA_SHA256}
@@ -328,7 +328,7 @@ def remembered() -> list[str]:
     """The files and folders opened before, newest first (those that are still there)."""
     try:
         listed = json.loads(read_limited(_remembered_file(), 1 << 16))
-    except (OSError, ValueError, FileProblem):
+    except (OSError, ValueError, RecursionError, FileProblem):  # a damaged file is passed over
         return []
     paths = listed.get("opened", []) if isinstance(listed, dict) else []
     return [p for p in paths if isinstance(p, str) and os.path.exists(p)][:MAX_REMEMBERED]
@@ -362,7 +362,7 @@ def hf_cache() -> list[str]:
         for snapshot in sorted((repo / "snapshots").glob("*"))[:4]:
             try:
                 config = json.loads(read_limited(snapshot / "config.json", hf_folder.MAX_CONFIG_BYTES))
-            except (OSError, ValueError, FileProblem):
+            except (OSError, ValueError, RecursionError, FileProblem):  # a damaged file is passed over
                 continue
             kind = config.get("model_type") if isinstance(config, dict) else None
             if isinstance(kind, str) and kind in hf_folder.MODEL_TYPES:
@@ -396,7 +396,7 @@ def resolve(source) -> Path:
     if str(source) in known:
         return Path(known[str(source)].path)
     raise ModelError(QT_TR_NOOP("{0} is neither a model file or folder nor the id of a model `attnviz models` "
-                                "lists"), source)
+                                "lists"), cut(str(source), 60))
 
 
 def needs_terms(source) -> bool:

@@ -67,6 +67,19 @@ class Positive:
 
 
 @dataclass(frozen=True)
+class Number:
+    """A number from `low` on, finite as a float."""
+    low: float = 0.0
+
+    def wrong(self, value) -> bool:
+        return not isinstance(value, (int, float)) or isinstance(value, bool) or \
+            not self.low <= value <= sys.float_info.max
+
+    def says(self) -> str:
+        return f"a number from {self.low:g}"
+
+
+@dataclass(frozen=True)
 class Text:
     most: int = 1 << 16
 
@@ -272,7 +285,8 @@ GGUF_FAMILY: dict[str, Kind] = {
     "attention.key_length": SIZE, "attention.value_length": SIZE, "rope.dimension_count": SIZE,
     "block_count": SIZE, "feed_forward_length": SIZE, "context_length": WHOLE, "attention.sliding_window": SIZE,
     "attention.layer_norm_epsilon": Positive(), "attention.layer_norm_rms_epsilon": Positive(),
-    "rope.freq_base": Positive(), "rope.scaling.type": Text(64),
+    "rope.freq_base": Positive(), "rope.scaling.type": Text(64), "rope.scaling.factor": Number(),
+    "rope.scale_linear": Number(),
 }
 TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million

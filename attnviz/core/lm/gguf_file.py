@@ -95,6 +95,21 @@ def _quantisation(g: GGUF) -> str:
     return max(counts, key=lambda name: counts[name]) if counts else ""
 
 
+def _plain_rope(g: GGUF, size, d_head: int) -> None:
+    """Refuse RoPE over part of a head (llama.cpp too refuses it for a llama) or stretched: by a scaling type,
+    or by a factor alone, which llama.cpp applies as linear scaling whatever the type says (0 and 1: none)."""
+    if size("rope.dimension_count", d_head) != d_head:
+        raise problem(g.path, QT_TR_NOOP("its RoPE turns {0} of each head's {1} dimensions: AttnViz turns them all"),
+                      size("rope.dimension_count"), d_head)
+    scaling = size("rope.scaling.type", "none")
+    if scaling not in ("none", None):
+        raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling)
+    for key in ("rope.scaling.factor", "rope.scale_linear"):
+        if size(key, 0.0) not in (0, 1):
+            raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"),
+                          f"×{size(key):g}")
+
+
 def _config(g: GGUF) -> Config:
     arch = _setting(g, "general.architecture", None)
     if arch not in FAMILIES:
@@ -106,13 +121,9 @@ def _config(g: GGUF) -> Config:
     if size("attention.value_length", d_head) != d_head:
         raise problem(g.path, QT_TR_NOOP("its keys and values have different lengths: AttnViz shows heads "
                                          "whose q, k and v are alike"))
-    if family.ROPE and size("rope.dimension_count", d_head) != d_head:  # llama.cpp too refuses it for a llama
-        raise problem(g.path, QT_TR_NOOP("its RoPE turns {0} of each head's {1} dimensions: AttnViz turns them all"),
-                      size("rope.dimension_count"), d_head)
+    if family.ROPE:
+        _plain_rope(g, size, d_head)
     n_layers = size("block_count")
-    scaling = _setting(g, f"{arch}.rope.scaling.type", "none")
-    if scaling not in ("none", None):
-        raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling)
     layer_norm = family.LAYER_NORM
     config = Config(
         family=arch, n_layers=n_layers, d=d, d_ff=size("feed_forward_length"), n_heads=heads,

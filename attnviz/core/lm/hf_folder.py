@@ -18,7 +18,7 @@ import numpy as np
 from safetensors import safe_open
 
 from ..files import FileProblem, optional_file, problem, read_limited
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, cut
 from ..scenario import ScenarioError
 from . import fields
 from . import tokens as tk
@@ -227,11 +227,28 @@ def _rope_factors(cfg: dict, d_head: int, base: float):
     return tuple(out)
 
 
+def _assumed(folder: Path, cfg: dict, family: Family) -> None:
+    """Refuse a setting its family's block does not hold to (another activation, biases, a window), named:
+    run anyway, its numbers would be another model's."""
+    for key, values in family.HF_ASSUMES.items():
+        value = cfg.get(key)
+        if value is not None and (isinstance(value, bool) != isinstance(values[0], bool) or value not in values):
+            raise problem(folder / "config.json", QT_TR_NOOP("its {0} is {1}; AttnViz runs {2} models with {3}"),
+                          key, _as_json(value), family.NAME, " or ".join(map(_as_json, values)))
+
+
+def _as_json(value) -> str:
+    """A config.json value as the file writes it (true, 0.5, "gelu"), at most 40 characters."""
+    return json.dumps(value) if isinstance(value, (bool, int, float)) else \
+        '"' + cut(value) + '"' if isinstance(value, str) else fields.shown(value)
+
+
 def _config(folder: Path, cfg: dict) -> Config:
     kind = cfg.get("model_type")
     if str(kind) not in MODEL_TYPES:
         raise problem(folder, QT_TR_NOOP("is a '{0}' model; AttnViz runs models of the families {1}"), kind, NAMES)
     family = FAMILIES[MODEL_TYPES[str(kind)]]
+    _assumed(folder, cfg, family)
     n = lambda *keys, **kw: _number(folder, cfg, *keys, **kw)  # noqa: E731
     d, heads, layers = n("hidden_size", "n_embd"), n("num_attention_heads", "n_head"), n("num_hidden_layers", "n_layer")
     d_head = n("head_dim", default=max(1, d // heads))

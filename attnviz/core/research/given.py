@@ -11,22 +11,30 @@ import numpy as np
 from ..lm import hooks
 from ..lm.shown import ModelError, whole_number
 from ..lm.weights import Model
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, cut
 from .answer import one_token
+
+
+def said(value) -> str:
+    """What the researcher gave, as a message repeats it: at most 40 characters (an int of 5,000 digits is
+    not even made a text: Python refuses to)."""
+    if isinstance(value, int) and not -10**39 < value < 10**39:
+        return "…" if value > 0 else "-…"
+    return cut(str(value))
 
 
 def whole(what: str, value, low: int, high: int) -> int:
     """`value` as an int from `low` to `high`: the command line's rule for its numbers."""
     number = whole_number(value)
     if number is None or not low <= number <= high:
-        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not a number from {2} to {3}"), what, str(value)[:40], low, high)
+        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not a number from {2} to {3}"), what, said(value), low, high)
     return number
 
 
 def flag(what: str, value) -> bool:
     """True or False (numpy's too); "no" or 0 is not a flag, however truthy or falsy."""
     if type(value).__name__ not in ("bool", "bool_"):
-        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not True or False"), what, str(value)[:40])
+        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not True or False"), what, said(value))
     return bool(value)
 
 
@@ -34,7 +42,7 @@ def layer(model: Model, value, after_last: bool = False) -> int:
     """A layer of the model (with `after_last`, also the residual stream after the last one)."""
     n, number = model.config.n_layers, whole_number(value)
     if number is None or not 0 <= number <= n - (not after_last):
-        raise ModelError(QT_TR_NOOP("layer {0}: the model has layers 0 to {1}"), str(value)[:40],
+        raise ModelError(QT_TR_NOOP("layer {0}: the model has layers 0 to {1}"), said(value),
                          n if after_last else n - 1)
     return number
 
@@ -46,7 +54,7 @@ def head(model: Model, pair) -> tuple[int, int]:
     layer, head = (whole_number(x) for x in pair) if two else (None, None)
     if layer is None or head is None or not (0 <= layer < c.n_layers and 0 <= head < c.n_heads):
         raise ModelError(QT_TR_NOOP("head {0}: give (layer, head), layers 0 to {1} and heads 0 to {2}"),
-                         str(pair)[:40], c.n_layers - 1, c.n_heads - 1)
+                         said(pair), c.n_layers - 1, c.n_heads - 1)
     return layer, head
 
 
@@ -55,9 +63,10 @@ def token(model: Model, spec) -> int:
     number = whole_number(spec)
     if number is None:
         return one_token(model, spec)
-    if number < 0:
-        raise ModelError(QT_TR_NOOP("{0}: the model's token ids go from 0 to {1:,}"), spec, len(model.output) - 1)
-    return one_token(model, f"#{number}")
+    if not 0 <= number < len(model.output):  # told before it is made a text: 5,000 digits are too many for one
+        raise ModelError(QT_TR_NOOP("{0}: the model's token ids go from 0 to {1:,}"),
+                         ("#" if number >= 0 else "") + said(number), len(model.output) - 1)
+    return number
 
 
 def callback(what: str, value):
@@ -69,7 +78,7 @@ def callback(what: str, value):
 
 def one_of(what: str, value, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not one of {2}"), what, str(value)[:40], ", ".join(choices))
+        raise ModelError(QT_TR_NOOP("{0}: '{1}' is not one of {2}"), what, said(value), ", ".join(choices))
     return value
 
 

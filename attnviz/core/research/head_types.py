@@ -40,6 +40,7 @@ DEFINITIONS = {  # marked for translation: the workbench shows them
 }
 REPEAT = 50   # T: random tokens, each seen twice
 MOST_REPEAT = 500  # the longest T asked for (the command line's --length and the API's length alike)
+LEAST_REPEAT = 2   # the local score reads a token and the two before it: 2 tokens twice, with no BOS, are 4
 # A head is called a type from this score on. Sink and local heads are common (most heads put some
 # weight on the first token and near themselves), so only the clearest are named.
 STRONG = {"previous": 0.4, "induction": 0.4, "duplicate": 0.4, "sink": 0.9, "local": 0.9}
@@ -88,7 +89,7 @@ def repeated_tokens(model: Model, length: int = REPEAT, seed: int = 0) -> tuple[
 def head_types(model: Model, length: int = REPEAT, seed: int = 0, progress=None, cancelled=None) -> HeadTypes:
     """Every head's scores; a model's own (the default sequence) worked out once a session: they
     depend on neither the text nor the edits, and the overview asks at every refresh."""
-    length, seed = given.whole("length", length, 1, MOST_REPEAT), given.whole("seed", seed, 0, 2**32 - 1)
+    length, seed = given.whole("length", length, LEAST_REPEAT, MOST_REPEAT), given.whole("seed", seed, 0, 2**32 - 1)
     most = (token_limit(model) - 1) // 2
     if length > most:  # a GPT-2 of 64 positions reads 31 tokens twice, not 50
         raise ModelError(QT_TR_NOOP("length: {0} random tokens read twice are more than this model reads; give at "

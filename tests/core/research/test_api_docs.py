@@ -46,9 +46,9 @@ def test_the_api_refuses_what_the_command_line_refuses_in_its_words_and_takes_nu
     said = subprocess.run([sys.executable, "-m", "attnviz", "heads", "--length", "0"], capture_output=True, text=True,
                           timeout=120).stderr
     for length in (0, -3, 501, 2.5, True):
-        with pytest.raises(lm.ModelError, match=f"length: '{length}' is not a number from 1 to 500"):
+        with pytest.raises(lm.ModelError, match=f"length: '{length}' is not a number from 2 to 500"):
             api.head_types(m, length=length)
-    assert "'0' is not a number from 1 to 500" in said
+    assert "'0' is not a number from 2 to 500" in said
     ids = m.run("The cat ate").ids
     assert m.run(ids=np.array(ids)).tokens == m.run(ids=[np.int64(i) for i in ids]).tokens == m.run(ids=ids).tokens
     for bad in ([1.0], [True], ["5"]):

@@ -140,6 +140,18 @@ CASES = {
                                           "length: this model has 10 ordinary tokens, too few for 50 different ones; "
                                           "give at most 10"),
     "token of a lone surrogate": (lambda m, r: m.token("\ud800"), "the text is not valid UTF-8: it holds U+D800"),
+    "token('#' and 5,000 digits)": (lambda m, r: m.token("#" + "9" * 5000),
+                                    "#99999999999999999999999999999999999999…: the model's token ids go from 0 to"),
+    "token(10**5000)": (lambda m, r: m.token(10**5000), "#…: the model's token ids go from 0 to 511"),
+    "head_types(length=10**5000)": (lambda m, r: api.head_types(m, length=10**5000),
+                                    "length: '…' is not a number from 2 to 500"),
+    "head_types(length=1)": (lambda m, r: api.head_types(m, length=1), "length: '1' is not a number from 2 to 500"),
+    "head_types(None)": (lambda m, r: api.head_types(None), "m: give a model (api.load(...)), not NoneType"),
+    "sweep(a text for the model)": (lambda m, r: api.sweep("hi", "hi", 5), "m: give a model (api.load(...)), not str"),
+    "to_csv(a NUL in the path)": (lambda m, r: r.to_csv("/tmp/a\0b.csv"),
+                                  "give a file's path to write to, not a text holding a NUL"),
+    "load(an id of 5,000 letters)": (lambda m, r: api.load("x" * 5000),
+                                     "x" * 59 + "… is neither a model file or folder nor the id"),
     "load('')": (lambda m, r: api.load(""), "give a model's id, a GGUF file or a model folder, not an empty text"),
     "load(PathLike of bytes)": (lambda m, r: api.load(BytesPath()), "give a model's id, a GGUF file or a model "
                                                                    "folder, not BytesPath"),

@@ -41,6 +41,9 @@ class Family(Protocol):
     @property
     def HF_GAIN_PLUS_ONE(self) -> bool: ...  # noqa: N802 its folder keeps a norm's gain as w in x · (1 + w)
 
+    @property
+    def HF_ASSUMES(self) -> dict[str, tuple]: ...  # noqa: N802 config.json settings its block holds to: their values
+
     def embed(self, model, ids) -> np.ndarray: ...
 
     def qkv(self, b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0) -> tuple: ...

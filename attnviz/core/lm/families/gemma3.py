@@ -29,6 +29,9 @@ NAME = "gemma3"
 MODEL_TYPES = ("gemma3_text",)
 GGUF_ROPE_HALVES = True  # llama.cpp turns its halves (NEOX)
 HF_GAIN_PLUS_ONE = True  # transformers' Gemma3RMSNorm multiplies by 1 + w (a GGUF stores 1 + w already)
+HF_ASSUMES = {"hidden_activation": ("gelu_pytorch_tanh",), "attention_bias": (False,),
+              "use_bidirectional_attention": (False,)}
+LAYER_TYPES = ("sliding_attention", "full_attention")
 GLOBAL_EVERY = 6         # llama.cpp's Gemma 3: every sixth layer global, the rest sliding
 LOCAL_BASE = 10000.0     # llama.cpp's Gemma 3: the sliding layers' RoPE base (the file has none)
 
@@ -80,7 +83,10 @@ def hf_settings(number, cfg: dict, n_layers: int, d: int, d_head: int, rope_base
     if cfg.get("final_logit_softcapping"):
         raise ScenarioError(QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
     types: list = cfg.get("layer_types") or []
-    if not (isinstance(types, list) and len(types) == n_layers):
+    if types and (len(types) != n_layers or not set(types) <= set(LAYER_TYPES)):
+        raise ScenarioError(QT_TR_NOOP("its layer_types must name each of its {0} layers sliding_attention or "
+                                       "full_attention"), n_layers)
+    if not types:
         every = number("sliding_window_pattern", default=6)
         types = ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(n_layers)]
     return {"rope_base": rope_base("full_attention"), "rope_base_local": rope_base("sliding_attention"),

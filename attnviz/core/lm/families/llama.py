@@ -16,7 +16,6 @@ import numpy as np
 from ..blocks import heads, layer_pass, per_head_norm, turned
 from ..weights import Block, Config, linear, present
 from .base import no_gguf_settings as gguf_settings  # noqa: F401 (part of the record)
-from .base import no_hf_settings as hf_settings  # noqa: F401
 from .base import sizes
 
 NAME = "llama"                       # general.architecture in a GGUF file
@@ -26,6 +25,9 @@ ROPE = True
 GGUF_ROPE_HALVES = False             # llama.cpp permutes a Llama's q and k rows: RoPE turns (2i, 2i + 1)
 HF = {"block": "model.layers.{0}.", "embedding": "model.embed_tokens.weight", "norm": "model.norm"}
 HF_GAIN_PLUS_ONE = False             # transformers keeps a norm's gain g as it multiplies
+# what the block above holds to, where config.json may say otherwise (absent: transformers' default, the same)
+HF_ASSUMES = {"hidden_act": ("silu",), "attention_bias": (False,), "mlp_bias": (False,),
+              "partial_rotary_factor": (1, 1.0)}
 
 
 def silu(x: np.ndarray) -> np.ndarray:
@@ -66,6 +68,13 @@ def mlp(b: Block, c: Config, x: np.ndarray) -> np.ndarray:
 def block(model, layer: int, x: np.ndarray, changes: dict, kept=None, last_only: bool = False):
     """One block: x [n, d] -> (x', q, k, v), the model's own q, k, v before the changes."""
     return layer_pass(model, layer, x, changes, qkv, attention_out, mlp, kept, last_only)
+
+
+def hf_settings(number, cfg: dict, n_layers: int, d: int, d_head: int, rope_base) -> dict:
+    """Mistral's sliding window, in every layer, when its config.json has one (transformers' Llama reads none)."""
+    if cfg.get("model_type") != "mistral" or cfg.get("sliding_window") is None:
+        return {}
+    return {"window": number("sliding_window"), "sliding": (True,) * n_layers}
 
 
 def gated(activation, gate_up: np.ndarray) -> np.ndarray:
