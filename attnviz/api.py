@@ -38,13 +38,14 @@ from .core.research import head_types as _head_types
 from .core.research import lens as _lens
 from .core.research import patch as _patch
 from .core.research import sweep as _sweep
+from .core.research.interventions import add, mean, project_out, replace, zero
 from .core.research.parts import head_outputs, head_weights, residual
 from .core.research.tables import Tabular, next_tokens
 from .core.scenario import Change
 from .display import display_problem
 
-__all__ = ["Model", "Run", "continuation", "head_attribution", "head_types", "load", "logit_lens", "patch",
-           "show", "sweep"]
+__all__ = ["Model", "Run", "add", "continuation", "head_attribution", "head_types", "load", "logit_lens", "mean",
+           "patch", "project_out", "replace", "show", "sweep", "zero"]
 
 
 def load(source: str | None = None) -> Model:
@@ -91,15 +92,18 @@ class Model:
         return hooks.hook_names(self.lm.config)
 
     def run(self, text: str | None = None, *, ids=None, bos: bool = True, chat: bool = False, off=(),
-            edits=None, keep=()) -> Run:
+            edits=None, keep=(), hooks=None) -> Run:
         """The model on `text` (or token `ids`), with heads switched `off` ([(layer, head), ...]) and
         `edits` ({(layer, head): {"q": array [n, d_head], "k": ..., "v": ...}}) applied; the hook points
-        `keep` names (names or globs: "blocks.*.attn.out") kept in `run.cache`."""
+        `keep` names (names or globs: "blocks.*.attn.out") kept in `run.cache`; `hooks` ({name or glob:
+        fn(array, cache) -> array or None}) writes a point: the pass goes on with what fn gives (zero, add,
+        replace, project_out and mean make the usual ones)."""
         encoded = self.encode(text, ids, bos, chat)
         changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
         names = given.hook_points(self.lm, keep, len(encoded.ids))
+        writes = None if hooks is None else given.hook_writes(self.lm, hooks, len(encoded.ids))
         with np.errstate(all="ignore"):  # an overflow ends as NaN, refused here in one line
-            result = lm.run(self.lm, encoded.ids, changes, keep=names)
+            result = lm.run(self.lm, encoded.ids, changes, keep=names, writes=writes)
         if not np.isfinite(result.probs).all():
             raise lm.ModelError("{0}: the model's next-token probabilities are not numbers (NaN or infinity): the "
                                 "file is damaged or not a model", self.lm.path)

@@ -24,6 +24,10 @@ kept in float32 from a model run in float64; "ids" holds the token ids read. How
     ln_final         model.norm's output
     logits           the model's logits
 
+and a steering vector's effect: steer_logits, the logits with steer_alpha · steer_direction added to the
+hidden states entering layer steer_layer (a forward pre-hook on that decoder layer), as
+hooks={"blocks.L.resid_pre": api.add(direction, alpha)} adds it.
+
 Run offline in the throwaway environment of tools/family_reference.py (torch 2.13.0+cpu, transformers):
 
     HF_HUB_OFFLINE=1 /tmp/ref/A/bin/python tools/hooks_reference.py
@@ -38,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "golden" / "hooks"
 IDS = [1, 17, 250, 33, 70, 101, 7, 300, 45, 12, 250, 33]  # 12 tokens: past Gemma 3's window of 4
 FAMILIES = ("llama", "gemma3")
+STEER_LAYER, STEER_ALPHA = 1, 3.0
 
 
 def main() -> None:
@@ -50,8 +55,12 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for family in FAMILIES:
-        arrays = Hooked(ROOT / "tests" / "golden" / "families" / family / "hf", family == "gemma3").read(IDS)
-        np.savez_compressed(out / f"{family}.npz", ids=np.array(IDS),
+        hooked = Hooked(ROOT / "tests" / "golden" / "families" / family / "hf", family == "gemma3")
+        arrays = hooked.read(IDS)
+        direction = np.random.default_rng(0).normal(size=hooked.model.config.hidden_size)
+        arrays["steer_logits"] = hooked.steered(IDS, STEER_LAYER, direction, STEER_ALPHA)
+        np.savez_compressed(out / f"{family}.npz", ids=np.array(IDS), steer_layer=STEER_LAYER, steer_alpha=STEER_ALPHA,
+                            steer_direction=direction.astype(np.float32),
                             **{name: a.astype(np.float32) for name, a in arrays.items()})
         print(family, len(arrays), "arrays")
 
@@ -83,6 +92,20 @@ class Hooked:
             arrays[f"blocks.{layer}.attn.pattern"] = pattern[0].numpy()
         arrays["logits"] = out.logits[0].numpy()
         return {**arrays, **qk}
+
+    def steered(self, ids: list[int], layer: int, direction, alpha: float):
+        """The logits with alpha · direction added to the hidden states entering `layer`."""
+        add = self.torch.tensor(direction) * alpha
+
+        def hook(m, args, kwargs):
+            if args:
+                return (args[0] + add,) + tuple(args[1:]), kwargs
+            return args, {**kwargs, "hidden_states": kwargs["hidden_states"] + add}
+        handle = self.model.model.layers[layer].register_forward_pre_hook(hook, with_kwargs=True)
+        try:
+            return self.model(self.torch.tensor([ids]), use_cache=False).logits[0].numpy()
+        finally:
+            handle.remove()
 
     def _keep(self, name, value) -> None:
         self.kept[name] = value[0].detach().clone()

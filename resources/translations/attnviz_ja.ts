@@ -4338,12 +4338,24 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：&apos;{1}&apos; は {2} のどれでもありません</translation>
     </message>
     <message>
-        <source>keep: give hook point names (texts), not {0}</source>
-        <translation>keep：フックポイントの名前（テキスト）を指定してください（{0} は使えません）</translation>
+        <source>{0}: give hook point names (texts), not {1}</source>
+        <translation>{0}：フックポイントの名前（テキスト）を指定してください（{1} は使えません）</translation>
     </message>
     <message>
-        <source>keep: &apos;{0}&apos; names no hook point; they are embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())</source>
-        <translation>keep：&apos;{0}&apos; に当たるフックポイントはありません。名前は embed、blocks.L.resid_pre、blocks.L.attn.pattern、…、ln_final、logits です（m.hook_names()）</translation>
+        <source>{0}: &apos;{1}&apos; names no hook point; they are embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())</source>
+        <translation>{0}：&apos;{1}&apos; に当たるフックポイントはありません。名前は embed、blocks.L.resid_pre、blocks.L.attn.pattern、…、ln_final、logits です（m.hook_names()）</translation>
+    </message>
+    <message>
+        <source>hooks: give {{hook point: function}}, not {0}</source>
+        <translation>hooks：{{フックポイント: 関数}} を指定してください（{0} は使えません）</translation>
+    </message>
+    <message>
+        <source>hooks: {0}: give a function of (array, cache), not {1}</source>
+        <translation>hooks：{0}：(array, cache) を受け取る関数を指定してください（{1} は使えません）</translation>
+    </message>
+    <message>
+        <source>hooks: {0}&apos;s function gave {1}; give None or finite numbers of shape {2}</source>
+        <translation>hooks：{0} の関数が {1} を返しました。None か、形が {2} の有限の数を返してください</translation>
     </message>
     <message>
         <source>keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB are kept: keep fewer, or a shorter text</source>
@@ -4804,6 +4816,38 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>is a folder: give a file&apos;s path to write to</source>
         <translation>はフォルダです: 書き出すファイルのパスを指定してください</translation>
+    </message>
+    <message>
+        <source>project_out: the direction is 0: give one with a length</source>
+        <translation>project_out：方向が 0 です。長さのある方向を指定してください</translation>
+    </message>
+    <message>
+        <source>mean: give arrays of one hook point (run.cache[name]), from one or more runs</source>
+        <translation>mean：一つのフックポイントの配列（run.cache[name]）を、一つ以上の実行から指定してください</translation>
+    </message>
+    <message>
+        <source>mean: its arrays are of shape {0}, this point&apos;s {1}</source>
+        <translation>mean：配列の形は {0} ですが、このポイントの形は {1} です</translation>
+    </message>
+    <message>
+        <source>give a direction as one list of finite numbers (d of them for the stream)</source>
+        <translation>方向は有限の数の一つのリストで指定してください（残差ストリームには d 個）</translation>
+    </message>
+    <message>
+        <source>{0}: give a finite number</source>
+        <translation>{0}：有限の数を指定してください</translation>
+    </message>
+    <message>
+        <source>heads: give head numbers (0, 1, …)</source>
+        <translation>heads：ヘッドの番号（0, 1, …）を指定してください</translation>
+    </message>
+    <message>
+        <source>{0}: heads are chosen at a per-head point (q, k, v, scores, pattern, z) of this model&apos;s {1} heads</source>
+        <translation>{0}：ヘッドを選べるのはヘッドごとのポイント（q, k, v, scores, pattern, z）だけで、このモデルのヘッドは {1} 個です</translation>
+    </message>
+    <message>
+        <source>{0}: the direction has {1} numbers, this point&apos;s vectors {2}</source>
+        <translation>{0}：方向の数は {1} 個ですが、このポイントのベクトルは {2} 個です</translation>
     </message>
 </context>
 </TS>

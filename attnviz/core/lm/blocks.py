@@ -219,10 +219,16 @@ def attention_of(q, k, v, c: Config, layer: int, changes: dict[int, Change], kep
     y = attend(q, k, v, window_of(c, layer), weights, first)
     if kept is not None:
         kept.weights, kept.outputs = weights, y.copy()
+    return head_changes(y, changes)
+
+
+def head_changes(y: np.ndarray, changes: dict[int, Change]) -> np.ndarray:
+    """The heads' outputs y [H, n, d_head] with the user's changes: a head switched off gives 0, a head
+    given its output (`out`: another run's patched in, or its mean) gives that."""
     for head, change in changes.items():
         if change.off:
             y[head] = 0.0
-        elif change.out is not None:  # another run's output patched in, or the head's mean
+        elif change.out is not None:
             y[head] = change.out
     return y
 

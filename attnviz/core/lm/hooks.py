@@ -20,9 +20,11 @@ position. The table mapping them to TransformerLens's names is in docs/API.md.
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
-from .blocks import Kept, attention_of, changed, joined
+from .blocks import Kept, attention_of, changed, head_changes, joined, window_of
 from .weights import Config
 
 LAYER_POINTS = ("resid_pre", "ln1", "attn.q", "attn.k", "attn.v", "attn.scores", "attn.pattern", "attn.z",
@@ -48,64 +50,101 @@ def shape(c: Config, name: str, n: int, vocab: int) -> tuple[int, ...]:
 
 
 class Trace:
-    """What one run keeps: `wants(layer, point)` before working a point out, `put` it."""
+    """What one run keeps (`names`) and writes (`writes`: name -> fn(array, cache) -> array): `at` each
+    point as the pass reaches it, `put` a point only read (worked out only when kept)."""
 
-    def __init__(self, c: Config, names: frozenset[str]):
-        self.names = names
+    def __init__(self, c: Config, names: frozenset[str], writes: dict | None = None):
+        self.names, self.writes = names, writes or {}
         self.cache: dict[str, np.ndarray] = {}
-        self.layers = {int(name.split(".")[1]) for name in names if name.startswith("blocks.")}
-        if {"ln_final", "logits"} & names:  # the last layer's output at every position, not the last alone
+        touched = set(names) | set(self.writes)
+        self.layers = {int(name.split(".")[1]) for name in touched if name.startswith("blocks.")}
+        if {"ln_final", "logits"} & touched:  # the last layer's output at every position, not the last alone
             self.layers.add(c.n_layers - 1)
+        self.first = 0 if "embed" in touched else min(self.layers, default=c.n_layers)
 
     def wants(self, layer: int | None, point: str) -> bool:
-        return (point if layer is None else f"blocks.{layer}.{point}") in self.names
+        return _name(layer, point) in self.names
+
+    def writes_at(self, layer: int | None, *points: str) -> bool:
+        return any(_name(layer, point) in self.writes for point in points)
 
     def put(self, layer: int | None, point: str, make) -> None:
         """Keep `make()` (a function, so that what is not asked for is not worked out) as float32."""
         if self.wants(layer, point):
-            name = point if layer is None else f"blocks.{layer}.{point}"
-            self.cache[name] = np.array(make(), dtype=np.float32)
+            self.cache[_name(layer, point)] = np.array(make(), dtype=np.float32)
 
-    def first_layer(self, n_layers: int) -> int:
-        """The lowest layer the pass must compute itself to keep what is asked (n_layers: none)."""
-        return 0 if "embed" in self.names else min(self.layers, default=n_layers)
+    def at(self, layer: int | None, point: str, value: np.ndarray) -> np.ndarray:
+        """`value` as the point's hook writes it (itself without one), kept when asked."""
+        name = _name(layer, point)
+        if name in self.writes:
+            value = self.writes[name](value, self.cache)
+        self.put(layer, point, lambda: value)
+        return value
 
-    def final(self, model, x: np.ndarray) -> None:
-        """ln_final and logits from the stream after the last layer, x [n, d]."""
-        if self.wants(None, "ln_final") or self.wants(None, "logits"):
-            normed = model.out_norm(x, model.config.eps)
-            self.put(None, "ln_final", lambda: normed)
-            self.put(None, "logits", lambda: normed @ model.output.T)
+    def final(self, model, x: np.ndarray) -> np.ndarray | None:
+        """ln_final and logits [n, vocab] from the stream after the last layer, x [n, d], when kept or
+        written (None when neither is)."""
+        if not (self.names | set(self.writes)) & {"ln_final", "logits"}:
+            return None
+        normed = self.at(None, "ln_final", model.out_norm(x, model.config.eps))
+        return self.at(None, "logits", normed @ model.output.T)
+
+
+def _name(layer: int | None, point: str) -> str:
+    return point if layer is None else f"blocks.{layer}.{point}"
 
 
 def traced_pass(model, layer: int, x: np.ndarray, changes: dict, family, trace: Trace):
-    """One block as its family's block works it (blocks.layer_pass), every position in one piece, what
-    `trace` asks for kept on the way. -> (x' [n, d], q, k, v: the model's own, as layer_pass gives them)."""
+    """One block as its family's block works it (blocks.layer_pass), every position in one piece, each
+    point kept or written as `trace` asks. -> (x' [n, d], q, k, v: the model's own, as layer_pass gives them)."""
     c, b = model.config, model.blocks[layer]
-    trace.put(layer, "resid_pre", lambda: x)
-    trace.put(layer, "ln1", lambda: b.attn_norm(x, c.eps))
-    q, k, v = family.qkv(b, c, layer, x, 0)
-    kept = Kept() if trace.wants(layer, "attn.pattern") else None
-    y = attention_of(q, k, v, c, layer, changes, kept)
-    _keep_qkv(trace, layer, c, changed(q, k, v, changes, c.n_heads))
-    if kept is not None:
-        trace.put(layer, "attn.pattern", lambda: kept.weights)
-    trace.put(layer, "attn.z", lambda: y)
-    a = family.attention_out(b, c, joined(y))
-    trace.put(layer, "attn.out", lambda: a)
-    mid = a + x
-    trace.put(layer, "resid_mid", lambda: mid)
-    m = family.mlp(b, c, mid)
-    trace.put(layer, "mlp.out", lambda: m)
-    out = mid + m
-    trace.put(layer, "resid_post", lambda: out)
+    x = trace.at(layer, "resid_pre", x)
+    if trace.writes_at(layer, "ln1"):  # the family's projection norms what it is given: give it the written norm
+        h = trace.at(layer, "ln1", b.attn_norm(x, c.eps))
+        given = copy.copy(b)  # not dataclasses.replace: a Block's __post_init__ would lay its weights out again
+        given.attn_norm = lambda _, eps: h
+        q, k, v = family.qkv(given, c, layer, h, 0)
+    else:
+        trace.put(layer, "ln1", lambda: b.attn_norm(x, c.eps))
+        q, k, v = family.qkv(b, c, layer, x, 0)
+    if trace.writes_at(layer, "attn.q", "attn.k", "attn.v", "attn.scores", "attn.pattern"):
+        y = _attention_written(trace, layer, c, changed(q, k, v, changes, c.n_heads), changes)
+    else:
+        kept = Kept() if trace.wants(layer, "attn.pattern") else None
+        y = attention_of(q, k, v, c, layer, changes, kept)
+        _keep_qkv(trace, layer, c, changed(q, k, v, changes, c.n_heads))
+        if kept is not None:
+            trace.put(layer, "attn.pattern", lambda: kept.weights)
+    y = trace.at(layer, "attn.z", y)
+    mid = trace.at(layer, "resid_mid", trace.at(layer, "attn.out", family.attention_out(b, c, joined(y))) + x)
+    out = trace.at(layer, "resid_post", mid + trace.at(layer, "mlp.out", family.mlp(b, c, mid)))
     return out, q, k, v
 
 
-def _keep_qkv(trace: Trace, layer: int, c: Config, qkv) -> None:
-    """q, k and v as attention used them, once per head (a K/V group's repeated), and the scores q kᵀ / √d_head."""
+def _per_head(c: Config, qkv) -> tuple:
+    """q, k and v once per query head (a K/V group's repeated)."""
     q, k, v = qkv
-    k, v = (np.repeat(m, c.n_heads // len(m), axis=0) for m in (k, v))
+    return (q, *(np.repeat(m, c.n_heads // len(m), axis=0) for m in (k, v)))
+
+
+def _keep_qkv(trace: Trace, layer: int, c: Config, qkv) -> None:
+    """q, k and v as attention used them, once per head, and the scores q kᵀ / √d_head."""
+    q, k, v = _per_head(c, qkv)
     for point, m in (("attn.q", q), ("attn.k", k), ("attn.v", v)):
         trace.put(layer, point, lambda m=m: m)
     trace.put(layer, "attn.scores", lambda: q @ k.swapaxes(-1, -2) / np.float32(np.sqrt(c.d_head)))
+
+
+def _attention_written(trace: Trace, layer: int, c: Config, qkv, changes: dict) -> np.ndarray:
+    """Attention worked out step by step, so that q, k, v, the scores or the weights can be written:
+    softmax(q kᵀ / √d_head + M) v per head, then the run's switched-off heads and given outputs."""
+    q, k, v = (trace.at(layer, point, m) for point, m in zip(("attn.q", "attn.k", "attn.v"), _per_head(c, qkv)))
+    scores = trace.at(layer, "attn.scores", q @ k.swapaxes(-1, -2) / np.float32(np.sqrt(c.d_head)))
+    n = scores.shape[-1]
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    window = window_of(c, layer)
+    hidden = (j > i) | ((j <= i - window) if window else False)
+    shifted = np.where(hidden, -np.inf, scores.astype(np.float64))
+    weights = np.exp(shifted - shifted.max(axis=-1, keepdims=True))
+    pattern = trace.at(layer, "attn.pattern", (weights / weights.sum(axis=-1, keepdims=True)).astype(np.float32))
+    return head_changes(pattern @ v, changes)

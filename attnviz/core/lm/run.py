@@ -69,7 +69,7 @@ def pass_bytes(c, n: int, weights: bool = False) -> int:
 
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
-        patch: StreamPatch | None = None, keep: frozenset[str] = frozenset()) -> Run:
+        patch: StreamPatch | None = None, keep: frozenset[str] = frozenset(), writes: dict | None = None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
@@ -77,8 +77,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     with its attention weights and heads' outputs (kept): a window shows that layer before the
     rest of the pass is done, without working out its weights again. `patch` puts its x in
     place of the residual stream entering its layer at its position (a patch from another run). `keep`:
-    the hook points (hooks.py) whose arrays the run keeps in its cache; their layers are worked out
-    whole by hooks.traced_pass."""
+    the hook points (hooks.py) whose arrays the run keeps in its cache; `writes`: hook point -> fn(array,
+    cache) -> the array the pass goes on with. Their layers are worked out whole by hooks.traced_pass."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -89,16 +89,17 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
                          f"the text {len(ids)} tokens")
     family = FAMILIES[c.family]
     by_layer = changes_by_layer(changes)
-    trace = Trace(c, keep)
+    trace = Trace(c, keep, writes)
     start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0
-    start = min(start, trace.first_layer(c.n_layers))
+    start = min(start, trace.first)
     if after is not None and start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     keep_freed(pass_bytes(c, len(ids), weights=shown is not None))
     with model_threads(shared_out(len(ids))):
         x = after.streams[start] if after is not None and start else family.embed(model, ids).astype(np.float32)
-        trace.put(None, "embed", lambda: x)                                                           # [n, d]
+        if start == 0:
+            x = trace.at(None, "embed", x)                                                            # [n, d]
         for index in range(start, c.n_layers):
             if cancelled is not None and cancelled():
                 raise Cancelled()
@@ -114,9 +115,9 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
             vs.append(v)
             if kept is not None:
                 shown(index, q, k, v, kept)
-        trace.final(model, x)
+        every = trace.final(model, x)                              # [n, vocab], when asked for
         normed = model.out_norm(x[-1:], c.eps)                     # [1, d]
-        logits = (normed @ model.output.T)[0].astype(np.float32)   # [1, d] @ [d, vocab] -> [vocab]
+        logits = (normed @ model.output.T)[0].astype(np.float32) if every is None else every[-1].astype(np.float32)
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,

@@ -10,6 +10,7 @@ numpy, each result an array with the names of its axes.
     head_types.py    previous-token, induction, duplicate-token, sink and local scores per head
     continuation.py  a given continuation's tokens: their probability, rank and rivals
     tables.py        each result as a long-form table: CSV, .npz, a pandas DataFrame
+    interventions.py the usual writes at a hook point: zero, add (steering), replace, project_out, mean
 
 The same functions serve the window, the command line (attnviz patch, lens, attribute, sweep,
 heads) and the Python API (attnviz.api).

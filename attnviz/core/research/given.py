@@ -89,18 +89,56 @@ def hook_points(model: Model, patterns, n: int) -> frozenset[str]:
     """The hook points `patterns` name (exact names or globs: "blocks.*.attn.out"), refused when a pattern
     names none, or when keeping them over n tokens would take more than MOST_KEPT bytes."""
     patterns = [patterns] if isinstance(patterns, str) else list(patterns)
-    names, chosen = hooks.hook_names(model.config), set()
-    for pattern in patterns:
-        if not isinstance(pattern, str):
-            raise ModelError(QT_TR_NOOP("keep: give hook point names (texts), not {0}"), type(pattern).__name__)
-        found = fnmatch.filter(names, pattern)
-        if not found:
-            raise ModelError(QT_TR_NOOP("keep: '{0}' names no hook point; they are embed, blocks.L.resid_pre, "
-                                        "blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())"),
-                             pattern[:60])
-        chosen.update(found)
+    chosen = {name for pattern in patterns for name in _named("keep", model, pattern)}
     size = sum(4 * int(np.prod(hooks.shape(model.config, name, n, len(model.output)))) for name in chosen)
     if size > MOST_KEPT:
         raise ModelError(QT_TR_NOOP("keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB "
                                     "are kept: keep fewer, or a shorter text"), n, size / 2**20, MOST_KEPT / 2**20)
     return frozenset(chosen)
+
+
+def _named(what: str, model: Model, pattern) -> list[str]:
+    """The hook points a name or a glob names; none is refused saying what the names are like."""
+    if not isinstance(pattern, str):
+        raise ModelError(QT_TR_NOOP("{0}: give hook point names (texts), not {1}"), what, type(pattern).__name__)
+    found = fnmatch.filter(hooks.hook_names(model.config), pattern)
+    if not found:
+        raise ModelError(QT_TR_NOOP("{0}: '{1}' names no hook point; they are embed, blocks.L.resid_pre, "
+                                    "blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())"),
+                         what, cut(pattern, 60))
+    return found
+
+
+def hook_writes(model: Model, given_hooks, n: int) -> dict:
+    """{hook point: fn(array, cache) -> array or None} from {name or glob: fn}, each fn's answer checked
+    when the pass calls it: None leaves the array as it was; else numbers of the array's shape, finite."""
+    if not isinstance(given_hooks, dict):
+        raise ModelError(QT_TR_NOOP("hooks: give {{hook point: function}}, not {0}"), type(given_hooks).__name__)
+    writes = {}
+    for pattern, fn in dict.items(given_hooks):
+        if not callable(fn):
+            raise ModelError(QT_TR_NOOP("hooks: {0}: give a function of (array, cache), not {1}"), cut(str(pattern)),
+                             type(fn).__name__)
+        writes.update({name: _checked(name, fn) for name in _named("hooks", model, pattern)})
+    return writes
+
+
+def _checked(name: str, fn):
+    def write(value: np.ndarray, cache: dict) -> np.ndarray:
+        written = fn(value.copy(), cache)  # a copy: a function writing into what it is given changes nothing else
+        if written is None:
+            return value
+        try:
+            array = np.asarray(written, dtype=np.float32)
+        except (TypeError, ValueError):
+            array = None
+        if array is None or array.shape != value.shape or not np.isfinite(array).all():
+            raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1}; give None or finite numbers of shape {2}"),
+                             name, _what(written), value.shape)
+        return array
+    return write
+
+
+def _what(value) -> str:
+    shape = getattr(value, "shape", None)
+    return f"an array of shape {tuple(shape)}" if shape is not None else type(value).__name__

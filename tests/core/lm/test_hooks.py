@@ -1,7 +1,9 @@
 """Named hook points (core/lm/hooks.py): every one a run keeps is the array transformers' own model gives at
 that point under PyTorch hooks (tests/golden/hooks, made by tools/hooks_reference.py), for a Llama and a
 Gemma 3 (QK-norm, norms after attention and the feed-forward, sliding windows); keeping changes no number;
-what is asked for, and only that, is kept; a wrong name or too much to keep is refused before the run."""
+what is asked for, and only that, is kept; a wrong name or too much to keep is refused before the run.
+Writing a point (hooks=): a steering vector does what the same PyTorch hook does; writing nothing new changes
+nothing, bit for bit; zeroing a head's z is switching it off; what a hook gives back is checked."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +28,8 @@ def family(request):
 def test_every_hook_point_is_what_transformers_gives_there(family):
     _, m, reference = family
     run = m.run(ids=list(reference["ids"]), keep=["*"])
-    assert set(run.cache) == set(reference.files) - {"ids"} == set(m.hook_names())
+    assert set(run.cache) == {f for f in reference.files if f != "ids" and not f.startswith("steer_")} == \
+        set(m.hook_names())
     for name, kept in run.cache.items():
         expect = reference[name]
         assert kept.shape == expect.shape, name
@@ -93,3 +96,96 @@ def test_too_much_to_keep_is_refused_before_the_model_runs(monkeypatch):
                                          r"at most 1\.0 MB are kept"):
         m.run(text, keep=["*"])
     assert ran == []
+
+
+# ------------------------------------------------------------- writing
+
+def test_a_steering_vector_added_to_the_stream_does_what_the_same_pytorch_hook_does(family):
+    _, m, reference = family
+    steer = api.add(reference["steer_direction"], float(reference["steer_alpha"]))
+    run = m.run(ids=list(reference["ids"]), hooks={f"blocks.{int(reference['steer_layer'])}.resid_pre": steer},
+                keep=["logits"])
+    expect = reference["steer_logits"]
+    assert np.abs(expect - reference["logits"]).max() > 1  # the vector moves the logits ...
+    assert np.abs(run.cache["logits"] - expect).max() <= 1e-4 * np.abs(expect).max()  # ... as transformers' do
+
+
+@pytest.mark.parametrize("point", ["embed", "blocks.1.resid_pre", "blocks.0.ln1", "blocks.1.attn.q", "blocks.0.attn.v",
+                                   "blocks.1.attn.scores", "blocks.0.attn.pattern", "blocks.1.attn.z",
+                                   "blocks.0.attn.out", "blocks.1.resid_mid", "blocks.1.mlp.out", "ln_final", "logits"])
+def test_writing_a_point_as_it_was_changes_no_number(family, point):
+    _, m, reference = family
+    ids = list(reference["ids"])
+    kept = m.run(ids=ids, keep=[point, "logits"])
+    same = m.run(ids=ids, hooks={point: api.replace(kept.cache[point])}, keep=["logits"])
+    nothing = m.run(ids=ids, hooks={point: api.add(np.ones(kept.cache[point].shape[-1]), 0.0)}, keep=["logits"])
+    for written in (same, nothing):
+        if point.split(".")[-1] in ("q", "v", "scores", "pattern"):  # attention then worked out step by step
+            np.testing.assert_allclose(written.cache["logits"], kept.cache["logits"], atol=1e-5)
+        else:
+            assert np.array_equal(written.cache["logits"], kept.cache["logits"])
+    assert not np.array_equal(m.run(ids=ids, hooks={point: api.zero()}, keep=["logits"]).cache["logits"],
+                              kept.cache["logits"])  # and writing something else changes them
+
+
+def test_zeroing_a_heads_z_is_switching_it_off_and_composes_with_the_runs_own_changes(family):
+    _, m, reference = family
+    ids = list(reference["ids"])
+    zeroed = m.run(ids=ids, hooks={"blocks.1.attn.z": api.zero(heads=2)}, keep=["logits"])
+    off = m.run(ids=ids, off=[(1, 2)], keep=["blocks.1.attn.z", "logits"])
+    assert np.array_equal(zeroed.cache["logits"], off.cache["logits"])
+    both = m.run(ids=ids, off=[(1, 2)], hooks={"blocks.1.resid_pre": api.add(np.ones(m.lm.config.d), 2.0)},
+                 keep=["blocks.1.attn.z"])
+    assert not both.cache["blocks.1.attn.z"][2].any() and both.cache["blocks.1.attn.z"][1].any()
+
+
+def test_a_written_pattern_weighs_the_values_as_written(family):
+    _, m, reference = family
+    ids = list(reference["ids"])
+    n, heads = len(ids), m.heads
+    uniform = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    run = m.run(ids=ids, hooks={"blocks.0.attn.pattern": api.replace(np.broadcast_to(uniform, (heads, n, n)))},
+                keep=["blocks.0.attn.v", "blocks.0.attn.z"])
+    np.testing.assert_allclose(run.cache["blocks.0.attn.z"], uniform @ run.cache["blocks.0.attn.v"], atol=1e-5)
+
+
+def test_project_out_and_mean_write_what_they_say(family):
+    _, m, reference = family
+    ids, d = list(reference["ids"]), m.lm.config.d
+    u = np.random.default_rng(1).normal(size=d)
+    run = m.run(ids=ids, hooks={"blocks.1.resid_post": api.project_out(u)}, keep=["blocks.1.resid_post"])
+    assert np.abs(run.cache["blocks.1.resid_post"] @ (u / np.linalg.norm(u))).max() < 1e-4
+    other = m.run(ids=ids[::-1], keep=["blocks.0.attn.out"]).cache["blocks.0.attn.out"]
+    meant = m.run(ids=ids, hooks={"blocks.0.attn.out": api.mean([other])}, keep=["blocks.0.attn.out"])
+    np.testing.assert_allclose(meant.cache["blocks.0.attn.out"], np.broadcast_to(other.mean(axis=0), (len(ids), d)),
+                               atol=1e-6)
+
+
+@pytest.mark.parametrize("hooks_given, says", [
+    ({"blocks.0.attn.out": lambda a, c: a[:2]}, "hooks: blocks.0.attn.out's function gave an array of shape (2, 64); "
+                                               "give None or finite numbers of shape"),
+    ({"blocks.0.attn.out": lambda a, c: a * np.nan}, "hooks: blocks.0.attn.out's function gave an array of shape"),
+    ({"blocks.0.attn.out": lambda a, c: "x"}, "hooks: blocks.0.attn.out's function gave str"),
+    ({"blocks.0.attn.out": 3}, "hooks: blocks.0.attn.out: give a function of (array, cache), not int"),
+    ({"blocks.9.attn.out": api.zero()}, "hooks: 'blocks.9.attn.out' names no hook point"),
+    ([("blocks.0.attn.out", api.zero())], "hooks: give {hook point: function}, not list"),
+    ({"blocks.0.attn.out": api.add([1.0, 2.0])}, "add: the direction has 2 numbers, this point's vectors 64"),
+    ({"blocks.0.attn.out": api.zero(heads=1)}, "zero(heads=…): heads are chosen at a per-head point"),
+])
+def test_a_hook_that_gives_back_something_else_is_refused_naming_it(hooks_given, says):
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    with pytest.raises(ModelError) as refused:
+        m.run("hi there", hooks=hooks_given)
+    assert says in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda: api.add([np.nan]), "give a direction as one list of finite numbers"),
+    (lambda: api.add([1.0], alpha=np.inf), "alpha: give a finite number"),
+    (lambda: api.project_out([0.0, 0.0]), "project_out: the direction is 0"),
+    (lambda: api.mean([]), "mean: give arrays of one hook point"),
+    (lambda: api.zero(heads=[-1]), "heads: give head numbers"),
+])
+def test_a_ready_made_write_given_what_it_cannot_use_is_refused_when_made(make, says):
+    with pytest.raises(ModelError, match=says.replace("(", r"\(")):
+        make()
