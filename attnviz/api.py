@@ -86,6 +86,13 @@ class Model:
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
+    def run_batch(self, texts, **options) -> list[Run]:
+        """Each text run as m.run(text, **options) runs it, one after the other (no padding: every number is
+        one run's own, whatever the lengths)."""
+        if isinstance(texts, str) or not hasattr(texts, "__iter__"):
+            raise lm.ModelError("texts: give a list of texts, not {0}", type(texts).__name__)
+        return [self.run(text, **options) for text in texts]
+
     def hook_names(self) -> list[str]:
         """Every hook point a run can keep (`run(..., keep=[...])`), in the order the pass reaches them:
         embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final, logits (core/lm/hooks.py)."""
@@ -185,17 +192,42 @@ def _quiet(work):
 
 
 @_quiet
-def patch(m: Model, clean: str | Run, corrupted: str | Run, answer, against, by: str = "head",
-          progress=None) -> _patch.Patched:
+def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = "head", progress=None,
+          metric=None) -> _patch.Patched:
     """Activation patching from `clean` into `corrupted` (texts or runs as long in tokens): the share
     of the logit difference answer − against each patch restores, by "head" ([layers, heads]),
     "position" (the residual stream, [layers, positions]) or "attention" (a layer's attention
-    output at a position). See core/research/patch.py."""
+    output at a position). See core/research/patch.py.
+
+    `clean` may instead be a dataset: a list of (clean, corrupted, answer, against) pairs, patched
+    each and averaged. `metric(logits_patched, logits_clean, logits_corrupted, pair) -> float` (the last
+    position's logits; `pair` the pair's tuple, or None for one pair) replaces the logit difference restored."""
     m = _model(m)
     by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
+    metric = given.callback("metric", metric)
+    if corrupted is None and isinstance(clean, (list, tuple)):
+        return _patch_pairs(m, given.pairs(clean), by, progress, metric)
     a, b = (_run_of(m, x, name) for x, name in ((clean, "clean"), (corrupted, "corrupted")))
-    found = _patch.patch(m.lm, a.result, b.result, m.token(answer), m.token(against), by, progress)
+    own = None if metric is None else (lambda z, c, k: metric(z, c, k, None))
+    found = _patch.patch(m.lm, a.result, b.result, m.token(answer), m.token(against), by, progress, metric=own)
     return dataclasses.replace(found, tokens=a.tokens)
+
+
+def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _patch.Patched:
+    """Each pair patched in turn, their maps averaged (positions: every pair as long in tokens)."""
+    found = []
+    for i, pair in enumerate(pairs):
+        clean, corrupted, answer, against = pair
+        step = None if progress is None else (lambda done, total, i=i: progress(i * total + done, len(pairs) * total))
+        own = None if metric is None else (lambda z, c, k, _, pair=pair: metric(z, c, k, pair))  # this pair's
+        found.append(patch(m, clean, corrupted, answer, against, by, step, own))
+        if found[-1].restored.shape != found[0].restored.shape:
+            raise lm.ModelError("pairs: pair {0} is {1} tokens and pair 0 {2}: patching by {3} averages pairs as long "
+                                "in tokens", i, found[-1].restored.shape[1], found[0].restored.shape[1], by)
+    mean = lambda values: float(np.mean(values))  # noqa: E731
+    return dataclasses.replace(found[0], restored=np.mean([f.restored for f in found], axis=0),
+                               clean=mean([f.clean for f in found]), corrupted=mean([f.corrupted for f in found]),
+                               answer=-1, against=-1, pairs=len(pairs))
 
 
 @_quiet

@@ -321,6 +321,8 @@ HOSTILE = {
                                          "stretches RoPE (×8 scaling), which AttnViz does not do"),
     "RoPE stretched by the old scale_linear": (_llama(metadata={"llama.rope.scale_linear": 4.0}),
                                                "stretches RoPE (×4 scaling), which AttnViz does not do"),
+    "RoPE stretched by a hair": (_llama(metadata={"llama.rope.scaling.factor": Typed(FLOAT64, 1.0000001)}),
+                                 "stretches RoPE (×1.0000001 scaling), which AttnViz does not do"),
     "the alignment a million numbers": (_llama(metadata={"general.alignment": Zeros(U8, 1 << 20)}),
                                         "has an alignment of [0, 0, 0, 0, ...]"),
     "the alignment a text of 1 MB": (_llama(metadata={"general.alignment": "x" * (1 << 20)}),

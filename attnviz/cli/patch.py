@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .. import api
 from ..core import lm
+from ..core.research.pairs import read_pairs
 from .arguments import UsageError
 from .research import add_format, add_model, load, rounded, write_json, write_table
 
@@ -10,11 +11,15 @@ from .research import add_format, add_model, load, rounded, write_json, write_ta
 def add(sub) -> None:
     parser = sub.add_parser("patch", help="patch each head (or position) of a clean prompt's run into a corrupted "
                                           "one's: the share of the logit difference restored, as JSON or CSV")
-    parser.add_argument("clean", metavar="CLEAN", help="the prompt whose answer is ANSWER")
-    parser.add_argument("corrupted", metavar="CORRUPTED", help="a prompt as long in tokens whose answer is AGAINST")
-    parser.add_argument("--answer", metavar="TOKEN", required=True,
-                        help="the clean answer: one token's text (a leading space as a space) or #ID")
-    parser.add_argument("--against", metavar="TOKEN", required=True, help="the corrupted answer, likewise")
+    parser.add_argument("clean", metavar="CLEAN", nargs="?", help="the prompt whose answer is ANSWER")
+    parser.add_argument("corrupted", metavar="CORRUPTED", nargs="?",
+                        help="a prompt as long in tokens whose answer is AGAINST")
+    parser.add_argument("--answer", metavar="TOKEN", help="the clean answer: one token's text (a leading space as "
+                                                          "a space) or #ID")
+    parser.add_argument("--against", metavar="TOKEN", help="the corrupted answer, likewise")
+    parser.add_argument("--pairs", metavar="FILE", help="a dataset of pairs in place of CLEAN, CORRUPTED, --answer "
+                        "and --against: JSON lines ({\"clean\", \"corrupted\", \"answer\", \"against\"} a line) or "
+                        "a .csv with those columns; each pair patched, the maps averaged")
     parser.add_argument("--by", choices=["head", "position", "attention"], default="head",
                         help="patch each head's output (layers × heads, the default), the residual stream at each "
                              "position, or each layer's attention output at each position (layers × positions)")
@@ -24,6 +29,10 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
+    if args.pairs is not None:
+        return _run_pairs(args, out)
+    if None in (args.clean, args.corrupted, args.answer, args.against):
+        raise UsageError("give CLEAN, CORRUPTED, --answer and --against, or --pairs FILE")
     lm.check_text(args.clean)
     lm.check_text(args.corrupted)
     m = load(args)
@@ -33,8 +42,22 @@ def run(args, out) -> int:
                          f"in tokens ({' | '.join(a.labels)} / {' | '.join(b.labels)})")
     answer, against = m.token(args.answer), m.token(args.against)  # refused before the runs
     found = api.patch(m, m.run(args.clean), m.run(args.corrupted), answer, against, args.by)
+    return _write(args, out, found)
+
+
+def _run_pairs(args, out) -> int:
+    if any(x is not None for x in (args.clean, args.corrupted, args.answer, args.against)):
+        raise UsageError("--pairs FILE gives every pair: leave out CLEAN, CORRUPTED, --answer and --against")
+    pairs = read_pairs(args.pairs)
+    for clean, corrupted, _, _ in pairs:
+        lm.check_text(clean)
+        lm.check_text(corrupted)
+    return _write(args, out, api.patch(load(args), pairs, by=args.by))
+
+
+def _write(args, out, found) -> int:
     if args.format == "csv":
         return write_table(out, found.columns())
-    return write_json(out, {"tokens": list(found.tokens), "metric": "logit-diff-restored", "by": args.by,
+    return write_json(out, {"tokens": list(found.tokens), "metric": found.metric, "by": args.by, "pairs": found.pairs,
                             "restored": rounded(found.restored), "clean": rounded(found.clean),
                             "corrupted": rounded(found.corrupted)})

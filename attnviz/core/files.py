@@ -32,6 +32,7 @@ except ImportError:  # Windows: a file open in another process cannot be removed
 
 from .messages import QT_TR_NOOP, AttnVizError
 from .scenario import ScenarioError
+from .text import visible
 
 TEMP_PREFIX = ".attnviz-"  # short: the target's own name may already use the system's 255 bytes
 TEMP_SUFFIX = ".tmp"
@@ -46,7 +47,15 @@ def problem(path, what, *values) -> FileProblem:
     """`what` is a message template and its values, or an error whose message (and translation)
     it carries."""
     what = AttnVizError(what, *values) if isinstance(what, str) else what
-    return FileProblem(QT_TR_NOOP("{0}: {1}"), str(path), what)
+    return FileProblem(QT_TR_NOOP("{0}: {1}"), shown_path(path), what)
+
+
+def shown_path(path, most: int = 240) -> str:
+    """A path as a message names it: its control characters (a newline, an escape) made visible, and a
+    path longer than `most` characters cut at its start, its end (the file's own name) kept."""
+    text = str(path)
+    text = text if text.isprintable() else visible(text)
+    return text if len(text) <= most else "…" + text[-(most - 1):]
 
 
 @contextmanager
@@ -217,7 +226,7 @@ def _check_target(path: Path, folder: Path) -> None:
     except (OSError, ValueError) as e:
         raise os_problem(path, e) from None
     if not folder_exists:
-        raise problem(path, QT_TR_NOOP("the folder {0} does not exist"), folder)
+        raise problem(path, QT_TR_NOOP("the folder {0} does not exist"), shown_path(folder, 60))
     if info is None:
         return
     if stat.S_ISDIR(info.st_mode):

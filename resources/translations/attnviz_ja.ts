@@ -4342,6 +4342,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：フックポイントの名前（テキスト）を指定してください（{1} は使えません）</translation>
     </message>
     <message>
+        <source>keep: give at most {0:,} names or globs</source>
+        <translation>keep：名前かグロブは {0:,} 個までにしてください</translation>
+    </message>
+    <message>
         <source>{0}: &apos;{1}&apos; names no hook point; they are embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())</source>
         <translation>{0}：&apos;{1}&apos; に当たるフックポイントはありません。名前は embed、blocks.L.resid_pre、blocks.L.attn.pattern、…、ln_final、logits です（m.hook_names()）</translation>
     </message>
@@ -4356,6 +4360,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>hooks: {0}&apos;s function gave {1}; give None or finite numbers of shape {2}</source>
         <translation>hooks：{0} の関数が {1} を返しました。None か、形が {2} の有限の数を返してください</translation>
+    </message>
+    <message>
+        <source>pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs</source>
+        <translation>pairs：(clean, corrupted, answer, against) の組を 1 から {0:,} 個まで指定してください</translation>
+    </message>
+    <message>
+        <source>pairs: pair {0} is not (clean, corrupted, answer, against)</source>
+        <translation>pairs：{0} 番目の組が (clean, corrupted, answer, against) ではありません</translation>
     </message>
     <message>
         <source>keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB are kept: keep fewer, or a shorter text</source>
@@ -4376,6 +4388,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the two prompts give the same logit difference: there is nothing to restore</source>
         <translation>2 つのプロンプトのロジット差が同じです。戻すものがありません</translation>
+    </message>
+    <message>
+        <source>metric: it gave {0}; give a function returning a finite number</source>
+        <translation>metric：{0} が返されました。有限の数を返す関数を指定してください</translation>
     </message>
     <message>
         <source>Cancelled</source>
@@ -4848,6 +4864,22 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: the direction has {1} numbers, this point&apos;s vectors {2}</source>
         <translation>{0}：方向の数は {1} 個ですが、このポイントのベクトルは {2} 個です</translation>
+    </message>
+    <message>
+        <source>holds {0:,} pairs; give from 1 to {1:,}</source>
+        <translation>には {0:,} 組あります。1 から {1:,} 組までにしてください</translation>
+    </message>
+    <message>
+        <source>line {0} is not a JSON object of clean, corrupted, answer and against (a .csv file is read as CSV)</source>
+        <translation>{0} 行目が clean、corrupted、answer、against の JSON オブジェクトではありません（.csv ファイルは CSV として読みます）</translation>
+    </message>
+    <message>
+        <source>its first row must name the columns clean, corrupted, answer and against</source>
+        <translation>最初の行で列 clean、corrupted、answer、against を指定する必要があります</translation>
+    </message>
+    <message>
+        <source>line {0} does not give clean, corrupted, answer and against as texts: {1}</source>
+        <translation>{0} 行目が clean、corrupted、answer、against をテキストで指定していません: {1}</translation>
     </message>
 </context>
 </TS>

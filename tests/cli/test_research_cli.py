@@ -89,7 +89,7 @@ def test_the_input_can_be_token_ids(capsys):
     (["patch", CLEAN, "The Colosseum is in the city", "--answer", " Paris", "--against", " Rome"],
      "CLEAN is 9 tokens and CORRUPTED 8"),
     (["patch", CLEAN, CORRUPTED, "--answer", "Paris is", "--against", " Rome"], "'Paris is' is 2 tokens"),
-    (["patch", CLEAN, CORRUPTED, "--answer", " Paris"], "the following arguments are required: --against"),
+    (["patch", CLEAN, CORRUPTED, "--answer", " Paris"], "--answer and --against, or --pairs FILE"),
     (["patch", CLEAN, CORRUPTED, "--answer", " Paris", "--against", " Paris"], "same logit difference"),
     (["patch", CLEAN, CORRUPTED, "--answer", " Paris", "--against", " Rome", "--by", "neuron"], "invalid choice"),
     (["lens"], "give TEXT or --ids"),

@@ -1,7 +1,9 @@
 """`--format csv` of every research command: the result's long-form table, row for row the API's to_csv (the
-lens with each predicted id's text beside it), on the tiny golden Llama."""
+lens with each predicted id's text beside it), on the tiny golden Llama; and `attnviz patch --pairs FILE`, a dataset
+of pairs averaged as the API averages it, its file checked at the door."""
 import csv
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -68,3 +70,51 @@ def test_a_models_next_tokens_csv_is_the_runs_table_cut_to_top_k(capsys, m):
     rows = printed(capsys, "model", TEXT, "--top-k", "7")
     table = {k: v[:7] for k, v in m.run(TEXT).columns().items()}
     same(rows, {**table, "token": np.array([terminal_safe(t) for t in table["token"]])})
+
+
+PAIRS = [("hi thera", "hi therd", "#3", "#5"), ("hi therd", "hi thera", "#7", "#9")]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path, suffix):
+    path = tmp_path / f"pairs{suffix}"
+    keys = ("clean", "corrupted", "answer", "against")
+    if suffix == ".csv":
+        path.write_text("clean,corrupted,answer,against\n" + "".join(",".join(p) + "\n" for p in PAIRS),
+                        encoding="utf-8")
+    else:
+        path.write_text("".join(json.dumps(dict(zip(keys, p))) + "\n" for p in PAIRS), encoding="utf-8")
+    assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 0
+    document = json.loads(capsys.readouterr().out)
+    expect = api.patch(m, PAIRS)
+    assert document["pairs"] == 2 and document["metric"] == "logit-diff-restored"
+    assert np.abs(np.array(document["restored"]) - expect.restored).max() < 1e-6
+    same(printed(capsys, "patch", "--pairs", str(path)), expect.columns())
+
+
+@pytest.mark.parametrize("content, name, says", [
+    ('{"clean": "hi"}\n', "p.jsonl", "line 1 does not give clean, corrupted, answer and against as texts"),
+    ("not json\n", "p.jsonl", "line 1 is not a JSON object of clean, corrupted, answer and against"),
+    ("[" * 100_000 + "\n", "p.jsonl", "line 1 is not a JSON object"),
+    ("a,b\n1,2\n", "p.csv", "its first row must name the columns clean, corrupted, answer and against"),
+    ("clean,corrupted,answer,against\nhi,,#3,#5\n", "p.csv", "line 2 does not give clean, corrupted, answer and"),
+    ("\n\n", "p.jsonl", "holds 0 pairs; give from 1 to 10,000"),
+    (b"\xff\xfe", "p.jsonl", "is not UTF-8 text"),
+])
+def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(capsys, tmp_path, content, name, says):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(path) in err[0] and says in err[0] and len(err[0]) < 300, err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["patch", "hi", "--pairs", "x.jsonl"], "--pairs FILE gives every pair: leave out CLEAN"),
+    (["patch", "hi", "ho"], "give CLEAN, CORRUPTED, --answer and --against, or --pairs FILE"),
+    (["patch", "--pairs", "/nowhere/p.jsonl"], "/nowhere/p.jsonl"),
+])
+def test_patch_is_given_one_pair_or_a_file_of_them(capsys, argv, says):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err

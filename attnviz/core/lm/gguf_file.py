@@ -103,11 +103,17 @@ def _plain_rope(g: GGUF, size, d_head: int) -> None:
                       size("rope.dimension_count"), d_head)
     scaling = size("rope.scaling.type", "none")
     if scaling not in ("none", None):
-        raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling)
+        raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"), scaling or "''")
     for key in ("rope.scaling.factor", "rope.scale_linear"):
         if size(key, 0.0) not in (0, 1):
             raise problem(g.path, QT_TR_NOOP("stretches RoPE ({0} scaling), which AttnViz does not do"),
-                          f"×{size(key):g}")
+                          f"×{_factor(size(key))}")
+
+
+def _factor(value) -> str:
+    """A factor as short as says it exactly (8, not 8.0; 1.0000001, not 1)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(float(value))
 
 
 def _config(g: GGUF) -> Config:

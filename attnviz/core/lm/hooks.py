@@ -68,10 +68,13 @@ class Trace:
     def writes_at(self, layer: int | None, *points: str) -> bool:
         return any(_name(layer, point) in self.writes for point in points)
 
-    def put(self, layer: int | None, point: str, make) -> None:
-        """Keep `make()` (a function, so that what is not asked for is not worked out) as float32."""
+    def put(self, layer: int | None, point: str, make, fresh: bool = False) -> None:
+        """Keep `make()` (a function, so that what is not asked for is not worked out) as float32: a copy,
+        unless `fresh` (an array made for the keeping, such as the scores: no second [H, n, n] at once)."""
         if self.wants(layer, point):
-            self.cache[_name(layer, point)] = np.array(make(), dtype=np.float32)
+            value = make()
+            self.cache[_name(layer, point)] = np.asarray(value, dtype=np.float32) if fresh else \
+                np.array(value, dtype=np.float32)
 
     def at(self, layer: int | None, point: str, value: np.ndarray) -> np.ndarray:
         """`value` as the point's hook writes it (itself without one), kept when asked."""
@@ -105,7 +108,7 @@ def traced_pass(model, layer: int, x: np.ndarray, changes: dict, family, trace: 
         given.attn_norm = lambda _, eps: h
         q, k, v = family.qkv(given, c, layer, h, 0)
     else:
-        trace.put(layer, "ln1", lambda: b.attn_norm(x, c.eps))
+        trace.put(layer, "ln1", lambda: b.attn_norm(x, c.eps), fresh=True)
         q, k, v = family.qkv(b, c, layer, x, 0)
     if trace.writes_at(layer, "attn.q", "attn.k", "attn.v", "attn.scores", "attn.pattern"):
         y = _attention_written(trace, layer, c, changed(q, k, v, changes, c.n_heads), changes)
@@ -132,7 +135,7 @@ def _keep_qkv(trace: Trace, layer: int, c: Config, qkv) -> None:
     q, k, v = _per_head(c, qkv)
     for point, m in (("attn.q", q), ("attn.k", k), ("attn.v", v)):
         trace.put(layer, point, lambda m=m: m)
-    trace.put(layer, "attn.scores", lambda: q @ k.swapaxes(-1, -2) / np.float32(np.sqrt(c.d_head)))
+    trace.put(layer, "attn.scores", lambda: q @ k.swapaxes(-1, -2) / np.float32(np.sqrt(c.d_head)), fresh=True)
 
 
 def _attention_written(trace: Trace, layer: int, c: Config, qkv, changes: dict) -> np.ndarray:

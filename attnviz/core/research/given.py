@@ -5,6 +5,7 @@ work, never an exception from deep inside numpy."""
 from __future__ import annotations
 
 import fnmatch
+import itertools
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from ..lm import hooks
 from ..lm.shown import ModelError, whole_number
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP, cut
+from ..text import terminal_safe
 from .answer import one_token
 
 
@@ -88,13 +90,30 @@ MOST_KEPT = 2 << 30  # bytes a run may keep: a 30-layer model's every point over
 def hook_points(model: Model, patterns, n: int) -> frozenset[str]:
     """The hook points `patterns` name (exact names or globs: "blocks.*.attn.out"), refused when a pattern
     names none, or when keeping them over n tokens would take more than MOST_KEPT bytes."""
-    patterns = [patterns] if isinstance(patterns, str) else list(patterns)
-    chosen = {name for pattern in patterns for name in _named("keep", model, pattern)}
+    chosen = {name for pattern in _patterns(patterns) for name in _named("keep", model, pattern)}
     size = sum(4 * int(np.prod(hooks.shape(model.config, name, n, len(model.output)))) for name in chosen)
     if size > MOST_KEPT:
         raise ModelError(QT_TR_NOOP("keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB "
                                     "are kept: keep fewer, or a shorter text"), n, size / 2**20, MOST_KEPT / 2**20)
     return frozenset(chosen)
+
+
+MOST_PATTERNS = 10_000
+
+
+def _patterns(patterns) -> list:
+    """What keep= names: None (nothing), one text, or at most MOST_PATTERNS of them (an endless iterable is
+    read no further)."""
+    if patterns is None:
+        return []
+    if isinstance(patterns, str):
+        return [patterns]
+    if isinstance(patterns, (bytes, bytearray)) or not hasattr(patterns, "__iter__"):
+        raise ModelError(QT_TR_NOOP("{0}: give hook point names (texts), not {1}"), "keep", type(patterns).__name__)
+    chosen = list(itertools.islice(patterns, MOST_PATTERNS + 1))
+    if len(chosen) > MOST_PATTERNS:
+        raise ModelError(QT_TR_NOOP("keep: give at most {0:,} names or globs"), MOST_PATTERNS)
+    return chosen
 
 
 def _named(what: str, model: Model, pattern) -> list[str]:
@@ -105,7 +124,7 @@ def _named(what: str, model: Model, pattern) -> list[str]:
     if not found:
         raise ModelError(QT_TR_NOOP("{0}: '{1}' names no hook point; they are embed, blocks.L.resid_pre, "
                                     "blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())"),
-                         what, cut(pattern, 60))
+                         what, cut(terminal_safe(pattern).replace("\n", "↵"), 60))
     return found
 
 
@@ -142,3 +161,23 @@ def _checked(name: str, fn):
 def _what(value) -> str:
     shape = getattr(value, "shape", None)
     return f"an array of shape {tuple(shape)}" if shape is not None else type(value).__name__
+
+
+MOST_PAIRS = 10_000
+
+
+def pairs(values) -> list[tuple]:
+    """A dataset of prompt pairs: (clean, corrupted, answer, against) each, as tuples, lists or dicts of
+    those keys."""
+    values = list(values)
+    if not 1 <= len(values) <= MOST_PAIRS:
+        raise ModelError(QT_TR_NOOP("pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs"),
+                         MOST_PAIRS)
+    out = []
+    for i, pair in enumerate(values):
+        if isinstance(pair, dict) and {"clean", "corrupted", "answer", "against"} <= set(pair):
+            pair = (pair["clean"], pair["corrupted"], pair["answer"], pair["against"])
+        if not isinstance(pair, (tuple, list)) or len(pair) != 4:
+            raise ModelError(QT_TR_NOOP("pairs: pair {0} is not (clean, corrupted, answer, against)"), i)
+        out.append(tuple(pair))
+    return out

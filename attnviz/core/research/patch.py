@@ -25,7 +25,7 @@ import numpy as np
 from ..lm.run import Cancelled, Run
 from ..lm.shown import ModelError
 from ..lm.weights import Model, present
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, cut
 from ..scenario import Change, StreamPatch
 from .batch import rerun_last
 from .parts import head_outputs
@@ -42,9 +42,11 @@ class Patched(Tabular):
     restored: np.ndarray       # [layers, heads] (by head) or [layers, positions]
     clean: float               # logit[answer] − logit[against] on the clean prompt ...
     corrupted: float           # ... and on the corrupted one
-    answer: int
+    answer: int                # −1 for a dataset of pairs, each with its own
     against: int
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+    metric: str = "logit-diff-restored"  # or "own": the researcher's, whose value each cell holds
+    pairs: int = 1             # prompt pairs averaged
 
     @property
     def axes(self) -> tuple[str, str]:
@@ -64,27 +66,45 @@ def logit_difference(result: Run, answer: int, against: int) -> float:
 
 
 def patch(model: Model, clean: Run, corrupted: Run, answer: int, against: int, by: str = "head",
-          progress=None, cancelled=None) -> Patched:
+          progress=None, cancelled=None, metric=None) -> Patched:
     """Each piece of `clean` patched into `corrupted` in turn (two runs of prompts as long in
-    tokens). `progress(done, total)` after each patch; `cancelled()` True stops with Cancelled."""
+    tokens). `progress(done, total)` after each layer; `cancelled()` True stops with Cancelled.
+    `metric(logits_patched, logits_clean, logits_corrupted) -> float` (the last position's logits) in place
+    of the logit difference restored."""
     if by not in BY:
         raise ModelError(QT_TR_NOOP("patch by {0}: give head, position or attention"), by)
     if len(clean.ids) != len(corrupted.ids):
         raise ModelError(QT_TR_NOOP("the clean prompt is {0} tokens and the corrupted one {1}: patching needs "
                                     "prompts as long in tokens"), len(clean.ids), len(corrupted.ids))
     base, top = logit_difference(corrupted, answer, against), logit_difference(clean, answer, against)
-    if abs(top - base) < 1e-6:
+    if metric is None and abs(top - base) < 1e-6:
         raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
+    score = (lambda z: (z[:, answer] - z[:, against] - base) / (top - base)) if metric is None else \
+        _scored(metric, clean.logits, corrupted.logits)
     c, n = model.config, len(clean.ids)
     restored = np.empty((c.n_layers, c.n_heads if by == "head" else n))
     for layer in range(c.n_layers):
         if cancelled is not None and cancelled():
             raise Cancelled()
         logits = rerun_last(model, corrupted, layer, _variants(model, clean, corrupted, layer, by))
-        restored[layer] = (logits[:, answer] - logits[:, against] - base) / (top - base)
+        restored[layer] = score(logits)
         if progress is not None:
             progress(layer + 1, c.n_layers)
-    return Patched(by, restored, top, base, answer, against)
+    return Patched(by, restored, top, base, answer, against, metric="logit-diff-restored" if metric is None else "own")
+
+
+def _scored(metric, clean_logits: np.ndarray, corrupted_logits: np.ndarray):
+    """The researcher's metric of each patched run's logits [B, vocab], each value checked to be a number."""
+    def score(logits: np.ndarray) -> np.ndarray:
+        values = [metric(row, clean_logits, corrupted_logits) for row in logits]
+        if not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and np.isfinite(v)
+                   for v in values):
+            bad = next(v for v in values if not isinstance(v, (int, float, np.number)) or isinstance(v, bool)
+                       or not np.isfinite(v))
+            raise ModelError(QT_TR_NOOP("metric: it gave {0}; give a function returning a finite number"),
+                             cut(repr(bad)))
+        return np.array(values, dtype=np.float64)
+    return score
 
 
 def _variants(model: Model, clean: Run, corrupted: Run, layer: int, by: str) -> list:

@@ -30,8 +30,9 @@ class Tabular:
         raise NotImplementedError
 
     def to_csv(self, path) -> None:
-        """The table as CSV (UTF-8, a header row, texts quoted where they must be), written whole or not at all."""
-        atomic_write(_path(path), csv_text(self.columns()).encode("utf-8"))
+        """The table as CSV (UTF-8, a header row, lines ended by CR LF as RFC 4180 has them, so that a text
+        holding a line break or a lone CR is quoted), written whole or not at all."""
+        atomic_write(_path(path), csv_text(self.columns(), "\r\n").encode("utf-8"))
 
     def to_npz(self, path) -> None:
         """The table as an .npz file of one array per column (np.load reads it with allow_pickle=False)."""
@@ -47,9 +48,11 @@ class Tabular:
         return pd.DataFrame(self.columns())
 
 
-def csv_text(columns: dict[str, np.ndarray]) -> str:
+def csv_text(columns: dict[str, np.ndarray], end: str = "\n") -> str:
+    """The columns as CSV lines ended by `end` (a text holding a character of `end` is quoted: the command
+    line's, printed through terminal_safe, hold no CR)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator=end)
     writer.writerow(columns)
     writer.writerows(zip(*(_cells(values) for values in columns.values())))
     return out.getvalue()
@@ -84,13 +87,14 @@ def grid(axes: tuple[str, ...], **values: np.ndarray) -> dict[str, np.ndarray]:
 
 def labels(tokens: tuple, positions: np.ndarray) -> np.ndarray:
     """The label of the token at each position (texts; empty where the labels are not known)."""
-    known = np.asarray(tokens, dtype=str) if tokens else np.asarray([""])
+    known = np.asarray([t.replace("\0", "␀") for t in tokens], dtype=str) if tokens else np.asarray([""])
     return known[np.minimum(positions, len(known) - 1)] if tokens else np.full(len(positions), "")
 
 
 def next_tokens(model: Model, logits: np.ndarray, probs: np.ndarray, k: int | None = None) -> dict[str, np.ndarray]:
-    """A run's next token as a table, likeliest first (the k likeliest, or every token): rank, id, token, logit, p."""
+    """A run's next token as a table, likeliest first (the k likeliest, or every token): rank, id, token, logit, p.
+    A NUL in a token's text is written ␀ (numpy's texts, and so an .npz, drop a NUL at their end)."""
     order = np.argsort(-probs, kind="stable")[:k]
     return {"rank": np.arange(1, len(order) + 1), "id": order,
-            "token": np.array([token_text(model, int(i)) for i in order]),
+            "token": np.array([token_text(model, int(i)).replace("\0", "␀") for i in order]),
             "logit": logits[order].astype(np.float64), "p": probs[order]}

@@ -366,3 +366,21 @@ def test_mistrals_sliding_window_is_applied_in_every_layer(tmp_path):
     pattern = api.load(str(folder)).run(ids=list(range(1, 9)), keep=["blocks.1.attn.pattern"]).cache[
         "blocks.1.attn.pattern"]
     assert not pattern[:, -1, :-3].any() and (pattern[:, -1, -3:] > 0).all()
+
+
+@pytest.mark.parametrize("family, change", [
+    ("llama", lambda c: c.update(hidden_act="swish")), ("qwen2", lambda c: c.update(hidden_act="swish")),
+    ("gpt2", lambda c: c.update(activation_function="gelu_fast")), ("llama", lambda c: c.update(attention_bias=None)),
+    ("llama", lambda c: c.update(partial_rotary_factor=1)),
+])
+def test_a_setting_transformers_reads_as_the_same_runs(tmp_path, family, change):
+    """Attacker round 9: swish is transformers' SiLU, gelu_fast GPT-2's own tanh formula."""
+    folder = family_folder(tmp_path, family, change)
+    plain = lm.load(str(LLAMA.parents[1] / family / "hf"))
+    ids = list(range(1, 9))
+    assert np.array_equal(lm.run(lm.load(str(folder)), ids).logits, lm.run(plain, ids).logits)
+
+
+def test_gemma_3_with_no_window_named_takes_transformers_default(tmp_path):
+    folder = family_folder(tmp_path, "gemma3", lambda c: c.pop("sliding_window"))
+    assert lm.load(str(folder)).config.window == 4096

@@ -6,6 +6,7 @@ Writing a point (hooks=): a steering vector does what the same PyTorch hook does
 nothing, bit for bit; zeroing a head's z is switching it off; what a hook gives back is checked."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -189,3 +190,21 @@ def test_a_hook_that_gives_back_something_else_is_refused_naming_it(hooks_given,
 def test_a_ready_made_write_given_what_it_cannot_use_is_refused_when_made(make, says):
     with pytest.raises(ModelError, match=says.replace("(", r"\(")):
         make()
+
+
+@pytest.mark.parametrize("keep, says", [
+    (5, "keep: give hook point names (texts), not int"),
+    (b"embed", "keep: give hook point names (texts), not bytes"),
+    (itertools.repeat("embed"), "keep: give at most 10,000 names or globs"),  # endless: read no further
+    (["embed\n\x1b[31mred"], "keep: 'embed↵^[[31mred' names no hook point"),
+])
+def test_what_keep_cannot_name_is_one_line_read_no_further_than_it_must(keep, says):
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    with pytest.raises(ModelError) as refused:
+        m.run("hi", keep=keep)
+    assert says in str(refused.value) and "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
+
+
+def test_keep_none_keeps_nothing():
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    assert m.run("hi", keep=None).cache == {}

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from attnviz import api
+from attnviz.core import lm
 from attnviz.core.files import FileProblem
 from attnviz.core.lm.shown import ModelError
 
@@ -151,3 +152,29 @@ def test_a_runs_table_is_its_next_tokens_distribution_likeliest_first(m, tmp_pat
     run.to_npz(tmp_path / "run.npz")
     with np.load(tmp_path / "run.npz", allow_pickle=False) as saved:
         assert list(saved["token"][:5]) == list(table["token"][:5])
+
+
+def test_a_token_holding_a_cr_or_a_nul_stays_one_cell_in_the_csv_and_the_npz(m, tmp_path):
+    """Attacker round 9: a byte-level vocabulary's "\\r" token split its row in two; a NUL vanished."""
+    run = m.run("hi there, you")
+    run.to_csv(tmp_path / "run.csv")
+    with open(tmp_path / "run.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert len(rows) == 1 + len(run.probs) and all(len(row) == 5 for row in rows)
+    tokens = {int(row[1]): row[2] for row in rows[1:]}
+    carriage = [i for i in range(len(run.probs)) if lm_text(m, i) == "\r"]
+    assert carriage and tokens[carriage[0]] == "\r"
+    nul = [i for i in range(len(run.probs)) if lm_text(m, i) == "\x00"]
+    assert nul and tokens[nul[0]] == "␀"
+
+
+def lm_text(m, i: int) -> str:
+    return lm.token_text(m.lm, i)
+
+
+def test_a_path_too_long_or_holding_control_characters_is_named_short_and_visible(results, tmp_path):
+    for path in (tmp_path / ("x" * 250) / "t.csv", tmp_path / "no\n\x1b[31mdir" / "t.csv"):
+        with pytest.raises(FileProblem) as refused:
+            results["sweep"].to_csv(path)
+        message = str(refused.value)
+        assert len(message) < 400 and "\n" not in message and "\x1b" not in message

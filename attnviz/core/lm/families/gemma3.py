@@ -89,7 +89,8 @@ def hf_settings(number, cfg: dict, n_layers: int, d: int, d_head: int, rope_base
     if not types:
         every = number("sliding_window_pattern", default=6)
         types = ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(n_layers)]
+    window = number("sliding_window", default=4096)  # none named: transformers' Gemma3TextConfig's default
     return {"rope_base": rope_base("full_attention"), "rope_base_local": rope_base("sliding_attention"),
-            "window": number("sliding_window", default=512), "sliding": tuple(t == "sliding_attention" for t in types),
+            "window": window, "sliding": tuple(t == "sliding_attention" for t in types),
             "q_scale": math.sqrt(d_head / number("query_pre_attn_scalar", default=d_head, whole=False)),
             "embed_scale": math.sqrt(d)}

@@ -25,7 +25,8 @@ ROPE = False             # learned positions instead
 GGUF_ROPE_HALVES = False
 HF = {"block": "h.{0}.", "embedding": "wte.weight", "norm": "ln_f", "positions": "wpe.weight"}
 HF_GAIN_PLUS_ONE = False
-HF_ASSUMES = {"activation_function": ("gelu_new", "gelu_pytorch_tanh"), "scale_attn_weights": (True,),
+# the three activations are one tanh formula
+HF_ASSUMES = {"activation_function": ("gelu_new", "gelu_pytorch_tanh", "gelu_fast"), "scale_attn_weights": (True,),
               "scale_attn_by_inverse_layer_idx": (False,)}
 
 

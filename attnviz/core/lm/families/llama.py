@@ -26,7 +26,7 @@ GGUF_ROPE_HALVES = False             # llama.cpp permutes a Llama's q and k rows
 HF = {"block": "model.layers.{0}.", "embedding": "model.embed_tokens.weight", "norm": "model.norm"}
 HF_GAIN_PLUS_ONE = False             # transformers keeps a norm's gain g as it multiplies
 # what the block above holds to, where config.json may say otherwise (absent: transformers' default, the same)
-HF_ASSUMES = {"hidden_act": ("silu",), "attention_bias": (False,), "mlp_bias": (False,),
+HF_ASSUMES = {"hidden_act": ("silu", "swish"), "attention_bias": (False,), "mlp_bias": (False,),
               "partial_rotary_factor": (1, 1.0)}
 
 

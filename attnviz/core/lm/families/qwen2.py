@@ -12,7 +12,7 @@ from .llama import HF, HF_GAIN_PLUS_ONE, LAYER_NORM, ROPE, attention_out, block,
 NAME = "qwen2"
 MODEL_TYPES = ("qwen2",)
 GGUF_ROPE_HALVES = True  # llama.cpp turns its halves (NEOX)
-HF_ASSUMES = {"hidden_act": ("silu",), "use_sliding_window": (False,)}  # its q, k, v biases are read as tensors
+HF_ASSUMES = {"hidden_act": ("silu", "swish"), "use_sliding_window": (False,)}  # its q, k, v biases are read as tensors
 gguf_top, gguf_settings, hf_settings = no_top, no_gguf_settings, no_hf_settings
 
 

@@ -12,7 +12,7 @@ from .llama import HF, HF_GAIN_PLUS_ONE, LAYER_NORM, ROPE, attention_out, block,
 NAME = "qwen3"
 MODEL_TYPES = ("qwen3",)
 GGUF_ROPE_HALVES = True  # llama.cpp turns its halves (NEOX)
-HF_ASSUMES = {"hidden_act": ("silu",), "attention_bias": (False,), "use_sliding_window": (False,)}
+HF_ASSUMES = {"hidden_act": ("silu", "swish"), "attention_bias": (False,), "use_sliding_window": (False,)}
 gguf_top, gguf_settings, hf_settings = no_top, no_gguf_settings, no_hf_settings
 
 

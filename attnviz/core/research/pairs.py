@@ -1,0 +1,61 @@
+"""A dataset of prompt pairs from a file, for `attnviz patch --pairs FILE`: JSON lines
+({"clean": …, "corrupted": …, "answer": …, "against": …} a line) or CSV with those four columns named in
+its first row. Checked at the door: a regular file of at most 16 MB, UTF-8, every pair whole."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from ..files import problem, read_limited
+from ..messages import QT_TR_NOOP, cut
+from .given import MOST_PAIRS
+
+MOST_BYTES = 16 << 20
+KEYS = ("clean", "corrupted", "answer", "against")
+
+
+def read_pairs(path) -> list[tuple[str, str, str, str]]:
+    data = read_limited(path, MOST_BYTES)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise problem(path, QT_TR_NOOP("is not UTF-8 text")) from None
+    rows = _csv_rows(path, text) if Path(path).suffix.lower() == ".csv" else _json_rows(path, text)
+    if not 1 <= len(rows) <= MOST_PAIRS:
+        raise problem(path, QT_TR_NOOP("holds {0:,} pairs; give from 1 to {1:,}"), len(rows), MOST_PAIRS)
+    return [_pair(path, line, row) for line, row in rows]
+
+
+def _json_rows(path, text: str) -> list[tuple[int, object]]:
+    rows: list[tuple[int, object]] = []
+    for line, content in enumerate(text.splitlines(), 1):
+        if content.strip():
+            try:
+                rows.append((line, json.loads(content)))
+            except (ValueError, RecursionError):
+                raise problem(path, QT_TR_NOOP("line {0} is not a JSON object of clean, corrupted, answer and "
+                                               "against (a .csv file is read as CSV)"), line) from None
+        if len(rows) > MOST_PAIRS:
+            break
+    return rows
+
+
+def _csv_rows(path, text: str) -> list[tuple[int, object]]:
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames is None or not set(KEYS) <= set(reader.fieldnames):
+        raise problem(path, QT_TR_NOOP("its first row must name the columns clean, corrupted, answer and against"))
+    rows: list[tuple[int, object]] = []
+    for row in reader:
+        rows.append((reader.line_num, row))
+        if len(rows) > MOST_PAIRS:
+            break
+    return rows
+
+
+def _pair(path, line: int, row) -> tuple[str, str, str, str]:
+    if not isinstance(row, dict) or not all(isinstance(row.get(key), str) and row[key] for key in KEYS):
+        raise problem(path, QT_TR_NOOP("line {0} does not give clean, corrupted, answer and against as texts: {1}"),
+                      line, cut(json.dumps(row, ensure_ascii=False) if isinstance(row, (dict, list)) else str(row)))
+    return (row["clean"], row["corrupted"], row["answer"], row["against"])

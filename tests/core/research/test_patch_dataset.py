@@ -1,0 +1,96 @@
+"""Patching over a dataset of prompt pairs with a metric of one's own, and runs in a batch (issue 47, point 3):
+a dataset's map is its pairs' maps averaged; a metric's value is what it says of each patched run's logits;
+a batch is each text's own run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz import api
+from attnviz.core.lm.shown import ModelError
+
+LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
+PAIRS = [("hi thera", "hi therd", "#3", "#5"), ("hi therd", "hi thera", "#7", "#9"),
+         {"clean": "hi there", "corrupted": "hi thede", "answer": "#11", "against": "#5"}]
+
+
+@pytest.fixture(scope="module")
+def m():
+    return api.load(str(LLAMA))
+
+
+@pytest.mark.parametrize("by", ["head", "position"])
+def test_a_datasets_map_is_its_pairs_maps_averaged(m, by):
+    pairs = PAIRS[:2]
+    each = [api.patch(m, *pair, by=by) for pair in pairs]
+    found = api.patch(m, pairs, by=by)
+    assert found.pairs == 2 and found.answer == found.against == -1 and found.by == by
+    assert np.array_equal(found.restored, np.mean([f.restored for f in each], axis=0))
+
+
+def test_a_pair_may_be_a_dict_and_progress_runs_over_every_pair(m):
+    told = []
+    found = api.patch(m, PAIRS, progress=lambda done, total: told.append((done, total)))
+    layers = m.layers
+    assert found.pairs == 3 and told[-1] == (3 * layers, 3 * layers) and len(told) == 3 * layers
+
+
+def test_a_metric_of_ones_own_is_what_it_says_of_each_patched_runs_logits(m):
+    clean, corrupted, answer, against = PAIRS[0]
+    a, b = m.token(answer), m.token(against)
+    seen = []
+
+    def logit_diff(patched, clean_logits, corrupted_logits, pair):
+        seen.append(pair)
+        assert clean_logits.shape == corrupted_logits.shape == patched.shape == (len(m.lm.output),)
+        return float(patched[a] - patched[b])
+    own = api.patch(m, clean, corrupted, answer, against, metric=logit_diff)
+    usual = api.patch(m, clean, corrupted, answer, against)
+    assert own.metric == "own" and usual.metric == "logit-diff-restored" and set(seen) == {None}
+    np.testing.assert_allclose(own.restored, usual.corrupted + usual.restored * (usual.clean - usual.corrupted),
+                               atol=1e-9)
+    seen.clear()
+    api.patch(m, PAIRS[:2], metric=logit_diff)
+    assert set(seen) == {PAIRS[0], PAIRS[1]}
+
+
+@pytest.mark.parametrize("metric, says", [
+    (lambda z, c, k, p: float("nan"), "metric: it gave nan; give a function returning a finite number"),
+    (lambda z, c, k, p: "high", "metric: it gave 'high'; give a function returning a finite number"),
+    (lambda z, c, k, p: None, "metric: it gave None; give a function returning a finite number"),
+    (5, "metric: give a function to call, or None"),
+])
+def test_a_metric_that_gives_no_number_is_refused_naming_it(m, metric, says):
+    with pytest.raises(ModelError) as refused:
+        api.patch(m, *PAIRS[0], metric=metric)
+    assert says in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("pairs, says", [
+    ([], "pairs: give from 1 to 10,000 (clean, corrupted, answer, against) pairs"),
+    ([("hi", "ho")], "pairs: pair 0 is not (clean, corrupted, answer, against)"),
+    ([PAIRS[0], {"clean": "hi"}], "pairs: pair 1 is not (clean, corrupted, answer, against)"),
+])
+def test_a_dataset_that_is_no_list_of_pairs_is_refused_saying_what_a_pair_is(m, pairs, says):
+    with pytest.raises(ModelError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        api.patch(m, pairs)
+
+
+def test_pairs_of_other_lengths_are_refused_by_position_and_averaged_by_head(m):
+    pairs = [PAIRS[0], ("hi there, you", "hi there, yes", "#3", "#5")]
+    with pytest.raises(ModelError, match="pairs: pair 1 is .* tokens and pair 0 .*: patching by position averages"):
+        api.patch(m, pairs, by="position")
+    assert api.patch(m, pairs).restored.shape == (m.layers, m.heads)
+
+
+def test_a_batch_is_each_texts_own_run(m):
+    texts = ["hi there", "hi there, you", "ho"]
+    batch = m.run_batch(texts, off=[(1, 2)], keep=["blocks.0.attn.pattern"])
+    for run, text in zip(batch, texts):
+        alone = m.run(text, off=[(1, 2)], keep=["blocks.0.attn.pattern"])
+        assert run.tokens == alone.tokens and np.array_equal(run.logits, alone.logits)
+        assert np.array_equal(run.cache["blocks.0.attn.pattern"], alone.cache["blocks.0.attn.pattern"])
+    with pytest.raises(ModelError, match="texts: give a list of texts, not str"):
+        m.run_batch("hi there")
