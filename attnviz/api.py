@@ -86,12 +86,14 @@ class Model:
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
-    def run_batch(self, texts, **options) -> list[Run]:
+    def run_batch(self, texts, *, bos: bool = True, chat: bool = False, keep=(), **options) -> list[Run]:
         """Each text run as m.run(text, **options) runs it, one after the other (no padding: every number is
-        one run's own, whatever the lengths)."""
-        if isinstance(texts, str) or not hasattr(texts, "__iter__"):
-            raise lm.ModelError("texts: give a list of texts, not {0}", type(texts).__name__)
-        return [self.run(text, **options) for text in texts]
+        one run's own, whatever the lengths). Every text is read and its memory reckoned before the first
+        run: a batch whose runs would keep more than given.MOST_KEPT bytes is refused up front."""
+        bos, chat = given.flag("bos", bos), given.flag("chat", chat)
+        encoded = [self.encode(text, None, bos, chat) for text in given.texts(texts)]
+        given.batch_fits(self.lm, [len(e.ids) for e in encoded], keep)
+        return [self._run(e, keep=keep, **options) for e in encoded]
 
     def hook_names(self) -> list[str]:
         """Every hook point a run can keep (`run(..., keep=[...])`), in the order the pass reaches them:
@@ -105,7 +107,9 @@ class Model:
         `keep` names (names or globs: "blocks.*.attn.out") kept in `run.cache`; `hooks` ({name or glob:
         fn(array, cache) -> array or None}) writes a point: the pass goes on with what fn gives (zero, add,
         replace, project_out and mean make the usual ones)."""
-        encoded = self.encode(text, ids, bos, chat)
+        return self._run(self.encode(text, ids, bos, chat), off=off, edits=edits, keep=keep, hooks=hooks)
+
+    def _run(self, encoded: Encoded, off=(), edits=None, keep=(), hooks=None) -> Run:
         changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
         names = given.hook_points(self.lm, keep, len(encoded.ids))
         writes = None if hooks is None else given.hook_writes(self.lm, hooks, len(encoded.ids))
@@ -199,13 +203,13 @@ def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = 
     "position" (the residual stream, [layers, positions]) or "attention" (a layer's attention
     output at a position). See core/research/patch.py.
 
-    `clean` may instead be a dataset: a list of (clean, corrupted, answer, against) pairs, patched
+    `clean` may instead be a dataset: a list (or any iterable) of (clean, corrupted, answer, against) pairs, patched
     each and averaged. `metric(logits_patched, logits_clean, logits_corrupted, pair) -> float` (the last
     position's logits; `pair` the pair's tuple, or None for one pair) replaces the logit difference restored."""
     m = _model(m)
     by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
     metric = given.callback("metric", metric)
-    if corrupted is None and isinstance(clean, (list, tuple)):
+    if corrupted is None and not isinstance(clean, (str, bytes, Run)) and hasattr(clean, "__iter__"):
         return _patch_pairs(m, given.pairs(clean), by, progress, metric)
     a, b = (_run_of(m, x, name) for x, name in ((clean, "clean"), (corrupted, "corrupted")))
     own = None if metric is None else (lambda z, c, k: metric(z, c, k, None))

@@ -90,12 +90,20 @@ MOST_KEPT = 2 << 30  # bytes a run may keep: a 30-layer model's every point over
 def hook_points(model: Model, patterns, n: int) -> frozenset[str]:
     """The hook points `patterns` name (exact names or globs: "blocks.*.attn.out"), refused when a pattern
     names none, or when keeping them over n tokens would take more than MOST_KEPT bytes."""
-    chosen = {name for pattern in _patterns(patterns) for name in _named("keep", model, pattern)}
-    size = sum(4 * int(np.prod(hooks.shape(model.config, name, n, len(model.output)))) for name in chosen)
+    chosen = _chosen(model, patterns)
+    size = _points_bytes(model, chosen, n)
     if size > MOST_KEPT:
         raise ModelError(QT_TR_NOOP("keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB "
                                     "are kept: keep fewer, or a shorter text"), n, size / 2**20, MOST_KEPT / 2**20)
-    return frozenset(chosen)
+    return chosen
+
+
+def _chosen(model: Model, patterns) -> frozenset[str]:
+    return frozenset(name for pattern in _patterns(patterns) for name in _named("keep", model, pattern))
+
+
+def _points_bytes(model: Model, chosen: frozenset[str], n: int) -> int:
+    return sum(4 * int(np.prod(hooks.shape(model.config, name, n, len(model.output)))) for name in chosen)
 
 
 MOST_PATTERNS = 10_000
@@ -110,16 +118,19 @@ def _patterns(patterns) -> list:
         return [patterns]
     if isinstance(patterns, (bytes, bytearray)) or not hasattr(patterns, "__iter__"):
         raise ModelError(QT_TR_NOOP("{0}: give hook point names (texts), not {1}"), "keep", type(patterns).__name__)
-    chosen = list(itertools.islice(patterns, MOST_PATTERNS + 1))
-    if len(chosen) > MOST_PATTERNS:
-        raise ModelError(QT_TR_NOOP("keep: give at most {0:,} names or globs"), MOST_PATTERNS)
-    return chosen
+    return _at_most(patterns, MOST_PATTERNS, QT_TR_NOOP("keep: give at most {0:,} names or globs"))
+
+
+LONGEST_PATTERN = 200  # the longest hook point name is ~25 characters; fnmatch translates a glob in quadratic time
 
 
 def _named(what: str, model: Model, pattern) -> list[str]:
     """The hook points a name or a glob names; none is refused saying what the names are like."""
     if not isinstance(pattern, str):
         raise ModelError(QT_TR_NOOP("{0}: give hook point names (texts), not {1}"), what, type(pattern).__name__)
+    if len(pattern) > LONGEST_PATTERN:
+        raise ModelError(QT_TR_NOOP("{0}: a name or glob of {1:,} characters; hook point names are at most {2} "
+                                    "(m.hook_names())"), what, len(pattern), LONGEST_PATTERN)
     found = fnmatch.filter(hooks.hook_names(model.config), pattern)
     if not found:
         raise ModelError(QT_TR_NOOP("{0}: '{1}' names no hook point; they are embed, blocks.L.resid_pre, "
@@ -169,10 +180,10 @@ MOST_PAIRS = 10_000
 def pairs(values) -> list[tuple]:
     """A dataset of prompt pairs: (clean, corrupted, answer, against) each, as tuples, lists or dicts of
     those keys."""
-    values = list(values)
-    if not 1 <= len(values) <= MOST_PAIRS:
-        raise ModelError(QT_TR_NOOP("pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs"),
-                         MOST_PAIRS)
+    how_many = QT_TR_NOOP("pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs")
+    values = _at_most(values, MOST_PAIRS, how_many)
+    if not values:
+        raise ModelError(how_many, MOST_PAIRS)
     out = []
     for i, pair in enumerate(values):
         if isinstance(pair, dict) and {"clean", "corrupted", "answer", "against"} <= set(pair):
@@ -181,3 +192,39 @@ def pairs(values) -> list[tuple]:
             raise ModelError(QT_TR_NOOP("pairs: pair {0} is not (clean, corrupted, answer, against)"), i)
         out.append(tuple(pair))
     return out
+
+
+MOST_TEXTS = 10_000
+
+
+def texts(values) -> list:
+    """A batch's texts: a list (or any iterable) of at most MOST_TEXTS, an endless one read no further."""
+    if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__iter__"):
+        raise ModelError(QT_TR_NOOP("texts: give a list of texts, not {0}"), type(values).__name__)
+    return _at_most(values, MOST_TEXTS, QT_TR_NOOP("texts: give at most {0:,} texts"))
+
+
+def _at_most(values, most: int, too_many: str) -> list:
+    """At most `most` of `values` as a list, an endless iterable read no further; more is `too_many`."""
+    if not hasattr(values, "__iter__"):
+        raise ModelError(QT_TR_NOOP("give a list, not {0}"), type(values).__name__)
+    chosen = list(itertools.islice(values, most + 1))
+    if len(chosen) > most:
+        raise ModelError(too_many, most)
+    return chosen
+
+
+def batch_fits(model: Model, lengths: list[int], keep) -> None:
+    """Refused before any run when the batch's runs together would keep more than MOST_KEPT bytes: each
+    keeps its streams, q, k, v, its next-token numbers and the hook points `keep` names."""
+    c, chosen = model.config, _chosen(model, keep)
+    size = sum(kept_bytes(c, n, len(model.output)) + _points_bytes(model, chosen, n) for n in lengths)
+    if size > MOST_KEPT:
+        raise ModelError(QT_TR_NOOP("texts: {0:,} runs over {1:,} tokens in all would keep {2:,.1f} MB; at most "
+                                    "{3:,.1f} MB are kept: run them in smaller batches"),
+                         len(lengths), sum(lengths), size / 2**20, MOST_KEPT / 2**20)
+
+
+def kept_bytes(c, n: int, vocab: int) -> int:
+    """What one Run keeps over n tokens: every layer's stream, q, k and v (float32), probs and logits."""
+    return 4 * c.n_layers * n * (c.d + (c.n_heads + 2 * c.n_kv_heads) * c.d_head) + 12 * vocab

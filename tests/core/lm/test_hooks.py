@@ -197,12 +197,19 @@ def test_a_ready_made_write_given_what_it_cannot_use_is_refused_when_made(make, 
     (b"embed", "keep: give hook point names (texts), not bytes"),
     (itertools.repeat("embed"), "keep: give at most 10,000 names or globs"),  # endless: read no further
     (["embed\n\x1b[31mred"], "keep: 'embed↵^[[31mred' names no hook point"),
+    (["[!" * 30_000], "keep: a name or glob of 60,000 characters; hook point names are at most 200"),
 ])
 def test_what_keep_cannot_name_is_one_line_read_no_further_than_it_must(keep, says):
     m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
     with pytest.raises(ModelError) as refused:
         m.run("hi", keep=keep)
     assert says in str(refused.value) and "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
+
+
+def test_a_hook_glob_too_long_to_name_anything_is_refused_before_it_is_matched():
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    with pytest.raises(ModelError, match="hooks: a name or glob of 20,000 characters"):
+        m.run("hi", hooks={"[" * 20_000: api.zero()})
 
 
 def test_keep_none_keeps_nothing():

@@ -3,12 +3,14 @@ a dataset's map is its pairs' maps averaged; a metric's value is what it says of
 a batch is each text's own run."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from attnviz import api
+from attnviz.core.research import given
 from attnviz.core.lm.shown import ModelError
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
@@ -70,6 +72,7 @@ def test_a_metric_that_gives_no_number_is_refused_naming_it(m, metric, says):
 
 @pytest.mark.parametrize("pairs, says", [
     ([], "pairs: give from 1 to 10,000 (clean, corrupted, answer, against) pairs"),
+    (itertools.repeat(PAIRS[0]), "pairs: give from 1 to 10,000"),  # endless: read no further
     ([("hi", "ho")], "pairs: pair 0 is not (clean, corrupted, answer, against)"),
     ([PAIRS[0], {"clean": "hi"}], "pairs: pair 1 is not (clean, corrupted, answer, against)"),
 ])
@@ -94,3 +97,17 @@ def test_a_batch_is_each_texts_own_run(m):
         assert np.array_equal(run.cache["blocks.0.attn.pattern"], alone.cache["blocks.0.attn.pattern"])
     with pytest.raises(ModelError, match="texts: give a list of texts, not str"):
         m.run_batch("hi there")
+
+
+@pytest.mark.parametrize("texts, says", [
+    (itertools.repeat("hi"), "texts: give at most 10,000 texts"),  # endless: read no further
+    (["hi there"] * 400, r"texts: 400 runs over [\d,]+ tokens in all would keep [\d,.]+ MB; at most 1.0 MB"),
+    (["hi", 5], "the text must be one string, not int"),
+])
+def test_a_batch_too_big_to_keep_is_refused_before_its_first_run(m, monkeypatch, texts, says):
+    monkeypatch.setattr(given, "MOST_KEPT", 2**20)
+    ran = []
+    monkeypatch.setattr(api.lm, "run", lambda *a, **k: ran.append(a))
+    with pytest.raises(ModelError, match=says):
+        m.run_batch(texts)
+    assert ran == []
