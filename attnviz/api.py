@@ -300,7 +300,8 @@ def show(run: Run, layer: int = 0, block: bool = True):
     install_language(settings.language(system_language()))
     model = run.model.lm
     window = MainWindow(lm.scenario(model, run.encoded, run.result, layer))
-    baseline = lm.run(model, run.ids) if run.result.changes or run.result.patch is not None else run.result
+    edited = run.result.changes or run.result.patch is not None or run.result.steer is not None
+    baseline = lm.run(model, run.ids) if edited else run.result
     window.model.runner.adopt(model, baseline, run.result)
     window.show()
     if block:

@@ -148,6 +148,31 @@ def same_patch(a: StreamPatch | None, b: StreamPatch | None) -> bool:
 
 
 @dataclass(frozen=True, eq=False)
+class Steer:
+    """α · direction added to the residual stream entering `layer` at positions start to stop − 1
+    (activation addition, Turner et al. 2023): the model steered towards what the direction means."""
+
+    layer: int
+    direction: np.ndarray  # [d] float32
+    alpha: float
+    start: int = 0
+    stop: int | None = None  # None: to the last token
+
+    def applied(self, x: np.ndarray) -> np.ndarray:
+        """x [n, d] steered, a new array (the stream given is the previous layer's output, kept)."""
+        x = x.copy()
+        x[self.start:self.stop] += np.float32(self.alpha) * self.direction
+        return x
+
+
+def same_steer(a: Steer | None, b: Steer | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return (a.layer, a.alpha, a.start, a.stop) == (b.layer, b.alpha, b.start, b.stop) and \
+        (a.direction is b.direction or np.array_equal(a.direction, b.direction))
+
+
+@dataclass(frozen=True, eq=False)
 class Live:
     """The scenario is one layer of a real model's forward pass (core/lm/): editing a head
     changes the model, which runs again from that layer and predicts anew."""
@@ -159,6 +184,7 @@ class Live:
     changes: tuple = ()        # ((layer, head, Change), ...), sorted: every head changed so far
     chat: bool = False         # the text was read in the model's chat template
     patch: StreamPatch | None = None  # the residual stream patched at one position, if it is
+    steer: Steer | None = None        # a direction added to the residual stream, if one is
 
     def change(self, layer: int, head: int) -> Change | None:
         return next((c for lay, h, c in self.changes if (lay, h) == (layer, head)), None)
@@ -639,7 +665,7 @@ def count_values(s: Scenario, given: bool = True) -> int:
 def _same_live(a: Live | None, b: Live | None) -> bool:
     if a is None or b is None:
         return a is b
-    if (a.model, a.text, a.ids, a.layer, a.patch) != (b.model, b.text, b.ids, b.layer, b.patch) or \
+    if (a.model, a.text, a.ids, a.layer, a.patch, a.steer) != (b.model, b.text, b.ids, b.layer, b.patch, b.steer) or \
             len(a.changes) != len(b.changes):
         return False
     return all((x[0], x[1], x[2].off) == (y[0], y[1], y[2].off) and

@@ -9,6 +9,7 @@ A session is saved as `NAME.attnviz-model.json` (and so is its crash copy):
      "view": {"layer": L, "head": H, "query": Q},      # what was on screen
      "changes": [{"layer": L, "head": H, "off": false, "q": ARRAY | null, "k": null, "v": null}, ...],
      "patch": {"layer": L, "position": P, "x": ARRAY},  # only with a patched residual stream (version 2)
+     "steer": {"layer": L, "alpha": A, "start": S, "stop": E | null, "direction": ARRAY},  # only when steered (3)
      "shown": {"scenario": {...}, "q": ARRAY, "k": ARRAY, "v": ARRAY}}  # the layer on screen, plain
 
 where ARRAY is {"shape": [...], "float64": "<base64 of the little-endian values>"}: exact, and
@@ -53,11 +54,12 @@ from .scenario import (
     Change,
     Scenario,
     ScenarioError,
+    Steer,
     StreamPatch,
 )
 
 FORMAT_NAME = "attnviz-model-session"
-FORMAT_VERSION = 2  # 2: a patched residual stream ("patch"); a session without one is written as 1
+FORMAT_VERSION = 3  # 2: a patched residual stream ("patch"); 3: a steer; a session with neither is written as 1
 SUFFIX = ".attnviz-model.json"
 MAX_TEXT_CHARS = 1_000_000   # far above what a model reads; the model's own limit is checked on restore
 MAX_CHANGES = MAX_LAYERS * MAX_HEADS
@@ -90,6 +92,7 @@ class Session:
     shown: dict | None  # the layer on screen as a scenario document, or None (too large to keep)
     chat: bool = False  # the text was read in the model's chat template
     patch: StreamPatch | None = None  # the residual stream patched at one position, as Live.patch
+    steer: Steer | None = None        # a direction added to the residual stream, as Live.steer
 
 
 class ModelMismatch(ScenarioError):
@@ -173,13 +176,13 @@ def session_of(s: Scenario, head: int, query: int, model: ModelFile) -> Session:
     shown = {"scenario": scenario_to_dict(s, with_arrays=False),
              **{m: np.stack([h.matrix(m) for h in s.heads]) for m in MATRICES}}
     return Session(model, live.text, tuple(live.ids), View(live.layer, head, query), tuple(live.changes), shown,
-                   live.chat, live.patch)
+                   live.chat, live.patch, live.steer)
 
 
 def to_document(session: Session, meta: dict | None = None) -> dict:
     m = session.model
     document = {
-        "format": FORMAT_NAME, "version": FORMAT_VERSION if session.patch is not None else 1,
+        "format": FORMAT_NAME, "version": _version(session),
         "model": {"path": m.path, "sha256": m.sha256, "bytes": m.bytes, "builtin": m.builtin},
         "text": session.text, "ids": list(session.ids),
         "view": {"layer": session.view.layer, "head": session.view.head, "query": session.view.query},
@@ -190,12 +193,21 @@ def to_document(session: Session, meta: dict | None = None) -> dict:
     if session.patch is not None:
         p = session.patch
         document["patch"] = {"layer": p.layer, "position": p.position, "x": _array_entry(p.x)}
+    if session.steer is not None:
+        t = session.steer
+        document["steer"] = {"layer": t.layer, "alpha": t.alpha, "start": t.start, "stop": t.stop,
+                             "direction": _array_entry(t.direction)}
     if session.shown is not None:
         document["shown"] = {"scenario": session.shown["scenario"],
                              **{m: _array_entry(session.shown[m]) for m in MATRICES}}
     if meta:
         document["autosave"] = meta
     return document
+
+
+def _version(session: Session) -> int:
+    """The oldest version that holds what the session has: older AttnViz read what they can."""
+    return 3 if session.steer is not None else 2 if session.patch is not None else 1
 
 
 def _change_entry(layer: int, head: int, change: Change) -> dict:
@@ -212,6 +224,7 @@ def save_session(session: Session, path, meta: dict | None = None, private: bool
     """Write the session atomically (see core.files.atomic_write)."""
     values = sum(getattr(c, m).size for _, _, c in session.changes for m in CHANGED if getattr(c, m) is not None)
     values += 0 if session.patch is None else session.patch.x.size
+    values += 0 if session.steer is None else session.steer.direction.size
     if values > JSON_MAX_VALUES:
         raise problem(path, QT_TR_NOOP("the changes hold {0:,} numbers, more than a session file keeps ({1:,})"),
                       values, JSON_MAX_VALUES)
@@ -262,8 +275,12 @@ def from_document(document) -> Session:
     shown = _shown(document.get("shown"))
     if version == 1 and "patch" in document:  # written only with version 2: a version 1 file that has one was not
         raise ScenarioError(QT_TR_NOOP("a version 1 session has no \"patch\" (patches came with version 2)"))
+    if version < 3 and "steer" in document:
+        raise ScenarioError(QT_TR_NOOP("a version {0} session has no \"steer\" (steering came with version 3)"),
+                            version)
     return Session(_model_entry(document.get("model")), text, tuple(ids), _view(document.get("view")),
-                   _changes(document.get("changes")), shown, chat, _patch(document.get("patch")))
+                   _changes(document.get("changes")), shown, chat, _patch(document.get("patch")),
+                   _steer(document.get("steer")))
 
 
 def _whole(x, low: int, high: int = 1 << 31) -> TypeGuard[int]:
@@ -311,6 +328,20 @@ def _patch(entry) -> StreamPatch | None:
         raise ScenarioError(QT_TR_NOOP("\"patch\" must give the layer, the position and the residual stream there"))
     x = _array(entry.get("x"), Phrase(QT_TR_NOOP("{0}: {1}"), "patch", "x"), 1).astype(np.float32)
     return StreamPatch(entry["layer"], entry["position"], x)
+
+
+def _steer(entry) -> Steer | None:
+    if entry is None:
+        return None
+    stop = entry.get("stop") if isinstance(entry, dict) else None
+    alpha = entry.get("alpha") if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or not _whole(entry.get("layer"), 0, MAX_LAYERS) or \
+            not _whole(entry.get("start"), 0, 4 * MAX_TOKENS) or not (stop is None or _whole(stop, 1, 4 * MAX_TOKENS)) \
+            or not (isinstance(alpha, (int, float)) and not isinstance(alpha, bool) and abs(alpha) <= MAX_ABS):
+        raise ScenarioError(QT_TR_NOOP("\"steer\" must give the layer, α ({0}), the first and last positions "
+                                       "and the direction"), RANGE_TEXT)
+    direction = _array(entry.get("direction"), Phrase(QT_TR_NOOP("{0}: {1}"), "steer", "direction"), 1)
+    return Steer(entry["layer"], direction.astype(np.float32), float(alpha), entry["start"], stop)
 
 
 def _array(entry, where, ndim: int) -> np.ndarray:
@@ -408,6 +439,17 @@ def checked_patch(session: Session, n_layers: int, n: int, d: int) -> StreamPatc
     return p
 
 
+def checked_steer(session: Session, n_layers: int, n: int, d: int) -> Steer | None:
+    """The session's steer, checked against the model's sizes and the text's length."""
+    t = session.steer
+    if t is not None and not (t.layer < n_layers and t.start < (n if t.stop is None else t.stop) <= n):
+        raise ScenarioError(QT_TR_NOOP("the steer of layer {0} at positions {1} to {2}: the model has {3} layers and "
+                                       "the text {4} tokens"), t.layer, t.start, t.stop, n_layers, n)
+    if t is not None and t.direction.shape != (d,):
+        raise ScenarioError(QT_TR_NOOP("the steer's direction has shape {0}, not {1}"), t.direction.shape, (d,))
+    return t
+
+
 def shown_scenario(session: Session) -> Scenario:
     """The layer that was on screen, as a plain scenario (when the model cannot be had)."""
     if session.shown is None:
@@ -436,6 +478,8 @@ def restore(session: Session, load):
     c = model.config
     changes = checked_changes(session, c.n_layers, c.n_heads, len(encoded.ids), c.d_head)
     patch = checked_patch(session, c.n_layers, len(encoded.ids), c.d)
+    steer = checked_steer(session, c.n_layers, len(encoded.ids), c.d)
     baseline = lm.run(model, encoded.ids)
-    result = lm.run(model, encoded.ids, changes, after=baseline, patch=patch) if changes or patch else baseline
+    edited = changes or patch or steer
+    result = lm.run(model, encoded.ids, changes, after=baseline, patch=patch, steer=steer) if edited else baseline
     return model, encoded, baseline, result

@@ -586,6 +586,10 @@ exactly 0</source>
         <translation>全層・全ヘッドの概観(&amp;H)…</translation>
     </message>
     <message>
+        <source>Stee&amp;r the model…</source>
+        <translation>モデルを操舵(&amp;R)…</translation>
+    </message>
+    <message>
         <source>Without positions, attention alone cannot tell the two orders apart</source>
         <translation>位置の情報がないと、Attention だけでは 2 つの語順を区別できません</translation>
     </message>
@@ -954,8 +958,8 @@ exactly 0</source>
         <translation>授業では本物のモデルのヘッドを止めることはできますが、書き換えた q・k・v は残せません。編集を元に戻すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
     </message>
     <message>
-        <source>a lesson can switch a real model&apos;s heads off, not keep an output or a stream put in from elsewhere (a patch, a mean ablation): open the text again, or save the layer as a scenario file (File → Save As…)</source>
-        <translation>授業では本物のモデルのヘッドを止めることはできますが、外から入れた出力や残差ストリーム（差し替え、平均での置き換え）は残せません。文章を開き直すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
+        <source>a lesson can switch a real model&apos;s heads off, not keep an output or a stream put in from elsewhere (a patch, a mean ablation, a steer): open the text again, or save the layer as a scenario file (File → Save As…)</source>
+        <translation>レッスンでは実モデルのヘッドをオフにできますが、よそから入れた出力やストリーム（パッチ、平均アブレーション、操舵）は保てません。テキストを開き直すか、この層をシナリオファイルとして保存してください（ファイル → 名前を付けて保存…）</translation>
     </message>
     <message>
         <source>a lesson&apos;s real model reads at most {0} characters; this text has {1}</source>
@@ -2870,6 +2874,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>層 {0} に入る残差ストリームの「{1}」の位置を、もう一方のプロンプトのものに差し替えています。</translation>
     </message>
     <message>
+        <source>Steered: {0:+g} × the direction added entering layer {1}, at “{2}” to “{3}”.</source>
+        <translation>操舵中：層 {1} に入るストリームの「{2}」から「{3}」に、方向の {0:+g} 倍を足しています。</translation>
+    </message>
+    <message>
         <source>One head changed: outline = before, bar = now</source>
         <translation>1 つのヘッドを変更：枠 = 変更前、棒 = 現在</translation>
     </message>
@@ -3546,6 +3554,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>バージョン 1 のセッションに &quot;patch&quot; はありません（パッチはバージョン 2 からです）</translation>
     </message>
     <message>
+        <source>a version {0} session has no &quot;steer&quot; (steering came with version 3)</source>
+        <translation>バージョン {0} のセッションには &quot;steer&quot; はありません（操舵はバージョン 3 から）</translation>
+    </message>
+    <message>
         <source>&quot;model&quot; must name the model file: its path, SHA-256 and size</source>
         <translation>&quot;model&quot; にはモデルファイルのパス、SHA-256、サイズが必要です</translation>
     </message>
@@ -3572,6 +3584,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&quot;patch&quot; must give the layer, the position and the residual stream there</source>
         <translation>&quot;patch&quot; には層・位置・その位置の残差ストリームが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;steer&quot; must give the layer, α ({0}), the first and last positions and the direction</source>
+        <translation>&quot;steer&quot; には層、α（{0}）、最初と最後の位置、方向が必要です</translation>
     </message>
     <message>
         <source>{0} must be an array of {1} axes: its shape and its values in base64</source>
@@ -3612,6 +3628,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the patch&apos;s residual stream has shape {0}, not {1}</source>
         <translation>差し替える残差ストリームの形が {0} で、{1} ではありません</translation>
+    </message>
+    <message>
+        <source>the steer of layer {0} at positions {1} to {2}: the model has {3} layers and the text {4} tokens</source>
+        <translation>層 {0} の位置 {1}〜{2} の操舵: モデルの層は {3}、テキストのトークンは {4} です</translation>
+    </message>
+    <message>
+        <source>the steer&apos;s direction has shape {0}, not {1}</source>
+        <translation>操舵の方向の形が {0} です（{1} であるべきです）</translation>
     </message>
     <message>
         <source>this session did not keep the layer shown</source>
@@ -4346,6 +4370,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>keep：名前かグロブは {0:,} 個までにしてください</translation>
     </message>
     <message>
+        <source>{0}: a name or glob of {1:,} characters; hook point names are at most {2} (m.hook_names())</source>
+        <translation>{0}: {1:,} 文字の名前かパターンです。フックポイントの名前は長くても {2} 文字です（m.hook_names()）</translation>
+    </message>
+    <message>
         <source>{0}: &apos;{1}&apos; names no hook point; they are embed, blocks.L.resid_pre, blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())</source>
         <translation>{0}：&apos;{1}&apos; に当たるフックポイントはありません。名前は embed、blocks.L.resid_pre、blocks.L.attn.pattern、…、ln_final、logits です（m.hook_names()）</translation>
     </message>
@@ -4368,6 +4396,22 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>pairs: pair {0} is not (clean, corrupted, answer, against)</source>
         <translation>pairs：{0} 番目の組が (clean, corrupted, answer, against) ではありません</translation>
+    </message>
+    <message>
+        <source>texts: give a list of texts, not {0}</source>
+        <translation>texts: テキストのリストを渡してください（{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>texts: give at most {0:,} texts</source>
+        <translation>texts: テキストは {0:,} 個までです</translation>
+    </message>
+    <message>
+        <source>give a list, not {0}</source>
+        <translation>リストを渡してください（{0} ではなく）</translation>
+    </message>
+    <message>
+        <source>texts: {0:,} runs over {1:,} tokens in all would keep {2:,.1f} MB; at most {3:,.1f} MB are kept: run them in smaller batches</source>
+        <translation>texts: {0:,} 回の実行（合計 {1:,} トークン）は {2:,.1f} MB を保持します。保持できるのは {3:,.1f} MB までです。もっと小さなバッチに分けてください</translation>
     </message>
     <message>
         <source>keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB are kept: keep fewer, or a shorter text</source>
@@ -4880,6 +4924,110 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>line {0} does not give clean, corrupted, answer and against as texts: {1}</source>
         <translation>{0} 行目が clean、corrupted、answer、against をテキストで指定していません: {1}</translation>
+    </message>
+    <message>
+        <source>the two prompts give the same stream at layer {0}: there is no direction between them</source>
+        <translation>二つのプロンプトの層 {0} でのストリームが同じです。その間に方向はありません</translation>
+    </message>
+    <message>
+        <source>not a .npy file of numbers ({0})</source>
+        <translation>数値の .npy ファイルではありません（{0}）</translation>
+    </message>
+    <message>
+        <source>a direction must be a .npy file of {0} numbers (the model&apos;s width), not {1} of {2}</source>
+        <translation>方向は {0} 個の数（モデルの幅）の .npy ファイルでなければなりません（{2} の {1} ではなく）</translation>
+    </message>
+    <message>
+        <source>a direction&apos;s numbers must be finite, {0}, and not all 0</source>
+        <translation>方向の数は有限で {0}、しかもすべて 0 ではいけません</translation>
+    </message>
+    <message>
+        <source>The window changed while the model ran: press Steer again.</source>
+        <translation>モデルの実行中にウィンドウが変わりました。もう一度「操舵」を押してください。</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>操舵</translation>
+    </message>
+    <message>
+        <source>Remove the steer</source>
+        <translation>操舵を外す</translation>
+    </message>
+    <message>
+        <source>Steering works on a real model&apos;s text: open one with File → Real model… (Ctrl+M), then come back here.</source>
+        <translation>操舵は実モデルのテキストに使います。ファイル → 実モデル…（Ctrl+M）で開いてから、ここに戻ってください。</translation>
+    </message>
+    <message>
+        <source>Not steered. Choose a direction and α, then Steer: the next-token panel shows before → after.</source>
+        <translation>操舵していません。方向と α を選んで「操舵」を押すと、次トークンのパネルに変更前 → 変更後が出ます。</translation>
+    </message>
+    <message>
+        <source>Steered: {0:+g} × a direction of length {1:.1f} added to the stream entering layer {2}, at tokens {3} to {4}. Undo (Ctrl+Z) takes it back; a saved session keeps it.</source>
+        <translation>操舵中：長さ {1:.1f} の方向の {0:+g} 倍を、層 {2} に入るストリームのトークン {3}〜{4} に足しています。元に戻す（Ctrl+Z）で外せます。保存したセッションにも残ります。</translation>
+    </message>
+    <message>
+        <source>the last token steered comes before the first: choose them in order</source>
+        <translation>操舵する最後のトークンが最初のトークンより前にあります。順に選んでください</translation>
+    </message>
+    <message>
+        <source>load a direction from a .npy file first</source>
+        <translation>先に .npy ファイルから方向を読み込んでください</translation>
+    </message>
+    <message>
+        <source>A direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy 配列 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Loaded a direction of length {0:.1f}: Steer adds it.</source>
+        <translation>長さ {0:.1f} の方向を読み込みました。「操舵」で足します。</translation>
+    </message>
+    <message>
+        <source>Running the model with the direction added…</source>
+        <translation>方向を足してモデルを実行しています…</translation>
+    </message>
+    <message>
+        <source>Steer the model</source>
+        <translation>モデルを操舵</translation>
+    </message>
+    <message>
+        <source>Add a direction to the residual stream at one layer, weighted by α, and watch the next token move (activation addition). The direction from two prompts is the mean stream entering the layer over the first minus the same over the second.</source>
+        <translation>ある層の残差ストリームに方向を α 倍して足し、次のトークンがどう動くかを見ます（activation addition）。二つのプロンプトから作る方向は、その層に入るストリームの一つ目のプロンプトでの平均から、二つ目での平均を引いたものです。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>層：</translation>
+    </message>
+    <message>
+        <source>Direction:</source>
+        <translation>方向：</translation>
+    </message>
+    <message>
+        <source>α:</source>
+        <translation>α：</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>トークン：</translation>
+    </message>
+    <message>
+        <source>From two prompts:</source>
+        <translation>二つのプロンプトから：</translation>
+    </message>
+    <message>
+        <source>From a file:</source>
+        <translation>ファイルから：</translation>
+    </message>
+    <message>
+        <source>Load .npy…</source>
+        <translation>.npy を読み込む…</translation>
+    </message>
+    <message>
+        <source>α from −20 to 20; type any α in the box</source>
+        <translation>α は −20 から 20。箱にはどんな α でも入力できます</translation>
     </message>
 </context>
 </TS>

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..attention import group_size
 from ..blas import model_threads
-from ..scenario import CHANGED, Change, StreamPatch, same_patch
+from ..scenario import CHANGED, Change, Steer, StreamPatch, same_patch, same_steer
 from .allocator import keep_freed
 from .blocks import Kept, shared_out
 from .families import FAMILIES
@@ -45,6 +45,7 @@ class Run:
     last: np.ndarray | None = None       # [d] float32: the residual stream after the last layer, last token
     patch: StreamPatch | None = None     # the residual stream this run was given at one position
     cache: dict = field(default_factory=dict)  # hook point name -> its array, what the run was asked to keep
+    steer: Steer | None = None           # the direction this run added to the residual stream
 
     def matrix(self, layer: int, m: str, head: int) -> np.ndarray:
         """Head `head`'s q, k or v in `layer` as attention used it: the user's edit when there is
@@ -69,7 +70,8 @@ def pass_bytes(c, n: int, weights: bool = False) -> int:
 
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
-        patch: StreamPatch | None = None, keep: frozenset[str] = frozenset(), writes: dict | None = None) -> Run:
+        patch: StreamPatch | None = None, keep: frozenset[str] = frozenset(), writes: dict | None = None,
+        steer: Steer | None = None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
@@ -78,7 +80,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     rest of the pass is done, without working out its weights again. `patch` puts its x in
     place of the residual stream entering its layer at its position (a patch from another run). `keep`:
     the hook points (hooks.py) whose arrays the run keeps in its cache; `writes`: hook point -> fn(array,
-    cache) -> the array the pass goes on with. Their layers are worked out whole by hooks.traced_pass."""
+    cache) -> the array the pass goes on with. Their layers are worked out whole by hooks.traced_pass.
+    `steer` adds its direction to the stream entering its layer (the window's Steer panel)."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -87,10 +90,11 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         raise ValueError(f"a patch of the stream entering layer {patch.layer} at position {patch.position} "
                          f"(shape {np.shape(patch.x)}): the model has {c.n_layers} layers of width {c.d}, "
                          f"the text {len(ids)} tokens")
+    _check_steer(steer, c, len(ids))
     family = FAMILIES[c.family]
     by_layer = changes_by_layer(changes)
     trace = Trace(c, keep, writes)
-    start = _first_difference(after, ids, by_layer, c.n_layers, patch) if after is not None else 0
+    start = _first_difference(after, ids, by_layer, c.n_layers, patch, steer) if after is not None else 0
     start = min(start, trace.first)
     if after is not None and start == c.n_layers:  # the same ids, changes and patch: nothing to compute again
         return after
@@ -106,6 +110,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
             if patch is not None and index == patch.layer:
                 x = x.copy()
                 x[patch.position] = patch.x
+            if steer is not None and index == steer.layer:
+                x = steer.applied(x)
             streams.append(x)
             kept = Kept() if shown is not None and index == first else None
             x, q, k, v = _block(model, index, x, by_layer.get(index, {}), kept, trace)
@@ -121,7 +127,7 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     z = logits.astype(np.float64)
     probs = np.exp(z - z.max())
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
-               tuple(range(start, c.n_layers)), x[-1], patch, trace.cache)
+               tuple(range(start, c.n_layers)), x[-1], patch, trace.cache, steer)
 
 
 def _block(model: Model, layer: int, x: np.ndarray, changes: dict, kept, trace: Trace):
@@ -157,7 +163,8 @@ def changes_by_layer(changes) -> dict[int, dict[int, Change]]:
     return out
 
 
-def _first_difference(after: Run, ids, by_layer, n_layers: int, patch: StreamPatch | None) -> int:
+def _first_difference(after: Run, ids, by_layer, n_layers: int, patch: StreamPatch | None,
+                      steer: Steer | None = None) -> int:
     """The lowest layer whose input or changes are not `after`'s (n_layers when none is)."""
     if after.ids != ids:
         return 0
@@ -165,11 +172,26 @@ def _first_difference(after: Run, ids, by_layer, n_layers: int, patch: StreamPat
     first = next((layer for layer in range(n_layers)
                   if not _same_changes(before.get(layer, {}), by_layer.get(layer, {}))), n_layers)
     if not same_patch(after.patch, patch):
-        if patch is not None:
-            first = min(first, patch.layer)
-        if after.patch is not None:  # `after` kept the stream entering its patch's layer patched, not its own
-            first = min(first, max(0, after.patch.layer - 1))
+        first = min(first, _first_written(after.patch, patch))
+    if not same_steer(after.steer, steer):
+        first = min(first, _first_written(after.steer, steer))
     return first
+
+
+def _first_written(old: StreamPatch | Steer | None, new: StreamPatch | Steer | None) -> int:
+    """The first layer to compute again when a patch or a steer of the stream changes from `old` to `new`."""
+    first = new.layer if new is not None else 1 << 30
+    if old is not None:  # `after` kept the stream entering old's layer as written, not its own
+        first = min(first, max(0, old.layer - 1))
+    return first
+
+
+def _check_steer(steer: Steer | None, c, n: int) -> None:
+    if steer is not None and not (0 <= steer.layer < c.n_layers and np.shape(steer.direction) == (c.d,)
+                                  and 0 <= steer.start < (n if steer.stop is None else steer.stop) <= n):
+        raise ValueError(f"a steer of the stream entering layer {steer.layer} at positions {steer.start} to "
+                         f"{steer.stop} (shape {np.shape(steer.direction)}): the model has {c.n_layers} layers of "
+                         f"width {c.d}, the text {n} tokens")
 
 
 def _same_changes(a: dict, b: dict) -> bool:
@@ -184,8 +206,8 @@ def _same(a, b) -> bool:
 
 
 def same_edits(a, b) -> bool:
-    """Two runs (or a run and a live scenario's Live) have the same changes and the same patch."""
-    return same_changes(a.changes, b.changes) and same_patch(a.patch, b.patch)
+    """Two runs (or a run and a live scenario's Live) have the same changes, patch and steer."""
+    return same_changes(a.changes, b.changes) and same_patch(a.patch, b.patch) and same_steer(a.steer, b.steer)
 
 
 def same_changes(a, b) -> bool:

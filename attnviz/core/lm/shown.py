@@ -173,7 +173,7 @@ def scenario(model: Model, encoded: Encoded, result: Run, layer: int = 0, change
     the mask the layer attends with (a sliding-window layer's window, drawn as the toolbar's);
     the changes made so far travel with it, so an edit reruns the model with all of them."""
     return _layer(model, encoded, layer, lambda m, h: result.matrix(layer, m, h),
-                  result.changes if changes is None else changes, result.patch)
+                  result.changes if changes is None else changes, result.patch, result.steer)
 
 
 def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
@@ -188,11 +188,11 @@ def first_layer(model: Model, encoded: Encoded, layer: int, q, k, v, kept=None):
     return s, known(s, kept.weights, kept.outputs)
 
 
-def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes, patch=None):
+def _layer(model: Model, encoded: Encoded, layer: int, matrix, changes, patch=None, steer=None):
     c = model.config
     heads = [make_head(f"head {h}", matrix("q", h), matrix("k", h), matrix("v", h),
                        names={"ja": f"ヘッド {h}", "en": f"head {h}"}) for h in range(c.n_heads)]
-    live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat, patch)
+    live = Live(model, encoded.text, encoded.ids, layer, changes, encoded.chat, patch, steer)
     spec = mask_of(c, layer)
     return make_scenario(encoded.labels, heads, settings=Settings(mask=spec) if spec else None,
                          title=title(c.name, encoded.text), layer=(layer, c.n_layers), live=live,

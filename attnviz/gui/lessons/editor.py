@@ -175,10 +175,10 @@ def model_scene(s, head: int, query: int, stage, view: str, colour_scale: str, c
     if any(c.q is not None or c.k is not None or c.v is not None for _, _, c in live.changes):
         raise NotAScene(tr("a lesson can switch a real model's heads off, not keep q, k or v typed into them: "
                            "undo the edits, or save the layer as a scenario file (File → Save As…)"))
-    if live.patch is not None or any(c.out is not None for _, _, c in live.changes):
+    if live.patch is not None or live.steer is not None or any(c.out is not None for _, _, c in live.changes):
         raise NotAScene(tr("a lesson can switch a real model's heads off, not keep an output or a stream put in "
-                           "from elsewhere (a patch, a mean ablation): open the text again, or save the layer as a "
-                           "scenario file (File → Save As…)"))
+                           "from elsewhere (a patch, a mean ablation, a steer): open the text again, or save the layer "
+                           "as a scenario file (File → Save As…)"))
     if len(live.text) > MAX_MODEL_TEXT:
         raise NotAScene(tr("a lesson's real model reads at most {0} characters; this text has {1}").format(
             MAX_MODEL_TEXT, len(live.text)))

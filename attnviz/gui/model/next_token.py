@@ -300,7 +300,7 @@ class NextTokenView(Retranslated, QWidget):
             self.bars.show_rows([])
             return
         after = r.latest
-        edited = bool(after.changes) or after.patch is not None
+        edited = bool(after.changes) or after.patch is not None or after.steer is not None
         before = r.baseline if r.baseline is not None and r.baseline is not after and edited else after
         found = rows_with_ids(r.model, before, after)
         self.bars.show_rows([row[1:] for row in found], [row[0] for row in found])
@@ -313,7 +313,7 @@ class NextTokenView(Retranslated, QWidget):
         elif changed:
             status = (tr("One head changed: outline = before, bar = now") if changed == 1 else
                       tr("{0} heads changed: outline = before, bar = now").format(changed))
-        elif after.patch is not None:
+        elif after.patch is not None or after.steer is not None:
             status = tr("Outline = before, bar = now")
         else:  # how to use the panel: desk help, not for the class
             status = "" if self.presenting else tr(
@@ -322,6 +322,8 @@ class NextTokenView(Retranslated, QWidget):
         if after.patch is not None and r.current() is not None:
             status = tr("The residual stream entering layer {0} at “{1}” is patched in.").format(
                 after.patch.layer, self.runner.document.scenario.tokens[after.patch.position]) + "\n" + status
+        if after.steer is not None and r.current() is not None:
+            status = steered(after.steer, self.runner.document.scenario.tokens) + "\n" + status
         if any(re.search(r"\[.–.\]$", token) for token, _, _ in self.bars.items):
             status = (status + "\n" if status else "") + tr(
                 "[ぁ–み]: the first bytes of one of these characters; the model writes such a character as two tokens.")
@@ -330,3 +332,10 @@ class NextTokenView(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.refresh()
+
+
+def steered(steer, tokens) -> str:
+    """What the steer adds, in a line: its α, its layer and the tokens it is added at."""
+    last = len(tokens) - 1 if steer.stop is None else steer.stop - 1
+    return tr("Steered: {0:+g} × the direction added entering layer {1}, at “{2}” to “{3}”.").format(
+        steer.alpha, steer.layer, tokens[steer.start], tokens[last])

@@ -235,6 +235,11 @@ class ModelRunner(QObject):
         self.baseline, self.latest = baseline, result
         self.ran.emit(result)
 
+    def known(self, result) -> None:
+        """A run of the current changes made elsewhere (the Steer panel's): the one shown, not run again."""
+        self.latest = result
+        self.ran.emit(result)
+
     def _load(self, source, job) -> lm.Model:
         path = lm.resolve(source)
         key = (str(path), stamp(path))
@@ -308,15 +313,17 @@ class ModelRunner(QObject):
         if not self.busy:
             self.busy = True
             self.progress.emit("run", 0, 1)
-            self._pool.submit(self._rerun, live.ids, live.changes, live.patch)
+            self._pool.submit(self._rerun, live.ids, live.changes, live.patch, live.steer)
 
-    def _rerun(self, ids, changes, patch) -> None:
+    def _rerun(self, ids, changes, patch, steer) -> None:
         try:
-            if not changes and patch is None and self.baseline is not None and self.baseline.ids == ids:
+            if not changes and patch is None and steer is None and self.baseline is not None and \
+                    self.baseline.ids == ids:
                 result = self.baseline  # undone back to the model as it is: exactly its own prediction
             else:
                 after = self.latest if self.latest is not None and self.latest.ids == ids else None
-                result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set, patch=patch)
+                result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set, patch=patch,
+                                steer=steer)
         except Cancelled:
             return  # the window is closing
         except MemoryError:

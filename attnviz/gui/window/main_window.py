@@ -20,6 +20,7 @@ from ..state import settings
 from ..state.document import ScenarioDocument
 from ..state.files import Files, resolve, source_name
 from ..state.view import ViewState
+from ..steer.controller import SteerController
 from ..tables.tokens import TokenEditing
 from .layout import Parts
 from .menus import Features, Menus
@@ -69,9 +70,10 @@ class MainWindow(Retranslated, QMainWindow):
         self.classroom = Classroom(self.parts, d, view, self.overview, self.compare)
         self.lessons = LessonPlayer(self, d, view, self.classroom, self.files, self.model.runner)
         self.research = ResearchController(d, self, self.model.runner, lambda: self.files.maybe_save())
+        self.steer = SteerController(d, self, self.model.runner)
         self.menus = Menus(self, self.parts, d.undo_stack, Features(
             self.files, self.model, self.exports, self.tokens, self.overview, self.compare, self.classroom,
-            self.lessons, self.research))
+            self.lessons, self.research, self.steer))
 
     # ------------------------------------------------------------- what features ask of the window (Shell)
 

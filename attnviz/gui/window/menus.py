@@ -27,6 +27,7 @@ class Features:
     classroom: Any  # classroom/classroom.Classroom
     lessons: Any    # lessons/player.LessonPlayer
     research: Any   # research/controller.ResearchController
+    steer: Any      # steer/controller.SteerController
 
 
 class Menus:
@@ -55,6 +56,7 @@ class Menus:
         self.overview_action = self._action(f.overview.open, "Ctrl+Shift+O")
         self.research_actions = {tab: self._action(lambda _=False, tab=tab: f.research.open(tab))
                                  for tab in ("patch", "lens", "attribute", "sweep", "heads", "explain")}
+        self.steer_action = self._action(f.steer.open)
         self.reopen_action = self._action(settings.set_reopen_last, checkable=True)
         self.reopen_action.setChecked(settings.reopen_last())
         self._build(window.menuBar(), f)
@@ -88,7 +90,7 @@ class Menus:
                   [self.parts.toolbar.toggleViewAction(), None, self.overview_action, None])
         f.classroom.fill_view_menu(self.view_menu)
         self.research_menu = bar.addMenu("")
-        self._add(self.research_menu, list(self.research_actions.values()))
+        self._add(self.research_menu, [*self.research_actions.values(), None, self.steer_action])
         self.lessons_menu = bar.addMenu("")
         self.lessons_menu.aboutToShow.connect(lambda: f.lessons.fill_menu(self.lessons_menu))
         self.help_menu = bar.addMenu("")
@@ -118,6 +120,7 @@ class Menus:
             self.research_actions["attribute"]: tr("Direct logit &attribution…"),
             self.research_actions["sweep"]: tr("&Sweep every head…"),
             self.research_actions["heads"]: tr("&Head types…"),
+            self.steer_action: tr("Stee&r the model…"),
             self.research_actions["explain"]: tr("&Explain a continuation…"),
         }
         tips = {

@@ -1,0 +1,65 @@
+"""Steering by activation addition (Turner et al. 2023): a direction in the residual stream, added
+with a weight α to the stream entering a layer, moves what the model says towards what the direction
+means. The direction is the mean stream entering that layer over one prompt (" love") minus the mean
+over another (" hate"), or a vector of the model's width loaded from a .npy file.
+
+The window's Steer panel (gui/steer/) runs it as core.scenario.Steer; from Python the same numbers are
+m.run(text, hooks={"blocks.L.resid_pre": api.add(direction, alpha)}).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..files import open_regular, problem
+from ..lm import encode
+from ..lm.run import run
+from ..lm.shown import ModelError
+from ..lm.weights import Model
+from ..messages import QT_TR_NOOP
+from ..numbers import MAX_ABS, RANGE_TEXT
+
+NPY_HEADER = 1 << 16  # a .npy header of format 1 is at most 64 KB; then d numbers of at most 8 bytes
+
+
+def mean_stream(model: Model, text: str, layer: int, cancelled=None) -> np.ndarray:
+    """The residual stream entering `layer`, averaged over the text's positions, the BOS token's left out
+    (every prompt has the same one, of a size the rest do not have: with prompts of other lengths it would
+    not cancel). [d] float32."""
+    ids = encode(model, text, cancelled=cancelled).ids
+    stream = run(model, ids, cancelled=cancelled).streams[layer]                               # [n, d]
+    bos = model.tokenizer.bos
+    first = 1 if len(ids) > 1 and bos is not None and ids[0] == bos else 0
+    return stream[first:].mean(axis=0).astype(np.float32)
+
+
+def direction(model: Model, plus: str, minus: str, layer: int, cancelled=None) -> np.ndarray:
+    """mean_stream(plus) − mean_stream(minus) at `layer`: the direction from what `minus` means towards
+    what `plus` means."""
+    if not 0 <= layer < model.config.n_layers:
+        raise ModelError(QT_TR_NOOP("layer {0}: the model has layers 0 to {1}"), layer, model.config.n_layers - 1)
+    found = mean_stream(model, plus, layer, cancelled) - mean_stream(model, minus, layer, cancelled)
+    if not np.any(found):
+        raise ModelError(QT_TR_NOOP("the two prompts give the same stream at layer {0}: there is no direction "
+                                    "between them"), layer)
+    return found
+
+
+def load_direction(path, d: int) -> np.ndarray:
+    """A direction of the model's width d from a .npy file (never a pickle): its header read first, then
+    d finite numbers within AttnViz's range, not all 0."""
+    with open_regular(path, NPY_HEADER + 8 * d) as f:
+        try:
+            major, _ = np.lib.format.read_magic(f)
+            header = {1: np.lib.format.read_array_header_1_0, 2: np.lib.format.read_array_header_2_0}.get(major)
+            shape, _, dtype = header(f) if header is not None else ((), False, np.dtype(object))
+            ok = shape == (d,) and dtype.kind in "fiu"
+            values = np.fromfile(f, dtype=dtype, count=d) if ok else np.empty(0)
+        except (ValueError, OSError, EOFError) as e:
+            raise problem(path, QT_TR_NOOP("not a .npy file of numbers ({0})"), str(e)[:80]) from None
+    if not ok or len(values) != d:
+        raise problem(path, QT_TR_NOOP("a direction must be a .npy file of {0} numbers (the model's width), not "
+                                       "{1} of {2}"), d, shape, dtype.name)
+    values = values.astype(np.float32)
+    if not np.isfinite(values).all() or np.abs(values).max() > MAX_ABS or not np.any(values):
+        raise problem(path, QT_TR_NOOP("a direction's numbers must be finite, {0}, and not all 0"), RANGE_TEXT)
+    return values
