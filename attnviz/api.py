@@ -86,14 +86,15 @@ class Model:
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
-    def run_batch(self, texts, *, bos: bool = True, chat: bool = False, keep=(), **options) -> list[Run]:
-        """Each text run as m.run(text, **options) runs it, one after the other (no padding: every number is
+    def run_batch(self, texts, *, bos: bool = True, chat: bool = False, off=(), edits=None, keep=(),
+                  hooks=None) -> list[Run]:
+        """Each text run as m.run(text, ...) runs it, one after the other (no padding: every number is
         one run's own, whatever the lengths). Every text is read and its memory reckoned before the first
         run: a batch whose runs would keep more than given.MOST_KEPT bytes is refused up front."""
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
         encoded = [self.encode(text, None, bos, chat) for text in given.texts(texts)]
         given.batch_fits(self.lm, [len(e.ids) for e in encoded], keep)
-        return [self._run(e, keep=keep, **options) for e in encoded]
+        return [self._run(e, off=off, edits=edits, keep=keep, hooks=hooks) for e in encoded]
 
     def hook_names(self) -> list[str]:
         """Every hook point a run can keep (`run(..., keep=[...])`), in the order the pass reaches them:

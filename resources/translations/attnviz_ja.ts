@@ -4386,6 +4386,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>hooks：{0}：(array, cache) を受け取る関数を指定してください（{1} は使えません）</translation>
     </message>
     <message>
+        <source>hooks: writing these points over {0:,} tokens works on {1:,.1f} MB; at most {2:,.1f} MB: write fewer, or a shorter text</source>
+        <translation>hooks：{0:,} トークンでこれらのポイントを書き換えると {1:,.1f} MB を使います。上限は {2:,.1f} MB です。ポイントを減らすか、短いテキストにしてください</translation>
+    </message>
+    <message>
         <source>hooks: {0}&apos;s function gave {1}; give None or finite numbers of shape {2}</source>
         <translation>hooks：{0} の関数が {1} を返しました。None か、形が {2} の有限の数を返してください</translation>
     </message>
@@ -4890,6 +4894,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>mean：配列の形は {0} ですが、このポイントの形は {1} です</translation>
     </message>
     <message>
+        <source>{0}: give an array of real numbers</source>
+        <translation>{0}：実数の配列を指定してください</translation>
+    </message>
+    <message>
+        <source>{0}: give finite numbers (float32&apos;s range)</source>
+        <translation>{0}：有限の数（float32 の範囲）を指定してください</translation>
+    </message>
+    <message>
         <source>give a direction as one list of finite numbers (d of them for the stream)</source>
         <translation>方向は有限の数の一つのリストで指定してください（残差ストリームには d 個）</translation>
     </message>
@@ -4900,6 +4912,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>heads: give head numbers (0, 1, …)</source>
         <translation>heads：ヘッドの番号（0, 1, …）を指定してください</translation>
+    </message>
+    <message>
+        <source>positions: give a position, a slice or a list of positions (0, 1, …)</source>
+        <translation>positions：位置、スライス、または位置のリスト（0, 1, …）を指定してください</translation>
+    </message>
+    <message>
+        <source>positions: the text has positions 0 to {0}</source>
+        <translation>positions：テキストの位置は 0 から {0} までです</translation>
+    </message>
+    <message>
+        <source>{0}: heads are chosen at a per-head point (q, k, v, scores, pattern, z), not at a point of the stream</source>
+        <translation>{0}：ヘッドを選べるのはヘッドごとのポイント（q, k, v, scores, pattern, z）だけで、ストリームのポイントでは選べません</translation>
     </message>
     <message>
         <source>{0}: heads are chosen at a per-head point (q, k, v, scores, pattern, z) of this model&apos;s {1} heads</source>
@@ -4920,6 +4944,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its first row must name the columns clean, corrupted, answer and against</source>
         <translation>最初の行で列 clean、corrupted、answer、against を指定する必要があります</translation>
+    </message>
+    <message>
+        <source>line {0} is not CSV that AttnViz reads: {1}</source>
+        <translation>{0} 行目は AttnViz が読める CSV ではありません：{1}</translation>
     </message>
     <message>
         <source>line {0} does not give clean, corrupted, answer and against as texts: {1}</source>

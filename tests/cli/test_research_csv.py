@@ -100,6 +100,7 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
     ("clean,corrupted,answer,against\nhi,,#3,#5\n", "p.csv", "line 2 does not give clean, corrupted, answer and"),
     ("\n\n", "p.jsonl", "holds 0 pairs; give from 1 to 10,000"),
     (b"\xff\xfe", "p.jsonl", "is not UTF-8 text"),
+    ("clean,corrupted,answer,against\n" + "a" * 200_000 + ",b,#3,#5\n", "p.csv", "line 1 is not CSV that AttnViz reads"),
 ])
 def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(capsys, tmp_path, content, name, says):
     path = tmp_path / name
@@ -107,6 +108,18 @@ def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(ca
     assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(path) in err[0] and says in err[0] and len(err[0]) < 300, err
+
+
+def test_only_a_newline_ends_a_json_line_a_u2028_or_a_u0085_inside_a_text_is_the_texts(capsys, m, tmp_path):
+    """JSON allows both raw in a text; str.splitlines() would end the line there."""
+    keys = ("clean", "corrupted", "answer", "against")
+    pairs = [("hi\u2028a", "hi\u2028d", "#3", "#5"), ("hi\x85a", "hi\x85d", "#7", "#9")]
+    path = tmp_path / "p.jsonl"
+    path.write_bytes("".join(json.dumps(dict(zip(keys, p)), ensure_ascii=False) + "\r\n" for p in pairs).encode())
+    assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["pairs"] == 2
+    assert np.abs(np.array(document["restored"]) - api.patch(m, pairs).restored).max() < 1e-6
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
+import types
 
 import numpy as np
 
@@ -150,19 +151,32 @@ def hook_writes(model: Model, given_hooks, n: int) -> dict:
             raise ModelError(QT_TR_NOOP("hooks: {0}: give a function of (array, cache), not {1}"), cut(str(pattern)),
                              type(fn).__name__)
         writes.update({name: _checked(name, fn) for name in _named("hooks", model, pattern)})
+    size = WRITE_BYTES_PER_VALUE * _points_bytes(model, frozenset(writes), n) // 4
+    if size > MOST_KEPT:
+        raise ModelError(QT_TR_NOOP("hooks: writing these points over {0:,} tokens works on {1:,.1f} MB; at most "
+                                    "{2:,.1f} MB: write fewer, or a shorter text"), n, size / 2**20, MOST_KEPT / 2**20)
     return writes
+
+
+# A written point's values are held three times while its function runs (the pass's float64, the copy the
+# function is given, what it gives back): 24 bytes each, against keep='s 4.
+WRITE_BYTES_PER_VALUE = 24
 
 
 def _checked(name: str, fn):
     def write(value: np.ndarray, cache: dict) -> np.ndarray:
-        written = fn(value.copy(), cache)  # a copy: a function writing into what it is given changes nothing else
+        # a copy, and the cache read-only: a function writing into what it is given changes nothing else
+        written = fn(value.copy(), types.MappingProxyType(cache))
         if written is None:
             return value
         try:
-            array = np.asarray(written, dtype=np.float32)
-        except (TypeError, ValueError):
+            array = np.asarray(written)
+        except (TypeError, ValueError, OverflowError):
             array = None
-        if array is None or array.shape != value.shape or not np.isfinite(array).all():
+        if array is not None and array.dtype.kind in "iuf":
+            with np.errstate(over="ignore", invalid="ignore"):  # past float32's range: inf, refused below
+                array = array.astype(np.float32)
+        if array is None or array.dtype != np.float32 or array.shape != value.shape or not np.isfinite(array).all():
             raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1}; give None or finite numbers of shape {2}"),
                              name, _what(written), value.shape)
         return array
@@ -188,10 +202,15 @@ def pairs(values) -> list[tuple]:
     for i, pair in enumerate(values):
         if isinstance(pair, dict) and {"clean", "corrupted", "answer", "against"} <= set(pair):
             pair = (pair["clean"], pair["corrupted"], pair["answer"], pair["against"])
-        if not isinstance(pair, (tuple, list)) or len(pair) != 4:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 4 or not all(_a_prompt(x) for x in pair[:2]):
             raise ModelError(QT_TR_NOOP("pairs: pair {0} is not (clean, corrupted, answer, against)"), i)
         out.append(tuple(pair))
     return out
+
+
+def _a_prompt(value) -> bool:
+    """A text, or a run of the model (api.Run): never another dataset."""
+    return isinstance(value, str) or hasattr(value, "encoded") and hasattr(value, "result")
 
 
 MOST_TEXTS = 10_000

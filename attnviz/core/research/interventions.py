@@ -11,17 +11,21 @@ direction of d numbers; a per-head point ([H, n, ·]) one of its last axis's, ad
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..lm.shown import ModelError
 from ..messages import QT_TR_NOOP
+
+MOST_HEADS = 4096  # more heads than any model has: an endless `heads=` is read no further
 
 
 def zero(heads=None):
     """The point's values 0; at a per-head point with `heads` (an int or a list), those heads' only."""
     chosen = _heads(heads)
 
-    def write(array: np.ndarray, cache: dict) -> np.ndarray:
+    def write(array: np.ndarray, cache) -> np.ndarray:
         if chosen is None:
             return np.zeros_like(array)
         _per_head_point("zero(heads=…)", array, chosen)
@@ -31,14 +35,18 @@ def zero(heads=None):
 
 
 def add(direction, alpha: float = 1.0, positions=None, heads=None):
-    """array + alpha · direction at every position (or those of `positions`), of every head (or `heads`)."""
+    """array + alpha · direction at every position (or those of `positions`: an int, a slice or a list of
+    ints), of every head (or `heads`, at a per-head point)."""
     direction, alpha, chosen = _vector(direction), _finite("alpha", alpha), _heads(heads)
+    where = _positions(positions)
 
-    def write(array: np.ndarray, cache: dict) -> np.ndarray:
+    def write(array: np.ndarray, cache) -> np.ndarray:
         _fits("add", array, direction)
+        if chosen is not None:
+            _per_head_point("add(heads=…)", array, chosen)
         rows = array[chosen] if chosen is not None else array
-        where = slice(None) if positions is None else positions
-        rows[..., where, :] += np.float32(alpha) * direction
+        with np.errstate(over="ignore"):  # a sum past float32 is inf, refused when the pass checks the point
+            rows[..., _within(where, array.shape[-2]), :] += np.float32(alpha) * direction
         if chosen is not None:
             array[chosen] = rows
         return array
@@ -47,37 +55,38 @@ def add(direction, alpha: float = 1.0, positions=None, heads=None):
 
 def replace(values):
     """The array given, of the point's shape, in place of the point's own."""
-    given = np.asarray(values, dtype=np.float32)
+    given = _numbers("replace", values)
 
-    def write(array: np.ndarray, cache: dict) -> np.ndarray:
+    def write(array: np.ndarray, cache) -> np.ndarray:
         return given
     return write
 
 
 def project_out(direction):
     """x − (x · u) u at every position, u = direction / |direction|: what lies along it taken out."""
-    u = _vector(direction)
-    norm = float(np.linalg.norm(u))
-    if norm == 0:
+    u64 = _vector(direction).astype(np.float64)
+    if not np.any(u64):
         raise ModelError(QT_TR_NOOP("project_out: the direction is 0: give one with a length"))
-    u = u / np.float32(norm)
+    u64 = u64 / np.abs(u64).max()  # scaled first: |u| of float32s near their largest would be inf
+    u = (u64 / np.linalg.norm(u64)).astype(np.float32)
 
-    def write(array: np.ndarray, cache: dict) -> np.ndarray:
+    def write(array: np.ndarray, cache) -> np.ndarray:
         _fits("project_out", array, u)
-        return array - (array @ u)[..., None] * u
+        with np.errstate(over="ignore", invalid="ignore"):
+            return array - (array @ u)[..., None] * u
     return write
 
 
 def mean(over):
     """The mean of `over` (an array of the point's kind, or a list of them: other runs' cache entries)
     over the runs and their positions, at every position of this run."""
-    arrays = [np.asarray(a, dtype=np.float64) for a in (over if isinstance(over, (list, tuple)) else [over])]
-    if not arrays or any(a.ndim not in (2, 3) or a.shape[:-2] != arrays[0].shape[:-2] or
+    arrays = [_numbers("mean", a, np.float64) for a in (over if isinstance(over, (list, tuple)) else [over])]
+    if not arrays or any(a.ndim not in (2, 3) or a.shape[-2] == 0 or a.shape[:-2] != arrays[0].shape[:-2] or
                          a.shape[-1] != arrays[0].shape[-1] for a in arrays):
         raise ModelError(QT_TR_NOOP("mean: give arrays of one hook point (run.cache[name]), from one or more runs"))
     average = np.mean(np.concatenate(arrays, axis=-2), axis=-2, keepdims=True).astype(np.float32)  # over positions
 
-    def write(array: np.ndarray, cache: dict) -> np.ndarray:
+    def write(array: np.ndarray, cache) -> np.ndarray:
         if average.shape[:-2] != array.shape[:-2] or average.shape[-1] != array.shape[-1]:
             raise ModelError(QT_TR_NOOP("mean: its arrays are of shape {0}, this point's {1}"), average.shape,
                              array.shape)
@@ -85,35 +94,81 @@ def mean(over):
     return write
 
 
+def _numbers(what: str, values, dtype=np.float32) -> np.ndarray:
+    """Real, finite numbers that float32 holds (a bool, a text, a complex number or 1e300 is refused)."""
+    try:
+        given = np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        given = np.empty(0, dtype=object)
+    if given.dtype.kind not in "iuf" or not given.size:
+        raise ModelError(QT_TR_NOOP("{0}: give an array of real numbers"), what)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = given.astype(dtype)
+    if not np.isfinite(out).all() or np.abs(out).max() > np.finfo(np.float32).max:
+        raise ModelError(QT_TR_NOOP("{0}: give finite numbers (float32's range)"), what)
+    return out
+
+
 def _vector(direction) -> np.ndarray:
     try:
-        u = np.asarray(direction, dtype=np.float32)
-    except (TypeError, ValueError):
+        u = _numbers("direction", direction)
+    except ModelError:
         u = np.empty(0, dtype=np.float32)
-    if u.ndim != 1 or not len(u) or not np.isfinite(u).all():
+    if u.ndim != 1 or not len(u):
         raise ModelError(QT_TR_NOOP("give a direction as one list of finite numbers (d of them for the stream)"))
     return u
 
 
 def _finite(what: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    number = float(value) if ok and abs(value) < 1e38 else np.inf
+    if not np.isfinite(number):
         raise ModelError(QT_TR_NOOP("{0}: give a finite number"), what)
-    return float(value)
+    return number
 
 
 def _heads(heads):
     if heads is None:
         return None
-    chosen = [heads] if isinstance(heads, (int, np.integer)) else list(heads)
-    if not all(isinstance(h, (int, np.integer)) and not isinstance(h, bool) and h >= 0 for h in chosen):
+    if isinstance(heads, (str, bytes)) or not (isinstance(heads, (int, np.integer)) or hasattr(heads, "__iter__")):
         raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
-    return chosen
+    chosen = [heads] if isinstance(heads, (int, np.integer)) else list(itertools.islice(heads, MOST_HEADS + 1))
+    if not 0 < len(chosen) <= MOST_HEADS or not all(
+            isinstance(h, (int, np.integer)) and not isinstance(h, (bool, np.bool_)) and 0 <= h < MOST_HEADS
+            for h in chosen):
+        raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
+    return [int(h) for h in chosen]
+
+
+def _positions(positions):
+    """None (every position), an int, a slice of ints, or a list of ints: checked against the text in _within."""
+    if positions is None or isinstance(positions, slice) and all(
+            x is None or isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+            for x in (positions.start, positions.stop, positions.step)) and positions.step != 0:
+        return positions
+    chosen = [positions] if isinstance(positions, (int, np.integer)) else (
+        list(itertools.islice(positions, 1 << 20)) if isinstance(positions, (list, tuple, range, np.ndarray)) else None)
+    if chosen is None or not all(isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_))
+                                 for p in chosen):
+        raise ModelError(QT_TR_NOOP("positions: give a position, a slice or a list of positions (0, 1, …)"))
+    return [int(p) for p in chosen]
+
+
+def _within(where, n: int):
+    if where is None or isinstance(where, slice):
+        return slice(None) if where is None else where
+    if not all(-n <= p < n for p in where):
+        raise ModelError(QT_TR_NOOP("positions: the text has positions 0 to {0}"), n - 1)
+    return where
 
 
 def _per_head_point(what: str, array: np.ndarray, heads: list) -> None:
-    if array.ndim != 3 or max(heads) >= len(array):
+    if array.ndim != 3:
+        raise ModelError(QT_TR_NOOP("{0}: heads are chosen at a per-head point (q, k, v, scores, pattern, z), not "
+                                    "at a point of the stream"), what)
+    if max(heads) >= len(array):
         raise ModelError(QT_TR_NOOP("{0}: heads are chosen at a per-head point (q, k, v, scores, pattern, z) "
-                                    "of this model's {1} heads"), what, len(array) if array.ndim == 3 else 0)
+                                    "of this model's {1} heads"), what, len(array))
 
 
 def _fits(what: str, array: np.ndarray, direction: np.ndarray) -> None:

@@ -30,7 +30,9 @@ def read_pairs(path) -> list[tuple[str, str, str, str]]:
 
 def _json_rows(path, text: str) -> list[tuple[int, object]]:
     rows: list[tuple[int, object]] = []
-    for line, content in enumerate(text.splitlines(), 1):
+    # only \n ends a line: U+2028, a form feed or a lone CR may stand inside a JSON text
+    for line, content in enumerate(text.split("\n"), 1):
+        content = content.removesuffix("\r")
         if content.strip():
             try:
                 rows.append((line, json.loads(content)))
@@ -44,13 +46,18 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
 
 def _csv_rows(path, text: str) -> list[tuple[int, object]]:
     reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames is None or not set(KEYS) <= set(reader.fieldnames):
-        raise problem(path, QT_TR_NOOP("its first row must name the columns clean, corrupted, answer and against"))
     rows: list[tuple[int, object]] = []
-    for row in reader:
-        rows.append((reader.line_num, row))
-        if len(rows) > MOST_PAIRS:
-            break
+    try:
+        if reader.fieldnames is None or not set(KEYS) <= set(reader.fieldnames):
+            raise problem(path, QT_TR_NOOP("its first row must name the columns clean, corrupted, answer and "
+                                           "against"))
+        for row in reader:
+            rows.append((reader.line_num, row))
+            if len(rows) > MOST_PAIRS:
+                break
+    except csv.Error as e:  # a field past csv's limit of 131,072 characters: a text no model here reads
+        raise problem(path, QT_TR_NOOP("line {0} is not CSV that AttnViz reads: {1}"), reader.line_num,
+                      cut(str(e), 80)) from None
     return rows
 
 

@@ -18,6 +18,7 @@ patches together (batch.py).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,14 +98,23 @@ def _scored(metric, clean_logits: np.ndarray, corrupted_logits: np.ndarray):
     """The researcher's metric of each patched run's logits [B, vocab], each value checked to be a number."""
     def score(logits: np.ndarray) -> np.ndarray:
         values = [metric(row, clean_logits, corrupted_logits) for row in logits]
-        if not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and np.isfinite(v)
-                   for v in values):
-            bad = next(v for v in values if not isinstance(v, (int, float, np.number)) or isinstance(v, bool)
-                       or not np.isfinite(v))
+        bad = [v for v in values if not _a_number(v)]
+        if bad:
             raise ModelError(QT_TR_NOOP("metric: it gave {0}; give a function returning a finite number"),
-                             cut(repr(bad)))
+                             cut(repr(bad[0])))
         return np.array(values, dtype=np.float64)
     return score
+
+
+def _a_number(value) -> bool:
+    """A real, finite number (a Python or numpy int or float; never a bool, a complex or a timedelta)."""
+    if isinstance(value, (bool, np.bool_, np.timedelta64)) or not isinstance(value, (int, float, np.integer,
+                                                                                     np.floating)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an int of thousands of digits
+        return False
 
 
 def _variants(model: Model, clean: Run, corrupted: Run, layer: int, by: str) -> list:

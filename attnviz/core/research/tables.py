@@ -72,7 +72,7 @@ def _path(path) -> str:
     if not isinstance(named, str) or not named or "\0" in named:  # pathlib and open refuse a NUL with ValueError
         raise ModelError(QT_TR_NOOP("give a file's path to write to, not {0}"),
                          "a text holding a NUL" if isinstance(named, str) and named else type(path).__name__)
-    if os.path.isdir(named):
+    if os.path.isdir(named) or named.endswith(("/", os.sep)):  # "out/" names a folder, even one not made yet
         raise problem(named, QT_TR_NOOP("is a folder: give a file's path to write to"))
     return named
 

@@ -7,6 +7,7 @@ nothing, bit for bit; zeroing a head's z is switching it off; what a hook gives 
 from __future__ import annotations
 
 import itertools
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -172,6 +173,15 @@ def test_project_out_and_mean_write_what_they_say(family):
     ([("blocks.0.attn.out", api.zero())], "hooks: give {hook point: function}, not list"),
     ({"blocks.0.attn.out": api.add([1.0, 2.0])}, "add: the direction has 2 numbers, this point's vectors 64"),
     ({"blocks.0.attn.out": api.zero(heads=1)}, "zero(heads=…): heads are chosen at a per-head point"),
+    ({"embed": lambda a, c: 10**400}, "hooks: embed's function gave int"),
+    ({"embed": lambda a, c: a.astype(str)}, "hooks: embed's function gave an array of shape (4, 64)"),
+    ({"embed": lambda a, c: a.astype(complex)}, "hooks: embed's function gave an array of shape (4, 64)"),
+    ({"embed": lambda a, c: a * 1e39}, "hooks: embed's function gave an array of shape (4, 64)"),  # past float32
+    ({"embed": api.add(np.ones(64), heads=[0])}, "add(heads=…): heads are chosen at a per-head point (q, k, v, "
+                                                 "scores, pattern, z), not at a point of the stream"),
+    ({"blocks.0.attn.z": api.add(np.ones(16), heads=[7])}, "add(heads=…): heads are chosen at a per-head point (q, "
+                                                           "k, v, scores, pattern, z) of this model's 4 heads"),
+    ({"embed": api.add(np.ones(64), positions=[100])}, "positions: the text has positions 0 to 3"),
 ])
 def test_a_hook_that_gives_back_something_else_is_refused_naming_it(hooks_given, says):
     m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
@@ -186,6 +196,18 @@ def test_a_hook_that_gives_back_something_else_is_refused_naming_it(hooks_given,
     (lambda: api.project_out([0.0, 0.0]), "project_out: the direction is 0"),
     (lambda: api.mean([]), "mean: give arrays of one hook point"),
     (lambda: api.zero(heads=[-1]), "heads: give head numbers"),
+    (lambda: api.zero(heads=[]), "heads: give head numbers"),
+    (lambda: api.zero(heads=itertools.count()), "heads: give head numbers"),  # endless: read no further
+    (lambda: api.add([1.0], heads=1.5), "heads: give head numbers"),
+    (lambda: api.add([1.0], heads=[2**70]), "heads: give head numbers"),
+    (lambda: api.add([1.0], alpha=10**400), "alpha: give a finite number"),
+    (lambda: api.add([10**400] * 4), "give a direction as one list of finite numbers"),
+    (lambda: api.add([1j, 2]), "give a direction as one list of finite numbers"),
+    (lambda: api.add([1.0], positions="abc"), "positions: give a position, a slice or a list of positions"),
+    (lambda: api.replace(10**400), "replace: give an array of real numbers"),
+    (lambda: api.replace([True, False]), "replace: give an array of real numbers"),
+    (lambda: api.mean([[[1e300]]]), "mean: give finite numbers"),
+    (lambda: api.mean([np.ones((0, 4))]), "mean: give an array of real numbers"),  # no positions: no mean
 ])
 def test_a_ready_made_write_given_what_it_cannot_use_is_refused_when_made(make, says):
     with pytest.raises(ModelError, match=says.replace("(", r"\(")):
@@ -210,6 +232,32 @@ def test_a_hook_glob_too_long_to_name_anything_is_refused_before_it_is_matched()
     m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
     with pytest.raises(ModelError, match="hooks: a name or glob of 20,000 characters"):
         m.run("hi", hooks={"[" * 20_000: api.zero()})
+
+
+def test_a_hook_reads_the_cache_but_cannot_write_into_it():
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+
+    def scribble(array, cache):
+        cache["blocks.0.resid_pre"] = "junk"
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        m.run("hi", keep=["embed"], hooks={"blocks.1.resid_pre": scribble})
+
+
+def test_project_out_of_a_direction_near_float32s_largest_still_takes_it_out():
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    u = np.zeros(64, np.float32)
+    u[0] = 3e38
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way: |u| is worked out scaled
+        run = m.run("hi", hooks={"embed": api.project_out(u)}, keep=["embed"])
+    assert np.abs(run.cache["embed"][:, 0]).max() == 0
+
+
+def test_a_no_op_hook_on_a_big_point_is_reckoned_before_the_run_as_keep_is(monkeypatch):
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    monkeypatch.setattr(given, "MOST_KEPT", 4096)
+    with pytest.raises(ModelError, match=r"hooks: writing these points over \d+ tokens works on [\d.]+ MB"):
+        m.run("hi there, you", hooks={"blocks.*.attn.scores": lambda a, c: None})
 
 
 def test_keep_none_keeps_nothing():

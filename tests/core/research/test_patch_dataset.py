@@ -62,6 +62,9 @@ def test_a_metric_of_ones_own_is_what_it_says_of_each_patched_runs_logits(m):
     (lambda z, c, k, p: float("nan"), "metric: it gave nan; give a function returning a finite number"),
     (lambda z, c, k, p: "high", "metric: it gave 'high'; give a function returning a finite number"),
     (lambda z, c, k, p: None, "metric: it gave None; give a function returning a finite number"),
+    (lambda z, c, k, p: 10**400, "metric: it gave 100000000000000000000000000000000000000…; give a function"),
+    (lambda z, c, k, p: np.timedelta64(3), "metric: it gave np.timedelta64(3); give a function"),
+    (lambda z, c, k, p: np.complex128(1), "metric: it gave np.complex128(1+0j); give a function"),
     (5, "metric: give a function to call, or None"),
 ])
 def test_a_metric_that_gives_no_number_is_refused_naming_it(m, metric, says):
@@ -70,11 +73,17 @@ def test_a_metric_that_gives_no_number_is_refused_naming_it(m, metric, says):
     assert says in str(refused.value) and "\n" not in str(refused.value)
 
 
+SELF: list = []
+SELF.append((SELF, None, None, None))  # a dataset holding itself: refused, not recursed into
+
+
 @pytest.mark.parametrize("pairs, says", [
     ([], "pairs: give from 1 to 10,000 (clean, corrupted, answer, against) pairs"),
     (itertools.repeat(PAIRS[0]), "pairs: give from 1 to 10,000"),  # endless: read no further
     ([("hi", "ho")], "pairs: pair 0 is not (clean, corrupted, answer, against)"),
     ([PAIRS[0], {"clean": "hi"}], "pairs: pair 1 is not (clean, corrupted, answer, against)"),
+    ([([PAIRS[0]], None, None, None)], "pairs: pair 0 is not (clean, corrupted, answer, against)"),  # no nesting
+    (SELF, "pairs: pair 0 is not (clean, corrupted, answer, against)"),
 ])
 def test_a_dataset_that_is_no_list_of_pairs_is_refused_saying_what_a_pair_is(m, pairs, says):
     with pytest.raises(ModelError, match=says.replace("(", r"\(").replace(")", r"\)")):
