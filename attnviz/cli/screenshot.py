@@ -5,7 +5,10 @@ from ..gui.classroom import views  # Qt-free: the presented views, --view's ids
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
 from .arguments import LANGUAGES, UsageError, index, open_layer, pixels
 
-VIEWS = (*views.IDS, "maths")  # "maths": the maths panel, as before the presented views had ids
+# The research workbench's tabs, by --view id (the presented "heads" holds that name: heads-table)
+WORKBENCH = {"patch": "patch", "lens": "lens", "attribution": "attribute", "sweep": "sweep", "heads-table": "heads",
+             "explain": "explain"}
+VIEWS = (*views.IDS, "maths", *WORKBENCH)  # "maths": the maths panel, as before the presented views had ids
 
 
 def add(sub) -> None:
@@ -24,7 +27,9 @@ def add(sub) -> None:
     parser.add_argument("--view", choices=VIEWS, metavar="|".join(VIEWS),
                         help="with --presentation: the view that fills the screen, as its key would present it "
                              "(heads: every head side by side; without --view, the big head beside the steps); "
-                             "without: the panel brought forward on the desk (default: the step table)")
+                             "without: the panel brought forward on the desk (default: the step table); "
+                             f"{'|'.join(WORKBENCH)}: that tab of the research workbench, run with its example "
+                             "inputs on the built-in model")
     parser.add_argument("--compare", metavar="OTHER", help="the compare window instead: SCENARIO (A) beside "
                         "OTHER (B), and B − A with the words lined up when both have the same words")
     parser.set_defaults(run=run)
@@ -37,7 +42,14 @@ def run(args, out) -> int:
         return _compare(args, width, height)
     if args.view in ("overview", "compare") and not args.presentation:
         raise UsageError(f"--view {args.view} is a presented view: add --presentation")
+    if args.view in WORKBENCH and (args.presentation or args.step is not None):
+        raise UsageError(f"--view {args.view} is a tab of the research workbench, a window of its own: leave out "
+                         "--presentation and --step")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
+    if args.view in WORKBENCH:
+        from ..gui.window.screenshots import workbench_screenshot  # Qt and the window: only for a picture
+        workbench_screenshot(scenario, WORKBENCH[args.view], args.output, width, height, args.lang)
+        return 0
     from ..gui.window.screenshots import screenshot  # Qt and the window (~0.7 s): only for a picture
     screenshot(scenario, args.output, width, height, args.lang, args.presentation, args.step, args.view)
     return 0

@@ -3478,6 +3478,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：スクリーンショットは PNG ファイルです。.png で終わる名前にしてください</translation>
     </message>
     <message>
+        <source>the workbench&apos;s {0} could not be made: {1}</source>
+        <translation>ワークベンチの {0} を作れませんでした：{1}</translation>
+    </message>
+    <message>
         <source>the comparison could not be made: {0}</source>
         <translation>比較を作れませんでした：{0}</translation>
     </message>

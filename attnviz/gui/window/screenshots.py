@@ -16,6 +16,7 @@ from .app import create_app, in_interface_language, isolate_settings, use_offscr
 from .main_window import MainWindow
 
 COMPARISON_SECONDS = 120  # `screenshot --compare` waits this long for the comparison (a 4,096-token model: seconds)
+WORKBENCH_SECONDS = 600   # `screenshot --view sweep` reruns every head: seconds on SmolLM2, minutes on a big model
 
 
 def lesson_screenshot(lesson, index: int, path: str, width: int, height: int, lang: str | None = None) -> None:
@@ -68,6 +69,38 @@ def screenshot(scenario, path: str, width: int = 1600, height: int = 1000, lang:
         _wait_for_work(window, app)
     image = window.grab().toImage()
     window.document.undo_stack.setClean()  # nothing to save: close without asking
+    window.close()
+    atomic_write(path, png_bytes(image))
+
+
+def workbench_screenshot(scenario, tab: str, path: str, width: int, height: int, lang: str | None = None) -> None:
+    """A tab of the research workbench (research/dialog.py: patch, lens, attribute, sweep, heads, explain), run
+    with its example inputs on the model of `scenario` (else the built-in one), offscreen into a PNG file."""
+    if not str(path).lower().endswith(".png"):
+        raise ScenarioError(QT_TR_NOOP("{0}: a screenshot is a PNG file: give a name ending in .png"), path)
+    use_offscreen(width, height)
+    app = create_app()
+    isolate_settings()
+    install_language(lang or system_language())
+    window = MainWindow(in_interface_language(scenario))
+    window.research.open(tab)
+    dialog, failures = window.research.dialog, []
+    dialog.failed.connect(failures.append)
+    dialog.resize(width, height)
+    dialog.run(tab)
+    deadline = time.monotonic() + WORKBENCH_SECONDS  # worked out off the GUI thread
+    while dialog.working and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    if failures or dialog.working:
+        dialog.stop_work()
+        raise ScenarioError(QT_TR_NOOP("the workbench's {0} could not be made: {1}"), tab,
+                            failures[0] if failures else f"more than {WORKBENCH_SECONDS} s")
+    for _ in range(3):
+        app.processEvents()
+    image = dialog.grab().toImage()
+    dialog.close()
+    window.document.undo_stack.setClean()
     window.close()
     atomic_write(path, png_bytes(image))
 
