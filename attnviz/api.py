@@ -29,7 +29,9 @@ import sys
 import numpy as np
 
 from .core import lm
+from .core.files import atomic_write
 from .core.lm import Encoded, hooks
+from .core.messages import cut
 from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
@@ -40,12 +42,12 @@ from .core.research import patch as _patch
 from .core.research import sweep as _sweep
 from .core.research.interventions import add, mean, project_out, replace, zero
 from .core.research.parts import head_outputs, head_weights, residual
-from .core.research.tables import Tabular, next_tokens
+from .core.research.tables import Tabular, next_tokens, path_to_write
 from .core.scenario import Change
 from .display import display_problem
 
 __all__ = ["Model", "Run", "add", "continuation", "head_attribution", "head_types", "load", "logit_lens", "mean",
-           "patch", "project_out", "replace", "show", "sweep", "zero"]
+           "patch", "picture", "project_out", "replace", "show", "sweep", "zero"]
 
 
 def load(source: str | None = None) -> Model:
@@ -127,6 +129,10 @@ class Run(Tabular):
     model: Model
     encoded: lm.Encoded
     result: lm.Run
+
+    def _repr_png_(self) -> bytes:
+        """In a notebook, a run shows as layer 0's heads (picture(run, layer=L) for another)."""
+        return picture(self)
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -283,6 +289,44 @@ def continuation(m: Model, prompt: str, target: str, k: int = 5) -> _continuatio
             raise lm.ModelError("{0}: give a text, not {1}", what, type(text).__name__)
     whole, found = _continuation.explained(m.lm, prompt, target, given.whole("k", k, 1, 1000))
     return dataclasses.replace(found, tokens=whole.labels)
+
+
+PICTURED = (_patch.Patched, _lens.Lens, _attribution.Attribution, _sweep.Sweep, _head_types.HeadTypes,
+            _continuation.Continuation)
+
+
+def picture(thing, path=None, layer: int = 0) -> bytes:
+    """A run (its `layer`'s heads: weights, tokens, the mask hatched) or a workbench result (its map) as a PNG,
+    drawn by the window's painters without a window; written to `path` too when given. A notebook shows runs
+    and results so inline."""
+    from .gui.window import pictures  # Qt only for a picture: the API runs headless
+    if isinstance(thing, Run):
+        layer = given.layer(thing.model.lm, layer)
+        data = pictures.run_png(thing.model.lm, thing.encoded, thing.result, layer)
+    elif isinstance(thing, PICTURED):
+        data = pictures.result_png(thing)
+    else:
+        raise lm.ModelError("picture: give a run or a workbench result, not {0}", type(thing).__name__)
+    if path is not None:
+        named = path_to_write(path)
+        if not named.lower().endswith(".png"):
+            raise lm.ModelError("picture: {0} is not a PNG file's name: give one ending in .png", cut(named))
+        atomic_write(named, data)
+    return data
+
+
+def _in_notebooks() -> None:
+    """Under IPython (Jupyter), the workbench's results display as their pictures, as a Run does by _repr_png_
+    (the core's result classes stay free of Qt: the formatter is registered here)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is not None:
+        formatter = shell.display_formatter.formatters["image/png"]
+        for kind in PICTURED:
+            formatter.for_type(kind, picture)
+
+
+_in_notebooks()
 
 
 def show(run: Run, layer: int = 0, block: bool = True):

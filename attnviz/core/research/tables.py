@@ -32,12 +32,12 @@ class Tabular:
     def to_csv(self, path) -> None:
         """The table as CSV (UTF-8, a header row, lines ended by CR LF as RFC 4180 has them, so that a text
         holding a line break or a lone CR is quoted), written whole or not at all."""
-        atomic_write(_path(path), csv_text(self.columns(), "\r\n").encode("utf-8"))
+        atomic_write(path_to_write(path), csv_text(self.columns(), "\r\n").encode("utf-8"))
 
     def to_npz(self, path) -> None:
         """The table as an .npz file of one array per column (np.load reads it with allow_pickle=False)."""
         columns: dict[str, Any] = self.columns()  # numpy's stub takes a column named allow_pickle for the flag
-        atomic_write(_path(path), lambda f: np.savez(f, allow_pickle=False, **columns))
+        atomic_write(path_to_write(path), lambda f: np.savez(f, allow_pickle=False, **columns))
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas: pip install "attnviz[tables]")."""
@@ -64,7 +64,8 @@ def _cells(values) -> list:
     return [repr(float(x)) for x in values] if values.dtype.kind == "f" else values.tolist()
 
 
-def _path(path) -> str:
+def path_to_write(path) -> str:
+    """A path a result may be written to: a text or path-like, no NUL, not a folder."""
     try:
         named = os.fspath(path)
     except TypeError:

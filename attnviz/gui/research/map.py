@@ -28,14 +28,17 @@ class LayerMap(QWidget):
         self.columns: list[str] = []
         self.tip = lambda row, column, value: f"{value:+.3f}"
         self.signed = True
+        self.top: float | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(320, 240)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self._map = colormaps.get("difference")
 
     def set_values(self, values: np.ndarray, rows: list[str], columns: list[str], signed: bool = True,
-                   tip=None) -> None:
+                   tip=None, top: float | None = None) -> None:
+        """`top`: unsigned numbers on a fixed scale from 0 to it (probabilities: 1), else to their largest."""
         self.values, self.rows, self.columns, self.signed = np.asarray(values, dtype=float), rows, columns, signed
+        self.top = top
         self._map = colormaps.get("difference" if signed else "viridis")
         if tip is not None:
             self.tip = tip
@@ -74,8 +77,8 @@ class LayerMap(QWidget):
     def _places(self) -> np.ndarray:
         v = np.nan_to_num(self.values)
         if not self.signed:
-            top = np.abs(v).max() or 1.0
-            return v / top
+            top = self.top or np.abs(v).max() or 1.0
+            return np.clip(v / top, 0, 1)
         reach = np.abs(v).max() or 1.0
         return 0.5 + 0.5 * v / reach
 
