@@ -260,14 +260,32 @@ def head_attribution(run: Run, token) -> _attribution.Attribution:
 
 
 @_quiet
-def sweep(m: Model, text: str | Run, token, mean: bool = False, progress=None) -> _sweep.Sweep:
+def sweep(m: Model, text, token=None, mean: bool = False, progress=None) -> _sweep.Sweep:
     """Each head switched off (or, with `mean`, set to its mean over the positions) in turn: the
-    change in `token`'s log-probability as the next token, [layers, heads]."""
+    change in `token`'s log-probability as the next token, [layers, heads].
+
+    `text` may instead be a dataset: a list (or any iterable) of texts sharing `token`, or of (text, token)
+    pairs; each is swept and the changes (and log p) averaged over them."""
     m = _model(m)
     mean, progress = given.flag("mean", mean), given.callback("progress", progress)
+    if not isinstance(text, (str, bytes, Run)) and hasattr(text, "__iter__"):
+        return _sweep_dataset(m, given.sweep_items(text, token), mean, progress)
+    if token is None:
+        raise lm.ModelError("give the token whose log p the sweep follows")
     run = _run_of(m, text, "text")
     found = _sweep.sweep(m.lm, run.result, m.token(token), mean, progress)
     return dataclasses.replace(found, tokens=run.tokens)
+
+
+def _sweep_dataset(m: Model, items: list[tuple], mean: bool, progress) -> _sweep.Sweep:
+    """Each (text, token) swept in turn, the maps and log p averaged."""
+    found = []
+    for i, (text, token) in enumerate(items):
+        step = None if progress is None else (lambda done, total, i=i: progress(i * total + done, len(items) * total))
+        found.append(sweep(m, text, token, mean, step))
+    ids = {f.token for f in found}
+    return _sweep.Sweep(ids.pop() if len(ids) == 1 else -1, mean, float(np.mean([f.logp for f in found])),
+                        np.mean([f.delta_logp for f in found], axis=0), texts=len(found))
 
 
 @_quiet

@@ -4406,6 +4406,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>pairs：{0} 番目の組が (clean, corrupted, answer, against) ではありません</translation>
     </message>
     <message>
+        <source>texts: give from 1 to {0:,} texts, or (text, token) pairs</source>
+        <translation>texts：1 から {0:,} 個のテキスト、または (テキスト, トークン) の組を指定してください</translation>
+    </message>
+    <message>
+        <source>texts: item {0} is neither a text (with token= given) nor a (text, token) pair</source>
+        <translation>texts：{0} 番目の項目は、テキスト（token= を指定したとき）でも (テキスト, トークン) の組でもありません</translation>
+    </message>
+    <message>
         <source>texts: give a list of texts, not {0}</source>
         <translation>texts: テキストのリストを渡してください（{0} ではなく）</translation>
     </message>

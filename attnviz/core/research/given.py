@@ -208,6 +208,24 @@ def pairs(values) -> list[tuple]:
     return out
 
 
+def sweep_items(values, token) -> list[tuple]:
+    """A sweep's dataset: texts (or runs) sharing `token`, or (text, token) pairs; at most MOST_PAIRS."""
+    how_many = QT_TR_NOOP("texts: give from 1 to {0:,} texts, or (text, token) pairs")
+    items = _at_most(values, MOST_PAIRS, how_many)
+    if not items:
+        raise ModelError(how_many, MOST_PAIRS)
+    out = []
+    for i, item in enumerate(items):
+        if _a_prompt(item) and token is not None:
+            out.append((item, token))
+        elif isinstance(item, (tuple, list)) and len(item) == 2 and _a_prompt(item[0]):
+            out.append(tuple(item))
+        else:
+            raise ModelError(QT_TR_NOOP("texts: item {0} is neither a text (with token= given) nor a (text, token) "
+                                        "pair"), i)
+    return out
+
+
 def _a_prompt(value) -> bool:
     """A text, or a run of the model (api.Run): never another dataset."""
     return isinstance(value, str) or hasattr(value, "encoded") and hasattr(value, "result")

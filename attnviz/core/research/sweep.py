@@ -23,6 +23,7 @@ class Sweep(Tabular):
     logp: float             # log p(token) with every head as it is
     delta_logp: np.ndarray  # [layers, heads]: log p with the head ablated, minus logp
     tokens: tuple = ()     # the tokens' labels, when known (the API and the command line give them)
+    texts: int = 1          # texts averaged over (a dataset); token is -1 when theirs differ
 
     axes = ("layer", "head")
 

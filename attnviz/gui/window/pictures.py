@@ -112,8 +112,9 @@ def _title(found) -> str:
     if isinstance(found, Attribution):
         return f"Direct logit attribution to the logit {found.logit:.2f}. Rows: layers; columns: heads, then the MLP."
     if isinstance(found, Sweep):
+        texts = f", averaged over {found.texts} texts" if found.texts > 1 else ""
         return (f"Each head {'set to its mean' if found.mean else 'switched off'} in turn: the change in log p "
-                f"({found.logp:.2f}). Rows: layers; columns: heads.")
+                f"({found.logp:.2f}){texts}. Rows: layers; columns: heads.")
     if isinstance(found, Lens):
         what = "the followed token's probability" if found.token_p is not None else "the likeliest token's probability"
         return f"Logit lens: {what} after each layer (rows) at each position (columns)."

@@ -120,3 +120,24 @@ def test_a_batch_too_big_to_keep_is_refused_before_its_first_run(m, monkeypatch,
     with pytest.raises(ModelError, match=says):
         m.run_batch(texts)
     assert ran == []
+
+
+def test_a_sweep_over_a_dataset_is_its_texts_sweeps_averaged(m):
+    texts = [("hi there", "#3"), ("hi there, you", "#5"), ("ho hum", "#3")]
+    found = api.sweep(m, texts)
+    each = [api.sweep(m, text, token) for text, token in texts]
+    np.testing.assert_allclose(found.delta_logp, np.mean([f.delta_logp for f in each], axis=0), rtol=0, atol=1e-12)
+    assert found.texts == 3 and found.token == -1 and abs(found.logp - np.mean([f.logp for f in each])) < 1e-12
+    shared = api.sweep(m, (t for t, _ in texts), "#3", mean=True)  # a generator of texts sharing one token
+    assert shared.token == 3 and shared.mean and shared.texts == 3
+
+
+@pytest.mark.parametrize("texts, token, says", [
+    ([], None, "texts: give from 1 to 10,000 texts, or (text, token) pairs"),
+    (["hi there"], None, "texts: item 0 is neither a text (with token= given) nor a (text, token) pair"),
+    ([("hi", "#3", "x")], None, "texts: item 0 is neither"),
+    (itertools.repeat("hi"), "#3", "texts: give from 1 to 10,000"),  # endless: read no further
+])
+def test_a_sweep_dataset_that_is_none_is_refused_saying_what_an_item_is(m, texts, token, says):
+    with pytest.raises(ModelError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        api.sweep(m, texts, token)
