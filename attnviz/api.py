@@ -217,6 +217,8 @@ def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = 
     by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
     metric = given.callback("metric", metric)
     if corrupted is None and not isinstance(clean, (str, bytes, Run)) and hasattr(clean, "__iter__"):
+        if answer is not None or against is not None:
+            raise lm.ModelError("pairs: each pair gives its answer and against: leave out answer= and against=")
         return _patch_pairs(m, given.pairs(clean), by, progress, metric)
     a, b = (_run_of(m, x, name) for x, name in ((clean, "clean"), (corrupted, "corrupted")))
     own = None if metric is None else (lambda z, c, k: metric(z, c, k, None))

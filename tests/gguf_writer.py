@@ -188,6 +188,15 @@ def _llama(**changes):
     return lambda path: tiny_llama(path, **changes)
 
 
+def _gemma3(metadata: dict):
+    """The tiny llama's sizes under gemma3's names (its tensors are a llama's: refused by metadata first)."""
+    sizes = {"block_count": 2, "context_length": 64, "embedding_length": 64, "feed_forward_length": 96,
+             "attention.head_count": 4, "attention.head_count_kv": 2, "rope.freq_base": 10000.0,
+             "attention.layer_norm_rms_epsilon": 1e-5}
+    renamed = {**{f"llama.{k}": None for k in sizes}, **{f"gemma3.{k}": v for k, v in sizes.items()}}
+    return lambda path: tiny_llama(path, arch="gemma3", metadata={**renamed, **metadata})
+
+
 def _overwritten(path, size=4096, byte=0xFF):
     """A tiny llama (Q4_1) whose last `size` bytes are overwritten, as a damaged download might be:
     0xFF makes every 16-bit scale there NaN."""
@@ -314,6 +323,8 @@ HOSTILE = {
                          "its llama.context_length is 0, not a whole number from 1 to"),
     "a sliding window a list": (_llama(arch="gemma3", metadata={"gemma3.attention.sliding_window": [1, 2]}),
                                 "its gemma3.attention.sliding_window is a list, not one value"),
+    "Gemma 3's logits capped": (_gemma3(metadata={"gemma3.final_logit_softcapping": 30.0}),
+                                "caps its logits (softcapping), which AttnViz does not do"),
     "RoPE over half of each head": (_llama(metadata={"llama.attention.key_length": 16,
                                                      "llama.rope.dimension_count": 8}),
                                     "its RoPE turns 8 of each head's 16 dimensions: AttnViz turns them all"),

@@ -341,6 +341,8 @@ def _steer(entry) -> Steer | None:
         raise ScenarioError(QT_TR_NOOP("\"steer\" must give the layer, α ({0}), the first and last positions "
                                        "and the direction"), RANGE_TEXT)
     direction = _array(entry.get("direction"), Phrase(QT_TR_NOOP("{0}: {1}"), "steer", "direction"), 1)
+    if not np.any(direction):
+        raise ScenarioError(QT_TR_NOOP("the steer's direction is 0: there is nothing to add"))
     return Steer(entry["layer"], direction.astype(np.float32), float(alpha), entry["start"], stop)
 
 
@@ -444,7 +446,8 @@ def checked_steer(session: Session, n_layers: int, n: int, d: int) -> Steer | No
     t = session.steer
     if t is not None and not (t.layer < n_layers and t.start < (n if t.stop is None else t.stop) <= n):
         raise ScenarioError(QT_TR_NOOP("the steer of layer {0} at positions {1} to {2}: the model has {3} layers and "
-                                       "the text {4} tokens"), t.layer, t.start, t.stop, n_layers, n)
+                                       "the text {4} tokens"), t.layer, t.start, "…" if t.stop is None else t.stop - 1,
+                            n_layers, n)
     if t is not None and t.direction.shape != (d,):
         raise ScenarioError(QT_TR_NOOP("the steer's direction has shape {0}, not {1}"), t.direction.shape, (d,))
     return t

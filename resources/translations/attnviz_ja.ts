@@ -3258,6 +3258,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>チャットテンプレートが正しい Unicode ではないテキストを作ります</translation>
     </message>
     <message>
+        <source>the text is {0:,} characters long; the model reads at most {1:,} tokens here, of at most {2} characters each</source>
+        <translation>テキストが {0:,} 文字あります。ここでモデルが読むのは {1:,} トークンまでで、1 トークンは長くても {2} 文字です</translation>
+    </message>
+    <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
         <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
@@ -3592,6 +3596,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>&quot;steer&quot; must give the layer, α ({0}), the first and last positions and the direction</source>
         <translation>&quot;steer&quot; には層、α（{0}）、最初と最後の位置、方向が必要です</translation>
+    </message>
+    <message>
+        <source>the steer&apos;s direction is 0: there is nothing to add</source>
+        <translation>操舵の方向が 0 です。足すものがありません</translation>
     </message>
     <message>
         <source>{0} must be an array of {1} axes: its shape and its values in base64</source>
@@ -4898,6 +4906,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>project_out：方向が 0 です。長さのある方向を指定してください</translation>
     </message>
     <message>
+        <source>mean: give at most {0:,} numbers in all</source>
+        <translation>mean：数は全部で {0:,} 個までにしてください</translation>
+    </message>
+    <message>
         <source>mean: give arrays of one hook point (run.cache[name]), from one or more runs</source>
         <translation>mean：一つのフックポイントの配列（run.cache[name]）を、一つ以上の実行から指定してください</translation>
     </message>
@@ -4996,6 +5008,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Steering works on a real model&apos;s text: open one with File → Real model… (Ctrl+M), then come back here.</source>
         <translation>操舵は実モデルのテキストに使います。ファイル → 実モデル…（Ctrl+M）で開いてから、ここに戻ってください。</translation>
+    </message>
+    <message>
+        <source>the direction in use</source>
+        <translation>使っている方向</translation>
     </message>
     <message>
         <source>Not steered. Choose a direction and α, then Steer: the next-token panel shows before → after.</source>

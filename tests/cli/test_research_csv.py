@@ -100,7 +100,8 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
     ("clean,corrupted,answer,against\nhi,,#3,#5\n", "p.csv", "line 2 does not give clean, corrupted, answer and"),
     ("\n\n", "p.jsonl", "holds 0 pairs; give from 1 to 10,000"),
     (b"\xff\xfe", "p.jsonl", "is not UTF-8 text"),
-    ("clean,corrupted,answer,against\n" + "a" * 200_000 + ",b,#3,#5\n", "p.csv", "line 1 is not CSV that AttnViz reads"),
+    ("clean,corrupted,answer,against\n" + "a" * 200_000 + ",b,#3,#5\n", "p.csv",
+     "line 1 is not CSV that AttnViz reads"),
 ])
 def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(capsys, tmp_path, content, name, says):
     path = tmp_path / name

@@ -129,6 +129,8 @@ def _config(g: GGUF) -> Config:
                                          "whose q, k and v are alike"))
     if family.ROPE:
         _plain_rope(g, size, d_head)
+    if size("final_logit_softcapping", 0.0) or size("attn_logit_softcapping", 0.0):  # as a HF folder's config
+        raise problem(g.path, QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
     n_layers = size("block_count")
     layer_norm = family.LAYER_NORM
     config = Config(

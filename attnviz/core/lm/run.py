@@ -189,8 +189,9 @@ def _first_written(old: StreamPatch | Steer | None, new: StreamPatch | Steer | N
 def _check_steer(steer: Steer | None, c, n: int) -> None:
     if steer is not None and not (0 <= steer.layer < c.n_layers and np.shape(steer.direction) == (c.d,)
                                   and 0 <= steer.start < (n if steer.stop is None else steer.stop) <= n):
+        last = n - 1 if steer.stop is None else steer.stop - 1
         raise ValueError(f"a steer of the stream entering layer {steer.layer} at positions {steer.start} to "
-                         f"{steer.stop} (shape {np.shape(steer.direction)}): the model has {c.n_layers} layers of "
+                         f"{last} (shape {np.shape(steer.direction)}): the model has {c.n_layers} layers of "
                          f"width {c.d}, the text {n} tokens")
 
 

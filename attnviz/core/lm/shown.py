@@ -18,7 +18,7 @@ from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioEr
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
 from .run import Run, same_edits
-from .tokens import labels, shown_label
+from .tokens import TooManyTokens, labels, shown_label
 from .weights import Model
 
 MAX_MODEL_TOKENS = 4096
@@ -78,11 +78,16 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
                                         "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
         if chat and not_unicode(shown) is not None:  # a lone surrogate written by the template
             raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
-        tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled)  # a chat template writes its BOS
     limit = token_limit(model)
-    if len(tokens) > limit:
+    if len(shown) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
+        raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens "
+                                    "here, of at most {2} characters each"), len(shown), limit, tokenizer.longest)
+    try:
+        with naming(model.path):
+            tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS
+    except TooManyTokens as e:
         raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
-                         len(tokens), limit)
+                         e.count, limit) from None
     if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
         raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
     beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)

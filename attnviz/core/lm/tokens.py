@@ -68,6 +68,14 @@ class Token:
     end: int
 
 
+class TooManyTokens(Exception):
+    """A text of more tokens than asked for: `count` of them."""
+
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count
+
+
 class Tokenizer:
     """A model's tokenizer: `tokenizers` does the work; this keeps what AttnViz shows with it."""
 
@@ -80,11 +88,13 @@ class Tokenizer:
         self.chat_template = chat_template
         self.byte_level = byte_level
         self.special = {t.content for t in backend.get_added_tokens_decoder().values() if t.special}
+        self.longest = max((len(p) for p in self.pieces), default=1)  # characters one token stands for, at most
 
-    def encode(self, text: str, bos: bool = True, cancelled=None) -> list[Token]:
+    def encode(self, text: str, bos: bool = True, cancelled=None, most: int | None = None) -> list[Token]:
         """The tokens of `text` (special tokens typed in it parsed as one each), BOS first when the
         model expects one and `bos`. `cancelled()` is asked first: the library's own work is one
-        call of milliseconds for the longest text accepted, and cannot stop midway."""
+        call of milliseconds for the longest text accepted, and cannot stop midway. More than `most`
+        tokens: TooManyTokens, before a Token is made of them."""
         if cancelled is not None and cancelled():
             raise Cancelled()
         try:
@@ -94,8 +104,10 @@ class Tokenizer:
             if not _failed_inside(e):
                 raise
             raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
-        tokens = [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
-        return ([Token(self.bos, 0, 0)] if bos and self.bos is not None else []) + tokens
+        first = [Token(self.bos, 0, 0)] if bos and self.bos is not None else []
+        if most is not None and len(first) + len(found) > most:
+            raise TooManyTokens(len(first) + len(found))
+        return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
 
     def piece_bytes(self, token_id: int) -> bytes | None:
         """The bytes a vocabulary entry stands for, or None for a special token such as <|im_end|>

@@ -23,8 +23,9 @@ class Vocabulary(Protocol):
 
     pieces: list[str]    # each id's piece, as the vocabulary spells it
     bos: int | None      # put first when the model expects it
+    longest: int         # the most characters one token stands for
 
-    def encode(self, text: str, bos: bool = True, cancelled: Any = None) -> list: ...
+    def encode(self, text: str, bos: bool = True, cancelled: Any = None, most: int | None = None) -> list: ...
 
     def chat(self, text: str, cancelled: Any = None) -> str: ...
 

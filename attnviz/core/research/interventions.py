@@ -77,14 +77,22 @@ def project_out(direction):
     return write
 
 
+MOST_MEAN_VALUES = 1 << 28  # numbers mean() averages at most (1 GB as float32): a run keeps at most 2 GB in all
+
+
 def mean(over):
     """The mean of `over` (an array of the point's kind, or a list of them: other runs' cache entries)
     over the runs and their positions, at every position of this run."""
-    arrays = [_numbers("mean", a, np.float64) for a in (over if isinstance(over, (list, tuple)) else [over])]
+    given = list(over) if isinstance(over, (list, tuple)) else [over]
+    if sum(int(np.size(a)) if isinstance(a, np.ndarray) else 0 for a in given) > MOST_MEAN_VALUES:
+        raise ModelError(QT_TR_NOOP("mean: give at most {0:,} numbers in all"), MOST_MEAN_VALUES)
+    arrays = [_numbers("mean", a) for a in given]
     if not arrays or any(a.ndim not in (2, 3) or a.shape[-2] == 0 or a.shape[:-2] != arrays[0].shape[:-2] or
                          a.shape[-1] != arrays[0].shape[-1] for a in arrays):
         raise ModelError(QT_TR_NOOP("mean: give arrays of one hook point (run.cache[name]), from one or more runs"))
-    average = np.mean(np.concatenate(arrays, axis=-2), axis=-2, keepdims=True).astype(np.float32)  # over positions
+    count = sum(a.shape[-2] for a in arrays)  # summed in float64, one array at a time: no copy of them all
+    total = sum(a.sum(axis=-2, keepdims=True, dtype=np.float64) for a in arrays)
+    average = (total / count).astype(np.float32)                                               # over positions
 
     def write(array: np.ndarray, cache) -> np.ndarray:
         if average.shape[:-2] != array.shape[:-2] or average.shape[-1] != array.shape[-1]:

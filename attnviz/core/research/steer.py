@@ -8,6 +8,8 @@ m.run(text, hooks={"blocks.L.resid_pre": api.add(direction, alpha)}).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..files import open_regular, problem
@@ -45,21 +47,36 @@ def direction(model: Model, plus: str, minus: str, layer: int, cancelled=None) -
 
 
 def load_direction(path, d: int) -> np.ndarray:
-    """A direction of the model's width d from a .npy file (never a pickle): its header read first, then
-    d finite numbers within AttnViz's range, not all 0."""
+    """A direction of the model's width d from a .npy file (never a pickle): its header's length checked
+    against the file, the header read, then d finite numbers within AttnViz's range, not all 0."""
     with open_regular(path, NPY_HEADER + 8 * d) as f:
         try:
-            major, _ = np.lib.format.read_magic(f)
-            header = {1: np.lib.format.read_array_header_1_0, 2: np.lib.format.read_array_header_2_0}.get(major)
-            shape, _, dtype = header(f) if header is not None else ((), False, np.dtype(object))
+            shape, dtype = _header(f, os.fstat(f.fileno()).st_size)
             ok = shape == (d,) and dtype.kind in "fiu"
             values = np.fromfile(f, dtype=dtype, count=d) if ok else np.empty(0)
-        except (ValueError, OSError, EOFError) as e:
+        except Exception as e:  # noqa: BLE001 (numpy parses the header as Python: SyntaxError, TokenError, …)
             raise problem(path, QT_TR_NOOP("not a .npy file of numbers ({0})"), str(e)[:80]) from None
     if not ok or len(values) != d:
         raise problem(path, QT_TR_NOOP("a direction must be a .npy file of {0} numbers (the model's width), not "
                                        "{1} of {2}"), d, shape, dtype.name)
-    values = values.astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):  # past float32's range: inf, refused below
+        values = values.astype(np.float32)
     if not np.isfinite(values).all() or np.abs(values).max() > MAX_ABS or not np.any(values):
         raise problem(path, QT_TR_NOOP("a direction's numbers must be finite, {0}, and not all 0"), RANGE_TEXT)
     return values
+
+
+def _header(f, size: int) -> tuple[tuple, np.dtype]:
+    """(shape, dtype) from a .npy header of format 1 or 2, its length checked against the file's size first
+    (numpy would read as many bytes as the header claims)."""
+    major, _ = np.lib.format.read_magic(f)
+    if major not in (1, 2):
+        return (), np.dtype(object)
+    start = f.tell()
+    length = int.from_bytes(f.read(2 if major == 1 else 4), "little")
+    if length > size:
+        raise ValueError(f"its header claims {length:,} bytes, more than the file's {size:,}")
+    f.seek(start)
+    read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+    shape, _, dtype = read(f)
+    return shape, dtype

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import lm
+from ...core.numbers import MAX_ABS
 from ...core.research import steer as steering
 from ...core.scenario import ScenarioError, Steer
 from ..common.background import BackgroundDialog
@@ -77,7 +78,7 @@ class SteerDialog(Retranslated, BackgroundDialog):
         self.load_button = QPushButton(objectName="steerLoad", clicked=self.load)
         self.alpha_slider = QSlider(Qt.Horizontal, objectName="steerAlphaSlider", minimum=-40, maximum=40,
                                     tracking=False, tickPosition=QSlider.TicksBelow, tickInterval=8)
-        self.alpha = QDoubleSpinBox(objectName="steerAlpha", decimals=2, minimum=-1000, maximum=1000,
+        self.alpha = QDoubleSpinBox(objectName="steerAlpha", decimals=4, minimum=-MAX_ABS, maximum=MAX_ABS,
                                     singleStep=SLIDER_STEP, value=ALPHA, keyboardTracking=False)
         self.start_token, self.stop_token = QComboBox(objectName="steerFrom"), QComboBox(objectName="steerTo")
         self.apply_button = QPushButton(objectName="steerApply", clicked=self.apply, default=True)
@@ -138,6 +139,13 @@ class SteerDialog(Retranslated, BackgroundDialog):
             self._show_steer(live.steer)
 
     def _show_steer(self, steer: Steer) -> None:
+        """The controls as the steer in use has them: its own direction (a session's, an undo's) kept as if
+        loaded, unless it is the one the panel made or loaded."""
+        own = self.loaded is not None and self.loaded[1] is steer.direction or \
+            any(made is steer.direction for made in self.made.values())
+        if not own:
+            self.loaded = (tr("the direction in use"), steer.direction)
+            self.from_file.setChecked(True)
         self.start_token.setCurrentIndex(steer.start)
         self.stop_token.setCurrentIndex(len(self.tokens) - 1 if steer.stop is None else steer.stop - 1)
         self.alpha.blockSignals(True)
@@ -161,15 +169,19 @@ class SteerDialog(Retranslated, BackgroundDialog):
         if last < start:
             raise lm.ModelError(tr("the last token steered comes before the first: choose them in order"))
         stop = None if last == len(self.tokens) - 1 else last + 1
+        alpha = self.alpha.value()
+        steer = self.live.steer if self.live is not None else None
+        if steer is not None and round(steer.alpha, self.alpha.decimals()) == alpha:
+            alpha = steer.alpha  # the box shows it rounded; the steer's own α goes on
         if self.from_file.isChecked():
             if self.loaded is None:
                 raise lm.ModelError(tr("load a direction from a .npy file first"))
-            return Asked(self.layer.value(), self.alpha.value(), start, stop, self.loaded[1])
+            return Asked(self.layer.value(), alpha, start, stop, self.loaded[1])
         plus, minus = self.plus.text(), self.minus.text()
         for text in (plus, minus):
             lm.check_text(text)
         made = self.made.get((plus, minus, self.layer.value()))
-        return Asked(self.layer.value(), self.alpha.value(), start, stop, made, plus, minus)
+        return Asked(self.layer.value(), alpha, start, stop, made, plus, minus)
 
     def apply(self) -> None:
         if self.live is None:

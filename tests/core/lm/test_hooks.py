@@ -260,6 +260,15 @@ def test_a_no_op_hook_on_a_big_point_is_reckoned_before_the_run_as_keep_is(monke
         m.run("hi there, you", hooks={"blocks.*.attn.scores": lambda a, c: None})
 
 
+def test_mean_over_more_numbers_than_a_run_keeps_is_refused_before_any_copy(monkeypatch):
+    from attnviz.core.research import interventions
+    monkeypatch.setattr(interventions, "MOST_MEAN_VALUES", 100)
+    with pytest.raises(ModelError, match="mean: give at most 100 numbers in all"):
+        api.mean([np.ones((4, 16), np.float32), np.ones((4, 16), np.float32)])
+    np.testing.assert_allclose(api.mean([np.arange(8.0).reshape(4, 2)])(np.zeros((3, 2), np.float32), {}),
+                               [[3.0, 4.0]] * 3)
+
+
 def test_keep_none_keeps_nothing():
     m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
     assert m.run("hi", keep=None).cache == {}

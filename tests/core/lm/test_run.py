@@ -164,8 +164,17 @@ def test_a_text_too_long_to_read_is_refused_before_it_is_tokenised(model, monkey
 
 
 def test_a_text_of_too_many_tokens_is_refused_by_their_count(model):
-    with pytest.raises(lm.ModelError, match="is 125,000 tokens long; the model reads at most 4,096 here"):
-        lm.encode(model, "a" * 500_000)
+    with pytest.raises(lm.ModelError, match="is 75,000 tokens long; the model reads at most 4,096 here"):
+        lm.encode(model, "a" * 300_000)
+
+
+def test_a_text_longer_than_the_limits_tokens_can_be_is_refused_untokenised(model, monkeypatch):
+    """SmolLM2's longest token stands for 81 characters: 4,096 of them are 331,776 at most. A character may be
+    four tokens (U+E0001: 3.2 million of them took 2 GB to count), so more is refused before it is read."""
+    monkeypatch.setattr(model.tokenizer.backend, "encode", lambda *a, **k: pytest.fail("tokenised"))
+    with pytest.raises(lm.ModelError, match="is 400,000 characters long; the model reads at most 4,096 tokens "
+                                            "here, of at most 81 characters each"):
+        lm.encode(model, "\U000E0001" * 400_000)
 
 
 def test_a_run_stops_between_layers_when_cancelled(model, golden):

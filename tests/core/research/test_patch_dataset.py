@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from attnviz import api
-from attnviz.core.research import given
 from attnviz.core.lm.shown import ModelError
+from attnviz.core.research import given
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
 PAIRS = [("hi thera", "hi therd", "#3", "#5"), ("hi therd", "hi thera", "#7", "#9"),
@@ -141,3 +141,8 @@ def test_a_sweep_over_a_dataset_is_its_texts_sweeps_averaged(m):
 def test_a_sweep_dataset_that_is_none_is_refused_saying_what_an_item_is(m, texts, token, says):
     with pytest.raises(ModelError, match=says.replace("(", r"\(").replace(")", r"\)")):
         api.sweep(m, texts, token)
+
+
+def test_a_dataset_with_answer_given_is_refused_each_pair_gives_its_own(m):
+    with pytest.raises(ModelError, match="pairs: each pair gives its answer and against: leave out answer="):
+        api.patch(m, PAIRS[:1], answer="#3")

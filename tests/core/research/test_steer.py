@@ -3,6 +3,7 @@ reruns start where it writes, a direction from two prompts or a .npy file (refus
 not d finite numbers, a pickle never read), and a session keeps it exactly."""
 import json
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +14,16 @@ from attnviz.core import lm
 from attnviz.core.files import FileProblem
 from attnviz.core.research import steer
 from attnviz.core.scenario import ScenarioError, Steer
-from attnviz.core.session import Session, View, checked_steer, from_document, read_session, save_session, to_document
-from attnviz.core.session import ModelFile
+from attnviz.core.session import (
+    ModelFile,
+    Session,
+    View,
+    checked_steer,
+    from_document,
+    read_session,
+    save_session,
+    to_document,
+)
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
 TEXT = "hello there, you"
@@ -82,12 +91,21 @@ def test_a_direction_file_is_d_finite_numbers_and_nothing_else(tmp_path):
         "zero.npy": (lambda p: np.save(p, np.zeros(8)), "not all 0"),
         "text.npy": (lambda p: p.write_text("not numpy at all"), "not a .npy file of numbers"),
         "huge.npy": (lambda p: p.write_bytes(b"\x93NUMPY\x01\x00" + b" " * 70_000), "is too large: 70,008 bytes"),
+        # a header shorter than it says: numpy parses it as Python and raises SyntaxError, TokenError
+        "short_header.npy": (lambda p: p.write_bytes(b"\x93NUMPY\x01\x00\x10\x00{'descr': '<f8',"),
+                             "not a .npy file of numbers"),
+        # format 2 claims a 4 GB header: refused before numpy reads (and allocates) that much
+        "v2_header.npy": (lambda p: p.write_bytes(b"\x93NUMPY\x02\x00\xff\xff\xff\xff" + b" " * 64),
+                          "its header claims 4,294,967,295 bytes, more than the file's 76"),
+        "past_float32.npy": (lambda p: np.save(p, np.full(8, 1e39)), "must be finite"),
     }
     for name, (make, says) in cases.items():
         path = tmp_path / name
         make(path)
-        with pytest.raises(FileProblem, match=says):
-            steer.load_direction(path, 8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # refused in its one line, with no numpy warning on the way
+            with pytest.raises(FileProblem, match=says):
+                steer.load_direction(path, 8)
     os.mkfifo(tmp_path / "fifo.npy")
     with pytest.raises(FileProblem, match="fifo.npy"):  # refused before it is opened: nothing waits on it
         steer.load_direction(tmp_path / "fifo.npy", 8)
@@ -118,3 +136,7 @@ def test_a_session_keeps_its_steer_exactly_and_refuses_a_bad_one(tmp_path):
             from_document({**document, "steer": entry})
     with pytest.raises(ScenarioError, match="a version 2 session has no \"steer\""):
         from_document({**document, "version": 2})
+    nothing = Session(MODEL, "t", (1, 2, 3), View(2, 0, 1), (), None, steer=Steer(2, np.zeros(4, np.float32), 1.0))
+    zero = {**document["steer"], "direction": to_document(nothing)["steer"]["direction"]}
+    with pytest.raises(ScenarioError, match="the steer's direction is 0"):
+        from_document({**document, "steer": zero})

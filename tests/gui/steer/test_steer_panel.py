@@ -133,3 +133,32 @@ def test_without_a_real_model_the_panel_says_how_to_get_one(window, qtbot):
     d = window.steer.dialog
     assert "open one with File → Real model…" in d.said.text()
     assert not d.apply_button.isEnabled() and not d.alpha_slider.isEnabled()
+
+
+def test_a_reopened_sessions_steer_keeps_its_own_direction_and_exact_alpha_when_moved(window, qtbot, m, tmp_path,
+                                                                                       monkeypatch):
+    """A session's direction is the panel's to keep, not to swap for the default prompts' (nor its α rounded)."""
+    d = steer_panel(window, qtbot)
+    direction = np.random.default_rng(0).normal(size=576).astype(np.float32)
+    np.save(tmp_path / "u.npy", direction)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(tmp_path / "u.npy"), ""))
+    d.load_button.click()
+    d.alpha.blockSignals(True)
+    d.alpha.setValue(0.0625)
+    d.alpha.blockSignals(False)
+    steered(window, qtbot, d, d.apply_button.click)
+    assert window.files.save_as(str(tmp_path / "s"))
+    d.loaded = None                       # the panel as a fresh start leaves it: "From two prompts" chosen
+    d.from_prompts.setChecked(True)
+    assert window.model.open_session(str(tmp_path / "s.attnviz-model.json"))
+    d_ = window.document
+    qtbot.waitUntil(lambda: d_.scenario.live is not None and d_.scenario.live.steer is not None
+                    and d_.source and d_.source.endswith("s.attnviz-model.json"), timeout=60_000)
+    settled(window, qtbot)
+    assert d.from_file.isChecked() and d.loaded is not None
+    run = steered(window, qtbot, d, lambda: d.layer.setValue(7))   # a steer on: moving its layer re-steers
+    steer = window.document.scenario.live.steer
+    assert steer.layer == 7 and steer.alpha == 0.0625
+    np.testing.assert_array_equal(steer.direction, direction)
+    expect = m.run(TEXT, hooks={"blocks.7.resid_pre": api.add(direction, 0.0625)})
+    np.testing.assert_allclose(run.logits, expect.logits, rtol=0, atol=1e-4)
