@@ -2,6 +2,7 @@
 makes becomes the window's scenario as one undo step."""
 from __future__ import annotations
 
+from PySide6.QtGui import QAction, QKeySequence
 from shiboken6 import isValid
 
 from ...core import lm
@@ -21,9 +22,21 @@ class SteerController:
         if self.dialog is None or not isValid(self.dialog):
             self.dialog = SteerDialog(self.runner, self.shell.dialog_parent())
             self.dialog.steered.connect(self._steered)
+            self._undo_keys(self.dialog)
             self._follow()
         self.dialog.show()
         self.dialog.raise_()
+
+    def _undo_keys(self, dialog) -> None:
+        """Ctrl+Z and Ctrl+Shift+Z in the panel (a window of its own) undo and redo the window's steps, as
+        the panel says; a prompt being typed undoes its own typing first (a line edit takes the keys)."""
+        stack = self.document.undo_stack
+        for keys, slot in (((QKeySequence.Undo,), stack.undo),
+                           ((QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")), stack.redo)):
+            action = QAction(dialog)
+            action.setShortcuts(list(keys))
+            action.triggered.connect(slot)
+            dialog.addAction(action)
 
     def _follow(self, *_) -> None:
         if self.dialog is not None and isValid(self.dialog):

@@ -3,6 +3,8 @@ span of tokens, in the window without code: its numbers are the API's add() at b
 next-token panel shows before → after, the layer shown follows, Undo takes it back, a session keeps it."""
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QLabel
 
 from attnviz import api
@@ -74,7 +76,8 @@ def test_the_slider_moves_alpha_and_undo_takes_the_steer_back(window, qtbot, m):
     assert d.alpha.value() == -6.0 and window.document.scenario.live.steer.alpha == -6.0
     expect = m.run(TEXT, hooks={"blocks.6.resid_pre": api.add(love(m), -6.0)})
     np.testing.assert_allclose(run.logits, expect.logits, rtol=0, atol=1e-4)
-    window.document.undo_stack.undo()
+    d.alpha_slider.setFocus()
+    QTest.keyClick(d.alpha_slider, Qt.Key_Z, Qt.ControlModifier)   # in the panel, as it says: Ctrl+Z
     assert window.document.scenario.live.steer.alpha == 4.0
     window.document.undo_stack.undo()
     assert window.document.scenario.live.steer is None
