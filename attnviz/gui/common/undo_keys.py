@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QLineEdit,
-    QMainWindow,
     QWidget,
 )
 
@@ -26,7 +25,7 @@ class UndoKeys(QObject):
     """Keeps `undo`'s and `redo`'s shortcuts for them in `window`: each widget given the focus
     there is watched for the question Qt asks before a shortcut fires ("is this key yours?")."""
 
-    def __init__(self, window: QMainWindow, undo: QAction, redo: QAction):
+    def __init__(self, window: QWidget, undo: QAction, redo: QAction):
         super().__init__(window)
         self.actions = ((undo, QLineEdit.isUndoAvailable), (redo, QLineEdit.isRedoAvailable))
         QApplication.instance().focusChanged.connect(self._watch)

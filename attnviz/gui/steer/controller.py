@@ -7,6 +7,7 @@ from shiboken6 import isValid
 
 from ...core import lm
 from ..common.i18n import tr
+from ..common.undo_keys import UndoKeys
 from ..state.commands import ScenarioCommand
 from .dialog import SteerDialog
 
@@ -29,14 +30,16 @@ class SteerController:
 
     def _undo_keys(self, dialog) -> None:
         """Ctrl+Z and Ctrl+Shift+Z in the panel (a window of its own) undo and redo the window's steps, as
-        the panel says; a prompt being typed undoes its own typing first (a line edit takes the keys)."""
-        stack = self.document.undo_stack
+        the panel says, from its number boxes too; a prompt being typed undoes its own typing first."""
+        stack, actions = self.document.undo_stack, []
         for keys, slot in (((QKeySequence.Undo,), stack.undo),
                            ((QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")), stack.redo)):
             action = QAction(dialog)
             action.setShortcuts(list(keys))
             action.triggered.connect(slot)
             dialog.addAction(action)
+            actions.append(action)
+        UndoKeys(dialog, *actions)
 
     def _follow(self, *_) -> None:
         if self.dialog is not None and isValid(self.dialog):

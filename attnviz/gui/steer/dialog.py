@@ -113,6 +113,8 @@ class SteerDialog(Retranslated, BackgroundDialog):
         for widget in (self.layer, self.plus, self.minus, self.from_prompts, self.from_file, self.load_button,
                        self.alpha_slider, self.alpha, self.start_token, self.stop_token, self.apply_button):
             widget.setEnabled(usable)
+        if self.remove_button.hasFocus() and not (usable and live.steer is not None):
+            self.apply_button.setFocus()  # not the next field, whose own Ctrl+Z would undo its typing, not the steer
         self.remove_button.setEnabled(usable and live.steer is not None)
         if not usable:
             self.said.setText(tr("Steering works on a real model's text: open one with File → Real model… "

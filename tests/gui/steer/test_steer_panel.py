@@ -79,7 +79,8 @@ def test_the_slider_moves_alpha_and_undo_takes_the_steer_back(window, qtbot, m):
     d.alpha_slider.setFocus()
     QTest.keyClick(d.alpha_slider, Qt.Key_Z, Qt.ControlModifier)   # in the panel, as it says: Ctrl+Z
     assert window.document.scenario.live.steer.alpha == 4.0
-    window.document.undo_stack.undo()
+    d.layer.setFocus()                                              # a number box's Ctrl+Z is the window's too
+    QTest.keyClick(d.layer, Qt.Key_Z, Qt.ControlModifier)
     assert window.document.scenario.live.steer is None
     np.testing.assert_allclose(settled(window, qtbot).logits, m.run(TEXT).logits, rtol=0, atol=1e-6)
     assert "Not steered" in d.said.text() and not d.remove_button.isEnabled()
