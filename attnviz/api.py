@@ -29,7 +29,7 @@ import sys
 import numpy as np
 
 from .core import lm
-from .core.files import atomic_write
+from .core.files import atomic_write, check_writable
 from .core.lm import Encoded, hooks
 from .core.messages import cut
 from .core.numbers import MAX_ABS
@@ -121,7 +121,7 @@ class Model:
         if not np.isfinite(result.probs).all():
             raise lm.ModelError("{0}: the model's next-token probabilities are not numbers (NaN or infinity): the "
                                 "file is damaged or not a model", self.lm.path)
-        return Run(self, encoded, result)
+        return Run(self, encoded, result, hooked=writes is not None)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -129,6 +129,7 @@ class Run(Tabular):
     model: Model
     encoded: lm.Encoded
     result: lm.Run
+    hooked: bool = False  # made with hooks=: what reruns its layers (patch, attribution, sweep) would drop them
 
     def _repr_png_(self) -> bytes:
         """In a notebook, a run shows as layer 0's heads (picture(run, layer=L) for another)."""
@@ -227,7 +228,19 @@ def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = 
 
 
 def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _patch.Patched:
-    """Each pair patched in turn, their maps averaged (positions: every pair as long in tokens)."""
+    """Each pair patched in turn, their maps averaged (positions: every pair as long in tokens); every pair's
+    prompts and tokens checked before the first is patched."""
+    both = [_checked_item(m, i, "pairs: pair", (clean, corrupted), (answer, against))
+            for i, (clean, corrupted, answer, against) in enumerate(pairs)]
+    uneven = next((i for i, (a, b) in enumerate(both) if a != b), None)
+    if uneven is not None:
+        raise lm.ModelError("pairs: pair {0}: the clean prompt is {1} tokens and the corrupted one {2}: patching "
+                            "needs prompts as long in tokens", uneven, *both[uneven])
+    lengths = [a for a, _ in both]
+    if by != "head" and len(set(lengths)) > 1:
+        i = next(i for i, n in enumerate(lengths) if n != lengths[0])
+        raise lm.ModelError("pairs: pair {0} is {1} tokens and pair 0 {2}: patching by {3} averages pairs as long "
+                            "in tokens", i, lengths[i], lengths[0], by)
     found = []
     for i, pair in enumerate(pairs):
         clean, corrupted, answer, against = pair
@@ -247,7 +260,7 @@ def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _pa
 def logit_lens(run: Run, k: int = 5, token=None) -> _lens.Lens:
     """The k likeliest tokens after each layer at each position ([layers, positions, k] ids and
     probabilities); with `token`, its rank and probability everywhere."""
-    run = _run_of(None, run, "run")
+    run = _run_of(None, run, "run", reruns=False)  # the lens reads the run's streams as they were written
     k, token = given.whole("k", k, 1, 100), None if token is None else run.model.token(token)  # as --top-k
     return dataclasses.replace(_lens.logit_lens(run.model.lm, run.result, k, token), tokens=run.tokens)
 
@@ -280,7 +293,10 @@ def sweep(m: Model, text, token=None, mean: bool = False, progress=None) -> _swe
 
 
 def _sweep_dataset(m: Model, items: list[tuple], mean: bool, progress) -> _sweep.Sweep:
-    """Each (text, token) swept in turn, the maps and log p averaged."""
+    """Each (text, token) swept in turn, the maps and log p averaged; every text and token checked before the
+    first is swept."""
+    for i, (text, token) in enumerate(items):
+        _checked_item(m, i, "texts: item", (text,), (token,))
     found = []
     for i, (text, token) in enumerate(items):
         step = None if progress is None else (lambda done, total, i=i: progress(i * total + done, len(items) * total))
@@ -320,6 +336,7 @@ def picture(thing, path=None, layer: int = 0) -> bytes:
     drawn by the window's painters without a window; written to `path` too when given. A notebook shows runs
     and results so inline."""
     from .gui.window import pictures  # Qt only for a picture: the API runs headless
+    named = None if path is None else _png_path(path)
     if isinstance(thing, Run):
         layer = given.layer(thing.model.lm, layer)
         data = pictures.run_png(thing.model.lm, thing.encoded, thing.result, layer)
@@ -327,12 +344,18 @@ def picture(thing, path=None, layer: int = 0) -> bytes:
         data = pictures.result_png(thing)
     else:
         raise lm.ModelError("picture: give a run or a workbench result, not {0}", type(thing).__name__)
-    if path is not None:
-        named = path_to_write(path)
-        if not named.lower().endswith(".png"):
-            raise lm.ModelError("picture: {0} is not a PNG file's name: give one ending in .png", cut(named))
+    if named is not None:
         atomic_write(named, data)
     return data
+
+
+def _png_path(path) -> str:
+    """Where a picture may be written: a .png name whose folder is there, checked before it is drawn."""
+    named = path_to_write(path)
+    if not named.lower().endswith(".png"):
+        raise lm.ModelError("picture: {0} is not a PNG file's name: give one ending in .png", cut(named))
+    check_writable(named)
+    return named
 
 
 def _in_notebooks() -> None:
@@ -380,13 +403,29 @@ def _model(m) -> Model:
     return m
 
 
-def _run_of(m: Model | None, x, what: str) -> Run:
-    """`x` as a run of the model `m` (with `m` None, of any): a text is run; a run of another model is refused."""
+def _checked_item(m: Model, i: int, what: str, prompts: tuple, tokens: tuple) -> list[int]:
+    """A dataset's item i checked as its turn would check it, without running the model: each prompt (a text
+    is tokenised; a run must be this model's, without hooks) and each token. -> the prompts' lengths."""
+    try:
+        lengths = [len((m.encode(x) if isinstance(x, str) else _run_of(m, x, "prompt")).ids) for x in prompts]
+        for token in tokens:
+            m.token(token)
+    except lm.ModelError as e:
+        raise lm.ModelError("{0} {1}: {2}", what, i, e) from None
+    return lengths
+
+
+def _run_of(m: Model | None, x, what: str, reruns: bool = True) -> Run:
+    """`x` as a run of the model `m` (with `m` None, of any): a text is run; a run of another model is refused,
+    and a run made with hooks where the work `reruns` its layers (which would leave the hooks out)."""
     if m is not None and not isinstance(x, Run):
         return m.run(x)
     if not isinstance(x, Run) or (m is not None and x.model.lm is not m.lm):
         raise lm.ModelError("{0}: give a run of this model (m.run(text)), not {1}", what,
                             "a run of another model" if isinstance(x, Run) else type(x).__name__)
+    if reruns and x.hooked:
+        raise lm.ModelError("{0}: this run was made with hooks=, which patching, attribution and sweeps do not "
+                            "apply when they rerun its layers: give the text, or a run without hooks", what)
     return x
 
 

@@ -1,6 +1,7 @@
 """`attnviz screenshot`: the whole window rendered offscreen into a PNG file."""
 from __future__ import annotations
 
+from ..core.files import check_writable
 from ..gui.classroom import views  # Qt-free: the presented views, --view's ids
 from ..gui.steps import stages  # Qt-free: the guided steps --step names
 from .arguments import LANGUAGES, UsageError, index, open_layer, pixels
@@ -47,6 +48,7 @@ def run(args, out) -> int:
                          "--presentation and --step")
     scenario = open_layer(args.scenario, args.layer)  # with its source, so the title names it
     if args.view in WORKBENCH:
+        check_writable(args.output)  # before the model and the tab's work: a sweep takes half a minute
         from ..gui.window.screenshots import workbench_screenshot  # Qt and the window: only for a picture
         workbench_screenshot(scenario, WORKBENCH[args.view], args.output, width, height, args.lang)
         return 0

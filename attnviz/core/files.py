@@ -160,6 +160,13 @@ def stamp(path) -> tuple | None:
 Writer = Callable[[BinaryIO], None]
 
 
+def check_writable(path) -> None:
+    """What atomic_write would refuse of `path` (no folder, a folder, a device, a read-only file), said before
+    long work makes what is to be written."""
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    _check_target(path, path.parent if str(path.parent) else Path("."))
+
+
 def atomic_write(path, data: bytes | Writer, private: bool = False, replace=None) -> None:
     """Write `data` (bytes, or a function writing to a file) to `path`, or leave `path` as it was.
 

@@ -3262,6 +3262,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テキストが {0:,} 文字あります。ここでモデルが読むのは {1:,} トークンまでで、1 トークンは長くても {2} 文字です</translation>
     </message>
     <message>
+        <source>the text is {0:,} characters long once the tokenizer has normalised it; the model reads at most {1:,} tokens here, of at most {2} characters each</source>
+        <translation>トークナイザーが正規化するとテキストは {0:,} 文字になります。ここでモデルが読むのは {1:,} トークンまでで、1 トークンは長くても {2} 文字です</translation>
+    </message>
+    <message>
         <source>the text is {0:,} tokens long; the model reads at most {1:,} here</source>
         <translation>テキストが {0:,} トークンあります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>

@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from attnviz.cli import main
+from attnviz.gui.window import screenshots
 
 OUTLINE = np.array([230, 90, 0])  # the map's strongest cells are outlined in this orange (research/map.py)
 
@@ -40,7 +41,11 @@ def test_a_workbench_tab_is_captured_with_its_result_drawn(tmp_path):
 @pytest.mark.parametrize("options, says", [
     (["--presentation"], "--view patch is a tab of the research workbench, a window of its own: leave out"),
     (["--step", "1"], "leave out --presentation and --step"),
+    (["-o", "/nowhere/x.png"], "the folder /nowhere does not exist"),  # before the model and the tab's work
 ])
-def test_a_workbench_tab_with_presentation_options_is_refused_before_qt_starts(capsys, tmp_path, options, says):
-    assert main(["screenshot", "seed-demo", "--view", "patch", *options, "-o", str(tmp_path / "x.png")]) == 2
+def test_a_workbench_tab_that_cannot_be_made_or_written_is_refused_before_work(capsys, tmp_path, monkeypatch,
+                                                                                options, says):
+    monkeypatch.setattr(screenshots, "workbench_screenshot", lambda *a: pytest.fail("the work began"))
+    output = [] if "-o" in options else ["-o", str(tmp_path / "x.png")]
+    assert main(["screenshot", "seed-demo", "--view", "patch", *options, *output]) == 2
     assert says in capsys.readouterr().err and not (tmp_path / "x.png").exists()

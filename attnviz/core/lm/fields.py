@@ -139,6 +139,10 @@ class Object:
         return "an object"
 
 
+# The most characters Unicode's normal forms make of one (U+FDFA is 18 in NFKC and NFKD)
+UNICODE_GROWTH = {"NFKC": 18, "NFKD": 18, "NFC": 3, "NFD": 4}
+
+
 @dataclass(frozen=True)
 class Rewrite:
     """A normalizer, a pre-tokenizer or a decoder: the text it makes at most `growth` times as long as the
@@ -173,7 +177,8 @@ class Rewrite:
             return math.prod(self._growth(s, count) for s in inner)
         if step.get("type") == "Replace":
             return _replace_growth(step.get("pattern"), step.get("content"))
-        return 4 if step.get("type") == "ByteLevel" else 1
+        kind = str(step.get("type"))
+        return UNICODE_GROWTH.get(kind, 4 if kind == "ByteLevel" else 1)
 
 
 @dataclass(frozen=True)
@@ -300,7 +305,7 @@ TOKENIZER = {
                      "continuing_subword_prefix": OneOf(("",), " (as in the five families)"),
                      "end_of_word_suffix": OneOf(("",), " (as in the five families)"),
                      "unk_token": Text(1024)}),
-    "added_tokens": AddedTokens(), "normalizer": Rewrite(), "pre_tokenizer": Rewrite(),
+    "added_tokens": AddedTokens(), "normalizer": Rewrite(growth=18), "pre_tokenizer": Rewrite(),
     "post_processor": Small(), "decoder": Rewrite(),
 }
 

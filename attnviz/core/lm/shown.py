@@ -82,6 +82,12 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     if len(shown) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
         raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens "
                                     "here, of at most {2} characters each"), len(shown), limit, tokenizer.longest)
+    with naming(model.path):
+        normalized = tokenizer.normalized_length(shown)  # at most 18 times the text (fields.Rewrite's bound)
+    if normalized > limit * tokenizer.longest:  # its normaliser lengthens it past that: not tokenised either
+        raise ModelError(QT_TR_NOOP("the text is {0:,} characters long once the tokenizer has normalised it; the "
+                                    "model reads at most {1:,} tokens here, of at most {2} characters each"),
+                         normalized, limit, tokenizer.longest)
     try:
         with naming(model.path):
             tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS

@@ -109,6 +109,20 @@ class Tokenizer:
             raise TooManyTokens(len(first) + len(found))
         return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
 
+    def normalized_length(self, text: str) -> int:
+        """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),
+        what its tokens must cover: worked out on the text alone, before any token is made."""
+        normalizer = self.backend.normalizer
+        if normalizer is None:
+            return len(text)
+        try:
+            with rust_quiet():
+                return len(normalizer.normalize_str(text))
+        except BaseException as e:  # noqa: B036 (a panic in the Rust side is a BaseException)
+            if not _failed_inside(e):
+                raise
+            raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
+
     def piece_bytes(self, token_id: int) -> bytes | None:
         """The bytes a vocabulary entry stands for, or None for a special token such as <|im_end|>
         (or an id past the tokenizer's tokens: a padding row of the model's embedding)."""

@@ -60,7 +60,8 @@ class SteerDialog(Retranslated, BackgroundDialog):
         self.live = None        # the live scenario the controls are for
         self.tokens = ()
         self.loaded = None      # (file name, direction) from a .npy
-        self.made = {}          # (plus, minus, layer) -> direction, made once
+        self.made = {}          # (model, plus, minus, layer) -> direction, made once
+        self.model = None       # the model the loaded direction is for
         self._build()
         self.cancel_button.clicked.disconnect()
         self.cancel_button.clicked.connect(self.stop_work)
@@ -109,6 +110,9 @@ class SteerDialog(Retranslated, BackgroundDialog):
         """The window shows `live` (None: no real model): the controls fit its layers and tokens, and
         say its steer when it has one."""
         self.live = live
+        if live is not None and live.model is not self.model:  # another model: a direction loaded is not its
+            self.model, self.loaded = live.model, None
+            self.from_prompts.setChecked(True)
         usable = live is not None
         for widget in (self.layer, self.plus, self.minus, self.from_prompts, self.from_file, self.load_button,
                        self.alpha_slider, self.alpha, self.start_token, self.stop_token, self.apply_button):
@@ -182,7 +186,7 @@ class SteerDialog(Retranslated, BackgroundDialog):
         plus, minus = self.plus.text(), self.minus.text()
         for text in (plus, minus):
             lm.check_text(text)
-        made = self.made.get((plus, minus, self.layer.value()))
+        made = self.made.get((self.live.model, plus, minus, self.layer.value()))
         return Asked(self.layer.value(), alpha, start, stop, made, plus, minus)
 
     def apply(self) -> None:
@@ -256,7 +260,7 @@ class SteerDialog(Retranslated, BackgroundDialog):
         self.message.clear()
         live, asked, steer, run = result
         if asked is not None and asked.direction is None:
-            self.made[(asked.plus, asked.minus, asked.layer)] = steer.direction
+            self.made[(live.model, asked.plus, asked.minus, asked.layer)] = steer.direction
         self.steered.emit(live, steer, run)
 
     def show_failure(self, message: str) -> None:

@@ -135,8 +135,24 @@ GROWING = {"type": "Sequence",
 ])
 def test_a_normalizer_or_decoder_that_would_grow_a_text_past_bounds_is_refused_before_it_runs(folder, kind, step):
     edit(folder / "tokenizer.json", lambda t: t.update({kind: step}))
+    most = 18 if kind == "normalizer" else 16  # a normaliser may be NFKC, whose U+FDFA is 18 characters
     refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite of at most 64 steps making a text at "
-                    "most 16 times")
+                    f"most {most} times")
+
+
+def test_nfkc_counts_as_the_eighteen_characters_it_can_make_of_one(folder):
+    """U+FDFA is 18 characters in NFKC: a Replace growing a text 16 times before it made 288 (a text refused
+    only after 5 million tokens, or the process aborted); NFKC alone loads, and its text is measured
+    normalised before it is tokenised."""
+    rewrite = fields.Rewrite(growth=18)
+    assert not rewrite.wrong({"type": "NFKC"})
+    assert rewrite.wrong({"type": "Sequence", "normalizers": [
+        {"type": "Replace", "pattern": {"String": "a"}, "content": "\ufdfa" * 16}, {"type": "NFKC"}]})
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "NFKC"}))
+    model = lm.load(str(folder))
+    limit = lm.token_limit(model) * model.tokenizer.longest
+    with pytest.raises(lm.ModelError, match="characters long once the tokenizer has normalised it"):
+        lm.encode(model, "\ufdfa" * (limit // 18 + 1))
 
 
 def test_the_rewrites_real_tokenizers_use_are_read():

@@ -146,3 +146,29 @@ def test_a_sweep_dataset_that_is_none_is_refused_saying_what_an_item_is(m, texts
 def test_a_dataset_with_answer_given_is_refused_each_pair_gives_its_own(m):
     with pytest.raises(ModelError, match="pairs: each pair gives its answer and against: leave out answer="):
         api.patch(m, PAIRS[:1], answer="#3")
+
+
+def test_a_run_made_with_hooks_is_refused_where_its_layers_would_be_rerun_without_them(m):
+    hooked = m.run("hi there", hooks={"blocks.1.resid_pre": api.add(np.ones(64), 4.0)})
+    for call in (lambda: api.sweep(m, hooked, "#3"), lambda: api.head_attribution(hooked, "#3"),
+                 lambda: api.patch(m, hooked, m.run("ho there"), answer="#3", against="#5")):
+        with pytest.raises(ModelError, match="this run was made with hooks=, which patching, attribution and sweeps"):
+            call()
+    assert api.logit_lens(hooked).ids.shape[0] == m.layers  # the lens reads the streams as they were written
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda m: api.sweep(m, [("hi there", "#3"), ("ho", "not one token at all")]),
+     "texts: item 1: 'not one token at all' is"),
+    (lambda m: api.patch(m, [PAIRS[0], ("hi there", "ho there", "#3", "not one token at all")]),
+     "pairs: pair 1: 'not one token at all' is"),
+    (lambda m: api.patch(m, [PAIRS[0], ("hi there", "hi there, you", "#3", "#5")]),
+     "pairs: pair 1: the clean prompt is"),
+])
+def test_every_item_of_a_dataset_is_checked_before_the_first_is_run(m, monkeypatch, call, says):
+    ran = []
+    monkeypatch.setattr(api._sweep, "sweep", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr(api._patch, "patch", lambda *a, **k: ran.append(a))
+    with pytest.raises(ModelError, match=says):
+        call(m)
+    assert ran == []

@@ -1,6 +1,8 @@
 """Research → Steer the model…: a direction from two prompts (or a .npy file) added with α at a layer and a
 span of tokens, in the window without code: its numbers are the API's add() at blocks.L.resid_pre, the
 next-token panel shows before → after, the layer shown follows, Undo takes it back, a session keeps it."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -166,3 +168,24 @@ def test_a_reopened_sessions_steer_keeps_its_own_direction_and_exact_alpha_when_
     np.testing.assert_array_equal(steer.direction, direction)
     expect = m.run(TEXT, hooks={"blocks.7.resid_pre": api.add(direction, 0.0625)})
     np.testing.assert_allclose(run.logits, expect.logits, rtol=0, atol=1e-4)
+
+
+def test_another_model_shown_drops_the_direction_made_or_loaded_for_the_first(window, qtbot, m, tmp_path, monkeypatch):
+    d = steer_panel(window, qtbot)
+    np.save(tmp_path / "u.npy", np.ones(576, np.float32))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(tmp_path / "u.npy"), ""))
+    d.load_button.click()
+    assert d.loaded is not None
+    llama = str(Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf")
+    window.model.run("hi there", source=llama)
+    qtbot.waitUntil(lambda: window.document.scenario.live is not None and
+                    window.document.scenario.live.model is not m.lm and window.model.runner.model is not m.lm,
+                    timeout=60_000)
+    settled(window, qtbot)
+    assert d.loaded is None and d.from_prompts.isChecked()          # SmolLM2's direction is not this model's
+    d.plus.setText("hi")
+    d.minus.setText("there")
+    d.layer.setValue(1)
+    steered(window, qtbot, d, d.apply_button.click)
+    steer = window.document.scenario.live.steer
+    assert steer is not None and steer.direction.shape == (64,)     # made on this model
