@@ -246,10 +246,7 @@ def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _pa
         clean, corrupted, answer, against = pair
         step = None if progress is None else (lambda done, total, i=i: progress(i * total + done, len(pairs) * total))
         own = None if metric is None else (lambda z, c, k, _, pair=pair: metric(z, c, k, pair))  # this pair's
-        found.append(patch(m, clean, corrupted, answer, against, by, step, own))
-        if found[-1].restored.shape != found[0].restored.shape:
-            raise lm.ModelError("pairs: pair {0} is {1} tokens and pair 0 {2}: patching by {3} averages pairs as long "
-                                "in tokens", i, found[-1].restored.shape[1], found[0].restored.shape[1], by)
+        found.append(patch(m, clean, corrupted, answer, against, by, step, own))  # lengths checked above
     mean = lambda values: float(np.mean(values))  # noqa: E731
     return dataclasses.replace(found[0], restored=np.mean([f.restored for f in found], axis=0),
                                clean=mean([f.clean for f in found]), corrupted=mean([f.corrupted for f in found]),

@@ -194,10 +194,8 @@ MOST_PAIRS = 10_000
 def pairs(values) -> list[tuple]:
     """A dataset of prompt pairs: (clean, corrupted, answer, against) each, as tuples, lists or dicts of
     those keys."""
-    how_many = QT_TR_NOOP("pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs")
-    values = _at_most(values, MOST_PAIRS, how_many)
-    if not values:
-        raise ModelError(how_many, MOST_PAIRS)
+    values = _at_most(values, MOST_PAIRS, QT_TR_NOOP("pairs: give from 1 to {0:,} (clean, corrupted, answer, "
+                                                     "against) pairs"), least=1)
     out = []
     for i, pair in enumerate(values):
         if isinstance(pair, dict) and {"clean", "corrupted", "answer", "against"} <= set(pair):
@@ -210,10 +208,8 @@ def pairs(values) -> list[tuple]:
 
 def sweep_items(values, token) -> list[tuple]:
     """A sweep's dataset: texts (or runs) sharing `token`, or (text, token) pairs; at most MOST_PAIRS."""
-    how_many = QT_TR_NOOP("texts: give from 1 to {0:,} texts, or (text, token) pairs")
-    items = _at_most(values, MOST_PAIRS, how_many)
-    if not items:
-        raise ModelError(how_many, MOST_PAIRS)
+    items = _at_most(values, MOST_PAIRS, QT_TR_NOOP("texts: give from 1 to {0:,} texts, or (text, token) pairs"),
+                     least=1)
     out = []
     for i, item in enumerate(items):
         if _a_prompt(item) and token is not None:
@@ -241,13 +237,14 @@ def texts(values) -> list:
     return _at_most(values, MOST_TEXTS, QT_TR_NOOP("texts: give at most {0:,} texts"))
 
 
-def _at_most(values, most: int, too_many: str) -> list:
-    """At most `most` of `values` as a list, an endless iterable read no further; more is `too_many`."""
+def _at_most(values, most: int, outside: str, least: int = 0) -> list:
+    """From `least` to `most` of `values` as a list, an endless iterable read no further; fewer or more is
+    `outside` (of `most`)."""
     if not hasattr(values, "__iter__"):
         raise ModelError(QT_TR_NOOP("give a list, not {0}"), type(values).__name__)
     chosen = list(itertools.islice(values, most + 1))
-    if len(chosen) > most:
-        raise ModelError(too_many, most)
+    if not least <= len(chosen) <= most:
+        raise ModelError(outside, most)
     return chosen
 
 
