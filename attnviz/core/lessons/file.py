@@ -269,6 +269,8 @@ def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:
     if view not in MODEL_VIEWS:
         raise LessonProblem(QT_TR_NOOP("the view {0} does not show a real model's layer (those that do: {1})"),
                             view, ", ".join(MODEL_VIEWS))
+    if not isinstance(entry.get("settings", {}), dict):
+        raise LessonProblem(QT_TR_NOOP("\"settings\" must be an object"))
     if set(entry.get("settings", {})) - {"colour_scale"}:
         raise LessonProblem(QT_TR_NOOP("settings: a real model's scene takes only \"colour_scale\" (the model's "
                                        "mask and scale are its own)"))

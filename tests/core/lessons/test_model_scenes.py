@@ -85,6 +85,8 @@ def test_a_model_scene_without_a_model_to_run_it_says_so():
 @pytest.mark.parametrize("scene, said", [
     ({"view": "softmax"}, "the view softmax does not show a real model's layer"),
     ({"settings": {"causal": False}}, "a real model's scene takes only \"colour_scale\""),
+    ({"settings": None}, "\"settings\" must be an object"),  # issue 45, round 14: a TypeError traceback
+    ({"settings": 1.5}, "\"settings\" must be an object"),
     ({"off": "1.4"}, "\"off\" must list heads as \"LAYER.HEAD\" texts"),
     ({"off": ["1.4", "1.4"]}, "names a head twice"),
     ({"off": ["1.x"]}, "\"off\" must list heads"),
