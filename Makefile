@@ -4,7 +4,8 @@
 # and, for developers:
 #   make lint   ruff check (pyflakes, pycodestyle, bugbear, import order, complexity) and mypy (the
 #               core, the API, the command line and the window's state); make test runs it first
-#   make bench  the benchmarks (installs matplotlib for the comparison; about three minutes)
+#   make bench  the benchmarks (installs matplotlib, torch and transformers for the comparisons, and
+#               TransformerLens in build/bench-tl; about fifteen minutes)
 #   make soak   a 30-minute session at 512×12 with autosave on (ARGS="--minutes 5" for less)
 # and, to install AttnViz where there is no internet:
 #   make bundle            dist/AttnViz/: a standalone folder (no Python needed), and an archive of it
@@ -17,6 +18,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+REFTL  := build/bench-tl
 
 PYINSTALLER := pyinstaller==6.22.3
 
@@ -32,7 +34,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-bench: $(STAMP) $(VENV)/.bench
+bench: $(STAMP) $(VENV)/.bench $(REFTL)/.installed
 	$(BIN)/python bench/run.py $(ARGS)
 
 soak: $(STAMP)
@@ -40,6 +42,17 @@ soak: $(STAMP)
 
 $(VENV)/.bench: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+# TransformerLens, which the IOI benchmark is timed against, in a throwaway venv of its own (its
+# dependencies are not AttnViz's); it sees .venv's torch and transformers through a .pth file, so
+# the two sides run the same PyTorch build. Not AttnViz's dependency: `make clean` removes it.
+$(REFTL)/.installed: $(VENV)/.bench
+	rm -rf $(REFTL)
+	$(PYTHON) -m venv $(REFTL)
+	$(BIN)/python -c "import sysconfig; print(sysconfig.get_path('purelib'))" \
+		> "$$($(REFTL)/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))")/attnviz-venv.pth"
+	$(REFTL)/bin/python -m pip install --quiet transformer-lens==4.3.0
 	touch $@
 
 # Reinstall whenever the declared dependencies change.

@@ -1,7 +1,8 @@
 """AttnViz benchmarks: AttnViz against a floor program, slider drags, autosave, undo memory,
-big files and exports, BLAS threads, start-up, memory, the notebook way, the real model, the research workbench.
+big files and exports, BLAS threads, start-up, memory, the notebook way, the real model, the research workbench,
+IOI patching against TransformerLens.
 
-    make bench                  # everything (about three minutes)
+    make bench                  # everything (about fifteen minutes)
     make bench ARGS=--quick     # fewer repetitions
 
 Prints a table, then one JSON line per figure. Every figure is a median over many
@@ -628,6 +629,7 @@ def main() -> int:
     model_figures_recorded(reps, record)
     speed_figures(args.quick, record)
     research_figures(args.quick, record)
+    ioi_figures(args.quick, record)
     print_table(record.results)
     for entry in record.results:
         print(json.dumps({**entry, "machine": machine()}, ensure_ascii=False))
@@ -866,6 +868,24 @@ def research_figures(quick: bool, record) -> None:
         target = 10.0 if e["what"].startswith("sweep") else None  # "sweeps all 270 heads in seconds"
         record(f"research: {e['what']}, {e['tokens']} tokens", "s", e["s"], target,
                forward_passes=round(e["s"] / forward, 1))
+
+
+def ioi_figures(quick: bool, record) -> None:
+    """IOI patching of every head over 50 prompt pairs, AttnViz ÷ TransformerLens 4.3 on the same
+    GGUF file, asked in turn (bench/ioi.py; the issue: no more time than TransformerLens)."""
+    from attnviz.core import lm
+    from bench import ioi
+    if lm.bundled_model() is None:
+        return
+    found = ioi.figures(pairs=50, rounds=1 if quick else 3)
+    if "skipped" in found:
+        print(f"IOI against TransformerLens skipped: {found['skipped']}")
+        return
+    what = f"research: IOI patching, {found['pairs']} pairs × {found['heads']} heads"
+    record(f"{what}, AttnViz", "s", summary(found["attnviz_s"]))
+    record(f"{what}, TransformerLens 4.3", "s", summary(found["transformer_lens_s"]))
+    record(f"{what}, AttnViz ÷ TransformerLens (same file, same threads)", "×", summary(found["ratios"]), 1.0,
+           largest_difference=found["largest_difference"])
 
 
 MEMORY_RUN = """
