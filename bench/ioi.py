@@ -26,12 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "build" / "bench-tl" / "bin" / "python"
+sys.path.insert(0, str(ROOT))
 
 NAMES = ("Mary John Tom James Anna Sarah David Paul Kate Lisa Mark Emma Jack Alice Bob Peter Laura Sam Ben "
          "Dan Amy Jane Mike Steve Rose Lucy Eric Adam Ruth Ann").split()  # one token each, with a space before
@@ -54,8 +54,6 @@ def dataset(n: int = 50) -> list[tuple[str, str, str, str]]:
 
 ATTNVIZ = r"""
 import json, sys, time
-sys.path.insert(0, {root!r})
-import numpy as np
 from attnviz import api
 from attnviz.core.blas import use_one_thread
 from attnviz.core.lm.allocator import one_heap
@@ -63,16 +61,15 @@ from bench.ioi import dataset
 one_heap()
 use_one_thread()  # both as `attnviz` starts; the pass takes every core itself
 m = api.load()
-print(json.dumps({{"gguf": str(m.lm.path)}}), flush=True)
+print("ready", flush=True)
 for line in sys.stdin:
     pairs = dataset(json.loads(line)["pairs"])
     t = time.perf_counter(); found = api.patch(m, pairs); s = time.perf_counter() - t
-    print(json.dumps({{"s": s, "map": found.restored.tolist()}}), flush=True)
+    print(json.dumps({"s": s, "map": found.restored.tolist()}), flush=True)
 """
 
 TRANSFORMER_LENS = r"""
 import json, os, sys, time, warnings
-sys.path.insert(0, {root!r})
 warnings.filterwarnings("ignore")
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -86,7 +83,7 @@ tokenizer = AutoTokenizer.from_pretrained(where, gguf_file=name)
 hf = AutoModelForCausalLM.from_pretrained(where, gguf_file=name, dtype=torch.float32, attn_implementation="eager")
 model = TransformerBridge.boot_transformers(name, hf_model=hf.eval(), tokenizer=tokenizer)
 model.eval()
-print(json.dumps({{"ready": True}}), flush=True)
+print("ready", flush=True)
 ids = lambda texts: torch.tensor([tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts])
 for line in sys.stdin:
     pairs = dataset(json.loads(line)["pairs"])
@@ -106,41 +103,19 @@ for line in sys.stdin:
 """
 
 
-class Child:
-    """A process that loads its model once, then answers one JSON line per question."""
-
-    def __init__(self, python: str, script: str):
-        env = {**os.environ, "TQDM_DISABLE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-        self.process = subprocess.Popen([python, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True, env=env)
-        self.hello = self.read()
-
-    def read(self) -> dict:
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError("the child process ended before it answered")
-        return json.loads(line)
-
-    def ask(self, question: dict) -> dict:
-        self.process.stdin.write(json.dumps(question) + "\n")
-        self.process.stdin.flush()
-        return self.read()
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
-
-
 def figures(pairs: int = 50, rounds: int = 3, reference: str | os.PathLike = REFERENCE) -> dict:
     """{"attnviz_s": [...], "transformer_lens_s": [...], "ratios": [...], "largest_difference": x}, or
     {"skipped": why} when the reference cannot run."""
     if not Path(reference).exists():
         return {"skipped": f"no TransformerLens at {reference} (make bench makes build/bench-tl)"}
     import numpy as np
-    ours = Child(sys.executable, ATTNVIZ.format(root=str(ROOT)))
+
+    from attnviz.core import lm
+    from bench.model_speed import Child
+    ours = Child(ATTNVIZ)
     try:
-        theirs = Child(str(reference), TRANSFORMER_LENS.format(root=str(ROOT), path=ours.hello["gguf"]))
-    except (RuntimeError, ValueError):
+        theirs = Child(TRANSFORMER_LENS.format(path=str(lm.bundled_model())), python=str(reference))
+    except RuntimeError:
         ours.close()
         return {"skipped": f"TransformerLens did not start at {reference}"}
     times: dict[str, list[float]] = {"attnviz_s": [], "transformer_lens_s": []}

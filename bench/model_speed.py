@@ -67,9 +67,10 @@ for line in sys.stdin:
 class Child:
     """A process that loads a model once, then answers one JSON line per JSON line asked."""
 
-    def __init__(self, script: str):
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-        self.process = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, script: str, python: str = sys.executable):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+               "TQDM_DISABLE": "1"}
+        self.process = subprocess.Popen([python, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, env=env)
         if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError("the child did not load its model")

@@ -201,8 +201,8 @@ def _scene(entry, strict: bool = False) -> Scene:
         raise LessonProblem(QT_TR_NOOP("\"head\" must be a head number (0, 1, ...), not {0}"), quoted(head))
     step = _step(entry.get("step"), view)
     scenario = _ref(entry["scenario"], "scenario")
+    settings = _settings(entry.get("settings", {}))  # its type checked before a model's scene reads its keys
     layer, off = _model_part(entry, scenario, view)
-    settings = _settings(entry.get("settings", {}))
     move_q = _move_q(entry.get("move_q"), view, scenario)
     if settings.scores_times is not None and view != "softmax":
         raise LessonProblem(QT_TR_NOOP("settings: \"scores_times\" multiplies the softmax view's scores: the view "
@@ -269,8 +269,6 @@ def _model_part(entry: dict, scenario: Ref, view: str) -> tuple[int, tuple]:
     if view not in MODEL_VIEWS:
         raise LessonProblem(QT_TR_NOOP("the view {0} does not show a real model's layer (those that do: {1})"),
                             view, ", ".join(MODEL_VIEWS))
-    if not isinstance(entry.get("settings", {}), dict):
-        raise LessonProblem(QT_TR_NOOP("\"settings\" must be an object"))
     if set(entry.get("settings", {})) - {"colour_scale"}:
         raise LessonProblem(QT_TR_NOOP("settings: a real model's scene takes only \"colour_scale\" (the model's "
                                        "mask and scale are its own)"))
