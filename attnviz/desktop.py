@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .core.files import FileProblem, atomic_write
 from .core.paths import resource
 from .core.text import visible
 
@@ -146,14 +147,16 @@ def install(argv: list[str], home: Path | None = None) -> list[Path]:
     try:
         for target, source in targets(home).items():
             target.parent.mkdir(parents=True, exist_ok=True)
-            if source is not None:
-                shutil.copyfile(source, target)
-            else:
-                target.write_text(text if target.suffix == ".desktop" else MIME_XML.format(mime=MIME),
-                                  encoding="utf-8")
+            if target.is_symlink():  # AttnViz's own file replaces a link: writing through it could reach any file
+                target.unlink()
+            data = source.read_bytes() if source is not None else \
+                (text if target.suffix == ".desktop" else MIME_XML.format(mime=MIME)).encode("utf-8")
+            atomic_write(target, data)  # a pipe or a device there is refused, never opened
             written.append(target)
     except OSError as e:
         raise DesktopError(f"cannot write {e.filename or home}: {e.strerror or e}") from None
+    except FileProblem as e:
+        raise DesktopError(str(e)) from None
     _refresh(home)
     return written
 

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
 from attnviz.cli import main
 from attnviz.core import lm
+
+LLAMA = Path(__file__).resolve().parents[1] / "golden" / "families" / "llama" / "hf"
 
 
 def listed(capsys, *argv):
@@ -111,3 +115,18 @@ def test_gemma_3_runs_from_the_command_line_only_once_its_terms_are_accepted(cap
 def test_terms_of_a_model_without_any_are_refused_in_one_line(capsys):
     assert main(["models", "--accept-terms", "smollm2-135m"]) == 2
     assert capsys.readouterr().err.strip().count("\n") == 0
+
+
+def test_a_model_in_the_hugging_face_cache_opens_by_the_org_and_name_id_it_is_listed_under(capsys, tmp_path):
+    snapshot = tmp_path / "hub" / "models--Org--Tiny-1.5B" / "snapshots" / "abc"
+    shutil.copytree(LLAMA, snapshot)
+    assert "org/tiny-1.5b\tllama" in listed(capsys)
+    assert lm.resolve("org/tiny-1.5b") == snapshot  # a "/" and a "." in an id: still an id, not a path
+    assert main(["model", "hi", "--model", "org/tiny-1.5b", "--top-k", "1"]) == 0, capsys.readouterr().err
+
+
+def test_a_cached_index_whose_weight_map_is_null_is_passed_over_not_a_traceback(capsys, tmp_path):
+    snapshot = tmp_path / "hub" / "models--org--nullmap" / "snapshots" / "abc"
+    shutil.copytree(LLAMA, snapshot)
+    (snapshot / "model.safetensors.index.json").write_text('{"weight_map": null}')
+    assert "nullmap" not in listed(capsys)

@@ -225,3 +225,24 @@ def test_a_data_home_that_cannot_be_written_is_one_line(tmp_path):
     result = attnviz("--install-desktop", env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(home)})
     assert result.returncode == 2 and "cannot write" in result.stderr, result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_link_where_a_file_goes_is_replaced_not_written_through(tmp_path):
+    home, elsewhere = tmp_path / "share", tmp_path / "someone's file"
+    elsewhere.write_text("kept")
+    entry = home / "applications" / "attnviz.desktop"
+    entry.parent.mkdir(parents=True)
+    entry.symlink_to(elsewhere)
+    desktop.install([str(program_in(tmp_path / "AttnViz"))], home)
+    assert elsewhere.read_text() == "kept"
+    assert not entry.is_symlink() and entry_keys(entry)["Name"] == "AttnViz"
+
+
+def test_a_pipe_where_a_file_goes_is_refused_in_one_line_not_opened(tmp_path):
+    home = tmp_path / "share"
+    mime = home / "mime" / "packages" / "attnviz.xml"
+    mime.parent.mkdir(parents=True)
+    os.mkfifo(mime)  # opening it to write would wait for a reader for ever
+    result = attnviz("--install-desktop", env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(home)})
+    assert result.returncode == 2 and "not a regular file" in result.stderr, result.stderr
+    assert len(result.stderr.splitlines()) == 1

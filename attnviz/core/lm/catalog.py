@@ -390,11 +390,13 @@ def resolve(source) -> Path:
     if str(source) == "":  # Path("") is the current folder
         raise ModelError(QT_TR_NOOP("give a model's id, a GGUF file or a model folder, not an empty text"))
     path = Path(source)
-    if os.path.lexists(path) or path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
+    if os.path.lexists(path):
         return path
-    known = {e.id: e for e in entries() if e.source != "builtin"}
+    known = {e.id: e for e in entries() if e.source != "builtin"}  # ids from the HF cache hold a "/"
     if str(source) in known:
         return Path(known[str(source)].path)
+    if path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
+        return path
     raise ModelError(QT_TR_NOOP("{0} is neither a model file or folder nor the id of a model `attnviz models` "
                                 "lists"), cut(str(source), 60))
 

@@ -115,7 +115,9 @@ class _Tensors:
 
     def __init__(self, folder: Path):
         index = folder / "model.safetensors.index.json"
-        named = _json(index, fields.INDEX).get("weight_map", {}) if optional_file(index) else {"": "model.safetensors"}
+        named = {"": "model.safetensors"}
+        if optional_file(index):
+            named = _json(index, fields.INDEX).get("weight_map") or {}  # null lists no file: refused below
         files = sorted(set(named.values()))
         if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
