@@ -31,7 +31,6 @@ import numpy as np
 from .core import lm
 from .core.files import atomic_write, check_writable
 from .core.lm import Encoded, hooks
-from .core.messages import cut
 from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
@@ -348,9 +347,7 @@ def picture(thing, path=None, layer: int = 0) -> bytes:
 
 def _png_path(path) -> str:
     """Where a picture may be written: a .png name whose folder is there, checked before it is drawn."""
-    named = path_to_write(path)
-    if not named.lower().endswith(".png"):
-        raise lm.ModelError("picture: {0} is not a PNG file's name: give one ending in .png", cut(named))
+    named = path_to_write(path, ".png")
     check_writable(named)
     return named
 

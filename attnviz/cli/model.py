@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from ..core import lm
-from ..core.files import naming
+from ..core.files import check_writable, naming
 from ..core.research.tables import csv_text, next_tokens
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
@@ -40,8 +40,7 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
-        raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
+    _check_outputs(args)
     if args.session is not None:
         if args.text is not None or args.ablate or args.model or args.save_session or args.chat:
             raise UsageError("--session runs the text, model and changes the session holds: leave out TEXT, "
@@ -67,6 +66,16 @@ def run(args, out) -> int:
                              for i, text, p in lm.top(model, result.probs, args.top_k)]}
         out.write(terminal_safe(json.dumps(document, ensure_ascii=False, allow_nan=False)) + "\n")  # JSON: no NaN
     return 0
+
+
+def _check_outputs(args) -> None:
+    """What -o and --save-session cannot write to (a wrong kind of file, a missing folder, a folder, a device),
+    said before the model runs."""
+    if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
+        raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
+    for target in (args.output, args.save_session):
+        if target:
+            check_writable(target)
 
 
 def _run_session(path: str):

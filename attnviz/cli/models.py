@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from ..core.lm import GEMMA_ID, catalog, entries
-from ..core.text import terminal_safe
+from ..core.text import terminal_safe, visible
 from .arguments import UsageError
 
 
@@ -35,7 +35,7 @@ def run(args, out) -> int:
     for e in listed:
         size = f"{e['bytes'] / 1e6:,.0f} MB"
         fields = (e["id"], e["family"], e["quantisation"], size, e["licence"] or "-", e["path"])
-        out.write("\t".join(terminal_safe(str(f)) for f in fields) + "\n")
+        out.write("\t".join(visible(str(f)) for f in fields) + "\n")  # a line per model: a newline or tab shown
     return 0
 
 

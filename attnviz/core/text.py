@@ -24,10 +24,10 @@ CSV_RISKY_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def is_control(ch: str) -> bool:
-    """C0, DEL, C1, the layout controls, and the noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF and
-    the last two of every plane), which XML, and so SVG, may not hold."""
+    """C0, DEL, C1, the layout controls, the noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF and the last
+    two of every plane) and lone surrogates (no UTF-8 holds them), which XML, and so SVG, may not hold."""
     code = ord(ch)
-    return (unicodedata.category(ch) == "Cc" or code in _LAYOUT_CONTROLS or 0xFDD0 <= code <= 0xFDEF
+    return (unicodedata.category(ch) in ("Cc", "Cs") or code in _LAYOUT_CONTROLS or 0xFDD0 <= code <= 0xFDEF
             or code & 0xFFFE == 0xFFFE)
 
 

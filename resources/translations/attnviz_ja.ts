@@ -4902,8 +4902,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>書き出すファイルのパスを指定してください（{0} は使えません）</translation>
     </message>
     <message>
+        <source>holds a character no file name can hold</source>
+        <translation>には、ファイル名に使えない文字が含まれています</translation>
+    </message>
+    <message>
         <source>is a folder: give a file&apos;s path to write to</source>
         <translation>はフォルダです: 書き出すファイルのパスを指定してください</translation>
+    </message>
+    <message>
+        <source>is not a {0} file&apos;s name: give one ending in {1}</source>
+        <translation>は {0} ファイルの名前ではありません: {1} で終わる名前を指定してください</translation>
     </message>
     <message>
         <source>project_out: the direction is 0: give one with a length</source>

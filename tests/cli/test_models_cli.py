@@ -130,3 +130,14 @@ def test_a_cached_index_whose_weight_map_is_null_is_passed_over_not_a_traceback(
     shutil.copytree(LLAMA, snapshot)
     (snapshot / "model.safetensors.index.json").write_text('{"weight_map": null}')
     assert "nullmap" not in listed(capsys)
+
+
+def test_a_licence_or_folder_name_holding_a_newline_or_a_tab_stays_on_its_models_line(capsys, tmp_path):
+    import gguf_writer
+    folder = tmp_path / "two\nlines"
+    folder.mkdir()
+    gguf_writer.tiny_llama(folder / "odd.gguf", metadata={"general.name": "odd", "general.license": "mit\n\tor not"})
+    lm.load(str(folder / "odd.gguf"))
+    lines = [x for x in listed(capsys).splitlines() if "two" in x or "mit" in x]
+    assert len(lines) == 1 and lines[0].count("\t") == 5, lines
+    assert "mit↵⇥or not" in lines[0] and "two↵lines/odd.gguf" in lines[0]

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from attnviz.cli import main
+from attnviz.core import lm
 
 pytestmark = pytest.mark.real_model("smollm2")
 TEXT = "The cat ate the fish. It was fresh."
@@ -93,3 +94,16 @@ def test_a_file_that_is_not_a_session_is_not_overwritten_by_save_session(capsys,
     assert run(capsys, "model", TEXT, "--save-session", str(kept))[0] == 0
     assert run(capsys, "model", "Hello", "--save-session", str(kept))[0] == 0  # its own session: replaced
     assert json.loads(kept.read_text(encoding="utf-8"))["text"] == "Hello"
+
+
+@pytest.mark.parametrize("option, target, says", [
+    ("-o", "nowhere/x.npz", "the folder nowhere does not exist"),
+    ("--save-session", "nowhere/s.attnviz-model.json", "the folder nowhere does not exist"),
+    ("--save-session", ".", "is a folder; give a file name")])
+def test_an_output_that_cannot_be_written_is_refused_before_the_model_loads(capsys, monkeypatch, tmp_path,
+                                                                           option, target, says):
+    """Attacker round 14: a missing folder was found only after the run, a folder was called "that file"."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(lm, "load", lambda *a, **k: pytest.fail("the model was loaded"))
+    code, _, err = run(capsys, "model", TEXT, option, target)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1

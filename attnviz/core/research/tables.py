@@ -32,12 +32,12 @@ class Tabular:
     def to_csv(self, path) -> None:
         """The table as CSV (UTF-8, a header row, lines ended by CR LF as RFC 4180 has them, so that a text
         holding a line break or a lone CR is quoted), written whole or not at all."""
-        atomic_write(path_to_write(path), csv_text(self.columns(), "\r\n").encode("utf-8"))
+        atomic_write(path_to_write(path, ".csv"), csv_text(self.columns(), "\r\n").encode("utf-8"))
 
     def to_npz(self, path) -> None:
         """The table as an .npz file of one array per column (np.load reads it with allow_pickle=False)."""
         columns: dict[str, Any] = self.columns()  # numpy's stub takes a column named allow_pickle for the flag
-        atomic_write(path_to_write(path), lambda f: np.savez(f, allow_pickle=False, **columns))
+        atomic_write(path_to_write(path, ".npz"), lambda f: np.savez(f, allow_pickle=False, **columns))
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas: pip install "attnviz[tables]")."""
@@ -64,18 +64,33 @@ def _cells(values) -> list:
     return [repr(float(x)) for x in values] if values.dtype.kind == "f" else values.tolist()
 
 
-def path_to_write(path) -> str:
-    """A path a result may be written to: a text or path-like, no NUL, not a folder."""
+KINDS = {".csv": "CSV", ".npz": "NumPy .npz", ".png": "PNG"}
+
+
+def path_to_write(path, suffix: str) -> str:
+    """A path a result may be written to: a text or path-like that the system can name, no NUL, not a folder,
+    ending in `suffix` (so that a slip of the hand cannot replace a model, a session or a scenario)."""
     try:
         named = os.fspath(path)
     except TypeError:
         named = None
     if not isinstance(named, str) or not named or "\0" in named:  # pathlib and open refuse a NUL with ValueError
-        raise ModelError(QT_TR_NOOP("give a file's path to write to, not {0}"),
-                         "a text holding a NUL" if isinstance(named, str) and named else type(path).__name__)
+        raise ModelError(QT_TR_NOOP("give a file's path to write to, not {0}"), _not_a_path(named, path))
+    try:
+        os.fsencode(named)  # a lone surrogate ("\ud800") names no file: the system's calls would raise
+    except UnicodeEncodeError:
+        raise problem(named, QT_TR_NOOP("holds a character no file name can hold")) from None
     if os.path.isdir(named) or named.endswith(("/", os.sep)):  # "out/" names a folder, even one not made yet
         raise problem(named, QT_TR_NOOP("is a folder: give a file's path to write to"))
+    if not named.lower().endswith(suffix):
+        raise problem(named, QT_TR_NOOP("is not a {0} file's name: give one ending in {1}"), KINDS[suffix], suffix)
     return named
+
+
+def _not_a_path(named, path) -> str:
+    if isinstance(named, str):
+        return "a text holding a NUL" if named else "an empty text"
+    return type(path).__name__
 
 
 def grid(axes: tuple[str, ...], **values: np.ndarray) -> dict[str, np.ndarray]:

@@ -295,6 +295,7 @@ class WorkbenchDialog(Retranslated, BackgroundDialog):
             path, _ = QFileDialog.getSaveFileName(self, tr("Save the table"), f"{tab}.csv", tr("CSV files (*.csv)"))
         if not path:
             return
+        path = path if path.lower().endswith(".csv") else path + ".csv"  # the dialog may return a bare name
         try:
             labelled(tab, self.last[tab]).to_csv(path)
         except ScenarioError as e:

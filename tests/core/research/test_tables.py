@@ -136,7 +136,7 @@ def test_a_path_inside_a_file_is_one_line_and_leaves_the_file_whole(results, tmp
 
 
 @pytest.mark.parametrize("path, says", [(None, "give a file's path to write to, not NoneType"),
-                                        ("", "give a file's path to write to, not str"),
+                                        ("", "give a file's path to write to, not an empty text"),
                                         (".", "is a folder: give a file's path to write to")])
 def test_a_path_that_is_no_file_is_refused_saying_so(results, path, says):
     with pytest.raises(ModelError if path != "." else FileProblem, match=says):
@@ -178,3 +178,21 @@ def test_a_path_too_long_or_holding_control_characters_is_named_short_and_visibl
             results["sweep"].to_csv(path)
         message = str(refused.value)
         assert len(message) < 400 and "\n" not in message and "\x1b" not in message
+
+
+def test_a_name_without_the_tables_suffix_is_refused_and_what_is_there_is_kept(results, tmp_path):
+    """Attacker round 14: to_csv("model.gguf") replaced the model, to_npz a session."""
+    for name, write in (("model.gguf", "to_csv"), ("talk.attnviz-model.json", "to_npz"), ("t.npz", "to_csv")):
+        (tmp_path / name).write_bytes(b"kept")
+        with pytest.raises(FileProblem, match=r"is not a .* file's name: give one ending in \.(csv|npz)"):
+            getattr(results["sweep"], write)(tmp_path / name)
+        assert (tmp_path / name).read_bytes() == b"kept"
+    results["sweep"].to_csv(tmp_path / "T.CSV")  # the suffix in any case
+    assert (tmp_path / "T.CSV").read_text(encoding="utf-8").startswith("layer,")
+
+
+def test_a_path_no_file_name_can_hold_is_one_line_not_a_unicode_error(results, tmp_path):
+    with pytest.raises(FileProblem, match="holds a character no file name can hold") as refused:
+        results["sweep"].to_npz(str(tmp_path / "t\ud800.npz"))
+    assert "\ud800" not in str(refused.value)
+    assert not list(tmp_path.iterdir())

@@ -10,6 +10,7 @@ from PySide6.QtGui import QImage
 
 from attnviz import api
 from attnviz.core.lm.shown import ModelError
+from attnviz.core.scenario import ScenarioError
 from attnviz.gui.look import colormaps
 
 LLAMA = str(Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf")
@@ -63,7 +64,7 @@ def test_a_workbench_result_is_its_map_the_strongest_cells_outlined(qapp, m, tmp
 ])
 def test_what_is_no_picture_is_refused_in_one_line(qapp, m, tmp_path, thing, path, says):
     thing = m.run("hi") if thing == "run" else thing
-    with pytest.raises(ModelError, match=says):
+    with pytest.raises(ScenarioError, match=says):
         api.picture(thing, None if path is None else tmp_path / path)
     assert not (tmp_path / "out.svg").exists()
 

@@ -240,7 +240,7 @@ def test_a_table_that_cannot_be_written_is_said_in_the_tab_and_leaves_what_stood
     d.save_table("heads", str(tmp_path / "notes" / "heads.csv"))
     assert "notes" in d.heads_summary.text() and table.rowCount() == 270
     assert (tmp_path / "notes").read_text(encoding="utf-8") == "kept"
-    d.save_table("heads", str(tmp_path / "heads.csv"))
+    d.save_table("heads", str(tmp_path / "heads"))  # a name typed without its suffix gets it, as a save dialog's
     with open(tmp_path / "heads.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     best = max(rows, key=lambda r: float(r["induction"]))
