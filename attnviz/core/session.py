@@ -36,7 +36,7 @@ from typing import TypeGuard
 import numpy as np
 
 from . import lm
-from .files import atomic_write, open_regular, problem, read_limited, stamp
+from .files import atomic_write, open_regular, problem, read_limited, regular_file, stamp
 from .formats.document import scenario_from_dict, scenario_to_dict
 from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, to_json_text
 from .io import reading
@@ -136,6 +136,13 @@ def _stamps(path: str) -> tuple:
     if not os.path.isdir(path):
         return (stamp(path),)
     return tuple((f.name, stamp(f)) for f in read_files(path))
+
+
+def _size(path: str) -> int:
+    """What _file_digest or _folder_digest would count, from the files' sizes alone."""
+    if os.path.isdir(path):
+        return sum(regular_file(f).st_size for f in read_files(path))
+    return regular_file(path).st_size
 
 
 def _file_digest(path: str) -> tuple[str, int]:
@@ -407,6 +414,9 @@ def check_model(session: Session, path) -> ModelFile:
     """The model file at `path`, if it is the session's; ModelMismatch saying why otherwise."""
     if path is None or not os.path.exists(path):
         raise ModelMismatch(QT_TR_NOOP("the model file {0} is not there"), session.model.path)
+    if _size(str(path)) != session.model.bytes:  # told in a moment, where hashing 100 GB would take minutes
+        raise ModelMismatch(QT_TR_NOOP("the model file {0} is not the one this session was made with "
+                                       "(its size differs)"), str(path))
     found = model_file(path, session.model.builtin)
     if found.sha256 != session.model.sha256:
         raise ModelMismatch(QT_TR_NOOP("the model file {0} is not the one this session was made with "

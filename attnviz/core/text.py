@@ -24,10 +24,10 @@ CSV_RISKY_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def is_control(ch: str) -> bool:
-    """C0, DEL, C1, the layout controls, the noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF and the last
-    two of every plane) and lone surrogates (no UTF-8 holds them), which XML, and so SVG, may not hold."""
+    """C0, DEL, C1, the layout controls, and the noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF and
+    the last two of every plane), which XML, and so SVG, may not hold."""
     code = ord(ch)
-    return (unicodedata.category(ch) in ("Cc", "Cs") or code in _LAYOUT_CONTROLS or 0xFDD0 <= code <= 0xFDEF
+    return (unicodedata.category(ch) == "Cc" or code in _LAYOUT_CONTROLS or 0xFDD0 <= code <= 0xFDEF
             or code & 0xFFFE == 0xFFFE)
 
 
@@ -54,7 +54,8 @@ def code_point(ch: str) -> str:
 def visible(text: str) -> str:
     """Control characters as visible stand-ins: a newline as ↵, a tab as ⇥, the other C0 controls
     and DEL in caret notation (^[ for escape, ^@ for NUL: the bundled font draws the Unicode control
-    pictures as boxes), the rest as <U+XXXX>; a name of blanks as ␣ per space (or <U+200B>)."""
+    pictures as boxes), the rest as <U+XXXX>, a file name's byte that is not UTF-8 as <FF>; a name of
+    blanks as ␣ per space (or <U+200B>)."""
     out = []
     for ch in text:
         code = ord(ch)
@@ -64,6 +65,8 @@ def visible(text: str) -> str:
             out.append("^" + chr(code ^ 0x40))
         elif is_control(ch):
             out.append(f"<{code_point(ch)}>")
+        elif 0xD800 <= code <= 0xDFFF:  # no UTF-8 holds a lone surrogate: a file name's byte, or U+D800
+            out.append(_surrogate_shown(ch))
         else:
             out.append(ch)
     shown = "".join(out)
@@ -123,6 +126,6 @@ def terminal_safe(text: str) -> str:
     return _SURROGATE.sub(_surrogate_shown, text)
 
 
-def _surrogate_shown(found: re.Match) -> str:
-    code = ord(found.group())
-    return f"<{code - 0xDC00:02X}>" if 0xDC80 <= code <= 0xDCFF else f"<{code_point(found.group())}>"
+def _surrogate_shown(found: re.Match | str) -> str:
+    ch = found if isinstance(found, str) else found.group()
+    return f"<{ord(ch) - 0xDC00:02X}>" if 0xDC80 <= ord(ch) <= 0xDCFF else f"<{code_point(ch)}>"

@@ -3622,6 +3622,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>モデルファイル {0} が見つかりません</translation>
     </message>
     <message>
+        <source>the model file {0} is not the one this session was made with (its size differs)</source>
+        <translation>モデルファイル {0} は、このセッションを作ったときのものと違います（大きさが一致しません）</translation>
+    </message>
+    <message>
         <source>the model file {0} is not the one this session was made with (its SHA-256 differs)</source>
         <translation>モデルファイル {0} は、このセッションを作ったときのものと違います（SHA-256 が一致しません）</translation>
     </message>

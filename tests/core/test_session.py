@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from attnviz.core import lm
+from attnviz.core import session as session_module
 from attnviz.core.formats.document import scenario_to_dict
 from attnviz.core.scenario import Change, ScenarioError, StreamPatch
 from attnviz.core.session import (
@@ -174,6 +175,18 @@ def test_the_model_file_must_be_the_one_the_session_was_made_with(tmp_path):
         check_model(session, tmp_path / "gone.gguf")
 
 
+def test_a_model_file_of_another_size_is_told_apart_before_it_is_hashed(tmp_path, monkeypatch):
+    """Attacker round 14: a session naming a 100 GB file hashed it all to find it was not the model."""
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF one")
+    session = Session(model_file(model, False), "t", (1,), View(0, 0, 0), (), None)
+    with open(model, "r+b") as f:
+        f.truncate(100 << 30)  # sparse: no disk is used
+    monkeypatch.setattr(session_module, "_file_digest", lambda path: pytest.fail("hashed"))
+    with pytest.raises(ModelMismatch, match="its size differs"):
+        check_model(session, model)
+
+
 def test_a_session_naming_a_pipe_or_a_device_is_refused_before_a_byte_is_read(tmp_path):
     """A FIFO would block the hash for ever and /dev/zero never end: both refused at once (a crash copy
     is a session, and one naming them must not freeze the start-up)."""
@@ -197,11 +210,11 @@ def test_a_session_naming_a_pipe_or_a_device_is_refused_before_a_byte_is_read(tm
 
 def test_a_session_naming_a_proc_file_that_claims_no_size_and_never_ends_is_refused(tmp_path):
     """/proc/self/pagemap is "regular", of size 0, and reads for hundreds of GB: no more than the size a
-    file claims is read."""
+    file claims is read (the session claims 0 bytes too, so that its size alone does not tell it apart)."""
     import os
     if not os.path.exists("/proc/self/pagemap"):
         pytest.skip("no /proc here")
-    session = Session(ModelFile("/proc/self/pagemap", "ab" * 32, 1, False), "t", (1,), View(0, 0, 0), (), None)
+    session = Session(ModelFile("/proc/self/pagemap", "ab" * 32, 0, False), "t", (1,), View(0, 0, 0), (), None)
     assert "is not a regular file" in refusal(lambda: check_model(session, "/proc/self/pagemap"))
 
 
@@ -267,7 +280,7 @@ def test_a_hugging_face_folders_session_names_the_folder_by_its_files_and_runs_a
     np.testing.assert_array_equal(again.probs, result.probs)
     config = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
     (folder / "tokenizer.json").write_text(json.dumps(config, indent=2), encoding="utf-8")  # one of its files
-    with pytest.raises(ModelMismatch, match="SHA-256 differs"):
+    with pytest.raises(ModelMismatch, match="its size differs"):
         restore(session, lambda p: lm.load(p))
 
 
