@@ -226,9 +226,32 @@ def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = 
     return dataclasses.replace(found, tokens=a.tokens)
 
 
+PAIRS_AT_ONCE = 32  # a dataset's pairs patched together: their runs kept at once (≈ 3 MB a pair of 15 tokens)
+
+
 def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _patch.Patched:
-    """Each pair patched in turn, their maps averaged (positions: every pair as long in tokens); every pair's
-    prompts and tokens checked before the first is patched."""
+    """The pairs of one length patched together, PAIRS_AT_ONCE at a time, their maps averaged (positions:
+    every pair as long in tokens); every pair's prompts, tokens and logit difference checked before the first
+    is patched."""
+    lengths = _pair_lengths(m, pairs, by)
+    if metric is None:
+        _check_differences(m, pairs)
+    groups = [chunk for n in dict.fromkeys(lengths) for chunk in _chunks([i for i, k in enumerate(lengths) if k == n])]
+    total, maps, ends, tokens = len(groups) * m.layers, [], [], ()
+    for g, group in enumerate(groups):  # the first group begins with pair 0, whose tokens label the map
+        runs = [_pair_runs(m, pairs[i]) for i in group]
+        step = None if progress is None else (lambda done, _, g=g: progress(g * m.layers + done, total))
+        own = None if metric is None else [lambda z, c, k, pair=pairs[i]: metric(z, c, k, pair) for i in group]
+        maps.append(_patch.patch_many(m.lm, [r[:4] for r in runs], by, step, metrics=own).sum(axis=0))
+        ends += [(_patch.logit_difference(a, x, y), _patch.logit_difference(b, x, y)) for a, b, x, y, _ in runs]
+        tokens = tokens or runs[0][4]
+    clean, corrupted = np.mean(ends, axis=0)
+    return _patch.Patched(by, np.sum(maps, axis=0) / len(pairs), float(clean), float(corrupted), -1, -1, tokens,
+                          "logit-diff-restored" if metric is None else "own", len(pairs))
+
+
+def _pair_lengths(m: Model, pairs: list[tuple], by: str) -> list[int]:
+    """Each pair's length in tokens, its prompts as long as each other (and, but by head, as every pair's)."""
     both = [_checked_item(m, i, "pairs: pair", (clean, corrupted), (answer, against))
             for i, (clean, corrupted, answer, against) in enumerate(pairs)]
     uneven = next((i for i, (a, b) in enumerate(both) if a != b), None)
@@ -240,16 +263,28 @@ def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _pa
         i = next(i for i, n in enumerate(lengths) if n != lengths[0])
         raise lm.ModelError("pairs: pair {0} is {1} tokens and pair 0 {2}: patching by {3} averages pairs as long "
                             "in tokens", i, lengths[i], lengths[0], by)
-    found = []
+    return lengths
+
+
+def _check_differences(m: Model, pairs: list[tuple]) -> None:
+    """A pair whose prompts give the same logit difference has nothing to restore: refused before the first
+    pair is patched (each pair run once more for it: a fiftieth of patching's reruns)."""
     for i, pair in enumerate(pairs):
-        clean, corrupted, answer, against = pair
-        step = None if progress is None else (lambda done, total, i=i: progress(i * total + done, len(pairs) * total))
-        own = None if metric is None else (lambda z, c, k, _, pair=pair: metric(z, c, k, pair))  # this pair's
-        found.append(patch(m, clean, corrupted, answer, against, by, step, own))  # lengths checked above
-    mean = lambda values: float(np.mean(values))  # noqa: E731
-    return dataclasses.replace(found[0], restored=np.mean([f.restored for f in found], axis=0),
-                               clean=mean([f.clean for f in found]), corrupted=mean([f.corrupted for f in found]),
-                               answer=-1, against=-1, pairs=len(pairs))
+        clean, corrupted, answer, against, _ = _pair_runs(m, pair)
+        if abs(_patch.logit_difference(clean, answer, against) -
+               _patch.logit_difference(corrupted, answer, against)) < 1e-6:
+            raise lm.ModelError("pairs: pair {0}: the two prompts give the same logit difference: there is nothing "
+                                "to restore", i)
+
+
+def _pair_runs(m: Model, pair: tuple) -> tuple:
+    """(clean run, corrupted run, answer id, against id, the clean prompt's tokens) of one pair."""
+    clean, corrupted = (_run_of(m, x, name) for x, name in zip(pair[:2], ("clean", "corrupted")))
+    return clean.result, corrupted.result, m.token(pair[2]), m.token(pair[3]), clean.tokens
+
+
+def _chunks(items: list) -> list[list]:
+    return [items[i:i + PAIRS_AT_ONCE] for i in range(0, len(items), PAIRS_AT_ONCE)]
 
 
 @_quiet

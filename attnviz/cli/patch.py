@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .. import api
 from ..core import lm
+from ..core.files import naming
 from ..core.research.pairs import read_pairs
 from .arguments import UsageError
 from .research import add_format, add_model, load, rounded, write_json, write_table
@@ -49,10 +50,21 @@ def _run_pairs(args, out) -> int:
     if any(x is not None for x in (args.clean, args.corrupted, args.answer, args.against)):
         raise UsageError("--pairs FILE gives every pair: leave out CLEAN, CORRUPTED, --answer and --against")
     pairs = read_pairs(args.pairs)
-    for clean, corrupted, _, _ in pairs:
-        lm.check_text(clean)
-        lm.check_text(corrupted)
-    return _write(args, out, api.patch(load(args), pairs, by=args.by))
+    with naming(args.pairs):  # "pairs.jsonl: pairs: pair 3: the text is empty", before the model loads
+        for i, pair in enumerate(pairs):
+            _check_texts(i, pair[:2])
+    m = load(args)
+    with naming(args.pairs):  # what the model says of a pair (a token it lacks, nothing to restore)
+        found = api.patch(m, pairs, by=args.by)
+    return _write(args, out, found)
+
+
+def _check_texts(i: int, texts) -> None:
+    try:
+        for text in texts:
+            lm.check_text(text)
+    except lm.ModelError as e:
+        raise lm.ModelError("pairs: pair {0}: {1}", i, e) from None
 
 
 def _write(args, out, found) -> int:

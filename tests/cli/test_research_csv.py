@@ -102,6 +102,13 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
     (b"\xff\xfe", "p.jsonl", "is not UTF-8 text"),
     ("clean,corrupted,answer,against\n" + "a" * 200_000 + ",b,#3,#5\n", "p.csv",
      "line 1 is not CSV that AttnViz reads"),
+    ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n'
+     '{"clean": "hi \\udcff", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n', "p.jsonl",
+     "pairs: pair 1: "),
+    ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#3"}\n', "p.jsonl",
+     "pairs: pair 0: the two prompts give the same logit difference"),
+    ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#99999999"}\n', "p.jsonl",
+     "pairs: pair 0: "),
 ])
 def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(capsys, tmp_path, content, name, says):
     path = tmp_path / name

@@ -3,7 +3,7 @@ and the patches' hundreds of reruns. A short prompt's rerun is all weight readin
 10 rows are over before W is in the cache, and the unembedding alone is 113 MB in SmolLM2), so
 the variants go through each matrix in one product: [B · n, d] @ W reads W once for all B.
 
-A variant differs from the base run at `layer` only: the heads there given an output or switched
+A variant differs from its base run at `layer` only: the heads there given an output or switched
 off (a Change), or the residual stream entering it. Above it, every variant keeps the base's changes.
 """
 from __future__ import annotations
@@ -20,30 +20,53 @@ from .parts import logits_of
 MAX_ROWS = 4096   # B · n rows at once: [4096, 1536 · 2] float32 activations are 50 MB
 
 
-def rerun_last(model: Model, base: Run, layer: int, variants: list) -> np.ndarray:
+def rerun_last(model: Model, base: Run | list[Run], layer: int, variants: list) -> np.ndarray:
     """[B, vocab] float64: the last position's logits of each variant (changes: {head: Change}
-    at `layer`, stream: [n, d] or None for the base's), rerun from `layer`."""
-    n = len(base.ids)
+    at `layer`, stream: [n, d] or None for the base's), rerun from `layer`. `base` is one run, or one per
+    variant (a dataset's pairs rerun together: prompts as long in tokens)."""
+    bases = base if isinstance(base, list) else [base] * len(variants)
+    n = len(bases[0].ids)
     per = max(1, MAX_ROWS // n)
     with model_threads():  # B · n rows: products large enough for every core
-        return np.concatenate([_rerun(model, base, layer, variants[i:i + per]) for i in range(0, len(variants), per)])
+        return np.concatenate([_rerun(model, bases[i:i + per], layer, variants[i:i + per])
+                               for i in range(0, len(variants), per)])
 
 
-def _rerun(model: Model, base: Run, layer: int, variants: list) -> np.ndarray:
+def _rerun(model: Model, bases: list[Run], layer: int, variants: list) -> np.ndarray:
     c, family = model.config, FAMILIES[model.config.family]
-    above = changes_by_layer(base.changes)
-    x = np.stack([base.streams[layer] if stream is None else stream.astype(np.float32) for _, stream in variants])
+    above = [changes_by_layer(b.changes) for b in _distinct(bases)]
+    kept_of = [above[i] for i in _indices(bases)]
+    x = np.stack([b.streams[layer] if stream is None else stream.astype(np.float32)
+                  for b, (_, stream) in zip(bases, variants)])
     for index in range(layer, c.n_layers):
         b = model.blocks[index]
-        if index == layer and all(stream is None for _, stream in variants):   # q, k, v as the base's
-            q, k, v = (np.broadcast_to(m[index], (len(variants), *m[index].shape)) for m in (base.q, base.k, base.v))
+        if index == layer and all(stream is None for _, stream in variants):   # q, k, v as the bases'
+            q, k, v = _bases_qkv(bases, index)
         else:
             q, k, v = family.qkv(b, c, index, x)                             # [B, H, n, d_head] ...
-        kept = above.get(index, {})
-        own = [{**kept, **changes} if index == layer else kept for changes, _ in variants]
+        own = [{**kept.get(index, {}), **changes} if index == layer else kept.get(index, {})
+               for kept, (changes, _) in zip(kept_of, variants)]
         first = x.shape[1] - 1 if index == c.n_layers - 1 else 0   # the last layer: the last token's row alone
         y = np.stack([joined(attention_of(q[i], k[i], v[i], c, index, own[i], first=first)[:, first:])
                       for i in range(len(variants))])
         mid = x[:, first:] + family.attention_out(b, c, y)                   # [B, n, d]
         x = (mid + family.mlp(b, c, mid)).astype(np.float32, copy=False)
     return logits_of(model, x[:, -1])
+
+
+def _bases_qkv(bases: list[Run], index: int) -> tuple:
+    """q, k, v [B, H, n, d_head] of each variant's base at layer `index`: one base's broadcast, not copied."""
+    if len(_distinct(bases)) == 1:
+        return tuple(np.broadcast_to(m[index], (len(bases), *m[index].shape))
+                     for m in (bases[0].q, bases[0].k, bases[0].v))
+    return tuple(np.stack([getattr(b, m)[index] for b in bases]) for m in ("q", "k", "v"))
+
+
+def _distinct(bases: list[Run]) -> list[Run]:
+    """The runs in `bases`, each once, in order (a pair's variants share its corrupted run)."""
+    return list({id(b): b for b in bases}.values())
+
+
+def _indices(bases: list[Run]) -> list[int]:
+    order = {id(b): i for i, b in enumerate(_distinct(bases))}
+    return [order[id(b)] for b in bases]

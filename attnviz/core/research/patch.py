@@ -14,7 +14,7 @@ TransformerLens's patching):
     attention   a layer's attention output at one position (every head's output there), per layer × position
 
 Each patched run starts at the patched layer (the layers below are the corrupted run's), a layer's
-patches together (batch.py).
+patches together (batch.py), and a dataset's pairs of one length together too (patch_many).
 """
 from __future__ import annotations
 
@@ -80,18 +80,43 @@ def patch(model: Model, clean: Run, corrupted: Run, answer: int, against: int, b
     base, top = logit_difference(corrupted, answer, against), logit_difference(clean, answer, against)
     if metric is None and abs(top - base) < 1e-6:
         raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
-    score = (lambda z: (z[:, answer] - z[:, against] - base) / (top - base)) if metric is None else \
-        _scored(metric, clean.logits, corrupted.logits)
-    c, n = model.config, len(clean.ids)
-    restored = np.empty((c.n_layers, c.n_heads if by == "head" else n))
+    restored = patch_many(model, [(clean, corrupted, answer, against)], by, progress, cancelled, [metric])[0]
+    return Patched(by, restored, top, base, answer, against, metric="logit-diff-restored" if metric is None else "own")
+
+
+def patch_many(model: Model, pairs: list[tuple], by: str = "head", progress=None, cancelled=None,
+               metrics: list | None = None) -> np.ndarray:
+    """[pairs, layers, heads or positions]: each pair's map (pairs of clean and corrupted runs, answer and
+    against, every prompt as long in tokens), the pairs' patches rerun together, a layer at a time: one
+    product per weight for them all, not one per pair. `metrics`: each pair's, or None for the logit
+    difference restored (which must differ between its prompts)."""
+    c, n = model.config, len(pairs[0][0].ids)
+    scores = [_score(pair, metric) for pair, metric in zip(pairs, metrics or [None] * len(pairs))]
+    columns = c.n_heads if by == "head" else n
+    restored = np.empty((len(pairs), c.n_layers, columns))
     for layer in range(c.n_layers):
         if cancelled is not None and cancelled():
             raise Cancelled()
-        logits = rerun_last(model, corrupted, layer, _variants(model, clean, corrupted, layer, by))
-        restored[layer] = score(logits)
+        bases, variants = [], []
+        for clean, corrupted, _, _ in pairs:
+            bases += [corrupted] * columns
+            variants += _variants(model, clean, corrupted, layer, by)
+        logits = rerun_last(model, bases, layer, variants)
+        for i, score in enumerate(scores):
+            restored[i, layer] = score(logits[i * columns:(i + 1) * columns])
         if progress is not None:
             progress(layer + 1, c.n_layers)
-    return Patched(by, restored, top, base, answer, against, metric="logit-diff-restored" if metric is None else "own")
+    return restored
+
+
+def _score(pair: tuple, metric):
+    """A pair's score of its patched runs' logits [B, vocab]: the share of the logit difference restored, or
+    the researcher's metric."""
+    clean, corrupted, answer, against = pair
+    if metric is not None:
+        return _scored(metric, clean.logits, corrupted.logits)
+    base, top = logit_difference(corrupted, answer, against), logit_difference(clean, answer, against)
+    return lambda z: (z[:, answer] - z[:, against] - base) / (top - base)
 
 
 def _scored(metric, clean_logits: np.ndarray, corrupted_logits: np.ndarray):

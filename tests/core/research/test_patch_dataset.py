@@ -29,14 +29,16 @@ def test_a_datasets_map_is_its_pairs_maps_averaged(m, by):
     each = [api.patch(m, *pair, by=by) for pair in pairs]
     found = api.patch(m, pairs, by=by)
     assert found.pairs == 2 and found.answer == found.against == -1 and found.by == by
-    assert np.array_equal(found.restored, np.mean([f.restored for f in each], axis=0))
+    # the pairs rerun together go through one product per weight: float32 sums in another order
+    np.testing.assert_allclose(found.restored, np.mean([f.restored for f in each], axis=0), rtol=1e-5, atol=1e-6)
 
 
 def test_a_pair_may_be_a_dict_and_progress_runs_over_every_pair(m):
     told = []
     found = api.patch(m, PAIRS, progress=lambda done, total: told.append((done, total)))
-    layers = m.layers
-    assert found.pairs == 3 and told[-1] == (3 * layers, 3 * layers) and len(told) == 3 * layers
+    done, total = zip(*told)
+    assert found.pairs == 3 and set(total) == {total[0]} and list(done) == list(range(1, total[0] + 1))
+    assert total[0] % m.layers == 0  # a step a layer, for each group of pairs patched together
 
 
 def test_a_metric_of_ones_own_is_what_it_says_of_each_patched_runs_logits(m):
@@ -94,7 +96,23 @@ def test_pairs_of_other_lengths_are_refused_by_position_and_averaged_by_head(m):
     pairs = [PAIRS[0], ("hi there, you", "hi there, yes", "#3", "#5")]
     with pytest.raises(ModelError, match="pairs: pair 1 is .* tokens and pair 0 .*: patching by position averages"):
         api.patch(m, pairs, by="position")
-    assert api.patch(m, pairs).restored.shape == (m.layers, m.heads)
+    found = api.patch(m, [pairs[1], *pairs, pairs[0]])  # two lengths, interleaved: patched by length
+    each = [api.patch(m, *pair).restored for pair in [pairs[1], *pairs, pairs[0]]]
+    np.testing.assert_allclose(found.restored, np.mean(each, axis=0), rtol=1e-5, atol=1e-6)
+    assert found.tokens == m.run(pairs[1][0]).tokens  # pair 0's, as ever
+
+
+def test_pairs_patched_a_few_at_a_time_give_the_same_map(m, monkeypatch):
+    together = api.patch(m, PAIRS)
+    monkeypatch.setattr(api, "PAIRS_AT_ONCE", 2)
+    np.testing.assert_allclose(api.patch(m, PAIRS).restored, together.restored, rtol=1e-5, atol=1e-6)
+
+
+def test_a_pair_with_nothing_to_restore_is_refused_before_any_pair_is_patched(m, monkeypatch):
+    """Attacker round 14: the 50th pair's equal logit difference ended the run after 49 pairs' patching."""
+    monkeypatch.setattr(api._patch, "patch_many", lambda *a, **k: pytest.fail("patched before the check"))
+    with pytest.raises(ModelError, match="pairs: pair 2: the two prompts give the same logit difference"):
+        api.patch(m, [PAIRS[0], PAIRS[1], ("hi thera", "hi therd", "#3", "#3")])
 
 
 def test_a_batch_is_each_texts_own_run(m):
