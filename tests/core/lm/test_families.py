@@ -5,10 +5,12 @@ weights and the next-token probabilities within 1e-4, in English and Japanese.""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from gguf import GGUFReader
 
 from attnviz.core import lm
 from attnviz.core.compute import compute
@@ -79,3 +81,23 @@ def test_the_files_own_tokenizer_gives_transformers_ids(family, source, name):
     tokenizer = lm.load(str(path)).tokenizer
     assert [t.id for t in tokenizer.encode(text, bos=True)] == expected["with_special"], text
     assert [t.id for t in tokenizer.encode(text, bos=False)] == expected["without_special"], text
+
+
+def test_gemma_3s_gguf_reads_its_sliding_layers_rope_base_as_its_folder_does(tmp_path):
+    """Attacker round 14: gemma3.rope.freq_base_swa was never read, the sliding layers always at 10,000."""
+    if not GOLDEN.is_dir():
+        pytest.skip("tests/golden/families is not there")
+    gguf = tmp_path / "gemma3.gguf"
+    shutil.copy(GOLDEN / "gemma3" / "gemma3-f32.gguf", gguf)
+    field = GGUFReader(gguf, "r+").fields["gemma3.rope.freq_base_swa"]
+    field.parts[field.data[0]][0] = 50_000.0  # written through the reader's memory map
+    folder = tmp_path / "hf"
+    shutil.copytree(GOLDEN / "gemma3" / "hf", folder)
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    config["rope_parameters"]["sliding_attention"]["rope_theta"] = 50_000.0
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    ids = lm.encode(lm.load(str(folder)), "The cat ate the fish. It was fresh.").ids
+    probs = {name: lm.run(lm.load(str(path)), ids).probs
+             for name, path in (("gguf", gguf), ("folder", folder), ("10,000", GOLDEN / "gemma3" / "hf"))}
+    np.testing.assert_allclose(probs["gguf"], probs["folder"], rtol=0, atol=TOLERANCE)
+    assert np.abs(probs["gguf"] - probs["10,000"]).max() > 100 * TOLERANCE  # the base tells them apart

@@ -33,7 +33,7 @@ HF_ASSUMES = {"hidden_activation": ("gelu_pytorch_tanh",), "attention_bias": (Fa
               "use_bidirectional_attention": (False,)}
 LAYER_TYPES = ("sliding_attention", "full_attention")
 GLOBAL_EVERY = 6         # llama.cpp's Gemma 3: every sixth layer global, the rest sliding
-LOCAL_BASE = 10000.0     # llama.cpp's Gemma 3: the sliding layers' RoPE base (the file has none)
+LOCAL_BASE = 10000.0     # llama.cpp's Gemma 3: the sliding layers' RoPE base where the file names none
 
 
 def attention_out(b: Block, c: Config, y: np.ndarray) -> np.ndarray:
@@ -72,8 +72,10 @@ def hf_block(g, norm, c: Config) -> Block:
 
 
 def gguf_settings(size, n_layers: int, d: int) -> dict:
-    """The sliding windows (every sixth layer global), their RoPE base, the embedding's scale √d."""
-    return {"window": size("attention.sliding_window", 512), "rope_base_local": LOCAL_BASE,
+    """The sliding windows (every sixth layer global), their RoPE base (rope.freq_base_swa where a newer
+    converter writes it, as llama.cpp reads it), the embedding's scale √d."""
+    return {"window": size("attention.sliding_window", 512),
+            "rope_base_local": float(size("rope.freq_base_swa", LOCAL_BASE)),
             "sliding": tuple((i + 1) % GLOBAL_EVERY != 0 for i in range(n_layers)), "embed_scale": math.sqrt(d)}
 
 
