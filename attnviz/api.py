@@ -270,11 +270,10 @@ def _check_differences(m: Model, pairs: list[tuple]) -> None:
     """A pair whose prompts give the same logit difference has nothing to restore: refused before the first
     pair is patched (each pair run once more for it: a fiftieth of patching's reruns)."""
     for i, pair in enumerate(pairs):
-        clean, corrupted, answer, against, _ = _pair_runs(m, pair)
-        if abs(_patch.logit_difference(clean, answer, against) -
-               _patch.logit_difference(corrupted, answer, against)) < 1e-6:
-            raise lm.ModelError("pairs: pair {0}: the two prompts give the same logit difference: there is nothing "
-                                "to restore", i)
+        try:
+            _patch.check_difference(*_pair_runs(m, pair)[:4])
+        except lm.ModelError as e:
+            raise lm.ModelError("pairs: pair {0}: {1}", i, e) from None
 
 
 def _pair_runs(m: Model, pair: tuple) -> tuple:

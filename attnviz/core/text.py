@@ -123,9 +123,8 @@ def terminal_safe(text: str) -> str:
         return text
     if any(is_control(ch) for ch in set(text) - {"\n"}):
         text = "\n".join(visible(line) if first_control(line) else line for line in text.split("\n"))
-    return _SURROGATE.sub(_surrogate_shown, text)
+    return _SURROGATE.sub(lambda found: _surrogate_shown(found.group()), text)
 
 
-def _surrogate_shown(found: re.Match | str) -> str:
-    ch = found if isinstance(found, str) else found.group()
+def _surrogate_shown(ch: str) -> str:
     return f"<{ord(ch) - 0xDC00:02X}>" if 0xDC80 <= ord(ch) <= 0xDCFF else f"<{code_point(ch)}>"

@@ -34,8 +34,8 @@ def rerun_last(model: Model, base: Run | list[Run], layer: int, variants: list) 
 
 def _rerun(model: Model, bases: list[Run], layer: int, variants: list) -> np.ndarray:
     c, family = model.config, FAMILIES[model.config.family]
-    above = [changes_by_layer(b.changes) for b in _distinct(bases)]
-    kept_of = [above[i] for i in _indices(bases)]
+    above = {id(b): changes_by_layer(b.changes) for b in bases}  # a pair's variants share its run
+    kept_of = [above[id(b)] for b in bases]
     x = np.stack([b.streams[layer] if stream is None else stream.astype(np.float32)
                   for b, (_, stream) in zip(bases, variants)])
     for index in range(layer, c.n_layers):
@@ -56,17 +56,7 @@ def _rerun(model: Model, bases: list[Run], layer: int, variants: list) -> np.nda
 
 def _bases_qkv(bases: list[Run], index: int) -> tuple:
     """q, k, v [B, H, n, d_head] of each variant's base at layer `index`: one base's broadcast, not copied."""
-    if len(_distinct(bases)) == 1:
+    if all(b is bases[0] for b in bases):
         return tuple(np.broadcast_to(m[index], (len(bases), *m[index].shape))
                      for m in (bases[0].q, bases[0].k, bases[0].v))
     return tuple(np.stack([getattr(b, m)[index] for b in bases]) for m in ("q", "k", "v"))
-
-
-def _distinct(bases: list[Run]) -> list[Run]:
-    """The runs in `bases`, each once, in order (a pair's variants share its corrupted run)."""
-    return list({id(b): b for b in bases}.values())
-
-
-def _indices(bases: list[Run]) -> list[int]:
-    order = {id(b): i for i, b in enumerate(_distinct(bases))}
-    return [order[id(b)] for b in bases]

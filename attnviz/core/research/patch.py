@@ -77,11 +77,17 @@ def patch(model: Model, clean: Run, corrupted: Run, answer: int, against: int, b
     if len(clean.ids) != len(corrupted.ids):
         raise ModelError(QT_TR_NOOP("the clean prompt is {0} tokens and the corrupted one {1}: patching needs "
                                     "prompts as long in tokens"), len(clean.ids), len(corrupted.ids))
+    if metric is None:
+        check_difference(clean, corrupted, answer, against)
     base, top = logit_difference(corrupted, answer, against), logit_difference(clean, answer, against)
-    if metric is None and abs(top - base) < 1e-6:
-        raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
     restored = patch_many(model, [(clean, corrupted, answer, against)], by, progress, cancelled, [metric])[0]
     return Patched(by, restored, top, base, answer, against, metric="logit-diff-restored" if metric is None else "own")
+
+
+def check_difference(clean: Run, corrupted: Run, answer: int, against: int) -> None:
+    """The logit difference restored needs prompts whose logit differences differ."""
+    if abs(logit_difference(clean, answer, against) - logit_difference(corrupted, answer, against)) < 1e-6:
+        raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
 
 
 def patch_many(model: Model, pairs: list[tuple], by: str = "head", progress=None, cancelled=None,
