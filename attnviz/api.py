@@ -85,16 +85,19 @@ class Model:
         if (text is None) == (ids is None):
             raise lm.ModelError("give a text or token ids (one of them)")
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
+        if ids is not None and chat:
+            raise lm.ModelError("chat: the chat template wraps a text; token ids are run as they are given")
         return lm.encode(self.lm, text, chat=chat, bos=bos) if text is not None else lm.encode_ids(self.lm, ids)
 
     def run_batch(self, texts, *, bos: bool = True, chat: bool = False, off=(), edits=None, keep=(),
                   hooks=None) -> list[Run]:
         """Each text run as m.run(text, ...) runs it, one after the other (no padding: every number is
         one run's own, whatever the lengths). Every text is read and its memory reckoned before the first
-        run: a batch whose runs would keep more than given.MOST_KEPT bytes is refused up front."""
+        run: a batch whose runs would keep more than given.MOST_KEPT bytes is refused up front, at the first
+        text that goes over."""
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
-        encoded = [self.encode(text, None, bos, chat) for text in given.texts(texts)]
-        given.batch_fits(self.lm, [len(e.ids) for e in encoded], keep)
+        encoded = given.fitting_batch(self.lm, (self.encode(text, None, bos, chat) for text in given.texts(texts)),
+                                      keep)
         return [self._run(e, off=off, edits=edits, keep=keep, hooks=hooks) for e in encoded]
 
     def hook_names(self) -> list[str]:

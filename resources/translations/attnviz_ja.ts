@@ -2258,6 +2258,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;weights&apos; は {0} × {1} の行列です。アテンションの重みはトークン数 × トークン数です</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; has shape {1}: a side of 0 holds no heads, layers or dimensions</source>
+        <translation>&apos;{0}&apos; の形が {1} です。長さ 0 の辺にはヘッドも層も次元もありません</translation>
+    </message>
+    <message>
         <source>&apos;{0}&apos; has shape {1}: more heads, layers or dimensions than AttnViz shows (at most {2} heads, {3} layers, {4} dimensions)</source>
         <translation>&apos;{0}&apos; の形が {1} で、AttnViz が表示できるヘッド・層・次元の数を超えています（最大 {2} ヘッド、{3} 層、{4} 次元）</translation>
     </message>
@@ -3248,6 +3252,18 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the text is not valid UTF-8: it holds {0} at character {1:,}</source>
         <translation>テキストが正しい UTF-8 ではありません（{1:,} 文字目に {0} があります）</translation>
+    </message>
+    <message>
+        <source>the text in the model&apos;s chat template is {0:,} characters long; the model reads at most {1:,} tokens here, of at most {2} characters each</source>
+        <translation>モデルのチャットテンプレートに入れるとテキストは {0:,} 文字になります。ここでモデルが読むのは {1:,} トークンまでで、1 トークンは長くても {2} 文字です</translation>
+    </message>
+    <message>
+        <source>the text in the model&apos;s chat template is {0:,} characters long once the tokenizer has normalised it; the model reads at most {1:,} tokens here, of at most {2} characters each</source>
+        <translation>モデルのチャットテンプレートに入れてトークナイザーが正規化すると、テキストは {0:,} 文字になります。ここでモデルが読むのは {1:,} トークンまでで、1 トークンは長くても {2} 文字です</translation>
+    </message>
+    <message>
+        <source>the text in the model&apos;s chat template is {0:,} tokens long; the model reads at most {1:,} here</source>
+        <translation>モデルのチャットテンプレートに入れるとテキストは {0:,} トークンになります。ここでモデルが読めるのは {1:,} トークンまでです</translation>
     </message>
     <message>
         <source>its chat template makes a text of {0:,} characters; the model reads at most {1:,} tokens here</source>
@@ -4442,8 +4458,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>リストを渡してください（{0} ではなく）</translation>
     </message>
     <message>
-        <source>texts: {0:,} runs over {1:,} tokens in all would keep {2:,.1f} MB; at most {3:,.1f} MB are kept: run them in smaller batches</source>
-        <translation>texts: {0:,} 回の実行（合計 {1:,} トークン）は {2:,.1f} MB を保持します。保持できるのは {3:,.1f} MB までです。もっと小さなバッチに分けてください</translation>
+        <source>texts: the first {0:,} runs, over {1:,} tokens, would already keep {2:,.1f} MB; at most {3:,.1f} MB are kept: run them in smaller batches</source>
+        <translation>texts: 最初の {0:,} 回の実行（計 {1:,} トークン）だけで {2:,.1f} MB を保持することになります。保持できるのは {3:,.1f} MB までです。もっと小さなバッチに分けて実行してください</translation>
     </message>
     <message>
         <source>keep: these hook points over {0:,} tokens take {1:,.1f} MB; at most {2:,.1f} MB are kept: keep fewer, or a shorter text</source>
@@ -5000,6 +5016,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>not a .npy file of numbers ({0})</source>
         <translation>数値の .npy ファイルではありません（{0}）</translation>
+    </message>
+    <message>
+        <source>the file ends after {0} of the direction&apos;s {1} numbers</source>
+        <translation>方向の {1} 個の数のうち {0} 個でファイルが終わっています</translation>
     </message>
     <message>
         <source>a direction must be a .npy file of {0} numbers (the model&apos;s width), not {1} of {2}</source>

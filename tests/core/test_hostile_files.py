@@ -101,6 +101,14 @@ def test_exported_data_of_a_weights_only_model_reopens(tmp_path):
     assert back.weights_only and same_scenario(back, s)
 
 
+@pytest.mark.parametrize("shape", [(0, 4, 4), (0, 3, 4, 4)])
+def test_weights_with_no_heads_or_layers_are_said_to_have_none(tmp_path, shape):
+    """Attacker round 14: an .npz of 0 heads was refused as holding 'more heads' than AttnViz shows."""
+    np.savez(tmp_path / "none.npz", tokens=TOKENS, weights=np.zeros(shape, np.float32))
+    with pytest.raises(ScenarioError, match=r"has shape \(0, .*a side of 0 holds no heads, layers or dimensions"):
+        load_scenario(tmp_path / "none.npz")
+
+
 # ---------------------------------------------------------------- limits before work
 
 def test_a_float32_bomb_is_read_one_layer_at_a_time(tmp_path):

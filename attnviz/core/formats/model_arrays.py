@@ -154,7 +154,10 @@ def _checked(arrays: Arrays, name: str, n: int, last: int | None) -> int:
     if name == "weights" and width != n:
         raise ScenarioError(QT_TR_NOOP("'weights' holds {0} × {1} matrices; attention weights are tokens × tokens"),
                             rows, width)
-    if not 1 <= heads <= MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM):
+    if 0 in info.shape:
+        raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: a side of 0 holds no heads, layers or dimensions"),
+                            name, info.shape)
+    if heads > MAX_HEADS or layers > MAX_LAYERS or (name != "weights" and width > MAX_DIM):
         raise ScenarioError(QT_TR_NOOP("'{0}' has shape {1}: more heads, layers or dimensions than AttnViz shows "
                                        "(at most {2} heads, {3} layers, {4} dimensions)"),
                             name, info.shape, MAX_HEADS, MAX_LAYERS, MAX_DIM)

@@ -68,32 +68,23 @@ def check_unicode(text: str) -> None:
 def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: bool = True) -> Encoded:
     """The model's tokens for `text` (in its chat template, with `chat`; without the BOS token
     the model expects, with `bos` False), with readable labels; more tokens than the limit are
-    refused. `cancelled()` is asked before tokenising."""
+    refused, saying when the chat template made the text that long. `cancelled()` is asked before
+    tokenising."""
     check_text(text)
     tokenizer = model.tokenizer
-    with naming(model.path):  # the template and the tokenizer are the file's: what they refuse names it
-        shown = tokenizer.chat(text, cancelled) if chat else text
-        if len(shown) > MAX_MODEL_TEXT:  # as long a text as no one may type: not handed to the tokenizer
-            raise ModelError(QT_TR_NOOP("its chat template makes a text of {0:,} characters; the model reads at most "
-                                        "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
-        if chat and not_unicode(shown) is not None:  # a lone surrogate written by the template
-            raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
-    limit = token_limit(model)
+    shown = _in_template(model, text, cancelled) if chat else text
+    limit, too_long = token_limit(model), _TOO_LONG[chat]
     if len(shown) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
-        raise ModelError(QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens "
-                                    "here, of at most {2} characters each"), len(shown), limit, tokenizer.longest)
+        raise ModelError(too_long[0], len(shown), limit, tokenizer.longest)
     with naming(model.path):
         normalized = tokenizer.normalized_length(shown)  # at most 18 times the text (fields.Rewrite's bound)
     if normalized > limit * tokenizer.longest:  # its normaliser lengthens it past that: not tokenised either
-        raise ModelError(QT_TR_NOOP("the text is {0:,} characters long once the tokenizer has normalised it; the "
-                                    "model reads at most {1:,} tokens here, of at most {2} characters each"),
-                         normalized, limit, tokenizer.longest)
+        raise ModelError(too_long[1], normalized, limit, tokenizer.longest)
     try:
         with naming(model.path):
             tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS
     except TooManyTokens as e:
-        raise ModelError(QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here"),
-                         e.count, limit) from None
+        raise ModelError(too_long[2], e.count, limit) from None
     if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
         raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
     beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)
@@ -102,6 +93,36 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
                                              "embeddings"), beyond, len(model.embedding))
     names = labels(shown, tokens, tokenizer.pieces, tokenizer.bos)
     return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
+
+
+# A text too long to read, said three ways (its characters, once normalised, its tokens): with chat, the text
+# the template made of the user's, which may be short.
+_TOO_LONG = {
+    False: (QT_TR_NOOP("the text is {0:,} characters long; the model reads at most {1:,} tokens here, of at most "
+                       "{2} characters each"),
+            QT_TR_NOOP("the text is {0:,} characters long once the tokenizer has normalised it; the model reads at "
+                       "most {1:,} tokens here, of at most {2} characters each"),
+            QT_TR_NOOP("the text is {0:,} tokens long; the model reads at most {1:,} here")),
+    True: (QT_TR_NOOP("the text in the model's chat template is {0:,} characters long; the model reads at most "
+                      "{1:,} tokens here, of at most {2} characters each"),
+           QT_TR_NOOP("the text in the model's chat template is {0:,} characters long once the tokenizer has "
+                      "normalised it; the model reads at most {1:,} tokens here, of at most {2} characters each"),
+           QT_TR_NOOP("the text in the model's chat template is {0:,} tokens long; the model reads at most {1:,} "
+                      "here")),
+}
+
+
+def _in_template(model: Model, text: str, cancelled) -> str:
+    """`text` as the user's message in the model's chat template, refused naming the model when the template
+    makes more than anyone may type or what is not Unicode."""
+    with naming(model.path):  # the template is the file's: what it refuses names it
+        shown = model.tokenizer.chat(text, cancelled)
+        if len(shown) > MAX_MODEL_TEXT:  # as long a text as no one may type: not handed to the tokenizer
+            raise ModelError(QT_TR_NOOP("its chat template makes a text of {0:,} characters; the model reads at most "
+                                        "{1:,} tokens here"), len(shown), MAX_MODEL_TOKENS)
+        if not_unicode(shown) is not None:  # a lone surrogate written by the template
+            raise ModelError(QT_TR_NOOP("its chat template makes a text that is not valid Unicode"))
+    return shown
 
 
 def encode_ids(model: Model, ids) -> Encoded:

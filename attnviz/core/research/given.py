@@ -248,15 +248,21 @@ def _at_most(values, most: int, outside: str, least: int = 0) -> list:
     return chosen
 
 
-def batch_fits(model: Model, lengths: list[int], keep) -> None:
-    """Refused before any run when the batch's runs together would keep more than MOST_KEPT bytes: each
-    keeps its streams, q, k, v, its next-token numbers and the hook points `keep` names."""
+def fitting_batch(model: Model, encoded, keep) -> list:
+    """The batch's encoded texts, read one by one and refused as soon as their runs together would keep more
+    than MOST_KEPT bytes (each keeps its streams, q, k, v, its next-token numbers and the hook points `keep`
+    names): no text past the one that goes over is tokenised, and none is run."""
     c, chosen = model.config, _chosen(model, keep)
-    size = sum(kept_bytes(c, n, len(model.output)) + _points_bytes(model, chosen, n) for n in lengths)
-    if size > MOST_KEPT:
-        raise ModelError(QT_TR_NOOP("texts: {0:,} runs over {1:,} tokens in all would keep {2:,.1f} MB; at most "
-                                    "{3:,.1f} MB are kept: run them in smaller batches"),
-                         len(lengths), sum(lengths), size / 2**20, MOST_KEPT / 2**20)
+    fitting, size, tokens = [], 0, 0
+    for e in encoded:
+        n = len(e.ids)
+        fitting.append(e)
+        size, tokens = size + kept_bytes(c, n, len(model.output)) + _points_bytes(model, chosen, n), tokens + n
+        if size > MOST_KEPT:
+            raise ModelError(QT_TR_NOOP("texts: the first {0:,} runs, over {1:,} tokens, would already keep {2:,.1f} "
+                                        "MB; at most {3:,.1f} MB are kept: run them in smaller batches"),
+                             len(fitting), tokens, size / 2**20, MOST_KEPT / 2**20)
+    return fitting
 
 
 def kept_bytes(c, n: int, vocab: int) -> int:

@@ -56,7 +56,9 @@ def load_direction(path, d: int) -> np.ndarray:
             values = np.fromfile(f, dtype=dtype, count=d) if ok else np.empty(0)
         except Exception as e:  # noqa: BLE001 (numpy parses the header as Python: SyntaxError, TokenError, …)
             raise problem(path, QT_TR_NOOP("not a .npy file of numbers ({0})"), str(e)[:80]) from None
-    if not ok or len(values) != d:
+    if ok and len(values) != d:
+        raise problem(path, QT_TR_NOOP("the file ends after {0} of the direction's {1} numbers"), len(values), d)
+    if not ok:
         raise problem(path, QT_TR_NOOP("a direction must be a .npy file of {0} numbers (the model's width), not "
                                        "{1} of {2}"), d, shape, dtype.name)
     with np.errstate(over="ignore", invalid="ignore"):  # past float32's range: inf, refused below

@@ -249,6 +249,17 @@ def test_a_chat_template_writing_more_than_anyone_may_type_is_refused_before_the
     assert str(folder) in str(e.value)
 
 
+@pytest.mark.parametrize("times, says", [(40, "tokens long"), (4000, "characters long")])
+def test_a_chat_template_that_makes_a_short_text_too_long_says_the_template_did(folder, times, says):
+    """Attacker round 14: a template repeating the message made 'the text' too long, which the user's was not."""
+    (folder / "chat_template.jinja").write_text(
+        f"{{% for i in range({times}) %}}{{{{ messages[0]['content'] }}}} {{% endfor %}}", encoding="utf-8")
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match=f"the text in the model's chat template is [\\d,]+ {says}"):
+        lm.encode(model, "hi there you", chat=True)
+    assert lm.encode(model, "hi there you").ids  # the text alone is read
+
+
 def test_a_chat_template_writing_a_lone_surrogate_is_refused_naming_the_model(folder):
     (folder / "chat_template.jinja").write_text("{{ '\\udcff' }}{{ messages[0]['content'] }}", encoding="utf-8")
     model = lm.load(str(folder))

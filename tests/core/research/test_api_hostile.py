@@ -77,6 +77,7 @@ CASES = {
     "run(ids=generator)": (lambda m, r: m.run(ids=(1 for _ in iter(int, 1))), "token ids: the model reads at most"),
     "run(bos='no')": (lambda m, r: m.run("hi", bos="no"), "bos: 'no' is not True or False"),
     "run(chat=1)": (lambda m, r: m.run("hi", chat=1), "chat: '1' is not True or False"),
+    "run(ids, chat=True)": (lambda m, r: m.run(ids=[1, 2], chat=True), "chat: the chat template wraps a text"),
     "off=5": (lambda m, r: m.run("hi", off=5), "off: give a list of (layer, head) pairs"),
     "off=[(0,)]": (lambda m, r: m.run("hi", off=[(0,)]), "head (0,): give (layer, head), layers 0 to 1 and heads 0"),
     "off=['ab']": (lambda m, r: m.run("hi", off=["ab"]), "head ab: give (layer, head)"),

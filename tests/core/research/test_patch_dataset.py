@@ -128,7 +128,8 @@ def test_a_batch_is_each_texts_own_run(m):
 
 @pytest.mark.parametrize("texts, says", [
     (itertools.repeat("hi"), "texts: give at most 10,000 texts"),  # endless: read no further
-    (["hi there"] * 400, r"texts: 400 runs over [\d,]+ tokens in all would keep [\d,.]+ MB; at most 1.0 MB"),
+    (["hi there"] * 4000, r"texts: the first [\d,]+ runs, over [\d,]+ tokens, would already keep [\d,.]+ MB; "
+                          r"at most 1.0 MB"),
     (["hi", 5], "the text must be one string, not int"),
 ])
 def test_a_batch_too_big_to_keep_is_refused_before_its_first_run(m, monkeypatch, texts, says):
@@ -138,6 +139,17 @@ def test_a_batch_too_big_to_keep_is_refused_before_its_first_run(m, monkeypatch,
     with pytest.raises(ModelError, match=says):
         m.run_batch(texts)
     assert ran == []
+
+
+def test_a_batch_too_big_is_refused_at_the_first_text_that_goes_over(m, monkeypatch):
+    """Attacker round 14: 10,000 long texts were all tokenised (11.6 s) before the memory refusal."""
+    monkeypatch.setattr(given, "MOST_KEPT", 2**20)
+    encode, read = api.lm.encode, []
+    monkeypatch.setattr(api.lm, "encode", lambda *a, **k: read.append(a) or encode(*a, **k))
+    with pytest.raises(ModelError, match="texts: the first ") as refused:
+        m.run_batch(["hi there"] * 4000)
+    first = int(str(refused.value).split("the first ")[1].split(" runs")[0].replace(",", ""))
+    assert 1 < first < 4000 and len(read) == first
 
 
 def test_a_sweep_over_a_dataset_is_its_texts_sweeps_averaged(m):

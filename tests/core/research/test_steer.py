@@ -1,6 +1,7 @@
 """Steering (activation addition) as the window runs it: a Steer in the pass is add() at blocks.L.resid_pre,
 reruns start where it writes, a direction from two prompts or a .npy file (refused in one line when it is
 not d finite numbers, a pickle never read), and a session keeps it exactly."""
+import io
 import json
 import os
 import warnings
@@ -98,6 +99,8 @@ def test_a_direction_file_is_d_finite_numbers_and_nothing_else(tmp_path):
         "v2_header.npy": (lambda p: p.write_bytes(b"\x93NUMPY\x02\x00\xff\xff\xff\xff" + b" " * 64),
                           "its header claims 4,294,967,295 bytes, more than the file's 76"),
         "past_float32.npy": (lambda p: np.save(p, np.full(8, 1e39)), "must be finite"),
+        # attacker round 14: a cut file used to be said to be of the wrong shape, (8,) the right one
+        "cut.npy": (lambda p: p.write_bytes(_saved(np.ones(8))[:-20]), "the file ends after 5 of the direction's 8"),
     }
     for name, (make, says) in cases.items():
         path = tmp_path / name
@@ -109,6 +112,12 @@ def test_a_direction_file_is_d_finite_numbers_and_nothing_else(tmp_path):
     os.mkfifo(tmp_path / "fifo.npy")
     with pytest.raises(FileProblem, match="fifo.npy"):  # refused before it is opened: nothing waits on it
         steer.load_direction(tmp_path / "fifo.npy", 8)
+
+
+def _saved(values: np.ndarray) -> bytes:
+    out = io.BytesIO()
+    np.save(out, values)
+    return out.getvalue()
 
 
 MODEL = ModelFile("/models/m.gguf", "ab" * 32, 123, False)
