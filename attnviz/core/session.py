@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import hashlib
 import math
 import os
@@ -257,7 +258,18 @@ def read_session(path) -> tuple[Session, dict]:
     """(session, the document's "autosave" entry or {}); every failure is a FileProblem."""
     with reading(path):
         document = parse_json(read_limited(path, MAX_FILE_BYTES), path)
-        return from_document(document), _meta(document)
+        session = from_document(document)
+    return _model_beside(session, path), _meta(document)
+
+
+def _model_beside(session: Session, path) -> Session:
+    """A relative model path (written by hand, or the session and its model moved together) read from the
+    session file's folder, not from wherever AttnViz was started."""
+    model = session.model
+    if os.path.isabs(model.path):
+        return session
+    found = os.path.join(os.path.dirname(os.path.abspath(str(path))), model.path)
+    return dataclasses.replace(session, model=dataclasses.replace(model, path=found))
 
 
 def from_document(document) -> Session:

@@ -1,6 +1,8 @@
 """A real model's session file: written and read back exactly; every hostile entry refused by name."""
 import base64
+import dataclasses
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -48,6 +50,15 @@ def test_a_session_round_trips_exactly_through_its_file(tmp_path):
     assert back.changes[0][2].q.tobytes() == session.changes[0][2].q.tobytes()  # bit for bit
     assert back.changes[0][2].k is None and meta == {"source": None, "time": 1.0}
     assert looks_like_session(path) and looks_like_session(tmp_path / "y.attnviz-model.json")
+
+
+def test_a_relative_model_path_is_read_from_the_sessions_folder_not_the_working_one(tmp_path, monkeypatch):
+    (tmp_path / "class").mkdir()
+    path = tmp_path / "class" / "x.attnviz-model.json"
+    save_session(dataclasses.replace(a_session(), model=dataclasses.replace(MODEL, path="models/m.gguf")), path)
+    monkeypatch.chdir(tmp_path)
+    back, _ = read_session(Path("class") / "x.attnviz-model.json")
+    assert back.model.path == str(tmp_path / "class" / "models" / "m.gguf")
 
 
 def test_a_patched_heads_output_is_kept_in_the_session_and_checked_against_the_models_sizes(tmp_path):
