@@ -5121,5 +5121,9 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <source>α from −20 to 20; type any α in the box</source>
         <translation>α は −20 から 20。箱にはどんな α でも入力できます</translation>
     </message>
+    <message>
+        <source>has sliding-window layers (OLMo 3), which AttnViz&apos;s olmo2 does not run</source>
+        <translation>スライディングウィンドウの層があります (OLMo 3)。AttnViz の olmo2 はこれを実行しません</translation>
+    </message>
 </context>
 </TS>

@@ -16,7 +16,7 @@ from attnviz.core import lm
 from attnviz.core.compute import compute
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "families"
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
 TOLERANCE = 1e-4
 
 

@@ -12,7 +12,7 @@ from typing import Protocol
 import numpy as np
 
 from ..weights import Block, Config
-from . import gemma3, gpt2, llama, qwen2, qwen3
+from . import gemma3, gpt2, llama, olmo2, qwen2, qwen3
 
 Shapes = dict[str, tuple[int, ...]]
 
@@ -69,7 +69,7 @@ class Family(Protocol):
     def hf_settings(self, number, cfg: dict, n_layers: int, d: int, d_head: int, rope_base) -> dict: ...
 
 
-ALL: tuple[Family, ...] = (llama, qwen2, qwen3, gemma3, gpt2)
+ALL: tuple[Family, ...] = (llama, qwen2, qwen3, gemma3, gpt2, olmo2)
 FAMILIES: dict[str, Family] = {f.NAME: f for f in ALL}
 MODEL_TYPES: dict[str, str] = {kind: f.NAME for f in ALL for kind in f.MODEL_TYPES}
 NAMES = ", ".join(FAMILIES)  # as messages list them
