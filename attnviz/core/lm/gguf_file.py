@@ -133,6 +133,10 @@ def _config(g: GGUF) -> Config:
         raise problem(g.path, QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
     n_layers = size("block_count")
     layer_norm = family.LAYER_NORM
+    try:  # a family's own refusal (OLMo 3's windows in an olmo2 file) names the file, as a folder's does
+        settings = family.gguf_settings(size, n_layers, d)
+    except ScenarioError as e:
+        raise problem(g.path, e) from None
     config = Config(
         family=arch, n_layers=n_layers, d=d, d_ff=size("feed_forward_length"), n_heads=heads,
         n_kv_heads=size("attention.head_count_kv", heads), d_head=d_head,
@@ -140,7 +144,7 @@ def _config(g: GGUF) -> Config:
                        1e-5 if layer_norm else 1e-6)),
         context=size("context_length", 2048), name=model_name(g.path),
         rope_base=float(size("rope.freq_base", 10000.0)) if family.ROPE else 0.0,
-        rope_halves=family.GGUF_ROPE_HALVES, quant=_quantisation(g), **family.gguf_settings(size, n_layers, d))
+        rope_halves=family.GGUF_ROPE_HALVES, quant=_quantisation(g), **settings)
     return checked(g.path, config)
 
 
