@@ -20,7 +20,7 @@ from attnviz.core.lm.families import gemma3, gpt2, llama
 from attnviz.core.lm.run import pass_bytes
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
 needs_smollm2 = pytest.mark.real_model("smollm2")
 
 

@@ -15,7 +15,7 @@ from attnviz.core.research.answer import one_token
 from attnviz.core.scenario import Change, StreamPatch
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
 needs_smollm2 = pytest.mark.real_model("smollm2")
 TOLERANCE = 1e-4
 
