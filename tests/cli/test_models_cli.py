@@ -9,6 +9,7 @@ import pytest
 
 from attnviz.cli import main
 from attnviz.core import lm
+from attnviz.core.lm.families import NAMES
 
 LLAMA = Path(__file__).resolve().parents[1] / "golden" / "families" / "llama" / "hf"
 
@@ -97,8 +98,8 @@ def test_a_folder_of_a_family_attnviz_does_not_know_exits_2_with_one_line(capsys
     (folder / "config.json").write_text('{"model_type": "mamba", "hidden_size": 8}')
     assert main(["model", "hi", "--model", str(folder)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"attnviz: error: {folder}: is a 'mamba' model; AttnViz runs models of the families llama, "
-                   "qwen2, qwen3, gemma3, gpt2"]
+    assert err == [f"attnviz: error: {folder}: is a 'mamba' model; AttnViz runs models of the families {NAMES}"]
+    assert NAMES.startswith("llama, qwen2, qwen3, gemma3, gpt2")  # every family, as families.ALL lists them
 
 
 @pytest.mark.real_model("gemma3")

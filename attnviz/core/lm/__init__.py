@@ -1,4 +1,4 @@
-"""Real language models in numpy: five families (llama, qwen2, qwen3, gemma3, gpt2) from GGUF
+"""Real language models in numpy: six families (llama, qwen2, qwen3, gemma3, gpt2, olmo2) from GGUF
 files or Hugging Face folders, run forward with every layer's q, k, v kept, one layer at a time
 shown as a Scenario whose edits rerun the model.
 
