@@ -15,12 +15,12 @@ import pytest
 from attnviz.core import lm
 from attnviz.core.attention import attention
 from attnviz.core.compute import compute
-from attnviz.core.lm import allocator, blocks, weights
+from attnviz.core.lm import allocator, blocks, families, weights
 from attnviz.core.lm.families import gemma3, gpt2, llama
 from attnviz.core.lm.run import pass_bytes
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
+FAMILIES = tuple(families.FAMILIES)  # every family registered: a new one is tested without a list here
 needs_smollm2 = pytest.mark.real_model("smollm2")
 
 

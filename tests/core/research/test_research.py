@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from attnviz.core import lm
+from attnviz.core.lm import families
 from attnviz.core.research import attribution, batch, continuation, head_types, lens, parts, patch, sweep
 from attnviz.core.research.answer import one_token
 from attnviz.core.scenario import Change, StreamPatch
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "gpt2", "olmo2")
+FAMILIES = tuple(families.FAMILIES)  # every family registered: a new one is tested without a list here
 needs_smollm2 = pytest.mark.real_model("smollm2")
 TOLERANCE = 1e-4
 
