@@ -238,7 +238,7 @@ def _replace_growth(pattern, content) -> float:
 
 @dataclass(frozen=True)
 class OneOf:
-    """One of a few texts (the tokenizer model of the five families AttnViz runs: BPE)."""
+    """One of a few texts (the tokenizer model of every family AttnViz runs: BPE)."""
     choices: tuple
     why: str = ""
 
@@ -303,8 +303,8 @@ ENTRIES = 1 << 20  # tokens or merges of a vocabulary, in a tokenizer.json or im
 TOKENIZER = {
     "model": Object({"type": OneOf(("BPE",)), "vocab": Many(ENTRIES, objects=True), "merges": Many(ENTRIES),
                      "dropout": OneOf((0,), " (a text is read the same way every time)"),
-                     "continuing_subword_prefix": OneOf(("",), " (as in the five families)"),
-                     "end_of_word_suffix": OneOf(("",), " (as in the five families)"),
+                     "continuing_subword_prefix": OneOf(("",), " (as in every family AttnViz runs)"),
+                     "end_of_word_suffix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "unk_token": Text(1024)}),
     "added_tokens": AddedTokens(), "normalizer": Rewrite(growth=18), "pre_tokenizer": Rewrite(),
     "post_processor": Small(), "decoder": Rewrite(),
