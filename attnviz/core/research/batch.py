@@ -20,10 +20,11 @@ from .parts import logits_of
 MAX_ROWS = 4096   # B · n rows at once: [4096, 1536 · 2] float32 activations are 50 MB
 
 
-def rerun_last(model: Model, base: Run | list[Run], layer: int, variants: list) -> np.ndarray:
+def rerun_last(model: Model, base: Run | list[Run], layer: int, variants) -> np.ndarray:
     """[B, vocab] float64: the last position's logits of each variant (changes: {head: Change}
     at `layer`, stream: [n, d] or None for the base's), rerun from `layer`. `base` is one run, or one per
-    variant (a dataset's pairs rerun together: prompts as long in tokens)."""
+    variant (a dataset's pairs rerun together: prompts as long in tokens). `variants`: a list, or anything
+    whose slices are lists (patch.Variants, which makes each when its slice is asked for)."""
     bases = base if isinstance(base, list) else [base] * len(variants)
     n = len(bases[0].ids)
     per = max(1, MAX_ROWS // n)

@@ -103,10 +103,10 @@ def patch_many(model: Model, pairs: list[tuple], by: str = "head", progress=None
     for layer in range(c.n_layers):
         if cancelled is not None and cancelled():
             raise Cancelled()
-        bases, variants = [], []
+        bases, variants = [], Variants()
         for clean, corrupted, _, _ in pairs:
             bases += [corrupted] * columns
-            variants += _variants(model, clean, corrupted, layer, by)
+            variants.add(columns, _variant(model, clean, corrupted, layer, by))
         logits = rerun_last(model, bases, layer, variants)
         for i, score in enumerate(scores):
             restored[i, layer] = score(logits[i * columns:(i + 1) * columns])
@@ -148,14 +148,32 @@ def _a_number(value) -> bool:
         return False
 
 
-def _variants(model: Model, clean: Run, corrupted: Run, layer: int, by: str) -> list:
-    """(the heads given an output, the stream given or None) of each patch in `layer`, in order."""
-    c, n = model.config, len(clean.ids)
+class Variants:
+    """A layer's patches, each made only when its share of the rerun comes (batch.rerun_last takes them a few
+    rows at a time): made all at once, patching by position made n copies of an [n, d] stream per pair, 2 GB
+    for one pair of 1,000 tokens."""
+
+    def __init__(self) -> None:
+        self.makers: list[tuple] = []
+
+    def add(self, count: int, make) -> None:
+        self.makers += [(make, column) for column in range(count)]
+
+    def __len__(self) -> int:
+        return len(self.makers)
+
+    def __getitem__(self, chosen: slice) -> list:
+        return [make(column) for make, column in self.makers[chosen]]
+
+
+def _variant(model: Model, clean: Run, corrupted: Run, layer: int, by: str):
+    """A function making the patch of one column in `layer`: (the heads given an output, the stream given or
+    None)."""
     if by == "position":
-        return [({}, _row_from(corrupted.streams[layer], clean.streams[layer], p)) for p in range(n)]
+        return lambda p: ({}, _row_from(corrupted.streams[layer], clean.streams[layer], p))
     given = head_outputs(model, clean, layer)
     own = None if by == "head" else head_outputs(model, corrupted, layer)
-    return [(_outputs(given, own, by, column), None) for column in range(c.n_heads if by == "head" else n)]
+    return lambda column: (_outputs(given, own, by, column), None)
 
 
 def changes_of(model: Model, clean: Run, corrupted: Run, by: str, layer: int, column: int) -> tuple:

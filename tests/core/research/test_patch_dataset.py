@@ -202,3 +202,19 @@ def test_every_item_of_a_dataset_is_checked_before_the_first_is_run(m, monkeypat
     with pytest.raises(ModelError, match=says):
         call(m)
     assert ran == []
+
+
+@pytest.mark.parametrize("by", ["position", "attention"])
+def test_a_layers_patches_are_made_a_share_at_a_time_not_all_before_the_rerun(m, by, monkeypatch):
+    """Attacker round 15: patching 1,000 tokens by position made 1,000 copies of the stream first (3.4 GB)."""
+    from attnviz.core.research import batch, patch
+    text = "hi there you"
+    n = len(m.run(text).ids)
+    monkeypatch.setattr(batch, "MAX_ROWS", 2 * n)  # 2 variants a share
+    made, most = [], []
+    row_from, rerun = patch._row_from, batch._rerun
+    monkeypatch.setattr(patch, "_row_from", lambda *a: made.append(1) or row_from(*a))
+    monkeypatch.setattr(batch, "_rerun", lambda *a: most.append(len(made)) or made.clear() or rerun(*a))
+    found = api.patch(m, text, "hi thede you", "#3", "#5", by=by)
+    share = 1 if by == "position" else m.heads  # attention: every head's output at the position
+    assert n > 2 and max(most) == 2 * share and np.isfinite(found.restored).all()
