@@ -189,10 +189,16 @@ def _check_program(program: str) -> None:
         raise DesktopError(f"{program} is not an executable program: run 'make run' once, or give another")
 
 
+REFRESH_SECONDS = 10  # each desktop tool's time: one that waits (a pipe among its files) is left, not waited for
+
+
 def _refresh(home: Path) -> None:
     """Tell the desktop, when its tools are installed; the files work without them at next login."""
     for tool, folder in (("update-mime-database", home / "mime"), ("update-desktop-database", home / "applications"),
                          ("gtk-update-icon-cache", home / "icons" / "hicolor")):
         if shutil.which(tool) and folder.is_dir():
-            subprocess.run([tool, *(["-f", "-t"] if tool.startswith("gtk") else []), str(folder)],
-                           capture_output=True, check=False)
+            try:
+                subprocess.run([tool, *(["-f", "-t"] if tool.startswith("gtk") else []), str(folder)],
+                               capture_output=True, check=False, timeout=REFRESH_SECONDS, stdin=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:  # the entry is written: the desktop reads it at next login
+                pass

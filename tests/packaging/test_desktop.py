@@ -246,3 +246,18 @@ def test_a_pipe_where_a_file_goes_is_refused_in_one_line_not_opened(tmp_path):
     result = attnviz("--install-desktop", env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(home)})
     assert result.returncode == 2 and "not a regular file" in result.stderr, result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_desktop_tool_that_never_returns_is_left_and_the_entry_stays_written(tmp_path, monkeypatch):
+    """Attacker round 15: update-mime-database opens a pipe left among its files and waited for ever."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("update-mime-database", "update-desktop-database"):
+        (tools / tool).write_text("#!/bin/sh\nexec sleep 600\n")
+        (tools / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(desktop, "REFRESH_SECONDS", 0.2)
+    home = tmp_path / "share"
+    written = desktop.install([str(program_in(tmp_path / "AttnViz"))], home)
+    assert home / "applications" / "attnviz.desktop" in written and entry_keys(written[0])["Name"] == "AttnViz"
+    assert desktop.uninstall(home) and not (home / "applications" / "attnviz.desktop").exists()
