@@ -249,7 +249,12 @@ def _patch_pairs(m: Model, pairs: list[tuple], by: str, progress, metric) -> _pa
         ends += [(_patch.logit_difference(a, x, y), _patch.logit_difference(b, x, y)) for a, b, x, y, _ in runs]
         tokens = tokens or runs[0][4]
     clean, corrupted = np.mean(ends, axis=0)
-    return _patch.Patched(by, np.sum(maps, axis=0) / len(pairs), float(clean), float(corrupted), -1, -1, tokens,
+    with np.errstate(over="ignore", invalid="ignore"):  # finite values whose sum passes the float's largest
+        restored = np.sum(maps, axis=0) / len(pairs)
+    if not np.isfinite(restored).all():
+        raise lm.ModelError("metric: its values over the {0} pairs add up past the largest number a float holds, so "
+                            "their mean is not a number; give a metric of smaller values", len(pairs))
+    return _patch.Patched(by, restored, float(clean), float(corrupted), -1, -1, tokens,
                           "logit-diff-restored" if metric is None else "own", len(pairs))
 
 

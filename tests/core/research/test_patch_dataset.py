@@ -75,6 +75,14 @@ def test_a_metric_that_gives_no_number_is_refused_naming_it(m, metric, says):
     assert says in str(refused.value) and "\n" not in str(refused.value)
 
 
+
+def test_a_metric_whose_values_add_up_past_the_floats_largest_is_refused_not_averaged_to_infinity(m):
+    """Attacker round 15: two pairs' 1e308 each made a map of inf, written to CSV and drawn."""
+    with pytest.raises(ModelError, match="metric: its values over the 2 pairs add up past the largest number"):
+        api.patch(m, PAIRS[:2], metric=lambda z, c, k, p: 1e308)
+    assert np.all(api.patch(m, PAIRS[:2], metric=lambda z, c, k, p: 1e307).restored == 1e307)
+
+
 SELF: list = []
 SELF.append((SELF, None, None, None))  # a dataset holding itself: refused, not recursed into
 
