@@ -136,6 +136,7 @@ def _finite(what: str, value) -> float:
 
 
 def _heads(heads):
+    heads = _unwrapped(heads)
     if heads is None:
         return None
     if isinstance(heads, (str, bytes)) or not (isinstance(heads, (int, np.integer)) or hasattr(heads, "__iter__")):
@@ -150,6 +151,7 @@ def _heads(heads):
 
 def _positions(positions):
     """None (every position), an int, a slice of ints, or a list of ints: checked against the text in _within."""
+    positions = _unwrapped(positions)
     if positions is None or isinstance(positions, slice) and all(
             x is None or isinstance(x, (int, np.integer)) and not isinstance(x, bool)
             for x in (positions.start, positions.stop, positions.step)) and positions.step != 0:
@@ -160,6 +162,11 @@ def _positions(positions):
                                  for p in chosen):
         raise ModelError(QT_TR_NOOP("positions: give a position, a slice or a list of positions (0, 1, …)"))
     return [int(p) for p in chosen]
+
+
+def _unwrapped(value):
+    """A 0-d numpy array (np.array(3), what indexing an array by an array of no axes gives) as its one value."""
+    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 def _within(where, n: int):

@@ -139,6 +139,13 @@ def test_zeroing_a_heads_z_is_switching_it_off_and_composes_with_the_runs_own_ch
     both = m.run(ids=ids, off=[(1, 2)], hooks={"blocks.1.resid_pre": api.add(np.ones(m.lm.config.d), 2.0)},
                  keep=["blocks.1.attn.z"])
     assert not both.cache["blocks.1.attn.z"][2].any() and both.cache["blocks.1.attn.z"][1].any()
+    # attacker round 15: numpy's 0-d arrays (what indexing gives) are integers too, not a TypeError
+    as_array = m.run(ids=ids, hooks={"blocks.1.attn.z": api.zero(heads=np.array(2))}, keep=["logits"])
+    assert np.array_equal(as_array.cache["logits"], off.cache["logits"])
+    d = m.lm.config.d
+    at = m.run(ids=ids, hooks={"embed": api.add(np.ones(d), positions=np.array(1))}, keep=["embed"])
+    plain = m.run(ids=ids, hooks={"embed": api.add(np.ones(d), positions=1)}, keep=["embed"])
+    assert np.array_equal(at.cache["embed"], plain.cache["embed"])
 
 
 def test_a_written_pattern_weighs_the_values_as_written(family):
