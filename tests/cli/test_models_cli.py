@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -131,6 +132,19 @@ def test_a_cached_index_whose_weight_map_is_null_is_passed_over_not_a_traceback(
     shutil.copytree(LLAMA, snapshot)
     (snapshot / "model.safetensors.index.json").write_text('{"weight_map": null}')
     assert "nullmap" not in listed(capsys)
+
+
+def test_a_damaged_cached_model_left_out_of_the_list_is_still_named_by_its_id_and_said_what_is_wrong(capsys, tmp_path):
+    """Attacker round 15: its id was then taken for a path: 'no such file'."""
+    snapshot = tmp_path / "hub" / "models--org--piped" / "snapshots" / "abc"
+    shutil.copytree(LLAMA, snapshot)
+    (snapshot / "model.safetensors").unlink()
+    os.mkfifo(snapshot / "model.safetensors")
+    assert "org/piped" not in listed(capsys)
+    assert main(["model", "hi", "--model", "org/piped"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"attnviz: error: {snapshot / 'model.safetensors'}: is not a regular file (a pipe, a device or a socket): "
+        "AttnViz opens files only"]
 
 
 def test_a_licence_or_folder_name_holding_a_newline_or_a_tab_stays_on_its_models_line(capsys, tmp_path):

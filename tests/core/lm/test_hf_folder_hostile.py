@@ -232,6 +232,18 @@ def test_a_file_the_folder_may_hold_that_is_a_pipe_a_device_or_a_folder_is_refus
     assert says in str(e.value)
 
 
+@pytest.mark.parametrize("name", ["config.json", "tokenizer.json"])
+@pytest.mark.parametrize("make", ["pipe", "device", "folder"])
+def test_a_file_the_folder_must_hold_that_is_a_pipe_a_device_or_a_folder_is_said_to_be_so_not_missing(folder, name,
+                                                                                                    make):
+    """Attacker round 15: a tokenizer.json that was a pipe was said to be missing."""
+    path = folder / name
+    path.unlink()
+    {"pipe": os.mkfifo, "device": lambda p: os.symlink("/dev/zero", p), "folder": os.mkdir}[make](path)
+    says = "is a folder, not a file" if make == "folder" else "is not a regular file (a pipe, a device or a socket)"
+    assert refused(folder, says).startswith(str(path))
+
+
 def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
     (folder / "tokenizer.json").write_text("[1, 2]", encoding="utf-8")
     refused(folder, "tokenizer.json: is not a JSON object")
