@@ -31,10 +31,19 @@ def is_control(ch: str) -> bool:
             or code & 0xFFFE == 0xFFFE)
 
 
+# Unicode's Default_Ignorable_Code_Point beyond the format characters (Cf) and the above: what a font
+# draws nothing for, assigned (Khmer's inherent vowels, Mongolian's selectors, variation selectors) or
+# kept for it (U+2065, U+FFF0–U+FFF8, the rest of plane 14).
+_IGNORABLE = ((0x17B4, 0x17B5), (0x180B, 0x180F), (0x2060, 0x206F), (0xFE00, 0xFE0F), (0xFFF0, 0xFFF8),
+              (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
 def _is_blank(ch: str) -> bool:
-    code = ord(ch)
-    return (unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp") or code in _BLANK_LOOKING
-            or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)  # variation selectors
+    """Draws nothing: a space, a control or format character, a filler, a default-ignorable code point, or one
+    Unicode has not assigned (no font draws it as anything but a box)."""
+    code, category = ord(ch), unicodedata.category(ch)
+    return (category in ("Cc", "Cf", "Zs", "Zl", "Zp") or category == "Cn" and not is_control(ch)  # noncharacters:
+            or code in _BLANK_LOOKING or any(low <= code <= high for low, high in _IGNORABLE))     # refused as such
 
 
 def looks_empty(text: str) -> bool:

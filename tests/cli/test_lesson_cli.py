@@ -193,15 +193,16 @@ def test_check_runs_the_real_models_scenes_and_names_a_layer_the_model_lacks(cap
     assert code == 0 and out == f"{len(builtin_lesson('real-model').scenes)} scenes\n"
 
 
-def test_check_refuses_a_note_written_empty_in_both_languages_that_opening_accepts(capsys, tmp_path):
+@pytest.mark.parametrize("notes", [{"ja": " ", "en": ""}, {"ja": "\u17b4", "en": "\u2065"}])  # round 15: ignorables
+def test_check_refuses_a_note_written_empty_in_both_languages_that_opening_accepts(capsys, tmp_path, notes):
     document = json.loads(dumps(builtin_lesson("attention")))
-    document["scenes"][2]["notes"] = {"ja": " ", "en": ""}
+    document["scenes"][2]["notes"] = notes
     path = tmp_path / "mine.attnviz-lesson.json"
     path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
     code, out, err = run(capsys, "lesson", path, "--check")
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and "scene 3: \"notes\" is empty in both languages" in err, err
-    assert load(path).scenes[2].notes.en == ""  # a file saved before this rule still opens
+    assert load(path).scenes[2].notes.en == notes["en"]  # a file saved before this rule still opens
 
 
 def test_a_scene_without_notes_is_saved_without_them_and_checks(capsys, tmp_path):

@@ -72,6 +72,10 @@ def scene_scenario(preset_document) -> dict:
     ({"question": {"hide": "row", "text": {"ja": " ", "en": ""}}}, "scene 1: \"question\" is empty in both"),
     ({"caption": {"ja": "\u3000", "en": "\u200b"}}, "scene 1: \"caption\" is empty in both languages"),  # draw nothing
     ({"question": {"hide": "row", "text": {"ja": "\u200b", "en": "\ufeff "}}}, "scene 1: \"question\" is empty in"),
+    # attacker round 15: default-ignorable and unassigned code points draw nothing either
+    ({"caption": {"ja": "\u17b4", "en": "\u17b5"}}, "scene 1: \"caption\" is empty in both languages"),
+    ({"caption": {"ja": "\u2065\ufff0", "en": "\U000e0080"}}, "scene 1: \"caption\" is empty in both languages"),
+    ({"question": {"hide": "row", "text": {"ja": "\u180b", "en": "\U000e0fff"}}}, "scene 1: \"question\" is empty"),
     ({"question": {"hide": "everything", "text": {"ja": "?", "en": "?"}}}, "scene 1: question: \"hide\" must be"),
     ({"question": {"hide": "row"}}, "scene 1: \"question\" must be an object with a text"),
     ({"question": {"hide": "next-token", "text": {"ja": "?", "en": "?"}}}, "scene 1: the question hides the next"),
