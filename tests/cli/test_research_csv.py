@@ -101,7 +101,9 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
     ("\n\n", "p.jsonl", "holds 0 pairs; give from 1 to 10,000"),
     (b"\xff\xfe", "p.jsonl", "is not UTF-8 text"),
     ("clean,corrupted,answer,against\n" + "a" * 200_000 + ",b,#3,#5\n", "p.csv",
-     "line 1 is not CSV that AttnViz reads"),
+     "line 2 is not CSV that AttnViz reads"),  # attacker round 15: the line before the one at fault was named
+    ("clean,corrupted,answer,against\nx,y,#5,#6\n\"" + "a" * 200_000 + "\",b,#3,#5\n", "p.csv",
+     "line 3 is not CSV that AttnViz reads"),
     ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n'
      '{"clean": "hi \\udcff", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n', "p.jsonl",
      "pairs: pair 1: "),

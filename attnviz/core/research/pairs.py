@@ -45,7 +45,13 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
 
 
 def _csv_rows(path, text: str) -> list[tuple[int, object]]:
-    reader = csv.DictReader(io.StringIO(text))
+    fetched = [0]  # lines handed to csv: its own line_num leaves out the line whose field is past its limit
+
+    def lines():
+        for line in io.StringIO(text):
+            fetched[0] += 1
+            yield line
+    reader = csv.DictReader(lines())
     rows: list[tuple[int, object]] = []
     try:
         if reader.fieldnames is None or not set(KEYS) <= set(reader.fieldnames):
@@ -56,7 +62,7 @@ def _csv_rows(path, text: str) -> list[tuple[int, object]]:
             if len(rows) > MOST_PAIRS:
                 break
     except csv.Error as e:  # a field past csv's limit of 131,072 characters: a text no model here reads
-        raise problem(path, QT_TR_NOOP("line {0} is not CSV that AttnViz reads: {1}"), reader.line_num,
+        raise problem(path, QT_TR_NOOP("line {0} is not CSV that AttnViz reads: {1}"), fetched[0],
                       cut(str(e), 80)) from None
     return rows
 
