@@ -4418,6 +4418,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>hooks：{{フックポイント: 関数}} を指定してください（{0} は使えません）</translation>
     </message>
     <message>
+        <source>hooks: give at most {0:,} names or globs</source>
+        <translation>hooks：名前かグロブは {0:,} 個までにしてください</translation>
+    </message>
+    <message>
         <source>hooks: {0}: give a function of (array, cache), not {1}</source>
         <translation>hooks：{0}：(array, cache) を受け取る関数を指定してください（{1} は使えません）</translation>
     </message>
@@ -4428,6 +4432,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>hooks: {0}&apos;s function gave {1}; give None or finite numbers of shape {2}</source>
         <translation>hooks：{0} の関数が {1} を返しました。None か、形が {2} の有限の数を返してください</translation>
+    </message>
+    <message>
+        <source>hooks: {0}&apos;s function gave {1:.3g}; the numbers written must be {2}</source>
+        <translation>hooks：{0} の関数が {1:.3g} を返しました。書き込む数は{2}でなければなりません</translation>
     </message>
     <message>
         <source>pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs</source>

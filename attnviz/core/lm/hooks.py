@@ -33,7 +33,12 @@ LAYER_POINTS = ("resid_pre", "ln1", "attn.q", "attn.k", "attn.v", "attn.scores",
 
 def hook_names(c: Config) -> list[str]:
     """Every hook point of a model of config `c`, in the order the pass reaches them."""
-    return ["embed", *(f"blocks.{layer}.{point}" for layer in range(c.n_layers) for point in LAYER_POINTS),
+    return hook_names_of(c.n_layers)
+
+
+def hook_names_of(n_layers: int) -> list[str]:
+    """Every hook point of a model of n_layers (its layers' are the same in every family)."""
+    return ["embed", *(f"blocks.{layer}.{point}" for layer in range(n_layers) for point in LAYER_POINTS),
             "ln_final", "logits"]
 
 

@@ -5,8 +5,9 @@ work, never an exception from deep inside numpy."""
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
-import types
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -14,6 +15,7 @@ from ..lm import hooks
 from ..lm.shown import ModelError, whole_number
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP, cut
+from ..numbers import MAX_ABS, RANGE_TEXT
 from ..text import terminal_safe
 from .answer import one_token
 
@@ -132,7 +134,9 @@ def _named(what: str, model: Model, pattern) -> list[str]:
     if len(pattern) > LONGEST_PATTERN:
         raise ModelError(QT_TR_NOOP("{0}: a name or glob of {1:,} characters; hook point names are at most {2} "
                                     "(m.hook_names())"), what, len(pattern), LONGEST_PATTERN)
-    found = fnmatch.filter(hooks.hook_names(model.config), pattern)
+    names, known = _hook_names(model.config.n_layers)
+    glob = any(c in pattern for c in "*?[")
+    found = fnmatch.filter(names, pattern) if glob else [pattern] if pattern in known else []
     if not found:
         raise ModelError(QT_TR_NOOP("{0}: '{1}' names no hook point; they are embed, blocks.L.resid_pre, "
                                     "blocks.L.attn.pattern, …, ln_final and logits (m.hook_names())"),
@@ -140,11 +144,21 @@ def _named(what: str, model: Model, pattern) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=8)
+def _hook_names(n_layers: int) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The hook points of a model of n_layers, in order and as a set: the same for every pattern asked of them
+    (thousands of names or globs in a keep= or a hooks=)."""
+    names = tuple(hooks.hook_names_of(n_layers))
+    return names, frozenset(names)
+
+
 def hook_writes(model: Model, given_hooks, n: int) -> dict:
     """{hook point: fn(array, cache) -> array or None} from {name or glob: fn}, each fn's answer checked
     when the pass calls it: None leaves the array as it was; else numbers of the array's shape, finite."""
     if not isinstance(given_hooks, dict):
         raise ModelError(QT_TR_NOOP("hooks: give {{hook point: function}}, not {0}"), type(given_hooks).__name__)
+    if len(given_hooks) > MOST_PATTERNS:
+        raise ModelError(QT_TR_NOOP("hooks: give at most {0:,} names or globs"), MOST_PATTERNS)
     writes = {}
     for pattern, fn in dict.items(given_hooks):
         if not callable(fn):
@@ -163,10 +177,29 @@ def hook_writes(model: Model, given_hooks, n: int) -> dict:
 WRITE_BYTES_PER_VALUE = 24
 
 
+class ReadOnly(Mapping):
+    """The points a run has kept so far, as a hook's function is given them: neither the mapping nor an array
+    in it can be written (a function scribbling into one would change what the run keeps and reports)."""
+
+    def __init__(self, cache: dict) -> None:
+        self._cache = cache
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        view = self._cache[name].view()
+        view.flags.writeable = False
+        return view
+
+    def __iter__(self):
+        return iter(self._cache)
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
 def _checked(name: str, fn):
     def write(value: np.ndarray, cache: dict) -> np.ndarray:
         # a copy, and the cache read-only: a function writing into what it is given changes nothing else
-        written = fn(value.copy(), types.MappingProxyType(cache))
+        written = fn(value.copy(), ReadOnly(cache))
         if written is None:
             return value
         try:
@@ -179,6 +212,9 @@ def _checked(name: str, fn):
         if array is None or array.dtype != np.float32 or array.shape != value.shape or not np.isfinite(array).all():
             raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1}; give None or finite numbers of shape {2}"),
                              name, _what(written), value.shape)
+        if array.size and np.abs(array).max() > MAX_ABS:  # near float32's largest, the norms overflow: no run
+            raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1:.3g}; the numbers written must be {2}"),
+                             name, float(np.abs(array).max()), RANGE_TEXT)
         return array
     return write
 

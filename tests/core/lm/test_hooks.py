@@ -7,6 +7,7 @@ nothing, bit for bit; zeroing a head's z is switching it off; what a hook gives 
 from __future__ import annotations
 
 import itertools
+import re
 import warnings
 from pathlib import Path
 
@@ -248,6 +249,43 @@ def test_a_hook_reads_the_cache_but_cannot_write_into_it():
         cache["blocks.0.resid_pre"] = "junk"
     with pytest.raises(TypeError, match="does not support item assignment"):
         m.run("hi", keep=["embed"], hooks={"blocks.1.resid_pre": scribble})
+
+
+def test_a_hook_cannot_write_into_an_array_the_run_has_kept():
+    """Attacker round 15: the mapping was read-only but its arrays were not: NaN written into the kept stream."""
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    tried = []
+
+    def scribble(array, cache):
+        try:
+            cache["blocks.0.resid_pre"][...] = np.nan
+        except ValueError as e:
+            tried.append(str(e))
+    run = m.run("hi", keep=["blocks.0.resid_pre"], hooks={"blocks.1.resid_pre": scribble})
+    assert tried and "read-only" in tried[0] and np.isfinite(run.cache["blocks.0.resid_pre"]).all()
+    assert run.cache["blocks.0.resid_pre"].flags.writeable  # the researcher's own copy stays theirs
+
+
+@pytest.mark.parametrize("hook, says", [
+    (lambda a, c: np.full_like(a, 3e38), "hooks: blocks.0.resid_pre's function gave 3e+38; the numbers written must be "
+                                         "between -1,000,000 and 1,000,000"),
+    (api.add(np.ones(64), 1e37), "gave 1e+37; the numbers written must be between"),
+    (api.mean(np.full((2, 64), 3e38, np.float32)), "gave 3e+38; the numbers written must be between"),
+])
+def test_numbers_written_past_what_an_edit_may_hold_are_refused_not_run_into_a_flat_prediction(hook, says):
+    """Attacker round 15: near float32's largest, the norms overflowed and every token came out 1/512."""
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    with pytest.raises(ModelError, match=re.escape(says)):
+        m.run("abcd", hooks={"blocks.0.resid_pre": hook})
+
+
+def test_more_hooks_than_keep_takes_are_refused_before_any_is_matched(monkeypatch):
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    matched = []
+    monkeypatch.setattr(given.fnmatch, "filter", lambda *a: matched.append(a) or [])
+    with pytest.raises(ModelError, match="hooks: give at most 10,000 names or globs"):
+        m.run("hi", hooks={f"blocks.{i}.*": api.zero() for i in range(10_001)})
+    assert matched == []
 
 
 def test_project_out_of_a_direction_near_float32s_largest_still_takes_it_out():
