@@ -96,9 +96,18 @@ class Model:
         run: a batch whose runs would keep more than given.MOST_KEPT bytes is refused up front, at the first
         text that goes over."""
         bos, chat = given.flag("bos", bos), given.flag("chat", chat)
-        encoded = given.fitting_batch(self.lm, (self.encode(text, None, bos, chat) for text in given.texts(texts)),
-                                      keep)
+        encoded = given.fitting_batch(self.lm, (self._encoded_item(i, text, bos, chat)
+                                                for i, text in enumerate(given.texts(texts))), keep)
         return [self._run(e, off=off, edits=edits, keep=keep, hooks=hooks) for e in encoded]
+
+    def _encoded_item(self, i: int, text, bos: bool, chat: bool) -> Encoded:
+        """A batch's text i encoded, what is wrong with it said naming it (one of thousands)."""
+        if text is None:
+            raise lm.ModelError("texts: text {0}: give a text, not None", i)
+        try:
+            return self.encode(text, None, bos, chat)
+        except lm.ModelError as e:
+            raise lm.ModelError("texts: text {0}: {1}", i, e) from None
 
     def hook_names(self) -> list[str]:
         """Every hook point a run can keep (`run(..., keep=[...])`), in the order the pass reaches them:

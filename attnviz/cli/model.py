@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import lm
 from ..core.files import check_writable, naming
+from ..core.lm.families import NAMES
 from ..core.research.tables import csv_text, next_tokens
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
@@ -21,8 +22,8 @@ def add(sub) -> None:
     parser.add_argument("text", metavar="TEXT", nargs="?", help="what the model reads")
     parser.add_argument("-o", "--output", metavar="FILE.npz", help="write every layer's q, k, v (and the "
                                                                     "prediction) for 'attnviz FILE.npz'")
-    parser.add_argument("--model", metavar="PATH.gguf", help="another model: a GGUF file or a Hugging "
-                        "Face folder of the llama, qwen2, qwen3, gemma3 or gpt2 family, or an id from `attnviz models` "
+    parser.add_argument("--model", metavar="PATH.gguf", help=f"another model: a GGUF file or a Hugging "
+                        f"Face folder of a family AttnViz runs ({NAMES}), or an id from `attnviz models` "
                         "(default: the built-in SmolLM2-135M)")
     parser.add_argument("--chat", action="store_true", help="read TEXT as a user's message in the model's chat "
                                                             "template (an instruct model's way to read)")

@@ -14,8 +14,9 @@ import unicodedata
 # Bidirectional overrides and isolates reorder what is shown around them ("Trojan source");
 # line and paragraph separators break a line wherever they are drawn.
 _LAYOUT_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x2028, 0x2029}
-# Letters and symbols that draw nothing (fillers, the blank braille cell).
-_BLANK_LOOKING = {0x115F, 0x1160, 0x180E, 0x2800, 0x3164, 0xFFA0, 0x034F}
+# Letters and symbols that draw nothing (fillers, the blank braille cell, the object replacement character
+# with no object to stand for).
+_BLANK_LOOKING = {0x115F, 0x1160, 0x180E, 0x2800, 0x3164, 0xFFA0, 0x034F, 0xFFFC}
 # What builds an emoji out of several characters: the joiner, the variation selectors, the tags of
 # a subdivision's flag. Inside a text they draw nothing on their own but are not hidden content.
 _EMOJI_PARTS = {0x200D, 0xFE0E, 0xFE0F} | set(range(0xE0020, 0xE0080))

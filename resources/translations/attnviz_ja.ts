@@ -4434,8 +4434,12 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>hooks：{0} の関数が {1} を返しました。None か、形が {2} の有限の数を返してください</translation>
     </message>
     <message>
-        <source>hooks: {0}&apos;s function gave {1:.3g}; the numbers written must be {2}</source>
-        <translation>hooks：{0} の関数が {1:.3g} を返しました。書き込む数は{2}でなければなりません</translation>
+        <source>hooks: {0}&apos;s function gave numbers that are not finite (NaN, infinity, or past float32&apos;s range)</source>
+        <translation>hooks：{0} の関数が有限でない数（NaN、無限大、または float32 の範囲外）を返しました</translation>
+    </message>
+    <message>
+        <source>hooks: {0}&apos;s function gave {1:,.7g}; the numbers written must be {2}</source>
+        <translation>hooks：{0} の関数が {1:,.7g} を返しました。書き込む数は{2}でなければなりません</translation>
     </message>
     <message>
         <source>pairs: give from 1 to {0:,} (clean, corrupted, answer, against) pairs</source>
@@ -4970,8 +4974,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>方向は有限の数の一つのリストで指定してください（残差ストリームには d 個）</translation>
     </message>
     <message>
-        <source>{0}: give a finite number</source>
-        <translation>{0}：有限の数を指定してください</translation>
+        <source>{0}: give a finite number, less than 1e38 in size (float32&apos;s range)</source>
+        <translation>{0}：有限の数で、大きさが 1e38 未満のもの（float32 の範囲）を指定してください</translation>
     </message>
     <message>
         <source>heads: give head numbers (0, 1, …)</source>
@@ -5002,12 +5006,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>には {0:,} 組あります。1 から {1:,} 組までにしてください</translation>
     </message>
     <message>
+        <source>line {0} gives &quot;{1}&quot; twice</source>
+        <translation>{0} 行目に &quot;{1}&quot; が 2 回あります</translation>
+    </message>
+    <message>
         <source>line {0} is not a JSON object of clean, corrupted, answer and against (a .csv file is read as CSV)</source>
         <translation>{0} 行目が clean、corrupted、answer、against の JSON オブジェクトではありません（.csv ファイルは CSV として読みます）</translation>
     </message>
     <message>
         <source>its first row must name the columns clean, corrupted, answer and against</source>
         <translation>最初の行で列 clean、corrupted、answer、against を指定する必要があります</translation>
+    </message>
+    <message>
+        <source>its first row names the column &quot;{0}&quot; twice</source>
+        <translation>1 行目に列 &quot;{0}&quot; が 2 回あります</translation>
     </message>
     <message>
         <source>line {0} is not CSV that AttnViz reads: {1}</source>

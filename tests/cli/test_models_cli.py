@@ -156,3 +156,10 @@ def test_a_licence_or_folder_name_holding_a_newline_or_a_tab_stays_on_its_models
     lines = [x for x in listed(capsys).splitlines() if "two" in x or "mit" in x]
     assert len(lines) == 1 and lines[0].count("\t") == 5, lines
     assert "mit↵⇥or not" in lines[0] and "two↵lines/odd.gguf" in lines[0]
+
+
+def test_model_help_names_every_family_attnviz_runs(capsys):
+    """Attacker round 16: the help still listed five families after olmo2 came."""
+    with pytest.raises(SystemExit):
+        main(["model", "--help"])
+    assert " ".join(capsys.readouterr().out.split()).count(f"({NAMES})") == 1

@@ -104,6 +104,11 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
      "line 2 is not CSV that AttnViz reads"),  # attacker round 15: the line before the one at fault was named
     ("clean,corrupted,answer,against\nx,y,#5,#6\n\"" + "a" * 200_000 + "\",b,#3,#5\n", "p.csv",
      "line 3 is not CSV that AttnViz reads"),
+    # attacker round 16: the last of two columns or keys of one name was taken without a word
+    ("clean,corrupted,answer,against,answer\nhi thera,hi therd,#3,#5,#7\n", "p.csv",
+     'its first row names the column "answer" twice'),
+    ('{"clean": "hi thera", "clean": "x", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n', "p.jsonl",
+     'line 1 gives "clean" twice'),
     ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n'
      '{"clean": "hi \\udcff", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n', "p.jsonl",
      "pairs: pair 1: "),
@@ -118,6 +123,14 @@ def test_a_pairs_file_that_is_no_dataset_is_one_line_naming_the_file_and_line(ca
     assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(path) in err[0] and says in err[0] and len(err[0]) < 300, err
+
+
+def test_a_csv_of_an_old_macs_line_ends_is_read(capsys, m, tmp_path):
+    """Attacker round 16: lone CRs were refused with csv's own 'universal-newline mode' words."""
+    path = tmp_path / "p.csv"
+    path.write_bytes(b"clean,corrupted,answer,against\rhi thera,hi therd,#3,#5\r")
+    assert main(["patch", "--pairs", str(path), "--model", LLAMA]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["pairs"] == 1
 
 
 def test_only_a_newline_ends_a_json_line_a_u2028_or_a_u0085_inside_a_text_is_the_texts(capsys, m, tmp_path):

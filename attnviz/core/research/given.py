@@ -178,16 +178,17 @@ WRITE_BYTES_PER_VALUE = 24
 
 
 class ReadOnly(Mapping):
-    """The points a run has kept so far, as a hook's function is given them: neither the mapping nor an array
-    in it can be written (a function scribbling into one would change what the run keeps and reports)."""
+    """The points a run has kept so far, as a hook's function is given them: the mapping cannot be written, and
+    each array is a read-only copy (a function scribbling into one would change what the run keeps and reports);
+    copied when the function asks for it, not before."""
 
     def __init__(self, cache: dict) -> None:
         self._cache = cache
 
     def __getitem__(self, name: str) -> np.ndarray:
-        view = self._cache[name].view()
-        view.flags.writeable = False
-        return view
+        copy = self._cache[name].copy()  # a view could be made writable again, through its base
+        copy.flags.writeable = False
+        return copy
 
     def __iter__(self):
         return iter(self._cache)
@@ -200,28 +201,37 @@ def _checked(name: str, fn):
     def write(value: np.ndarray, cache: dict) -> np.ndarray:
         # a copy, and the cache read-only: a function writing into what it is given changes nothing else
         written = fn(value.copy(), ReadOnly(cache))
-        if written is None:
-            return value
-        try:
-            array = np.asarray(written)
-        except (TypeError, ValueError, OverflowError):
-            array = None
-        if array is not None and array.dtype.kind in "iuf":
-            with np.errstate(over="ignore", invalid="ignore"):  # past float32's range: inf, refused below
-                array = array.astype(np.float32)
-        if array is None or array.dtype != np.float32 or array.shape != value.shape or not np.isfinite(array).all():
-            raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1}; give None or finite numbers of shape {2}"),
-                             name, _what(written), value.shape)
-        if array.size and np.abs(array).max() > MAX_ABS:  # near float32's largest, the norms overflow: no run
-            raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1:.3g}; the numbers written must be {2}"),
-                             name, float(np.abs(array).max()), RANGE_TEXT)
-        return array
+        return value if written is None else _written(name, written, value.shape)
     return write
 
 
+def _written(name: str, written, shape: tuple) -> np.ndarray:
+    """What a hook's function gave as the float32 array the pass goes on with, or refused saying what is wrong
+    with it: its kind, its shape, numbers that are not finite, or past what an edit may hold."""
+    try:
+        array = np.asarray(written)
+    except (TypeError, ValueError, OverflowError):
+        array = np.empty(0, dtype=object)
+    if array.dtype.kind not in "iuf" or array.shape != shape:
+        raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1}; give None or finite numbers of shape {2}"),
+                         name, _what(written), shape)
+    with np.errstate(over="ignore", invalid="ignore"):  # past float32's range: inf, refused below
+        array = array.astype(np.float32)
+    if not np.isfinite(array).all():
+        raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave numbers that are not finite (NaN, infinity, or past "
+                                    "float32's range)"), name)
+    if array.size and np.abs(array).max() > MAX_ABS:  # near float32's largest, the norms overflow: no run
+        raise ModelError(QT_TR_NOOP("hooks: {0}'s function gave {1:,.7g}; the numbers written must be {2}"),
+                         name, float(np.abs(array).max()), RANGE_TEXT)
+    return array
+
+
 def _what(value) -> str:
-    shape = getattr(value, "shape", None)
-    return f"an array of shape {tuple(shape)}" if shape is not None else type(value).__name__
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is None:
+        return type(value).__name__
+    kind = "" if dtype is None or getattr(dtype, "kind", "") in "iuf" else f" of {dtype}"
+    return f"an array{kind} of shape {tuple(shape)}"
 
 
 MOST_PAIRS = 10_000

@@ -131,7 +131,7 @@ def _finite(what: str, value) -> float:
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
     number = float(value) if ok and abs(value) < 1e38 else np.inf
     if not np.isfinite(number):
-        raise ModelError(QT_TR_NOOP("{0}: give a finite number"), what)
+        raise ModelError(QT_TR_NOOP("{0}: give a finite number, less than 1e38 in size (float32's range)"), what)
     return number
 
 
@@ -139,29 +139,41 @@ def _heads(heads):
     heads = _unwrapped(heads)
     if heads is None:
         return None
-    if isinstance(heads, (str, bytes)) or not (isinstance(heads, (int, np.integer)) or hasattr(heads, "__iter__")):
+    single = _index(heads)
+    if single is None and (isinstance(heads, (str, bytes)) or not hasattr(heads, "__iter__")):
         raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
-    chosen = [heads] if isinstance(heads, (int, np.integer)) else list(itertools.islice(heads, MOST_HEADS + 1))
-    if not 0 < len(chosen) <= MOST_HEADS or not all(
-            isinstance(h, (int, np.integer)) and not isinstance(h, (bool, np.bool_)) and 0 <= h < MOST_HEADS
-            for h in chosen):
+    chosen = [single] if single is not None else [_index(h) for h in itertools.islice(heads, MOST_HEADS + 1)]
+    if not 0 < len(chosen) <= MOST_HEADS or any(h is None or not 0 <= h < MOST_HEADS for h in chosen):
         raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
-    return [int(h) for h in chosen]
+    return chosen
 
 
 def _positions(positions):
     """None (every position), an int, a slice of ints, or a list of ints: checked against the text in _within."""
     positions = _unwrapped(positions)
-    if positions is None or isinstance(positions, slice) and all(
-            x is None or isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-            for x in (positions.start, positions.stop, positions.step)) and positions.step != 0:
-        return positions
-    chosen = [positions] if isinstance(positions, (int, np.integer)) else (
-        list(itertools.islice(positions, 1 << 20)) if isinstance(positions, (list, tuple, range, np.ndarray)) else None)
-    if chosen is None or not all(isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_))
-                                 for p in chosen):
+    if positions is None:
+        return None
+    if isinstance(positions, slice):
+        ends = (positions.start, positions.stop, positions.step)
+        parts = [None if x is None else _index(x) for x in ends]
+        if all((x is None) == (y is None) for x, y in zip(ends, parts)) and parts[2] != 0:
+            return slice(*parts)
+    single = _index(positions)
+    chosen = [single] if single is not None else (
+        [_index(p) for p in itertools.islice(positions, 1 << 20)]
+        if isinstance(positions, (list, tuple, range, np.ndarray)) else None)
+    if chosen is None or any(p is None for p in chosen):
         raise ModelError(QT_TR_NOOP("positions: give a position, a slice or a list of positions (0, 1, …)"))
-    return [int(p) for p in chosen]
+    return chosen
+
+
+def _index(value) -> int | None:
+    """A whole number given as a Python or numpy int, or a 0-d array of one; None for anything else (a bool,
+    a timedelta, which numpy counts among its integers, a float)."""
+    value = _unwrapped(value)
+    if isinstance(value, (bool, np.bool_, np.timedelta64)) or not isinstance(value, (int, np.integer)):
+        return None
+    return int(value)
 
 
 def _unwrapped(value):

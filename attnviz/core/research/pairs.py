@@ -35,7 +35,9 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
         content = content.removesuffix("\r")
         if content.strip():
             try:
-                rows.append((line, json.loads(content)))
+                rows.append((line, json.loads(content, object_pairs_hook=_once)))
+            except Twice as e:  # which of the two was meant, no one can tell
+                raise problem(path, QT_TR_NOOP("line {0} gives \"{1}\" twice"), line, cut(e.key, 40)) from None
             except (ValueError, RecursionError):
                 raise problem(path, QT_TR_NOOP("line {0} is not a JSON object of clean, corrupted, answer and "
                                                "against (a .csv file is read as CSV)"), line) from None
@@ -44,11 +46,27 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
     return rows
 
 
+class Twice(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object whose keys are each given once (json keeps the last of two silently)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Twice(key)
+        seen.add(key)
+    return dict(pairs)
+
+
 def _csv_rows(path, text: str) -> list[tuple[int, object]]:
     fetched = [0]  # lines handed to csv: its own line_num leaves out the line whose field is past its limit
 
     def lines():
-        for line in io.StringIO(text):
+        for line in io.StringIO(text, newline=None):  # \r\n, \n, and an old Mac's lone \r each end a line
             fetched[0] += 1
             yield line
     reader = csv.DictReader(lines())
@@ -57,6 +75,9 @@ def _csv_rows(path, text: str) -> list[tuple[int, object]]:
         if reader.fieldnames is None or not set(KEYS) <= set(reader.fieldnames):
             raise problem(path, QT_TR_NOOP("its first row must name the columns clean, corrupted, answer and "
                                            "against"))
+        twice = next((key for key in KEYS if reader.fieldnames.count(key) > 1), None)
+        if twice is not None:  # csv keeps the last of two columns of one name silently
+            raise problem(path, QT_TR_NOOP("its first row names the column \"{0}\" twice"), twice)
         for row in reader:
             rows.append((reader.line_num, row))
             if len(rows) > MOST_PAIRS:

@@ -127,14 +127,31 @@ def _score(pair: tuple, metric):
 
 def _scored(metric, clean_logits: np.ndarray, corrupted_logits: np.ndarray):
     """The researcher's metric of each patched run's logits [B, vocab], each value checked to be a number."""
+    # copies, read-only: a metric writing into what it is given (c -= c.max()) would change the runs' own
+    # logits, and every patched run's score after it
+    clean_logits, corrupted_logits = _read_only_copy(clean_logits), _read_only_copy(corrupted_logits)
+
     def score(logits: np.ndarray) -> np.ndarray:
-        values = [metric(row, clean_logits, corrupted_logits) for row in logits]
+        rows = logits.view()
+        rows.flags.writeable = False
+        values = [_unwrapped(metric(row, clean_logits, corrupted_logits)) for row in rows]
         bad = [v for v in values if not _a_number(v)]
         if bad:
             raise ModelError(QT_TR_NOOP("metric: it gave {0}; give a function returning a finite number"),
                              cut(repr(bad[0])))
         return np.array(values, dtype=np.float64)
     return score
+
+
+def _read_only_copy(array: np.ndarray) -> np.ndarray:
+    copy = array.copy()
+    copy.flags.writeable = False
+    return copy
+
+
+def _unwrapped(value):
+    """A 0-d numpy array (np.array(1.5), what np.sum of a masked array may give) as its one value."""
+    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 def _a_number(value) -> bool:

@@ -174,7 +174,8 @@ def test_project_out_and_mean_write_what_they_say(family):
 @pytest.mark.parametrize("hooks_given, says", [
     ({"blocks.0.attn.out": lambda a, c: a[:2]}, "hooks: blocks.0.attn.out's function gave an array of shape (2, 64); "
                                                "give None or finite numbers of shape"),
-    ({"blocks.0.attn.out": lambda a, c: a * np.nan}, "hooks: blocks.0.attn.out's function gave an array of shape"),
+    ({"blocks.0.attn.out": lambda a, c: a * np.nan}, "hooks: blocks.0.attn.out's function gave numbers that are not "
+                                                     "finite"),
     ({"blocks.0.attn.out": lambda a, c: "x"}, "hooks: blocks.0.attn.out's function gave str"),
     ({"blocks.0.attn.out": 3}, "hooks: blocks.0.attn.out: give a function of (array, cache), not int"),
     ({"blocks.9.attn.out": api.zero()}, "hooks: 'blocks.9.attn.out' names no hook point"),
@@ -182,9 +183,9 @@ def test_project_out_and_mean_write_what_they_say(family):
     ({"blocks.0.attn.out": api.add([1.0, 2.0])}, "add: the direction has 2 numbers, this point's vectors 64"),
     ({"blocks.0.attn.out": api.zero(heads=1)}, "zero(heads=…): heads are chosen at a per-head point"),
     ({"embed": lambda a, c: 10**400}, "hooks: embed's function gave int"),
-    ({"embed": lambda a, c: a.astype(str)}, "hooks: embed's function gave an array of shape (4, 64)"),
-    ({"embed": lambda a, c: a.astype(complex)}, "hooks: embed's function gave an array of shape (4, 64)"),
-    ({"embed": lambda a, c: a * 1e39}, "hooks: embed's function gave an array of shape (4, 64)"),  # past float32
+    ({"embed": lambda a, c: a.astype(str)}, "hooks: embed's function gave an array of <U32 of shape (4, 64)"),
+    ({"embed": lambda a, c: a.astype(complex)}, "hooks: embed's function gave an array of complex128 of shape (4, 64)"),
+    ({"embed": lambda a, c: a * 1e39}, "hooks: embed's function gave numbers that are not finite"),  # past float32
     ({"embed": api.add(np.ones(64), heads=[0])}, "add(heads=…): heads are chosen at a per-head point (q, k, v, "
                                                  "scores, pattern, z), not at a point of the stream"),
     ({"blocks.0.attn.z": api.add(np.ones(16), heads=[7])}, "add(heads=…): heads are chosen at a per-head point (q, "
@@ -209,6 +210,7 @@ def test_a_hook_that_gives_back_something_else_is_refused_naming_it(hooks_given,
     (lambda: api.add([1.0], heads=1.5), "heads: give head numbers"),
     (lambda: api.add([1.0], heads=[2**70]), "heads: give head numbers"),
     (lambda: api.add([1.0], alpha=10**400), "alpha: give a finite number"),
+    (lambda: api.add([1.0], alpha=1e300), "alpha: give a finite number, less than 1e38 in size"),
     (lambda: api.add([10**400] * 4), "give a direction as one list of finite numbers"),
     (lambda: api.add([1j, 2]), "give a direction as one list of finite numbers"),
     (lambda: api.add([1.0], positions="abc"), "positions: give a position, a slice or a list of positions"),
@@ -263,6 +265,13 @@ def test_a_hook_cannot_write_into_an_array_the_run_has_kept():
             tried.append(str(e))
     run = m.run("hi", keep=["blocks.0.resid_pre"], hooks={"blocks.1.resid_pre": scribble})
     assert tried and "read-only" in tried[0] and np.isfinite(run.cache["blocks.0.resid_pre"]).all()
+
+    def unlock(array, cache):  # attacker round 16: a read-only view could be made writable through its base
+        kept = cache["blocks.0.resid_pre"]
+        kept.setflags(write=True) if kept.base is None else kept.base.setflags(write=True)
+        kept[...] = 1e5
+    run = m.run("hi", keep=["blocks.0.resid_pre"], hooks={"blocks.1.resid_pre": unlock})
+    assert np.abs(run.cache["blocks.0.resid_pre"]).max() < 1e5
     assert run.cache["blocks.0.resid_pre"].flags.writeable  # the researcher's own copy stays theirs
 
 
@@ -277,6 +286,37 @@ def test_numbers_written_past_what_an_edit_may_hold_are_refused_not_run_into_a_f
     m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
     with pytest.raises(ModelError, match=re.escape(says)):
         m.run("abcd", hooks={"blocks.0.resid_pre": hook})
+
+
+@pytest.mark.parametrize("hook, says", [
+    (lambda a, c: np.full_like(a, 1_000_001), "gave 1,000,001; the numbers written must be between"),
+    (lambda a, c: np.ones(a.shape, bool), "gave an array of bool of shape (4, 64); give None or finite numbers"),
+    (lambda a, c: np.full(a.shape, 1e39), "gave numbers that are not finite (NaN, infinity, or past float32's range)"),
+])
+def test_a_refused_hook_result_is_said_as_it_is(hook, says):
+    """Attacker round 16: the right shape was called the wrong one, and 1,000,001 was shown as 1e+06."""
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    with pytest.raises(ModelError, match=re.escape(says)):
+        m.run("abcd", hooks={"blocks.0.resid_pre": hook})
+
+
+@pytest.mark.parametrize("where", [dict(positions=[np.array(1), np.array(2)]), dict(positions=slice(np.array(1), 3)),
+                                   dict(heads=[np.array(0), np.int64(1)])])
+def test_0_d_arrays_inside_a_list_or_a_slice_are_integers_too(where):
+    m = api.load(str(GOLDEN / "families" / "llama" / "hf"))
+    point = "blocks.0.attn.z" if "heads" in where else "embed"
+    plain = {k: ([int(x) for x in v] if isinstance(v, list) else slice(1, 3)) for k, v in where.items()}
+    width = m.lm.config.d_head if "heads" in where else m.lm.config.d
+    got = m.run("abcd", hooks={point: api.add(np.ones(width), 1.0, **where)}, keep=["logits"])
+    expected = m.run("abcd", hooks={point: api.add(np.ones(width), 1.0, **plain)}, keep=["logits"])
+    assert np.array_equal(got.cache["logits"], expected.cache["logits"])
+
+
+@pytest.mark.parametrize("where", [dict(positions=np.array([1, 2], dtype="m8[D]")), dict(positions=np.timedelta64(1)),
+                                   dict(heads=np.timedelta64(1)), dict(heads=[True])])
+def test_a_timedelta_or_a_bool_is_no_position_or_head(where):
+    with pytest.raises(ModelError, match="positions: give a position|heads: give head numbers"):
+        api.add(np.ones(64), 1.0, **where)
 
 
 def test_more_hooks_than_keep_takes_are_refused_before_any_is_matched(monkeypatch):

@@ -4,6 +4,7 @@ a batch is each text's own run."""
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -226,3 +227,37 @@ def test_a_layers_patches_are_made_a_share_at_a_time_not_all_before_the_rerun(m,
     found = api.patch(m, text, "hi thede you", "#3", "#5", by=by)
     share = 1 if by == "position" else m.heads  # attention: every head's output at the position
     assert n > 2 and max(most) == 2 * share and np.isfinite(found.restored).all()
+
+
+def test_a_metric_cannot_change_the_runs_logits_it_is_handed(m):
+    """Attacker round 16: c.fill(0) in a metric zeroed the user's own clean run's logits, and the map's 'clean'."""
+    clean, corrupted = m.run(PAIRS[0][0]), m.run(PAIRS[0][1])
+    before = clean.logits.copy()
+    tried = []
+
+    def scribble(z, c, k, pair):
+        for array in (z, c, k):
+            try:
+                array[...] = 0
+            except ValueError as e:
+                tried.append(str(e))
+        return 1.0
+    found = api.patch(m, clean, corrupted, *PAIRS[0][2:], metric=scribble)
+    assert len(tried) >= 3 and all("read-only" in t for t in tried)
+    assert np.array_equal(clean.logits, before) and found.clean == api.patch(m, clean, corrupted, *PAIRS[0][2:]).clean
+
+
+def test_a_metric_giving_a_0_d_array_gives_its_number(m):
+    found = api.patch(m, *PAIRS[0], metric=lambda z, c, k, p: np.array(1.5))
+    assert np.all(found.restored == 1.5)
+
+
+@pytest.mark.parametrize("texts, says", [
+    (["hi", "ho", None], "texts: text 2: give a text, not None"),
+    (["hi", ""], "texts: text 1: the text is empty"),
+    (["hi", "\ud800"], "texts: text 1: the text is not valid UTF-8"),
+])
+def test_a_batchs_bad_text_is_named_by_its_place(m, texts, says):
+    """Attacker round 16: one of 10,000 texts was refused without saying which."""
+    with pytest.raises(ModelError, match=re.escape(says)):
+        m.run_batch(texts)
