@@ -421,6 +421,8 @@ def show(run: Run, layer: int = 0, block: bool = True):
     """Open AttnViz's window on `run`, showing `layer`; edits in it rerun the model. From a script
     it returns when the window closes; with block=False (a notebook with `%gui qt`) at once,
     returning the window."""
+    if not isinstance(run, Run):
+        raise lm.ModelError("show: give a run (m.run(text)), not {0}", type(run).__name__)
     layer = run._layer(layer)
     problem = display_problem() if "PySide6.QtWidgets" not in sys.modules else None  # else Qt runs already
     if problem is not None:  # Qt would abort the process, and the researcher's work with it

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from ..core.lm import GEMMA_ID, catalog, entries
+from ..core.messages import cut
 from ..core.text import terminal_safe, visible
 from .arguments import UsageError
 
@@ -25,7 +26,7 @@ def add(sub) -> None:
 
 
 def run(args, out) -> int:
-    chosen = args.terms or args.accept_terms
+    chosen = args.terms if args.terms is not None else args.accept_terms  # "" is an id given, and refused
     if chosen is not None:
         return _terms(args, chosen, out)
     listed = [e.as_dict() for e in entries()]
@@ -41,11 +42,11 @@ def run(args, out) -> int:
 
 def _terms(args, chosen: str, out) -> int:
     if chosen != GEMMA_ID:
-        raise UsageError(f"{chosen}: only {GEMMA_ID} has terms to accept here (the others say their licence in "
-                         "`attnviz models`)")
+        raise UsageError(f"{visible(cut(chosen, 60)) or repr(chosen)}: only {GEMMA_ID} has terms to accept here (the "
+                         "others say their licence in `attnviz models`)")
     if catalog.gemma_chunks() is None:
         raise UsageError(f"{GEMMA_ID} is not installed: install it with '{catalog.GEMMA_INSTALL}'")
-    if args.terms:
+    if args.terms is not None:
         out.write(terminal_safe(catalog.terms_text()) + "\n")
         return 0
     catalog.accept_terms()

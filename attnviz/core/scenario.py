@@ -158,6 +158,16 @@ class Steer:
     start: int = 0
     stop: int | None = None  # None: to the last token
 
+    def __post_init__(self) -> None:
+        """What is added is something (a direction that float32 rounds to 0 adds nothing) and within what an
+        edit may hold: past it, the norms of the layers above overflow into a flat prediction."""
+        size = float(np.abs(self.direction).max(initial=0.0))
+        if size == 0:
+            raise ScenarioError(QT_TR_NOOP("the steer's direction is 0: there is nothing to add"))
+        if abs(self.alpha) * size > MAX_ABS:
+            raise ScenarioError(QT_TR_NOOP("the steer adds α × the direction, up to {0:,.7g} to a number; it must stay "
+                                           "{1}"), abs(self.alpha) * size, RANGE_TEXT)
+
     def applied(self, x: np.ndarray) -> np.ndarray:
         """x [n, d] steered, a new array (the stream given is the previous layer's output, kept)."""
         x = x.copy()

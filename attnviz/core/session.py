@@ -360,9 +360,7 @@ def _steer(entry) -> Steer | None:
         raise ScenarioError(QT_TR_NOOP("\"steer\" must give the layer, α ({0}), the first and last positions "
                                        "and the direction"), RANGE_TEXT)
     direction = _array(entry.get("direction"), Phrase(QT_TR_NOOP("{0}: {1}"), "steer", "direction"), 1)
-    if not np.any(direction):
-        raise ScenarioError(QT_TR_NOOP("the steer's direction is 0: there is nothing to add"))
-    return Steer(entry["layer"], direction.astype(np.float32), float(alpha), entry["start"], stop)
+    return Steer(entry["layer"], direction.astype(np.float32), float(alpha), entry["start"], stop)  # checks its size
 
 
 def _array(entry, where, ndim: int) -> np.ndarray:

@@ -778,6 +778,10 @@ exactly 0</source>
         <translation>画面では「{0}」を表示します。ここに印刷したのは {1} の重みと、そのクエリの計算手順です。</translation>
     </message>
     <message>
+        <source>scenes 1 to {0} would draw {1:,} rows of steps and {2:,} heatmap cells; a handout draws at most {3:,} and {4:,}: make one of fewer or shorter scenes</source>
+        <translation>シーン 1〜{0} だけで計算の行が {1:,} 行、ヒートマップのマスが {2:,} 個になります。配布資料に描けるのはそれぞれ {3:,} 行と {4:,} 個までです。シーンを減らすか短くしてください</translation>
+    </message>
+    <message>
         <source>Scene {0} / {1}</source>
         <translation>シーン {0} / {1}</translation>
     </message>
@@ -1502,6 +1506,10 @@ subtracting the max</source>
     <message>
         <source>the story&apos;s query {0!r} is not a token position (0 to {1})</source>
         <translation>ストーリーのクエリ {0!r} はトークンの位置（0〜{1}）ではありません</translation>
+    </message>
+    <message>
+        <source>the steer adds α × the direction, up to {0:,.7g} to a number; it must stay {1}</source>
+        <translation>操舵は α × 方向を足し、1 つの数に最大 {0:,.7g} を加えます。{1}に収めてください</translation>
     </message>
     <message>
         <source>there are no tokens: a scenario needs at least one</source>
@@ -4972,6 +4980,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>give a direction as one list of finite numbers (d of them for the stream)</source>
         <translation>方向は有限の数の一つのリストで指定してください（残差ストリームには d 個）</translation>
+    </message>
+    <message>
+        <source>direction: its numbers are too small for float32: they round to 0</source>
+        <translation>direction：数が小さすぎて float32 では 0 に丸められます</translation>
     </message>
     <message>
         <source>{0}: give a finite number, less than 1e38 in size (float32&apos;s range)</source>

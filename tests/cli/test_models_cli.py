@@ -163,3 +163,12 @@ def test_model_help_names_every_family_attnviz_runs(capsys):
     with pytest.raises(SystemExit):
         main(["model", "--help"])
     assert " ".join(capsys.readouterr().out.split()).count(f"({NAMES})") == 1
+
+
+@pytest.mark.parametrize("option", ["--terms", "--accept-terms"])
+@pytest.mark.parametrize("given, says", [("", "∅: only gemma3-270m has terms"), ("a" * 100_000, "a" * 59 + "…: only")])
+def test_terms_of_an_id_that_is_empty_or_huge_are_refused_in_a_short_line(capsys, option, given, says):
+    """Attacker round 17: --terms '' listed the catalogue, and a huge id was echoed whole."""
+    assert main(["models", option, given]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0] and len(err[0]) < 250, err

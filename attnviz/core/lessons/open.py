@@ -267,4 +267,10 @@ def _stands_alone(shown: list[str], top: int, names) -> None:
     tied = [names[i] for i, x in enumerate(shown) if x == shown[top] and i != top]
     if tied:
         raise LessonProblem(QT_TR_NOOP("the question's answer ties on screen ({0}): {1} and {2}; a question "
-                                       "needs one answer the class can see"), shown[top], names[top], ", ".join(tied))
+                                       "needs one answer the class can see"), shown[top], names[top], _few(tied))
+
+
+def _few(names: list[str], most: int = 5) -> str:
+    """The first `most` names, then how many more: one line, however many tie."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" (+{more:,})" if more > 0 else "")

@@ -124,6 +124,8 @@ def _vector(direction) -> np.ndarray:
         u = np.empty(0, dtype=np.float32)
     if u.ndim != 1 or not len(u):
         raise ModelError(QT_TR_NOOP("give a direction as one list of finite numbers (d of them for the stream)"))
+    if not u.any() and np.any(np.asarray(direction) != 0):  # 1e-300s: nothing left in float32, nothing added
+        raise ModelError(QT_TR_NOOP("direction: its numbers are too small for float32: they round to 0"))
     return u
 
 

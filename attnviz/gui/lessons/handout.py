@@ -30,8 +30,9 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 
 from ...core.compute import compute
 from ...core.files import atomic_write
-from ...core.lessons import list_lessons, open_scene
+from ...core.lessons import list_lessons
 from ...core.lessons.model import ModelRuns
+from ...core.lessons.open import scene_opened
 from ...core.lessons.scene import STEP_VIEWS
 from ...core.messages import QT_TR_NOOP, AttnVizError
 from ...core.scenario import ScenarioError, head_is_off
@@ -383,6 +384,28 @@ def place(p: QPainter, figures: list, area: QRectF) -> float:
     return y
 
 
+# What one handout may draw over all its scenes (a lesson's every scene within its own limits, 200 scenes of
+# 2,048 tokens, took 132 s): the step tables' rows (about 0.25 ms each) and the heatmaps' cells (7 ns each).
+MOST_ROWS = 20_000
+MOST_CELLS = 400_000_000
+
+
+def _opened_within(lesson, lang: str, runs) -> list:
+    """The lesson's scenes opened one by one (a scenario file read once), refused as soon as the handout would
+    draw more than MOST_ROWS step rows or MOST_CELLS heatmap cells: no scene past that is computed."""
+    cache: dict = {}
+    opened, steps, cells = [], 0, 0
+    for i, scene in enumerate(lesson.scenes):
+        opened.append(scene_opened(scene, i, lesson.folder, lang, cache, runs))
+        n, heads = len(opened[-1].scenario.tokens), len(opened[-1].scenario.heads)
+        steps, cells = steps + n, cells + heads * n * n
+        if steps > MOST_ROWS or cells > MOST_CELLS:
+            raise HandoutError(QT_TR_NOOP("scenes 1 to {0} would draw {1:,} rows of steps and {2:,} heatmap cells; a "
+                                          "handout draws at most {3:,} and {4:,}: make one of fewer or shorter "
+                                          "scenes"), i + 1, steps, cells, MOST_ROWS, MOST_CELLS)
+    return opened
+
+
 class Handout:
     """The pages of one lesson in one language, painted onto a PDF writer."""
 
@@ -390,7 +413,7 @@ class Handout:
         """`runs` (core/lessons/model.py's ModelRuns) has the real model's scenes run, or runs them now."""
         self.lesson, self.lang = lesson, lang
         runs = runs if runs is not None or not lesson.needs_model else ModelRuns()
-        self.scenes = [open_scene(lesson, i, lang, runs) for i in range(len(lesson.scenes))]  # refused before any page
+        self.scenes = _opened_within(lesson, lang, runs)  # refused before any page
         self.hidden = asked_rows(self.scenes)
         self.fonts = {size: figure_font(pixel_size=size) for size in (TITLE_PT, TEXT_PT, NOTE_PT)}
 

@@ -206,3 +206,13 @@ def test_a_broken_scenario_file_is_named_with_its_scene(tmp_path):
     path.write_text(lesson_text({}, {}, {"scenario": {"file": "broken.attnviz.json"}}))
     with pytest.raises(FileProblem, match="scene 3: .*broken.attnviz.json: broken JSON"):
         load(path)
+
+
+def test_an_answer_tying_with_thousands_of_tokens_is_said_in_one_short_line():
+    """Attacker round 17: 2,047 tying tokens made a 20 KB line."""
+    from attnviz.core.lessons import open as opening
+    names = [f"t{i}" for i in range(2048)]
+    with pytest.raises(opening.LessonProblem) as refused:
+        opening._stands_alone(["0.00"] * 2048, 0, names)
+    said = str(refused.value.error)
+    assert "ties on screen (0.00): t0 and t1, t2, t3, t4, t5 (+2,042); a question" in said and len(said) < 200

@@ -167,6 +167,8 @@ CASES = {
     "a model of huge weights": (lambda m, r: huge_model().run("hi there"),
                                 "the model's next-token probabilities are not numbers"),
     "show(layer=99)": (lambda m, r: api.show(r, layer=99, block=False), "layer 99: the model has layers 0 to 1"),
+    "show(a model)": (lambda m, r: api.show(m, block=False), "show: give a run (m.run(text)), not Model"),  # round 17
+    "show(a preset id)": (lambda m, r: api.show("seed-demo", block=False), "show: give a run (m.run(text)), not str"),
 }
 
 

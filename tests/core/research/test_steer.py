@@ -1,9 +1,11 @@
 """Steering (activation addition) as the window runs it: a Steer in the pass is add() at blocks.L.resid_pre,
 reruns start where it writes, a direction from two prompts or a .npy file (refused in one line when it is
 not d finite numbers, a pickle never read), and a session keeps it exactly."""
+import base64
 import io
 import json
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -145,7 +147,16 @@ def test_a_session_keeps_its_steer_exactly_and_refuses_a_bad_one(tmp_path):
             from_document({**document, "steer": entry})
     with pytest.raises(ScenarioError, match="a version 2 session has no \"steer\""):
         from_document({**document, "version": 2})
-    nothing = Session(MODEL, "t", (1, 2, 3), View(2, 0, 1), (), None, steer=Steer(2, np.zeros(4, np.float32), 1.0))
-    zero = {**document["steer"], "direction": to_document(nothing)["steer"]["direction"]}
-    with pytest.raises(ScenarioError, match="the steer's direction is 0"):
-        from_document({**document, "steer": zero})
+    for values, alpha, says in ((np.zeros(4), 1.0, "the steer's direction is 0: there is nothing to add"),
+                                (np.full(4, 1e-300), 4.0, "the steer's direction is 0"),  # round 17: 0 in float32
+                                (np.full(4, 1e6), 1e6, "the steer adds α × the direction, up to 1e+12 to a number; "
+                                                       "it must stay between -1,000,000 and 1,000,000")):
+        entry = {**document["steer"], "alpha": alpha, "direction": _direction(values)}
+        with pytest.raises(ScenarioError, match=re.escape(says)):
+            from_document({**document, "steer": entry})
+    with pytest.raises(ScenarioError, match="the steer's direction is 0"):  # and wherever a steer is made
+        Steer(2, np.zeros(4, np.float32), 1.0)
+
+
+def _direction(values: np.ndarray) -> dict:
+    return {"shape": list(values.shape), "float64": base64.b64encode(values.astype("<f8").tobytes()).decode()}

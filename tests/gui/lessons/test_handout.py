@@ -244,3 +244,17 @@ def test_a_comparison_fills_its_page(tmp_path, handout):
         bottom = max(y1 for text, _, _, _, y1 in lines[i] if text.startswith(("A：", "A: ")) and "B" in text)
         assert (bottom - top) / 842 > 0.5, (i + 1, round((bottom - top) / 842, 2))
         assert all(42 - 1 <= x0 and x1 <= 595 - 42 + 1 for _, x0, _, x1, _ in lines[i]), i + 1
+
+
+def test_a_handout_that_would_draw_too_much_is_refused_before_the_scenes_past_the_limit_are_opened(qapp, monkeypatch):
+    """Attacker round 17: 200 scenes of 2,048 tokens, each within its own limits, took 132 s to print."""
+    from attnviz.gui.lessons import handout as module
+    lesson = builtin_lesson("attention")
+    n = [len(open_scene(lesson, i, "en").scenario.tokens) for i in range(3)]
+    monkeypatch.setattr(module, "MOST_ROWS", sum(n[:2]))  # scenes 1 and 2 fit; scene 3 goes over
+    opened = []
+    monkeypatch.setattr(module, "scene_opened", lambda *a: opened.append(a[1]) or open_scene(lesson, a[1], "en"))
+    with pytest.raises(module.HandoutError, match=rf"scenes 1 to 3 would draw {sum(n):,} rows of steps and [\d,]+ "
+                                                  rf"heatmap cells; a handout draws at most {sum(n[:2]):,} and"):
+        handout_bytes(lesson, "en")
+    assert opened == [0, 1, 2]
