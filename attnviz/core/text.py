@@ -48,8 +48,9 @@ def _is_blank(ch: str) -> bool:
 
 
 def looks_empty(text: str) -> bool:
-    """True when nothing of `text` would be seen: spaces, zero-width and filler characters only."""
-    return all(_is_blank(ch) for ch in text)
+    """True when nothing of `text` would be seen: spaces, zero-width and filler characters only, and marks
+    (a circumflex, an enclosing circle) with no letter to sit on."""
+    return all(_is_blank(ch) or unicodedata.category(ch) in ("Mn", "Me") for ch in text)
 
 
 def first_control(text: str) -> str | None:

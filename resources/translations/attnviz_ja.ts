@@ -3314,6 +3314,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークン ID が {0:,} 個あります。ここでモデルが読めるのは {1:,} 個までです</translation>
     </message>
     <message>
+        <source>token id {0}: token ids are whole numbers</source>
+        <translation>トークン ID {0}：トークン ID は整数です</translation>
+    </message>
+    <message>
         <source>token id {0}: the model&apos;s ids go from 0 to {1:,}</source>
         <translation>トークン ID {0}：このモデルの ID は 0 から {1:,} までです</translation>
     </message>
@@ -4290,6 +4294,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>tokenizer.json を読めません: {0}</translation>
     </message>
     <message>
+        <source>its tokenizer drops characters of a text (&apos;{0}&apos; reads back as &apos;{1}&apos;), so AttnViz could not show which text each token is</source>
+        <translation>このトークナイザーはテキストの文字を落とします（&apos;{0}&apos; が &apos;{1}&apos; として読み戻されます）。そのため AttnViz は各トークンがどのテキストかを示せません</translation>
+    </message>
+    <message>
         <source>its tokenizer cannot be built from its vocabulary: {0}</source>
         <translation>語彙からトークナイザーを作れません：{0}</translation>
     </message>
@@ -4576,6 +4584,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>Each head&apos;s and each MLP&apos;s direct contribution to the logit of {0} ({1:.2f}) at the last position; the embedding gives {2:+.2f}. The final norm&apos;s scale is frozen at its value on this text (the usual approximation): the parts then add up to the logit exactly, but changing a part would change that scale too. Rows: layers; columns: heads, then the MLP.</source>
         <translation>最後の位置での {0} のロジット（{1:.2f}）への、各ヘッドと各 MLP の直接の寄与。埋め込みの寄与は {2:+.2f}。最後の正規化のスケールはこの文での値に固定しています（よく使われる近似）。そのため各部分の和はちょうどロジットになりますが、ある部分を変えるとこのスケールも変わります。行：層、列：ヘッド、最後の列は MLP。</translation>
+    </message>
+    <message>
+        <source>the continuation is empty: give the text that follows the prompt</source>
+        <translation>続きが空です。プロンプトの後に続くテキストを指定してください</translation>
     </message>
     <message>
         <source>the continuation must add tokens after the prompt&apos;s own: the prompt&apos;s last token changes when the continuation joins it (end the prompt before a space)</source>

@@ -57,13 +57,16 @@ class Flag:
 
 @dataclass(frozen=True)
 class Positive:
-    """A number above 0 and finite, as a float too (a JSON integer of 400 digits is not)."""
+    """A number above 0 (or from `least`, where less would overflow the pass: a RoPE base of 1e-300, a
+    scale of 5e-324) and finite, as a float too (a JSON integer of 400 digits is not)."""
+    least: float = 0.0
 
     def wrong(self, value) -> bool:
-        return not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= sys.float_info.max
+        return not isinstance(value, (int, float)) or isinstance(value, bool) or \
+            not 0 < value <= sys.float_info.max or value < self.least
 
     def says(self) -> str:
-        return "a positive number"
+        return f"a number from {self.least:g}" if self.least else "a positive number"
 
 
 @dataclass(frozen=True)
@@ -259,8 +262,10 @@ class TextOrObject:
 
 
 WHOLE, SIZE = Whole(), Whole(1, 1 << 24)
-ROPE_FIELDS = {"rope_type": Text(64), "type": Text(64), "rope_theta": Positive(), "factor": Positive(),
-               "low_freq_factor": Positive(), "high_freq_factor": Positive(),
+SCALE = Positive(least=1e-3)  # a scale or factor: real ones are 0.125 to 256
+BASE = Positive(least=1.0)    # a RoPE base: real ones are 10,000 to 1,000,000
+ROPE_FIELDS = {"rope_type": Text(64), "type": Text(64), "rope_theta": BASE, "factor": SCALE,
+               "low_freq_factor": SCALE, "high_freq_factor": SCALE,
                "original_max_position_embeddings": WHOLE}
 # transformers 5 writes Gemma 3's per layer type: rope_parameters.full_attention.rope_theta
 ROPE = Object({**ROPE_FIELDS, **{kind: Object(ROPE_FIELDS) for kind in ("full_attention", "sliding_attention")}})
@@ -270,8 +275,8 @@ CONFIG = {
     "num_hidden_layers": SIZE, "n_layer": SIZE, "head_dim": SIZE, "num_key_value_heads": SIZE,
     "intermediate_size": SIZE, "n_inner": SIZE, "max_position_embeddings": WHOLE, "n_positions": WHOLE,
     "sliding_window": WHOLE, "sliding_window_pattern": SIZE, "layer_types": Texts(),
-    "query_pre_attn_scalar": Positive(), "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
-    "rope_theta": Positive(), "rope_local_base_freq": Positive(), "rope_scaling": ROPE,
+    "query_pre_attn_scalar": SCALE, "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
+    "rope_theta": BASE, "rope_local_base_freq": BASE, "rope_scaling": ROPE,
     "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
     "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(), "license": Text(),
 }

@@ -2,6 +2,7 @@
 likeliest next tokens, one layer of a run as a Scenario, a run saved as a model's file."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import operator
@@ -71,9 +72,23 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     refused, saying when the chat template made the text that long. `cancelled()` is asked before
     tokenising."""
     check_text(text)
-    tokenizer = model.tokenizer
     shown = _in_template(model, text, cancelled) if chat else text
-    limit, too_long = token_limit(model), _TOO_LONG[chat]
+    with naming(model.path) if chat else contextlib.nullcontext():  # the template made it too long: it is named
+        tokens = _tokens(model, shown, chat, bos, cancelled)
+    if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
+        raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
+    beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)
+    if beyond is not None:  # the tokenizer's own file names ids the weights do not have
+        raise problem(model.path, QT_TR_NOOP("its tokenizer gives the token id {0:,}, but the model has {1:,} "
+                                             "embeddings"), beyond, len(model.embedding))
+    names = labels(shown, tokens, model.tokenizer.pieces, model.tokenizer.bos)
+    return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
+
+
+def _tokens(model: Model, shown: str, chat: bool, bos: bool, cancelled) -> list:
+    """The tokens of `shown`, refused before tokenising when they would be more than the limit, whatever they are,
+    and when the tokenizer makes more."""
+    tokenizer, limit, too_long = model.tokenizer, token_limit(model), _TOO_LONG[chat]
     if len(shown) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
         raise ModelError(too_long[0], len(shown), limit, tokenizer.longest)
     with naming(model.path):
@@ -82,17 +97,9 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
         raise ModelError(too_long[1], normalized, limit, tokenizer.longest)
     try:
         with naming(model.path):
-            tokens = tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS
+            return tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS
     except TooManyTokens as e:
         raise ModelError(too_long[2], e.count, limit) from None
-    if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
-        raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
-    beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)
-    if beyond is not None:  # the tokenizer's own file names ids the weights do not have
-        raise problem(model.path, QT_TR_NOOP("its tokenizer gives the token id {0:,}, but the model has {1:,} "
-                                             "embeddings"), beyond, len(model.embedding))
-    names = labels(shown, tokens, tokenizer.pieces, tokenizer.bos)
-    return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
 
 
 # A text too long to read, said three ways (its characters, once normalised, its tokens): with chat, the text
@@ -141,8 +148,10 @@ def encode_ids(model: Model, ids) -> Encoded:
     ids = tuple(i if (n := whole_number(i)) is None else n for i in taken)  # the rest refused below by value
     if not ids:
         raise ModelError(QT_TR_NOOP("give at least one token id"))
-    bad = next((i for i in ids if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(model.output))),
-               None)
+    odd = next((i for i in ids if not isinstance(i, int) or isinstance(i, bool)), None)
+    if odd is not None:  # 1.0 or True would read as a number in range: said as what it is
+        raise ModelError(QT_TR_NOOP("token id {0}: token ids are whole numbers"), odd)
+    bad = next((i for i in ids if not 0 <= i < len(model.output)), None)
     if bad is not None:
         raise ModelError(QT_TR_NOOP("token id {0}: the model's ids go from 0 to {1:,}"), bad, len(model.output) - 1)
     return Encoded("", ids, tuple(shown_label(token_text(model, i)) for i in ids))

@@ -213,6 +213,9 @@ def _byte_values() -> dict[str, int]:
 
 # ---------------------------------------------------------------- built from a file
 
+PROBE = "ab a b c"  # what every tokenizer of the families reads back whole: letters and the spaces between them
+
+
 def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects."""
@@ -222,10 +225,14 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
             backend.no_padding()  # transformers' default for one text: its padding and truncation
             backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
             plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
+            read_back = backend.decode(backend.encode(PROBE, add_special_tokens=False).ids)
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
             raise
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
+    if len(read_back) < len(PROBE):  # no byte-level step, byte fallback or unknown token: the labels would lie
+        raise ScenarioError(QT_TR_NOOP("its tokenizer drops characters of a text ('{0}' reads back as '{1}'), so "
+                                       "AttnViz could not show which text each token is"), PROBE, read_back)
     bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
     eos = eos.get("content") if isinstance(eos, dict) else eos
     byte_level = isinstance(backend.model, BPE) and not backend.model.byte_fallback

@@ -43,6 +43,8 @@ def continuation(model: Model, result: Run, prompt_length: int, k: int = 5) -> C
 def explained(model: Model, prompt: str, target: str, k: int = 5) -> tuple[Encoded, Continuation]:
     """(prompt + target's tokens, their Continuation): the model run on both; a target that changes
     the prompt's own last token is refused (the prompt's tokens must come first, unchanged)."""
+    if not target:
+        raise ModelError(QT_TR_NOOP("the continuation is empty: give the text that follows the prompt"))
     first, whole = encode(model, prompt), encode(model, prompt + target)
     if whole.ids[:len(first.ids)] != first.ids or len(whole.ids) == len(first.ids):
         raise ModelError(QT_TR_NOOP("the continuation must add tokens after the prompt's own: the prompt's last "

@@ -110,6 +110,10 @@ class ModelController:
     def _failed(self, message: str):
         self._show_progress()
         self._put_back()
+        copy, self.restoring = self.restoring, None
+        if copy is not None:  # a crash copy whose session cannot run: set aside, not offered again at every start
+            self.recovery.tell_kept(autosave.set_aside(copy), message)
+            return
         self.shell.warn(tr("Cannot run the model"), message)
 
     def _cancelled(self):

@@ -83,9 +83,11 @@ class Recovery:
         self.keep_copy()
 
     def tell_kept(self, kept, error) -> None:
+        """`error`: what went wrong, an exception or the words a worker already said."""
         QMessageBox.warning(self.shell.dialog_parent(), tr("Unsaved work could not be restored"), tr(
             "AttnViz found a copy of unsaved work from a session that did not close properly, but cannot "
-            "open it ({0}). It was not deleted: it is kept in {1}").format(describe(error), kept))
+            "open it ({0}). It was not deleted: it is kept in {1}").format(
+                error if isinstance(error, str) else describe(error), kept))
 
     def ask_restore(self, scenario, source, saved):
         name = source_name(source)

@@ -75,6 +75,7 @@ def scene_scenario(preset_document) -> dict:
     # attacker round 15: default-ignorable and unassigned code points draw nothing either
     ({"caption": {"ja": "\u17b4", "en": "\u17b5"}}, "scene 1: \"caption\" is empty in both languages"),
     ({"caption": {"ja": "\ufffc", "en": "\ufffc "}}, "scene 1: \"caption\" is empty in both languages"),  # round 16
+    ({"caption": {"ja": "\u0302", "en": "\u20dd\u0330"}}, "scene 1: \"caption\" is empty in both"),  # marks, round 18
     ({"caption": {"ja": "\u2065\ufff0", "en": "\U000e0080"}}, "scene 1: \"caption\" is empty in both languages"),
     ({"question": {"hide": "row", "text": {"ja": "\u180b", "en": "\U000e0fff"}}}, "scene 1: \"question\" is empty"),
     ({"question": {"hide": "everything", "text": {"ja": "?", "en": "?"}}}, "scene 1: question: \"hide\" must be"),

@@ -51,7 +51,12 @@ LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_fr
     (lambda c: c.update(num_hidden_layers=0), "its num_hidden_layers is 0, not a whole number from 1"),
     (lambda c: c.update(rms_norm_eps=-1), "its rms_norm_eps is -1, not a positive number"),
     (lambda c: c.update(layer_types=[1, 2]), "its layer_types is a list, not a list of at most"),
-    (lambda c: c.update(rope_scaling={**LLAMA3, "factor": 0}), "its rope_scaling.factor is 0, not a positive"),
+    (lambda c: c.update(rope_scaling={**LLAMA3, "factor": 0}), "its rope_scaling.factor is 0, not a number from 0.001"),
+    # attacker round 18: positive, but so small the pass overflowed, and the weights were blamed
+    (lambda c: c.update(rope_scaling={**LLAMA3, "factor": 5e-324}), "its rope_scaling.factor is 5e-324, not a number "
+                                                                    "from 0.001"),
+    (lambda c: c.update(query_pre_attn_scalar=1e-300), "its query_pre_attn_scalar is 1e-300, not a number from 0.001"),
+    (lambda c: c.update(rope_theta=1e-300), "its rope_theta is 1e-300, not a number from 1"),
     (lambda c: c.update(rope_scaling={**LLAMA3, "low_freq_factor": 4.0}),
      "high_freq_factor (4.0) must be larger than its low_freq_factor (4.0)"),
     (lambda c: c.update(rope_scaling=[1]), "its rope_scaling is a list, not an object"),
@@ -82,9 +87,8 @@ def test_an_index_whose_weight_map_is_not_names_to_files_is_named(folder, weight
 
 def test_a_pre_tokenizer_regex_that_makes_the_engine_give_up_is_named_not_a_panic(folder, capfd):
     """`(a+)+$` on 2,200 letters: the Rust regex engine panics; that is one line, and the model still loads."""
-    def regex(t):
-        t["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated",
-                              "invert": False}
+    def regex(t):  # the split the file had, swapped for the one the engine gives up on; its ByteLevel kept
+        t["pre_tokenizer"]["pretokenizers"][0]["pattern"] = {"Regex": "(a+)+$"}
     edit(folder / "tokenizer.json", regex)
     model = lm.load(str(folder))
     with pytest.raises(ScenarioError, match="the tokenizer cannot read this text") as e:
@@ -244,6 +248,15 @@ def test_a_file_the_folder_must_hold_that_is_a_pipe_a_device_or_a_folder_is_said
     assert refused(folder, says).startswith(str(path))
 
 
+@pytest.mark.parametrize("pre", [None, {"type": "Split", "pattern": {"Regex": "\\s+"}, "behavior": "Isolated",
+                                        "invert": False}])
+def test_a_tokenizer_that_drops_characters_is_refused_not_shown_with_labels_that_lie(folder, pre):
+    """Attacker round 18: with no byte-level step, the spaces were dropped and every label after them shifted."""
+    edit(folder / "tokenizer.json", lambda t: t.update(pre_tokenizer=pre))
+    said = refused(folder, "its tokenizer drops characters of a text ('ab a b c' reads back as 'ababc')")
+    assert said.startswith(str(folder / "tokenizer.json"))
+
+
 def test_a_tokenizer_json_that_is_no_json_object_is_named(folder):
     (folder / "tokenizer.json").write_text("[1, 2]", encoding="utf-8")
     refused(folder, "tokenizer.json: is not a JSON object")
@@ -267,8 +280,9 @@ def test_a_chat_template_that_makes_a_short_text_too_long_says_the_template_did(
     (folder / "chat_template.jinja").write_text(
         f"{{% for i in range({times}) %}}{{{{ messages[0]['content'] }}}} {{% endfor %}}", encoding="utf-8")
     model = lm.load(str(folder))
-    with pytest.raises(ScenarioError, match=f"the text in the model's chat template is [\\d,]+ {says}"):
+    with pytest.raises(ScenarioError, match=f"the text in the model's chat template is [\\d,]+ {says}") as refused:
         lm.encode(model, "hi there you", chat=True)
+    assert str(refused.value).startswith(str(folder))  # attacker round 18: the model was not named
     assert lm.encode(model, "hi there you").ids  # the text alone is read
 
 
@@ -307,7 +321,7 @@ def test_a_tokenizer_giving_ids_past_the_embeddings_is_refused_not_an_index_erro
 
 def test_rope_parameters_are_checked_as_rope_scaling_is(folder):
     edit(folder / "config.json", lambda c: c.update(rope_parameters={**LLAMA3, "rope_theta": 10000.0, "factor": 0}))
-    assert "config.json" in refused(folder, "its rope_parameters.factor is 0, not a positive")
+    assert "config.json" in refused(folder, "its rope_parameters.factor is 0, not a number from 0.001")
 
 
 GEMMA3 = LLAMA.parents[1] / "gemma3" / "hf"

@@ -78,6 +78,10 @@ CASES = {
     "run(bos='no')": (lambda m, r: m.run("hi", bos="no"), "bos: 'no' is not True or False"),
     "run(chat=1)": (lambda m, r: m.run("hi", chat=1), "chat: '1' is not True or False"),
     "run(ids, chat=True)": (lambda m, r: m.run(ids=[1, 2], chat=True), "chat: the chat template wraps a text"),
+    # attacker round 18: a float or a bool id was said to be out of a range it is in
+    "run(ids=[1.0])": (lambda m, r: m.run(ids=[1.0, 2.0]), "token id 1.0: token ids are whole numbers"),
+    "run(ids=bools)": (lambda m, r: m.run(ids=np.array([True, False])), "token id True: token ids are whole numbers"),
+    "continuation('')": (lambda m, r: api.continuation(m, "hi", ""), "the continuation is empty: give the text"),
     "off=5": (lambda m, r: m.run("hi", off=5), "off: give a list of (layer, head) pairs"),
     "off=[(0,)]": (lambda m, r: m.run("hi", off=[(0,)]), "head (0,): give (layer, head), layers 0 to 1 and heads 0"),
     "off=['ab']": (lambda m, r: m.run("hi", off=["ab"]), "head ab: give (layer, head)"),

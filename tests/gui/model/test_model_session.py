@@ -164,6 +164,9 @@ def test_a_crash_copy_naming_a_pipe_or_a_device_is_said_at_start_up_and_nothing_
             pass
     assert "is not a regular file" in said[0], said
     assert w.document.source == "preset:seed-demo" and w.document.scenario.live is None
+    # attacker round 18: the copy stayed where start-up finds it, and was offered again at every start
+    assert not (tmp_path / "autosave" / "session-1-1.json").exists()
+    assert (tmp_path / "autosave" / "unreadable" / "session-1-1.json").is_file() and "unreadable" in said[0]
 
 
 CRASHING_MODEL_SESSION = """
