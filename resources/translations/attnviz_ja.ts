@@ -4002,6 +4002,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>問い：&quot;hide&quot; は {0} のどれかにしてください（{1} ではなく）</translation>
     </message>
     <message>
+        <source>&quot;why&quot; is empty in both languages: write why, or leave &quot;why&quot; out</source>
+        <translation>「why」が両方の言語で空です：理由を書くか、「why」を省いてください</translation>
+    </message>
+    <message>
         <source>&quot;{0}&quot; must be an object with a text in Japanese and one in English ({{&quot;ja&quot;: &quot;...&quot;, &quot;en&quot;: &quot;...&quot;}})</source>
         <translation>&quot;{0}&quot; は日本語と英語の文字列を持つオブジェクト（{{&quot;ja&quot;: &quot;...&quot;, &quot;en&quot;: &quot;...&quot;}}）にしてください</translation>
     </message>

@@ -205,6 +205,19 @@ def test_check_refuses_a_note_written_empty_in_both_languages_that_opening_accep
     assert load(path).scenes[2].notes.en == notes["en"]  # a file saved before this rule still opens
 
 
+@pytest.mark.parametrize("why", [{"ja": "\u200b", "en": "\u200b"}, {"ja": "", "en": " "}])
+def test_check_refuses_a_why_written_empty_in_both_languages(capsys, tmp_path, why):
+    """Attacker round 19: a question's "why" of nothing passed --check, where notes and captions are refused."""
+    document = json.loads(dumps(builtin_lesson("attention")))
+    scene = next(i for i, s in enumerate(document["scenes"]) if "question" in s)
+    document["scenes"][scene]["question"]["why"] = why
+    path = tmp_path / "mine.attnviz-lesson.json"
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    code, out, err = run(capsys, "lesson", path, "--check")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"scene {scene + 1}: \"why\" is empty in both languages" in err, err
+
+
 def test_a_scene_without_notes_is_saved_without_them_and_checks(capsys, tmp_path):
     lesson = builtin_lesson("why-it-works")
     silent = [i for i, s in enumerate(lesson.scenes) if not (s.notes.ja or s.notes.en)]

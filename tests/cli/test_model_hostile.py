@@ -149,3 +149,14 @@ def test_a_hugging_face_folders_chat_template_that_would_run_for_ever_is_refused
         settings = json.loads((folder / where).read_text(encoding="utf-8"))
         (folder / where).write_text(json.dumps({**settings, "chat_template": NESTED_LOOPS}), encoding="utf-8")
     refused_in_one_line(folder, f"{folder}: the model's chat template cannot be used: it ran more than", "--chat")
+
+
+@pytest.mark.parametrize("base", [1e-45, 0.5])
+def test_a_gguf_rope_base_under_1_is_refused_as_config_jsons_is(capsys, tmp_path, base):
+    """Attacker round 19: a base no model has ran (the folder's rope_theta was refused, the file's was not)."""
+    path = tmp_path / "b.gguf"
+    gguf_writer.tiny_llama(path, metadata={"llama.rope.freq_base": base})
+    assert main(["model", "hello", "--model", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(path) in err[0], err
+    assert "llama.rope.freq_base" in err[0] and "not a number from 1" in err[0], err

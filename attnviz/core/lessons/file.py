@@ -211,7 +211,7 @@ def _scene(entry, strict: bool = False) -> Scene:
         scenario=scenario,
         caption=_bilingual_text(entry["caption"], "caption", MAX_TEXT_LENGTH, multiline=True),
         notes=_notes(entry, strict), view=view, head=head, query=_query(entry.get("query")), settings=settings,
-        step=step, question=_question(entry.get("question")),
+        step=step, question=_question(entry.get("question"), strict),
         compare=None if compare is None else _ref(compare, "compare"), layer=layer, off=off, move_q=move_q)
 
 
@@ -366,7 +366,8 @@ def _settings(entry) -> SceneSettings:
                          entry.get("scores_times"))
 
 
-def _question(entry) -> Question | None:
+def _question(entry, strict: bool = False) -> Question | None:
+    """The scene's question; `strict` refuses a "why" written but empty in both languages, as notes are."""
     if entry is None:
         return None
     if not isinstance(entry, dict):
@@ -376,8 +377,11 @@ def _question(entry) -> Question | None:
         raise LessonProblem(QT_TR_NOOP("question: \"hide\" must be one of {0}, not {1}"), ", ".join(HIDES),
                             quoted(entry.get("hide")))
     why = entry.get("why")
+    said = Bilingual("", "") if why is None else _bilingual_text(why, "why", MAX_TEXT_LENGTH, multiline=True)
+    if strict and why is not None and looks_empty(said.ja) and looks_empty(said.en):
+        raise LessonProblem(QT_TR_NOOP("\"why\" is empty in both languages: write why, or leave \"why\" out"))
     return Question(entry["hide"], _bilingual_text(entry.get("text"), "question", MAX_TEXT_LENGTH, multiline=True),
-                    Bilingual("", "") if why is None else _bilingual_text(why, "why", MAX_TEXT_LENGTH, multiline=True))
+                    said)
 
 
 def _bilingual_text(value, where: str, most: int, multiline: bool = False) -> Bilingual:

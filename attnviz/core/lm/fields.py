@@ -295,7 +295,7 @@ GGUF_FAMILY: dict[str, Kind] = {
     "attention.key_length": SIZE, "attention.value_length": SIZE, "rope.dimension_count": SIZE,
     "block_count": SIZE, "feed_forward_length": SIZE, "context_length": WHOLE, "attention.sliding_window": SIZE,
     "attention.layer_norm_epsilon": Positive(), "attention.layer_norm_rms_epsilon": Positive(),
-    "rope.freq_base": Positive(), "rope.freq_base_swa": Positive(), "rope.scaling.type": Text(64),
+    "rope.freq_base": BASE, "rope.freq_base_swa": BASE, "rope.scaling.type": Text(64),
     "rope.scaling.factor": Number(),
     "rope.scale_linear": Number(), "final_logit_softcapping": Number(), "attn_logit_softcapping": Number(),
 }

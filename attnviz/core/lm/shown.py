@@ -137,7 +137,7 @@ def encode_ids(model: Model, ids) -> Encoded:
     vocabulary, labelled as the next-token list labels them."""
     limit = token_limit(model)
     try:
-        if isinstance(ids, (str, bytes, dict)):
+        if isinstance(ids, (str, bytes, dict, set, frozenset)):  # a set has no order: no sequence of tokens
             raise TypeError
         taken = tuple(itertools.islice(ids, limit + 1))  # range(10**8) is not built to be refused
     except TypeError:  # not iterable (5, a 0-d array)

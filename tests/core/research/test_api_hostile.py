@@ -82,6 +82,7 @@ CASES = {
     "run(ids=[1.0])": (lambda m, r: m.run(ids=[1.0, 2.0]), "token id 1.0: token ids are whole numbers"),
     "run(ids=bools)": (lambda m, r: m.run(ids=np.array([True, False])), "token id True: token ids are whole numbers"),
     "continuation('')": (lambda m, r: api.continuation(m, "hi", ""), "the continuation is empty: give the text"),
+    "run(ids=a set)": (lambda m, r: m.run(ids={1, 2}), "give token ids as a list of whole numbers"),  # round 19
     "off=5": (lambda m, r: m.run("hi", off=5), "off: give a list of (layer, head) pairs"),
     "off=[(0,)]": (lambda m, r: m.run("hi", off=[(0,)]), "head (0,): give (layer, head), layers 0 to 1 and heads 0"),
     "off=['ab']": (lambda m, r: m.run("hi", off=["ab"]), "head ab: give (layer, head)"),
