@@ -87,6 +87,12 @@ def one_of(what: str, value, choices: tuple[str, ...]) -> str:
     return value
 
 
+def unwrapped(value):
+    """A 0-d numpy array (np.array(3), what indexing or summing an array may give) as its one value; anything
+    else as it is."""
+    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
 MOST_KEPT = 2 << 30  # bytes a run may keep: a 30-layer model's every point over 500 tokens is ~1.4 GB
 
 

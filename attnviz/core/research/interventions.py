@@ -15,8 +15,9 @@ import itertools
 
 import numpy as np
 
-from ..lm.shown import ModelError
+from ..lm.shown import ModelError, whole_number
 from ..messages import QT_TR_NOOP
+from .given import unwrapped
 
 MOST_HEADS = 4096  # more heads than any model has: an endless `heads=` is read no further
 
@@ -138,13 +139,13 @@ def _finite(what: str, value) -> float:
 
 
 def _heads(heads):
-    heads = _unwrapped(heads)
+    heads = unwrapped(heads)
     if heads is None:
         return None
-    single = _index(heads)
+    single = whole_number(heads)
     if single is None and (isinstance(heads, (str, bytes)) or not hasattr(heads, "__iter__")):
         raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
-    chosen = [single] if single is not None else [_index(h) for h in itertools.islice(heads, MOST_HEADS + 1)]
+    chosen = [single] if single is not None else [whole_number(h) for h in itertools.islice(heads, MOST_HEADS + 1)]
     if not 0 < len(chosen) <= MOST_HEADS or any(h is None or not 0 <= h < MOST_HEADS for h in chosen):
         raise ModelError(QT_TR_NOOP("heads: give head numbers (0, 1, …)"))
     return chosen
@@ -152,35 +153,21 @@ def _heads(heads):
 
 def _positions(positions):
     """None (every position), an int, a slice of ints, or a list of ints: checked against the text in _within."""
-    positions = _unwrapped(positions)
+    positions = unwrapped(positions)
     if positions is None:
         return None
     if isinstance(positions, slice):
         ends = (positions.start, positions.stop, positions.step)
-        parts = [None if x is None else _index(x) for x in ends]
+        parts = [None if x is None else whole_number(x) for x in ends]
         if all((x is None) == (y is None) for x, y in zip(ends, parts)) and parts[2] != 0:
             return slice(*parts)
-    single = _index(positions)
+    single = whole_number(positions)
     chosen = [single] if single is not None else (
-        [_index(p) for p in itertools.islice(positions, 1 << 20)]
+        [whole_number(p) for p in itertools.islice(positions, 1 << 20)]
         if isinstance(positions, (list, tuple, range, np.ndarray)) else None)
     if chosen is None or any(p is None for p in chosen):
         raise ModelError(QT_TR_NOOP("positions: give a position, a slice or a list of positions (0, 1, …)"))
     return chosen
-
-
-def _index(value) -> int | None:
-    """A whole number given as a Python or numpy int, or a 0-d array of one; None for anything else (a bool,
-    a timedelta, which numpy counts among its integers, a float)."""
-    value = _unwrapped(value)
-    if isinstance(value, (bool, np.bool_, np.timedelta64)) or not isinstance(value, (int, np.integer)):
-        return None
-    return int(value)
-
-
-def _unwrapped(value):
-    """A 0-d numpy array (np.array(3), what indexing an array by an array of no axes gives) as its one value."""
-    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 def _within(where, n: int):

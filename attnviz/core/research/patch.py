@@ -29,6 +29,7 @@ from ..lm.weights import Model, present
 from ..messages import QT_TR_NOOP, cut
 from ..scenario import Change, StreamPatch
 from .batch import rerun_last
+from .given import unwrapped
 from .parts import head_outputs
 from .tables import Tabular, grid, labels
 
@@ -134,7 +135,7 @@ def _scored(metric, clean_logits: np.ndarray, corrupted_logits: np.ndarray):
     def score(logits: np.ndarray) -> np.ndarray:
         rows = logits.view()
         rows.flags.writeable = False
-        values = [_unwrapped(metric(row, clean_logits, corrupted_logits)) for row in rows]
+        values = [unwrapped(metric(row, clean_logits, corrupted_logits)) for row in rows]
         bad = [v for v in values if not _a_number(v)]
         if bad:
             raise ModelError(QT_TR_NOOP("metric: it gave {0}; give a function returning a finite number"),
@@ -147,11 +148,6 @@ def _read_only_copy(array: np.ndarray) -> np.ndarray:
     copy = array.copy()
     copy.flags.writeable = False
     return copy
-
-
-def _unwrapped(value):
-    """A 0-d numpy array (np.array(1.5), what np.sum of a masked array may give) as its one value."""
-    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 def _a_number(value) -> bool:
