@@ -627,6 +627,7 @@ def main() -> int:
     record("peak memory gpt2-small-shape", "MB", peak_memory_mb("gpt2-small-shape"), 250)
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
     model_figures_recorded(reps, record)
+    quant_figures(args.quick, record)
     speed_figures(args.quick, record)
     research_figures(args.quick, record)
     ioi_figures(args.quick, record)
@@ -819,6 +820,13 @@ def _model_rows(name, m, record) -> None:
         rerun = summary(samples)
         record(f"{label}: rerun after a change in layer {layer}", "ms", rerun,
                share_of_forward=round(rerun["median"] / forward["median"], 3))
+
+
+def quant_figures(quick: bool, record) -> None:
+    """AttnViz's own dequantisers ÷ gguf's on 4 M values of each type (bench/quants.py; issue 48: ≥ 5×)."""
+    from bench import quants
+    for e in quants.measure(3 if quick else 7):
+        record(f"dequantise {e['type']}: speed ÷ gguf's", "×", e["ratio"], 5, better="higher", own_ms=e["own_ms"])
 
 
 def speed_figures(quick: bool, record) -> None:

@@ -80,10 +80,9 @@ class QuantType:
 
 
 # Where the types gguf dequantises keep a block's floats (ggml-common.h's block structs): a scale d, and for
-# the "_1" and K types with a minimum, dmin beside it; Q2_K, Q3_K and Q6_K keep them last. The NaN check reads
-# them; a type not here is checked by dequantising it. (The types AttnViz dequantises itself say their own.)
-_FLOATS = {"Q5_0": ("f16", 0, 2), "Q5_1": ("f16", 0, 4), "Q2_K": ("f16", 80, 4), "Q3_K": ("f16", 108, 2),
-           "Q4_K": ("f16", 0, 4), "Q5_K": ("f16", 0, 4), "Q6_K": ("f16", 208, 2)}
+# the "_1" types a minimum beside it. The NaN check reads them; a type not here (and not AttnViz's own, which
+# say their own) is checked by dequantising it.
+_FLOATS = {"Q5_0": ("f16", 0, 2), "Q5_1": ("f16", 0, 4)}
 
 
 def _gguf_reads() -> list[str]:

@@ -3,7 +3,8 @@ where a block keeps its floats, and how its values come back as float32. The oth
 dequantise (core/gguf.py asks it which it can).
 
 Measured side by side on SmolLM2 (Q4_1), gguf 0.19's dequantize took 6.0–6.6 s where these take 0.5–0.8 s;
-tests/core/test_gguf.py checks each against gguf's on every value.
+on 4 M values of each K-quant (bench/quants.py), these are 4.5–8× gguf's speed. tests/core/test_gguf.py
+checks each against gguf's, bit for bit, on every value.
 """
 from __future__ import annotations
 
@@ -77,7 +78,6 @@ class Q4_1(Own):  # noqa: N801
         return (_scale(blocks) * _nibbles(blocks[:, 4:]) + _scale(blocks, 2)).reshape(-1)
 
 
-OWN: dict[str, type[Own]] = {t.name: t for t in (F32, F16, BF16, Q4_0, Q4_1, Q8_0)}
 
 
 def _scale(blocks: np.ndarray, at: int = 0) -> np.ndarray:
@@ -89,3 +89,127 @@ def _nibbles(body: np.ndarray) -> np.ndarray:
     """16 bytes of a block -> its 32 four-bit values 0..15: the low halves first, then the high."""
     low, high = body & 0x0F, body >> 4
     return np.concatenate([low, high], axis=1).astype(np.float32)   # [n_blocks, 32]
+
+
+# ---------------------------------------------------------------- the K-quants: super-blocks of 256 values
+# Their layouts are ggml-common.h's block_q2_K … block_q6_K. Each decoder does the arithmetic gguf's does, in
+# the same order and precision (so every value is bit-for-bit gguf's: tests/core/test_gguf.py), but on uint8
+# until the one conversion to float32 and then in place, where gguf makes a new array at every step.
+
+class Q4_K(Own):  # noqa: N801
+    """d, dmin, 12 bytes of 6-bit scales and minimums for 8 sub-blocks of 32, then 128 bytes of nibbles
+    (each 32 bytes: one sub-block in the low halves, the next in the high): d·scale·q − dmin·minimum."""
+    name, floats = "Q4_K", ("f16", 0, 4)
+
+    @staticmethod
+    def dequantize(blocks: np.ndarray) -> np.ndarray:
+        scales, minimums = _six_bit(blocks[:, 4:16])
+        q = _halves(blocks[:, 16:144].reshape(-1, 4, 32)).reshape(-1, 8, 32)
+        return _scaled(q, _scale(blocks) * scales, _scale(blocks, 2) * minimums)
+
+
+class Q5_K(Own):  # noqa: N801
+    """Q4_K with a fifth bit: 32 bytes whose bit s is sub-block s's, before the nibbles."""
+    name, floats = "Q5_K", ("f16", 0, 4)
+
+    @staticmethod
+    def dequantize(blocks: np.ndarray) -> np.ndarray:
+        scales, minimums = _six_bit(blocks[:, 4:16])
+        q = _halves(blocks[:, 48:176].reshape(-1, 4, 32)).reshape(-1, 8, 32)
+        q |= _bits(blocks[:, 16:48], 8, 1) << 4
+        return _scaled(q, _scale(blocks) * scales, _scale(blocks, 2) * minimums)
+
+
+class Q6_K(Own):  # noqa: N801
+    """128 bytes of low nibbles, 64 of high bit pairs, 16 signed 8-bit scales (one per 16 values), then d:
+    d·scale·(q − 32)."""
+    name, floats = "Q6_K", ("f16", 208, 2)
+
+    @staticmethod
+    def dequantize(blocks: np.ndarray) -> np.ndarray:
+        n = len(blocks)
+        low = _halves(blocks[:, :128].reshape(n, 2, 64)).reshape(n, 2, 4, 32)
+        pairs = blocks[:, 128:192].reshape(n, 2, 1, 32)   # bits 2j, 2j + 1 of each: group j's two high bits
+        high = np.empty((n, 2, 4, 32), np.uint8)
+        np.left_shift(pairs, _TO_BITS_4_5, out=high[:, :, :3])  # each pair put at bits 4 and 5 in one shift
+        np.right_shift(pairs[:, :, 0], 2, out=high[:, :, 3])
+        high &= 0x30
+        low |= high
+        q = low.view(np.int8)
+        q -= np.int8(32)
+        scales = blocks[:, 192:208].view(np.int8).astype(np.float32)
+        return _scaled(q.reshape(n, 16, 16), _scale(blocks, 208) * scales)
+
+
+_TO_BITS_4_5 = np.array([4, 2, 0], np.uint8)[:, None]
+
+
+class Q2_K(Own):  # noqa: N801
+    """16 bytes of 4-bit scale and minimum pairs (one per 16 values), 64 bytes of 2-bit values, d, dmin:
+    d·scale·q − dmin·minimum."""
+    name, floats = "Q2_K", ("f16", 80, 4)
+
+    @staticmethod
+    def dequantize(blocks: np.ndarray) -> np.ndarray:
+        n, pairs = len(blocks), blocks[:, :16]
+        q = _bits(blocks[:, 16:80].reshape(n, 2, 32), 4, 2).reshape(n, 16, 16)
+        return _scaled(q, _scale(blocks, 80) * (pairs & 0x0F), _scale(blocks, 82) * (pairs >> 4))
+
+
+class Q3_K(Own):  # noqa: N801
+    """32 bytes of high bits (set means no −4), 64 of 2-bit values, 12 bytes of 6-bit signed scales, d:
+    d·scale·(q − 4·(1 − high))."""
+    name, floats = "Q3_K", ("f16", 108, 2)
+
+    @staticmethod
+    def dequantize(blocks: np.ndarray) -> np.ndarray:
+        n = len(blocks)
+        low = _bits(blocks[:, 32:96].reshape(n, 2, 32), 4, 2).reshape(n, 16, 16)
+        high = (_bits(blocks[:, :32], 8, 1) ^ 1).reshape(n, 16, 16)
+        high <<= 2
+        q = low.view(np.int8)
+        q -= high.view(np.int8)
+        return _scaled(q, _scale(blocks, 108) * _three_k_scales(blocks[:, 96:108]))
+
+
+def _halves(body: np.ndarray) -> np.ndarray:
+    """uint8 [..., m] -> [..., 2, m]: the low four bits of each byte, then the high (two of a K-quant's
+    sub-blocks in one run of bytes)."""
+    out = np.empty((*body.shape[:-1], 2, body.shape[-1]), np.uint8)
+    np.bitwise_and(body, 0x0F, out=out[..., 0, :])
+    np.right_shift(body, 4, out=out[..., 1, :])
+    return out
+
+
+def _bits(body: np.ndarray, count: int, width: int) -> np.ndarray:
+    """uint8 [..., 32] -> [..., count, 32]: field j of each byte (`width` bits from bit j·width)."""
+    shifts = np.arange(0, count * width, width, dtype=np.uint8)[:, None]
+    return (body[..., None, :] >> shifts) & np.uint8((1 << width) - 1)
+
+
+def _six_bit(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Q4_K's and Q5_K's 12 bytes -> 8 scales and 8 minimums of 6 bits (get_scale_min_k4), as float32."""
+    d, m, both = packed[:, 0:4], packed[:, 4:8], packed[:, 8:12]
+    scales = np.concatenate([d & 0x3F, (both & 0x0F) | ((d >> 2) & 0x30)], axis=1)
+    minimums = np.concatenate([m & 0x3F, (both >> 4) | ((m >> 2) & 0x30)], axis=1)
+    return scales.astype(np.float32), minimums.astype(np.float32)
+
+
+def _three_k_scales(packed: np.ndarray) -> np.ndarray:
+    """Q3_K's 12 bytes -> 16 scales: 4 low bits from bytes 0–7, 2 high bits from bytes 8–11, less 32."""
+    n = len(packed)
+    low = (packed[:, None, :8] >> np.array([[0], [4]], np.uint8)).reshape(n, 16) & 0x0F
+    high = (packed[:, None, 8:] >> np.array([[0], [2], [4], [6]], np.uint8)).reshape(n, 16) & 0x03
+    return ((low | high << 4).view(np.int8) - np.int8(32)).astype(np.float32)
+
+
+def _scaled(q: np.ndarray, scale: np.ndarray, minimum: np.ndarray | None = None) -> np.ndarray:
+    """q [n, s, v] (integers) · scale [n, s] (− minimum [n, s]) as float32, worked out in place."""
+    out = q.astype(np.float32)
+    out *= scale[:, :, None]
+    if minimum is not None:
+        out -= minimum[:, :, None]
+    return out.reshape(-1)
+
+
+OWN: dict[str, type[Own]] = {t.name: t for t in (F32, F16, BF16, Q4_0, Q4_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K)}

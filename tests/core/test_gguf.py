@@ -253,3 +253,20 @@ def test_dequantising_random_or_0xff_bytes_warns_nothing(kind):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             gguf.dequantize(raw, kind)
+
+
+@pytest.mark.parametrize("name", ["Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"])
+def test_attnvizs_own_k_quant_decoders_give_ggufs_values_bit_for_bit(name):
+    """Issue 48: the K-quants people download are decoded by AttnViz's own numpy, and every value is
+    gguf's to the last bit: 2,048 super-blocks of random bytes (every sub-block's scale, minimum and
+    high bits take every value) with finite scales, as a real file's are."""
+    from attnviz.core import quants
+    quant = next(q for q in gguf.TYPES.values() if q.name == name)
+    rng = np.random.default_rng(48)
+    blocks = rng.integers(0, 256, (2048, quant.block_bytes), dtype=np.uint8)
+    floats = rng.uniform(1e-3, 1e-2, (2048, quant.float_bytes // 2)).astype(np.float16)
+    blocks[:, quant.float_at:quant.float_at + quant.float_bytes] = floats.view(np.uint8)
+    ours = quants.OWN[name].dequantize(blocks)
+    theirs = reference_dequantize(blocks, GGMLQuantizationType[name]).reshape(-1).astype(np.float32)
+    assert np.isfinite(ours).all() and len(np.unique(ours)) > 1000
+    np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
