@@ -127,11 +127,8 @@ class Model:
         changes = _changes(self.lm, len(encoded.ids), off, {} if edits is None else edits)
         names = given.hook_points(self.lm, keep, len(encoded.ids))
         writes = None if hooks is None else given.hook_writes(self.lm, hooks, len(encoded.ids))
-        with np.errstate(all="ignore"):  # an overflow ends as NaN, refused here in one line
+        with np.errstate(all="ignore"):  # an overflow ends as NaN, which lm.run refuses in one line
             result = lm.run(self.lm, encoded.ids, changes, keep=names, writes=writes)
-        if not np.isfinite(result.probs).all():
-            raise lm.ModelError("{0}: the model's next-token probabilities are not numbers (NaN or infinity): the "
-                                "file is damaged or not a model", self.lm.path)
         return Run(self, encoded, result, hooked=writes is not None)
 
 

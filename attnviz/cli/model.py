@@ -52,9 +52,6 @@ def run(args, out) -> int:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
         model, encoded, result = _run_text(args)
-    if not np.isfinite(result.probs).all():
-        raise UsageError(f"{model.path}: the model's next-token probabilities are not numbers (NaN or infinity): "
-                         "the file is damaged or not a model")
     if args.output:
         lm.save_run(model, encoded, result, args.output)
     if args.save_session:

@@ -98,6 +98,20 @@ def test_a_model_whose_output_overflows_exits_2_and_never_prints_nan(tmp_path):
     assert not (tmp_path / "run.npz").exists()
 
 
+@pytest.mark.parametrize("command", [["heads", "--length", "8", "--format", "csv"],
+                                     ["heads", "--length", "8", "--format", "json"],
+                                     ["lens", "ab a", "--format", "csv"], ["attribute", "ab a", "--token", "#5"],
+                                     ["sweep", "ab a", "--token", "#5", "--format", "csv"]], ids=" ".join)
+def test_every_research_command_refuses_a_model_whose_output_overflows_naming_the_file(tmp_path, capsys, command):
+    """Attacker round 20: `heads --format csv` printed a row of NaN per head, exit 0 (JSON refused it, naming
+    no file): a run whose probabilities are not numbers is refused where it is made, for every command."""
+    gguf_writer.tiny_llama(tmp_path / "big.gguf", tensors={"output_norm.weight": (np.full(64, 3e38, np.float32), 0)})
+    assert main([*command, "--model", str(tmp_path / "big.gguf")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1, err
+    assert f"{tmp_path / 'big.gguf'}: the model's next-token probabilities are not numbers" in err
+
+
 def test_a_tiny_model_prints_json_with_numbers_only(tmp_path):
     gguf_writer.tiny_llama(tmp_path / "t.gguf")
     code, out, err, _ = attnviz_model(tmp_path / "t.gguf", "--format", "json")

@@ -17,12 +17,13 @@ import numpy as np
 
 from ..attention import group_size
 from ..blas import model_threads
+from ..messages import QT_TR_NOOP
 from ..scenario import CHANGED, Change, Steer, StreamPatch, same_patch, same_steer
 from .allocator import keep_freed
 from .blocks import Kept, shared_out
 from .families import FAMILIES
 from .hooks import Trace, traced_pass
-from .weights import Model
+from .weights import Model, ModelError
 
 
 class Cancelled(Exception):
@@ -124,10 +125,21 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         every = trace.final(model, x)                              # [n, vocab], when asked for
         normed = model.out_norm(x[-1:], c.eps)                     # [1, d]
         logits = (normed @ model.output.T)[0].astype(np.float32) if every is None else every[-1].astype(np.float32)
-    z = logits.astype(np.float64)
-    probs = np.exp(z - z.max())
-    return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), probs / probs.sum(), logits,
+    return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), _probabilities(model, logits), logits,
                tuple(range(start, c.n_layers)), x[-1], patch, trace.cache, steer)
+
+
+def _probabilities(model: Model, logits: np.ndarray) -> np.ndarray:
+    """softmax(logits) in float64, refused naming the file when it is not numbers (a model's weights may each
+    be finite and their products still overflow: a damaged file, which no workbench tool may show as a result)."""
+    z = logits.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        probs = np.exp(z - z.max())
+        probs /= probs.sum()
+    if not np.isfinite(probs).all():
+        raise ModelError(QT_TR_NOOP("{0}: the model's next-token probabilities are not numbers (NaN or infinity): "
+                                    "the file is damaged or not a model"), model.path)
+    return probs
 
 
 def _block(model: Model, layer: int, x: np.ndarray, changes: dict, kept, trace: Trace):

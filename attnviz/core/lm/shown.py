@@ -15,19 +15,15 @@ import numpy as np
 from ..compute import LEAN_CELLS, known
 from ..files import atomic_write, naming, problem
 from ..messages import QT_TR_NOOP
-from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, ScenarioError, Settings, make_head, make_scenario
+from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
 from .run import Run, same_edits
 from .tokens import TooManyTokens, labels, shown_label
-from .weights import Model
+from .weights import Model, ModelError
 
 MAX_MODEL_TOKENS = 4096
 MAX_MODEL_TEXT = 800_000     # characters read at most: far more than 4,096 tokens of any text
-
-
-class ModelError(ScenarioError):
-    """A model that cannot be loaded or run; the message says why."""
 
 
 @dataclass(frozen=True)

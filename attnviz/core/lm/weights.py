@@ -14,7 +14,13 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..scenario import ScenarioError
+
 T = TypeVar("T")
+
+
+class ModelError(ScenarioError):
+    """A model that cannot be loaded or run; the message says why."""
 
 
 class Vocabulary(Protocol):

@@ -46,7 +46,10 @@ def flag(what: str, value) -> bool:
 def layer(model: Model, value, after_last: bool = False) -> int:
     """A layer of the model (with `after_last`, also the residual stream after the last one)."""
     n, number = model.config.n_layers, whole_number(value)
-    if number is None or not 0 <= number <= n - (not after_last):
+    if number is None:
+        raise ModelError(QT_TR_NOOP("layer {0}: not a whole number; the model has layers 0 to {1}"), said(value),
+                         n if after_last else n - 1)
+    if not 0 <= number <= n - (not after_last):
         raise ModelError(QT_TR_NOOP("layer {0}: the model has layers 0 to {1}"), said(value),
                          n if after_last else n - 1)
     return number

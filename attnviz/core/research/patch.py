@@ -86,7 +86,10 @@ def patch(model: Model, clean: Run, corrupted: Run, answer: int, against: int, b
 
 
 def check_difference(clean: Run, corrupted: Run, answer: int, against: int) -> None:
-    """The logit difference restored needs prompts whose logit differences differ."""
+    """The logit difference restored needs two tokens and prompts whose logit differences differ."""
+    if answer == against:
+        raise ModelError(QT_TR_NOOP("the answer and the token it is measured against are the same token (#{0}): "
+                                    "their logit difference is 0 in every run; give two different tokens"), answer)
     if abs(logit_difference(clean, answer, against) - logit_difference(corrupted, answer, against)) < 1e-6:
         raise ModelError(QT_TR_NOOP("the two prompts give the same logit difference: there is nothing to restore"))
 
