@@ -31,6 +31,7 @@ import numpy as np
 from .core import lm
 from .core.files import atomic_write, check_writable
 from .core.lm import Encoded, hooks
+from .core.messages import quoted
 from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
@@ -49,20 +50,25 @@ __all__ = ["Model", "Run", "add", "continuation", "head_attribution", "head_type
            "patch", "picture", "project_out", "replace", "show", "sweep", "zero"]
 
 
-def load(source: str | None = None) -> Model:
+def load(source: str | None = None, memory: str = "auto") -> Model:
     """A model by its id in `attnviz models` ("smollm2-135m", "gemma3-270m"), a GGUF file or a
     Hugging Face folder; None is the built-in SmolLM2-135M. A model with terms of use (Gemma 3)
-    must have had them accepted once (in the window, or `attnviz model --model gemma3-270m`)."""
+    must have had them accepted once (in the window, or `attnviz model --model gemma3-270m`).
+    `memory`: how its weights are kept, "compact" (a GGUF file's weights stay in the file, each layer
+    dequantised when a pass reaches it), "fast" (all float32) or "auto" (fast when it fits easily);
+    `attnviz models --format json` says what each takes, and one that would not fit is refused."""
     try:
         named = None if source is None else os.fspath(source)
     except TypeError:
         named = None
     if source is not None and not isinstance(named, str):
         raise lm.ModelError("give a model's id, a GGUF file or a model folder, not {0}", type(source).__name__)
+    if not isinstance(memory, str) or memory not in lm.memory.WAYS:
+        raise lm.ModelError("memory {0}: choose {1}", quoted(memory), ", ".join(lm.memory.WAYS))
     refused = lm.catalog.terms_refusal(source)
     if refused is not None:
         raise refused
-    return Model(lm.load(named))
+    return Model(lm.load(named, way=memory))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -1,6 +1,7 @@
 """AttnViz benchmarks: AttnViz against a floor program, slider drags, autosave, undo memory,
 big files and exports, BLAS threads, start-up, memory, the notebook way, the real model, the research workbench,
-IOI patching against TransformerLens.
+IOI patching against TransformerLens, the K-quant decoders against gguf's, 1–4B models compact and fast against
+transformers.
 
     make bench                  # everything (about fifteen minutes)
     make bench ARGS=--quick     # fewer repetitions
@@ -628,6 +629,7 @@ def main() -> int:
     record("peak memory 512x12", "MB", peak_memory_mb("512x12"))
     model_figures_recorded(reps, record)
     quant_figures(args.quick, record)
+    compact_figures(args.quick, record)
     speed_figures(args.quick, record)
     research_figures(args.quick, record)
     ioi_figures(args.quick, record)
@@ -827,6 +829,15 @@ def quant_figures(quick: bool, record) -> None:
     from bench import quants
     for e in quants.measure(3 if quick else 7):
         record(f"dequantise {e['type']}: speed ÷ gguf's", "×", e["ratio"], 5, better="higher", own_ms=e["own_ms"])
+
+
+def compact_figures(quick: bool, record) -> None:
+    """Models of 1–4B parameters (bench/compact.py; issue 48): a Llama 3.2 1B-shaped Q4_K file compact and fast
+    against transformers' GGUF loader, in turn; a Gemma 3 4B-shaped one compact."""
+    from bench import compact
+    runs = compact.measure(1 if quick else 2)
+    for name, unit, value, target, better in compact.report(runs):
+        record(name, unit, value, target, better=better)
 
 
 def speed_figures(quick: bool, record) -> None:

@@ -106,3 +106,14 @@ def pixels(what: str, high: int):
                                              f"{high}")
         return int(text)
     return parse
+
+
+def add_memory(parser) -> None:
+    """--memory: how a real model's weights are kept (core/lm/memory.py)."""
+    from ..core.lm.memory import WAYS
+    parser.add_argument("--memory", choices=WAYS, default="auto",
+                        help="how the model's weights are kept: compact (a GGUF file's weights stay in the file, "
+                             "each layer dequantised when the pass reaches it: about the file's size in memory), "
+                             "fast (every weight in float32: 4 bytes a parameter) or auto (fast when that takes at "
+                             "most 60 %% of the free memory; the default). `attnviz models --format json` says what "
+                             "each takes; a model that would not fit is refused before loading")

@@ -13,7 +13,8 @@ from ..core.lm.families import NAMES
 from ..core.research.tables import csv_text, next_tokens
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
-from .arguments import UsageError, count
+from .arguments import UsageError, add_memory, count
+from .progress import Line
 
 
 def add(sub) -> None:
@@ -25,6 +26,7 @@ def add(sub) -> None:
     parser.add_argument("--model", metavar="PATH.gguf", help=f"another model: a GGUF file or a Hugging "
                         f"Face folder of a family AttnViz runs ({NAMES}), or an id from `attnviz models` "
                         "(default: the built-in SmolLM2-135M)")
+    add_memory(parser)
     parser.add_argument("--chat", action="store_true", help="read TEXT as a user's message in the model's chat "
                                                             "template (an instruct model's way to read)")
     parser.add_argument("--top-k", type=count("--top-k", 1000), default=10, help="how many next tokens (default 10)")
@@ -47,11 +49,15 @@ def run(args, out) -> int:
             raise UsageError("--session runs the text, model and changes the session holds: leave out TEXT, "
                              "--model, --chat, --ablate and --save-session")
         with np.errstate(all="ignore"):  # an overflow ends as NaN, refused below in one line
-            model, encoded, result = _run_session(args.session)
+            model, encoded, result = _run_session(args.session, args.memory)
     elif args.text is None:
         raise UsageError("give the TEXT the model reads, or --session FILE")
     else:
-        model, encoded, result = _run_text(args)
+        line = Line()
+        try:
+            model, encoded, result = _run_text(args, line)
+        finally:
+            line.clear()
     if args.output:
         lm.save_run(model, encoded, result, args.output)
     if args.save_session:
@@ -76,27 +82,28 @@ def _check_outputs(args) -> None:
             check_writable(target)
 
 
-def _run_session(path: str):
+def _run_session(path: str, way: str):
     """(model, encoded text, run with every change) of a saved session."""
     session, _ = read_session(path)
     with naming(path):  # what the session asks of the model and the model lacks
-        model, encoded, _, result = restore(session, lm.load)
+        model, encoded, _, result = restore(session, lambda source: lm.load(source, way=way))
     return model, encoded, result
 
 
-def _run_text(args):
-    """(model, encoded, result) of TEXT, everything that can be refused refused before the model loads."""
+def _run_text(args, line: Line):
+    """(model, encoded, result) of TEXT, everything that can be refused refused before the model loads; the
+    load and the pass told on the progress `line`."""
     if args.save_session:
         _check_session_target(args.save_session)
     lm.check_text(args.text)  # empty, or bytes that are not UTF-8
     refused = lm.catalog.terms_refusal(args.model)
     if refused is not None:
         raise refused
-    model = lm.load(args.model)
+    model = lm.load(args.model, progress=line("loading the model, layer"), way=args.memory)
     encoded = lm.encode(model, args.text, chat=args.chat)
     changes = tuple(lm.ablation(model, spec) for spec in args.ablate)
     with np.errstate(all="ignore"):
-        return model, encoded, lm.run(model, encoded.ids, changes)
+        return model, encoded, lm.run(model, encoded.ids, changes, progress=line("running the model, layer"))
 
 
 def _check_session_target(path: str) -> None:

@@ -17,7 +17,9 @@ def add(sub) -> None:
     parser.add_argument("--format", choices=["text", "json"], default="text",
                         help="text: id, family, quantisation, size, licence, path, tab-separated (the default); "
                              "json: [{\"id\", \"family\", \"path\", \"bytes\", \"parameters\", \"quantisation\", "
-                             "\"licence\", \"source\", \"chat\"}, ...]")
+                             "\"licence\", \"source\", \"chat\", \"memory\": {\"compact\", \"fast\"}}, ...], "
+                             "memory in bytes as --memory compact or fast would take it (null: not known before "
+                             "Gemma 3's first use, or a model AttnViz cannot run)")
     terms = parser.add_mutually_exclusive_group()
     terms.add_argument("--terms", metavar="ID", help=f"print the terms of use of model ID ({GEMMA_ID})")
     terms.add_argument("--accept-terms", metavar="ID", help=f"accept the terms of use of model ID ({GEMMA_ID}), "

@@ -10,12 +10,13 @@ from .. import api
 from ..core import lm
 from ..core.research.tables import csv_text
 from ..core.text import terminal_safe
-from .arguments import UsageError
+from .arguments import UsageError, add_memory
 
 
 def add_model(parser) -> None:
     parser.add_argument("--model", metavar="PATH.gguf", help="another model: a GGUF file, a Hugging Face folder or "
                         "an id from `attnviz models` (default: the built-in SmolLM2-135M)")
+    add_memory(parser)
 
 
 def add_input(parser, token_help: str, required: bool = True) -> None:
@@ -56,7 +57,7 @@ def token_ids(text: str) -> tuple[int, ...]:
 
 def load(args):
     """The api.Model of --model, its terms checked first (the text is checked before loading)."""
-    return api.load(args.model)
+    return api.load(args.model, memory=args.memory)
 
 
 def check_input(args) -> None:

@@ -388,6 +388,14 @@ class GGUF:
         self._release(self._data + t.offset, self._data + t.offset + t.nbytes)
         return values
 
+    def matrix(self, name: str) -> StoredMatrix | np.ndarray:
+        """The 2-D tensor `name` left in the file (StoredMatrix: rows dequantised when asked for), or as float32
+        now where its rows are not whole blocks (no file llama.cpp writes)."""
+        t = self.info(name)
+        if len(t.shape) != 2 or t.shape[1] % TYPES[t.kind].per_block:
+            return self.tensor(name)
+        return StoredMatrix(self, t)
+
     def finite(self, name: str) -> bool:
         """Whether every value of tensor `name` is a number (no NaN, no infinity), a few MB at a
         time. A quantised value is finite when its block's scale (and minimum) are, so for the
@@ -407,6 +415,41 @@ class GGUF:
             self._map.close()
         except BufferError:  # an array still looks at it (an error went past): it closes when that is gone
             pass
+
+
+class StoredMatrix:
+    """A [rows, cols] matrix kept as its GGUF file stores it (mapped: the system's cache, not this process's
+    memory): rows dequantised when asked for (an embedding's few), and x Wᵀ worked out a tile of rows at a
+    time (the unembedding: 128,256 × 2,048 for Llama 3.2 1B, 1 GB as float32, never all held at once)."""
+
+    TILE_VALUES = 1 << 22   # 16 MB of float32 per tile: large enough for BLAS, small beside a layer
+
+    def __init__(self, g: GGUF, t: TensorInfo):
+        self._g, self._t, self.shape = g, t, t.shape
+        quant = TYPES[t.kind]
+        self._row_bytes = t.shape[1] // quant.per_block * quant.block_bytes
+        self._raw = g._raw(t).reshape(t.shape[0], self._row_bytes)
+        self.nbytes = t.nbytes  # what it takes in the file
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, ids) -> np.ndarray:
+        """Row `ids` (an int: [cols]) or rows (a sequence: [len, cols]) as float32."""
+        picked = self._raw[ids if isinstance(ids, (int, np.integer, slice)) else np.asarray(ids, dtype=np.intp)]
+        return dequantize(picked.reshape(-1), self._t.kind).reshape(*picked.shape[:-1], self.shape[1])
+
+    def times_transposed(self, x: np.ndarray) -> np.ndarray:
+        """x Wᵀ: [..., cols] -> [..., rows] float32, W dequantised tile by tile and its pages let go."""
+        rows, cols = self.shape
+        flat = x.reshape(-1, cols).astype(np.float32, copy=False)
+        out = np.empty((len(flat), rows), np.float32)
+        step, start = max(1, self.TILE_VALUES // cols), self._g._data + self._t.offset
+        for lo in range(0, rows, step):
+            hi = min(rows, lo + step)
+            out[:, lo:hi] = flat @ self[lo:hi].T
+            self._g._release(start + lo * self._row_bytes, start + hi * self._row_bytes)
+        return out.reshape(*x.shape[:-1], rows)
 
 
 class Metadata(Mapping):

@@ -734,6 +734,10 @@ exactly 0</source>
         <translation>Gemma 3 のファイルを結合中（初回のみ）：%m MB のうち %v MB</translation>
     </message>
     <message>
+        <source>Running the model: layer %v of %m</source>
+        <translation>モデルを実行中：%m 層のうち %v 層</translation>
+    </message>
+    <message>
         <source>Running the model…</source>
         <translation>モデルを実行中…</translation>
     </message>
@@ -2806,6 +2810,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>Hugging Face のフォルダ…</translation>
     </message>
     <message>
+        <source>Compact: the weights stay in the file and each layer is dequantised when a pass reaches it (a 1B model in about its file&apos;s size). Fast: every weight in float32 (4 bytes a parameter), the quickest edits. Automatic: fast when it fits easily.</source>
+        <translation>コンパクト：重みはファイルに置いたまま、計算がその層に来たときに層ごとに展開します（1B のモデルならファイルとほぼ同じ大きさ）。高速：すべての重みを float32 で持ちます（パラメーター 1 つに 4 バイト）。編集がいちばん速くなります。自動：余裕があれば高速を選びます。</translation>
+    </message>
+    <message>
         <source>Read it as a chat message (the model&apos;s chat template)</source>
         <translation>チャットのメッセージとして読ませる（モデルのチャットテンプレート）</translation>
     </message>
@@ -2826,8 +2834,28 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>モデル：</translation>
     </message>
     <message>
+        <source>Memory:</source>
+        <translation>メモリ：</translation>
+    </message>
+    <message>
         <source>The text the model reads (it runs on this computer, offline):</source>
         <translation>モデルが読む文（このコンピューターの中で、オフラインで動きます）：</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自動</translation>
+    </message>
+    <message>
+        <source>Compact</source>
+        <translation>コンパクト</translation>
+    </message>
+    <message>
+        <source>Fast (float32)</source>
+        <translation>高速 (float32)</translation>
+    </message>
+    <message>
+        <source>{0}: about {1}</source>
+        <translation>{0}：約 {1}</translation>
     </message>
     <message>
         <source>Choose a Hugging Face model folder</source>
@@ -3102,6 +3130,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0:,} 個のテンソルと {1:,} 個のキーがあると書かれています。モデルファイルではありません</translation>
     </message>
     <message>
+        <source>holds the key {0} twice</source>
+        <translation>キー {0} が 2 回あります</translation>
+    </message>
+    <message>
         <source>tensor {0} has {1} dimensions</source>
         <translation>テンソル {0} が {1} 次元です</translation>
     </message>
@@ -3114,8 +3146,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>形 {1} のテンソル {0} がファイルに収まっていません</translation>
     </message>
     <message>
+        <source>holds the tensor {0} twice</source>
+        <translation>テンソル {0} が 2 回あります</translation>
+    </message>
+    <message>
         <source>holds a list of texts of {0:,} bytes: not a model file AttnViz reads</source>
         <translation>{0:,} バイトのテキストのリストがあります。AttnViz が読むモデルファイルではありません</translation>
+    </message>
+    <message>
+        <source>its {0} is not valid UTF-8 text</source>
+        <translation>{0} が正しい UTF-8 の文字列ではありません</translation>
     </message>
     <message>
         <source>has no tensor {0}: not the llama model AttnViz runs</source>
@@ -3220,6 +3260,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its {0} is a list of texts, not of numbers</source>
         <translation>{0} が数ではなくテキストのリストです</translation>
+    </message>
+    <message>
+        <source>its {0} is not a list of whole numbers</source>
+        <translation>{0} が整数のリストではありません</translation>
+    </message>
+    <message>
+        <source>its {0} holds {1}, not a token type from 0 to {2}</source>
+        <translation>{0} に {1} があります。トークンの種類は 0 から {2} です</translation>
     </message>
     <message>
         <source>its {0} is {1!r}, not a token id from 0 to {2:,}</source>
@@ -4238,6 +4286,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>見つかりません: モデルのフォルダがそろっていません</translation>
     </message>
     <message>
+        <source>holds the tensor {0} twice (as {1} and {2})</source>
+        <translation>テンソル {0} が 2 回あります（{1} と {2}）</translation>
+    </message>
+    <message>
         <source>its safetensors files cannot be read ({0})</source>
         <translation>safetensors ファイルを読めません ({0})</translation>
     </message>
@@ -4402,6 +4454,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：&apos;{1}&apos; は True でも False でもありません</translation>
     </message>
     <message>
+        <source>layer {0}: not a whole number; the model has layers 0 to {1}</source>
+        <translation>層 {0}：整数ではありません。このモデルの層は 0 から {1} です</translation>
+    </message>
+    <message>
         <source>layer {0}: the model has layers 0 to {1}</source>
         <translation>層 {0}：このモデルの層は 0 から {1} までです</translation>
     </message>
@@ -4508,6 +4564,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>the clean prompt is {0} tokens and the corrupted one {1}: patching needs prompts as long in tokens</source>
         <translation>正しいプロンプトは {0} トークン、入れ替えたプロンプトは {1} トークンです。パッチングにはトークン数の同じプロンプトが必要です</translation>
+    </message>
+    <message>
+        <source>the answer and the token it is measured against are the same token (#{0}): their logit difference is 0 in every run; give two different tokens</source>
+        <translation>答えのトークンと比べる相手のトークンが同じです (#{0})。ロジットの差はどの実行でも 0 になります。異なる 2 つのトークンを指定してください</translation>
     </message>
     <message>
         <source>the two prompts give the same logit difference: there is nothing to restore</source>
@@ -5172,6 +5232,26 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>has sliding-window layers (OLMo 3), which AttnViz&apos;s olmo2 does not run</source>
         <translation>スライディングウィンドウの層があります (OLMo 3)。AttnViz の olmo2 はこれを実行しません</translation>
+    </message>
+    <message>
+        <source>memory &apos;{0}&apos;: choose {1}</source>
+        <translation>メモリ &apos;{0}&apos;：{1} から選んでください</translation>
+    </message>
+    <message>
+        <source>{0} needs about {1} even kept compact, but this computer has {2} free: close other programs</source>
+        <translation>{0} はコンパクトにしても約 {1} 必要ですが、このコンピューターの空きは {2} です。ほかのプログラムを閉じてください</translation>
+    </message>
+    <message>
+        <source>{0} needs about {1} in float32, but this computer has {2} free: close other programs</source>
+        <translation>{0} は float32 で約 {1} 必要ですが、このコンピューターの空きは {2} です。ほかのプログラムを閉じてください</translation>
+    </message>
+    <message>
+        <source>{0} needs about {1} in float32, but this computer has {2} free: keep it compact ({3}) or close other programs</source>
+        <translation>{0} は float32 で約 {1} 必要ですが、このコンピューターの空きは {2} です。コンパクトにする ({3}) か、ほかのプログラムを閉じてください</translation>
+    </message>
+    <message>
+        <source>{0}: the model&apos;s next-token probabilities are not numbers (NaN or infinity): the file is damaged or not a model</source>
+        <translation>{0}: モデルの次トークン確率が数ではありません（NaN または無限大）。ファイルが壊れているか、モデルではありません</translation>
     </message>
 </context>
 </TS>

@@ -9,8 +9,10 @@ shown as a Scenario whose edits rerun the model.
     tokens.py    the model's tokenizer (Hugging Face's `tokenizers`), labels
     gguf_file.py, hf_folder.py     a file or a folder loaded, every value checked first
     catalog.py   the models AttnViz finds (`attnviz models`), an id or a path opened
+    memory.py    what a model takes, fast or kept compact, said before it loads
     shown.py     a run as AttnViz shows it: tokens, next tokens, a layer as a Scenario
 """
+from . import memory
 from .catalog import BUILTIN_ID, BUNDLED, GEMMA_ID, INSTALL_HINT, bundled_model, entries, load, needs_terms, resolve
 from .gguf_file import model_name
 from .run import Cancelled, Run, final_stream, run, same_changes, same_edits
@@ -36,6 +38,6 @@ from .weights import Config, Model
 
 __all__ = ["BUILTIN_ID", "BUNDLED", "GEMMA_ID", "INSTALL_HINT", "MAX_MODEL_TOKENS", "Cancelled", "Config", "Encoded",
            "Model", "ModelError", "Run", "ablation", "another_layer", "bundled_model", "check_text", "encode",
-           "encode_ids", "entries", "final_stream", "first_layer", "load", "model_name", "needs_terms", "resolve",
-           "run", "same_changes", "same_edits", "save_run", "scenario", "title", "token_bytes", "token_limit",
-           "token_text", "top"]
+           "encode_ids", "entries", "final_stream", "first_layer", "load", "memory", "model_name", "needs_terms",
+           "resolve", "run", "same_changes", "same_edits", "save_run", "scenario", "title", "token_bytes",
+           "token_limit", "token_text", "top"]

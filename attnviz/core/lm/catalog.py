@@ -23,7 +23,7 @@ from ..files import FileProblem, atomic_write, optional_file, problem, read_limi
 from ..gguf import check_file
 from ..messages import QT_TR_NOOP, cut
 from ..paths import data_folder
-from . import gguf_file, hf_folder
+from . import gguf_file, hf_folder, memory
 from .run import Cancelled
 from .shown import ModelError
 from .weights import Model
@@ -67,6 +67,7 @@ class Entry:
     licence: str
     source: str            # builtin, package, opened, hf-cache, chosen
     chat: bool = False     # it has a chat template
+    memory: dict | None = None  # {"compact": bytes, "fast": bytes} it takes (memory.py); None: not known yet
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -266,7 +267,7 @@ def entries() -> list[Entry]:
     chunks = gemma_chunks()
     if chunks is not None:
         out.append(Entry(GEMMA_ID, "gemma3", str(gemma_path()), sum(p.stat().st_size for p in chunks), 268_098_176,
-                         "Q4_K_M", GEMMA_LICENCE, "package"))  # a base model: no chat template
+                         "Q4_K_M", GEMMA_LICENCE, "package", memory=_gemma_need()))  # a base model: no chat template
     seen = {os.path.realpath(e.path) for e in out}
     opened = remembered()
     for path in [*opened, *hf_cache()]:
@@ -285,7 +286,13 @@ def entries() -> list[Entry]:
 def _entry(model_id: str, path: Path, source: str) -> Entry:
     about, size = _described(str(path), stamp(path) if path.is_file() else _folder_stamp(path))
     return Entry(model_id, about["family"], str(path), size, about["parameters"], about["quantisation"],
-                 about["licence"], source, about["chat"])
+                 about["licence"], source, about["chat"], about["memory"])
+
+
+def _gemma_need() -> dict | None:
+    """Gemma 3's memory, once its file is assembled (its first use); None before."""
+    target = gemma_path()
+    return _described(str(target), stamp(target))[0]["memory"] if _known_good(target) else None
 
 
 @lru_cache(maxsize=256)
@@ -409,19 +416,30 @@ def needs_terms(source) -> bool:
     return source == GEMMA_ID and not terms_accepted()
 
 
-def load(source=None, progress=None, cancelled=None, assembling=None) -> Model:
+def load(source=None, progress=None, cancelled=None, assembling=None, way: str = "auto") -> Model:
     """The model `source` names (an id, a path, or None: the built-in one); `progress(done, total)`
     as its blocks are dequantised, `assembling(done, total)` in bytes as Gemma 3's files are
-    joined on its first use."""
+    joined on its first use. `way`: how its weights are kept (memory.WAYS), refused before anything is
+    built when it would not fit the free memory."""
     path = resolve(source)
     if source == GEMMA_ID:
         path = assemble_gemma(assembling, cancelled)
-    model = hf_folder.load(path, progress) if os.path.isdir(path) else gguf_file.load(path, progress)
+    folder = os.path.isdir(path)
+    chosen = memory.choose(hf_folder.need(path) if folder else gguf_file.need(path), way, _named(source, path))
+    keep = memory.KEEP if chosen == "compact" else None
+    model = hf_folder.load(path, progress) if folder else gguf_file.load(path, progress, keep)
     if source == GEMMA_ID:
         model.licence = GEMMA_LICENCE
     elif source is not None and source != BUILTIN_ID:
         remember(path)
     return model
+
+
+def _named(source, path: Path) -> str:
+    """The model as a message names it: its id, or its file's name."""
+    if isinstance(source, str) and not os.path.exists(source):  # an id from `attnviz models`
+        return cut(source, 60)
+    return gguf_file.model_name(path) if path.suffix == ".gguf" else path.name
 
 
 def has_chat(source) -> bool:

@@ -13,17 +13,18 @@ Refusing a file therefore costs a walk through its header and bytes, never a mod
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..files import problem
+from ..files import FileProblem, problem
 from ..gguf import GGUF, TYPES
 from ..messages import QT_TR_NOOP
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
-from . import fields
+from . import fields, memory
 from . import tokens as tk
 from .families import FAMILIES, NAMES, Family
-from .weights import Block, Config, Model, Norm
+from .weights import Block, Config, LazyBlocks, Model, Norm
 
 # general.file_type -> its name (llama.cpp's LLAMA_FTYPE_MOSTLY_*), for the list of models
 FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1", 10: "Q2_K",
@@ -33,8 +34,10 @@ FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9:
 _REQUIRED = object()
 
 
-def load(path, progress=None) -> Model:
-    """The model in GGUF file `path`; `progress(done, total)` is called as blocks are dequantised."""
+def load(path, progress=None, keep: int | None = None) -> Model:
+    """The model in GGUF file `path`; `progress(done, total)` is called as blocks are dequantised. With `keep`
+    (bytes), the model is kept compact: its weights stay in the mapped file, each block dequantised when a
+    pass reaches it and the latest kept while they fit in `keep` bytes (weights.LazyBlocks)."""
     g = GGUF(path)
     try:
         fields.check_gguf(g)
@@ -43,20 +46,35 @@ def load(path, progress=None) -> Model:
         settings = _tokenizer_settings(g)
         expected = _check_shapes(g, config, settings.size)
         tokenizer = _tokenizer(g, settings)
-        blocks = []
-        for i in range(config.n_layers):
-            blocks.append(_block(g, family, config, i))
-            if progress:
-                progress(i + 1, config.n_layers)
-        embedding = g.tensor("token_embd.weight")
-        output = g.tensor("output.weight") if "output.weight" in g.tensors else embedding
-        positions = g.tensor("position_embd.weight") if "position_embd.weight" in expected else None
         if "rope_freqs.weight" in expected:  # Llama 3's stretched slow pairs
             config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
-        return Model(config, embedding, blocks, _norm(g, family, "output_norm"), output, tokenizer, Path(path),
-                     positions, licence=_setting(g, "general.license", ""))
-    finally:
+        positions = g.tensor("position_embd.weight") if "position_embd.weight" in expected else None
+        embedding, blocks, out_norm, output = _weights(g, family, config, progress, keep)
+        model = Model(config, embedding, blocks, out_norm, output, tokenizer, Path(path), positions,
+                      licence=_setting(g, "general.license", ""))
+    except BaseException:
         g.close()
+        raise
+    if keep is None:
+        g.close()  # every weight is in memory: the file is let go (a compact model's arrays keep it mapped)
+    return model
+
+
+def _weights(g: GGUF, family: Family, c: Config, progress, keep: int | None) -> tuple:
+    """(embedding, blocks, final norm, output): float32 arrays, or with `keep` the matrices left in the file
+    and the blocks built as a pass reaches them."""
+    if keep is not None:
+        blocks: Sequence[Block] = LazyBlocks(lambda i: _block(g, family, c, i), c.n_layers, keep)
+        matrix = g.matrix
+    else:
+        blocks, matrix = [], g.tensor
+        for i in range(c.n_layers):
+            blocks.append(_block(g, family, c, i))
+            if progress:
+                progress(i + 1, c.n_layers)
+    embedding = matrix("token_embd.weight")
+    output = matrix("output.weight") if "output.weight" in g.tensors else embedding
+    return embedding, blocks, _norm(g, family, "output_norm"), output
 
 
 def describe(path) -> dict:
@@ -68,9 +86,31 @@ def describe(path) -> dict:
         params = sum(t.size for t in g.tensors.values())
         return {"family": family, "parameters": params, "quantisation": _quantisation(g),
                 "licence": _setting(g, "general.license", ""), "name": _setting(g, "general.name", ""),
-                "chat": "tokenizer.chat_template" in g.fields}
+                "chat": "tokenizer.chat_template" in g.fields, "memory": _runnable_need(g)}
     finally:
         g.close()
+
+
+def need(path) -> memory.Need:
+    """The memory the model in `path` takes, fast and compact (from its header: nothing built)."""
+    g = GGUF(path)
+    try:
+        fields.check_gguf(g)
+        return _need(g)
+    finally:
+        g.close()
+
+
+def _need(g: GGUF) -> memory.Need:
+    return memory.need(_config(g), {name: t.size for name, t in g.tensors.items()}, g.path.stat().st_size)
+
+
+def _runnable_need(g: GGUF) -> dict | None:
+    """need(), or None for a file AttnViz cannot run (the list still names it)."""
+    try:
+        return _need(g).as_dict()
+    except (FileProblem, ScenarioError, OSError):
+        return None
 
 
 # ---------------------------------------------------------------- at the door: every value checked

@@ -20,7 +20,7 @@ from safetensors import safe_open
 from ..files import FileProblem, optional_file, problem, read_limited
 from ..messages import QT_TR_NOOP, cut
 from ..scenario import ScenarioError
-from . import fields
+from . import fields, memory
 from . import tokens as tk
 from .families import FAMILIES, MODEL_TYPES, NAMES, Family
 from .gguf_file import checked
@@ -45,9 +45,7 @@ def read_files(folder) -> list[Path]:
 
 def load(folder, progress=None) -> Model:
     folder = Path(folder)
-    if not optional_file(folder / "config.json"):  # a pipe or a folder there: said so
-        raise problem(folder, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
-    config_json = _json(folder / "config.json", fields.CONFIG)
+    config_json = _config_json(folder)
     c = _config(folder, config_json)
     tensors = _Tensors(folder)
     try:
@@ -79,18 +77,42 @@ def describe(folder) -> dict:
     family = MODEL_TYPES.get(kind, kind)
     tensors = _Tensors(folder)
     try:
-        params = sum(math.prod(tensors.shape(n)) for n in tensors.names)
+        sizes = {n: math.prod(tensors.shape(n)) for n in tensors.names}
         kinds = {tensors.dtype(n) for n in tensors.names}
     finally:
         tensors.close()
+    params = sum(sizes.values())
+    try:
+        c = _config(folder, config_json)
+        need: dict | None = memory.need(c, sizes, None, FAMILIES[c.family].HF["block"]).as_dict()
+    except (FileProblem, ScenarioError):  # a family or size AttnViz cannot run: listed all the same
+        need = None
     settings = folder / "tokenizer_config.json"
     jinja, in_settings = optional_file(folder / "chat_template.jinja"), optional_file(settings)  # each checked
     chat = jinja or (in_settings and _default_template(_json(settings).get("chat_template")) is not None)
     return {"family": family, "parameters": params, "quantisation": "/".join(sorted(kinds)), "licence": "",
-            "name": folder.name, "chat": chat}
+            "name": folder.name, "chat": chat, "memory": need}
+
+
+def need(folder) -> memory.Need:
+    """The memory the model in `folder` takes (a folder is only kept fast: float32), from its headers."""
+    folder = Path(folder)
+    c = _config(folder, _config_json(folder))
+    tensors = _Tensors(folder)
+    try:
+        return memory.need(c, {n: math.prod(tensors.shape(n)) for n in tensors.names}, None,
+                           FAMILIES[c.family].HF["block"])
+    finally:
+        tensors.close()
 
 
 # ---------------------------------------------------------------- the folder's files
+
+def _config_json(folder: Path) -> dict:
+    if not optional_file(folder / "config.json"):  # a pipe or a folder there: said so
+        raise problem(folder, QT_TR_NOOP("is a folder but not a model folder: it has no config.json"))
+    return _json(folder / "config.json", fields.CONFIG)
+
 
 def _json(path: Path, declared: dict | None = None) -> dict:
     """The file's JSON object, its `declared` fields (core/lm/fields.py) checked."""

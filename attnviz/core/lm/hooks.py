@@ -95,7 +95,7 @@ class Trace:
         if not (self.names | set(self.writes)) & {"ln_final", "logits"}:
             return None
         normed = self.at(None, "ln_final", model.out_norm(x, model.config.eps))
-        return self.at(None, "logits", normed @ model.output.T)
+        return self.at(None, "logits", model.unembed(normed))
 
 
 def _name(layer: int | None, point: str) -> str:

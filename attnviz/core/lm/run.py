@@ -72,7 +72,7 @@ def pass_bytes(c, n: int, weights: bool = False) -> int:
 
 def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None, shown=None, first: int = 0,
         patch: StreamPatch | None = None, keep: frozenset[str] = frozenset(), writes: dict | None = None,
-        steer: Steer | None = None) -> Run:
+        steer: Steer | None = None, progress=None) -> Run:
     """The forward pass over `ids` with `changes` applied. With `after` (a run of the same ids),
     layers below the lowest one whose changes differ are taken from it, not computed again.
     `cancelled()`, when given, is asked before each layer: True stops with Cancelled.
@@ -82,7 +82,8 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
     place of the residual stream entering its layer at its position (a patch from another run). `keep`:
     the hook points (hooks.py) whose arrays the run keeps in its cache; `writes`: hook point -> fn(array,
     cache) -> the array the pass goes on with. Their layers are worked out whole by hooks.traced_pass.
-    `steer` adds its direction to the stream entering its layer (the window's Steer panel)."""
+    `steer` adds its direction to the stream entering its layer (the window's Steer panel). `progress(done,
+    total)`, when given, is told each layer done (a compact 1B model's pass takes seconds)."""
     ids = tuple(int(i) for i in ids)
     changes = tuple(sorted(changes, key=lambda c: (c[0], c[1])))
     c = model.config
@@ -122,9 +123,11 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
             vs.append(v)
             if kept is not None:
                 shown(index, q, k, v, kept)
+            if progress is not None:
+                progress(index + 1, c.n_layers)
         every = trace.final(model, x)                              # [n, vocab], when asked for
         normed = model.out_norm(x[-1:], c.eps)                     # [1, d]
-        logits = (normed @ model.output.T)[0].astype(np.float32) if every is None else every[-1].astype(np.float32)
+        logits = model.unembed(normed)[0].astype(np.float32) if every is None else every[-1].astype(np.float32)
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), _probabilities(model, logits), logits,
                tuple(range(start, c.n_layers)), x[-1], patch, trace.cache, steer)
 

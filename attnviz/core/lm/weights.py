@@ -8,9 +8,12 @@ x W + b, the seeds' X W_q: BLAS multiplies that order measured faster (10 % at 1
 """
 from __future__ import annotations
 
+import operator
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 import numpy as np
 
@@ -21,6 +24,9 @@ T = TypeVar("T")
 
 class ModelError(ScenarioError):
     """A model that cannot be loaded or run; the message says why."""
+
+
+ModelError.__module__ = "attnviz.core.lm"  # as a traceback names it: where it is imported from
 
 
 class Vocabulary(Protocol):
@@ -38,6 +44,19 @@ class Vocabulary(Protocol):
     def chat(self, text: str, cancelled: Any = None) -> str: ...
 
     def piece_bytes(self, token_id: int) -> bytes | None: ...
+
+
+class Stored(Protocol):
+    """A [rows, cols] matrix left in its file (core.gguf.StoredMatrix): its rows read when asked for."""
+
+    shape: tuple[int, ...]
+    nbytes: int
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, ids) -> np.ndarray: ...
+
+    def times_transposed(self, x: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -117,29 +136,86 @@ class Block:
     w_in: np.ndarray | None = field(init=False, repr=False)  # [d, 2 d_ff]: the gated families
 
     def __post_init__(self):
+        # (in, out) in memory: BLAS multiplies that order faster, but turning a matrix over is a slow copy.
+        # A compact model builds its blocks at every pass, where the copies would cost more than a pass's
+        # products (4 s of an 8 s pass on a 1B model): there the matrices stay as given, (out, in), and the
+        # fields are their transposed views, which numpy hands to BLAS as they are.
+        as_given = getattr(_building, "as_given", False)
+        turned = (lambda m: m.T) if as_given else (lambda m: np.ascontiguousarray(m.T))
+        side_by_side = (lambda *ms: np.concatenate(ms, axis=0).T) if as_given else \
+            (lambda *ms: np.concatenate([m.T for m in ms], axis=1))
         cuts = [len(self.w_q), len(self.w_q) + len(self.w_k)]
-        self.w_qkv = np.concatenate([self.w_q.T, self.w_k.T, self.w_v.T], axis=1)
+        self.w_qkv = side_by_side(self.w_q, self.w_k, self.w_v)
         self.w_q, self.w_k, self.w_v = np.split(self.w_qkv, cuts, axis=1)
         self.b_qkv = None
         if all(b is not None for b in (self.b_q, self.b_k, self.b_v)):
             self.b_qkv = np.concatenate([self.b_q, self.b_k, self.b_v])
             self.b_q, self.b_k, self.b_v = np.split(self.b_qkv, cuts)
-        self.w_o, self.w_down = np.ascontiguousarray(self.w_o.T), np.ascontiguousarray(self.w_down.T)
+        self.w_o, self.w_down = turned(self.w_o), turned(self.w_down)
         self.w_in = None
         if self.w_gate is None:
-            self.w_up = np.ascontiguousarray(self.w_up.T)
+            self.w_up = turned(self.w_up)
         else:
-            self.w_in = np.concatenate([self.w_gate.T, self.w_up.T], axis=1)
+            self.w_in = side_by_side(self.w_gate, self.w_up)
             self.w_gate, self.w_up = np.split(self.w_in, 2, axis=1)
+
+
+_building = threading.local()  # as_given: the block being built keeps its matrices as given (LazyBlocks)
+
+
+class LazyBlocks(Sequence[Block]):
+    """A compact model's blocks: each built (dequantised from the mapped file) when a pass reaches it, and
+    the highest layers built kept while together they take at most `keep` bytes. A pass goes upwards, so
+    the layers below the one being built are not needed again in it, and an edit in the last layers (the
+    usual place to look) reruns only layers that are kept: the next pass builds none of them again."""
+
+    def __init__(self, build: Callable[[int], Block], count: int, keep: int):
+        self._build, self._count, self.keep = build, count, keep
+        self._kept: dict[int, Block] = {}
+        self._lock = threading.Lock()  # a pass's threads share one block: it is built once
+        self.built = 0                  # blocks built so far
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Block]: ...
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        i = operator.index(index)
+        i += self._count if i < 0 else 0
+        if not 0 <= i < self._count:
+            raise IndexError(f"layer {index} of {self._count}")
+        with self._lock:
+            block = self._kept.get(i)
+            if block is None:
+                _building.as_given = True
+                try:
+                    block = self._kept[i] = self._build(i)
+                finally:
+                    _building.as_given = False
+                self.built += 1
+                while self._kept and distinct_bytes(self.kept()) > self.keep:
+                    del self._kept[min(self._kept)]  # the lowest first (this one, when it is the lowest)
+        return block
+
+    def kept(self) -> list[Block]:
+        """The blocks built and kept now, lowest layer first."""
+        return [self._kept[i] for i in sorted(self._kept)]
 
 
 @dataclass(eq=False)
 class Model:
     config: Config
-    embedding: np.ndarray    # [vocab, d]
-    blocks: list[Block]
+    embedding: np.ndarray | Stored    # [vocab, d]
+    blocks: Sequence[Block]           # a list, or LazyBlocks for a model kept compact
     out_norm: Norm
-    output: np.ndarray       # [vocab, d] (the embedding itself when tied)
+    output: np.ndarray | Stored       # [vocab, d] (the embedding itself when tied)
     tokenizer: Vocabulary
     path: Path
     positions: np.ndarray | None = None  # [context, d]: GPT-2's learned positions
@@ -149,20 +225,37 @@ class Model:
     def vocabulary(self) -> list[str]:
         return self.tokenizer.pieces
 
+    @property
+    def compact(self) -> bool:
+        """Its weights stay in the file, a layer dequantised when a pass reaches it."""
+        return isinstance(self.blocks, LazyBlocks)
+
+    def unembed(self, x: np.ndarray) -> np.ndarray:
+        """x W_outᵀ: [..., d] -> [..., vocab], the logits of the normed stream x."""
+        return x @ self.output.T if isinstance(self.output, np.ndarray) else self.output.times_transposed(x)
+
     def weight_bytes(self) -> int:
-        """The bytes of the distinct arrays the model keeps (a view counts as the array it views;
-        a tied output is the embedding itself)."""
-        bases = {}
-        parts = [self.embedding, self.output, self.positions, self.out_norm.gain, self.out_norm.bias]
-        for block in self.blocks:
-            for part in vars(block).values():
-                parts += [part.gain, part.bias] if isinstance(part, Norm) else [part]
-        for a in parts:
-            while isinstance(a, np.ndarray) and isinstance(a.base, np.ndarray):
-                a = a.base
-            if isinstance(a, np.ndarray):
-                bases[id(a)] = a.nbytes
-        return sum(bases.values())
+        """The bytes of the distinct arrays the model holds in memory (a view counts as the array it views;
+        a tied output is the embedding itself; a compact model's blocks as far as they are kept, and nothing
+        of what stays in its file)."""
+        blocks = self.blocks.kept() if isinstance(self.blocks, LazyBlocks) else self.blocks
+        return distinct_bytes(blocks, [self.embedding, self.output, self.positions, self.out_norm.gain,
+                                       self.out_norm.bias])
+
+
+def distinct_bytes(blocks, more=()) -> int:
+    """The bytes of the distinct arrays in `blocks` and `more` (a view counts as the array it views)."""
+    bases = {}
+    parts = list(more)
+    for block in blocks:
+        for part in vars(block).values():
+            parts += [part.gain, part.bias] if isinstance(part, Norm) else [part]
+    for a in parts:
+        while isinstance(a, np.ndarray) and isinstance(a.base, np.ndarray):
+            a = a.base
+        if isinstance(a, np.ndarray):
+            bases[id(a)] = a.nbytes
+    return sum(bases.values())
 
 
 def present(value: T | None, what: str) -> T:

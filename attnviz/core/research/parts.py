@@ -33,7 +33,7 @@ def residual(model: Model, run: Run, layer: int) -> np.ndarray:
 def logits_of(model: Model, x: np.ndarray) -> np.ndarray:
     """[m, vocab] float64: what the model would predict from residual streams x [m, d] (its final
     norm, then the unembedding)."""
-    return (model.out_norm(x.astype(np.float32), model.config.eps) @ model.output.T).astype(np.float64)
+    return model.unembed(model.out_norm(x.astype(np.float32), model.config.eps)).astype(np.float64)
 
 
 def log_softmax(z: np.ndarray) -> np.ndarray:

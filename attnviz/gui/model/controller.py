@@ -49,6 +49,7 @@ class ModelController:
         dialog = ModelDialog(self.shell.dialog_parent(), live.text if live else None, self.runner.source,
                              live.chat if live else False)
         if dialog.exec() == QDialog.Accepted:
+            settings.set_model_memory(dialog.chosen_memory())  # the runner loads the model the way chosen
             self.run(dialog.chosen_text(), dialog.source, dialog.chosen_chat())
 
     def run(self, text: str, source=None, chat: bool = False) -> bool:
@@ -66,7 +67,9 @@ class ModelController:
         self.progress.setValue(done)
         self.progress.setFormat({"load": tr("Loading the model: %v of %m layers"),
                                  "assemble": tr("Joining Gemma 3's files (first use): %v of %m MB"),
-                                 "tokens": tr("Reading the text…")}.get(what, tr("Running the model…")))
+                                 "tokens": tr("Reading the text…"),
+                                 "run": tr("Running the model: layer %v of %m") if total > 1 else
+                                 tr("Running the model…")}.get(what, tr("Running the model…")))
         self.progress.setToolTip(self.progress.format())
 
     def _show_progress(self):

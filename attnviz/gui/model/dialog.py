@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import lm
-from ...core.lm import catalog
+from ...core.lm import catalog, memory
 from ...core.scenario import ScenarioError
 from ..common.i18n import current_language, describe, tr
+from ..state import settings
 
 EXAMPLES = {"ja": "猫が魚を食べた。それは新鮮だった。", "en": "The cat ate the fish. It was fresh."}
 
@@ -43,6 +44,13 @@ class ModelDialog(QDialog):
         folder = QPushButton(tr("A Hugging Face folder…"), objectName="modelFolder")
         folder.clicked.connect(self._choose_folder)
         self.which = QLabel(objectName="modelWhich", wordWrap=True)
+        self.memory = QComboBox(objectName="modelMemory")
+        self.memory.setToolTip(tr("Compact: the weights stay in the file and each layer is dequantised when a pass "
+                                  "reaches it (a 1B model in about its file's size). Fast: every weight in float32 "
+                                  "(4 bytes a parameter), the quickest edits. Automatic: fast when it fits easily."))
+        for way in memory.WAYS:
+            self.memory.addItem("", way)
+        self.memory.setCurrentIndex(max(0, self.memory.findData(settings.model_memory())))
         self.chat = QCheckBox(tr("Read it as a chat message (the model's chat template)"), objectName="modelChat")
         self.chat.setToolTip(tr("The text is put in the model's chat template as a user's message, ready for "
                                 "its answer, as an instruct model was trained to read it"))
@@ -59,11 +67,15 @@ class ModelDialog(QDialog):
         model_row.addWidget(self.models, 1)
         model_row.addWidget(choose)
         model_row.addWidget(folder)
+        memory_row = QHBoxLayout()
+        memory_row.addWidget(QLabel(tr("Memory:")))
+        memory_row.addWidget(self.memory, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(tr("The text the model reads (it runs on this computer, offline):")))
         layout.addWidget(self.text, 1)
         layout.addLayout(model_row)
         layout.addWidget(self.which)
+        layout.addLayout(memory_row)
         layout.addWidget(self.chat)
         layout.addWidget(buttons)
         self.resize(760, 360)
@@ -121,12 +133,25 @@ class ModelDialog(QDialog):
         if not self.chat.isEnabled():
             self.chat.setChecked(False)
         self.run.setEnabled(entry is not None)
+        self._memory_figures(entry.memory if entry is not None else None)
         if entry is None:
             self.which.setText(self._no_model())
         elif entry.path in self._problems:
             self.which.setText(self._problems[entry.path])
         else:
             self.which.setText(_about(entry))
+
+    def _memory_figures(self, need: dict | None) -> None:
+        """Each way's item with the memory it takes for the chosen model, when its header says."""
+        compact = need is not None and need["compact"] != need["fast"]
+        for i, way in enumerate(memory.WAYS):
+            name = {"auto": tr("Automatic"), "compact": tr("Compact"), "fast": tr("Fast (float32)")}[way]
+            if need is not None and way != "auto":
+                name = tr("{0}: about {1}").format(name, memory.said(need[way]))
+            self.memory.setItemText(i, name)
+        self.memory.model().item(memory.WAYS.index("compact")).setEnabled(need is None or compact)
+        if need is not None and not compact and self.memory.currentData() == "compact":
+            self.memory.setCurrentIndex(memory.WAYS.index("auto"))  # a folder is held in float32 either way
 
     def _no_model(self) -> str:
         if getattr(sys, "frozen", False):  # the standalone folder: no pip there
@@ -164,6 +189,10 @@ class ModelDialog(QDialog):
 
     def chosen_chat(self) -> bool:
         return self.chat.isChecked()
+
+    def chosen_memory(self) -> str:
+        """How the model's weights are to be kept: a way of core.lm.memory.WAYS."""
+        return self.memory.currentData()
 
 
 def _label(entry) -> str:

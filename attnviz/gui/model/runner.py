@@ -22,6 +22,7 @@ from ...core.files import stamp
 from ...core.lm import Cancelled
 from ...core.scenario import ScenarioError
 from ..common.i18n import describe
+from ..state import settings
 
 
 class _Worker:
@@ -47,7 +48,7 @@ class _Worker:
 class ModelRunner(QObject):
     """Runs the model for one window; models once loaded are kept for the whole session."""
 
-    _loaded_models: dict = {}          # (path, file stamp) -> Model: loaded once per session
+    _loaded_models: dict = {}          # (path, file stamp, memory way) -> Model: loaded once per session
     progress = Signal(str, int, int)   # what is happening, done, of how many
     first = Signal(object, object, object)   # model, encoded text, (scenario, result): layer 0 before the rest
     loaded = Signal(object, object, object, bool)  # model, encoded text, its run (no changes), `first` shown
@@ -130,12 +131,15 @@ class ModelRunner(QObject):
 
             def shown(layer, q, k, v, kept):  # layer 0 on screen while the pass goes on to the others
                 self._tell(self._worker_first, job, model, encoded, lm.first_layer(model, encoded, 0, q, k, v, kept))
-            result = lm.run(model, encoded.ids, cancelled=stop, shown=shown)
+            result = lm.run(model, encoded.ids, cancelled=stop, shown=shown, progress=self._running)
         except Exception as e:  # noqa: BLE001 (a worker's error must reach the user, not vanish)
             self._report(job, e)
             return
         self._tell(self._worker_loaded, job, model, source, encoded, result)
         self._remember_identity(model)
+
+    def _running(self, done: int, total: int) -> None:
+        self._tell(self.progress, "run", done, total)
 
     def _report(self, job, e: BaseException) -> None:
         """A new text's (or session's) job ended without a run: cancelled, or why, in the window's language."""
@@ -241,8 +245,8 @@ class ModelRunner(QObject):
         self.ran.emit(result)
 
     def _load(self, source, job) -> lm.Model:
-        path = lm.resolve(source)
-        key = (str(path), stamp(path))
+        path, way = lm.resolve(source), settings.model_memory()
+        key = (str(path), stamp(path), way)
         if key not in self._loaded_models:
             def stop():
                 if job.is_set() or self._closing.is_set():
@@ -256,8 +260,10 @@ class ModelRunner(QObject):
                 stop()
                 self._tell(self.progress, "assemble", done >> 20, total >> 20)
             step(0, 1)
-            model = lm.load(source, progress=step, assembling=joined)
-            self._loaded_models[key] = self._loaded_models[(str(path), stamp(path))] = model  # Gemma: now joined
+            for other in [k for k in self._loaded_models if k[0] == key[0]]:  # kept another way: let go first
+                del self._loaded_models[other]
+            model = lm.load(source, progress=step, assembling=joined, way=way)
+            self._loaded_models[key] = self._loaded_models[(str(path), stamp(path), way)] = model  # Gemma: joined
         return self._loaded_models[key]
 
     def _loaded(self, job, model, source, encoded, result) -> None:
@@ -323,7 +329,7 @@ class ModelRunner(QObject):
             else:
                 after = self.latest if self.latest is not None and self.latest.ids == ids else None
                 result = lm.run(self.model, ids, changes, after=after, cancelled=self._closing.is_set, patch=patch,
-                                steer=steer)
+                                steer=steer, progress=self._running)
         except Cancelled:
             return  # the window is closing
         except MemoryError:

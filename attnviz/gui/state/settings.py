@@ -131,6 +131,16 @@ def set_colour_scale(name: str) -> None:
     _set("colourScale", name)
 
 
+def model_memory() -> str:
+    """How a real model's weights are kept (core/lm/memory.py's ways): auto, compact or fast."""
+    from ...core.lm.memory import WAYS
+    return _get("modelMemory", "auto", _one_of(WAYS))
+
+
+def set_model_memory(way: str) -> None:
+    _set("modelMemory", way)
+
+
 def theme() -> str:
     return _get("theme", "light", _one_of(("light", "dark")))
 

@@ -100,3 +100,38 @@ def test_gemma_3_runs_once_its_terms_are_accepted_and_they_are_not_asked_again(w
     assert window.model.runner.source == lm.GEMMA_ID
     window.model.run("猫", lm.GEMMA_ID)
     assert asked == [1]
+
+
+def test_the_memory_each_way_takes_is_shown_before_loading_and_the_way_chosen_is_the_one_loaded(
+        window, qtbot, monkeypatch):
+    """Issue 48: choosing a GGUF file shows what compact and fast take (from its header, nothing loaded);
+    Run with Compact loads it compact, and the choice is remembered for the next model."""
+    from attnviz.core.lm import gguf_file, memory
+    from attnviz.gui.state import settings
+    path = str(FAMILIES / "llama" / "llama-q4_k_m.gguf")
+    need = gguf_file.need(path)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (path, ""))
+
+    def choose_compact_and_run(dialog):
+        dialog.findChild(QPushButton, "modelChoose").click()
+        ways = dialog.findChild(QComboBox, "modelMemory")
+        texts = [ways.itemText(i) for i in range(ways.count())]
+        assert texts == ["Automatic", f"Compact: about {memory.said(need.compact)}",
+                         f"Fast (float32): about {memory.said(need.fast)}"]
+        ways.setCurrentIndex(texts.index(f"Compact: about {memory.said(need.compact)}"))
+        return QDialog.Accepted
+    monkeypatch.setattr(ModelDialog, "exec", choose_compact_and_run)
+    window.model.dialog()
+    qtbot.waitUntil(lambda: window.model.runner.model is not None and not window.model.runner.busy, timeout=30_000)
+    assert window.model.runner.model.compact and settings.model_memory() == "compact"
+    dialog = dialog_of(qtbot)
+    assert dialog.chosen_memory() == "compact"  # remembered
+
+
+def test_a_folder_offers_no_compact_way(qtbot, monkeypatch):
+    folder = str(FAMILIES / "qwen3" / "hf")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: folder)
+    dialog = dialog_of(qtbot)
+    dialog.findChild(QPushButton, "modelFolder").click()
+    ways = dialog.findChild(QComboBox, "modelMemory")
+    assert not ways.model().item(1).isEnabled() and ways.model().item(2).isEnabled()

@@ -1,0 +1,148 @@
+"""Issue 48: a model kept compact (its weights left in the mapped GGUF file, each layer dequantised
+when a pass reaches it, the latest kept up to a bound) gives the numbers the float32 model gives,
+holds at most its bound of weights, builds a layer only when a pass reaches it, and says its memory
+before it loads; a model that would not fit is refused before anything is built. Files of the real
+1–4B shapes are written here with random weights (bench/shapes.py), nothing downloaded."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz.core import lm
+from attnviz.core.compute import compute
+from attnviz.core.gguf import GGUF, StoredMatrix
+from attnviz.core.lm import families, gguf_file, memory
+from attnviz.core.lm.weights import LazyBlocks, distinct_bytes
+from attnviz.core.scenario import Change
+from bench import shapes
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "families"
+TOLERANCE = 1e-4
+
+
+def gguf_sources():
+    return [(family, source) for family in families.FAMILIES
+            for source, about in json.loads((GOLDEN / family / "manifest.json").read_text("utf-8"))["sources"].items()
+            if about["file"].endswith(".gguf")]
+
+
+@pytest.mark.parametrize("family, source", gguf_sources(), ids=lambda x: x)
+def test_a_compact_model_matches_transformers_as_the_float32_one_does(family, source):
+    """Every family's golden GGUF files (F32, F16, Q8_0, Q4_K_M), kept compact: attention and
+    probabilities within the tolerance of transformers' (the references tests/core/lm/test_families.py
+    holds the float32 model to)."""
+    manifest = json.loads((GOLDEN / family / "manifest.json").read_text("utf-8"))
+    model = lm.load(str(GOLDEN / family / manifest["sources"][source]["file"]), way="compact")
+    assert model.compact and isinstance(model.embedding, StoredMatrix)
+    with np.load(GOLDEN / family / "reference.npz") as reference:
+        for i, sentence in enumerate(manifest["sentences"]):
+            key = f"{source}_s{i}"
+            encoded = lm.encode(model, sentence)
+            result = lm.run(model, encoded.ids)
+            weights = [np.stack(compute(lm.scenario(model, encoded, result, layer)).weights())
+                       for layer in range(model.config.n_layers)]
+            np.testing.assert_allclose(np.stack(weights), reference[f"{key}_attn"], rtol=0, atol=TOLERANCE)
+            np.testing.assert_allclose(result.probs, reference[f"{key}_probs"], rtol=0, atol=TOLERANCE)
+
+
+SMALL = {"block_count": 6, "embedding_length": 256, "feed_forward_length": 512, "attention.head_count": 4,
+         "attention.head_count_kv": 2, "vocab": 3000}
+
+
+@pytest.fixture(scope="module")
+def six_layers(tmp_path_factory) -> Path:
+    return shapes.write_sized("llama", SMALL, "Q4_K", tmp_path_factory.mktemp("compact") / "six.gguf")
+
+
+def test_compact_and_float32_give_the_same_numbers_and_compact_holds_only_its_bound(six_layers):
+    fast = lm.load(str(six_layers), way="fast")
+    layer_bytes = distinct_bytes([fast.blocks[0]])
+    compact = gguf_file.load(six_layers, keep=2 * layer_bytes)
+    ids = lm.encode(fast, "the cat sat on the mat").ids
+    a, b = lm.run(fast, ids), lm.run(compact, ids)
+    np.testing.assert_allclose(b.logits, a.logits, rtol=1e-5, atol=1e-5)
+    for x, y in zip(a.q + a.k + a.v, b.q + b.k + b.v):
+        np.testing.assert_array_equal(x, y)  # the same float32 weights: the same products, bit for bit
+    assert len(compact.blocks.kept()) == 2 and distinct_bytes(compact.blocks.kept()) <= 2 * layer_bytes
+    assert compact.weight_bytes() - 2 * layer_bytes <= 4 * 256  # beside them only the final norm's gain is held
+    assert compact.weight_bytes() < fast.weight_bytes() / 3
+
+
+def test_a_pass_builds_each_layer_once_and_an_edit_in_the_last_layers_builds_none(six_layers):
+    model = lm.load(str(six_layers), way="fast")
+    compact = gguf_file.load(six_layers, keep=2 * distinct_bytes([model.blocks[0]]))
+    blocks = compact.blocks
+    assert isinstance(blocks, LazyBlocks) and blocks.built == 0  # loading builds no layer
+    ids = lm.encode(compact, "one two three four").ids
+    first = lm.run(compact, ids)
+    assert blocks.built == 6
+    lm.run(compact, ids, [(5, 1, Change(off=True))], after=first)  # the last layer's head off: layer 5 is kept
+    assert blocks.built == 6
+    lm.run(compact, ids, [(4, 0, Change(off=True))], after=first)  # layers 4 and 5 are the two kept
+    assert blocks.built == 6
+    lm.run(compact, ids, [(1, 0, Change(off=True))], after=first)  # 1, 2, 3 built again (4, 5 were kept)
+    assert blocks.built == 9
+
+
+def test_the_unembedding_a_tile_at_a_time_is_the_whole_product_and_rows_are_the_tensors(six_layers, monkeypatch):
+    g = GGUF(six_layers)
+    stored, dense = g.matrix("token_embd.weight"), g.tensor("token_embd.weight")
+    assert isinstance(stored, StoredMatrix) and len(stored) == 3000
+    np.testing.assert_array_equal(stored[[5, 0, 2999, 5]], dense[[5, 0, 2999, 5]])
+    np.testing.assert_array_equal(stored[7], dense[7])
+    monkeypatch.setattr(StoredMatrix, "TILE_VALUES", 256 * 7)  # 7 rows a tile: 429 tiles, the last one short
+    x = np.random.default_rng(0).standard_normal((3, 256)).astype(np.float32)
+    np.testing.assert_allclose(stored.times_transposed(x), x @ dense.T, rtol=1e-5, atol=1e-6)
+
+
+def test_a_model_that_would_not_fit_is_refused_before_anything_is_read_naming_both_numbers(six_layers, monkeypatch):
+    need = memory.Need(fast=6_000_000_000, compact=2_400_000_000)  # a 1B model's figures
+    monkeypatch.setattr(gguf_file, "need", lambda path: need)
+    built = []
+    monkeypatch.setattr(gguf_file, "load", lambda *a, **k: built.append(a))
+    monkeypatch.setattr(memory, "free_bytes", lambda: 2_000_000_000)
+    with pytest.raises(lm.ModelError, match="six needs about 2.4 GB even kept compact, but this computer has 2.0 GB "
+                                            "free: close other programs"):
+        lm.load(str(six_layers), way="auto")
+    monkeypatch.setattr(memory, "free_bytes", lambda: 5_000_000_000)
+    with pytest.raises(lm.ModelError, match=r"six needs about 6.0 GB in float32, but this computer has 5.0 GB free: "
+                                            r"keep it compact \(2.4 GB\) or close other programs"):
+        lm.load(str(six_layers), way="fast")
+    assert built == []  # refused before anything was read
+    lm.load(str(six_layers), way="auto")  # fits compact; fast would take over FAST_SHARE of what is free
+    assert built[-1][2] == memory.KEEP
+    monkeypatch.setattr(memory, "free_bytes", lambda: 12_000_000_000)
+    lm.load(str(six_layers), way="auto")
+    assert built[-1][2] is None
+    with pytest.raises(lm.ModelError, match="memory 'small': choose auto, compact, fast"):
+        lm.load(str(six_layers), way="small")
+
+
+def test_a_folder_is_held_in_float32_whichever_way_is_asked():
+    folder = GOLDEN / "llama" / "hf"
+    need = lm.catalog.hf_folder.need(folder)
+    assert need.compact is None and need.as_dict() == {"compact": need.fast, "fast": need.fast}
+    model = lm.load(str(folder), way="compact")
+    assert not model.compact
+
+
+@pytest.mark.parametrize("name, kind", [("llama-1b", "Q4_K"), ("qwen2-1.5b", "Q8_0"), ("gemma3-1b", "Q4_K"),
+                                        ("gemma3-4b", "Q4_K")])
+def test_a_real_shaped_model_runs_compact_holding_a_few_layers(tmp_path, name, kind):
+    """Llama 3.2 1B's shapes (16 layers, d 2,048, 32 heads, 8 K/V heads, 128,256 tokens), Qwen 2.5 1.5B's,
+    Gemma 3 1B's and Gemma 3 4B's, random weights: kept compact, a pass holds at most KEEP bytes of
+    weights (the float32 model: 4 bytes a parameter), and says so up front."""
+    path = shapes.write(name, kind, tmp_path / f"{name}.gguf")
+    need = gguf_file.need(path)
+    model = lm.load(str(path), way="compact")
+    parameters = sum(t.size for t in GGUF(path).tensors.values())
+    assert parameters > (3.5e9 if name.endswith("4b") else 0.99e9) and need.fast > 4 * parameters
+    result = lm.run(model, lm.encode(model, "The cat ate the fish.").ids)
+    assert np.isfinite(result.logits).all() and abs(result.probs.sum() - 1) < 1e-6
+    assert len(result.probs) == shapes.SHAPES[name][1]["vocab"]
+    assert model.blocks.built == model.config.n_layers
+    assert 0 < model.weight_bytes() <= memory.KEEP
+    assert need.compact < need.fast / 2
