@@ -52,6 +52,7 @@ _RELEASE_BYTES = 64 << 20            # the file's pages read are let go this oft
 # Value types of the metadata: struct formats of the scalars.
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 _STRING, _ARRAY = 8, 9
+_WHOLE = (0, 1, 2, 3, 4, 5, 10, 11)  # the integer types
 
 # ---------------------------------------------------------------- tensor types, one record each
 # gguf (llama.cpp's own Python package) knows every type's block and dequantises them in numpy;
@@ -166,6 +167,10 @@ class Field:
     @property
     def of_strings(self) -> bool:
         return self.is_list and self.item == _STRING
+
+    @property
+    def of_whole_numbers(self) -> bool:
+        return self.is_list and self.item in _WHOLE
 
 
 def check_file(path) -> os.stat_result:
@@ -316,18 +321,7 @@ class GGUF:
         if n_tensors > MAX_TENSORS or n_keys > MAX_KEYS:
             raise problem(self.path, QT_TR_NOOP("declares {0:,} tensors and {1:,} keys: not a model file"),
                                      n_tensors, n_keys)
-        fields = {}
-        for _ in range(n_keys):
-            key = self._name()
-            fields[key] = self._field(self._scalar("<I"))
-        tensors = {}
-        for _ in range(n_tensors):
-            name = self._name()
-            dims = self._scalar("<I")
-            if not 1 <= dims <= 4:
-                raise problem(self.path, QT_TR_NOOP("tensor {0} has {1} dimensions"), name, dims)
-            shape = tuple(self._scalar("<Q") for _ in range(dims))[::-1]
-            tensors[name] = TensorInfo(name, shape, self._scalar("<I"), self._scalar("<Q"))
+        fields, tensors = self._keys(n_keys), self._tensor_table(n_tensors)
         alignment = self._value(fields["general.alignment"]) if "general.alignment" in fields else ALIGNMENT
         if not isinstance(alignment, int) or isinstance(alignment, bool) or not 1 <= alignment <= 4096:
             raise problem(self.path, QT_TR_NOOP("has an alignment of {0}"), quoted(alignment))
@@ -337,6 +331,28 @@ class GGUF:
                 raise problem(self.path, QT_TR_NOOP("tensor {0} of shape {1} does not fit the file"),
                                          t.name, t.shape)
         return fields, tensors, data
+
+    def _keys(self, count: int) -> dict[str, Field]:
+        fields: dict[str, Field] = {}
+        for _ in range(count):
+            key = self._name()
+            if key in fields:  # which of the two a reader takes is its own choice: gguf's refuses both
+                raise problem(self.path, QT_TR_NOOP("holds the key {0} twice"), key)
+            fields[key] = self._field(self._scalar("<I"))
+        return fields
+
+    def _tensor_table(self, count: int) -> dict[str, TensorInfo]:
+        tensors: dict[str, TensorInfo] = {}
+        for _ in range(count):
+            name = self._name()
+            dims = self._scalar("<I")
+            if not 1 <= dims <= 4:
+                raise problem(self.path, QT_TR_NOOP("tensor {0} has {1} dimensions"), name, dims)
+            shape = tuple(self._scalar("<Q") for _ in range(dims))[::-1]
+            if name in tensors:
+                raise problem(self.path, QT_TR_NOOP("holds the tensor {0} twice"), name)
+            tensors[name] = TensorInfo(name, shape, self._scalar("<I"), self._scalar("<Q"))
+        return tensors
 
     # ------------------------------------------------------------- values, built when asked for
 
@@ -364,7 +380,10 @@ class GGUF:
     def value(self, key: str):
         """The value of `key`, built now (a list of at most MAX_ARRAY_ITEMS items, MAX_LIST_BYTES of text)."""
         with self._reading():
-            return self._value(self.fields[key])
+            try:
+                return self._value(self.fields[key])
+            except UnicodeDecodeError:
+                raise problem(self.path, QT_TR_NOOP("its {0} is not valid UTF-8 text"), key) from None
 
     # ------------------------------------------------------------- tensors
 

@@ -112,8 +112,10 @@ def test_patch_pairs_from_a_file_is_the_apis_dataset_average(capsys, m, tmp_path
     ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n'
      '{"clean": "hi \\udcff", "corrupted": "hi therd", "answer": "#3", "against": "#5"}\n', "p.jsonl",
      "pairs: pair 1: "),
-    ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#3"}\n', "p.jsonl",
+    ('{"clean": "hi thera", "corrupted": "hi thera", "answer": "#3", "against": "#5"}\n', "p.jsonl",
      "pairs: pair 0: the two prompts give the same logit difference"),
+    ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#3"}\n', "p.jsonl",
+     "pairs: pair 0: the answer and the token it is measured against are the same token (#3)"),
     ('{"clean": "hi thera", "corrupted": "hi therd", "answer": "#3", "against": "#99999999"}\n', "p.jsonl",
      "pairs: pair 0: "),
 ])

@@ -2,6 +2,7 @@
 import shutil
 import struct
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ import gguf_writer
 from attnviz.core import gguf, lm
 from attnviz.core.files import FileProblem
 from attnviz.core.gguf import BF16, F16, F32, GGUF, Q4_0, Q4_1, Q8_0
+
+FAMILIES = Path(__file__).resolve().parents[1] / "golden" / "families"
 
 
 @pytest.mark.parametrize("kind, tolerance", [(F32, 0), (F16, 1e-3), (BF16, 1e-2), (Q8_0, 0.02), (Q4_0, 0.2),
@@ -270,3 +273,39 @@ def test_attnvizs_own_k_quant_decoders_give_ggufs_values_bit_for_bit(name):
     theirs = reference_dequantize(blocks, GGMLQuantizationType[name]).reshape(-1).astype(np.float32)
     assert np.isfinite(ours).all() and len(np.unique(ours)) > 1000
     np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+@pytest.mark.parametrize("replaced, by, says", [
+    (b"general.file_type", b"llama.block_count", "holds the key llama.block_count twice"),
+    (b"blk.0.attn_k.weight", b"blk.0.attn_q.weight", "holds the tensor blk.0.attn_q.weight twice"),
+])
+def test_a_key_or_a_tensor_named_twice_is_refused(tmp_path, replaced, by, says):
+    """Attacker round 21: the last of two went in silently (a model of another depth, a weight read from
+    another's data); gguf's own reader refuses both."""
+    golden = FAMILIES / "llama" / "llama-f32.gguf"
+    data = golden.read_bytes()
+    assert data.count(replaced) == 1
+    (tmp_path / "twice.gguf").write_bytes(data.replace(replaced, by))
+    with pytest.raises(FileProblem, match=says):
+        lm.load(str(tmp_path / "twice.gguf"))
+
+
+@pytest.mark.parametrize("types, says", [
+    (gguf_writer.Typed(gguf_writer.ARRAY, [1.0] * 258, gguf_writer.FLOAT32), "is not a list of whole numbers"),
+    (gguf_writer.Typed(gguf_writer.ARRAY, [True] * 258, gguf_writer.BOOL), "is not a list of whole numbers"),
+    (gguf_writer.Typed(gguf_writer.ARRAY, [1] * 257 + [99], gguf_writer.I32), "holds 99, not a token type from 0 "
+                                                                              "to 6"),
+    (gguf_writer.Typed(gguf_writer.ARRAY, [1] * 257 + [-7], gguf_writer.I32), "holds -7, not a token type"),
+], ids=["floats", "flags", "99", "-7"])
+def test_token_types_that_are_not_llama_cpps_are_refused(tmp_path, types, says):
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"tokenizer.ggml.token_type": types})
+    with pytest.raises(FileProblem, match=f"its tokenizer.ggml.token_type {says}"):
+        lm.load(str(tmp_path / "t.gguf"))
+
+
+def test_a_text_that_is_not_utf_8_is_named_by_its_key(tmp_path):
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"general.name": "Tiny XX"})
+    data = (tmp_path / "t.gguf").read_bytes()
+    (tmp_path / "t.gguf").write_bytes(data.replace(b"Tiny XX", b"Tiny \xff\xfe"))
+    with pytest.raises(FileProblem, match="its general.name is not valid UTF-8 text"):
+        lm.load(str(tmp_path / "t.gguf"))

@@ -60,12 +60,15 @@ class Positive:
     """A number above 0 (or from `least`, where less would overflow the pass: a RoPE base of 1e-300, a
     scale of 5e-324) and finite, as a float too (a JSON integer of 400 digits is not)."""
     least: float = 0.0
+    most: float = sys.float_info.max
 
     def wrong(self, value) -> bool:
         return not isinstance(value, (int, float)) or isinstance(value, bool) or \
-            not 0 < value <= sys.float_info.max or value < self.least
+            not 0 < value <= self.most or value < self.least
 
     def says(self) -> str:
+        if self.most < sys.float_info.max:
+            return f"a positive number up to {self.most:g}"
         return f"a number from {self.least:g}" if self.least else "a positive number"
 
 
@@ -156,6 +159,7 @@ class Rewrite:
     thousandfold six times or 40,000 Prepends each abort the process or run for minutes."""
     growth: int = 16
     refused: tuple = ("Precompiled",)
+    keeps: bool = False  # a normalizer: nothing of the text may be removed (the labels would lie)
     longest: int = 1024
     steps: int = 64
     nodes: int = 4096
@@ -166,7 +170,8 @@ class Rewrite:
 
     def says(self) -> str:
         return (f"a rewrite of at most {self.steps} steps making a text at most {self.growth} times as long, "
-                f"with no {', '.join(self.refused)}")
+                f"with no {', '.join(self.refused)}" + (" nor a Replace that removes what it finds" if self.keeps
+                                                         else ""))
 
     def _growth(self, step, count: list) -> float:
         """How many times longer `step` may make a text; 0 where it is refused (`count`: the steps so far)."""
@@ -179,7 +184,8 @@ class Rewrite:
         if step.get("type") == "Sequence" and isinstance(inner, list):
             return math.prod(self._growth(s, count) for s in inner)
         if step.get("type") == "Replace":
-            return _replace_growth(step.get("pattern"), step.get("content"))
+            return 0 if self.keeps and step.get("content") == "" else \
+                _replace_growth(step.get("pattern"), step.get("content"))
         kind = str(step.get("type"))
         return UNICODE_GROWTH.get(kind, 4 if kind == "ByteLevel" else 1)
 
@@ -264,6 +270,7 @@ class TextOrObject:
 WHOLE, SIZE = Whole(), Whole(1, 1 << 24)
 SCALE = Positive(least=1e-3)  # a scale or factor: real ones are 0.125 to 256
 BASE = Positive(least=1.0)    # a RoPE base: real ones are 10,000 to 1,000,000
+EPS = Positive(most=1.0)      # a norm's ε: real ones are 1e-6 to 1e-5 (over 1, every norm's output is 0)
 ROPE_FIELDS = {"rope_type": Text(64), "type": Text(64), "rope_theta": BASE, "factor": SCALE,
                "low_freq_factor": SCALE, "high_freq_factor": SCALE,
                "original_max_position_embeddings": WHOLE}
@@ -275,7 +282,7 @@ CONFIG = {
     "num_hidden_layers": SIZE, "n_layer": SIZE, "head_dim": SIZE, "num_key_value_heads": SIZE,
     "intermediate_size": SIZE, "n_inner": SIZE, "max_position_embeddings": WHOLE, "n_positions": WHOLE,
     "sliding_window": WHOLE, "sliding_window_pattern": SIZE, "layer_types": Texts(),
-    "query_pre_attn_scalar": SCALE, "rms_norm_eps": Positive(), "layer_norm_epsilon": Positive(),
+    "query_pre_attn_scalar": SCALE, "rms_norm_eps": EPS, "layer_norm_epsilon": EPS,
     "rope_theta": BASE, "rope_local_base_freq": BASE, "rope_scaling": ROPE,
     "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
     "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(), "license": Text(),
@@ -294,7 +301,7 @@ GGUF_FAMILY: dict[str, Kind] = {
     "embedding_length": SIZE, "attention.head_count": SIZE, "attention.head_count_kv": SIZE,
     "attention.key_length": SIZE, "attention.value_length": SIZE, "rope.dimension_count": SIZE,
     "block_count": SIZE, "feed_forward_length": SIZE, "context_length": WHOLE, "attention.sliding_window": SIZE,
-    "attention.layer_norm_epsilon": Positive(), "attention.layer_norm_rms_epsilon": Positive(),
+    "attention.layer_norm_epsilon": EPS, "attention.layer_norm_rms_epsilon": EPS,
     "rope.freq_base": BASE, "rope.freq_base_swa": BASE, "rope.scaling.type": Text(64),
     "rope.scaling.factor": Number(),
     "rope.scale_linear": Number(), "final_logit_softcapping": Number(), "attn_logit_softcapping": Number(),
@@ -311,7 +318,8 @@ TOKENIZER = {
                      "continuing_subword_prefix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "end_of_word_suffix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "unk_token": Text(1024)}),
-    "added_tokens": AddedTokens(), "normalizer": Rewrite(growth=18), "pre_tokenizer": Rewrite(),
+    "added_tokens": AddedTokens(), "pre_tokenizer": Rewrite(),
+    "normalizer": Rewrite(growth=18, keeps=True, refused=("Precompiled", "Strip", "StripAccents", "BertNormalizer")),
     "post_processor": Small(), "decoder": Rewrite(),
 }
 

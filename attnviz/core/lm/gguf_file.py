@@ -237,6 +237,7 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
             raise problem(g.path, QT_TR_NOOP("its {0} does not give one value per token"), key)
         if field is not None and per_token and field.of_strings:  # scores and token types are numbers
             raise problem(g.path, QT_TR_NOOP("its {0} is a list of texts, not of numbers"), key)
+    _check_token_types(g)
     pre = _setting(g, "tokenizer.ggml.pre", "default")
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
@@ -246,6 +247,25 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
                               _setting(g, "tokenizer.ggml.add_space_prefix", True))
+
+
+def _check_token_types(g: GGUF) -> None:
+    """Each token's type, a whole number llama.cpp knows (0 to 6: normal, unknown, control, …): which tokens are
+    special, never typed as text, is read from it."""
+    key = "tokenizer.ggml.token_type"
+    field = g.fields.get(key)
+    if field is None:
+        return
+    if not field.of_whole_numbers:
+        raise problem(g.path, QT_TR_NOOP("its {0} is not a list of whole numbers"), key)
+    types = g.metadata[key]
+    wrong = next((t for t in types if not 0 <= t <= MOST_TOKEN_TYPE), None)
+    if wrong is not None:
+        raise problem(g.path, QT_TR_NOOP("its {0} holds {1}, not a token type from 0 to {2}"), key, wrong,
+                      MOST_TOKEN_TYPE)
+
+
+MOST_TOKEN_TYPE = 6  # llama.cpp's LLAMA_TOKEN_TYPE_BYTE, the last
 
 
 def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:

@@ -143,7 +143,8 @@ class _Tensors:
         files = sorted(set(named.values()))
         if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
-        self.files, self.where = [], {}
+        self.files: list = []
+        self.where: dict[str, tuple] = {}  # a tensor's name -> (its file, its key there, the file's path)
         try:
             for name in files:
                 path = folder / name
@@ -152,7 +153,11 @@ class _Tensors:
                 f = safe_open(str(path), framework="numpy")
                 self.files.append(f)
                 for key in f.keys():
-                    self.where[key.removeprefix("transformer.")] = (f, key, path)
+                    name = key.removeprefix("transformer.")  # GPT-2's files name some tensors either way
+                    if name in self.where:
+                        raise problem(path, QT_TR_NOOP("holds the tensor {0} twice (as {1} and {2})"), name,
+                                      self.where[name][1], key)
+                    self.where[name] = (f, key, path)
         except FileProblem:
             self.close()
             raise

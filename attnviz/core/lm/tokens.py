@@ -213,7 +213,7 @@ def _byte_values() -> dict[str, int]:
 
 # ---------------------------------------------------------------- built from a file
 
-PROBE = "ab a b c"  # what every tokenizer of the families reads back whole: letters and the spaces between them
+PROBE = "ab a b c é 日本\n"  # what every tokenizer of the families reads back whole (bytes or byte fallback)
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenizer:
@@ -232,12 +232,22 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
     if len(read_back) < len(PROBE):  # no byte-level step, byte fallback or unknown token: the labels would lie
         raise ScenarioError(QT_TR_NOOP("its tokenizer drops characters of a text ('{0}' reads back as '{1}'), so "
-                                       "AttnViz could not show which text each token is"), PROBE, read_back)
+                                       "AttnViz could not show which text each token is"), visible(PROBE),
+                            visible(read_back))
     bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
     eos = eos.get("content") if isinstance(eos, dict) else eos
-    byte_level = isinstance(backend.model, BPE) and not backend.model.byte_fallback
     return Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
-                     byte_level=byte_level)
+                     byte_level=_decodes_bytes(backend))
+
+
+def _decodes_bytes(backend: Backend) -> bool:
+    """Whether the tokenizer's decoder reads its pieces as GPT-2's byte characters (a ByteLevel step), so that
+    the labels spell them so; else they are SentencePiece's (▁ for a space, <0x41> for a byte). Its own decoder
+    decides, not model.byte_fallback: a file may set that flag either way and still decode as it says."""
+    decoder = backend.decoder
+    if decoder is None:
+        return isinstance(backend.model, BPE) and not backend.model.byte_fallback
+    return b'"ByteLevel"' in decoder.__getstate__()
 
 
 def _built(make) -> Tokenizer:

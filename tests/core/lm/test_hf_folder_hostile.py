@@ -253,7 +253,7 @@ def test_a_file_the_folder_must_hold_that_is_a_pipe_a_device_or_a_folder_is_said
 def test_a_tokenizer_that_drops_characters_is_refused_not_shown_with_labels_that_lie(folder, pre):
     """Attacker round 18: with no byte-level step, the spaces were dropped and every label after them shifted."""
     edit(folder / "tokenizer.json", lambda t: t.update(pre_tokenizer=pre))
-    said = refused(folder, "its tokenizer drops characters of a text ('ab a b c' reads back as 'ababc')")
+    said = refused(folder, "its tokenizer drops characters of a text ('ab a b c é 日本↵' reads back as 'ababc")
     assert said.startswith(str(folder / "tokenizer.json"))
 
 
@@ -438,3 +438,49 @@ def test_a_setting_transformers_reads_as_the_same_runs(tmp_path, family, change)
 def test_gemma_3_with_no_window_named_takes_transformers_default(tmp_path):
     folder = family_folder(tmp_path, "gemma3", lambda c: c.pop("sliding_window"))
     assert lm.load(str(folder)).config.window == 4096
+
+
+# attacker round 21: a normalizer that removes characters ran, the labels silent about what was dropped
+@pytest.mark.parametrize("normalizer", [
+    {"type": "Replace", "pattern": {"Regex": "[^ -~]"}, "content": ""},
+    {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Replace", "pattern": {"String": "e"},
+                                                            "content": ""}]},
+    {"type": "StripAccents"}, {"type": "Strip", "strip_left": True, "strip_right": True},
+], ids=["regex to nothing", "a letter to nothing", "accents", "spaces"])
+def test_a_normalizer_that_removes_characters_is_refused(folder, normalizer):
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer=normalizer))
+    refused(folder, "tokenizer.json: its normalizer is an object, not a rewrite")
+
+
+def test_two_tensors_that_are_one_name_once_transformer_is_left_off_are_refused(folder):
+    from safetensors.numpy import load_file, save_file
+    tensors = load_file(str(folder / "model.safetensors"))
+    tensors["transformer.model.layers.0.self_attn.q_proj.weight"] = np.zeros_like(
+        tensors["model.layers.0.self_attn.q_proj.weight"])
+    save_file(tensors, str(folder / "model.safetensors"))
+    refused(folder, "model.safetensors: holds the tensor model.layers.0.self_attn.q_proj.weight twice (as "
+                    "model.layers.0.self_attn.q_proj.weight and transformer.model.layers.0.self_attn.q_proj.weight)")
+
+
+def test_a_norms_epsilon_over_1_is_refused(folder):
+    edit(folder / "config.json", lambda c: c.update(rms_norm_eps=1e39))
+    refused(folder, "config.json: its rms_norm_eps is 1e+39, not a positive number up to 1")
+
+
+def test_the_labels_follow_the_tokenizers_decoder_whatever_its_byte_fallback_flag_says(folder):
+    """A byte-level BPE marked byte_fallback: each token is still labelled with the text it stands for
+    (" the", not "Ġthe"), as its decoder reads it."""
+    before = lm.load(str(folder))
+    edit(folder / "tokenizer.json", lambda t: t["model"].update(byte_fallback=True))
+    after = lm.load(str(folder))
+    pieces = range(len(after.tokenizer.pieces))
+    assert [after.tokenizer.piece_bytes(i) for i in pieces] == [before.tokenizer.piece_bytes(i) for i in pieces]
+    assert b" the" in {after.tokenizer.piece_bytes(i) for i in pieces}
+
+
+def test_gemmas_sentencepiece_without_byte_fallback_drops_what_its_vocabulary_lacks_and_is_refused(tmp_path):
+    copy = tmp_path / "gemma3"
+    shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
+    edit(copy / "tokenizer.json", lambda t: t["model"].update(byte_fallback=False))
+    message = refused(copy, "its tokenizer drops characters of a text ('ab a b c é 日本↵' reads back as")
+    assert "\n" not in message

@@ -121,7 +121,7 @@ def test_a_pair_with_nothing_to_restore_is_refused_before_any_pair_is_patched(m,
     """Attacker round 14: the 50th pair's equal logit difference ended the run after 49 pairs' patching."""
     monkeypatch.setattr(api._patch, "patch_many", lambda *a, **k: pytest.fail("patched before the check"))
     with pytest.raises(ModelError, match="pairs: pair 2: the two prompts give the same logit difference"):
-        api.patch(m, [PAIRS[0], PAIRS[1], ("hi thera", "hi therd", "#3", "#3")])
+        api.patch(m, [PAIRS[0], PAIRS[1], ("hi thera", "hi thera", "#3", "#5")])
 
 
 def test_a_batch_is_each_texts_own_run(m):
