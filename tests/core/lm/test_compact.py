@@ -146,3 +146,19 @@ def test_a_real_shaped_model_runs_compact_holding_a_few_layers(tmp_path, name, k
     assert model.blocks.built == model.config.n_layers
     assert 0 < model.weight_bytes() <= memory.KEEP
     assert need.compact < need.fast / 2
+
+
+def test_the_listed_gemma_package_says_its_memory_once_its_file_is_joined(monkeypatch, tmp_path):
+    """Gemma 3's package is listed before its first use (its file not joined yet: memory not known), then with
+    the memory its joined file takes."""
+    from attnviz.core.lm import catalog
+    joined = GOLDEN / "gemma3" / "gemma3-q8_0.gguf"
+    monkeypatch.setattr(catalog, "bundled_model", lambda: None)
+    monkeypatch.setattr(catalog, "remembered", lambda: [])
+    monkeypatch.setattr(catalog, "hf_cache", lambda: [])
+    monkeypatch.setattr(catalog, "gemma_chunks", lambda: [joined])
+    monkeypatch.setattr(catalog, "gemma_path", lambda: joined)
+    monkeypatch.setattr(catalog, "_known_good", lambda target: False)
+    assert [e.memory for e in lm.entries()] == [None]
+    monkeypatch.setattr(catalog, "_known_good", lambda target: True)
+    assert [e.memory for e in lm.entries()] == [gguf_file.need(joined).as_dict()]
