@@ -4350,8 +4350,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>tokenizer.json を読めません: {0}</translation>
     </message>
     <message>
-        <source>its tokenizer drops characters of a text (&apos;{0}&apos; reads back as &apos;{1}&apos;), so AttnViz could not show which text each token is</source>
-        <translation>このトークナイザーはテキストの文字を落とします（&apos;{0}&apos; が &apos;{1}&apos; として読み戻されます）。そのため AttnViz は各トークンがどのテキストかを示せません</translation>
+        <source>its tokenizer does not read a text back as it was (&apos;{0}&apos; reads back as &apos;{1}&apos;), so AttnViz could not show which text each token is</source>
+        <translation>トークナイザーが文をそのまま読み戻しません（&apos;{0}&apos; が &apos;{1}&apos; と読み戻されます）。どのトークンがどの文字かを AttnViz は示せません</translation>
     </message>
     <message>
         <source>its tokenizer cannot be built from its vocabulary: {0}</source>

@@ -419,15 +419,16 @@ def needs_terms(source) -> bool:
 def load(source=None, progress=None, cancelled=None, assembling=None, way: str = "auto") -> Model:
     """The model `source` names (an id, a path, or None: the built-in one); `progress(done, total)`
     as its blocks are dequantised, `assembling(done, total)` in bytes as Gemma 3's files are
-    joined on its first use. `way`: how its weights are kept (memory.WAYS), refused before anything is
-    built when it would not fit the free memory."""
+    joined on its first use. `way`: how its weights are kept (memory.WAYS), refused once the file is
+    checked, before any weight is built, when it would not fit the free memory."""
     path = resolve(source)
     if source == GEMMA_ID:
         path = assemble_gemma(assembling, cancelled)
-    folder = os.path.isdir(path)
-    chosen = memory.choose(hf_folder.need(path) if folder else gguf_file.need(path), way, _named(source, path))
-    keep = memory.KEEP if chosen == "compact" else None
-    model = hf_folder.load(path, progress) if folder else gguf_file.load(path, progress, keep)
+    if way not in memory.WAYS:  # refused before the file is read, as the command line refuses it
+        raise ModelError(QT_TR_NOOP("memory '{0}': choose {1}"), way, ", ".join(memory.WAYS))
+    named = _named(source, path)
+    model = hf_folder.load(path, progress, way=way, name=named) if os.path.isdir(path) else \
+        gguf_file.load(path, progress, way=way, name=named)
     if source == GEMMA_ID:
         model.licence = GEMMA_LICENCE
     elif source is not None and source != BUILTIN_ID:

@@ -159,7 +159,7 @@ class Rewrite:
     thousandfold six times or 40,000 Prepends each abort the process or run for minutes."""
     growth: int = 16
     refused: tuple = ("Precompiled",)
-    keeps: bool = False  # a normalizer: nothing of the text may be removed (the labels would lie)
+    keeps: bool = False  # a normalizer or pre-tokenizer: nothing of the text may be removed (the labels would lie)
     longest: int = 1024
     steps: int = 64
     nodes: int = 4096
@@ -170,7 +170,7 @@ class Rewrite:
 
     def says(self) -> str:
         return (f"a rewrite of at most {self.steps} steps making a text at most {self.growth} times as long, "
-                f"with no {', '.join(self.refused)}" + (" nor a Replace that removes what it finds" if self.keeps
+                f"with no {', '.join(self.refused)}" + (" nor a step that removes what it finds" if self.keeps
                                                          else ""))
 
     def _growth(self, step, count: list) -> float:
@@ -183,11 +183,16 @@ class Rewrite:
         inner = step.get("normalizers", step.get("pretokenizers", step.get("decoders")))
         if step.get("type") == "Sequence" and isinstance(inner, list):
             return math.prod(self._growth(s, count) for s in inner)
+        if self.keeps and (step.get("type"), step.get("content"), step.get("behavior")) in _REMOVING:
+            return 0
         if step.get("type") == "Replace":
-            return 0 if self.keeps and step.get("content") == "" else \
-                _replace_growth(step.get("pattern"), step.get("content"))
+            return _replace_growth(step.get("pattern"), step.get("content"))
         kind = str(step.get("type"))
         return UNICODE_GROWTH.get(kind, 4 if kind == "ByteLevel" else 1)
+
+
+# (type, content, behavior) of a step that removes what it finds: a Replace by nothing, a Split that drops it
+_REMOVING = {("Replace", "", None), ("Split", None, "Removed")}
 
 
 @dataclass(frozen=True)
@@ -318,7 +323,7 @@ TOKENIZER = {
                      "continuing_subword_prefix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "end_of_word_suffix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "unk_token": Text(1024)}),
-    "added_tokens": AddedTokens(), "pre_tokenizer": Rewrite(),
+    "added_tokens": AddedTokens(), "pre_tokenizer": Rewrite(keeps=True),
     "normalizer": Rewrite(growth=18, keeps=True, refused=("Precompiled", "Strip", "StripAccents", "BertNormalizer")),
     "post_processor": Small(), "decoder": Rewrite(),
 }

@@ -34,10 +34,12 @@ FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9:
 _REQUIRED = object()
 
 
-def load(path, progress=None, keep: int | None = None) -> Model:
+def load(path, progress=None, keep: int | None = None, way: str | None = None, name: str | None = None) -> Model:
     """The model in GGUF file `path`; `progress(done, total)` is called as blocks are dequantised. With `keep`
     (bytes), the model is kept compact: its weights stay in the mapped file, each block dequantised when a
-    pass reaches it and the latest kept while they fit in `keep` bytes (weights.LazyBlocks)."""
+    pass reaches it and the latest kept while they fit in `keep` bytes (weights.LazyBlocks). With `way` (one
+    of memory.WAYS), the way is chosen for the free memory once the file is checked, before any weight is
+    built, and a model that would not fit is refused naming `name` (the file's, when not given)."""
     g = GGUF(path)
     try:
         fields.check_gguf(g)
@@ -46,6 +48,9 @@ def load(path, progress=None, keep: int | None = None) -> Model:
         settings = _tokenizer_settings(g)
         expected = _check_shapes(g, config, settings.size)
         tokenizer = _tokenizer(g, settings)
+        if way is not None:
+            need = memory.need(config, {n: t.size for n, t in g.tensors.items()}, g.path.stat().st_size)
+            keep = memory.KEEP if memory.choose(need, way, name or model_name(path)) == "compact" else None
         if "rope_freqs.weight" in expected:  # Llama 3's stretched slow pairs
             config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
         positions = g.tensor("position_embd.weight") if "position_embd.weight" in expected else None
@@ -102,7 +107,11 @@ def need(path) -> memory.Need:
 
 
 def _need(g: GGUF) -> memory.Need:
-    return memory.need(_config(g), {name: t.size for name, t in g.tensors.items()}, g.path.stat().st_size)
+    """From the sizes of the tensors the model reads, once they are checked against its settings (a size that
+    lies would make a figure that means nothing)."""
+    c = _config(g)
+    _shapes_checked(g, c, _tokenizer_settings(g).size)
+    return memory.need(c, {name: t.size for name, t in g.tensors.items()}, g.path.stat().st_size)
 
 
 def _runnable_need(g: GGUF) -> dict | None:
@@ -297,6 +306,16 @@ def expected_shapes(c: Config, n_tokens: int, tensors) -> dict[str, tuple[int, .
 def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> dict[str, tuple[int, ...]]:
     """Every tensor the model reads: present, of a type AttnViz reads, of the shape the sizes say
     (one embedding row per token), and holding numbers only (no NaN, no infinity)."""
+    expected = _shapes_checked(g, c, n_tokens)
+    for name in expected:
+        if not g.finite(name):
+            raise problem(g.path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
+                                             "file is damaged or not a model"), name)
+    return expected
+
+
+def _shapes_checked(g: GGUF, c: Config, n_tokens: int) -> dict[str, tuple[int, ...]]:
+    """Every tensor the model reads, present, of a type AttnViz reads and of the shape the sizes say."""
     expected = expected_shapes(c, n_tokens, g.tensors)
     for name, shape in expected.items():
         got = g.info(name).shape
@@ -305,10 +324,6 @@ def _check_shapes(g: GGUF, c: Config, n_tokens: int) -> dict[str, tuple[int, ...
                                              "token is needed"), n_tokens, name, got[0])
         if got != shape:
             raise problem(g.path, QT_TR_NOOP("tensor {0} has shape {1}, not {2}"), name, got, shape)
-    for name in expected:
-        if not g.finite(name):
-            raise problem(g.path, QT_TR_NOOP("tensor {0} holds values that are not numbers (NaN or infinity): the "
-                                             "file is damaged or not a model"), name)
     return expected
 
 

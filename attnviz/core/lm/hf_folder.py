@@ -43,7 +43,9 @@ def read_files(folder) -> list[Path]:
     return sorted([p for p in named if p.is_file()] + [p for p in folder.glob("*.safetensors") if p.is_file()])
 
 
-def load(folder, progress=None) -> Model:
+def load(folder, progress=None, way: str | None = None, name: str | None = None) -> Model:
+    """The model in `folder`; with `way` (memory.WAYS: a folder is held in float32 whichever), refused once its
+    files are checked, before any weight is read, when it would not fit the free memory (naming `name`)."""
     folder = Path(folder)
     config_json = _config_json(folder)
     c = _config(folder, config_json)
@@ -56,6 +58,9 @@ def load(folder, progress=None) -> Model:
             raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
                                              "row per token is needed"), len(tokenizer.pieces), vocab)
         family = FAMILIES[c.family]
+        if way is not None:
+            sizes = {n: math.prod(tensors.shape(n)) for n in tensors.names}
+            memory.choose(memory.need(c, sizes, None, family.HF["block"]), way, name or folder.name)
         blocks = []
         for i in range(c.n_layers):
             blocks.append(_block(family, c, tensors, i))
@@ -83,8 +88,7 @@ def describe(folder) -> dict:
         tensors.close()
     params = sum(sizes.values())
     try:
-        c = _config(folder, config_json)
-        need: dict | None = memory.need(c, sizes, None, FAMILIES[c.family].HF["block"]).as_dict()
+        need: dict | None = _need(folder, config_json).as_dict()
     except (FileProblem, ScenarioError):  # a family or size AttnViz cannot run: listed all the same
         need = None
     settings = folder / "tokenizer_config.json"
@@ -97,9 +101,16 @@ def describe(folder) -> dict:
 def need(folder) -> memory.Need:
     """The memory the model in `folder` takes (a folder is only kept fast: float32), from its headers."""
     folder = Path(folder)
-    c = _config(folder, _config_json(folder))
+    return _need(folder, _config_json(folder))
+
+
+def _need(folder: Path, config_json: dict) -> memory.Need:
+    """From the sizes of the tensors the model reads, once they are checked against config.json (a size that
+    lies would make a figure that means nothing)."""
+    c = _config(folder, config_json)
     tensors = _Tensors(folder)
     try:
+        _check(folder, c, tensors, _number(folder, config_json, "vocab_size"))
         return memory.need(c, {n: math.prod(tensors.shape(n)) for n in tensors.names}, None,
                            FAMILIES[c.family].HF["block"])
     finally:

@@ -25,7 +25,7 @@ from .weights import Config
 WAYS = ("auto", "compact", "fast")
 KEEP = 512 << 20     # a compact model's dequantised layers kept for the next rerun
 BASE = 160 << 20     # what the process holds beside a model: Python, numpy, the tokenizer
-TILE = 64 << 20      # the unembedding's tile and its product (gguf.StoredMatrix)
+TILE = 16 << 20      # the unembedding's tile (gguf.StoredMatrix.TILE_VALUES float32)
 TOKENS = 1024
 FAST_SHARE = 0.6     # auto: fast while it leaves the rest of the computer this much of what is free
 
@@ -85,7 +85,7 @@ def choose(n: Need, way: str, name: str, free: int | None = None) -> str:
         raise ModelError(QT_TR_NOOP("{0} needs about {1} even kept compact, but this computer has {2} free: close "
                                     "other programs"), name, said(n.compact), said(free))
     if way == "fast" and n.fast > free:
-        if n.compact is None:
+        if n.compact is None or n.compact >= n.fast:
             raise ModelError(QT_TR_NOOP("{0} needs about {1} in float32, but this computer has {2} free: close other "
                                         "programs"), name, said(n.fast), said(free))
         raise ModelError(QT_TR_NOOP("{0} needs about {1} in float32, but this computer has {2} free: keep it compact "

@@ -20,6 +20,7 @@ word's. Each token keeps the span of text it came from: 猫 made of three byte t
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -213,7 +214,9 @@ def _byte_values() -> dict[str, int]:
 
 # ---------------------------------------------------------------- built from a file
 
-PROBE = "ab a b c é 日本\n"  # what every tokenizer of the families reads back whole (bytes or byte fallback)
+# What every tokenizer of the families reads back as it was, each token's bytes spelled as its decoder spells
+# them (byte-level or byte fallback): capitals, letters, digits, punctuation, an accent, CJK and a newline.
+PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenizer:
@@ -225,19 +228,25 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
             backend.no_padding()  # transformers' default for one text: its padding and truncation
             backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
             plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
-            read_back = backend.decode(backend.encode(PROBE, add_special_tokens=False).ids)
+            probed = backend.encode(PROBE, add_special_tokens=False).ids
+            read_back = backend.decode(probed)
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
             raise
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
-    if len(read_back) < len(PROBE):  # no byte-level step, byte fallback or unknown token: the labels would lie
-        raise ScenarioError(QT_TR_NOOP("its tokenizer drops characters of a text ('{0}' reads back as '{1}'), so "
-                                       "AttnViz could not show which text each token is"), visible(PROBE),
-                            visible(read_back))
     bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
     eos = eos.get("content") if isinstance(eos, dict) else eos
-    return Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
+    made = Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
                      byte_level=_decodes_bytes(backend))
+    spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
+    # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
+    # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)
+    for reading in (read_back, spelled.removeprefix(" ")):
+        if reading != PROBE:
+            raise ScenarioError(QT_TR_NOOP("its tokenizer does not read a text back as it was ('{0}' reads back as "
+                                           "'{1}'), so AttnViz could not show which text each token is"),
+                                visible(PROBE), shortened(marked_invisible(visible(reading)), 2 * len(PROBE)))
+    return made
 
 
 def _decodes_bytes(backend: Backend) -> bool:
@@ -247,7 +256,9 @@ def _decodes_bytes(backend: Backend) -> bool:
     decoder = backend.decoder
     if decoder is None:
         return isinstance(backend.model, BPE) and not backend.model.byte_fallback
-    return b'"ByteLevel"' in decoder.__getstate__()
+    steps = json.loads(decoder.__getstate__())
+    steps = steps.get("decoders", []) if steps.get("type") == "Sequence" else [steps]
+    return any(isinstance(step, dict) and step.get("type") == "ByteLevel" for step in steps)
 
 
 def _built(make) -> Tokenizer:

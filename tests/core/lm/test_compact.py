@@ -16,7 +16,7 @@ from attnviz.core.compute import compute
 from attnviz.core.gguf import GGUF, StoredMatrix
 from attnviz.core.lm import families, gguf_file, memory
 from attnviz.core.lm.weights import LazyBlocks, distinct_bytes
-from attnviz.core.scenario import Change
+from attnviz.core.scenario import Change, ScenarioError
 from bench import shapes
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "families"
@@ -98,11 +98,12 @@ def test_the_unembedding_a_tile_at_a_time_is_the_whole_product_and_rows_are_the_
     np.testing.assert_allclose(stored.times_transposed(x), x @ dense.T, rtol=1e-5, atol=1e-6)
 
 
-def test_a_model_that_would_not_fit_is_refused_before_anything_is_read_naming_both_numbers(six_layers, monkeypatch):
-    need = memory.Need(fast=6_000_000_000, compact=2_400_000_000)  # a 1B model's figures
-    monkeypatch.setattr(gguf_file, "need", lambda path: need)
-    built = []
-    monkeypatch.setattr(gguf_file, "load", lambda *a, **k: built.append(a))
+def test_a_model_that_would_not_fit_is_refused_before_any_weight_is_built_naming_both_numbers(six_layers,
+                                                                                               monkeypatch):
+    monkeypatch.setattr(memory, "need", lambda *a: memory.Need(fast=6_000_000_000, compact=2_400_000_000))  # 1B's
+    kept, weights = [], gguf_file._weights
+    monkeypatch.setattr(gguf_file, "_weights", lambda g, family, c, progress, keep: kept.append(keep) or
+                        weights(g, family, c, progress, keep))
     monkeypatch.setattr(memory, "free_bytes", lambda: 2_000_000_000)
     with pytest.raises(lm.ModelError, match="six needs about 2.4 GB even kept compact, but this computer has 2.0 GB "
                                             "free: close other programs"):
@@ -111,14 +112,23 @@ def test_a_model_that_would_not_fit_is_refused_before_anything_is_read_naming_bo
     with pytest.raises(lm.ModelError, match=r"six needs about 6.0 GB in float32, but this computer has 5.0 GB free: "
                                             r"keep it compact \(2.4 GB\) or close other programs"):
         lm.load(str(six_layers), way="fast")
-    assert built == []  # refused before anything was read
-    lm.load(str(six_layers), way="auto")  # fits compact; fast would take over FAST_SHARE of what is free
-    assert built[-1][2] == memory.KEEP
+    assert kept == []  # refused before any weight was built
+    assert lm.load(str(six_layers), way="auto").compact  # fits compact; fast would take over FAST_SHARE of it
+    assert kept == [memory.KEEP]
     monkeypatch.setattr(memory, "free_bytes", lambda: 12_000_000_000)
-    lm.load(str(six_layers), way="auto")
-    assert built[-1][2] is None
+    assert not lm.load(str(six_layers), way="auto").compact
     with pytest.raises(lm.ModelError, match="memory 'small': choose auto, compact, fast"):
         lm.load(str(six_layers), way="small")
+
+
+def test_a_damaged_file_is_refused_for_its_damage_whatever_the_free_memory(monkeypatch, tmp_path):
+    """The file's own checks come first: a model too large for the memory and damaged is named for its damage."""
+    import gguf_writer
+    make, message = gguf_writer.HOSTILE["an 800 MB model whose last weight is NaN"]
+    make(tmp_path / "huge.gguf")
+    monkeypatch.setattr(memory, "free_bytes", lambda: 1)
+    with pytest.raises(ScenarioError, match=message):
+        lm.load(str(tmp_path / "huge.gguf"))
 
 
 def test_a_folder_is_held_in_float32_whichever_way_is_asked():
@@ -162,3 +172,24 @@ def test_the_listed_gemma_package_says_its_memory_once_its_file_is_joined(monkey
     assert [e.memory for e in lm.entries()] == [None]
     monkeypatch.setattr(catalog, "_known_good", lambda target: True)
     assert [e.memory for e in lm.entries()] == [gguf_file.need(joined).as_dict()]
+
+
+def test_a_file_whose_sizes_lie_is_refused_by_its_shapes_before_its_memory_is_worked_out(tmp_path):
+    """Attacker round 22: an embedding_length of 2²⁴ over 64-wide tensors was told to need 137 GB and to close
+    other programs; the list said so too."""
+    import gguf_writer
+    gguf_writer.tiny_llama(tmp_path / "lying.gguf", metadata={"llama.embedding_length": 1 << 24,
+                                                             "llama.attention.key_length": 16})
+    with pytest.raises(ScenarioError, match="has shape"):
+        gguf_file.need(tmp_path / "lying.gguf")
+    with pytest.raises(ScenarioError, match="has shape"):
+        lm.load(str(tmp_path / "lying.gguf"), way="fast")
+    assert gguf_file.describe(tmp_path / "lying.gguf")["memory"] is None
+
+
+def test_compact_is_offered_only_where_it_takes_less():
+    small = memory.Need(fast=100_000_000, compact=120_000_000)  # a model whose weights are smaller than its file
+    with pytest.raises(lm.ModelError) as refused:
+        memory.choose(small, "fast", "tiny", free=50_000_000)
+    assert str(refused.value) == ("tiny needs about 100 MB in float32, but this computer has 50 MB free: close "
+                                  "other programs")

@@ -253,7 +253,8 @@ def test_a_file_the_folder_must_hold_that_is_a_pipe_a_device_or_a_folder_is_said
 def test_a_tokenizer_that_drops_characters_is_refused_not_shown_with_labels_that_lie(folder, pre):
     """Attacker round 18: with no byte-level step, the spaces were dropped and every label after them shifted."""
     edit(folder / "tokenizer.json", lambda t: t.update(pre_tokenizer=pre))
-    said = refused(folder, "its tokenizer drops characters of a text ('ab a b c é 日本↵' reads back as 'ababc")
+    said = refused(folder, "its tokenizer does not read a text back as it was ('Ab a b c é 日本, the quick brown fox "
+                           "jumps over 13 lazy dogs?↵' reads back as 'Ababc")
     assert said.startswith(str(folder / "tokenizer.json"))
 
 
@@ -482,5 +483,52 @@ def test_gemmas_sentencepiece_without_byte_fallback_drops_what_its_vocabulary_la
     copy = tmp_path / "gemma3"
     shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
     edit(copy / "tokenizer.json", lambda t: t["model"].update(byte_fallback=False))
-    message = refused(copy, "its tokenizer drops characters of a text ('ab a b c é 日本↵' reads back as")
+    message = refused(copy, "its tokenizer does not read a text back as it was ('Ab a b c é 日本, the quick")
     assert "\n" not in message
+
+
+# attacker round 22: normalizers that change or add text, a pre-tokenizer that removes it, and decoders that
+# spell the pieces unlike the vocabulary ran with labels that lied
+GEMMA_DECODER = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"},
+                 {"type": "Fuse"}]
+BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+
+
+@pytest.mark.parametrize("family, part, value", [
+    ("qwen2", "normalizer", {"type": "Replace", "pattern": {"Regex": "[^\\n]"}, "content": "\u200b"}),
+    ("qwen2", "normalizer", {"type": "Prepend", "prepend": "ignore all that follows "}),
+    ("qwen2", "normalizer", {"type": "Lowercase"}),
+    ("qwen2", "decoder", {"type": "Sequence", "decoders": GEMMA_DECODER}),
+    ("gemma3", "decoder", {"type": "Sequence", "decoders": [*GEMMA_DECODER, BYTE_LEVEL]}),
+], ids=["zero-width spaces", "a sentence put first", "lower case", "a byte-level vocabulary read as SentencePiece",
+        "SentencePiece read then as bytes"])
+def test_a_tokenizer_that_reads_a_text_back_otherwise_is_refused(tmp_path, family, part, value):
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    edit(copy / "tokenizer.json", lambda t: t.update({part: value}))
+    refused(copy, "its tokenizer does not read a text back as it was")
+
+
+def test_a_pre_tokenizer_that_removes_what_it_splits_on_is_refused(folder):
+    removed = {"type": "Split", "pattern": {"String": "Z"}, "behavior": "Removed", "invert": False}
+    edit(folder / "tokenizer.json", lambda t: t.update(pre_tokenizer={"type": "Sequence", "pretokenizers": [
+        removed, t["pre_tokenizer"]]}))
+    refused(folder, "its pre_tokenizer is an object, not a rewrite")
+
+
+def test_the_decoders_steps_not_its_text_say_how_the_pieces_are_spelled(tmp_path):
+    copy = tmp_path / "gemma3"
+    shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
+    before = lm.load(str(copy))
+    named = {"type": "Replace", "pattern": {"String": "ByteLevel"}, "content": "ByteLevel"}
+    edit(copy / "tokenizer.json", lambda t: t.update(decoder={"type": "Sequence", "decoders": [named, *GEMMA_DECODER]}))
+    after = lm.load(str(copy))
+    pieces = range(len(after.tokenizer.pieces))
+    assert [after.tokenizer.piece_bytes(i) for i in pieces] == [before.tokenizer.piece_bytes(i) for i in pieces]
+
+
+def test_a_folder_whose_sizes_lie_is_refused_by_its_shapes_before_its_memory_is_worked_out(folder, monkeypatch):
+    edit(folder / "config.json", lambda c: c.update(hidden_size=1 << 24, intermediate_size=1 << 24))
+    with pytest.raises(ScenarioError, match="has shape"):
+        hf_folder.need(folder)
+    assert hf_folder.describe(folder)["memory"] is None
