@@ -2018,6 +2018,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0:,} 個の値やリストがあり、シナリオ（数は最大 {1:,} 個）よりはるかに多すぎます</translation>
     </message>
     <message>
+        <source>gives &quot;{0}&quot; twice in one object</source>
+        <translation>1 つのオブジェクトに &quot;{0}&quot; が 2 回あります</translation>
+    </message>
+    <message>
         <source>not a text file (it is not UTF-8)</source>
         <translation>テキストファイルではありません（UTF-8 ではありません）</translation>
     </message>
@@ -4278,6 +4282,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>JSON のオブジェクトではありません</translation>
     </message>
     <message>
+        <source>its header is {0:,.0f} MB, far more than a model&apos;s (at most {1} MB)</source>
+        <translation>ヘッダーが {0:,.0f} MB あり、モデルのものよりはるかに大きすぎます（最大 {1} MB）</translation>
+    </message>
+    <message>
         <source>does not list the folder&apos;s safetensors files</source>
         <translation>フォルダの safetensors ファイルが並んでいません</translation>
     </message>
@@ -4330,12 +4338,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
     </message>
     <message>
+        <source>is not valid UTF-8 text</source>
+        <translation>正しい UTF-8 の文字列ではありません</translation>
+    </message>
+    <message>
         <source>is not UTF-8 text</source>
         <translation>UTF-8 のテキストではありません</translation>
     </message>
     <message>
         <source>the tokenizer cannot read this text: {0}</source>
         <translation>トークナイザーがこのテキストを読めません：{0}</translation>
+    </message>
+    <message>
+        <source>the model&apos;s tokenizer reads this text as &apos;{0}&apos;, not as it is written: its tokens could not be labelled with the text</source>
+        <translation>モデルのトークナイザーはこの文を書かれたとおりではなく &apos;{0}&apos; と読みます。トークンに文の文字を対応させられません</translation>
     </message>
     <message>
         <source>this model has no chat template</source>

@@ -153,3 +153,15 @@ def test_saving_through_a_symbolic_link_writes_the_linked_file(tmp_path):
     save_scenario(load_preset("seed-demo"), tmp_path / "link.json")
     assert (tmp_path / "link.json").is_symlink()
     assert load_scenario(real).n == 10
+
+
+def test_a_key_given_twice_is_refused_naming_it(tmp_path):
+    """Attacker round 23 (a session's "text" twice ran the second): a scenario or session file is JSON a
+    person may edit; which of two keys was meant no one can tell."""
+    path = tmp_path / "twice.attnviz.json"
+    save_scenario(load_preset("seed-demo"), path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"format":', '"title": "other", "format":', 1), encoding="utf-8")
+    assert text.count('"title"') == 1
+    with pytest.raises(ScenarioError, match='gives "title" twice in one object'):
+        load_scenario(path)

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from ..files import atomic_write, problem, read_limited
-from ..messages import QT_TR_NOOP, Phrase
+from ..messages import QT_TR_NOOP, Phrase, cut
 from ..numbers import RANGE_TEXT
 from ..scenario import Scenario, ScenarioError, count_values
 from .document import meta_of, scenario_from_dict, scenario_to_dict
@@ -23,6 +23,24 @@ JSON_MAX_VALUES = 2_000_000  # ≈ 50 MB of JSON text; larger scenarios are save
 MAX_JSON_ITEMS = 6_000_000
 MAX_DIGITS = 24              # an integer in a JSON file (Python refuses more than 4,300 anyway)
 
+
+
+class Twice(ValueError):
+    """A JSON object that gives one key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def once(pairs: list[tuple[str, object]]) -> dict:
+    """json's object_pairs_hook for files people write: each key given once (json keeps the last of two)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Twice(key)
+        seen.add(key)
+    return dict(pairs)
 
 def save(s: Scenario, path, meta: dict | None = None, private: bool = False, replace=None) -> None:
     """Save as JSON; `meta` (an autosave's source and time) travels in the document. Refuses a
@@ -81,7 +99,10 @@ def parse_json(data: bytes, path) -> dict:
         raise problem(path, QT_TR_NOOP("holds {0:,} values and lists, far more than a scenario (at most {1:,} "
                                        "numbers) has"), items, JSON_MAX_VALUES)
     try:
-        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int)  # -sig: Windows editors add a BOM
+        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int,  # -sig: Windows editors add a BOM
+                          object_pairs_hook=once)
+    except Twice as e:  # which of the two was meant, no one can tell (json keeps the last silently)
+        raise problem(path, QT_TR_NOOP("gives \"{0}\" twice in one object"), cut(e.key, 40)) from None
     except UnicodeDecodeError:
         raise problem(path, QT_TR_NOOP("not a text file (it is not UTF-8)")) from None
     except json.JSONDecodeError as e:

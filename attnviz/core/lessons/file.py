@@ -22,9 +22,9 @@ from typing import Any, TypeGuard
 from ..attention import POSITIONS
 from ..files import atomic_write, problem, read_limited, regular_file
 from ..formats.document import FORMAT_NAME as SCENARIO_FORMAT
-from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, to_json_text
+from ..formats.scenario_json import JSON_SAYS, MAX_DIGITS, Twice, once, to_json_text
 from ..lm import check_text
-from ..messages import QT_TR_NOOP, AttnVizError, Phrase, quoted
+from ..messages import QT_TR_NOOP, AttnVizError, Phrase, cut, quoted
 from ..numbers import MAX_ABS, RANGE_TEXT
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, MAX_TEXT_LENGTH, TEMPERATURE_RANGE
 from ..text import code_point, first_control, looks_empty
@@ -112,7 +112,10 @@ def _parse(data: bytes):
         raise LessonError(QT_TR_NOOP("holds {0:,} values and lists, far more than a lesson has (at most {1:,})"),
                           items, MAX_JSON_ITEMS)
     try:
-        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int, parse_constant=_no_constant)
+        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int, parse_constant=_no_constant,
+                          object_pairs_hook=once)
+    except Twice as e:  # which of the two was meant, no one can tell (json keeps the last silently)
+        raise LessonError(QT_TR_NOOP("gives \"{0}\" twice in one object"), cut(e.key, 40)) from None
     except UnicodeDecodeError:
         raise LessonError(QT_TR_NOOP("not a text file (it is not UTF-8)")) from None
     except json.JSONDecodeError as e:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from safetensors import safe_open
 
-from ..files import FileProblem, optional_file, problem, read_limited
+from ..files import FileProblem, open_regular, optional_file, problem, read_limited
 from ..messages import QT_TR_NOOP, cut
 from ..scenario import ScenarioError
 from . import fields, memory
@@ -28,6 +28,8 @@ from .weights import Block, Config, Model, Norm
 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_SHARDS = 256
+MAX_HEADER_BYTES = 16 << 20  # a safetensors file's JSON header: a 7B model's is ~100 KB; 72 MB of 1.2 M
+                             # empty tensors took the reader 6 s and 1.1 GB
 _NUMPY = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
 
 
@@ -143,6 +145,17 @@ def _parsed(path: Path, data: bytes, declared: dict | None) -> dict:
     return value
 
 
+def _check_header_size(path: Path) -> None:
+    """A safetensors file starts with its JSON header's length: one far beyond any model's is refused before
+    the reader builds it."""
+    with open_regular(path, 1 << 42) as f:  # its size is the reader's to check against the header
+        start = f.read(8)
+    size = int.from_bytes(start, "little") if len(start) == 8 else 0
+    if size > MAX_HEADER_BYTES:
+        raise problem(path, QT_TR_NOOP("its header is {0:,.0f} MB, far more than a model's (at most {1} MB)"),
+                      size / 2**20, MAX_HEADER_BYTES >> 20)
+
+
 class _Tensors:
     """The folder's safetensors files as one table of names; values read one at a time."""
 
@@ -161,6 +174,7 @@ class _Tensors:
                 path = folder / name
                 if not optional_file(path):
                     raise problem(path, QT_TR_NOOP("is not there: the model folder is incomplete"))
+                _check_header_size(path)
                 f = safe_open(str(path), framework="numpy")
                 self.files.append(f)
                 for key in f.keys():
@@ -355,7 +369,10 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         if optional_file(folder / "tokenizer_config.json") else {}
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
-        template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8", "replace")
+        try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
+            template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8")
+        except UnicodeDecodeError:
+            raise problem(folder / "chat_template.jinja", QT_TR_NOOP("is not valid UTF-8 text")) from None
     try:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         _parsed(path, data, fields.TOKENIZER)

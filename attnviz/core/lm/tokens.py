@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 import threading
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -108,7 +109,24 @@ class Tokenizer:
         first = [Token(self.bos, 0, 0)] if bos and self.bos is not None else []
         if most is not None and len(first) + len(found) > most:
             raise TooManyTokens(len(first) + len(found))
+        self._check_spelled(text, found.ids)
         return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
+
+    def _check_spelled(self, text: str, ids: list[int]) -> None:
+        """The tokens spell the text as it is written (their bytes, the special tokens typed in it): else the
+        labels, spans of the text, would name tokens the model did not read. A character the vocabulary lacks
+        is dropped by the library without a word, and a normalizer may rewrite one; NFC's composed letters
+        are the same text, and SentencePiece puts a space before the first word."""
+        if any(not 0 <= i < len(self.pieces) for i in ids):
+            return  # an id past the vocabulary: refused where the model reads it (shown.encode), naming the id
+        spelled = b"".join(self.piece_bytes(i) or self.pieces[i].encode() for i in ids)
+        if spelled.removeprefix(b" ") in (text.encode(), unicodedata.normalize("NFC", text).encode()) or \
+                spelled == text.encode():
+            return
+        read = spelled.decode("utf-8", "replace")
+        raise ScenarioError(QT_TR_NOOP("the model's tokenizer reads this text as '{0}', not as it is written: its "
+                                       "tokens could not be labelled with the text"),
+                            shortened(marked_invisible(visible(read)), 80))
 
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from ..files import problem, read_limited
+from ..formats.scenario_json import Twice, once
 from ..messages import QT_TR_NOOP, cut
 from .given import MOST_PAIRS
 
@@ -35,7 +36,7 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
         content = content.removesuffix("\r")
         if content.strip():
             try:
-                rows.append((line, json.loads(content, object_pairs_hook=_once)))
+                rows.append((line, json.loads(content, object_pairs_hook=once)))
             except Twice as e:  # which of the two was meant, no one can tell
                 raise problem(path, QT_TR_NOOP("line {0} gives \"{1}\" twice"), line, cut(e.key, 40)) from None
             except (ValueError, RecursionError):
@@ -44,22 +45,6 @@ def _json_rows(path, text: str) -> list[tuple[int, object]]:
         if len(rows) > MOST_PAIRS:
             break
     return rows
-
-
-class Twice(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _once(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object whose keys are each given once (json keeps the last of two silently)."""
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise Twice(key)
-        seen.add(key)
-    return dict(pairs)
 
 
 def _csv_rows(path, text: str) -> list[tuple[int, object]]:

@@ -217,3 +217,10 @@ def test_an_answer_tying_with_thousands_of_tokens_is_said_in_one_short_line():
         opening._stands_alone(["0.00"] * 2048, 0, names)
     said = str(refused.value.error)
     assert "ties on screen (0.00): t0 and t1, t2, t3, t4, t5 (+2,042); a question" in said and len(said) < 200
+
+
+def test_a_key_given_twice_is_refused_not_the_last_one_taken():
+    """Attacker round 23: json keeps the last of two keys, so an empty caption first and a full one after
+    passed --check while a reader of the file saw the empty one."""
+    text = lesson_text().replace('"caption": {', '"caption": {"ja": "", "en": ""}, "caption": {', 1)
+    refused(text, 'gives "caption" twice in one object')

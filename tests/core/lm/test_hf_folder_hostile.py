@@ -532,3 +532,35 @@ def test_a_folder_whose_sizes_lie_is_refused_by_its_shapes_before_its_memory_is_
     with pytest.raises(ScenarioError, match="has shape"):
         hf_folder.need(folder)
     assert hf_folder.describe(folder)["memory"] is None
+
+
+# attacker round 23: what the probe does not hold slipped past it
+def test_a_text_the_tokenizer_reads_otherwise_than_written_is_refused_not_labelled_wrongly(folder):
+    """A vocabulary without "Z" (the library drops it without a word: every label after it shifted), and a
+    normalizer that reads every Z as Q: the text is refused, naming what the tokenizer read."""
+    def without_z(t):
+        t["model"]["vocab"]["<no Z>"] = t["model"]["vocab"].pop("Z")
+        t["model"]["merges"] = [m for m in t["model"]["merges"] if "Z" not in (m if isinstance(m, str) else "".join(m))]
+    edit(folder / "tokenizer.json", without_z)
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match="the model's tokenizer reads this text as 'ebra oo', not as it is written"):
+        lm.encode(model, "Zebra Zoo")
+    assert [t for t in lm.encode(model, "a fresh fish").labels]  # what it holds reads as ever
+
+
+def test_a_normalizer_that_rewrites_a_letter_the_probe_lacks_is_caught_where_the_text_holds_it(folder):
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "Replace", "pattern": {"String": "Z"},
+                                                                   "content": "Q"}))
+    with pytest.raises(ScenarioError, match="reads this text as 'Qebra', not as it is written"):
+        lm.encode(lm.load(str(folder)), "Zebra")
+
+
+def test_a_safetensors_header_far_beyond_a_models_is_refused_before_it_is_read(folder):
+    data = (folder / "model.safetensors").read_bytes()
+    (folder / "model.safetensors").write_bytes((70 << 20).to_bytes(8, "little") + data[8:])
+    refused(folder, "model.safetensors: its header is 70 MB, far more than a model's (at most 16 MB)")
+
+
+def test_a_chat_template_that_is_not_utf_8_is_refused(folder):
+    (folder / "chat_template.jinja").write_bytes(b"{{ messages[0]['content'] }}\xff\xfe")
+    refused(folder, "chat_template.jinja: is not valid UTF-8 text")
