@@ -20,6 +20,7 @@ class ModelController:
     def __init__(self, document, shell, maybe_save, recovery):
         self.document, self.shell = document, shell
         self.maybe_save = maybe_save  # asked before the run replaces what is open
+        self._opened_over = None      # the scenario open when a session was asked for
         self.recovery = recovery      # a crash copy's session: restored or kept aside there
         self.restoring = None         # that crash copy, while its session runs again
         self._before = None           # what was open before a new text's layer 0 was shown
@@ -153,11 +154,22 @@ class ModelController:
             return False
         source = autosave.original_source(meta) if crash_copy else os.path.abspath(path)
         self.restoring = crash_copy  # a crash copy is kept until its session is back on screen
+        self._opened_over = self.document.scenario  # what the user agreed to replace
         self.runner.start_session(session, source)
         return True
 
+    def _may_replace(self) -> bool:
+        """Whether the restored session may replace what is open: what the user opened or edited while the
+        session's model loaded (seconds for a large one) is asked about first, as any replacement asks."""
+        if self.document.scenario is self._opened_over or self.maybe_save():
+            return True
+        self.restoring = None  # a crash copy stays where it is, offered again at the next start
+        return False
+
     def _session_restored(self, model, encoded, result, session, source):
         self._show_progress()
+        if not self._may_replace():
+            return
         self.document.replace(lm.scenario(model, encoded, result, session.view.layer), source)
         self.document.select(head=session.view.head, query=session.view.query)
         if source and not self.restoring:
@@ -176,7 +188,7 @@ class ModelController:
         copy, self.restoring = self.restoring, None
         if copy is not None:  # the changes in other layers live on in the copy, set aside
             self.recovery.tell_kept(autosave.set_aside(copy), error)
-        if answer != QMessageBox.Yes:
+        if answer != QMessageBox.Yes or not self._may_replace():
             return
         try:
             scenario = sessions.shown_scenario(session)

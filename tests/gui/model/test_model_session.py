@@ -231,3 +231,29 @@ def test_after_a_kill_during_a_model_session_the_next_start_restores_every_chang
     qtbot.waitUntil(lambda: w.recovery.autosave.writes > 0, timeout=30_000)  # copied anew, as a session
     assert sessions.looks_like_session(w.recovery.autosave.path)
     assert not w.recovery.offer_restore(tmp_path)  # the old copy is gone
+
+
+@pytest.mark.parametrize("answer", ["Cancel", "Discard"])
+def test_work_edited_while_a_session_loads_is_asked_about_before_the_session_replaces_it(window, qtbot, tmp_path,
+                                                                                        monkeypatch, answer):
+    """Attacker round 23: a session's run, ending after the user had opened and edited another file, replaced
+    it without a word (and the edit's crash copy went with it). Now the usual question comes first."""
+    from attnviz.core import load_preset, save_scenario
+    window.model.run(TEXT)
+    settled(window, qtbot)
+    assert window.files.save_as(str(tmp_path / "s"))
+    save_scenario(load_preset("seed-demo"), tmp_path / "seed.attnviz.json")
+    other = new_window(qtbot)
+    asked = []
+    monkeypatch.setattr(other.files, "ask_unsaved", lambda: asked.append(1) or getattr(QMessageBox, answer))
+    assert other.model.open_session(str(tmp_path / "s.attnviz-model.json"))
+    assert other.files.open_scenario(str(tmp_path / "seed.attnviz.json"))  # opened while the session loads
+    table = other.findChild(QTableView, "qTable").model()
+    assert table.setData(table.index(0, 0), "7")
+    edited = other.document.scenario
+    qtbot.waitUntil(lambda: not other.model.runner.busy and bool(asked), timeout=60_000)
+    assert asked == [1]
+    if answer == "Cancel":
+        assert other.document.scenario is edited and other.document.modified
+    else:
+        qtbot.waitUntil(lambda: other.document.scenario.live is not None, timeout=10_000)
