@@ -3478,6 +3478,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読む配列（{0}。layer7_weights.npy のような共通の接頭辞があってもかまいません）ではありません</translation>
     </message>
     <message>
+        <source>the questions up to this one need {0:,} attention weights worked out to be checked; a lesson&apos;s may need at most {1:,}: use shorter scenarios or fewer questions</source>
+        <translation>ここまでの問いを確かめるには {0:,} 個の注意の重みを計算する必要があります。1 つのレッスンの問いは最大 {1:,} 個までです。短いシナリオにするか、問いを減らしてください</translation>
+    </message>
+    <message>
         <source>the view layer needs a layer scenario (one with X and the W matrices, such as projection-demo)</source>
         <translation>ビュー layer には層のシナリオ（X と W 行列を持つもの。projection-demo など）が必要です</translation>
     </message>

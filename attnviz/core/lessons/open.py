@@ -91,6 +91,8 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
         head, query = _selection(scene, start, lang)
         _check_layer_step(scene, start)
         scenario = start if scene.move_q is None else moved(start, head, query, scene.move_q)
+        if scene.question is not None:
+            _charge(cache, scenario)
         answer = None if scene.question is None else _answer(scene, scenario, head, query, own=own)
     except LessonError:
         raise
@@ -99,6 +101,24 @@ def scene_opened(scene: Scene, index: int, folder: str | None, lang: str, cache:
     except LessonProblem as e:
         raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
     return OpenedScene(scene, scenario, other, head, query, answer, start=None if scene.move_q is None else start)
+
+
+# The attention weights a whole lesson's questions may have worked out when it is opened or checked (each
+# question's scenario, before and after its settings): about 2 s. A 60 KB file of 200 questions on a scenario
+# of 64 heads × 512 tokens took 120 s, on the window's thread when opened there.
+MOST_CHECKED_CELLS = 100_000_000
+
+
+def _charge(cache: dict | None, s: Scenario) -> None:
+    """Count a question's work against MOST_CHECKED_CELLS (`cache`: the whole lesson's), refused before it is
+    done when the lesson's questions would take more."""
+    if cache is None:
+        return
+    cache["cells"] = cache.get("cells", 0) + 2 * len(s.heads) * s.n ** 2
+    if cache["cells"] > MOST_CHECKED_CELLS:
+        raise LessonProblem(QT_TR_NOOP("the questions up to this one need {0:,} attention weights worked out to be "
+                                       "checked; a lesson's may need at most {1:,}: use shorter scenarios or fewer "
+                                       "questions"), cache["cells"], MOST_CHECKED_CELLS)
 
 
 def _check_layer_step(scene: Scene, s: Scenario) -> None:

@@ -224,3 +224,21 @@ def test_a_key_given_twice_is_refused_not_the_last_one_taken():
     passed --check while a reader of the file saw the empty one."""
     text = lesson_text().replace('"caption": {', '"caption": {"ja": "", "en": ""}, "caption": {', 1)
     refused(text, 'gives "caption" twice in one object')
+
+
+def test_a_lessons_questions_are_checked_within_a_budget_of_work_counted_before_it_is_done(monkeypatch):
+    """Attacker round 23: 200 questions on a scenario of 64 heads × 512 tokens (a 60 KB file) took 120 s to
+    open, on the window's thread. The weights each question works out are counted first; past the budget the
+    lesson is refused naming the scene, and that scene's weights are never worked out."""
+    from attnviz.core.lessons import open as opening
+    worked = []
+    real = opening.compute
+    monkeypatch.setattr(opening, "compute", lambda s, *a: worked.append(s) or real(s, *a))
+    # toy-3token: one head of 3 tokens, each question checked in both languages, 2 × 9 weights counted each time
+    monkeypatch.setattr(opening, "MOST_CHECKED_CELLS", 3 * 2 * 3 ** 2)
+    question = {"question": {"hide": "row", "text": {"ja": "どれ？", "en": "Which?"}}}
+    loads(lesson_text(question))
+    worked.clear()
+    said = refused(lesson_text(*[question] * 4), "scene 2: the questions up to this one need 72 attention "
+                                                 "weights worked out")
+    assert len(worked) == 3 and "at most 54" in said  # scene 1 in both languages, scene 2 in one; its other never
