@@ -4374,6 +4374,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークナイザーが文をそのまま読み戻しません（&apos;{0}&apos; が &apos;{1}&apos; と読み戻されます）。どのトークンがどの文字かを AttnViz は示せません</translation>
     </message>
     <message>
+        <source>its vocabulary has {0:,} tokens but ids up to {1:,}: each id from 0 on must be a token&apos;s</source>
+        <translation>語彙のトークンは {0:,} 個ですが、ID は {1:,} まであります。0 からのどの ID もトークンでなければなりません</translation>
+    </message>
+    <message>
         <source>its tokenizer cannot be built from its vocabulary: {0}</source>
         <translation>語彙からトークナイザーを作れません：{0}</translation>
     </message>

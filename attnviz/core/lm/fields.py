@@ -160,6 +160,7 @@ class Rewrite:
     growth: int = 16
     refused: tuple = ("Precompiled",)
     keeps: bool = False  # a normalizer or pre-tokenizer: nothing of the text may be removed (the labels would lie)
+    only: tuple = ()     # where given, the only step types allowed (with SENTENCEPIECE's Replace and Prepend)
     longest: int = 1024
     steps: int = 64
     nodes: int = 4096
@@ -169,6 +170,8 @@ class Rewrite:
             not 1 <= self._growth(value, [0]) <= self.growth
 
     def says(self) -> str:
+        if self.only:
+            return f"a rewrite of {', '.join(self.only)} or SentencePiece's ▁ only, in at most {self.steps} steps"
         return (f"a rewrite of at most {self.steps} steps making a text at most {self.growth} times as long, "
                 f"with no {', '.join(self.refused)}" + (" nor a step that removes what it finds" if self.keeps
                                                          else ""))
@@ -185,6 +188,8 @@ class Rewrite:
             return math.prod(self._growth(s, count) for s in inner)
         if self.keeps and (step.get("type"), step.get("content"), step.get("behavior")) in _REMOVING:
             return 0
+        if self.only and step.get("type") not in (*self.only, "Sequence") and not _sentencepiece_space(step):
+            return 0
         if step.get("type") == "Replace":
             return _replace_growth(step.get("pattern"), step.get("content"))
         kind = str(step.get("type"))
@@ -193,6 +198,12 @@ class Rewrite:
 
 # (type, content, behavior) of a step that removes what it finds: a Replace by nothing, a Split that drops it
 _REMOVING = {("Replace", "", None), ("Split", None, "Removed")}
+
+
+def _sentencepiece_space(step: dict) -> bool:
+    """SentencePiece's own rewrites, which its decoder undoes: a space read as ▁, ▁ put before the text."""
+    return step == {"type": "Replace", "pattern": {"String": " "}, "content": "▁"} or \
+        step == {"type": "Prepend", "prepend": "▁"}
 
 
 @dataclass(frozen=True)
@@ -324,7 +335,11 @@ TOKENIZER = {
                      "end_of_word_suffix": OneOf(("",), " (as in every family AttnViz runs)"),
                      "unk_token": Text(1024)}),
     "added_tokens": AddedTokens(), "pre_tokenizer": Rewrite(keeps=True),
-    "normalizer": Rewrite(growth=18, keeps=True, refused=("Precompiled", "Strip", "StripAccents", "BertNormalizer")),
+    # a normalizer only as the families have them (Unicode's normal forms, whose offsets the library aligns; a
+    # text NFKC changes is refused where it is read; SentencePiece's spaces): any other rewrite moves the
+    # tokens' offsets off the text they stand for, and so their labels
+    "normalizer": Rewrite(growth=18, keeps=True, refused=("Precompiled", "Strip", "StripAccents", "BertNormalizer"),
+                          only=("NFC", "NFD", "NFKC", "NFKD")),
     "post_processor": Small(), "decoder": Rewrite(),
 }
 

@@ -119,7 +119,7 @@ class Tokenizer:
         are the same text, and SentencePiece puts a space before the first word."""
         if any(not 0 <= i < len(self.pieces) for i in ids):
             return  # an id past the vocabulary: refused where the model reads it (shown.encode), naming the id
-        spelled = b"".join(self.piece_bytes(i) or self.pieces[i].encode() for i in ids)
+        spelled = b"".join(self.piece_bytes(i) or self.pieces[i].encode() for i in ids)  # (ids are 0 … n − 1)
         if spelled.removeprefix(b" ") in (text.encode(), unicodedata.normalize("NFC", text).encode()) or \
                 spelled == text.encode():
             return
@@ -252,6 +252,7 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
         if not _failed_inside(e):
             raise
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
+    _check_ids(backend)
     bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
     eos = eos.get("content") if isinstance(eos, dict) else eos
     made = Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
@@ -265,6 +266,16 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
                                            "'{1}'), so AttnViz could not show which text each token is"),
                                 visible(PROBE), shortened(marked_invisible(visible(reading)), 2 * len(PROBE)))
     return made
+
+
+def _check_ids(backend: Backend) -> None:
+    """The vocabulary's ids are 0 to n − 1, each a token's: an id past them (a gap below it) would be read
+    without a piece to spell it, and the labels after a character the tokenizer drops would shift."""
+    ids = backend.get_vocab(with_added_tokens=True).values()
+    top = max(ids, default=-1)
+    if top + 1 != len(ids):
+        raise ScenarioError(QT_TR_NOOP("its vocabulary has {0:,} tokens but ids up to {1:,}: each id from 0 on "
+                                       "must be a token's"), len(ids), top)
 
 
 def _decodes_bytes(backend: Backend) -> bool:

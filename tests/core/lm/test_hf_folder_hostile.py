@@ -140,9 +140,12 @@ GROWING = {"type": "Sequence",
 ])
 def test_a_normalizer_or_decoder_that_would_grow_a_text_past_bounds_is_refused_before_it_runs(folder, kind, step):
     edit(folder / "tokenizer.json", lambda t: t.update({kind: step}))
-    most = 18 if kind == "normalizer" else 16  # a normaliser may be NFKC, whose U+FDFA is 18 characters
-    refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite of at most 64 steps making a text at "
-                    f"most {most} times")
+    if kind == "normalizer":  # a normalizer is one of the families' (and, as NFKC's U+FDFA, at most 18 times)
+        refused(folder, "tokenizer.json: its normalizer is an object, not a rewrite of NFC, NFD, NFKC, NFKD or "
+                        "SentencePiece's ▁ only")
+    else:
+        refused(folder, f"tokenizer.json: its {kind} is an object, not a rewrite of at most 64 steps making a text "
+                        f"at most 16 times")
 
 
 def test_nfkc_counts_as_the_eighteen_characters_it_can_make_of_one(folder):
@@ -315,9 +318,7 @@ def test_a_chat_template_that_writes_nothing_is_refused_naming_the_folder(folder
 
 def test_a_tokenizer_giving_ids_past_the_embeddings_is_refused_not_an_index_error(folder):
     edit(folder / "tokenizer.json", lambda t: t["model"]["vocab"].update({"hi": 70000}))
-    model = lm.load(str(folder))
-    with pytest.raises(ScenarioError, match="its tokenizer gives the token id 70,000, but the model has"):
-        lm.encode(model, "nothing known")
+    refused(folder, "tokenizer.json: its vocabulary has 512 tokens but ids up to 70,000: each id from 0 on must be")
 
 
 def test_rope_parameters_are_checked_as_rope_scaling_is(folder):
@@ -506,7 +507,8 @@ def test_a_tokenizer_that_reads_a_text_back_otherwise_is_refused(tmp_path, famil
     copy = tmp_path / family
     shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
     edit(copy / "tokenizer.json", lambda t: t.update({part: value}))
-    refused(copy, "its tokenizer does not read a text back as it was")
+    said = refused(copy, "tokenizer.json: its ")  # a normalizer not the families', or the probe read otherwise
+    assert "not a rewrite of NFC" in said if part == "normalizer" else "does not read a text back as it was" in said
 
 
 def test_a_pre_tokenizer_that_removes_what_it_splits_on_is_refused(folder):
@@ -548,11 +550,14 @@ def test_a_text_the_tokenizer_reads_otherwise_than_written_is_refused_not_labell
     assert [t for t in lm.encode(model, "a fresh fish").labels]  # what it holds reads as ever
 
 
-def test_a_normalizer_that_rewrites_a_letter_the_probe_lacks_is_caught_where_the_text_holds_it(folder):
-    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "Replace", "pattern": {"String": "Z"},
-                                                                   "content": "Q"}))
-    with pytest.raises(ScenarioError, match="reads this text as 'Qebra', not as it is written"):
-        lm.encode(lm.load(str(folder)), "Zebra")
+def test_a_text_that_nfkc_rewrites_is_caught_where_the_text_holds_it(folder):
+    """NFKC is read (Unicode's normal forms keep the offsets aligned), but a text it changes, full-width
+    letters, is refused: the model would read letters the labels do not show."""
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "NFKC"}))
+    model = lm.load(str(folder))
+    with pytest.raises(ScenarioError, match="reads this text as 'Zebra', not as it is written"):
+        lm.encode(model, "Ｚｅｂｒａ")
+    assert lm.encode(model, "Zebra").labels
 
 
 def test_a_safetensors_header_far_beyond_a_models_is_refused_before_it_is_read(folder):
@@ -564,3 +569,22 @@ def test_a_safetensors_header_far_beyond_a_models_is_refused_before_it_is_read(f
 def test_a_chat_template_that_is_not_utf_8_is_refused(folder):
     (folder / "chat_template.jinja").write_bytes(b"{{ messages[0]['content'] }}\xff\xfe")
     refused(folder, "chat_template.jinja: is not valid UTF-8 text")
+
+
+# attacker round 24: offsets moved by a normalizer that gives the text back unchanged, and a gap in the ids
+def test_a_normalizer_other_than_nfc_nfd_or_sentencepieces_spaces_is_refused(folder):
+    """"Kj" → "K" → "Kj" leaves the text as it was but moves the tokens' offsets, so the labels fell on the
+    wrong tokens; only the families' own normalizers are read."""
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "Sequence", "normalizers": [
+        {"type": "Replace", "pattern": {"String": "Kj"}, "content": "K"},
+        {"type": "Replace", "pattern": {"String": "K"}, "content": "Kj"}]}))
+    refused(folder, "its normalizer is an object, not a rewrite of NFC, NFD, NFKC, NFKD or SentencePiece's ▁ only")
+
+
+def test_a_vocabulary_with_a_gap_in_its_ids_is_refused(folder):
+    def gap(t):
+        vocab = t["model"]["vocab"]
+        top = max(vocab.values())
+        vocab[next(p for p, i in vocab.items() if i == 5)] = top + 1  # id 5 left without a token
+    edit(folder / "tokenizer.json", gap)
+    refused(folder, "tokenizer.json: its vocabulary has")
