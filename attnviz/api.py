@@ -31,7 +31,6 @@ import numpy as np
 from .core import lm
 from .core.files import atomic_write, check_writable
 from .core.lm import Encoded, hooks
-from .core.messages import quoted
 from .core.numbers import MAX_ABS
 from .core.research import attribution as _attribution
 from .core.research import continuation as _continuation
@@ -63,8 +62,7 @@ def load(source: str | None = None, memory: str = "auto") -> Model:
         named = None
     if source is not None and not isinstance(named, str):
         raise lm.ModelError("give a model's id, a GGUF file or a model folder, not {0}", type(source).__name__)
-    if not isinstance(memory, str) or memory not in lm.memory.WAYS:
-        raise lm.ModelError("memory {0}: choose {1}", quoted(memory), ", ".join(lm.memory.WAYS))
+    lm.memory.checked_way(memory)
     refused = lm.catalog.terms_refusal(source)
     if refused is not None:
         raise refused

@@ -5258,10 +5258,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>スライディングウィンドウの層があります (OLMo 3)。AttnViz の olmo2 はこれを実行しません</translation>
     </message>
     <message>
-        <source>memory &apos;{0}&apos;: choose {1}</source>
-        <translation>メモリ &apos;{0}&apos;：{1} から選んでください</translation>
-    </message>
-    <message>
         <source>{0} needs about {1} even kept compact, but this computer has {2} free: close other programs</source>
         <translation>{0} はコンパクトにしても約 {1} 必要ですが、このコンピューターの空きは {2} です。ほかのプログラムを閉じてください</translation>
     </message>
@@ -5272,6 +5268,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0} needs about {1} in float32, but this computer has {2} free: keep it compact ({3}) or close other programs</source>
         <translation>{0} は float32 で約 {1} 必要ですが、このコンピューターの空きは {2} です。コンパクトにする ({3}) か、ほかのプログラムを閉じてください</translation>
+    </message>
+    <message>
+        <source>memory {0}: choose {1}</source>
+        <translation>メモリ {0}：{1} から選んでください</translation>
     </message>
     <message>
         <source>{0}: the model&apos;s next-token probabilities are not numbers (NaN or infinity): the file is damaged or not a model</source>

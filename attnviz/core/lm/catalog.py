@@ -424,8 +424,7 @@ def load(source=None, progress=None, cancelled=None, assembling=None, way: str =
     path = resolve(source)
     if source == GEMMA_ID:
         path = assemble_gemma(assembling, cancelled)
-    if way not in memory.WAYS:  # refused before the file is read, as the command line refuses it
-        raise ModelError(QT_TR_NOOP("memory '{0}': choose {1}"), way, ", ".join(memory.WAYS))
+    memory.checked_way(way)  # refused before the file is read
     named = _named(source, path)
     model = hf_folder.load(path, progress, way=way, name=named) if os.path.isdir(path) else \
         gguf_file.load(path, progress, way=way, name=named)

@@ -49,8 +49,8 @@ def load(path, progress=None, keep: int | None = None, way: str | None = None, n
         expected = _check_shapes(g, config, settings.size)
         tokenizer = _tokenizer(g, settings)
         if way is not None:
-            need = memory.need(config, {n: t.size for n, t in g.tensors.items()}, g.path.stat().st_size)
-            keep = memory.KEEP if memory.choose(need, way, name or model_name(path)) == "compact" else None
+            chosen = memory.choose(_sized_need(g, config), way, name or model_name(path))
+            keep = memory.KEEP if chosen == "compact" else None
         if "rope_freqs.weight" in expected:  # Llama 3's stretched slow pairs
             config = replace(config, rope_factors=tuple(float(f) for f in g.tensor("rope_freqs.weight")))
         positions = g.tensor("position_embd.weight") if "position_embd.weight" in expected else None
@@ -111,6 +111,11 @@ def _need(g: GGUF) -> memory.Need:
     lies would make a figure that means nothing)."""
     c = _config(g)
     _shapes_checked(g, c, _tokenizer_settings(g).size)
+    return _sized_need(g, c)
+
+
+def _sized_need(g: GGUF, c: Config) -> memory.Need:
+    """memory.need of the file's tensors, whose shapes are checked already."""
     return memory.need(c, {name: t.size for name, t in g.tensors.items()}, g.path.stat().st_size)
 
 

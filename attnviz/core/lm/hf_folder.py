@@ -61,8 +61,7 @@ def load(folder, progress=None, way: str | None = None, name: str | None = None)
                                              "row per token is needed"), len(tokenizer.pieces), vocab)
         family = FAMILIES[c.family]
         if way is not None:
-            sizes = {n: math.prod(tensors.shape(n)) for n in tensors.names}
-            memory.choose(memory.need(c, sizes, None, family.HF["block"]), way, name or folder.name)
+            memory.choose(_sized_need(c, tensors), way, name or folder.name)
         blocks = []
         for i in range(c.n_layers):
             blocks.append(_block(family, c, tensors, i))
@@ -113,10 +112,14 @@ def _need(folder: Path, config_json: dict) -> memory.Need:
     tensors = _Tensors(folder)
     try:
         _check(folder, c, tensors, _number(folder, config_json, "vocab_size"))
-        return memory.need(c, {n: math.prod(tensors.shape(n)) for n in tensors.names}, None,
-                           FAMILIES[c.family].HF["block"])
+        return _sized_need(c, tensors)
     finally:
         tensors.close()
+
+
+def _sized_need(c: Config, tensors: _Tensors) -> memory.Need:
+    """memory.need of the folder's tensors, whose shapes are checked already (held in float32)."""
+    return memory.need(c, {n: math.prod(tensors.shape(n)) for n in tensors.names}, None, FAMILIES[c.family].HF["block"])
 
 
 # ---------------------------------------------------------------- the folder's files

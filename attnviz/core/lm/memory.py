@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, quoted
 from .run import pass_bytes
 from .shown import ModelError
 from .weights import Config
@@ -72,8 +72,7 @@ def free_bytes() -> int | None:
 def choose(n: Need, way: str, name: str, free: int | None = None) -> str:
     """"compact" or "fast" for `way` (one of WAYS), refused when it would not fit the `free` memory
     (free_bytes() when not given)."""
-    if way not in WAYS:
-        raise ModelError(QT_TR_NOOP("memory '{0}': choose {1}"), way, ", ".join(WAYS))
+    way = checked_way(way)
     free = free_bytes() if free is None else free
     if n.compact is None:  # a folder: held in float32 whichever way is asked for
         way = "fast"
@@ -90,6 +89,14 @@ def choose(n: Need, way: str, name: str, free: int | None = None) -> str:
                                         "programs"), name, said(n.fast), said(free))
         raise ModelError(QT_TR_NOOP("{0} needs about {1} in float32, but this computer has {2} free: keep it compact "
                                     "({3}) or close other programs"), name, said(n.fast), said(free), said(n.compact))
+    return way
+
+
+def checked_way(way) -> str:
+    """`way` if it is one of WAYS, else refused saying which there are (the API's, the command line's, the
+    window's setting, before any file is read)."""
+    if not isinstance(way, str) or way not in WAYS:
+        raise ModelError(QT_TR_NOOP("memory {0}: choose {1}"), quoted(way), ", ".join(WAYS))
     return way
 
 
