@@ -458,17 +458,23 @@ class StoredMatrix:
         picked = self._raw[ids if isinstance(ids, (int, np.integer, slice)) else np.asarray(ids, dtype=np.intp)]
         return dequantize(picked.reshape(-1), self._t.kind).reshape(*picked.shape[:-1], self.shape[1])
 
-    def times_transposed(self, x: np.ndarray) -> np.ndarray:
-        """x Wᵀ: [..., cols] -> [..., rows] float32, W dequantised tile by tile and its pages let go."""
+    def tiles(self, values: int | None = None):
+        """(lo, hi, rows lo..hi as float32 [hi − lo, cols]) for whole rows of about `values` (TILE_VALUES)
+        values each, the file's pages let go behind each tile."""
         rows, cols = self.shape
-        flat = x.reshape(-1, cols).astype(np.float32, copy=False)
-        out = np.empty((len(flat), rows), np.float32)
-        step, start = max(1, self.TILE_VALUES // cols), self._g._data + self._t.offset
+        step, start = max(1, (values or self.TILE_VALUES) // cols), self._g._data + self._t.offset
         for lo in range(0, rows, step):
             hi = min(rows, lo + step)
-            out[:, lo:hi] = flat @ self[lo:hi].T
+            yield lo, hi, self[lo:hi]
             self._g._release(start + lo * self._row_bytes, start + hi * self._row_bytes)
-        return out.reshape(*x.shape[:-1], rows)
+
+    def times_transposed(self, x: np.ndarray) -> np.ndarray:
+        """x Wᵀ: [..., cols] -> [..., rows] float32, W dequantised tile by tile."""
+        flat = x.reshape(-1, self.shape[1]).astype(np.float32, copy=False)
+        out = np.empty((len(flat), self.shape[0]), np.float32)
+        for lo, hi, rows in self.tiles():
+            out[:, lo:hi] = flat @ rows.T
+        return out.reshape(*x.shape[:-1], self.shape[0])
 
 
 class Metadata(Mapping):

@@ -354,7 +354,8 @@ def _norm(g: GGUF, family: Family, name: str) -> Norm:
 
 
 def _block(g: GGUF, family: Family, c: Config, i: int) -> Block:
-    return family.gguf_block(lambda name: g.tensor(f"blk.{i}.{name}"), lambda name: _norm(g, family, f"blk.{i}.{name}"),
+    """Layer i's block, its matrices read from the file a tile at a time as the block is built."""
+    return family.gguf_block(lambda name: g.matrix(f"blk.{i}.{name}"), lambda name: _norm(g, family, f"blk.{i}.{name}"),
                              c)
 
 

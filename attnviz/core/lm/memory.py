@@ -46,7 +46,7 @@ def need(c: Config, sizes: dict[str, int], file_bytes: int | None, block: str = 
     """What a model of config `c` with tensors of `sizes` (values each, by name; layer i's start with
     block.format(i)) takes; `file_bytes` the GGUF file's size (None: a folder, which is only kept fast)."""
     layers = [4 * sum(v for k, v in sizes.items() if k.startswith(block.format(i))) for i in range(c.n_layers)]
-    building = 2 * max(layers, default=0)  # the layer being built and its copy in the block's own layout
+    building = 2 * max(layers, default=0)  # the layer being built and room for its tiles' scratch, to spare
     held = pass_bytes(c, TOKENS)
     fast = BASE + 4 * sum(sizes.values()) + building + held
     if file_bytes is None:

@@ -66,8 +66,9 @@ def gguf_top(c: Config, present_names) -> dict[str, tuple[int, ...]]:
 
 
 def gguf_block(t, norm, c: Config) -> Block:
-    w, b = np.split(t("attn_qkv.weight"), 3), np.split(t("attn_qkv.bias"), 3)
-    return Block(norm("attn_norm"), w[0], w[1], w[2], t("attn_output.weight"), norm("ffn_norm"),
+    qkv, b = t("attn_qkv.weight"), np.split(t("attn_qkv.bias"), 3)
+    q = len(qkv) // 3
+    return Block(norm("attn_norm"), qkv[:q], qkv[q:2 * q], qkv[2 * q:], t("attn_output.weight"), norm("ffn_norm"),
                  t("ffn_up.weight"), t("ffn_down.weight"), b_q=b[0], b_k=b[1], b_v=b[2],
                  b_o=t("attn_output.bias"), b_up=t("ffn_up.bias"), b_down=t("ffn_down.bias"))
 
