@@ -13,6 +13,7 @@ from ..core.lessons.builtin import builtin_ids
 from ..core.lessons.model import ModelRuns
 from ..display import display_problem
 from .arguments import LANGUAGES, PROG, UsageError, count, pixels
+from .progress import Line
 
 
 def add(sub) -> None:
@@ -78,12 +79,17 @@ def _check_model_scenes(lesson, name: str) -> None:
     run, and opened in both languages (a layer or head the model lacks is said here, naming the lesson)."""
     if not lesson.needs_model:
         return
-    runs = ModelRuns()
-    with naming(name):
-        for index, scene in enumerate(lesson.scenes):
-            if scene.scenario.kind == "model":
+    runs, line = ModelRuns(), Line()
+    model = [index for index, scene in enumerate(lesson.scenes) if scene.scenario.kind == "model"]
+    told = line("checking the real model's scenes")
+    try:
+        with naming(name):
+            for done, index in enumerate(model):
+                told(done, len(model))
                 for lang in LANGUAGES:
                     open_scene(lesson, index, lang, runs)
+    finally:
+        line.clear()
 
 
 def _save(args) -> int:

@@ -3962,6 +3962,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>settings：&quot;scores_times&quot; は softmax ビューのスコアを何倍かにします。ビューは {0} ではなく softmax にしてください</translation>
     </message>
     <message>
+        <source>the real model&apos;s scenes up to this one read {0} texts or sets of heads switched off; a lesson may have at most {1} (each is a pass of the model)</source>
+        <translation>ここまでの本物のモデルのシーンが読む文とオフにしたヘッドの組は {0} 通りです。1 つの授業では {1} 通りまでです（それぞれがモデルの 1 回の計算です）</translation>
+    </message>
+    <message>
         <source>&quot;notes&quot; is empty in both languages: write the note, or leave &quot;notes&quot; out</source>
         <translation>「notes」が両方の言語で空です：ノートを書くか、「notes」を省いてください</translation>
     </message>
@@ -5272,6 +5276,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>memory {0}: choose {1}</source>
         <translation>メモリ {0}：{1} から選んでください</translation>
+    </message>
+    <message>
+        <source>{0}: the model&apos;s numbers grow past float32&apos;s range (a norm&apos;s sum of squares is infinite): the file is damaged or not a model</source>
+        <translation>{0}：モデルの数値が float32 の範囲を超えます（正規化の二乗和が無限大になります）。ファイルが壊れているか、モデルではありません</translation>
     </message>
     <message>
         <source>{0}: the model&apos;s next-token probabilities are not numbers (NaN or infinity): the file is damaged or not a model</source>

@@ -17,6 +17,7 @@ from ..scenario import Change
 
 MAX_TEXT = 500   # characters: a lesson's sentence, a few dozen tokens (a run of every layer kept per scene)
 KEPT_RUNS = 16   # runs kept; a lesson has a handful (the model as it is, and each set of heads off)
+MOST_RUNS = KEPT_RUNS  # a lesson's at most: each is kept, so going back to a scene is instant
 
 
 @dataclass(frozen=True, eq=False)

@@ -218,6 +218,24 @@ class Small:
         return f"an object of at most {self.nodes:,} values"
 
 
+class PostProcessor(Small):
+    """A post-processor's template that leaves each token's offsets as the model read them: a ByteLevel (or
+    RoBERTa) step that trims them moves the spaces out of the tokens' spans, even where no special token is
+    added, and the labels with them (Ġ and a word without its space)."""
+
+    def wrong(self, value) -> bool:
+        return super().wrong(value) or _trims(value)
+
+    def says(self) -> str:
+        return super().says() + " that keeps the tokens' offsets (no trim_offsets)"
+
+
+def _trims(step) -> bool:
+    if isinstance(step, list):
+        return any(_trims(s) for s in step)
+    return isinstance(step, dict) and (bool(step.get("trim_offsets")) or _trims(step.get("processors")))
+
+
 @dataclass(frozen=True)
 class AddedTokens:
     """tokenizer.json's added tokens: at most `most` of at most `chars` characters in all (the library builds
@@ -340,7 +358,7 @@ TOKENIZER = {
     # tokens' offsets off the text they stand for, and so their labels
     "normalizer": Rewrite(growth=18, keeps=True, refused=("Precompiled", "Strip", "StripAccents", "BertNormalizer"),
                           only=("NFC", "NFD", "NFKC", "NFKD")),
-    "post_processor": Small(), "decoder": Rewrite(),
+    "post_processor": PostProcessor(), "decoder": Rewrite(),
 }
 
 

@@ -10,6 +10,7 @@ recomputed from them when a view asks.
 """
 from __future__ import annotations
 
+import contextlib
 import weakref
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ from .allocator import keep_freed
 from .blocks import Kept, shared_out
 from .families import FAMILIES
 from .hooks import Trace, traced_pass
-from .weights import Model, ModelError
+from .weights import Model, ModelError, Overflow
 
 
 class Cancelled(Exception):
@@ -102,7 +103,7 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         return after
     streams, qs, ks, vs = (list(getattr(after, f)[:start]) if start else [] for f in ("streams", "q", "k", "v"))
     keep_freed(pass_bytes(c, len(ids), weights=shown is not None))
-    with model_threads(shared_out(len(ids))):
+    with model_threads(shared_out(len(ids))), _overflow_named(model):
         x = after.streams[start] if after is not None and start else family.embed(model, ids).astype(np.float32)
         if start == 0:
             x = trace.at(None, "embed", x)                                                            # [n, d]
@@ -130,6 +131,17 @@ def run(model: Model, ids, changes=(), after: Run | None = None, cancelled=None,
         logits = model.unembed(normed)[0].astype(np.float32) if every is None else every[-1].astype(np.float32)
     return Run(ids, changes, tuple(streams), tuple(qs), tuple(ks), tuple(vs), _probabilities(model, logits), logits,
                tuple(range(start, c.n_layers)), x[-1], patch, trace.cache, steer)
+
+
+@contextlib.contextmanager
+def _overflow_named(model: Model):
+    """A norm whose Σ x² overflows (weights each finite, their products not) refused naming the file: the
+    norm would have made the stream 0 and every probability after it the same, shown as a result."""
+    try:
+        yield
+    except Overflow:
+        raise ModelError(QT_TR_NOOP("{0}: the model's numbers grow past float32's range (a norm's sum of squares "
+                                    "is infinite): the file is damaged or not a model"), model.path) from None
 
 
 def _probabilities(model: Model, logits: np.ndarray) -> np.ndarray:

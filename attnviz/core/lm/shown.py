@@ -68,7 +68,7 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     refused, saying when the chat template made the text that long. `cancelled()` is asked before
     tokenising."""
     check_text(text)
-    shown = _in_template(model, text, cancelled) if chat else text
+    shown = model.tokenizer.canonical(_in_template(model, text, cancelled) if chat else text)
     with naming(model.path) if chat else contextlib.nullcontext():  # the template made it too long: it is named
         tokens = _tokens(model, shown, chat, bos, cancelled)
     if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0

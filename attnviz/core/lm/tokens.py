@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -29,6 +30,7 @@ import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from tokenizers import AddedToken, Regex, decoders, normalizers, pre_tokenizers
 from tokenizers import Tokenizer as Backend
@@ -41,6 +43,7 @@ from . import fields
 from .run import Cancelled
 
 BOS_LABEL = "⟨BOS⟩"
+_BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>", re.ASCII)  # a byte fallback's token (‹0x٣٣> is text, not 0x33)
 CONTROL, USER_DEFINED, BYTE = 3, 4, 6   # llama.cpp's token types
 
 _LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
@@ -54,6 +57,7 @@ _TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{L
 SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "llama3": _LLAMA3, "llama-v3": _LLAMA3,
           "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
+WHOLE_WORDS = {"llama3", "llama-v3", "llama-bpe", "falcon3"}  # llama.cpp's ignore_merges (llama-vocab.cpp)
 MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
 MAX_PIECE = 1024                 # characters in one token of a GGUF's vocabulary (Gemma 3's longest: 31)
 # A SentencePiece vocabulary's merges are found by cutting every token every way (Gemma 3: 262,144 tokens of
@@ -128,6 +132,13 @@ class Tokenizer:
                                        "tokens could not be labelled with the text"),
                             shortened(marked_invisible(visible(read)), 80))
 
+    def canonical(self, text: str) -> str:
+        """`text` in the Unicode normal form (NFC or NFD) the tokenizer's normalizer brings it to, the same text:
+        tokenized so, the tokens' offsets are its own (the library's alignment of a text whose combining marks
+        the normalizer reorders puts each mark's tokens on the other mark)."""
+        form = _canonical_form(self.backend)
+        return unicodedata.normalize(form, text) if form else text
+
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),
         what its tokens must cover: worked out on the text alone, before any token is made."""
@@ -153,7 +164,7 @@ class Tokenizer:
         if self.byte_level:
             back = _byte_values()
             return bytes(back[ch] for ch in piece) if all(ch in back for ch in piece) else piece.encode()
-        if len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
+        if _BYTE_PIECE.fullmatch(piece):
             return bytes([int(piece[3:5], 16)])
         return piece.replace("▁", " ").encode()
 
@@ -278,6 +289,18 @@ def _check_ids(backend: Backend) -> None:
                                        "must be a token's"), len(ids), top)
 
 
+def _canonical_form(backend: Backend) -> Literal["NFC", "NFD"] | None:
+    """NFC or NFD where the normalizer brings a text to a Unicode normal form (the compatibility forms start
+    with the canonical ones), else None."""
+    if backend.normalizer is None:
+        return None
+    state = json.loads(backend.normalizer.__getstate__())
+    steps = state.get("normalizers", []) if state.get("type") == "Sequence" else [state]
+    forms = [step.get("type") for step in steps if isinstance(step, dict)]
+    form = next((f for f in forms if f in ("NFC", "NFD", "NFKC", "NFKD")), None)
+    return None if form is None else "NFD" if form.endswith("D") else "NFC"
+
+
 def _decodes_bytes(backend: Backend) -> bool:
     """Whether the tokenizer's decoder reads its pieces as GPT-2's byte characters (a ByteLevel step), so that
     the labels spell them so; else they are SentencePiece's (▁ for a space, <0x41> for a byte). Its own decoder
@@ -316,15 +339,20 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
         raise ScenarioError(QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
                             pre, ", ".join(SPLITS))
     spelling, stand_in = _byte_values(), byte_characters()
-    _vocabulary(tokens)
-    vocab = {t if set(t) <= spelling.keys() else "".join(stand_in[b] for b in t.encode()): i
-             for i, t in enumerate(tokens)}  # a raw "\n\n" spelled as ĊĊ, a token of its own too: the last id
+    kinds = list(types) if types is not None else []
+    # A raw "\n\n" spelled as ĊĊ; a control or user-defined token (<｜User｜>) is kept as written, as llama.cpp
+    # reads it: it is matched in the text as it is, not merged from bytes.
+    spelled = [t if set(t) <= spelling.keys() or (i < len(kinds) and kinds[i] in (CONTROL, USER_DEFINED))
+               else "".join(stand_in[b] for b in t.encode()) for i, t in enumerate(tokens)]
+    vocab = _vocabulary(spelled)  # two spellings of one token (Ġthe and " the") refused, not one id lost
     bad = next((m for m in merges if not isinstance(m, str) or " " not in m.strip(" ")), None)
     if bad is not None:  # a merge is two pieces with a space between them
         raise ScenarioError(QT_TR_NOOP("its merges hold '{0}', which is not two pieces with a space between"),
                             str(bad)[:40])
     pairs = [(left, right) for left, right in (m.split(" ", 1) for m in merges)]
-    backend = Backend(BPE(vocab, pairs, fuse_unk=False))
+    # Llama 3's vocabulary holds words its merges cannot reach: llama.cpp (and its tokenizer.json) look a
+    # piece up whole before merging it
+    backend = Backend(BPE(vocab, pairs, fuse_unk=False, ignore_merges=pre in WHOLE_WORDS))
     split = SPLITS[pre]
     if split is None:
         backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -336,7 +364,7 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
                                                          pre_tokenizers.ByteLevel(add_prefix_space=False,
                                                                                   use_regex=False)])
     backend.decoder = decoders.ByteLevel()
-    _add_special(backend, tokens, types, spelled=set(spelling))
+    _add_special(backend, spelled, types)
     return Tokenizer(backend, byte_level=True, **kw)
 
 
@@ -364,9 +392,9 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
     if gemma:
         backend.normalizer = normalizers.Replace(" ", "▁")
         backend.pre_tokenizer = pre_tokenizers.Split(" ", behavior="merged_with_previous")
-    else:
-        backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", split=False,
-                                                         prepend_scheme="first" if space_prefix else "never")
+    else:  # as llama.cpp and SentencePiece: ▁ before the text even when it starts with a space (" Hello": ▁ ▁Hello)
+        backend.normalizer = normalizers.Sequence([*([normalizers.Prepend("▁")] if space_prefix else []),
+                                                   normalizers.Replace(" ", "▁")])
     backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse()])
     _add_special(backend, tokens, types)
     return Tokenizer(backend, byte_level=False, **kw)
@@ -412,12 +440,11 @@ def merges_from(vocab: dict[str, int], scores) -> list[tuple[str, str]]:
     return [(a, b) for _, _, _, a, b in found]
 
 
-def _add_special(backend: Backend, tokens: list[str], types, spelled: set | None = None) -> None:
+def _add_special(backend: Backend, tokens: list[str], types) -> None:
     """Control tokens as special (one token when typed), user-defined ones as added tokens."""
     if types is None:
         return
-    control = [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types)
-               if kind == CONTROL and (spelled is None or set(t) <= spelled)]
+    control = [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == CONTROL]
     backend.add_special_tokens(control)
     backend.add_tokens([AddedToken(t, normalized=False, special=False)
                         for t, kind in zip(tokens, types) if kind == USER_DEFINED])
@@ -430,12 +457,16 @@ def labels(text: str, tokens: list[Token], pieces: list[str], bos: int | None = 
     characters visible; a token holding only part of a character is that character with its
     place among the tokens sharing it (猫 1/3). A token covering no text is its piece (the BOS
     the tokenizer put first: ⟨BOS⟩)."""
+    added = {k for k, t in enumerate(tokens) if _added_space(text[t.start:t.end], pieces[t.id])}
     sharing: dict[int, list[int]] = {}  # a character -> the tokens holding some of it
     for k, t in enumerate(tokens):
-        for c in {t.start, t.end - 1} if t.end > t.start else ():
+        for c in {t.start, t.end - 1} if t.end > t.start and k not in added else ():
             sharing.setdefault(c, []).append(k)
     out = []
     for k, t in enumerate(tokens):
+        if k in added:
+            out.append(visible(" " * len(pieces[t.id])))
+            continue
         if t.end == t.start:
             out.append(BOS_LABEL if t.id == bos and k == 0 else shortened(visible(pieces[t.id]), MAX_TOKEN_LENGTH))
             continue
@@ -446,6 +477,12 @@ def labels(text: str, tokens: list[Token], pieces: list[str], bos: int | None = 
             label += f" {holders.index(k) + 1}/{len(holders)}"
         out.append(shortened(label, MAX_TOKEN_LENGTH))
     return out
+
+
+def _added_space(covered: str, piece: str) -> bool:
+    """A SentencePiece token of ▁ alone that stands for no space of the text: the space the tokenizer puts
+    before it (the library gives it the first character's span: 日 would be 日 1/2 and 日 2/2)."""
+    return bool(covered) and bool(piece) and set(piece) == {"▁"} and not {" ", "▁"} & set(covered)
 
 
 def _alone(tokens: list[Token], holders: list[int]) -> bool:

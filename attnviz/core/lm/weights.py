@@ -39,6 +39,8 @@ class Vocabulary(Protocol):
 
     def encode(self, text: str, bos: bool = True, cancelled: Any = None, most: int | None = None) -> list: ...
 
+    def canonical(self, text: str) -> str: ...
+
     def normalized_length(self, text: str) -> int: ...
 
     def chat(self, text: str, cancelled: Any = None) -> str: ...
@@ -91,6 +93,10 @@ class Config:
         return self.rope_base_local if self.is_sliding(layer) and self.rope_base_local else self.rope_base
 
 
+class Overflow(ArithmeticError):
+    """A norm's Σ x² past float32's range (finite weights whose products grow too large: a damaged file)."""
+
+
 @dataclass(eq=False)
 class Norm:
     """RMSNorm (x / √(mean x² + ε) · g) or, with a bias, LayerNorm ((x − mean) / √(var + ε) · g + b)."""
@@ -101,6 +107,8 @@ class Norm:
     def __call__(self, x: np.ndarray, eps: float) -> np.ndarray:
         centred = x if self.bias is None else x - x.mean(axis=-1, keepdims=True)
         squares = np.einsum("...i,...i->...", centred, centred)[..., None]  # Σ x², no x² array made
+        if not np.isfinite(squares).all():  # past float32's range: the norm would make the stream 0, unseen
+            raise Overflow()
         out = centred * (1.0 / np.sqrt(squares / np.float32(x.shape[-1]) + np.float32(eps))).astype(x.dtype)
         out *= self.gain
         if self.bias is not None:

@@ -127,3 +127,20 @@ def test_the_real_models_lesson_has_three_questions_about_its_heads_and_its_pred
     hides = [s.question.hide for s in x.scenes if s.question]
     assert len(hides) >= 3 and hides.count("next-token") >= 3
     assert any(s.off for s in x.scenes)  # a head switched off, and the prediction moving
+
+
+def test_a_lesson_whose_real_model_scenes_take_too_many_passes_is_refused_before_any_runs():
+    """Each text is a pass of the model, and each set of heads switched off in it another: 200 scenes of their own
+    texts took 12 minutes to check. Counted when the lesson is read, without the model."""
+    def scene(i: int, off: list[str]) -> dict:
+        return {"scenario": {"model": f"{TEXT} {i}"}, "off": off, "caption": {"ja": "本物", "en": "Real"}}
+
+    def lesson_of(scenes) -> str:
+        return json.dumps({"format": "attnviz-lesson", "version": 1, "id": "many",
+                           "title": {"ja": "多い", "en": "Many"}, "scenes": scenes})
+    eight = [scene(i, ["1.4"]) for i in range(8)]  # 16 passes: the most
+    assert len(loads(lesson_of(eight)).scenes) == 8
+    with pytest.raises(LessonError, match=r"^scene 9: the real model's scenes up to this one read 17 texts or sets "
+                                          r"of heads switched off; a lesson may have at most 16"):
+        loads(lesson_of([*eight, scene(8, [])]))
+    assert len(loads(lesson_of([*eight, scene(0, ["1.4"]), scene(3, [])])).scenes) == 10  # the same passes again

@@ -588,3 +588,24 @@ def test_a_vocabulary_with_a_gap_in_its_ids_is_refused(folder):
         vocab[next(p for p, i in vocab.items() if i == 5)] = top + 1  # id 5 left without a token
     edit(folder / "tokenizer.json", gap)
     refused(folder, "tokenizer.json: its vocabulary has")
+
+
+# attacker round 25: combining marks NFC puts in another order, offsets trimmed by the post-processor
+def test_combining_marks_nfc_reorders_are_labelled_on_their_own_tokens():
+    """Qwen's NFC puts U+0323 before U+0302 (typed the other way): the library's alignment put each mark's
+    two byte tokens under the other mark's label. The text is read in its normal form, whose offsets are
+    the tokens' own."""
+    model = lm.load(str(LLAMA.parent.parent / "qwen2" / "hf"))
+    encoded = lm.encode(model, "xq\u0302\u0323 z")
+    assert [model.tokenizer.piece_bytes(i) for i in encoded.ids[2:6]] == [b"\xcc", b"\xa3", b"\xcc", b"\x82"]
+    assert encoded.labels[2:6] == ("<U+0323> 1/2", "<U+0323> 2/2", "<U+0302> 1/2", "<U+0302> 2/2")
+
+
+def test_a_post_processor_that_trims_the_offsets_is_refused(folder):
+    """ByteLevel's trim_offsets takes the spaces out of the tokens' spans even without special tokens: labels
+    'Ġ' and 'cat' for ·cat."""
+    edit(folder / "tokenizer.json", lambda t: t.update(post_processor={"type": "Sequence", "processors": [
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
+        t["post_processor"]]}))
+    refused(folder, "tokenizer.json: its post_processor is an object, not an object of at most 4,096 values that "
+                    "keeps the tokens' offsets (no trim_offsets)")

@@ -186,3 +186,16 @@ def test_a_run_stops_between_layers_when_cancelled(model, golden):
 
 def test_a_next_token_that_is_part_of_a_character_is_shown_in_hex(model):
     assert lm.token_text(model, 7365) == "<E3 81>" and lm.token_text(model, 2698) == " fish"
+
+
+def test_a_stream_whose_squares_overflow_in_a_norm_is_refused_naming_the_file(tmp_path):
+    """Weights each finite whose products pass float32's range: the norm's Σ x² was infinite, the stream made 0
+    and every probability the same, shown as a result (attacker round 25: Q8_0 blocks of scale 65,504)."""
+    from tests.gguf_writer import F32, tiny_llama
+    path = tmp_path / "huge.gguf"
+    embedding = np.full((258, 64), 1e30, np.float32)
+    tiny_llama(path, tensors={"token_embd.weight": (embedding, F32)})
+    model = lm.load(str(path))
+    with pytest.raises(lm.ModelError, match=r"huge\.gguf: the model's numbers grow past float32's range \(a norm's "
+                                            r"sum of squares is infinite\)"):
+        lm.run(model, [5, 6, 7])

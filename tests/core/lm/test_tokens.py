@@ -95,3 +95,65 @@ def test_sentencepiece_merges_come_from_scores_best_first():
     vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}
     merges = tk.merges_from(vocab, [0, 0, 0, -1.0, -2.0, -0.5])
     assert merges == [("ab", "c"), ("a", "bc"), ("a", "b"), ("b", "c")]
+
+
+# attacker round 25: SentencePiece's added space, byte tokens spelled in other digits, Llama 3's whole words,
+# control tokens outside GPT-2's byte characters, two spellings of one token
+def spm(extra: list[str], scores: list[float]) -> tk.Tokenizer:
+    """A Llama 2-style SentencePiece vocabulary: <unk>, <s>, </s>, the 256 byte tokens, then `extra`."""
+    tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)] + extra
+    types = [2, tk.CONTROL, tk.CONTROL] + [tk.BYTE] * 256 + [1] * len(extra)
+    return tk.sentencepiece_bpe(tokens, [0.0] * 259 + scores, types, bos=1)
+
+
+def test_sentencepiece_puts_its_space_before_a_text_that_starts_with_one_as_llama_cpp_does():
+    """llama.cpp and SentencePiece put ▁ before the text whatever it starts with: " H" is ▁ ▁H (llama.cpp's
+    [29871, 15043] for " Hello" with Llama 2's vocabulary), "  H" ▁▁ ▁H; the library's Metaspace put none
+    before a space, and the model read other ids than its own tokenizer's."""
+    tokenizer = spm(["▁", "▁▁", "▁H", "H"], [-3.0, -2.0, -1.0, -4.0])
+    piece = lambda text: [tokenizer.pieces[t.id] for t in tokenizer.encode(text, bos=False)]  # noqa: E731
+    assert piece(" H") == ["▁", "▁H"] and piece("  H") == ["▁▁", "▁H"] and piece("H") == ["▁H"]
+
+
+def test_the_space_sentencepiece_puts_before_the_text_is_labelled_as_a_space_not_as_the_next_character():
+    """The library gives that ▁ the first character's span: 日 and ▁ were labelled 日 1/2, 日 2/2."""
+    tokenizer = spm(["▁", "日", "本"], [-1.0, -2.0, -3.0])
+    tokens = tokenizer.encode("日本")
+    assert [tokenizer.pieces[t.id] for t in tokens] == ["<s>", "▁", "日", "本"]
+    assert tk.labels("日本", tokens, tokenizer.pieces, tokenizer.bos) == [tk.BOS_LABEL, "␣", "日", "本"]
+
+
+@pytest.mark.parametrize("piece", ["<0xZZ>", "<0x-1>", "<0x٣٣>"])
+def test_an_entry_shaped_like_a_byte_token_is_the_text_it_is_written_as(piece):
+    """Only <0x..> of two ASCII hex digits is a byte: <0xZZ> and <0x-1> raised a traceback when listed as a next
+    token, and <0x٣٣> (Arabic-Indic digits) was spelled as the byte 0x33, "3"."""
+    tokenizer = spm([piece], [-1.0])
+    assert tokenizer.piece_bytes(tokenizer.pieces.index(piece)) == piece.encode()
+    assert tokenizer.piece_bytes(tokenizer.pieces.index("<0x33>")) == b"3"
+
+
+def test_llama_3s_tokenizer_looks_a_word_up_whole_before_merging_it():
+    """llama.cpp's ignore_merges for llama-bpe (and Llama 3's tokenizer.json): a piece in the vocabulary is one
+    token even where the merges cannot reach it ('Cửa Việt' was read as ·Vi ệ t, not ·Việt)."""
+    table = list(tk.byte_characters())
+    whole = tk.byte_level_bpe(table + ["ab"], [], "llama-bpe")
+    merged = tk.byte_level_bpe(table + ["ab"], [], "gpt2")
+    assert [whole.pieces[t.id] for t in whole.encode("ab")] == ["ab"]
+    assert [merged.pieces[t.id] for t in merged.encode("ab")] == ["a", "b"]
+
+
+def test_a_control_token_outside_gpt_2s_byte_characters_is_one_token_as_written():
+    """DeepSeek-R1's <｜User｜> (full-width bars, ▁): it was spelled as bytes and never matched, so --chat read
+    44 tokens of mangled characters where llama.cpp reads 3."""
+    table = list(tk.byte_characters())
+    user = "<｜User｜>"
+    tokenizer = tk.byte_level_bpe(table + [user], [], "qwen2", types=[1] * 256 + [tk.CONTROL])
+    ids = [t.id for t in tokenizer.encode(user + "hi", bos=False)]
+    assert ids == [256, table.index("h"), table.index("i")] and tokenizer.pieces[256] == user
+
+
+def test_two_spellings_of_one_byte_level_token_are_refused_naming_both_ids():
+    """' the' (a raw space) and 'Ġthe' are one token once spelled as bytes: one id was silently lost."""
+    table = list(tk.byte_characters())
+    with pytest.raises(ScenarioError, match=r"holds the token .*the twice \(ids 256 and 257\)"):
+        tk.byte_level_bpe(table + ["Ġthe", " the"], [], "gpt2")
