@@ -256,7 +256,8 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
                       pre, ", ".join(tk.SPLITS))
-    add_bos = _setting(g, "tokenizer.ggml.add_bos_token", kind == "llama")
+    # llama.cpp's default where the file does not say: a BOS for SentencePiece and for Llama 3's and Tekken's
+    add_bos = _setting(g, "tokenizer.ggml.add_bos_token", kind == "llama" or pre in tk.WHOLE_WORDS)
     bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,

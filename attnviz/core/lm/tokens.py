@@ -44,7 +44,17 @@ from .run import Cancelled
 
 BOS_LABEL = "⟨BOS⟩"
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>", re.ASCII)  # a byte fallback's token (‹0x٣٣> is text, not 0x33)
-CONTROL, USER_DEFINED, BYTE = 3, 4, 6   # llama.cpp's token types
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, BYTE = 1, 2, 3, 4, 6   # llama.cpp's token types
+# Tokens llama.cpp reads as control tokens whatever type a file gives them (its vocabulary's "control-looking
+# token … its type will be overridden": Gemma's <end_of_turn> is stored as a normal one), so that a chat
+# template's end of turn is one token, not nine pieces.
+CONTROL_LOOKING = frozenset({
+    "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>", "<|endoftext|>", "<|eom_id|>",
+    "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>", "<｜end▁of▁sentence｜>",
+    "<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>",
+    "<fim-prefix>", "<fim-suffix>", "<fim-middle>", "<fim-pad>", "<fim_prefix>", "<fim_suffix>", "<fim_middle>",
+    "<fim_pad>", "<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "<PRE>", "<SUF>", "<MID>", "▁<PRE>", "▁<SUF>",
+    "▁<MID>", "<reponame>", "<file_sep>"})
 
 _LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
            r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
@@ -57,7 +67,7 @@ _TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{L
 SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "llama3": _LLAMA3, "llama-v3": _LLAMA3,
           "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
-WHOLE_WORDS = {"llama3", "llama-v3", "llama-bpe", "falcon3"}  # llama.cpp's ignore_merges (llama-vocab.cpp)
+WHOLE_WORDS = {"llama3", "llama-v3", "llama-bpe", "falcon3", "tekken"}  # llama.cpp's ignore_merges (llama-vocab.cpp)
 MAX_TOKENIZER_BYTES = 64 << 20   # a tokenizer.json (Gemma 3's: 33 MB)
 MAX_PIECE = 1024                 # characters in one token of a GGUF's vocabulary (Gemma 3's longest: 31)
 # A SentencePiece vocabulary's merges are found by cutting every token every way (Gemma 3: 262,144 tokens of
@@ -93,7 +103,9 @@ class Tokenizer:
         self.eos = eos
         self.chat_template = chat_template
         self.byte_level = byte_level
-        self.special = {t.content for t in backend.get_added_tokens_decoder().values() if t.special}
+        added = backend.get_added_tokens_decoder().values()
+        self.special = {t.content for t in added if t.special}
+        self.added = {t.content for t in added}  # matched in the text as written, whatever its characters
         self.longest = max((len(p) for p in self.pieces), default=1)  # characters one token stands for, at most
 
     def encode(self, text: str, bos: bool = True, cancelled=None, most: int | None = None) -> list[Token]:
@@ -123,21 +135,39 @@ class Tokenizer:
         are the same text, and SentencePiece puts a space before the first word."""
         if any(not 0 <= i < len(self.pieces) for i in ids):
             return  # an id past the vocabulary: refused where the model reads it (shown.encode), naming the id
-        spelled = b"".join(self.piece_bytes(i) or self.pieces[i].encode() for i in ids)  # (ids are 0 … n − 1)
-        if spelled.removeprefix(b" ") in (text.encode(), unicodedata.normalize("NFC", text).encode()) or \
-                spelled == text.encode():
+        spelled = self._spelled(ids)
+        if spelled in (text.encode(), unicodedata.normalize("NFC", text).encode()) or \
+                self._spelled(ids, strict=True) == text.encode():
             return
         read = spelled.decode("utf-8", "replace")
         raise ScenarioError(QT_TR_NOOP("the model's tokenizer reads this text as '{0}', not as it is written: its "
                                        "tokens could not be labelled with the text"),
                             shortened(marked_invisible(visible(read)), 80))
 
+    def _spelled(self, ids: list[int], strict: bool = False) -> bytes:
+        """The bytes the tokens stand for (ids 0 … n − 1), less, unless `strict`, the space SentencePiece puts
+        before each stretch of text: at its start, and after each special token (" [INST]" after <s>)."""
+        out, start = [], True
+        for i in ids:
+            piece = self.piece_bytes(i)
+            if piece is None:
+                out.append(self.pieces[i].encode())
+                start = True
+                continue
+            if start and not strict and (not self.byte_level or not out):
+                piece = piece.removeprefix(b" ")
+            out.append(piece)
+            start = False
+        return b"".join(out)
+
     def canonical(self, text: str) -> str:
         """`text` in the Unicode normal form (NFC or NFD) the tokenizer's normalizer brings it to, the same text:
         tokenized so, the tokens' offsets are its own (the library's alignment of a text whose combining marks
         the normalizer reorders puts each mark's tokens on the other mark)."""
         form = _canonical_form(self.backend)
-        return unicodedata.normalize(form, text) if form else text
+        if form is None or any(t in text for t in self.added if unicodedata.normalize(form, t) != t):
+            return text  # an added token matched as written ("cafe\u0301"): the library keeps it whole
+        return unicodedata.normalize(form, text)
 
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),
@@ -161,6 +191,8 @@ class Tokenizer:
         piece = self.pieces[token_id]
         if piece in self.special:
             return None
+        if self.byte_level and piece in self.added:  # "naïve" added as it is written, not as byte characters
+            return piece.encode()
         if self.byte_level:
             back = _byte_values()
             return bytes(back[ch] for ch in piece) if all(ch in back for ch in piece) else piece.encode()
@@ -297,7 +329,7 @@ def _canonical_form(backend: Backend) -> Literal["NFC", "NFD"] | None:
     state = json.loads(backend.normalizer.__getstate__())
     steps = state.get("normalizers", []) if state.get("type") == "Sequence" else [state]
     forms = [step.get("type") for step in steps if isinstance(step, dict)]
-    form = next((f for f in forms if f in ("NFC", "NFD", "NFKC", "NFKD")), None)
+    form = next((f for f in reversed(forms) if f in ("NFC", "NFD", "NFKC", "NFKD")), None)  # the last one wins
     return None if form is None else "NFD" if form.endswith("D") else "NFC"
 
 
@@ -342,7 +374,7 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
     kinds = list(types) if types is not None else []
     # A raw "\n\n" spelled as ĊĊ; a control or user-defined token (<｜User｜>) is kept as written, as llama.cpp
     # reads it: it is matched in the text as it is, not merged from bytes.
-    spelled = [t if set(t) <= spelling.keys() or (i < len(kinds) and kinds[i] in (CONTROL, USER_DEFINED))
+    spelled = [t if set(t) <= spelling.keys() or (i < len(kinds) and _whole(t, kinds[i]))
                else "".join(stand_in[b] for b in t.encode()) for i, t in enumerate(tokens)]
     vocab = _vocabulary(spelled)  # two spellings of one token (Ġthe and " the") refused, not one id lost
     bad = next((m for m in merges if not isinstance(m, str) or " " not in m.strip(" ")), None)
@@ -440,11 +472,18 @@ def merges_from(vocab: dict[str, int], scores) -> list[tuple[str, str]]:
     return [(a, b) for _, _, _, a, b in found]
 
 
+def _whole(token: str, kind: int) -> bool:
+    """A token matched in the text as it is written, as llama.cpp matches it: a control, unknown or
+    user-defined one, or one that looks like a control token whatever its type."""
+    return kind in (CONTROL, UNKNOWN, USER_DEFINED) or (kind == NORMAL and token in CONTROL_LOOKING)
+
+
 def _add_special(backend: Backend, tokens: list[str], types) -> None:
     """Control tokens as special (one token when typed), user-defined ones as added tokens."""
     if types is None:
         return
-    control = [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == CONTROL]
+    control = [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types)
+               if _whole(t, kind) and kind != USER_DEFINED]
     backend.add_special_tokens(control)
     backend.add_tokens([AddedToken(t, normalized=False, special=False)
                         for t, kind in zip(tokens, types) if kind == USER_DEFINED])

@@ -14,6 +14,7 @@ import pytest
 
 from attnviz.core import lm
 from attnviz.core.lm import fields, hf_folder
+from attnviz.core.lm import tokens as tk
 from attnviz.core.scenario import ScenarioError
 
 LLAMA = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
@@ -194,7 +195,6 @@ def test_padding_and_truncation_of_the_file_are_not_the_models_reading(folder):
 ])
 def test_a_gguf_vocabulary_with_a_token_twice_or_empty_is_refused_before_the_library_panics(make, says, capfd):
     """The library's Rust side panicked on either, printing its backtrace to stderr."""
-    from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError) as e:
         make(tk)
     assert says in str(e.value)
@@ -202,7 +202,6 @@ def test_a_gguf_vocabulary_with_a_token_twice_or_empty_is_refused_before_the_lib
 
 
 def test_a_byte_level_token_of_400000_characters_is_refused_not_printed_whole_as_a_next_token():
-    from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError) as e:
         tk.byte_level_bpe([*tk.byte_characters(), "x" * 400_000], [], "gpt2")
     assert "holds a token of 400,000 characters; a token has at most 1,024" in str(e.value)
@@ -217,7 +216,6 @@ def test_a_byte_level_token_of_400000_characters_is_refused_not_printed_whole_as
 def test_a_sentencepiece_vocabulary_whose_merges_would_cost_too_much_is_refused(tokens, says):
     """A million tokens that all cut into one another took 23 s and 3.9 GB: the characters to cut and the
     merges found are counted as they are made."""
-    from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError) as e:
         tk.sentencepiece_bpe(tokens, [-i for i in range(len(tokens))])
     assert says in str(e.value)
@@ -357,7 +355,6 @@ def test_a_weight_too_large_for_float32_is_refused_naming_its_file_and_tensor_wi
 
 
 def test_ggufs_merges_without_a_space_are_refused_by_name():
-    from attnviz.core.lm import tokens as tk
     with pytest.raises(ScenarioError, match="its merges hold 'ab', which is not two pieces"):
         tk.byte_level_bpe(list(tk.byte_characters()) + ["ab"], ["ab"], "gpt2")
 
@@ -609,3 +606,25 @@ def test_a_post_processor_that_trims_the_offsets_is_refused(folder):
         t["post_processor"]]}))
     refused(folder, "tokenizer.json: its post_processor is an object, not an object of at most 4,096 values that "
                     "keeps the tokens' offsets (no trim_offsets)")
+
+
+# attacker round 26
+def test_the_text_is_read_in_the_last_normal_form_of_the_normalizer(folder):
+    """Sequence[NFD, NFC] ends in NFC: the text was decomposed first, and é's tokens labelled e."""
+    edit(folder / "tokenizer.json", lambda t: t.update(normalizer={"type": "Sequence", "normalizers": [
+        {"type": "NFD"}, {"type": "NFC"}]}))
+    model = lm.load(str(folder))
+    encoded = lm.encode(model, "caf\u00e9")
+    assert "".join(label.split(" ")[0] for label in dict.fromkeys(encoded.labels[1:])) == "caf\u00e9"
+
+
+def test_an_added_token_written_in_another_normal_form_is_matched_as_typed():
+    """An NFC tokenizer's added token "cafe\\u0301" (normalized: false) is matched in the text as written: the
+    text put in NFC first lost it (three tokens where the tokenizer reads one)."""
+    document = json.loads((LLAMA.parent.parent / "qwen2" / "hf" / "tokenizer.json").read_text("utf-8"))
+    n = 1 + max([*document["model"]["vocab"].values(), *(t["id"] for t in document["added_tokens"])])
+    document["added_tokens"].append({"id": n, "content": "cafe\u0301", "single_word": False, "lstrip": False,
+                                     "rstrip": False, "normalized": False, "special": False})
+    tokenizer = tk.from_json(json.dumps(document))
+    assert tokenizer.canonical("cafe\u0301") == "cafe\u0301" and tokenizer.canonical("e\u0301") == "\u00e9"
+    assert [t.id for t in tokenizer.encode("cafe\u0301", bos=False)] == [n]

@@ -199,3 +199,12 @@ def test_a_stream_whose_squares_overflow_in_a_norm_is_refused_naming_the_file(tm
     with pytest.raises(lm.ModelError, match=r"huge\.gguf: the model's numbers grow past float32's range \(a norm's "
                                             r"sum of squares is infinite\)"):
         lm.run(model, [5, 6, 7])
+
+
+@pytest.mark.parametrize("pre", ["llama-bpe", "tekken"])
+def test_a_llama_3_file_that_does_not_say_whether_it_wants_a_bos_gets_one_as_llama_cpp_gives_it(tmp_path, pre):
+    from tests.gguf_writer import tiny_llama
+    path = tmp_path / "no-bos.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.pre": pre, "tokenizer.ggml.add_bos_token": None,
+                               "tokenizer.ggml.bos_token_id": 0})
+    assert lm.encode(lm.load(str(path)), "ab").ids[0] == 0

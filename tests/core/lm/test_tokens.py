@@ -157,3 +157,37 @@ def test_two_spellings_of_one_byte_level_token_are_refused_naming_both_ids():
     table = list(tk.byte_characters())
     with pytest.raises(ScenarioError, match=r"holds the token .*the twice \(ids 256 and 257\)"):
         tk.byte_level_bpe(table + ["Ġthe", " the"], [], "gpt2")
+
+
+# attacker round 26: the space SentencePiece puts after a special token, llama.cpp's defaults for Llama 3 and
+# Tekken, tokens matched as written
+def test_sentencepiece_puts_its_space_after_each_special_token_and_the_text_is_not_refused():
+    """llama.cpp (and a Llama 2 tokenizer.json's Prepend) put ▁ before each stretch of text, after <s> too:
+    a chat template's "<s>[INST] …" was refused as read otherwise, where llama.cpp reads ▁[ (518)."""
+    tokenizer = spm(["▁", "▁[", "["], [-1.0, -2.0, -3.0])
+    pieces = [tokenizer.pieces[t.id] for t in tokenizer.encode("<s>[", bos=False)]
+    assert pieces == ["<s>", "▁["]
+
+
+@pytest.mark.parametrize("pre", ["llama-bpe", "tekken"])
+def test_llama_3_and_tekken_look_a_word_up_whole(pre):
+    table = list(tk.byte_characters())
+    whole = tk.byte_level_bpe(table + ["ab"], [], pre)
+    assert [whole.pieces[t.id] for t in whole.encode("ab")] == ["ab"]
+
+
+def test_a_user_defined_token_of_gpt_2s_byte_characters_is_matched_and_spelled_as_written():
+    """"naïve" is made of characters GPT-2 uses for bytes (ï is 0xEF's): it was spelled as bytes (na<EF>ve)
+    and typing it was refused; llama.cpp matches it as one token."""
+    table = list(tk.byte_characters())
+    tokenizer = tk.byte_level_bpe(table + ["naïve"], [], "qwen2", types=[1] * 256 + [tk.USER_DEFINED])
+    assert [t.id for t in tokenizer.encode("naïve", bos=False)] == [256]
+    assert tokenizer.piece_bytes(256) == "naïve".encode()
+
+
+def test_unknown_and_control_looking_tokens_are_one_token_when_typed_as_llama_cpp_reads_them():
+    """llama.cpp matches <unk> (type unknown) and overrides the type of a control-looking token a file stores as
+    normal (Gemma's <end_of_turn>): a chat template's end of turn was read as nine pieces."""
+    tokenizer = spm(["▁", "a", "▁a", "<end_of_turn>"], [-3.0, -2.0, -1.0, -4.0])
+    pieces = [tokenizer.pieces[t.id] for t in tokenizer.encode("a<end_of_turn><unk>", bos=False)]
+    assert pieces == ["▁a", "<end_of_turn>", "<unk>"]
