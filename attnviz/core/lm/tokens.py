@@ -63,8 +63,12 @@ _QWEN2 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p
 _TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
            r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
            r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# llama.cpp's splits for a file that names no pre-tokenizer (or "default"), applied one after the other:
+# punctuation runs, GPT-2's pattern, numbers, then digits in threes
+_DEFAULT = (r"[\p{P}\$\+<=>\^~\|]+", r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)",
+            r"\p{N}+", r"[0-9][0-9][0-9]")
 # tokenizer.ggml.pre -> how the text is split before the merges (None: GPT-2's own pattern)
-SPLITS = {"default": None, "gpt2": None, "gpt-2": None, "smollm": "digits", "llama3": _LLAMA3, "llama-v3": _LLAMA3,
+SPLITS = {"default": _DEFAULT, "gpt2": None, "gpt-2": None, "smollm": "digits", "llama3": _LLAMA3, "llama-v3": _LLAMA3,
           "llama-bpe": _LLAMA3, "smaug-bpe": _LLAMA3, "dbrx": _LLAMA3, "falcon3": _LLAMA3,
           "qwen2": _QWEN2, "deepseek-r1-qwen": _QWEN2, "tekken": _TEKKEN}
 WHOLE_WORDS = {"llama3", "llama-v3", "llama-bpe", "falcon3", "tekken"}  # llama.cpp's ignore_merges (llama-vocab.cpp)
@@ -392,9 +396,10 @@ def _byte_level_bpe(tokens: list[str], merges: list[str], pre: str, types=None, 
         backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True),
                                                          pre_tokenizers.ByteLevel(add_prefix_space=False)])
     else:
-        backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(split), behavior="isolated"),
-                                                         pre_tokenizers.ByteLevel(add_prefix_space=False,
-                                                                                  use_regex=False)])
+        splits = [pre_tokenizers.Split(Regex(r), behavior="isolated") for r in (split if isinstance(split, tuple)
+                                                                                else (split,))]
+        backend.pre_tokenizer = pre_tokenizers.Sequence([*splits, pre_tokenizers.ByteLevel(add_prefix_space=False,
+                                                                                           use_regex=False)])
     backend.decoder = decoders.ByteLevel()
     _add_special(backend, spelled, types)
     return Tokenizer(backend, byte_level=True, **kw)

@@ -191,3 +191,13 @@ def test_unknown_and_control_looking_tokens_are_one_token_when_typed_as_llama_cp
     tokenizer = spm(["▁", "a", "▁a", "<end_of_turn>"], [-3.0, -2.0, -1.0, -4.0])
     pieces = [tokenizer.pieces[t.id] for t in tokenizer.encode("a<end_of_turn><unk>", bos=False)]
     assert pieces == ["▁a", "<end_of_turn>", "<unk>"]
+
+
+def test_a_byte_level_file_that_names_no_pre_tokenizer_is_split_as_llama_cpp_splits_it():
+    """llama.cpp's default: punctuation runs, GPT-2's pattern, numbers, digits in threes (GPT-2's pattern alone
+    read "a . b" as a ·. ·b and "12345" whole)."""
+    table = list(tk.byte_characters())
+    tokenizer = tk.byte_level_bpe(table + ["Ġ.", "Ġb", "34", "12"], ["Ġ .", "Ġ b", "3 4", "1 2"], "default")
+    pieces = lambda text: [tokenizer.pieces[t.id] for t in tokenizer.encode(text, bos=False)]  # noqa: E731
+    assert pieces("a . b") == ["a", "Ġ", ".", "Ġb"]  # GPT-2's: a Ġ. Ġb
+    assert pieces("12345") == ["12", "3", "4", "5"]  # GPT-2's: 12 34 5
