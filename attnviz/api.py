@@ -229,6 +229,7 @@ def patch(m: Model, clean, corrupted=None, answer=None, against=None, by: str = 
     m = _model(m)
     by, progress = given.one_of("by", by, ("head", "position", "attention")), given.callback("progress", progress)
     metric = given.callback("metric", metric)
+    clean, corrupted = given.unwrapped(clean), given.unwrapped(corrupted)  # a 0-d array: its one value
     if corrupted is None and not isinstance(clean, (str, bytes, Run)) and hasattr(clean, "__iter__"):
         if answer is not None or against is not None:
             raise lm.ModelError("pairs: each pair gives its answer and against: leave out answer= and against=")
@@ -331,6 +332,7 @@ def sweep(m: Model, text, token=None, mean: bool = False, progress=None) -> _swe
     pairs; each is swept and the changes (and log p) averaged over them."""
     m = _model(m)
     mean, progress = given.flag("mean", mean), given.callback("progress", progress)
+    text = given.unwrapped(text)  # a 0-d array: its one value
     if not isinstance(text, (str, bytes, Run)) and hasattr(text, "__iter__"):
         return _sweep_dataset(m, given.sweep_items(text, token), mean, progress)
     if token is None:

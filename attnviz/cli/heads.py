@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import api
 from ..core.research.head_types import LEAST_REPEAT, MOST_REPEAT, TYPES
-from .arguments import count, index
+from .arguments import count
 from .research import add_format, add_model, load, write_json, write_table
 
 
@@ -14,7 +14,8 @@ def add(sub) -> None:
     add_format(parser)
     parser.add_argument("--length", type=count("--length", MOST_REPEAT, LEAST_REPEAT), default=50,
                         help="how many random tokens, each seen twice (default 50)")
-    parser.add_argument("--seed", type=index("seed"), default=0, help="the random tokens' seed (default 0)")
+    parser.add_argument("--seed", type=count("--seed", 2**32 - 1, 0), default=0,  # the API's range
+                        help="the random tokens' seed (default 0)")
     add_model(parser)
     parser.set_defaults(run=run)
 

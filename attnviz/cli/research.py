@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from .. import api
 from ..core import lm
@@ -48,9 +49,10 @@ def prepared(args, check_length=None):
 
 
 def token_ids(text: str) -> tuple[int, ...]:
-    parts = text.split(",")
-    if len(parts) > 100_000 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9
-                                       for p in parts):
+    """Whole numbers; whether each is one of the model's ids is the API's to say, in its words (an id past the
+    vocabulary or below 0 is refused there, as m.run(ids=...) refuses it)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > 100_000 or not all(re.fullmatch(r"-?[0-9]{1,4000}", p, re.ASCII) for p in parts):
         raise argparse.ArgumentTypeError(f"'{terminal_safe(text[:40])}' is not token ids: give them as 1,2,3")
     return tuple(int(p) for p in parts)
 

@@ -30,6 +30,7 @@ import hashlib
 import math
 import os
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
@@ -37,7 +38,7 @@ from typing import TypeGuard
 import numpy as np
 
 from . import lm
-from .files import atomic_write, open_regular, problem, read_limited, regular_file, stamp
+from .files import atomic_write, open_regular, problem, read_limited, regular_file
 from .formats.document import scenario_from_dict, scenario_to_dict
 from .formats.scenario_json import JSON_MAX_VALUES, MAX_FILE_BYTES, parse_json, to_json_text
 from .io import reading
@@ -133,10 +134,7 @@ def model_file(path, builtin: bool) -> ModelFile:
 
 
 def _stamps(path: str) -> tuple:
-    """What tells a file's (or a model folder's files') contents changed."""
-    if not os.path.isdir(path):
-        return (stamp(path),)
-    return tuple((f.name, stamp(f)) for f in read_files(path))
+    return lm.catalog.stamps(path)
 
 
 def _size(path: str) -> int:
@@ -480,11 +478,25 @@ def shown_scenario(session: Session) -> Scenario:
     return _shown_scenario(session.shown)
 
 
+_identities: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a loaded model -> (lock, its identity)
+
+
 def identity(model) -> ModelFile:
-    """The identity of a loaded model's file (core.lm.Model), the built-in one marked as such."""
-    bundled = bundled_model()
-    builtin = bundled is not None and os.path.realpath(bundled) == os.path.realpath(model.path)
-    return model_file(model.path, builtin)
+    """The identity of a loaded model's file (core.lm.Model), the built-in one marked as such: worked out once
+    for the model as it was loaded (a window's worker does it after the first run), so that the file moved,
+    deleted or replaced since changes nothing a session says, and a second thread asking waits for the first
+    rather than reading the file again. A file that changed since the model was loaded is refused."""
+    with _hashes_lock:
+        lock, known = _identities.setdefault(model, (threading.Lock(), []))
+    with lock:
+        if not known:
+            if model.stamp is not None and _stamps(str(model.path)) != model.stamp:
+                raise ModelMismatch(QT_TR_NOOP("{0}: the model file has changed since it was loaded: load it again "
+                                               "to save a session of it"), str(model.path))
+            bundled = bundled_model()
+            builtin = bundled is not None and os.path.realpath(bundled) == os.path.realpath(model.path)
+            known.append(model_file(model.path, builtin))
+        return known[0]
 
 
 def restore(session: Session, load):

@@ -3746,6 +3746,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>このセッションには表示していた層が保存されていません</translation>
     </message>
     <message>
+        <source>{0}: the model file has changed since it was loaded: load it again to save a session of it</source>
+        <translation>{0}：読み込んだ後でモデルのファイルが変わりました。セッションを保存するには読み込み直してください</translation>
+    </message>
+    <message>
         <source>the model reads the session&apos;s text as other tokens than when it was saved</source>
         <translation>モデルがセッションの文章を、保存したときとは違うトークンとして読みます</translation>
     </message>

@@ -97,6 +97,11 @@ def test_the_input_can_be_token_ids(capsys):
     (["lens", "x", "--ids", "1"], "give TEXT or --ids"),
     (["lens", "--ids", "1,x"], "is not token ids"),
     (["lens", "--ids", "99999999"], "token id 99999999: the model's ids go from 0 to 49,151"),
+    # attacker round 27: as the API says it (m.run(ids=...), api.head_types(seed=...))
+    (["lens", "--ids", "1,9999999999"], "token id 9999999999: the model's ids go from 0 to 49,151"),
+    (["lens", "--ids", "1,-1"], "token id -1: the model's ids go from 0 to 49,151"),
+    (["lens", "--ids", "1," + "9" * 5000], "is not token ids"),
+    (["heads", "--seed", "-1"], "'-1' is not a number from 0 to 4294967295"),
     (["lens", "x" * 900_000], "characters long"),
     (["attribute", "x"], "required: --token"),
     (["attribute", "x", "--token", "#" + "9" * 5000], "#" + "9" * 38 + "…: the model's token ids"),

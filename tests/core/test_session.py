@@ -311,3 +311,28 @@ def test_a_chat_session_is_read_again_in_the_chat_template(tmp_path):
     document["chat"] = "yes"
     with pytest.raises(ScenarioError, match="chat"):
         from_document(document)
+
+
+def test_a_models_identity_is_the_file_it_was_loaded_from_whatever_happens_to_the_file_after(tmp_path):
+    """Attacker round 27: the identity was worked out again at each save from the file on disk, so a file deleted
+    after loading made the work unsaveable, and one replaced in place named another model's weights; and a save
+    while the window's worker was still hashing hashed the file again, on the window's thread."""
+    import shutil
+
+    from attnviz.core import lm
+    from attnviz.core.session import ModelMismatch, identity
+    from tests.gguf_writer import tiny_llama
+    first, second = tmp_path / "m.gguf", tmp_path / "other.gguf"
+    tiny_llama(first, seed=1)
+    tiny_llama(second, seed=2)
+    model = lm.load(str(first))
+    known = identity(model)
+    first.unlink()
+    assert identity(model) == known  # deleted: the identity taken once serves every save
+    shutil.copy(second, first)
+    assert identity(model) == known  # replaced in place: still the file the model was loaded from
+    fresh = lm.load(str(first))
+    tiny_llama(first, seed=3)  # replaced before its identity was ever asked for
+    with pytest.raises(ModelMismatch, match="the model file has changed since it was loaded"):
+        identity(fresh)
+    assert identity(lm.load(str(first))).sha256 != known.sha256

@@ -432,7 +432,15 @@ def load(source=None, progress=None, cancelled=None, assembling=None, way: str =
         model.licence = GEMMA_LICENCE
     elif source is not None and source != BUILTIN_ID:
         remember(path)
+    model.stamp = stamps(path)
     return model
+
+
+def stamps(path) -> tuple:
+    """What tells a model file's (or a model folder's files') contents changed."""
+    if not os.path.isdir(path):
+        return (stamp(path),)
+    return tuple((f.name, stamp(f)) for f in hf_folder.read_files(path))
 
 
 def _named(source, path: Path) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..compute import LEAN_CELLS, known
 from ..files import atomic_write, naming, problem
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, cut
 from ..scenario import MAX_LIVE_CELLS, MAX_TEXT_LENGTH, Change, Live, Settings, make_head, make_scenario
 from ..text import not_unicode, shortened, visible
 from .blocks import mask_of
@@ -144,13 +144,22 @@ def encode_ids(model: Model, ids) -> Encoded:
     ids = tuple(i if (n := whole_number(i)) is None else n for i in taken)  # the rest refused below by value
     if not ids:
         raise ModelError(QT_TR_NOOP("give at least one token id"))
-    odd = next((i for i in ids if not isinstance(i, int) or isinstance(i, bool)), None)
-    if odd is not None:  # 1.0 or True would read as a number in range: said as what it is
-        raise ModelError(QT_TR_NOOP("token id {0}: token ids are whole numbers"), odd)
-    bad = next((i for i in ids if not 0 <= i < len(model.output)), None)
-    if bad is not None:
-        raise ModelError(QT_TR_NOOP("token id {0}: the model's ids go from 0 to {1:,}"), bad, len(model.output) - 1)
+    odd = [i for i in ids if not isinstance(i, int) or isinstance(i, bool)][:1]  # (None is one too)
+    if odd:  # 1.0 or True would read as a number in range: said as what it is
+        raise ModelError(QT_TR_NOOP("token id {0}: token ids are whole numbers"), said(odd[0]))
+    bad = [i for i in ids if not 0 <= i < len(model.output)][:1]
+    if bad:
+        raise ModelError(QT_TR_NOOP("token id {0}: the model's ids go from 0 to {1:,}"), said(bad[0]),
+                         len(model.output) - 1)
     return Encoded("", ids, tuple(shown_label(token_text(model, i)) for i in ids))
+
+
+def said(value) -> str:
+    """What the researcher gave, as a message repeats it: at most 40 characters (an int of 5,000 digits is
+    not even made a text: Python refuses to)."""
+    if isinstance(value, int) and not -10**39 < value < 10**39:
+        return "…" if value > 0 else "-…"
+    return cut(str(value))
 
 
 def whole_number(value) -> int | None:

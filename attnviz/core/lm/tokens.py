@@ -50,7 +50,10 @@ NORMAL, UNKNOWN, CONTROL, USER_DEFINED, BYTE = 1, 2, 3, 4, 6   # llama.cpp's tok
 # template's end of turn is one token, not nine pieces.
 CONTROL_LOOKING = frozenset({
     "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>", "<|endoftext|>", "<|eom_id|>",
-    "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>", "<｜end▁of▁sentence｜>",
+    "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>", "<｜end▁of▁sentence｜>", "</s>", "<|flush|>",
+    "<|calls|>", "[EOT]", "[EOS]", "<eos>", "<turn|>", "<|tool_response>", "[e~[",
+    "<|fim_repo|>", "<fim-repo>", "<REPO>", "<PAD>", "[PAD]", "<|code_prefix|>", "<|code_suffix|>",
+    "<|code_middle|>", "<|prefix|>", "<|suffix|>", "<|middle|>",
     "<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>",
     "<fim-prefix>", "<fim-suffix>", "<fim-middle>", "<fim-pad>", "<fim_prefix>", "<fim_suffix>", "<fim_middle>",
     "<fim_pad>", "<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "<PRE>", "<SUF>", "<MID>", "▁<PRE>", "▁<SUF>",
@@ -150,7 +153,7 @@ class Tokenizer:
 
     def _spelled(self, ids: list[int], strict: bool = False) -> bytes:
         """The bytes the tokens stand for (ids 0 … n − 1), less, unless `strict`, the space SentencePiece puts
-        before each stretch of text: at its start, and after each special token (" [INST]" after <s>)."""
+        before each stretch of text: at its start, and after each added token (" [INST]" after <s>)."""
         out, start = [], True
         for i in ids:
             piece = self.piece_bytes(i)
@@ -161,7 +164,7 @@ class Tokenizer:
             if start and not strict and (not self.byte_level or not out):
                 piece = piece.removeprefix(b" ")
             out.append(piece)
-            start = False
+            start = self.pieces[i] in self.added  # an added token ends a stretch of text too (Phi-3's </s>)
         return b"".join(out)
 
     def canonical(self, text: str) -> str:

@@ -264,6 +264,7 @@ class Model:
     path: Path
     positions: np.ndarray | None = None  # [context, d]: GPT-2's learned positions
     licence: str = ""
+    stamp: tuple | None = None  # its file's (catalog.stamps) as it was loaded: a file replaced since is not it
 
     @property
     def vocabulary(self) -> list[str]:

@@ -12,20 +12,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..lm import hooks
-from ..lm.shown import ModelError, whole_number
+from ..lm.shown import ModelError, said, whole_number
 from ..lm.weights import Model
 from ..messages import QT_TR_NOOP, cut
 from ..numbers import MAX_ABS, RANGE_TEXT
 from ..text import terminal_safe
 from .answer import one_token
-
-
-def said(value) -> str:
-    """What the researcher gave, as a message repeats it: at most 40 characters (an int of 5,000 digits is
-    not even made a text: Python refuses to)."""
-    if isinstance(value, int) and not -10**39 < value < 10**39:
-        return "…" if value > 0 else "-…"
-    return cut(str(value))
 
 
 def whole(what: str, value, low: int, high: int) -> int:
@@ -287,6 +279,7 @@ MOST_TEXTS = 10_000
 
 def texts(values) -> list:
     """A batch's texts: a list (or any iterable) of at most MOST_TEXTS, an endless one read no further."""
+    values = unwrapped(values)  # a 0-d array has __iter__ and cannot be iterated
     if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__iter__"):
         raise ModelError(QT_TR_NOOP("texts: give a list of texts, not {0}"), type(values).__name__)
     return _at_most(values, MOST_TEXTS, QT_TR_NOOP("texts: give at most {0:,} texts"))
@@ -295,6 +288,7 @@ def texts(values) -> list:
 def _at_most(values, most: int, outside: str, least: int = 0) -> list:
     """From `least` to `most` of `values` as a list, an endless iterable read no further; fewer or more is
     `outside` (of `most`)."""
+    values = unwrapped(values)
     if not hasattr(values, "__iter__"):
         raise ModelError(QT_TR_NOOP("give a list, not {0}"), type(values).__name__)
     chosen = list(itertools.islice(values, most + 1))

@@ -201,3 +201,20 @@ def test_a_byte_level_file_that_names_no_pre_tokenizer_is_split_as_llama_cpp_spl
     pieces = lambda text: [tokenizer.pieces[t.id] for t in tokenizer.encode(text, bos=False)]  # noqa: E731
     assert pieces("a . b") == ["a", "Ġ", ".", "Ġb"]  # GPT-2's: a Ġ. Ġb
     assert pieces("12345") == ["12", "3", "4", "5"]  # GPT-2's: 12 34 5
+
+
+# attacker round 27
+def test_a_normal_token_llama_cpp_reads_as_an_end_of_generation_is_matched_whole():
+    """Qwen 2's vocabulary holds </s> as a normal token; llama.cpp makes it a control token (its end-of-generation
+    names), and reads "Hello</s>world" as three tokens, not </ s >."""
+    table = list(tk.byte_characters())
+    tokenizer = tk.byte_level_bpe(table + ["</s>"], [], "qwen2", types=[1] * 257)
+    assert [t.id for t in tokenizer.encode("a</s>b", bos=False)] == [table.index("a"), 256, table.index("b")]
+
+
+def test_sentencepiece_puts_its_space_after_a_user_defined_token_too():
+    """Phi-3's </s> is user-defined: "a</s>b" is a </s> ▁b in llama.cpp, and was refused as read otherwise."""
+    tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)] + ["▁", "a", "b", "▁a", "▁b"]
+    types = [2, tk.CONTROL, tk.USER_DEFINED] + [tk.BYTE] * 256 + [1] * 5
+    tokenizer = tk.sentencepiece_bpe(tokens, [0.0] * 259 + [-5.0, -4.0, -3.0, -1.0, -2.0], types)
+    assert [tokenizer.pieces[t.id] for t in tokenizer.encode("a</s>b", bos=False)] == ["▁a", "</s>", "▁b"]

@@ -181,6 +181,14 @@ CASES = {
     "show(layer=99)": (lambda m, r: api.show(r, layer=99, block=False), "layer 99: the model has layers 0 to 1"),
     "show(a model)": (lambda m, r: api.show(m, block=False), "show: give a run (m.run(text)), not Model"),  # round 17
     "show(a preset id)": (lambda m, r: api.show("seed-demo", block=False), "show: give a run (m.run(text)), not str"),
+    # attacker round 27: None among ids, an id too long to print, 0-d arrays where a text or a dataset goes
+    "run(ids=[1, None])": (lambda m, r: m.run(ids=[1, None]), "token id None: token ids are whole numbers"),
+    "encode(ids=[10**5000])": (lambda m, r: m.encode(ids=[10**5000]), "token id …: the model's ids go from 0 to 511"),
+    "encode(ids=[a long text])": (lambda m, r: m.encode(ids=["a" * 100_000]),
+                                  "token id " + "a" * 39 + "…: token ids are whole numbers"),
+    "sweep(np.array(1))": (lambda m, r: api.sweep(m, np.array(1), 1), "the text must be one string, not int64"),
+    "patch(np.array(1))": (lambda m, r: api.patch(m, np.array(1)), "the text must be one string, not int64"),
+    "run_batch(np.array(1))": (lambda m, r: m.run_batch(np.array(1)), "texts: give a list of texts, not int64"),
 }
 
 
