@@ -3,6 +3,7 @@ scenario or one layer of a model's file, and the limit on numbers printed as tex
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..core.messages import cut
 from ..core.numbers import NumberError, parse_number
@@ -45,6 +46,18 @@ def open_layer(name: str, layer: int | None, lang: str | None = None):
         if have is not None and have[0] != layer:
             raise UsageError(f"--layer {layer}: {name} holds layer {have[0]} of the model only")
     return opened
+
+
+def check_output(output: str, *inputs) -> None:
+    """-o is not a file the command reads (it would be replaced by what is made of it) nor a link to a file of
+    another kind (run.npz -> model.gguf would write the run over the model)."""
+    for given in inputs:
+        if given and os.path.exists(output) and os.path.exists(given) and os.path.samefile(output, given):
+            raise UsageError(f"-o {terminal_safe(cut(output))}: is the file being read; give another name")
+    target = os.path.realpath(output)
+    if os.path.islink(output) and os.path.splitext(target)[1].lower() != os.path.splitext(output)[1].lower():
+        raise UsageError(f"-o {terminal_safe(cut(output))}: is a link to {terminal_safe(cut(target))}, a file of "
+                         "another kind; give the file itself")
 
 
 def check_printed(name: str, count: int, limit: int, advice: str) -> None:

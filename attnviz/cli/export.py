@@ -7,7 +7,17 @@ import os
 from ..core import compute
 from ..core.io import DATA_SUFFIXES, save_data
 from ..core.scenario import count_values
-from .arguments import LANGUAGES, MAX_CSV_ROWS, UsageError, check_printed, head_indices, index, open_scenario, pixels
+from .arguments import (
+    LANGUAGES,
+    MAX_CSV_ROWS,
+    UsageError,
+    check_output,
+    check_printed,
+    head_indices,
+    index,
+    open_scenario,
+    pixels,
+)
 
 
 def add(sub) -> None:
@@ -41,6 +51,7 @@ def add(sub) -> None:
 def run(args, out) -> int:
     if args.compare_layer is not None and args.compare is None:
         raise UsageError("--compare-layer needs --compare OTHER (which may be the same file)")
+    check_output(args.output, args.scenario, args.compare)
     if args.overview:
         return _export_overview(args)
     scenario = open_scenario(args.scenario, args.layer, args.lang)

@@ -13,7 +13,7 @@ from ..core.lm.families import NAMES
 from ..core.research.tables import csv_text, next_tokens
 from ..core.session import identity, looks_like_session, read_session, restore, save_session, session_of
 from ..core.text import terminal_safe
-from .arguments import UsageError, add_memory, count
+from .arguments import UsageError, add_memory, check_output, count
 from .progress import Line
 
 
@@ -77,6 +77,8 @@ def _check_outputs(args) -> None:
     said before the model runs."""
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
+    if args.output:
+        check_output(args.output, args.model, getattr(args, "session", None))
     for target in (args.output, args.save_session):
         if target:
             check_writable(target)

@@ -167,3 +167,18 @@ def test_rows_that_do_not_add_up_to_1_name_their_layer(capsys, tmp_path):
     for argv in (["weights", "--layer", "2"], ["stats"]):
         one_line_refusal(*run(capsys, argv[0], str(tmp_path / "m.npz"), *argv[1:]),
                          "layer 2, head 1, row 3 (c): the weights add up to 1.4000, not 1")
+
+
+def test_an_output_that_is_the_file_read_or_a_link_to_another_kind_is_refused_and_left_as_it_was(capsys, tmp_path):
+    """Attacker round 28: `export RUN.npz -o RUN.npz` replaced a model's run of every layer by one layer of it, and
+    `model -o run.npz` wrote through a link named run.npz over the GGUF it pointed at."""
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(scenario_to_dict(load_preset("toy-3token"))), encoding="utf-8")
+    before = scenario.read_bytes()
+    one_line_refusal(*run(capsys, "export", str(scenario), "-o", str(scenario)), "is the file being read")
+    other = tmp_path / "other.gguf"
+    other.write_bytes(b"GGUF keep me")
+    link = tmp_path / "run.png"
+    link.symlink_to(other)
+    one_line_refusal(*run(capsys, "export", str(scenario), "-o", str(link)), "a file of another kind")
+    assert scenario.read_bytes() == before and other.read_bytes() == b"GGUF keep me"

@@ -168,7 +168,9 @@ class _Tensors:
         if optional_file(index):
             named = _json(index, fields.INDEX).get("weight_map") or {}  # null lists no file: refused below
         files = sorted(set(named.values()))
-        if not files or len(files) > MAX_SHARDS or not all(isinstance(f, str) and "/" not in f for f in files):
+        # each a .safetensors file of the folder: what a session's SHA-256 covers (read_files) is what is read
+        if not files or len(files) > MAX_SHARDS or \
+                not all(isinstance(f, str) and "/" not in f and f.endswith(".safetensors") for f in files):
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
         self.files: list = []
         self.where: dict[str, tuple] = {}  # a tensor's name -> (its file, its key there, the file's path)

@@ -142,30 +142,34 @@ class Tokenizer:
         are the same text, and SentencePiece puts a space before the first word."""
         if any(not 0 <= i < len(self.pieces) for i in ids):
             return  # an id past the vocabulary: refused where the model reads it (shown.encode), naming the id
-        spelled = self._spelled(ids)
-        if spelled in (text.encode(), unicodedata.normalize("NFC", text).encode()) or \
-                self._spelled(ids, strict=True) == text.encode():
+        if any(self._spells(written.encode(), ids) for written in (text, unicodedata.normalize("NFC", text))):
             return
-        read = spelled.decode("utf-8", "replace")
+        read = b"".join(self._piece(i) for i in ids).decode("utf-8", "replace")
         raise ScenarioError(QT_TR_NOOP("the model's tokenizer reads this text as '{0}', not as it is written: its "
                                        "tokens could not be labelled with the text"),
                             shortened(marked_invisible(visible(read)), 80))
 
-    def _spelled(self, ids: list[int], strict: bool = False) -> bytes:
-        """The bytes the tokens stand for (ids 0 … n − 1), less, unless `strict`, the space SentencePiece puts
-        before each stretch of text: at its start, and after each added token (" [INST]" after <s>)."""
-        out, start = [], True
+    def _piece(self, i: int) -> bytes:
+        """The bytes token i stands for (a special token: its text)."""
+        piece = self.piece_bytes(i)
+        return self.pieces[i].encode() if piece is None else piece
+
+    def _spells(self, written: bytes, ids: list[int]) -> bool:
+        """Whether the tokens (ids 0 … n − 1) spell `written`, where each stretch of text may begin with the space
+        SentencePiece puts before it: at the text's start, and, as llama.cpp and a Prepend normalizer put it,
+        after an added token (" [INST]" after <s>; a Metaspace of prepend_scheme "first" puts none there). Each
+        such space is taken either way: `ends` holds every place in `written` the tokens so far may reach."""
+        ends, start = {0}, True
         for i in ids:
-            piece = self.piece_bytes(i)
-            if piece is None:
-                out.append(self.pieces[i].encode())
-                start = True
-                continue
-            if start and not strict and (not self.byte_level or not out):
-                piece = piece.removeprefix(b" ")
-            out.append(piece)
-            start = self.pieces[i] in self.added  # an added token ends a stretch of text too (Phi-3's </s>)
-        return b"".join(out)
+            piece = self._piece(i)
+            spaced = start and piece.startswith(b" ")
+            ends = {at + len(piece) for at in ends if written.startswith(piece, at)} | \
+                {at + len(piece) - 1 for at in ends
+                 if spaced and (not self.byte_level or at == 0) and written.startswith(piece[1:], at)}
+            if not ends:
+                return False
+            start = self.pieces[i] in self.added
+        return len(written) in ends
 
     def canonical(self, text: str) -> str:
         """`text` in the Unicode normal form (NFC or NFD) the tokenizer's normalizer brings it to, the same text:

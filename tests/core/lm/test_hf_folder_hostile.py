@@ -80,6 +80,8 @@ def test_a_config_nested_200000_deep_is_refused_not_a_recursion_error(folder):
     ([], "its weight_map is a list"), ({"a": 1, "b": "model.safetensors"}, "its weight_map is an object, not an"),
     ({"a": ["model.safetensors"]}, "its weight_map is an object, not an object naming"),
     (None, "does not list the folder's safetensors files"),
+    # attacker round 28: a shard a session's SHA-256 does not cover (weights.st) made a changed model reopen silently
+    ({"model.embed_tokens.weight": "weights.st"}, "does not list the folder's safetensors files"),
 ])
 def test_an_index_whose_weight_map_is_not_names_to_files_is_named(folder, weight_map, says):
     (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}), encoding="utf-8")

@@ -218,3 +218,23 @@ def test_sentencepiece_puts_its_space_after_a_user_defined_token_too():
     types = [2, tk.CONTROL, tk.USER_DEFINED] + [tk.BYTE] * 256 + [1] * 5
     tokenizer = tk.sentencepiece_bpe(tokens, [0.0] * 259 + [-5.0, -4.0, -3.0, -1.0, -2.0], types)
     assert [tokenizer.pieces[t.id] for t in tokenizer.encode("a</s>b", bos=False)] == ["▁a", "</s>", "▁b"]
+
+
+def test_a_metaspace_that_puts_its_space_only_at_the_start_reads_a_space_after_an_added_token_as_the_texts():
+    """Attacker round 28: a Hugging Face Llama 2-style tokenizer.json (Metaspace, prepend_scheme "first") puts ▁
+    before the text only; "Hi<eos> there" was refused once a space after an added token was always taken for
+    SentencePiece's own."""
+    from tokenizers import Tokenizer as Backend
+    from tokenizers import decoders, pre_tokenizers
+    from tokenizers.models import BPE
+    vocab = {t: i for i, t in enumerate(["<unk>", "<s>", "</s>", *(f"<0x{b:02X}>" for b in range(256)),
+                                         "▁", "t", "h", "▁t", "▁th"])}
+    backend = Backend(BPE(vocab, [("▁", "t"), ("▁t", "h")], unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first", split=False)
+    backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
+                                         decoders.Strip(" ", 1, 0)])
+    backend.add_special_tokens(["</s>"])
+    tokenizer = tk.from_json(backend.to_str())
+    for text in ("th</s> th", "th</s>th", "th</s>  th"):
+        pieces = [tokenizer.pieces[t.id] for t in tokenizer.encode(text, bos=False)]
+        assert "".join(pieces).replace("▁", " ").removeprefix(" ") == text, pieces
