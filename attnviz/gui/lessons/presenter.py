@@ -394,6 +394,7 @@ class Presenter:
         w.set_notes(self.notes)
         w.keys.setText(keys_text(short_tool_keys(lesson=True)))
         w.now_title.setText(tr("On the projector"))
+        self._show_clock()  # in the scene's language now, laid out with the rest, not at the next tick
         self._show_step()
         self._show_next(lesson, index + 1, lang)
 
@@ -443,8 +444,12 @@ class Presenter:
     def _tick(self) -> None:
         """Each second the clock, and the projector's picture (a step, a guess, the pen: within a second)."""
         if self.screen_window is not None:
-            self.screen_window.clock.setText(clock_text(QTime.currentTime(), time.monotonic() - self.started))
+            self._show_clock()
             self.mirror()
+
+    def _show_clock(self) -> None:
+        if self.screen_window is not None:
+            self.screen_window.clock.setText(clock_text(QTime.currentTime(), time.monotonic() - self.started))
 
     def mirror(self) -> None:
         """The projector's window as the class sees it, scaled into the presenter's view."""
