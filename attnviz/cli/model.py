@@ -78,7 +78,7 @@ def _check_outputs(args) -> None:
     if args.output and os.path.splitext(args.output)[1].lower() != ".npz":
         raise UsageError(f"-o {args.output}: the model's layers are written as an .npz file")
     if args.output:
-        check_output(args.output, args.model, getattr(args, "session", None))
+        check_output(args.output, args.model, args.session)
     for target in (args.output, args.save_session):
         if target:
             check_writable(target)

@@ -123,7 +123,7 @@ def model_file(path, builtin: bool) -> ModelFile:
     """The model file's identity; its SHA-256 is worked out once per file version (a 100 MB model
     takes a few tenths of a second), then remembered."""
     path = os.path.abspath(str(path))
-    key = (path, _stamps(path))
+    key = (path, lm.catalog.stamps(path))
     with _hashes_lock:
         known = _hashes.get(key)
     if known is None:
@@ -131,10 +131,6 @@ def model_file(path, builtin: bool) -> ModelFile:
         with _hashes_lock:
             _hashes[key] = known
     return ModelFile(path, known[0], known[1], builtin)
-
-
-def _stamps(path: str) -> tuple:
-    return lm.catalog.stamps(path)
 
 
 def _size(path: str) -> int:
@@ -490,7 +486,7 @@ def identity(model) -> ModelFile:
         lock, known = _identities.setdefault(model, (threading.Lock(), []))
     with lock:
         if not known:
-            if model.stamp is not None and _stamps(str(model.path)) != model.stamp:
+            if model.stamp is not None and lm.catalog.stamps(str(model.path)) != model.stamp:
                 raise ModelMismatch(QT_TR_NOOP("{0}: the model file has changed since it was loaded: load it again "
                                                "to save a session of it"), str(model.path))
             bundled = bundled_model()

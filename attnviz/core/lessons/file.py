@@ -155,10 +155,11 @@ def _lesson(document, folder: str | None, strict: bool) -> Lesson:
         raise LessonError(e.error.template, *e.error.values) from None
     cache: dict = {}
     read: list[Scene] = []
+    runs: set[tuple] = set()
     for index, entry in enumerate(scenes):
         try:
             scene = _scene(entry, strict)
-            _count_runs(read, scene)
+            _count_runs(runs, scene)
         except LessonProblem as e:
             raise LessonError(QT_TR_NOOP("scene {0}: {1}"), index + 1, e.error) from None
         if scene.scenario.kind != "model":  # a real model's scene is checked against the model when it runs
@@ -168,14 +169,13 @@ def _lesson(document, folder: str | None, strict: bool) -> Lesson:
     return Lesson(lesson_id, title, tuple(read), folder)
 
 
-def _count_runs(before: list[Scene], scene: Scene) -> None:
-    """The passes of the real model the lesson's scenes take, `scene` among them, at most MOST_RUNS (each text
-    once, and once more for each set of heads switched off in it), counted before any is run: 200 scenes of
-    their own texts took 12 minutes to check."""
+def _count_runs(runs: set, scene: Scene) -> None:
+    """The passes of the real model the lesson's scenes take (`runs`, `scene`'s added), at most MOST_RUNS (each
+    text once, and once more for each set of heads switched off in it), counted before any is run: 200 scenes
+    of their own texts took 12 minutes to check."""
     if scene.scenario.kind != "model":
         return
-    model = [s for s in (*before, scene) if s.scenario.kind == "model"]
-    runs = {(s.scenario.value, ()) for s in model} | {(s.scenario.value, tuple(sorted(s.off))) for s in model}
+    runs |= {(scene.scenario.value, ()), (scene.scenario.value, tuple(sorted(scene.off)))}
     if len(runs) > MOST_RUNS:
         raise LessonProblem(QT_TR_NOOP("the real model's scenes up to this one read {0} texts or sets of heads "
                                        "switched off; a lesson may have at most {1} (each is a pass of the model)"),

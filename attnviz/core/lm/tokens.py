@@ -113,6 +113,8 @@ class Tokenizer:
         added = backend.get_added_tokens_decoder().values()
         self.special = {t.content for t in added if t.special}
         self.added = {t.content for t in added}  # matched in the text as written, whatever its characters
+        self._form = _canonical_form(backend)  # worked out once, not at every text
+        self._written_otherwise = [t for t in self.added if self._form and unicodedata.normalize(self._form, t) != t]
         self.longest = max((len(p) for p in self.pieces), default=1)  # characters one token stands for, at most
 
     def encode(self, text: str, bos: bool = True, cancelled=None, most: int | None = None) -> list[Token]:
@@ -175,10 +177,9 @@ class Tokenizer:
         """`text` in the Unicode normal form (NFC or NFD) the tokenizer's normalizer brings it to, the same text:
         tokenized so, the tokens' offsets are its own (the library's alignment of a text whose combining marks
         the normalizer reorders puts each mark's tokens on the other mark)."""
-        form = _canonical_form(self.backend)
-        if form is None or any(t in text for t in self.added if unicodedata.normalize(form, t) != t):
+        if self._form is None or any(t in text for t in self._written_otherwise):
             return text  # an added token matched as written ("cafe\u0301"): the library keeps it whole
-        return unicodedata.normalize(form, text)
+        return unicodedata.normalize(self._form, text)
 
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),
