@@ -4382,6 +4382,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークナイザーが文をそのまま読み戻しません（&apos;{0}&apos; が &apos;{1}&apos; と読み戻されます）。どのトークンがどの文字かを AttnViz は示せません</translation>
     </message>
     <message>
+        <source>its tokenizer.json&apos;s post-processor does more than put tokens before and after a text ({0}): AttnViz could not tell which tokens are the text&apos;s</source>
+        <translation>tokenizer.json の post-processor が文の前後にトークンを置く以上のことをします（{0}）。どのトークンが文のものかを AttnViz は見分けられません</translation>
+    </message>
+    <message>
         <source>its vocabulary has {0:,} tokens but ids up to {1:,}: each id from 0 on must be a token&apos;s</source>
         <translation>語彙のトークンは {0:,} 個ですが、ID は {1:,} まであります。0 からのどの ID もトークンでなければなりません</translation>
     </message>

@@ -327,7 +327,8 @@ INDEX = {"weight_map": Names()}
 GGUF: dict[str, Kind] = {
     "general.architecture": Text(64), "general.name": Text(), "general.license": Text(),
     "general.file_type": Whole(0, 1 << 16), "tokenizer.ggml.model": Text(64), "tokenizer.ggml.pre": Text(64),
-    "tokenizer.ggml.add_bos_token": Flag(), "tokenizer.ggml.add_space_prefix": Flag(),
+    "tokenizer.ggml.add_bos_token": Flag(), "tokenizer.ggml.add_eos_token": Flag(),
+    "tokenizer.ggml.add_space_prefix": Flag(),
     "tokenizer.ggml.bos_token_id": TokenId(), "tokenizer.ggml.eos_token_id": TokenId(),
     "tokenizer.chat_template": Text(),  # the reader holds every text to 1 MB
 }

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..files import FileProblem, problem
 from ..gguf import GGUF, TYPES
@@ -225,6 +226,7 @@ class _TokenizerSettings:
     bos: int | None
     eos: int | None
     space_prefix: bool
+    add_eos: bool            # an EOS after every text, as llama.cpp puts it
 
 
 def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
@@ -259,9 +261,10 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     # llama.cpp's default where the file does not say: a BOS for SentencePiece and for Llama 3's and Tekken's
     add_bos = _setting(g, "tokenizer.ggml.add_bos_token", kind == "llama" or pre in tk.WHOLE_WORDS)
     bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
-    eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=False)
+    add_eos = _setting(g, "tokenizer.ggml.add_eos_token", False)
+    eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=add_eos)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
-                              _setting(g, "tokenizer.ggml.add_space_prefix", True))
+                              _setting(g, "tokenizer.ggml.add_space_prefix", True), add_eos)
 
 
 def _check_token_types(g: GGUF) -> None:
@@ -338,13 +341,13 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
     tokens = m["tokenizer.ggml.tokens"]
     types = m["tokenizer.ggml.token_type"] if "tokenizer.ggml.token_type" in g.fields else None
     template = _setting(g, "tokenizer.chat_template", "") or None
+    ids: dict[str, Any] = {"bos": s.bos, "eos": s.eos, "chat_template": template,
+           "around": (() if s.bos is None else (s.bos,), (s.eos,) if s.add_eos and s.eos is not None else ())}
     try:
         if s.kind == "gpt2":
-            return tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, bos=s.bos, eos=s.eos,
-                                     chat_template=template)
+            return tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, **ids)
         return tk.sentencepiece_bpe(tokens, m["tokenizer.ggml.scores"], types, gemma=_setting(
-            g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, bos=s.bos, eos=s.eos,
-            chat_template=template)
+            g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
     except ScenarioError as e:
         raise problem(g.path, e) from None
 

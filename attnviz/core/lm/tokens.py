@@ -103,11 +103,14 @@ class Tokenizer:
     """A model's tokenizer: `tokenizers` does the work; this keeps what AttnViz shows with it."""
 
     def __init__(self, backend: Backend, bos: int | None = None, chat_template: str | None = None,
-                 eos: int | None = None, byte_level: bool = True):
+                 eos: int | None = None, byte_level: bool = True, around: tuple[tuple[int, ...], ...] | None = None):
         self.backend = backend
         self.pieces = [backend.id_to_token(i) or "" for i in range(backend.get_vocab_size(with_added_tokens=True))]
         self.bos = bos                       # put first when the model expects it
         self.eos = eos
+        # the special tokens the model expects before and after a text: its BOS, unless the file says otherwise
+        # (an EOS after it, as llama.cpp's add_eos_token; two BOS, as a tokenizer.json's post-processor may)
+        self.before, self.after = around or (() if bos is None else (bos,), ())
         self.chat_template = chat_template
         self.byte_level = byte_level
         added = backend.get_added_tokens_decoder().values()
@@ -131,11 +134,12 @@ class Tokenizer:
             if not _failed_inside(e):
                 raise
             raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
-        first = [Token(self.bos, 0, 0)] if bos and self.bos is not None else []
-        if most is not None and len(first) + len(found) > most:
-            raise TooManyTokens(len(first) + len(found))
+        first = [Token(i, 0, 0) for i in self.before] if bos else []
+        last = [Token(i, len(text), len(text)) for i in self.after] if bos else []
+        if most is not None and len(first) + len(found) + len(last) > most:
+            raise TooManyTokens(len(first) + len(found) + len(last))
         self._check_spelled(text, found.ids)
-        return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)]
+        return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)] + last
 
     def _check_spelled(self, text: str, ids: list[int]) -> None:
         """The tokens spell the text as it is written (their bytes, the special tokens typed in it): else the
@@ -300,7 +304,7 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
             backend = Backend.from_str(text)
             backend.no_padding()  # transformers' default for one text: its padding and truncation
             backend.no_truncation()  # (4,000,000,000 pad tokens, or none left) are not the model's reading
-            plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a").ids
+            plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a")
             probed = backend.encode(PROBE, add_special_tokens=False).ids
             read_back = backend.decode(probed)
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
@@ -308,10 +312,11 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
             raise
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
     _check_ids(backend)
-    bos = marked[0] if len(marked) > len(plain) and marked[1:] == plain else None
+    around = _around(plain, marked.ids, marked.sequence_ids)
     eos = eos.get("content") if isinstance(eos, dict) else eos
-    made = Tokenizer(backend, bos, chat_template, backend.token_to_id(eos) if isinstance(eos, str) else None,
-                     byte_level=_decodes_bytes(backend))
+    made = Tokenizer(backend, around[0][0] if around[0] else None, chat_template,
+                     backend.token_to_id(eos) if isinstance(eos, str) else None, byte_level=_decodes_bytes(backend),
+                     around=around)
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
     # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)
@@ -321,6 +326,19 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
                                            "'{1}'), so AttnViz could not show which text each token is"),
                                 visible(PROBE), shortened(marked_invisible(visible(reading)), 2 * len(PROBE)))
     return made
+
+
+def _around(plain: list[int], marked: list[int], sequence: list[int | None]) -> tuple[tuple[int, ...], ...]:
+    """The tokens a tokenizer.json's post-processor puts before and after a text ('<s> $A </s>': the BOS and the
+    EOS), as transformers puts them. Anything else ('$A </s> $A' repeats the text) is refused: the text's own
+    tokens would not be there once, whole, between them."""
+    kept = [k for k, s in enumerate(sequence) if s is not None]
+    before, after = (marked[:kept[0]], marked[kept[-1] + 1:]) if kept else ([], [])
+    if before + plain + after != marked:
+        raise ScenarioError(QT_TR_NOOP("its tokenizer.json's post-processor does more than put tokens before and "
+                                       "after a text ({0}): AttnViz could not tell which tokens are the text's"),
+                            ", ".join(map(str, marked[:20])))
+    return tuple(before), tuple(after)
 
 
 def _check_ids(backend: Backend) -> None:
@@ -434,12 +452,12 @@ def _sentencepiece_bpe(tokens: list[str], scores, types=None, gemma: bool = Fals
                                        "text it has no token for would be dropped unseen"), unk)
     backend = Backend(BPE(vocab, merges_from(vocab, scores), fuse_unk=True, byte_fallback=True,
                           unk_token=unk if unk in vocab else None))
+    # as llama.cpp and SentencePiece: ▁ before the text even when it starts with a space (" Hello": ▁ ▁Hello),
+    # where the file asks for it (Gemma's converter writes that it does not)
+    backend.normalizer = normalizers.Sequence([*([normalizers.Prepend("▁")] if space_prefix else []),
+                                               normalizers.Replace(" ", "▁")])
     if gemma:
-        backend.normalizer = normalizers.Replace(" ", "▁")
         backend.pre_tokenizer = pre_tokenizers.Split(" ", behavior="merged_with_previous")
-    else:  # as llama.cpp and SentencePiece: ▁ before the text even when it starts with a space (" Hello": ▁ ▁Hello)
-        backend.normalizer = normalizers.Sequence([*([normalizers.Prepend("▁")] if space_prefix else []),
-                                                   normalizers.Replace(" ", "▁")])
     backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse()])
     _add_special(backend, tokens, types)
     return Tokenizer(backend, byte_level=False, **kw)

@@ -238,3 +238,70 @@ def test_a_metaspace_that_puts_its_space_only_at_the_start_reads_a_space_after_a
     for text in ("th</s> th", "th</s>th", "th</s>  th"):
         pieces = [tokenizer.pieces[t.id] for t in tokenizer.encode(text, bos=False)]
         assert "".join(pieces).replace("▁", " ").removeprefix(" ") == text, pieces
+
+
+# attacker round 29: what the file asks to be put around a text, and Gemma's space before it
+def spm_backend(post_processor: dict | None) -> str:
+    """A tokenizer.json of a small SentencePiece vocabulary whose post-processor is `post_processor`."""
+    from tokenizers import Tokenizer as Backend
+    from tokenizers import decoders, pre_tokenizers
+    from tokenizers.models import BPE
+    vocab = {t: i for i, t in enumerate(["<unk>", "<s>", "</s>", *(f"<0x{b:02X}>" for b in range(256)),
+                                         "▁", "a", "▁a"])}
+    backend = Backend(BPE(vocab, [("▁", "a")], unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first", split=False)
+    backend.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
+                                         decoders.Strip(" ", 1, 0)])
+    backend.add_special_tokens(["<s>", "</s>"])
+    document = json.loads(backend.to_str())
+    document["post_processor"] = post_processor
+    return json.dumps(document)
+
+
+def template(single: str) -> dict:
+    return {"type": "TemplateProcessing", "single": [
+        {"Sequence": {"id": "A", "type_id": 0}} if word == "$A" else {"SpecialToken": {"id": word, "type_id": 0}}
+        for word in single.split()], "pair": [], "special_tokens": {
+        t: {"id": t, "ids": [{"<s>": 1, "</s>": 2}[t]], "tokens": [t]} for t in ("<s>", "</s>")}}
+
+
+@pytest.mark.parametrize("single, ids", [("<s> $A", [1, 261]), ("<s> $A </s>", [1, 261, 2]),
+                                         ("<s> <s> $A", [1, 1, 261]), ("$A </s>", [261, 2])])
+def test_the_tokens_a_tokenizer_json_puts_around_a_text_are_put_there_as_transformers_puts_them(single, ids):
+    """'<s> $A </s>' and '<s> <s> $A' were taken for no BOS at all: the model ran without its first token."""
+    tokenizer = tk.from_json(spm_backend(template(single)))
+    tokens = tokenizer.encode("a")
+    assert [t.id for t in tokens] == ids == tokenizer.backend.encode("a").ids
+    assert [t.id for t in tokenizer.encode("a", bos=False)] == [261]
+    labels = tk.labels("a", tokens, tokenizer.pieces, tokenizer.bos)
+    assert labels == [{1: tk.BOS_LABEL, 261: "a", 2: "</s>"}[i] if k == 0 or i != 1 else "<s>"
+                      for k, i in enumerate(ids)]
+
+
+@pytest.mark.parametrize("single", ["$A </s> $A", "<s> $A </s> $A"])
+def test_a_post_processor_that_repeats_the_text_is_refused(single):
+    """The library marks only the last $A as the text's: the first would have been taken for special tokens put
+    before it. No way to tell which tokens are the text's."""
+    with pytest.raises(ScenarioError, match="post-processor does more than put tokens before and after a text"):
+        tk.from_json(spm_backend(template(single)))
+
+
+def test_a_gguf_that_asks_for_an_eos_after_the_text_gets_one_as_llama_cpp_puts_it(tmp_path):
+    from tests.gguf_writer import tiny_llama
+    path = tmp_path / "eos.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.add_eos_token": True, "tokenizer.ggml.eos_token_id": 3,
+                               "tokenizer.ggml.add_bos_token": True, "tokenizer.ggml.bos_token_id": 0})
+    model = lm.load(str(path))
+    encoded = lm.encode(model, "ab")
+    assert encoded.ids[0] == 0 and encoded.ids[-1] == 3 and len(encoded.ids) == 3
+    assert lm.encode(model, "ab", bos=False).ids == encoded.ids[1:-1]
+
+
+@pytest.mark.parametrize("space_prefix, pieces", [(True, ["▁", "日"]), (False, ["日"])])
+def test_gemmas_sentencepiece_puts_its_space_before_the_text_when_the_file_asks(space_prefix, pieces):
+    """llama.cpp reads add_space_prefix for Gemma too (true where the file does not say); Gemma's converter
+    writes false."""
+    tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)] + ["▁", "日"]
+    types = [2, tk.CONTROL, tk.CONTROL] + [tk.BYTE] * 256 + [1, 1]
+    tokenizer = tk.sentencepiece_bpe(tokens, [0.0] * 261, types, gemma=True, space_prefix=space_prefix)
+    assert [tokenizer.pieces[t.id] for t in tokenizer.encode("日", bos=False)] == pieces
