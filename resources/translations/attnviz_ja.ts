@@ -4454,6 +4454,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>&apos;{0}&apos; はこのモデルでは 1 トークンではなく {1} トークンです（{2}）。1 トークンの文字列か #ID を指定してください</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; is no token of this model; it reads the text as &apos;{1}&apos; (#{2}): give that, or #ID</source>
+        <translation>&apos;{0}&apos; はこのモデルのトークンではありません。この文は &apos;{1}&apos;（#{2}）と読まれます。それを与えるか、#ID を与えてください</translation>
+    </message>
+    <message>
         <source>the weight on the token just before</source>
         <translation>直前のトークンへの重み</translation>
     </message>

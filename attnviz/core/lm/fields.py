@@ -341,7 +341,7 @@ GGUF_FAMILY: dict[str, Kind] = {
     "rope.scaling.factor": Number(),
     "rope.scale_linear": Number(), "final_logit_softcapping": Number(), "attn_logit_softcapping": Number(),
 }
-TOKENIZER_CONFIG = {"eos_token": TextOrObject()}
+TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

@@ -223,10 +223,11 @@ class _TokenizerSettings:
     size: int                # tokens in the vocabulary
     kind: str                # tokenizer.ggml.model: gpt2 or llama
     pre: str
-    bos: int | None
+    bos: int | None          # put first, when the model expects it
     eos: int | None
     space_prefix: bool
     add_eos: bool            # an EOS after every text, as llama.cpp puts it
+    named_bos: int | None = None  # the vocabulary's BOS, added or not: a chat template's bos_token
 
 
 def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
@@ -264,7 +265,7 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     add_eos = _setting(g, "tokenizer.ggml.add_eos_token", False)
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=add_eos)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
-                              _setting(g, "tokenizer.ggml.add_space_prefix", True), add_eos)
+                              _setting(g, "tokenizer.ggml.add_space_prefix", True), add_eos, bos)
 
 
 def _check_token_types(g: GGUF) -> None:
@@ -345,11 +346,14 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
            "around": (() if s.bos is None else (s.bos,), (s.eos,) if s.add_eos and s.eos is not None else ())}
     try:
         if s.kind == "gpt2":
-            return tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, **ids)
-        return tk.sentencepiece_bpe(tokens, m["tokenizer.ggml.scores"], types, gemma=_setting(
-            g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
+            made = tk.byte_level_bpe(tokens, m["tokenizer.ggml.merges"], s.pre, types, **ids)
+        else:
+            made = tk.sentencepiece_bpe(tokens, m["tokenizer.ggml.scores"], types, gemma=_setting(
+                g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
     except ScenarioError as e:
         raise problem(g.path, e) from None
+    made.template_bos = None if s.named_bos is None else tokens[s.named_bos]  # as llama.cpp's template reads it
+    return made
 
 
 def _norm(g: GGUF, family: Family, name: str) -> Norm:

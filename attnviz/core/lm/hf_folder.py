@@ -382,7 +382,7 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         _parsed(path, data, fields.TOKENIZER)
         return tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
-                            settings.get("eos_token"))
+                            settings.get("eos_token"), settings.get("bos_token"))
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

@@ -112,6 +112,9 @@ class Tokenizer:
         # (an EOS after it, as llama.cpp's add_eos_token; two BOS, as a tokenizer.json's post-processor may)
         self.before, self.after = around or (() if bos is None else (bos,), ())
         self.chat_template = chat_template
+        # the chat template's bos_token: the vocabulary's BOS even where the model adds none (OLMo 2's template
+        # writes it itself), as transformers and llama.cpp give it; None: the BOS put first, if any
+        self.template_bos: str | None = None
         self.byte_level = byte_level
         added = backend.get_added_tokens_decoder().values()
         self.special = {t.content for t in added if t.special}
@@ -225,7 +228,8 @@ class Tokenizer:
         name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
         try:
             return render(self.chat_template, cancelled, messages=[{"role": "user", "content": text}],
-                          add_generation_prompt=True, bos_token=name(self.bos), eos_token=name(self.eos))
+                          add_generation_prompt=True, eos_token=name(self.eos),
+                          bos_token=name(self.bos) if self.template_bos is None else self.template_bos)
         except Cancelled:
             raise
         except Exception as e:  # a template is the file's code: whatever it raises is its fault
@@ -296,9 +300,10 @@ def _byte_values() -> dict[str, int]:
 PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
-def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenizer:
+def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
-    first (when it does) is the one the model expects."""
+    first (when it does) is the one the model expects. `eos` and `bos`: tokenizer_config.json's (a text, or
+    an added token's object), what a chat template calls them."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -317,6 +322,8 @@ def from_json(text: str, chat_template: str | None = None, eos=None) -> Tokenize
     made = Tokenizer(backend, around[0][0] if around[0] else None, chat_template,
                      backend.token_to_id(eos) if isinstance(eos, str) else None, byte_level=_decodes_bytes(backend),
                      around=around)
+    bos = bos.get("content") if isinstance(bos, dict) else bos
+    made.template_bos = bos if isinstance(bos, str) else None
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
     # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)

@@ -35,6 +35,8 @@ class Vocabulary(Protocol):
 
     pieces: list[str]    # each id's piece, as the vocabulary spells it
     bos: int | None      # put first when the model expects it
+    before: tuple[int, ...]  # the special tokens put before every text (its BOS) ...
+    after: tuple[int, ...]   # ... and after it (an EOS, where the file asks for one)
     longest: int         # the most characters one token stands for
 
     def encode(self, text: str, bos: bool = True, cancelled: Any = None, most: int | None = None) -> list: ...

@@ -24,14 +24,17 @@ NPY_HEADER = 1 << 16  # a .npy header of format 1 is at most 64 KB; then d numbe
 
 
 def mean_stream(model: Model, text: str, layer: int, cancelled=None) -> np.ndarray:
-    """The residual stream entering `layer`, averaged over the text's positions, the BOS token's left out
-    (every prompt has the same one, of a size the rest do not have: with prompts of other lengths it would
-    not cancel). [d] float32."""
+    """The residual stream entering `layer`, averaged over the text's own positions: the tokens the tokenizer
+    puts before and after every text (a BOS, an EOS) left out, as every prompt has the same ones, of a size the
+    rest do not have (with prompts of other lengths they would not cancel). [d] float32."""
     ids = encode(model, text, cancelled=cancelled).ids
     stream = run(model, ids, cancelled=cancelled).streams[layer]                               # [n, d]
-    bos = model.tokenizer.bos
-    first = 1 if len(ids) > 1 and bos is not None and ids[0] == bos else 0
-    return stream[first:].mean(axis=0).astype(np.float32)
+    tokenizer = model.tokenizer
+    first = len(tokenizer.before) if tuple(ids[:len(tokenizer.before)]) == tokenizer.before else 0
+    last = len(ids) - (len(tokenizer.after) if tokenizer.after and tuple(ids[-len(tokenizer.after):]) ==
+                       tokenizer.after else 0)
+    own = stream[first:last] if last > first else stream  # a text the tokenizer makes no token of its own
+    return own.mean(axis=0).astype(np.float32)
 
 
 def direction(model: Model, plus: str, minus: str, layer: int, cancelled=None) -> np.ndarray:

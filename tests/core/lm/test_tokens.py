@@ -305,3 +305,22 @@ def test_gemmas_sentencepiece_puts_its_space_before_the_text_when_the_file_asks(
     types = [2, tk.CONTROL, tk.CONTROL] + [tk.BYTE] * 256 + [1, 1]
     tokenizer = tk.sentencepiece_bpe(tokens, [0.0] * 261, types, gemma=True, space_prefix=space_prefix)
     assert [tokenizer.pieces[t.id] for t in tokenizer.encode("日", bos=False)] == pieces
+
+
+# attacker round 30: a chat template's bos_token is the vocabulary's BOS, put first by the model or not (OLMo 2)
+@pytest.mark.parametrize("bos", ["<s>", {"content": "<s>", "special": True}])
+def test_a_chat_template_writes_the_bos_of_tokenizer_config_although_the_model_adds_none(bos):
+    tokenizer = tk.from_json(spm_backend(None), chat_template="{{ bos_token }}|{{ messages[0]['content'] }}",
+                             bos=bos)
+    assert tokenizer.before == () and tokenizer.chat("a") == "<s>|a"
+    assert [t.id for t in tokenizer.encode(tokenizer.chat("a"))] == [1, 127, 260]  # <s>, the byte |, a
+
+
+def test_a_gguf_chat_template_writes_the_vocabulary_s_bos_although_the_model_adds_none(tmp_path):
+    from tests.gguf_writer import tiny_llama
+    path = tmp_path / "olmo.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.add_bos_token": False, "tokenizer.ggml.bos_token_id": 256,
+                               "tokenizer.chat_template": "{{ bos_token }}{{ messages[0]['content'] }}"})
+    model = lm.load(str(path))
+    assert model.tokenizer.before == () and lm.encode(model, "ab").ids == (256,)
+    assert lm.encode(model, "a", chat=True).ids[0] == 256  # "ab" (256) written by the template, then a

@@ -269,3 +269,42 @@ def test_a_models_head_types_are_measured_once_whatever_asks_again(monkeypatch):
     with pytest.raises(lm.Cancelled):  # another sequence is measured anew
         head_types.head_types(model, length=12)
     assert runs == [1]
+
+
+# attacker round 30: a tokenizer that puts an EOS after every text, and SentencePiece's space before one
+def test_a_continuation_on_a_model_that_ends_every_text_with_an_eos_is_its_target_alone(tmp_path):
+    from tests.gguf_writer import tiny_llama
+    path = tmp_path / "eos.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.add_eos_token": True, "tokenizer.ggml.eos_token_id": 3,
+                               "tokenizer.ggml.add_bos_token": True, "tokenizer.ggml.bos_token_id": 0})
+    model = lm.load(str(path))
+    whole, found = continuation.explained(model, "ab", " a b")
+    own = lm.encode(model, "ab a b").ids  # BOS, ab, Ġa, Ġ, b, EOS
+    assert whole.ids == own and own[-1] == 3
+    assert found.target == own[2:-1] and list(found.columns()["position"]) == [2, 3, 4]
+    alone = lm.run(model, own[:2])
+    assert abs(found.p[0] - alone.probs[own[2]]) < 1e-5
+
+
+def spm_model(tmp_path):
+    from tests.gguf_writer import F32, tiny_llama
+    tokens = ["<unk>", "<s>", "</s>", "▁", "e", "s", "es", "ess", "▁e", "▁es", "▁ess", "▁▁", "q", "▁q", "▁qq"]
+    path = tmp_path / "spm.gguf"
+    tiny_llama(path, metadata={
+        "tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.merges": None,
+        "tokenizer.ggml.scores": [0.0, 0.0, 0.0, *(-float(i) for i in range(1, len(tokens) - 2))],
+        "tokenizer.ggml.token_type": [2, 3, 3, *[1] * (len(tokens) - 3)], "tokenizer.ggml.pre": None,
+        "tokenizer.ggml.bos_token_id": 1, "tokenizer.ggml.add_bos_token": True},
+        tensors={"token_embd.weight": (np.zeros((len(tokens), 64), np.float32), F32)})
+    return lm.load(str(path)), tokens
+
+
+def test_a_sentencepiece_token_is_named_by_its_text_as_the_next_token_list_writes_it(tmp_path):
+    model, tokens = spm_model(tmp_path)
+    assert lm.encode(model, "ess", bos=False).ids == (10,)  # SentencePiece reads 'ess' as ▁ess
+    assert one_token(model, "ess") == 7 and one_token(model, " ess") == 10 and one_token(model, "es") == 6
+    assert one_token(model, " es") == 9 and one_token(model, "#4") == 4
+    for i in range(3, len(tokens)):  # every token by the text it is listed with
+        assert one_token(model, lm.token_text(model, i)) == i, tokens[i]
+    with pytest.raises(lm.ModelError, match=r"'qq' is no token of this model; it reads the text as ' qq' \(#14\)"):
+        one_token(model, "qq")

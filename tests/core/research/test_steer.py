@@ -160,3 +160,15 @@ def test_a_session_keeps_its_steer_exactly_and_refuses_a_bad_one(tmp_path):
 
 def _direction(values: np.ndarray) -> dict:
     return {"shape": list(values.shape), "float64": base64.b64encode(values.astype("<f8").tobytes()).decode()}
+
+
+def test_a_mean_stream_leaves_out_the_bos_and_the_eos_every_text_gets(tmp_path):
+    from tests.gguf_writer import tiny_llama
+    path = tmp_path / "eos.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.add_eos_token": True, "tokenizer.ggml.eos_token_id": 3,
+                               "tokenizer.ggml.add_bos_token": True, "tokenizer.ggml.bos_token_id": 0})
+    model = lm.load(str(path))
+    ids = lm.encode(model, "ab a").ids
+    assert ids[0] == 0 and ids[-1] == 3
+    stream = lm.run(model, ids).streams[1]
+    np.testing.assert_allclose(steer.mean_stream(model, "ab a", 1), stream[1:-1].mean(axis=0), rtol=0, atol=1e-6)
