@@ -4370,6 +4370,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>このモデルにはチャットテンプレートがありません</translation>
     </message>
     <message>
+        <source>its {0} {1} is not one of its vocabulary&apos;s special tokens: its chat template cannot be used</source>
+        <translation>{0} の {1} は語彙の特殊トークンではありません。チャットテンプレートは使えません</translation>
+    </message>
+    <message>
         <source>the model&apos;s chat template cannot be used: {0}</source>
         <translation>モデルのチャットテンプレートを使えません: {0}</translation>
     </message>
@@ -4448,6 +4452,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>{0}: the model&apos;s token ids go from 0 to {1:,}</source>
         <translation>{0}：このモデルのトークン ID は 0 から {1:,} までです</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; has {1:,} characters; a token of this model stands for at most {2:,}: give one token&apos;s text or #ID</source>
+        <translation>&apos;{0}&apos; は {1:,} 文字です。このモデルのトークンは最大 {2:,} 文字です。トークン 1 つの文字列か #ID を与えてください</translation>
     </message>
     <message>
         <source>&apos;{0}&apos; is {1} tokens for this model ({2}), not one: give one token&apos;s text or #ID</source>

@@ -352,7 +352,9 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
                 g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
     except ScenarioError as e:
         raise problem(g.path, e) from None
-    made.template_bos = None if s.named_bos is None else tokens[s.named_bos]  # as llama.cpp's template reads it
+    # as llama.cpp's template reads them: each token's text (token_to_piece: Llama 2's <0x0A> is a line break)
+    text = lambda i: "" if i is None else made.backend.decode([i], skip_special_tokens=False)  # noqa: E731
+    made.template_tokens = {"bos_token": text(s.named_bos), "eos_token": text(s.eos)}
     return made
 
 

@@ -372,6 +372,9 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
+    if optional_file(folder / "special_tokens_map.json"):  # its names of the special tokens win, as in transformers
+        named = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
+        settings.update({key: named[key] for key in fields.TOKENIZER_CONFIG if key in named})
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes

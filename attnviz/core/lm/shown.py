@@ -194,9 +194,15 @@ def token_text(model: Model, token_id: int) -> str:
     raw = token_bytes(model, token_id)
     if raw is None:
         return model.vocabulary[token_id]
-    text = raw.decode("utf-8", errors="backslashreplace")
-    return re.sub(r"(?:\\x[0-9a-f]{2})+",
-                  lambda run: "<" + " ".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
+    return hex_bytes(raw)
+
+
+def hex_bytes(raw: bytes, space: str = " ") -> str:
+    """`raw` decoded, the bytes that are no whole character written in hex, <E3 81>; a text that is written
+    \\xff, a backslash and three letters (Llama 3 and Qwen have such tokens), stays as it is."""
+    text = raw.decode("utf-8", errors="surrogateescape")  # each stray byte 0xNN as the lone surrogate U+DCNN
+    return re.sub("[\udc80-\udcff]+",
+                  lambda run: "<" + space.join(f"{ord(c) - 0xDC00:02X}" for c in run.group(0)) + ">", text)
 
 
 def ablation(model: Model, spec: str) -> tuple[int, int, Change]:

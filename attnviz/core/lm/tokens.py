@@ -112,9 +112,12 @@ class Tokenizer:
         # (an EOS after it, as llama.cpp's add_eos_token; two BOS, as a tokenizer.json's post-processor may)
         self.before, self.after = around or (() if bos is None else (bos,), ())
         self.chat_template = chat_template
-        # the chat template's bos_token: the vocabulary's BOS even where the model adds none (OLMo 2's template
-        # writes it itself), as transformers and llama.cpp give it; None: the BOS put first, if any
-        self.template_bos: str | None = None
+        # what a chat template calls bos_token and eos_token, as transformers (tokenizer_config.json's, or
+        # special_tokens_map.json's) and llama.cpp (the vocabulary's, put first by the model or not: OLMo 2's
+        # template writes its BOS itself) give them; None: the pieces of the BOS and EOS. `template_problem`: why
+        # the template cannot have them (a bos_token that is no token of the vocabulary), said when it runs.
+        self.template_tokens: dict[str, str] | None = None
+        self.template_problem: tuple[str, str] | None = None
         self.byte_level = byte_level
         added = backend.get_added_tokens_decoder().values()
         self.special = {t.content for t in added if t.special}
@@ -225,11 +228,14 @@ class Tokenizer:
         from .template import render  # jinja2: 22 ms of every start-up (-X importtime), for --chat only
         if not self.chat_template:
             raise ScenarioError(QT_TR_NOOP("this model has no chat template"))
+        if self.template_problem is not None:
+            raise ScenarioError(QT_TR_NOOP("its {0} {1} is not one of its vocabulary's special tokens: its chat "
+                                           "template cannot be used"), *self.template_problem)
         name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
+        tokens = self.template_tokens or {"bos_token": name(self.bos), "eos_token": name(self.eos)}
         try:
             return render(self.chat_template, cancelled, messages=[{"role": "user", "content": text}],
-                          add_generation_prompt=True, eos_token=name(self.eos),
-                          bos_token=name(self.bos) if self.template_bos is None else self.template_bos)
+                          add_generation_prompt=True, **tokens)
         except Cancelled:
             raise
         except Exception as e:  # a template is the file's code: whatever it raises is its fault
@@ -302,8 +308,8 @@ PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
-    first (when it does) is the one the model expects. `eos` and `bos`: tokenizer_config.json's (a text, or
-    an added token's object), what a chat template calls them."""
+    first (when it does) is the one the model expects. `eos` and `bos`: the folder's (a text, or an added
+    token's object; None where it names none), what a chat template calls them."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -318,12 +324,11 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -
         raise ScenarioError(QT_TR_NOOP("its tokenizer.json cannot be read: {0}"), _first_line(e)) from None
     _check_ids(backend)
     around = _around(plain, marked.ids, marked.sequence_ids)
-    eos = eos.get("content") if isinstance(eos, dict) else eos
+    eos, bos = (t.get("content") if isinstance(t, dict) else t for t in (eos, bos))
     made = Tokenizer(backend, around[0][0] if around[0] else None, chat_template,
                      backend.token_to_id(eos) if isinstance(eos, str) else None, byte_level=_decodes_bytes(backend),
                      around=around)
-    bos = bos.get("content") if isinstance(bos, dict) else bos
-    made.template_bos = bos if isinstance(bos, str) else None
+    _template_tokens(made, {"bos_token": bos, "eos_token": eos})
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
     # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)
@@ -333,6 +338,18 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -
                                            "'{1}'), so AttnViz could not show which text each token is"),
                                 visible(PROBE), shortened(marked_invisible(visible(reading)), 2 * len(PROBE)))
     return made
+
+
+def _template_tokens(made: Tokenizer, named: dict) -> None:
+    """A Hugging Face folder's bos_token and eos_token as its chat template gets them: as named, or empty where
+    none is (transformers passes none); one that is not a text, or not one of the vocabulary's added tokens
+    (transformers would make it one: a new token past the model's embeddings, or a word read otherwise in the
+    rest of the text than AttnViz reads it), stops the template."""
+    made.template_tokens = {}
+    for key, value in named.items():
+        if value is not None and (not isinstance(value, str) or (value and value not in made.added)):
+            made.template_problem = (key, shortened(repr(value), 60))
+        made.template_tokens[key] = value if isinstance(value, str) else ""
 
 
 def _around(plain: list[int], marked: list[int], sequence: list[int | None]) -> tuple[tuple[int, ...], ...]:

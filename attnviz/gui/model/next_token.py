@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import lm
+from ...core.lm.shown import hex_bytes
 from ...core.text import visible
 from ..common.i18n import Retranslated, tr
 from ..look.fonts import figure_font, figure_font_like
@@ -48,9 +49,7 @@ def _split_partial(raw: bytes) -> tuple[bytes, bytes]:
 
 def _hex_bytes(raw: bytes) -> str:
     """Decoded, with bytes that are no whole character in hex: <81 AB>."""
-    text = raw.decode("utf-8", errors="backslashreplace")
-    return re.sub(r"(?:\\x[0-9a-f]{2})+",
-                  lambda run: "<" + "\u00a0".join(re.findall(r"[0-9a-f]{2}", run.group(0))).upper() + ">", text)
+    return hex_bytes(raw, "\u00a0")
 
 
 def _character_range(tail: bytes) -> str:

@@ -12,6 +12,7 @@ from attnviz.core.lm import tokens as tk
 from attnviz.core.scenario import ScenarioError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "smollm2" / "tokens.json"
+GOLDEN_HF = Path(__file__).resolve().parents[2] / "golden" / "families" / "llama" / "hf"
 
 
 @pytest.fixture(scope="module")
@@ -324,3 +325,38 @@ def test_a_gguf_chat_template_writes_the_vocabulary_s_bos_although_the_model_add
     model = lm.load(str(path))
     assert model.tokenizer.before == () and lm.encode(model, "ab").ids == (256,)
     assert lm.encode(model, "a", chat=True).ids[0] == 256  # "ab" (256) written by the template, then a
+
+
+# attacker round 31: a Hugging Face folder's bos_token and eos_token as transformers gives them to its template
+SPECIALS = "{{ bos_token }}|{{ eos_token }}|{{ messages[0]['content'] }}"
+
+
+def test_a_template_gets_no_bos_or_eos_where_the_folder_names_none():
+    tokenizer = tk.from_json(spm_backend(template("<s> $A")), chat_template=SPECIALS)
+    assert tokenizer.before == (1,) and tokenizer.chat("a") == "||a"  # not the BOS the post-processor puts
+
+
+@pytest.mark.parametrize("bos", ["<foo>", "a", "▁a", {"content": 5}, 7, ["<s>"]])
+def test_a_bos_token_that_is_no_special_token_of_the_vocabulary_stops_the_template(bos):
+    tokenizer = tk.from_json(spm_backend(None), chat_template=SPECIALS, bos=bos, eos="</s>")
+    assert [t.id for t in tokenizer.encode("a")] == [261]  # the rest of the tokenizer as it is
+    with pytest.raises(ScenarioError, match="its bos_token .* is not one of its vocabulary's special tokens: its "
+                                            "chat template cannot be used"):
+        tokenizer.chat("a")
+
+
+def test_special_tokens_map_names_the_special_tokens_over_tokenizer_config(tmp_path):
+    import shutil
+    folder = tmp_path / "hf"
+    shutil.copytree(GOLDEN_HF, folder)
+    (folder / "chat_template.jinja").write_text(SPECIALS)
+    assert lm.load(str(folder)).tokenizer.chat("a") == "<|begin_of_text|>|<|end_of_text|>|a"
+    (folder / "special_tokens_map.json").write_text(json.dumps({"bos_token": {"content": "<|im_start|>"},
+                                                                "eos_token": "<|im_end|>"}))
+    assert lm.load(str(folder)).tokenizer.chat("a") == "<|im_start|>|<|im_end|>|a"
+
+
+def test_a_label_writes_a_byte_that_is_no_character_in_hex_and_a_backslash_as_itself():
+    from attnviz.core.lm.shown import hex_bytes
+    assert hex_bytes(b"\xe3\x81") == "<E3 81>" and hex_bytes("猫".encode() + b"\xff") == "猫<FF>"
+    assert hex_bytes(b"\\xff") == "\\xff" and hex_bytes(b'print("\\x1b")') == 'print("\\x1b")'

@@ -286,25 +286,47 @@ def test_a_continuation_on_a_model_that_ends_every_text_with_an_eos_is_its_targe
     assert abs(found.p[0] - alone.probs[own[2]]) < 1e-5
 
 
-def spm_model(tmp_path):
+BYTES = ("<0x0A>", "<0x21>")  # SentencePiece's byte fallback: a line break, "!"
+
+
+def spm_model(tmp_path, metadata=None):
+    """A SentencePiece vocabulary with a space before the text (Llama 2's), two byte tokens and the "!" one of
+    them is written as."""
     from tests.gguf_writer import F32, tiny_llama
-    tokens = ["<unk>", "<s>", "</s>", "▁", "e", "s", "es", "ess", "▁e", "▁es", "▁ess", "▁▁", "q", "▁q", "▁qq"]
+    tokens = ["<unk>", "<s>", "</s>", *BYTES, "▁", "e", "s", "es", "ess", "▁e", "▁es", "▁ess", "▁▁", "q", "▁q", "▁qq",
+              "!"]
     path = tmp_path / "spm.gguf"
     tiny_llama(path, metadata={
         "tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.merges": None,
-        "tokenizer.ggml.scores": [0.0, 0.0, 0.0, *(-float(i) for i in range(1, len(tokens) - 2))],
-        "tokenizer.ggml.token_type": [2, 3, 3, *[1] * (len(tokens) - 3)], "tokenizer.ggml.pre": None,
-        "tokenizer.ggml.bos_token_id": 1, "tokenizer.ggml.add_bos_token": True},
+        "tokenizer.ggml.scores": [0.0, 0.0, 0.0, 0.0, 0.0, *(-float(i) for i in range(1, len(tokens) - 4))],
+        "tokenizer.ggml.token_type": [2, 3, 3, 6, 6, *[1] * (len(tokens) - 5)], "tokenizer.ggml.pre": None,
+        "tokenizer.ggml.bos_token_id": 1, "tokenizer.ggml.add_bos_token": True, **(metadata or {})},
         tensors={"token_embd.weight": (np.zeros((len(tokens), 64), np.float32), F32)})
     return lm.load(str(path)), tokens
 
 
 def test_a_sentencepiece_token_is_named_by_its_text_as_the_next_token_list_writes_it(tmp_path):
     model, tokens = spm_model(tmp_path)
-    assert lm.encode(model, "ess", bos=False).ids == (10,)  # SentencePiece reads 'ess' as ▁ess
-    assert one_token(model, "ess") == 7 and one_token(model, " ess") == 10 and one_token(model, "es") == 6
-    assert one_token(model, " es") == 9 and one_token(model, "#4") == 4
-    for i in range(3, len(tokens)):  # every token by the text it is listed with
+    at = tokens.index
+    assert lm.encode(model, "ess", bos=False).ids == (at("▁ess"),)  # SentencePiece reads 'ess' as ▁ess
+    assert one_token(model, "ess") == at("ess") and one_token(model, " ess") == at("▁ess")
+    assert one_token(model, "es") == at("es") and one_token(model, " es") == at("▁es") and one_token(model, "#4") == 4
+    for i in range(5, len(tokens)):  # every token by the text it is listed with
         assert one_token(model, lm.token_text(model, i)) == i, tokens[i]
-    with pytest.raises(lm.ModelError, match=r"'qq' is no token of this model; it reads the text as ' qq' \(#14\)"):
+    # "!" is written alike by its byte token and its own: the one the tokenizer makes of "!" is named
+    assert lm.token_text(model, at("<0x21>")) == "!" and one_token(model, "!") == at("!")
+    with pytest.raises(lm.ModelError, match=r"'qq' is no token of this model; it reads the text as ' qq' \(#16\)"):
         one_token(model, "qq")
+    with pytest.raises(lm.ModelError, match="'ess!' is 2 tokens"):  # judged whole, not by its first token
+        one_token(model, "ess!")
+    most = model.tokenizer.longest
+    with pytest.raises(lm.ModelError, match=f"has 1,001 characters; a token of this model stands for at most {most}"):
+        one_token(model, "e" * 1001)
+
+
+def test_a_gguf_chat_template_gets_the_bos_and_eos_as_their_text_as_llama_cpp_gives_it(tmp_path):
+    chat = {"tokenizer.chat_template": "{{ bos_token }}{{ messages[0]['content'] }}{{ eos_token }}",
+            "tokenizer.ggml.add_bos_token": False, "tokenizer.ggml.bos_token_id": 3, "tokenizer.ggml.eos_token_id": 15}
+    model, tokens = spm_model(tmp_path, chat)
+    assert tokens[3] == "<0x0A>" and tokens[15] == "▁q"
+    assert model.tokenizer.chat("es") == "\nes q"  # the byte token as its line break, ▁q as " q"
