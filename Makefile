@@ -27,7 +27,7 @@ PYINSTALLER := pyinstaller==6.22.3
 run: $(STAMP)
 	$(BIN)/attnviz $(ARGS)
 
-test: $(STAMP) lint
+test: $(STAMP) $(VENV)/.browser lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -54,6 +54,18 @@ $(REFTL)/.installed: $(VENV)/.bench
 		> "$$($(REFTL)/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))")/attnviz-venv.pth"
 	$(REFTL)/bin/python -m pip install --quiet transformer-lens==4.3.0
 	touch $@
+
+# The class's screens' browser test drives Debian's chromium with its own chromedriver (system packages,
+# never a browser downloaded by a test): installed here where this user may (root, with apt); elsewhere the
+# test is skipped, and says so. Tried again at the next `make test` until it is there.
+$(VENV)/.browser: | $(STAMP)
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then touch $@; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing chromium and chromium-driver (apt) for the class's screens' browser test"; \
+		{ apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 || \
+		  { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; }; } \
+		&& touch $@ || echo "chromium could not be installed: the browser test will be skipped"; \
+	else echo "no chromium (sudo apt install chromium chromium-driver): the browser test will be skipped"; fi
 
 # Reinstall whenever the declared dependencies change.
 $(STAMP): pyproject.toml

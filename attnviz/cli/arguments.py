@@ -3,6 +3,7 @@ scenario or one layer of a model's file, and the limit on numbers printed as tex
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 
 from ..core.messages import cut
@@ -109,6 +110,16 @@ def count(what: str, high: int, low: int = 1):
             raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not a number from {low} to {high}")
         return int(text)
     return parse
+
+
+def address(text: str) -> str:
+    """An argparse type: an IP address (v4 or v6), as written."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not an IP address (such as "
+                                         "192.168.1.20)") from None
+    return text
 
 
 def pixels(what: str, high: int):

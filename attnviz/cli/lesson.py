@@ -7,12 +7,14 @@ from __future__ import annotations
 import os
 import sys
 
+from ..class_screens.room import PORT as CLASS_PORT
+from ..class_screens.server import bind_problem
 from ..core.files import naming
 from ..core.lessons import SUFFIX, builtin_lesson, is_builtin, load, open_scene, save
 from ..core.lessons.builtin import builtin_ids
 from ..core.lessons.model import ModelRuns
 from ..display import display_problem
-from .arguments import LANGUAGES, PROG, UsageError, count, pixels
+from .arguments import LANGUAGES, PROG, UsageError, address, count, pixels
 from .progress import Line
 
 
@@ -34,6 +36,15 @@ def add(sub) -> None:
     what.add_argument("--handout", action="store_true",
                       help="write a handout for students (with -o OUT.pdf): A4, one page per scene, the answers last")
     parser.add_argument("-o", "--output", metavar="OUT.pdf", help="with --handout: the PDF file written")
+    parser.add_argument("--class", dest="class_screens", action="store_true",
+                        help="open the class's screens too: the students follow and answer on their own devices, "
+                             "on this machine's network; prints {\"url\", \"room\", \"port\"} as one line of "
+                             "JSON, then serves until the window closes or Ctrl+C")
+    parser.add_argument("--port", type=count("port", 65535), help=f"with --class: the port (default {CLASS_PORT}, "
+                                                                  "or any free one when it is taken)")
+    parser.add_argument("--bind", metavar="ADDR", type=address,
+                        help="with --class: the address to serve on (default: this machine's on its network; "
+                             "0.0.0.0 serves on every network)")
     parser.add_argument("--width", type=pixels("width", 10000), help="with --screenshot: pixels (default 1920)")
     parser.add_argument("--height", type=pixels("height", 10000), help="with --screenshot: pixels (default 1080)")
     parser.set_defaults(run=run)
@@ -52,6 +63,7 @@ def open_lesson(name: str, strict: bool = False):
 def run(args, out) -> int:
     if (args.width or args.height) and args.screenshot is None:
         raise UsageError("--width and --height size a --screenshot")
+    _check_class(args)
     if args.save is not None:
         return _save(args)
     if args.handout or args.output is not None:
@@ -71,7 +83,24 @@ def run(args, out) -> int:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
     from ..gui.window.start import run as open_window  # Qt and the window (~0.7 s): only when a window is wanted
-    return open_window(lang=args.lang, lesson=(lesson, index))
+    screens = (args.bind, args.port) if args.class_screens else None
+    return open_window(lang=args.lang, lesson=(lesson, index), class_screens=screens)
+
+
+def _check_class(args) -> None:
+    """--class serves a lesson given in the window; its address and port free, said before Qt starts."""
+    if not args.class_screens:
+        if args.port is not None or args.bind is not None:
+            raise UsageError("--port and --bind are the class's screens': give --class too")
+        return
+    if args.screenshot is not None or args.check or args.save is not None or args.handout:
+        raise UsageError("--class serves a lesson given in the window: leave out --screenshot, --check, --save "
+                         "and --handout")
+    if args.bind is not None or args.port is not None:
+        problem = bind_problem(args.bind or "0.0.0.0", args.port or 0)  # every address: the port free on each
+        if problem:
+            where = f"--bind {args.bind}" if args.bind is not None else f"--port {args.port}"
+            raise UsageError(f"{where}: {problem}")
 
 
 def _check_model_scenes(lesson, name: str) -> None:

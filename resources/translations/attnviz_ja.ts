@@ -882,6 +882,50 @@ exactly 0</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
+        <source>Join the class:</source>
+        <translation>授業に参加：</translation>
+    </message>
+    <message>
+        <source>Room code</source>
+        <translation>ルームコード</translation>
+    </message>
+    <message>
+        <source>{0} devices joined</source>
+        <translation>{0} 台が参加中</translation>
+    </message>
+    <message>
+        <source>The class&apos;s answers: {0} of {1} devices</source>
+        <translation>クラスの回答：{1} 台中 {0} 台</translation>
+    </message>
+    <message>
+        <source>Cannot open the class&apos;s screens</source>
+        <translation>生徒の画面を開けません</translation>
+    </message>
+    <message>
+        <source>{0} (this computer only)</source>
+        <translation>{0}（このコンピューターのみ）</translation>
+    </message>
+    <message>
+        <source>Open the class&apos;s screens</source>
+        <translation>生徒の画面を開く</translation>
+    </message>
+    <message>
+        <source>The network the class&apos;s devices are on:</source>
+        <translation>生徒の端末がつながっているネットワーク：</translation>
+    </message>
+    <message>
+        <source>Save the class&apos;s answers</source>
+        <translation>クラスの回答を保存</translation>
+    </message>
+    <message>
+        <source>No question has been asked with the class&apos;s screens open.</source>
+        <translation>生徒の画面を開いている間に出された問いはまだありません。</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
         <source>Cannot save</source>
         <translation>保存できません</translation>
     </message>
@@ -4154,12 +4198,40 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>問いの答えを見せる（→ でも）</translation>
     </message>
     <message>
+        <source>the class&apos;s screens: open them, and how to join</source>
+        <translation>生徒の画面：開く・参加のしかたを表示</translation>
+    </message>
+    <message>
+        <source>the class&apos;s answers to the question on the screen</source>
+        <translation>問いへのクラスの回答を画面に表示</translation>
+    </message>
+    <message>
         <source>close a list, the zoom, the pen; then end</source>
         <translation>一覧・拡大・ペンを閉じる。その次は終了</translation>
     </message>
     <message>
         <source>end the lesson</source>
         <translation>授業を終える</translation>
+    </message>
+    <message>
+        <source>Stop taking answers</source>
+        <translation>回答の受付を止める</translation>
+    </message>
+    <message>
+        <source>Take answers again</source>
+        <translation>回答の受付を再開</translation>
+    </message>
+    <message>
+        <source>Close the class&apos;s screens</source>
+        <translation>生徒の画面を閉じる</translation>
+    </message>
+    <message>
+        <source>Open the class&apos;s screens (J)</source>
+        <translation>生徒の画面を開く (J)</translation>
+    </message>
+    <message>
+        <source>Save the class&apos;s answers…</source>
+        <translation>クラスの回答を保存…</translation>
     </message>
     <message>
         <source>The end of the lesson · Esc: back to the desk</source>

@@ -30,7 +30,7 @@ VIEWS = (
     PresentedView("layer", QT_TR_NOOP("The layer: X to O"), "9"),
     PresentedView("overview", QT_TR_NOOP("Overview: every layer × head"), "0"),
     # Letters (every digit is taken): W for the matrix W of x·W, M for softMax. Free of the tools' P I E L Z T,
-    # the lesson's S B R A N, H, V, C and ?.
+    # the lesson's S B R A N J Q, H, V, C and ?.
     PresentedView("linear", QT_TR_NOOP("x·W: a vector times a matrix (q, k, v from x)"), "W", maths_tab=6),
     PresentedView("softmax-places", QT_TR_NOOP("Softmax in three places (attention, next token, temperature)"),
                   "M", maths_tab=7),

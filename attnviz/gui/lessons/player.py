@@ -27,6 +27,7 @@ from ..common.actions import make_action
 from ..common.i18n import current_language, tr
 from ..steps.stages import NUMBERS
 from .caption import CaptionBar
+from .class_screens import ClassScreens
 from .editor import LessonEditor
 from .handout import add_handout_menu
 from .moving import Moving
@@ -66,6 +67,7 @@ class LessonPlayer:
         runner.progress.connect(self.reading.progress)
         self.question = QuestionPlay(classroom.parts, self.caption, self._question_changed)
         self.presenter = Presenter(window, view, document, classroom.tools)  # the notes: a second screen, or N
+        self.class_screens = ClassScreens(self)  # the students' own devices, when the teacher opens them (J)
         classroom.tools.typed_seconds = self.typed_number  # 90 T: a timer of 90 s, not scene 90
         self.actions = {key: make_action(window, slot, keys) for key, slot, keys in (
             ("first", lambda: self.go(0), ["Home"]),
@@ -76,6 +78,8 @@ class LessonPlayer:
             ("reset", self.reset, ["R"]),
             ("reveal", self.reveal, ["A"]),  # the answer of the scene's question
             ("notes", self.presenter.toggle_notes, ["N"]),
+            ("class", self.class_screens.toggle, ["J"]),
+            ("counts", self.class_screens.toggle_counts, ["Q"]),
         )}
         self._enable(False)
         view.subscribe("language", lambda _: self.lesson is not None and self._show())
@@ -97,6 +101,8 @@ class LessonPlayer:
             ("R", tr("the scene as the lesson has it")),
             ("A", tr("a question's answer (→ too)")),
             *self.presenter.keys(),
+            ("J", tr("the class's screens: open them, and how to join")),
+            ("Q", tr("the class's answers to the question on the screen")),
             (tr("Esc"), tr("close a list, the zoom, the pen; then end")),
             ("F5", tr("end the lesson")),
         ]
@@ -133,6 +139,7 @@ class LessonPlayer:
 
     def end(self) -> None:
         """Back to the desk, on the last scene's scenario (what the class tried in it is still there)."""
+        self.class_screens.close()
         self.lesson = None
         self.classroom.lesson = None
         self.question.end()
@@ -177,6 +184,18 @@ class LessonPlayer:
         menu.addAction(tr("Open a lesson file…")).triggered.connect(self.open_file)
         self.editor.fill_menu(menu)
         add_handout_menu(menu, self.window, self.lesson)
+        if self.active:
+            menu.addSeparator()
+            screens = self.class_screens
+            if screens.on:
+                taking = screens.taking_answers()
+                if taking is not None:  # a question asked and not revealed: its answers stopped, or taken again
+                    menu.addAction(tr("Stop taking answers") if taking else tr("Take answers again")).triggered \
+                        .connect(lambda: screens.take_answers(not taking))
+                menu.addAction(tr("Close the class's screens")).triggered.connect(screens.close)
+            else:
+                menu.addAction(tr("Open the class's screens (J)")).triggered.connect(screens.toggle)
+            menu.addAction(tr("Save the class's answers…")).triggered.connect(screens.save_csv)
 
     def open_file(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
@@ -368,6 +387,7 @@ class LessonPlayer:
         self.question.ask(opened)
         self._fit_caption()
         self.presenter.show_scene(self.lesson, self.index, lang)
+        self.class_screens.scene_shown()
         return True
 
     def _multiply_scores(self, times: int) -> None:
@@ -390,6 +410,7 @@ class LessonPlayer:
         if self.active:
             self._fit_caption()
             self.classroom.tools.picture_changed()
+            self.class_screens.question_changed()
 
     def _fit_caption(self) -> None:
         """The caption's strip as tall as its lines, the rest of the screen the scene's."""

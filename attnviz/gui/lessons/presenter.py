@@ -43,6 +43,7 @@ from ..look import colormaps
 from ..look.fonts import LEAST_SHARE, figure_font, presented, readable_pixels, weighted
 from ..steps.stages import NUMBERS, STAGES, stage
 from .caption import lesson_text
+from .class_screens import TallyBars
 
 NOTES_SECONDS = 8     # how long N shows the notes over the scene
 NOTES_SHARE = 1.4     # the notes' type, as a share of the least the back row reads: read at a glance ...
@@ -179,13 +180,15 @@ class PresenterWindow(QWidget):
         self.now_title = QLabel(objectName="presenterNowTitle")
         self.now = Thumbnail("presenterNow")  # the projector's window as the class sees it, pen and all
         self.next_view = QLabel(objectName="presenterNextView", wordWrap=True)
+        self.tally = TallyBars(name="presenterTally")  # the class's answers as they come in (its screens open)
         self.keys = QLabel(objectName="presenterKeys", textFormat=Qt.RichText, wordWrap=True)
         top = QHBoxLayout()
         top.setSpacing(40)
         for widget, stretch in ((self.where, 0), (self.step, 1), (self.timer, 0), (self.clock, 0)):
             top.addWidget(widget, stretch)
         nexts = QVBoxLayout()
-        for widget, stretch in ((self.next_where, 0), (self.next_title, 0), (self.thumbnail, 1), (self.next_view, 0)):
+        for widget, stretch in ((self.next_where, 0), (self.next_title, 0), (self.thumbnail, 1), (self.next_view, 0),
+                                (self.tally, 0)):
             nexts.addWidget(widget, stretch)
         layout = QGridLayout(self)
         layout.setContentsMargins(30, 20, 30, 20)
@@ -431,6 +434,15 @@ class Presenter:
         colours = colormaps.get(self.view.colormap, scene.settings.colour_scale or self.view.scale)  # as projected
         background = w.palette().window().color()
         w.thumbnail.show_picture(lambda size: next_picture(opened, size, colours, background))
+
+    def show_tally(self, bars) -> None:
+        """The class's answers (class_screens.py's bars, None: its screens closed) on the presenter's screen."""
+        w = self.screen_window
+        if w is None:
+            return
+        w.tally.set_tally(bars.poll if bars else None, bars.counts if bars else [], bars.joined if bars else 0)
+        w.tally.setVisible(bars is not None)
+        w.tally.setFixedHeight(w.tally.wanted_height())
 
     def toggle_notes(self) -> None:
         """N: with one screen, the notes over the scene for a moment (two screens: they are on the laptop)."""

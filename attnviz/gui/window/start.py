@@ -2,18 +2,23 @@
 last had open, until it closes."""
 from __future__ import annotations
 
+import json
+import signal
 import sys
+
+from PySide6.QtCore import QTimer
 
 from ...core.presets import DEFAULT_PRESET, open_named
 from ...core.text import terminal_safe
 from ..common.i18n import current_language, install_language, system_language
+from ..lessons.class_screens import LOOPBACK, addresses
 from ..state import settings
 from .app import create_app, in_interface_language
 from .main_window import MainWindow
 
 
 def run(scenario=None, lang: str | None = None, model_text: str | None = None, model_source=None,
-        session: str | None = None, lesson=None, model_chat: bool = False) -> int:
+        session: str | None = None, lesson=None, model_chat: bool = False, class_screens=None) -> int:
     """Open the window (on a preset id, a file, or an opened (scenario, source)) until it closes.
 
     With no scenario: the last one when the user asked for that (File menu), else seed-demo."""
@@ -36,7 +41,33 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
         window.model.open_session(session)
     if lesson is not None:  # (a lesson, the scene to start from): given full screen
         window.lessons.open(*lesson)
+    if class_screens is not None:  # (address or None, port or None): the lesson's class's screens, until Ctrl+C
+        return _serve_class(app, window, *class_screens)
     return app.exec()
+
+
+def _serve_class(app, window, host: str | None, port: int | None) -> int:
+    """`attnviz lesson … --class`: the room opened, its address printed as one line of JSON, then the window
+    until it closes or Ctrl+C (exit 0 either way; the room closed first)."""
+    screens = window.lessons.class_screens
+    if not window.lessons.active:
+        return 2
+    url = screens.open(host or (addresses() or [LOOPBACK])[0], port)
+    if url is None:
+        print(f"attnviz: error: {screens.why}", file=sys.stderr)
+        return 2
+    stopped: list[int] = []  # Ctrl+C, before the address is out (one may follow it at once) or during the loop
+    signal.signal(signal.SIGINT, lambda *_: (stopped.append(1), app.quit()))
+    print(json.dumps({"url": url, "room": screens.room.code, "port": screens.server.port}), flush=True)
+    screens.card.toggle()  # how to join, first: J hides it
+    # Python's signal handler runs only between Qt's events: a tick lets it, and quits for one that came early
+    ticks = QTimer(interval=200)
+    ticks.timeout.connect(lambda: stopped and app.quit())
+    ticks.start()
+    try:
+        return app.exec()
+    finally:
+        screens.close()
 
 
 def _start_scenario(notices: list | None = None):

@@ -1,0 +1,233 @@
+"""The class's screens served on the room's network: aiohttp (HTTP and Server-Sent Events), in a thread of its
+own with its own event loop, so that no request ever waits for the window and the window never waits for
+a request.
+
+Everything is under /ROOM/, the room code: a request without it, or with another, is a 404, as is any
+path not listed here; nothing else exists (no files, no other scenes, no listing).
+
+    GET  /ROOM/             the students' page          GET  /ROOM/events?lang=ja&device=…  the state, pushed
+    GET  /ROOM/page.js, page.css                         GET  /ROOM/state?lang=ja&device=…   the state, once
+    GET  /ROOM/scene.png    the big screen's scene       POST /ROOM/join    {"device": …}
+                                                         POST /ROOM/answer  {"device": …, "question": …, "choice": n}
+
+Bodies are at most MAX_BODY bytes (413), a device's requests RATE a second (429); a body that is not the
+JSON asked for is a 400 and changes nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+
+from aiohttp import web
+
+from ..core.paths import resource
+from .room import Bucket, Room, RoomError
+
+MAX_BODY = 1024          # bytes: an answer is ~90
+ADDRESS_RATE = 200.0     # requests a second from one address, all its devices together
+ADDRESS_BURST = 400
+MAX_STREAMS = 400        # pushed states open at once (a device may have two tabs)
+BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
+ASSETS = {"page.js": "text/javascript", "page.css": "text/css"}
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "Content-Security-Policy": "default-src 'self'; img-src 'self'; frame-ancestors 'none'"}
+
+
+def bind_problem(host: str, port: int) -> str | None:
+    """Why host:port cannot be served on (not this machine's address, the port taken), or None; a socket
+    bound and closed, nothing sent."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            return e.strerror or str(e)
+    return None
+
+
+class ServerError(Exception):
+    """The server could not start (the address is not this machine's, the port is taken)."""
+
+
+class Server:
+    def __init__(self, room: Room, host: str, port: int = 0):
+        self.room, self.host, self.port = room, host, port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping: asyncio.Event | None = None
+        self._changed: asyncio.Condition | None = None
+        self._streams = 0
+        self.devices = Bucket()  # a device's own pace
+        # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
+        self.addresses = Bucket(rate=ADDRESS_RATE, burst=ADDRESS_BURST)
+        self.pages = {name: resource("class_screens", name).read_bytes() for name in ("page.html", *ASSETS)}
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/{self.room.code}/"
+
+    def start(self) -> None:
+        """Listen on host:port (port 0: one the system picks), or raise ServerError saying why not."""
+        started = threading.Event()
+        failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._serve, args=(started, failed), name="class-screens",
+                                        daemon=True)
+        self._thread.start()
+        started.wait()
+        if failed:
+            self._thread.join()
+            raise ServerError(f"cannot serve on {self.host}:{self.port}: {failed[0]}")
+        self.room.listen(self._wake)
+
+    def stop(self) -> None:
+        """Every stream ended and the port closed; returns when the thread has."""
+        if self._loop is not None and self._stopping is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
+        if self._thread is not None:
+            self._thread.join()
+        self._thread = None
+
+    # ------------------------------------------------------------- the server's thread
+
+    def _serve(self, started: threading.Event, failed: list) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._run(started, failed))
+        finally:
+            loop.close()
+            started.set()
+
+    async def _run(self, started: threading.Event, failed: list) -> None:
+        self._stopping, self._changed = asyncio.Event(), asyncio.Condition()
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
+        app.router.add_get("/{room}/", self._page)
+        app.router.add_get("/{room}/{asset:page\\.(?:js|css)}", self._asset)
+        app.router.add_get("/{room}/state", self._state)
+        app.router.add_get("/{room}/events", self._events)
+        app.router.add_get("/{room}/scene.png", self._picture)
+        app.router.add_post("/{room}/join", self._join)
+        app.router.add_post("/{room}/answer", self._answer)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            await site.start()
+            self.port = runner.addresses[0][1]
+        except OSError as e:
+            failed.append(e.strerror or e)
+            await runner.cleanup()
+            return
+        started.set()
+        await self._stopping.wait()
+        async with self._changed:
+            self._changed.notify_all()
+        await runner.cleanup()
+
+    def _wake(self) -> None:
+        """The room changed (on any thread): every stream sends the new state."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._notify()))
+
+    async def _notify(self) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler):
+        """The room code on every request; a device's (or an address's) rate; the headers of every answer."""
+        if request.match_info.get("room") != self.room.code:
+            raise web.HTTPNotFound()
+        try:
+            device = request.query.get("device")
+            if device is not None or request.method == "GET":  # a POST's device is in its body: paced there
+                self._pace(request, device)
+            response = await handler(request)
+        except RoomError as e:
+            response = web.json_response({"error": str(e)}, status=e.status)
+        response.headers.update(HEADERS)
+        return response
+
+    def _pace(self, request: web.Request, device: object) -> None:
+        """A device's requests at its pace, then its address's (every device behind it together): a device
+        refused for its own pace takes nothing of the others'."""
+        if isinstance(device, str) and not self.devices.take(device):
+            raise RoomError(429, "too many requests")
+        if not self.addresses.take(request.remote or "?"):
+            raise RoomError(429, "too many requests")
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.pages["page.html"], content_type="text/html", charset="utf-8")
+
+    async def _asset(self, request: web.Request) -> web.Response:
+        name = request.match_info["asset"]
+        return web.Response(body=self.pages[name], content_type=ASSETS[name], charset="utf-8")
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return web.json_response(self._state_of(request))
+
+    def _state_of(self, request: web.Request) -> dict:
+        lang = "ja" if request.query.get("lang") == "ja" else "en"
+        return self.room.state(lang, request.query.get("device"))
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        picture = self.room.picture()
+        if not picture:
+            raise web.HTTPNotFound()
+        return web.Response(body=picture, content_type="image/png")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        if self._streams >= MAX_STREAMS:
+            raise web.HTTPServiceUnavailable(text="too many screens")
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", **HEADERS})
+        await response.prepare(request)
+        self._streams += 1
+        try:
+            await self._stream(request, response)
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._streams -= 1
+        return response
+
+    async def _stream(self, request: web.Request, response: web.StreamResponse) -> None:
+        assert self._changed is not None and self._stopping is not None
+        sent = None
+        while not self._stopping.is_set():
+            state = self._state_of(request)
+            if state["version"] != sent:
+                sent = state["version"]
+                await response.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode())
+            async with self._changed:
+                try:
+                    await asyncio.wait_for(self._changed.wait(), BEAT_SECONDS)
+                except asyncio.TimeoutError:
+                    await response.write(b": beat\n\n")
+
+    async def _join(self, request: web.Request) -> web.Response:
+        body = await _json(request)
+        self._pace(request, body.get("device"))
+        self.room.join(body.get("device"))
+        return web.json_response({"ok": True})
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        body = await _json(request)
+        self._pace(request, body.get("device"))
+        self.room.answer(body.get("device"), body.get("question"), body.get("choice"))
+        return web.json_response({"ok": True})
+
+
+async def _json(request: web.Request) -> dict:
+    """The request's body as a JSON object, or a 400 (a 413 past MAX_BODY, from aiohttp)."""
+    try:
+        body = json.loads(await request.text())
+    except (ValueError, UnicodeDecodeError):
+        raise RoomError(400, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise RoomError(400, "the body is not a JSON object")
+    return body

@@ -1,0 +1,112 @@
+// The students' page: follows the big screen's scene (pushed as Server-Sent Events) and answers its question.
+// Everything it loads comes from AttnViz on the teacher's machine; it keeps one thing, a random device id.
+"use strict";
+const WORDS = {
+  en: { waiting: "Waiting for the teacher…", lost: "Connection lost — trying again…", scene: "Scene {0} of {1}",
+        tap: "Tap your answer. You can change it until the answer is shown.", mine: "Your answer: {0}",
+        closed: "Answers are closed.", right: "Right!", wrong: "The answer: {0}", answer: "The answer: {0}",
+        full: "The room is full.", other: "日本語" },
+  ja: { waiting: "先生の画面を待っています…", lost: "接続が切れました。つなぎ直しています…", scene: "シーン {0} / {1}",
+        tap: "答えをタップしてください。答えが示されるまで変えられます。", mine: "あなたの答え：{0}",
+        closed: "回答は締め切られました。", right: "正解！", wrong: "答え：{0}", answer: "答え：{0}",
+        full: "この部屋は満員です。", other: "English" },
+};
+const say = (key, ...args) => WORDS[lang][key].replace(/\{(\d)\}/g, (_, i) => args[+i]);
+const $ = (id) => document.getElementById(id);
+
+function deviceId() {
+  let id = null;
+  try { id = localStorage.getItem("attnviz-device"); } catch (e) { /* private browsing: a new id each visit */ }
+  if (!/^[0-9a-f]{32}$/.test(id || "")) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try { localStorage.setItem("attnviz-device", id); } catch (e) { /* kept for this page only */ }
+  }
+  return id;
+}
+
+const device = deviceId();
+let lang = "en";
+try { lang = localStorage.getItem("attnviz-lang") || navigator.language || "en"; } catch (e) { lang = navigator.language || "en"; }
+lang = lang.startsWith("ja") ? "ja" : "en";
+let state = null, events = null, picture = -1;
+
+function post(path, body) {
+  return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function render() {
+  document.documentElement.lang = lang;
+  $("language").textContent = WORDS[lang].other;
+  if (!state || state.scene === null) { $("status").textContent = say("waiting"); return; }
+  $("status").textContent = "";
+  $("where").textContent = (state.title ? state.title + " · " : "") + say("scene", state.scene, state.of);
+  $("caption").textContent = state.caption;
+  if (state.picture && picture !== state.picture) {
+    picture = state.picture;
+    $("scene").src = "scene.png?v=" + state.picture;
+  }
+  renderQuestion(state.question);
+}
+
+function renderQuestion(q) {
+  $("question").hidden = !q;
+  if (!q) return;
+  $("asked").textContent = q.text;
+  const box = $("choices");
+  box.replaceChildren();
+  const most = q.counts ? Math.max(1, ...q.counts) : 1;
+  q.choices.forEach((c, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice" + (q.mine === c.value ? " mine" : "") + (q.answer === c.value ? " right" : "");
+    b.textContent = c.label;
+    b.dataset.value = c.value;
+    b.disabled = !q.open;
+    if (q.counts) {
+      const n = document.createElement("span"), bar = document.createElement("span");
+      n.className = "count"; n.textContent = q.counts[i];
+      bar.className = "bar"; bar.style.width = (100 * q.counts[i] / most) + "%";
+      b.append(n, bar);
+    }
+    b.addEventListener("click", () => answer(q.key, c.value));
+    box.append(b);
+  });
+  const label = (v) => (q.choices.find((c) => c.value === v) || {}).label;
+  let verdict = q.open ? (q.mine === null || q.mine === undefined ? say("tap") : say("mine", label(q.mine)))
+                       : say("closed");
+  if (q.answer !== null && q.answer !== undefined) {
+    verdict = q.mine === null || q.mine === undefined ? say("answer", label(q.answer))
+            : (q.mine === q.answer ? say("right") : say("wrong", label(q.answer)));
+  }
+  $("verdict").textContent = verdict;
+}
+
+async function answer(key, value) {
+  if (!state || !state.question || !state.question.open) return;
+  state.question.mine = value;  // shown at once; the pushed state confirms it
+  renderQuestion(state.question);
+  const r = await post("answer", { device, question: key, choice: value }).catch(() => null);
+  if (!r || !r.ok) follow();
+}
+
+function follow() {
+  if (events) events.close();
+  events = new EventSource("events?lang=" + lang + "&device=" + device);
+  events.onmessage = (e) => { state = JSON.parse(e.data); render(); };
+  events.onerror = () => { $("status").textContent = say("lost"); };
+}
+
+$("language").addEventListener("click", () => {
+  lang = lang === "ja" ? "en" : "ja";
+  try { localStorage.setItem("attnviz-lang", lang); } catch (e) { /* this page only */ }
+  follow();
+  render();
+});
+
+post("join", { device }).then((r) => {
+  if (r.status === 429) { $("status").textContent = say("full"); return; }
+  follow();
+}).catch(() => { $("status").textContent = say("lost"); setTimeout(() => location.reload(), 3000); });
+render();

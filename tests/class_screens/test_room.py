@@ -1,0 +1,137 @@
+"""The room: who may answer what, the counts, the limits and the CSV; no server, no Qt."""
+import csv
+import io
+
+import pytest
+
+from attnviz.class_screens.room import ALPHABET, CODE_LENGTH, Bucket, Poll, Room, RoomError, Shown, new_code
+
+A, B, C = "a" * 32, "b" * 32, "c" * 32
+POLL = Poll("4", {"ja": "どの鍵？", "en": "Which key?"}, ((0, "The"), (1, "cat"), (2, "sat")))
+
+
+def asking(poll=POLL, number=4) -> Room:
+    room = Room(code="ABC234")
+    room.show(Shown(number, 10, {"ja": "猫", "en": "the cat"}, poll, b"png"))
+    return room
+
+
+def test_a_code_is_six_characters_that_cannot_be_misread():
+    codes = {new_code() for _ in range(200)}
+    assert all(len(c) == CODE_LENGTH and set(c) <= set(ALPHABET) for c in codes)
+    assert not set("O0I1") & set(ALPHABET)
+    assert len(codes) > 190  # random, not a counter
+
+
+def test_one_answer_per_device_changeable_until_the_reveal():
+    room = asking()
+    for device in (A, B, C):
+        room.join(device)
+    room.answer(A, "4", 1)
+    room.answer(B, "4", 1)
+    room.answer(C, "4", 0)
+    room.answer(A, "4", 2)  # A changes its mind: still one answer
+    assert room.counts()[1] == [1, 1, 1]
+    room.reveal(1)
+    with pytest.raises(RoomError) as e:
+        room.answer(C, "4", 1)
+    assert e.value.status == 409
+    assert room.counts()[1] == [1, 1, 1]
+    state = room.state("en", C)
+    assert state["question"]["answer"] == 1 and state["question"]["mine"] == 0
+    assert state["question"]["counts"] == [1, 1, 1] and not state["question"]["open"]
+
+
+@pytest.mark.parametrize("device, key, value, status", [
+    ("d" * 32, "4", 1, 403),        # never joined
+    (A, "3", 1, 409),               # another question
+    (A, "4", 3, 400),               # not a choice
+    (A, "4", True, 400),            # a bool is no choice
+    (A, "4", "1", 400),             # nor a text
+    (A, "4", 1.0, 400),
+    ("A" * 32, "4", 1, 400),        # not a device id
+    ("a" * 33, "4", 1, 400),
+    (None, "4", 1, 400),
+])
+def test_what_is_refused_changes_nothing(device, key, value, status):
+    room = asking()
+    room.join(A)
+    before = room.version
+    with pytest.raises(RoomError) as e:
+        room.answer(device, key, value)
+    assert e.value.status == status
+    assert room.counts()[1] == [0, 0, 0] and room.version == before
+
+
+def test_the_room_holds_at_most_its_devices():
+    room = Room(most_devices=3)
+    for d in ("1" * 32, "2" * 32, "3" * 32):
+        room.join(d)
+    room.join("1" * 32)  # one already in comes back
+    with pytest.raises(RoomError) as e:
+        room.join("4" * 32)
+    assert e.value.status == 429 and room.joined == 3
+
+
+def test_counts_are_hidden_from_the_class_until_shown_or_revealed():
+    room = asking()
+    room.join(A)
+    room.answer(A, "4", 2)
+    assert room.state("ja", A)["question"]["counts"] is None
+    room.show_counts(True)
+    assert room.state("ja", A)["question"]["counts"] == [0, 0, 1]
+    assert room.state("ja", A)["question"]["text"] == "どの鍵？" and room.state("ja")["caption"] == "猫"
+
+
+def test_a_question_shown_again_keeps_its_answers_and_a_new_one_starts_empty():
+    room = asking()
+    room.join(A)
+    room.answer(A, "4", 2)
+    room.show(Shown(5, 10, {"ja": "", "en": ""}, Poll("5", {"ja": "", "en": ""}, ((0, "x"), (1, "y")))))
+    assert room.counts()[1] == [0, 0]
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, POLL))
+    assert room.counts()[1] == [0, 0, 1]
+
+
+def test_closing_answers_refuses_them_and_opening_again_takes_them():
+    room = asking()
+    room.join(A)
+    room.set_open(False)
+    with pytest.raises(RoomError):
+        room.answer(A, "4", 0)
+    room.set_open(True)
+    room.answer(A, "4", 0)
+    assert room.counts()[1] == [1, 0, 0]
+
+
+def test_the_csv_has_every_question_its_counts_and_the_right_answer():
+    room = asking()
+    for d in (A, B):
+        room.join(d)
+    room.answer(A, "4", 1)
+    room.answer(B, "4", 2)
+    room.reveal(1)
+    room.show(Shown(7, 10, {"ja": "", "en": ""}, Poll("7", {"ja": "次は？", "en": "Next?"}, ((5, "dog"),))))
+    room.answer(B, "7", 5)
+    rows = list(csv.reader(io.StringIO(room.csv_text("ja"))))
+    assert rows == [["scene", "question", "choice", "count", "right"],
+                    ["4", "どの鍵？", "The", "0", "no"], ["4", "どの鍵？", "cat", "1", "yes"],
+                    ["4", "どの鍵？", "sat", "1", "no"], ["7", "次は？", "dog", "1", ""]]
+
+
+def test_a_bucket_allows_its_burst_then_its_rate():
+    now = [0.0]
+    bucket = Bucket(rate=5, burst=20, clock=lambda: now[0])
+    assert sum(bucket.take(A) for _ in range(1000)) == 20
+    now[0] += 1.0
+    assert sum(bucket.take(A) for _ in range(1000)) == 5
+    assert bucket.take(B)  # another device is not held back
+
+
+def test_the_picture_has_its_own_version():
+    room = asking()
+    first = room.state("en")["picture"]
+    room.join(A)
+    assert room.state("en")["picture"] == first  # an answer or a join: no picture to load again
+    room.picture_changed(b"png2")
+    assert room.state("en")["picture"] == first + 1 and room.picture() == b"png2"

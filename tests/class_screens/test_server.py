@@ -1,0 +1,184 @@
+"""The room's server in this process, asked by a real HTTP client (the standard library's, and raw sockets
+for what no client sends): the room code on every request, answers counted, the reveal pushed, the limits,
+hostile requests refused without changing anything, and a clean stop."""
+import http.client
+import json
+import socket
+import threading
+
+import pytest
+
+from attnviz.class_screens.room import Poll, Room, Shown
+from attnviz.class_screens.server import MAX_BODY, Server, ServerError, bind_problem
+
+CODE = "ABC234"
+POLL = Poll("2", {"ja": "どれ？", "en": "Which?"}, ((0, "The"), (1, "cat"), (2, "sat")))
+PNG = b"\x89PNG\r\n\x1a\nfake"
+
+
+@pytest.fixture
+def server():
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫が座った", "en": "The cat sat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    yield s
+    s.stop()
+
+
+def ask(server, method, path, body=None, raw=None):
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    c.request(method, path, body=data, headers={"Content-Type": "application/json"})
+    r = c.getresponse()
+    out = r.status, r.read(), dict(r.getheaders())
+    c.close()
+    return out
+
+
+def device(i: int) -> str:
+    return f"{i:032x}"
+
+
+def test_without_the_room_code_nothing_is_there(server):
+    for path in ("/", "/state", "/scene.png", "/XYZ234/", "/abc234/", f"/{CODE}", f"/{CODE}/page.html",
+                 f"/{CODE}/nothing", f"/{CODE}/../{CODE}/state", "/resources/class_screens/page.js"):
+        status, body, _ = ask(server, "GET", path)
+        assert status == 404, path
+        assert b"class_screens" not in body and b"/" not in body.strip(b"404: Not Found")
+    assert ask(server, "POST", "/ZZZ999/join", {"device": device(1)})[0] == 404
+    assert server.room.joined == 0
+
+
+def test_path_traversal_by_raw_request_finds_nothing(server):
+    for target in (f"/{CODE}/../../etc/passwd", f"/{CODE}/%2e%2e/%2e%2e/etc/passwd", f"/{CODE}/..%2fpage.html",
+                   f"/{CODE}/page.js/../../README.md", "//etc/passwd", f"/{CODE}/./././state/../../x"):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            reply = b"".join(iter(lambda: s.recv(65536), b""))
+        assert reply.split(b" ", 2)[1] in (b"400", b"404"), target
+        assert b"root:" not in reply and b"AttnViz" not in reply
+
+
+def test_the_page_and_its_own_assets_are_served_with_the_code(server):
+    status, page, headers = ask(server, "GET", f"/{CODE}/")
+    assert status == 200 and b"page.js" in page and b"http" not in page  # nothing from elsewhere
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    for asset, kind in (("page.js", "text/javascript"), ("page.css", "text/css")):
+        status, body, headers = ask(server, "GET", f"/{CODE}/{asset}")
+        assert status == 200 and headers["Content-Type"].startswith(kind) and b"https://" not in body
+    status, body, headers = ask(server, "GET", f"/{CODE}/scene.png")
+    assert (status, body, headers["Content-Type"]) == (200, PNG, "image/png")
+
+
+def test_join_answer_change_and_the_counts(server):
+    for i in range(4):
+        assert ask(server, "POST", f"/{CODE}/join", {"device": device(i)})[0] == 200
+    for i, choice in enumerate((1, 1, 2, 0)):
+        body = {"device": device(i), "question": "2", "choice": choice}
+        assert ask(server, "POST", f"/{CODE}/answer", body)[0] == 200
+    assert ask(server, "POST", f"/{CODE}/answer", {"device": device(3), "question": "2", "choice": 1})[0] == 200
+    assert server.room.counts()[1] == [0, 3, 1] and server.room.joined == 4
+    status, body, _ = ask(server, "GET", f"/{CODE}/state?lang=ja&device={device(3)}")
+    state = json.loads(body)
+    assert status == 200 and state["caption"] == "猫が座った" and state["question"]["mine"] == 1
+    assert state["question"]["counts"] is None  # not shown to the class until the teacher shows them
+
+
+def test_an_answer_before_joining_or_to_another_question_is_refused(server):
+    assert ask(server, "POST", f"/{CODE}/answer", {"device": device(9), "question": "2", "choice": 1})[0] == 403
+    ask(server, "POST", f"/{CODE}/join", {"device": device(9)})
+    assert ask(server, "POST", f"/{CODE}/answer", {"device": device(9), "question": "1", "choice": 1})[0] == 409
+    assert server.room.counts()[1] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("raw, status", [
+    (b"{not json", 400), (b"[1, 2]", 400), (b'"text"', 400), (b"\xff\xfe", 400), (b"", 400),
+    (b'{"device": "' + b"a" * 2000 + b'"}', 413), (b"{" * 100_000, 413), (b'{"device": 12}', 400),
+    (b'{"device": "../../etc/passwd"}', 400),
+])
+def test_hostile_bodies_get_a_4xx_and_change_nothing(server, raw, status):
+    got, body, _ = ask(server, "POST", f"/{CODE}/join", raw=raw)
+    assert got == status
+    assert server.room.joined == 0 and MAX_BODY < 2000
+
+
+def test_a_thousand_requests_from_one_device_are_mostly_refused(server):
+    me = device(7)
+    ask(server, "POST", f"/{CODE}/join", {"device": me})
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    statuses = []
+    for i in range(1000):
+        c.request("POST", f"/{CODE}/answer", body=json.dumps({"device": me, "question": "2", "choice": i % 3}),
+                  headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        r.read()
+        statuses.append(r.status)
+    c.close()
+    assert statuses.count(429) > 900 and set(statuses) <= {200, 429}
+    assert sum(server.room.counts()[1]) == 1  # still one device, one answer
+    # another device is not held back by it
+    assert ask(server, "POST", f"/{CODE}/join", {"device": device(8)})[0] == 200
+
+
+def read_events(server, lang: str, count: int, seen: list, ready: threading.Event):
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    c.request("GET", f"/{CODE}/events?lang={lang}&device={device(1)}")
+    r = c.getresponse()
+    ready.set()
+    while len(seen) < count:
+        line = r.fp.readline()
+        if not line:
+            break
+        if line.startswith(b"data: "):
+            seen.append(json.loads(line[6:]))
+    c.close()
+
+
+def test_the_reveal_is_pushed_to_every_screen(server):
+    ask(server, "POST", f"/{CODE}/join", {"device": device(1)})
+    ask(server, "POST", f"/{CODE}/answer", {"device": device(1), "question": "2", "choice": 2})
+    seen: list = []
+    ready = threading.Event()
+    reader = threading.Thread(target=read_events, args=(server, "en", 2, seen, ready))
+    reader.start()
+    ready.wait(10)
+    while not seen:  # the first state is sent as the stream opens
+        reader.join(0.05)
+    server.room.reveal(1)
+    reader.join(20)
+    assert len(seen) == 2
+    first, last = seen
+    assert first["question"]["answer"] is None and first["caption"] == "The cat sat"
+    assert last["question"]["answer"] == 1 and last["question"]["counts"] == [0, 0, 1]
+    assert last["question"]["mine"] == 2 and not last["question"]["open"]
+
+
+def test_stop_ends_open_streams_and_frees_the_port():
+    room = Room(code=CODE)
+    room.show(Shown(1, 1, {"ja": "", "en": ""}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    port = s.port
+    seen: list = []
+    ready = threading.Event()
+    reader = threading.Thread(target=read_events, args=(s, "ja", 99, seen, ready))
+    reader.start()
+    ready.wait(10)
+    s.stop()
+    reader.join(10)
+    assert not reader.is_alive() and len(seen) == 1
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+def test_a_taken_port_or_an_address_not_this_machines_is_said():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ServerError, match=f"127.0.0.1:{port}"):
+            Server(Room(), "127.0.0.1", port).start()
+        assert "in use" in bind_problem("127.0.0.1", port)
+    assert bind_problem("192.0.2.77", 0)  # TEST-NET-1: no machine's own address
+    assert bind_problem("127.0.0.1", 0) is None

@@ -1,0 +1,64 @@
+"""`attnviz lesson ID --class [--port P] [--bind ADDR]`: the lesson in the window with the class's screens open,
+one line of JSON {"url", "room", "port"} first, then served until Ctrl+C (exit 0); what is wrong with the
+arguments is one line and exit 2, before any window."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from test_lesson_cli import one_line_refusal, run
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_class_prints_its_address_serves_the_scene_and_stops_cleanly_on_ctrl_c():
+    port = free_port()
+    child = subprocess.Popen([sys.executable, "-m", "attnviz", "lesson", "attention", "--scene", "2", "--lang", "ja",
+                              "--class", "--port", str(port), "--bind", "127.0.0.1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        first = json.loads(child.stdout.readline())
+        assert set(first) == {"url", "room", "port"} and first["port"] == port
+        assert first["url"] == f"http://127.0.0.1:{port}/{first['room']}/" and len(first["room"]) == 6
+        with urllib.request.urlopen(first["url"] + "state?lang=ja", timeout=20) as r:
+            state = json.loads(r.read())
+        assert state["scene"] == 2 and state["question"]["text"].startswith("「それ」が")
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 0 and out == "" and "Traceback" not in err
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--port", "8765"], "--port and --bind are the class's screens': give --class too"),
+    (["--bind", "127.0.0.1"], "--port and --bind are the class's screens': give --class too"),
+    (["--class", "--bind", "my-laptop"], "'my-laptop' is not an IP address"),
+    (["--class", "--port", "70000"], "'70000' is not a number from 1 to 65535"),
+    (["--class", "--bind", "192.0.2.1"], "--bind 192.0.2.1: "),  # TEST-NET-1: not this machine's
+    (["--class", "--check"], "--class serves a lesson given in the window"),
+    (["--class", "--screenshot", "x.png"], "--class serves a lesson given in the window"),
+])
+def test_bad_class_arguments_are_one_line_before_any_window(capsys, argv, message):
+    one_line_refusal(*run(capsys, "lesson", "attention", *argv), message)
+
+
+def test_a_taken_port_is_said_in_one_line(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        one_line_refusal(*run(capsys, "lesson", "attention", "--class", "--bind", "127.0.0.1", "--port", port),
+                         "--bind 127.0.0.1: Address already in use")
+        one_line_refusal(*run(capsys, "lesson", "attention", "--class", "--port", port),
+                         f"--port {port}: Address already in use")

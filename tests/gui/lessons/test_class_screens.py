@@ -1,0 +1,209 @@
+"""The class's screens while a lesson is given: the room opened on an address, the scene and its question
+reaching the students, their answers counted on the presenter's screen and (Q, the reveal) the projector's,
+J's card with the address, the code and a QR code drawn module by module, the CSV, and the room closed with
+the lesson. The students are HTTP clients here (test_class_browser.py: real browsers)."""
+import csv
+import http.client
+
+import pytest
+import segno
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QApplication, QFileDialog
+from students import Student
+from test_player import giving, press, settle
+
+from attnviz.gui.lessons import class_screens
+
+TOP_KEY = 1  # the attention lesson's scene 2: "which key does the query weigh most?"
+
+
+@pytest.fixture
+def lesson(qtbot):
+    """The attention lesson at its first question, the presenter's view on the test's one screen, the
+    room open on the loopback."""
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    w.lessons.presenter.start(QApplication.primaryScreen())
+    w.lessons.go(TOP_KEY)
+    settle()
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    assert url is not None, screens.why
+    yield w, screens, url
+    screens.close()
+
+
+def test_the_question_reaches_the_students_with_the_keys_as_choices(lesson):
+    w, screens, url = lesson
+    state = Student(url, 1).state("ja")
+    opened = w.lessons.question.opened
+    assert state["scene"] == TOP_KEY + 1 and state["of"] == len(w.lessons.lesson.scenes)
+    assert state["caption"] == w.lessons.scene().caption["ja"]
+    q = state["question"]
+    assert q["text"] == w.lessons.scene().question.text["ja"] and q["open"] and q["answer"] is None
+    tokens = opened.scenario.tokens
+    visible = [k for k in range(len(tokens)) if k <= opened.query or not opened.scenario.causal]
+    assert [c["value"] for c in q["choices"]] == visible
+    assert [c["label"].split(" (")[0] for c in q["choices"]] == [tokens[k] for k in visible]
+
+
+def test_answers_come_in_on_the_presenter_s_screen_then_q_and_the_reveal_show_them_to_the_class(lesson, qtbot):
+    w, screens, url = lesson
+    presenter = w.lessons.presenter.screen_window
+    students = [Student(url, i) for i in range(12)]
+    choices = [c["value"] for c in students[0].state()["question"]["choices"]]
+    right = w.lessons.question.answer.top_key
+    wrong = next(c for c in choices if c != right)
+    for i, s in enumerate(students):
+        assert s.join() == 200
+        assert s.answer(str(TOP_KEY + 1), right if i < 8 else wrong) == 200
+    assert students[0].answer(str(TOP_KEY + 1), wrong) == 200  # changed its mind: 7 and 5
+    expected = [7 if c == right else 5 if c == wrong else 0 for c in choices]
+    qtbot.waitUntil(lambda: presenter.tally.counts == expected)
+    assert presenter.tally.isVisible() and presenter.tally.heading() == "The class's answers: 12 of 12 devices"
+    assert not screens.bars.isVisible() and students[3].state()["question"]["counts"] is None  # not yet
+    press(w, qtbot, Qt.Key_Q)
+    qtbot.waitUntil(lambda: screens.bars.isVisible())
+    assert students[3].state()["question"]["counts"] == expected
+    press(w, qtbot, Qt.Key_A)  # the reveal
+    qtbot.waitUntil(lambda: students[5].state(mine=False)["question"]["answer"] == right)
+    state = students[5].state()["question"]
+    assert not state["open"] and state["counts"] == expected
+    assert students[9].answer(str(TOP_KEY + 1), right) == 409  # answers closed with the reveal
+    label = next(c["label"] for c in state["choices"] if c["value"] == right)
+    qtbot.waitUntil(lambda: f"✓ {label}  7" in screens.bars.lines())
+    image = screens.bars.grab().toImage()
+    assert _has_colour(image, QColor(46, 125, 50)), "the right answer's bar is drawn green"
+    assert screens.bars.geometry().intersects(w.rect())
+
+
+def _has_colour(image: QImage, colour: QColor, tolerance: int = 60) -> bool:
+    for y in range(0, image.height(), 3):
+        for x in range(0, image.width(), 3):
+            c = image.pixelColor(x, y)
+            far = abs(c.red() - colour.red()) + abs(c.green() - colour.green()) + abs(c.blue() - colour.blue())
+            if far < tolerance:
+                return True
+    return False
+
+
+def test_the_students_see_the_projector_s_scene_and_follow_it(lesson, qtbot):
+    w, screens, url = lesson
+    student = Student(url, 3)
+    first = student.state()
+    status, png = student.ask("GET", "scene.png")
+    picture = QImage.fromData(png, "PNG")
+    assert status == 200 and not picture.isNull()
+    assert picture.width() == min(w.width(), class_screens.PICTURE_WIDTH)
+    while w.lessons.index == TOP_KEY:  # the reveal first, then the next scene (a clicker's Page Down)
+        press(w, qtbot, Qt.Key_PageDown)
+    qtbot.waitUntil(lambda: student.state(mine=False)["scene"] == TOP_KEY + 2)
+    after = student.state()
+    assert after["picture"] > first["picture"] and after["question"] is None
+    assert student.ask("GET", "scene.png")[1] != png
+
+
+def test_j_shows_the_address_the_code_and_a_qr_code_of_the_address(qtbot, monkeypatch):
+    monkeypatch.setattr(class_screens, "addresses", lambda: ["127.0.0.1"])
+    w = giving(qtbot, "attention", "ja", 0)
+    screens = w.lessons.class_screens
+    press(w, qtbot, Qt.Key_J)
+    try:
+        assert screens.on and screens.card.isVisible() and screens.card.geometry() == w.rect()
+        assert screens.card.url == screens.server.url and screens.card.code == screens.room.code
+        image = screens.card.grab().toImage()
+        qr = segno.make(screens.server.url, error="m")
+        rows = list(qr.matrix_iter(scale=1, border=4))
+        side = min(image.height() - 80, image.width() // 2 - 80)
+        cell = side / len(rows)
+        top = (image.height() - side) / 2
+        for y, row in enumerate(rows):  # every module drawn where it belongs, dark or light
+            for x, dark in enumerate(row):
+                c = image.pixelColor(int(40 + (x + 0.5) * cell), int(top + (y + 0.5) * cell))
+                assert (c.lightness() < 128) == bool(dark), (x, y)
+        assert screens.card.font_pixels() >= 20
+        press(w, qtbot, Qt.Key_J)
+        assert not screens.card.isVisible() and screens.on
+    finally:
+        screens.close()
+
+
+def test_ending_the_lesson_closes_the_room(lesson):
+    w, screens, url = lesson
+    student = Student(url, 1)
+    assert student.join() == 200
+    w.lessons.end()
+    assert not screens.on
+    with pytest.raises(OSError):
+        student.join()
+
+
+def test_the_class_s_answers_are_saved_as_csv(lesson, qtbot, tmp_path, monkeypatch):
+    w, screens, url = lesson
+    students = [Student(url, i) for i in range(3)]
+    for s in students:
+        s.join()
+    right = w.lessons.question.answer.top_key
+    for s in students:
+        s.answer(str(TOP_KEY + 1), right)
+    target = tmp_path / "answers.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    press(w, qtbot, Qt.Key_A)
+    screens.save_csv()
+    rows = list(csv.DictReader(target.open(encoding="utf-8")))
+    assert {r["question"] for r in rows} == {w.lessons.scene().question.text["en"]}
+    mine = [r for r in rows if r["right"] == "yes"]
+    assert len(mine) == 1 and mine[0]["count"] == "3"
+    assert sum(int(r["count"]) for r in rows) == 3
+
+
+def test_nothing_is_served_but_the_room(lesson):
+    w, screens, url = lesson
+    c = http.client.HTTPConnection("127.0.0.1", screens.server.port, timeout=10)
+    for path in ("/", "/attention", f"/{screens.room.code}/../", "/lessons", "/scene.png"):
+        c.request("GET", path)
+        r = c.getresponse()
+        r.read()
+        assert r.status == 404, path
+    c.close()
+
+
+@pytest.mark.real_model("smollm2")
+def test_a_next_token_question_offers_the_tokens_the_hidden_bars_list(qtbot):
+    from attnviz.core.lessons import builtin_lesson
+    lesson = builtin_lesson("real-model")
+    index = next(i for i, s in enumerate(lesson.scenes) if s.question and s.question.hide == "next-token")
+    w = giving(qtbot, "real-model", "en", index)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=120000)
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    try:
+        q = Student(url, 1).state()["question"]
+        bars = w.lessons.classroom.parts.next_token().bars
+        assert bars.hiding()
+        listed = [(bars.ids[r], bars.items[r][0]) for r in bars.drawn()]
+        assert [(c["value"], c["label"]) for c in q["choices"]] == listed and len(listed) == 10
+        right = w.lessons.question.answer.next_token
+        assert right in [c["value"] for c in q["choices"]]
+        student = Student(url, 2)
+        student.join()
+        assert student.answer(q["key"], right) == 200
+        w.lessons.reveal()
+        assert Student(url, 3).state(mine=False)["question"]["answer"] == right
+    finally:
+        screens.close()
+
+
+def test_the_teacher_stops_the_answers_and_takes_them_again_and_the_tally_needs_no_wait(lesson, qtbot):
+    w, screens, url = lesson
+    student = Student(url, 5)
+    student.join()
+    assert screens.taking_answers() is True
+    screens.take_answers(False)
+    assert student.answer(str(TOP_KEY + 1), 0) == 409 and not student.state()["question"]["open"]
+    screens.take_answers(True)
+    assert student.answer(str(TOP_KEY + 1), 0) == 200
+    QApplication.processEvents()  # one turn of the event loop: the answer is on the presenter's screen
+    assert w.lessons.presenter.screen_window.tally.counts[0] == 1
+    w.lessons.reveal()
+    assert screens.taking_answers() is None
