@@ -4526,8 +4526,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0}：このモデルのトークン ID は 0 から {1:,} までです</translation>
     </message>
     <message>
-        <source>&apos;{0}&apos; has {1:,} characters; a token of this model stands for at most {2:,}: give one token&apos;s text or #ID</source>
-        <translation>&apos;{0}&apos; は {1:,} 文字です。このモデルのトークンは最大 {2:,} 文字です。トークン 1 つの文字列か #ID を与えてください</translation>
+        <source>&apos;{0}&apos; has {1:,} characters; no token of this model is written with more than {2:,}: give one token&apos;s text or #ID</source>
+        <translation>&apos;{0}&apos; は {1:,} 文字です。このモデルのトークンは最長でも {2:,} 文字で書かれます。トークン 1 つの文字列か #ID を与えてください</translation>
     </message>
     <message>
         <source>&apos;{0}&apos; is {1} tokens for this model ({2}), not one: give one token&apos;s text or #ID</source>

@@ -352,10 +352,21 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
                 g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
     except ScenarioError as e:
         raise problem(g.path, e) from None
-    # as llama.cpp's template reads them: each token's text (token_to_piece: Llama 2's <0x0A> is a line break)
-    text = lambda i: "" if i is None else made.backend.decode([i], skip_special_tokens=False)  # noqa: E731
-    made.template_tokens = {"bos_token": text(s.named_bos), "eos_token": text(s.eos)}
+    made.template_tokens = {"bos_token": _piece(made, tokens, types, s.named_bos),
+                            "eos_token": _piece(made, tokens, types, s.eos)}
     return made
+
+
+def _piece(made: tk.Tokenizer, tokens: list[str], types, i: int | None) -> str:
+    """A special token as llama.cpp gives it to a chat template (token_to_piece, special tokens as written):
+    a control or user-defined token as it is written, an unused one as nothing, any other as the text it stands
+    for (Llama 2's <0x0A> a line break, ▁the " the")."""
+    kind = tk.NORMAL if i is None or types is None else int(types[i])
+    if i is None or kind == tk.UNUSED:
+        return ""
+    if kind in (tk.CONTROL, tk.USER_DEFINED):
+        return tokens[i]
+    return made.backend.decode([i], skip_special_tokens=False)
 
 
 def _norm(g: GGUF, family: Family, name: str) -> Norm:

@@ -44,7 +44,7 @@ from .run import Cancelled
 
 BOS_LABEL = "⟨BOS⟩"
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>", re.ASCII)  # a byte fallback's token (‹0x٣٣> is text, not 0x33)
-NORMAL, UNKNOWN, CONTROL, USER_DEFINED, BYTE = 1, 2, 3, 4, 6   # llama.cpp's token types
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6   # llama.cpp's token types
 # Tokens llama.cpp reads as control tokens whatever type a file gives them (its vocabulary's "control-looking
 # token … its type will be overridden": Gemma's <end_of_turn> is stored as a normal one), so that a chat
 # template's end of turn is one token, not nine pieces.

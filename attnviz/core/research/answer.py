@@ -21,13 +21,16 @@ def one_token(model: Model, spec: str) -> int:
                              len(model.output) - 1)
         return int(spec[1:])
     check_unicode(spec)
-    if len(spec) > max(MOST_TOKENISED, model.tokenizer.longest):  # judged whole, never by its first characters
-        raise ModelError(QT_TR_NOOP("'{0}' has {1:,} characters; a token of this model stands for at most {2:,}: "
-                                    "give one token's text or #ID"), cut(spec), len(spec), model.tokenizer.longest)
+    if len(spec) > MOST_TOKENISED:  # judged whole, never by its first characters: a label, or refused
+        table, longest = _labels(model)
+        if spec in table:
+            return table[spec]
+        raise ModelError(QT_TR_NOOP("'{0}' has {1:,} characters; no token of this model is written with more than "
+                                    "{2:,}: give one token's text or #ID"), cut(spec), len(spec), longest)
     ids = [t.id for t in model.tokenizer.encode(spec, bos=False)]
     if len(ids) == 1 and token_text(model, ids[0]) == spec:
         return ids[0]
-    named = _by_text(model).get(spec)
+    named = _labels(model)[0].get(spec)
     if named is not None:  # a SentencePiece tokenizer reads 'ess' as ▁ess: the token 'ess' is named by its text
         return named
     if len(ids) != 1:
@@ -46,17 +49,18 @@ _TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")  # a SentencePiece byte-fallback token
 
 
-def _by_text(model: Model) -> dict[str, int]:
-    """Every token by the text the next-token list labels it with, worked out once per tokenizer (≈ 0.5 s for
-    Llama 3's 128,256 tokens). Of tokens written alike, a byte's (SentencePiece's <0x21>, which its tokenizer
-    makes only of a character it has no token for) gives way to the other ('!'); else the lowest id."""
+def _labels(model: Model) -> tuple[dict[str, int], int]:
+    """Every token by the label the next-token list gives it (an embedding's padding rows too: ⟨515⟩), and the
+    longest label; worked out once per tokenizer (≈ 0.5 s for Llama 3's 128,256 tokens). Of tokens written
+    alike, a byte's (SentencePiece's <0x21>, which its tokenizer makes only of a character it has no token for)
+    gives way to the other ('!'); else the lowest id."""
     found = _TEXTS.get(model.tokenizer)
     if found is None:
         pieces = model.tokenizer.pieces
-        found = {}
+        table: dict[str, int] = {}
         for byte_pieces in (True, False):  # the bytes first: the others written alike take their place
-            for i in range(len(model.vocabulary) - 1, -1, -1):
-                if (BYTE_PIECE.fullmatch(pieces[i]) is not None) == byte_pieces:
-                    found[token_text(model, i)] = i
-        _TEXTS[model.tokenizer] = found
+            for i in range(len(model.output) - 1, -1, -1):
+                if (i < len(pieces) and BYTE_PIECE.fullmatch(pieces[i]) is not None) == byte_pieces:
+                    table[token_text(model, i)] = i
+        found = _TEXTS[model.tokenizer] = (table, max(map(len, table), default=0))
     return found

@@ -320,7 +320,8 @@ def test_a_sentencepiece_token_is_named_by_its_text_as_the_next_token_list_write
     with pytest.raises(lm.ModelError, match="'ess!' is 2 tokens"):  # judged whole, not by its first token
         one_token(model, "ess!")
     most = model.tokenizer.longest
-    with pytest.raises(lm.ModelError, match=f"has 1,001 characters; a token of this model stands for at most {most}"):
+    with pytest.raises(lm.ModelError, match="has 1,001 characters; no token of this model is written with more than "
+                                            f"{most - 1}"):  # its longest label: <unk>
         one_token(model, "e" * 1001)
 
 
@@ -330,3 +331,42 @@ def test_a_gguf_chat_template_gets_the_bos_and_eos_as_their_text_as_llama_cpp_gi
     model, tokens = spm_model(tmp_path, chat)
     assert tokens[3] == "<0x0A>" and tokens[15] == "▁q"
     assert model.tokenizer.chat("es") == "\nes q"  # the byte token as its line break, ▁q as " q"
+
+
+# attacker round 32: a padding row named as the list labels it; a GGUF's special tokens as llama.cpp gives them
+def test_an_embedding_s_padding_row_is_named_by_its_label(tmp_path):
+    import json
+    import shutil
+
+    from safetensors.numpy import load_file, save_file
+    folder = tmp_path / "padded"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "golden" / "families" / "qwen2" / "hf", folder)
+    weights = load_file(folder / "model.safetensors")
+    for name in ("lm_head.weight", "model.embed_tokens.weight"):  # 8 rows past the tokenizer's 512, as Qwen2.5's
+        weights[name] = np.concatenate([weights[name], np.zeros((8, weights[name].shape[1]), weights[name].dtype)])
+    save_file(weights, folder / "model.safetensors")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "vocab_size": 520}))
+    model = lm.load(str(folder))
+    assert lm.token_text(model, 515) == "⟨515⟩" and one_token(model, "⟨515⟩") == 515
+
+
+def test_a_gguf_template_gets_control_tokens_as_written_and_unused_ones_as_nothing(tmp_path):
+    chat = {"tokenizer.chat_template": "[{{ bos_token }}|{{ eos_token }}]{{ messages[0]['content'] }}",
+            "tokenizer.ggml.add_bos_token": False, "tokenizer.ggml.bos_token_id": 15, "tokenizer.ggml.eos_token_id": 16}
+    types = [2, 3, 3, 6, 6, *[1] * 10, 4, 5, 1]  # ▁q user-defined, ▁qq unused
+    model, tokens = spm_model(tmp_path, {**chat, "tokenizer.ggml.token_type": types})
+    assert (tokens[15], tokens[16]) == ("▁q", "▁qq")
+    assert model.tokenizer.chat("es") == "[▁q|]es"
+
+
+def test_a_label_longer_than_what_is_tokenised_still_names_its_token(tmp_path):
+    from attnviz.core.lm.tokens import byte_characters
+    from tests.gguf_writer import F32, tiny_llama
+    tokens = [*byte_characters(), "ab", "Ġa", byte_characters()[0x80] * 400]  # 400 stray bytes: <80 80 … 80>
+    path = tmp_path / "long.gguf"
+    tiny_llama(path, metadata={"tokenizer.ggml.tokens": tokens},
+               tensors={"token_embd.weight": (np.zeros((len(tokens), 64), np.float32), F32)})
+    model = lm.load(str(path))
+    label = lm.token_text(model, len(tokens) - 1)
+    assert len(label) == 1201 and one_token(model, label) == len(tokens) - 1
