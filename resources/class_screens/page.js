@@ -50,28 +50,37 @@ function render() {
   renderQuestion(state.question);
 }
 
+let shown = "";  // the question whose buttons are on the page: they are updated in place, never made again
+                // while it is asked (a tap landing as the class's answers come in must find its button)
+
 function renderQuestion(q) {
   $("question").hidden = !q;
-  if (!q) return;
+  if (!q) { shown = ""; return; }
   $("asked").textContent = q.text;
   const box = $("choices");
-  box.replaceChildren();
-  const most = q.counts ? Math.max(1, ...q.counts) : 1;
-  q.choices.forEach((c, i) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "choice" + (q.mine === c.value ? " mine" : "") + (q.answer === c.value ? " right" : "");
-    b.textContent = c.label;
-    b.dataset.value = c.value;
-    b.disabled = !q.open;
-    if (q.counts) {
-      const n = document.createElement("span"), bar = document.createElement("span");
-      n.className = "count"; n.textContent = q.counts[i];
-      bar.className = "bar"; bar.style.width = (100 * q.counts[i] / most) + "%";
+  const which = JSON.stringify([q.key, q.choices]);
+  if (which !== shown) {
+    shown = which;
+    box.replaceChildren(...q.choices.map((c) => {
+      const b = document.createElement("button"), n = document.createElement("span"), bar = document.createElement("span");
+      b.type = "button";
+      b.dataset.value = c.value;
+      b.textContent = c.label;
+      n.className = "count"; bar.className = "bar";
       b.append(n, bar);
-    }
-    b.addEventListener("click", () => answer(q.key, c.value));
-    box.append(b);
+      b.addEventListener("click", () => answer(q.key, c.value));
+      return b;
+    }));
+  }
+  const most = q.counts ? Math.max(1, ...q.counts) : 1;
+  Array.from(box.children).forEach((b, i) => {
+    const c = q.choices[i];
+    b.className = "choice" + (q.mine === c.value ? " mine" : "") + (q.answer === c.value ? " right" : "");
+    b.disabled = !q.open;
+    const [n, bar] = b.querySelectorAll("span");
+    n.hidden = bar.hidden = !q.counts;
+    n.textContent = q.counts ? q.counts[i] : "";
+    bar.style.width = q.counts ? (100 * q.counts[i] / most) + "%" : "0";
   });
   const label = (v) => (q.choices.find((c) => c.value === v) || {}).label;
   let verdict = q.open ? (q.mine === null || q.mine === undefined ? say("tap") : say("mine", label(q.mine)))
