@@ -60,8 +60,10 @@ class QuestionPlay:
         self._tell()
 
     def forget(self) -> None:
-        """The next scene shown asks its question afresh (another scene, R, a new lesson)."""
+        """The next scene shown asks its question afresh (another scene, R, a new lesson); the views hide nothing
+        meanwhile (a row of this scene's kept hidden would be out of the next scene's range as it is drawn)."""
         self.asked = None
+        self._tell_views()
 
     def end(self) -> None:
         self.asked = self.opened = None
@@ -118,6 +120,12 @@ class QuestionPlay:
         return explained(self.opened, current_language())
 
     def _tell(self) -> None:
+        self._tell_views()
+        self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None,
+                                  explanation=self.explanation())
+        self.changed()
+
+    def _tell_views(self) -> None:
         on_bars = self._next_token()
         weights = None if on_bars else self.asked  # a question about the next token hides no weights
         self.parts.heads.set_asked(weights)
@@ -130,6 +138,3 @@ class QuestionPlay:
             if geometry is not self._heard:  # its k clicked: the class's guess, as a heatmap's cell
                 self._heard = geometry
                 geometry.guessed.connect(lambda key: self._next_token() or self.guess(key))
-        self.caption.show_verdict(self.line(), right=self.asked.right if self.asked else None,
-                                  explanation=self.explanation())
-        self.changed()

@@ -232,3 +232,14 @@ def test_a_captions_subscripts_and_powers_are_set_in_20_px_or_more(qtbot, lang):
     assert min(scripts_px(w.lessons.caption.caption)) >= 20
     w = giving(qtbot, "attention", lang, 4)
     assert len(scripts_px(w.lessons.caption.caption)) >= 2 and min(scripts_px(w.lessons.caption.caption)) >= 20
+
+
+def test_a_jump_from_a_question_to_a_scene_of_fewer_tokens_draws_it(qtbot):
+    """multi-head's scene 4 asks about query 8; scene 7 has 5 tokens: the hidden row is let go before the new
+    scenario is drawn (it was drawn with row 8 still hidden: an IndexError in the heatmap's paint)."""
+    from test_player import giving
+    w = giving(qtbot, "multi-head", "ja", 3)
+    assert w.lessons.question.pending and w.lessons.question.asked.row >= 5
+    w.lessons.go(6)
+    w.grab()
+    assert len(w.document.scenario.tokens) == 5 and w.lessons.index == 6
