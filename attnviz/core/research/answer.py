@@ -21,12 +21,8 @@ def one_token(model: Model, spec: str) -> int:
                              len(model.output) - 1)
         return int(spec[1:])
     check_unicode(spec)
-    if len(spec) > MOST_TOKENISED:  # judged whole, never by its first characters: a label, or refused
-        table, longest = _labels(model)
-        if spec in table:
-            return table[spec]
-        raise ModelError(QT_TR_NOOP("'{0}' has {1:,} characters; no token of this model is written with more than "
-                                    "{2:,}: give one token's text or #ID"), cut(spec), len(spec), longest)
+    if len(spec) > MOST_TOKENISED and (labelled := _long_label(model, spec)) is not None:
+        return labelled
     ids = [t.id for t in model.tokenizer.encode(spec, bos=False)]
     if len(ids) == 1 and token_text(model, ids[0]) == spec:
         return ids[0]
@@ -45,6 +41,20 @@ def one_token(model: Model, spec: str) -> int:
 
 
 MOST_TOKENISED = 1000  # characters of a token's name tokenised to say what it is: a sentence, not a book
+
+
+def _long_label(model: Model, spec: str) -> int | None:
+    """A name too long to tokenise at once, judged whole: the token it labels, None (tokenise it: it is no longer
+    than the longest label), or refused."""
+    table, longest = _labels(model)
+    if spec in table:
+        return table[spec]
+    if len(spec) > longest:
+        raise ModelError(QT_TR_NOOP("'{0}' has {1:,} characters; no token of this model is written with more than "
+                                    "{2:,}: give one token's text or #ID"), cut(spec), len(spec), longest)
+    return None
+
+
 _TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")  # a SentencePiece byte-fallback token
 

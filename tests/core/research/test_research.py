@@ -370,3 +370,5 @@ def test_a_label_longer_than_what_is_tokenised_still_names_its_token(tmp_path):
     model = lm.load(str(path))
     label = lm.token_text(model, len(tokens) - 1)
     assert len(label) == 1201 and one_token(model, label) == len(tokens) - 1
+    with pytest.raises(lm.ModelError, match="'xxxxx.*' is 1001 tokens"):  # shorter than that label: tokenised
+        one_token(model, "x" * 1001)
