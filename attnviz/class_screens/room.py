@@ -173,6 +173,11 @@ class Room:
             tally = self._current()
             return None if tally is None else (tally.poll, tally.counts(), tally.open)
 
+    def has(self, device: str) -> bool:
+        """`device` joined the room."""
+        with self._lock:
+            return device in self._devices
+
     @property
     def joined(self) -> int:
         with self._lock:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 import threading
 
@@ -25,6 +26,9 @@ from aiohttp import web
 from ..core.paths import resource
 from .room import Bucket, Room, RoomError
 
+for _name in ("aiohttp", "asyncio"):  # see _serve: their reports of hostile requests are not the teacher's
+    logging.getLogger(_name).addHandler(logging.NullHandler())
+logging.getLogger("aiohttp").propagate = False
 MAX_BODY = 1024          # bytes: an answer is ~90
 ADDRESS_RATE = 200.0     # requests a second from one address, all its devices together
 ADDRESS_BURST = 400
@@ -95,6 +99,10 @@ class Server:
 
     def _serve(self, started: threading.Event, failed: list) -> None:
         loop = asyncio.new_event_loop()
+        # What a hostile or broken client makes the loop and aiohttp report (a request line it cannot parse, a
+        # connection cut, no file handle left for one more) is answered, or dropped, there: never the teacher's
+        # terminal, which a student could otherwise flood.
+        loop.set_exception_handler(lambda loop, context: None)
         self._loop = loop
         try:
             loop.run_until_complete(self._run(started, failed))
@@ -105,11 +113,10 @@ class Server:
     async def _run(self, started: threading.Event, failed: list) -> None:
         self._stopping, self._changed = asyncio.Event(), asyncio.Condition()
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
-        app.router.add_get("/{room}/", self._page)
-        app.router.add_get("/{room}/{asset:page\\.(?:js|css)}", self._asset)
-        app.router.add_get("/{room}/state", self._state)
-        app.router.add_get("/{room}/events", self._events)
-        app.router.add_get("/{room}/scene.png", self._picture)
+        for path, handler in (("/{room}/", self._page), ("/{room}/{asset:page\\.(?:js|css)}", self._asset),
+                              ("/{room}/state", self._state), ("/{room}/events", self._events),
+                              ("/{room}/scene.png", self._picture)):
+            app.router.add_get(path, handler, allow_head=False)
         app.router.add_post("/{room}/join", self._join)
         app.router.add_post("/{room}/answer", self._answer)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
@@ -155,8 +162,9 @@ class Server:
 
     def _pace(self, request: web.Request, device: object) -> None:
         """A device's requests at its pace, then its address's (every device behind it together): a device
-        refused for its own pace takes nothing of the others'."""
-        if isinstance(device, str) and not self.devices.take(device):
+        refused for its own pace takes nothing of the others'. Only a device that joined has a pace of its own
+        (at most the room's 200): an id made up for each request is kept nowhere."""
+        if isinstance(device, str) and self.room.has(device) and not self.devices.take(device):
             raise RoomError(429, "too many requests")
         if not self.addresses.take(request.remote or "?"):
             raise RoomError(429, "too many requests")
@@ -223,10 +231,17 @@ class Server:
 
 
 async def _json(request: web.Request) -> dict:
-    """The request's body as a JSON object, or a 400 (a 413 past MAX_BODY, from aiohttp)."""
+    """The request's body as a JSON object (UTF-8, whatever charset it claims), or a 400 (a 413 past MAX_BODY,
+    from aiohttp)."""
     try:
-        body = json.loads(await request.text())
-    except (ValueError, UnicodeDecodeError):
+        data = await request.read()
+    except web.HTTPException:
+        raise
+    except Exception:  # noqa: BLE001 (a body that cannot be read as sent: a bad Content-Encoding, cut short)
+        raise RoomError(400, "the body cannot be read") from None
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise RoomError(400, "the body is not JSON") from None
     if not isinstance(body, dict):
         raise RoomError(400, "the body is not a JSON object")

@@ -115,10 +115,13 @@ def count(what: str, high: int, low: int = 1):
 def address(text: str) -> str:
     """An argparse type: an IP address (v4 or v6), as written."""
     try:
-        ipaddress.ip_address(text)
+        ip = ipaddress.ip_address(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{terminal_safe(cut(text))}' is not an IP address (such as "
                                          "192.168.1.20)") from None
+    if ip.is_multicast or ip == ipaddress.ip_address("255.255.255.255"):  # Linux binds them; no device reaches them
+        raise argparse.ArgumentTypeError(f"'{text}' is a multicast or broadcast address, which no device can open "
+                                         "a page on: give this machine's address on the room's network")
     return text
 
 

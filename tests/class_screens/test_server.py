@@ -26,10 +26,10 @@ def server():
     s.stop()
 
 
-def ask(server, method, path, body=None, raw=None):
+def ask(server, method, path, body=None, raw=None, headers=None):
     c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    c.request(method, path, body=data, headers={"Content-Type": "application/json"})
+    c.request(method, path, body=data, headers=headers or {"Content-Type": "application/json"})
     r = c.getresponse()
     out = r.status, r.read(), dict(r.getheaders())
     c.close()
@@ -101,6 +101,40 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(server, raw, status):
     got, body, _ = ask(server, "POST", f"/{CODE}/join", raw=raw)
     assert got == status
     assert server.room.joined == 0 and MAX_BODY < 2000
+
+
+JOIN = json.dumps({"device": "a" * 32}).encode()
+
+
+@pytest.mark.parametrize("raw, headers", [
+    (b"[" * 1020, {}),                                             # nested past the parser's depth
+    (JOIN, {"Content-Type": "application/json; charset=rot13"}),   # a charset no codec has
+    (JOIN, {"Content-Type": "application/json; charset=utf-16"}),
+    (JOIN[:-1] + b"\xff}", {}),
+    (b"not gzip at all", {"Content-Encoding": "gzip"}),
+])
+def test_bodies_that_cannot_be_read_are_a_400_and_no_trace_on_the_teachers_terminal(server, raw, headers, capfd):
+    got, body, _ = ask(server, "POST", f"/{CODE}/join", raw=raw, headers={"Content-Type": "application/json",
+                                                                           **headers})
+    assert (got, server.room.joined) in ((400, 0), (200, 1))  # read as UTF-8 whatever charset it claims
+    assert got == 400 or raw == JOIN
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:  # a request line of nothing
+        s.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+        s.recv(1000)
+    assert capfd.readouterr().err == ""
+
+
+def test_ids_made_up_for_each_request_are_kept_nowhere(server):
+    for i in range(300):
+        ask(server, "GET", f"/{CODE}/state?device={1000 + i:032x}")
+    assert server.devices.left == {}  # only a joined device has a pace of its own
+    ask(server, "POST", f"/{CODE}/join", {"device": device(1)})
+    ask(server, "GET", f"/{CODE}/state?device={device(1)}")
+    assert list(server.devices.left) == [device(1)]
+
+
+def test_head_is_no_way_in(server):
+    assert {ask(server, "HEAD", f"/{CODE}/events")[0], ask(server, "HEAD", f"/{CODE}/")[0]} <= {404, 405}
 
 
 def test_a_thousand_requests_from_one_device_are_mostly_refused(server):

@@ -31,16 +31,37 @@ def test_class_prints_its_address_serves_the_scene_and_stops_cleanly_on_ctrl_c()
         with urllib.request.urlopen(first["url"] + "state?lang=ja", timeout=20) as r:
             state = json.loads(r.read())
         assert state["scene"] == 2 and state["question"]["text"].startswith("「それ」が")
-        child.send_signal(signal.SIGINT)
+        streams = [open_stream(first["url"], i) for i in range(40)]  # a class's pages, each following the scene
+        child.send_signal(signal.SIGINT)  # at once, as the streams are pushed to
         out, err = child.communicate(timeout=60)
     finally:
         child.kill()
-    assert child.returncode == 0 and out == "" and "Traceback" not in err
+    assert child.returncode == 0 and out == "" and "Traceback" not in err, err
+    for stream in streams:
+        stream.close()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
 
 
+def open_stream(url: str, i: int):
+    """A student's page: joined, its stream of the scene opened and its first state read."""
+    import http.client
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    device = f"{i + 100:032x}"
+    join = urllib.request.Request(url + "join", data=json.dumps({"device": device}).encode(),
+                                  headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(join, timeout=20).read()
+    c = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+    c.request("GET", f"{parts.path}events?lang=ja&device={device}")
+    r = c.getresponse()
+    assert any(r.fp.readline().startswith(b"data: ") for _ in range(3))  # (after the chunk's size)
+    return c
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["--class", "--bind", "224.0.0.1"], "'224.0.0.1' is a multicast or broadcast address"),
+    (["--class", "--bind", "255.255.255.255"], "'255.255.255.255' is a multicast or broadcast address"),
     (["--port", "8765"], "--port and --bind are the class's screens': give --class too"),
     (["--bind", "127.0.0.1"], "--port and --bind are the class's screens': give --class too"),
     (["--class", "--bind", "my-laptop"], "'my-laptop' is not an IP address"),

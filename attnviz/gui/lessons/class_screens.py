@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QWidget
 
 from ...class_screens.room import PORT, Poll, Room, Shown
+from ...core.compute import compute, hidden
 from ...core.files import atomic_write
 from ...core.messages import AttnVizError
 from ..common.i18n import current_language, tr
@@ -37,7 +38,7 @@ RIGHT_COLOUR = (46, 125, 50)  # the right answer's, once revealed
 
 def addresses() -> list[str]:
     """This machine's addresses on the networks it is on (IPv4, up, not the loopback): a room's network."""
-    from PySide6.QtNetwork import QNetworkInterface  # only once the teacher opens the class's screens
+    from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface  # only once the teacher opens the screens
     found = []
     for interface in QNetworkInterface.allInterfaces():
         flags = interface.flags()
@@ -46,7 +47,7 @@ def addresses() -> list[str]:
             continue
         for entry in interface.addressEntries():
             ip = entry.ip()
-            if ip.protocol() == ip.NetworkLayerProtocol.IPv4Protocol:
+            if ip.protocol() == QAbstractSocket.NetworkLayerProtocol.IPv4Protocol:
                 found.append(ip.toString())
     return sorted(found, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
 
@@ -61,8 +62,8 @@ def choices_of(opened, parts) -> tuple[tuple[int, str], ...]:
         order = sorted(range(len(likeliest)), key=lambda r: (likeliest[r][1].lstrip("·").casefold(), r))  # the bars'
         return tuple((likeliest[r][0], likeliest[r][1]) for r in order)
     tokens = opened.scenario.tokens
-    weights = answer.weights
-    keys = [k for k in range(len(tokens)) if weights[k] > 0 or not opened.scenario.causal or k <= opened.query]
+    masked = hidden(compute(opened.scenario).heads[opened.head])[opened.query]  # keys the mask hides: no choice
+    keys = [k for k in range(len(tokens)) if not masked[k]]
     return tuple((k, tokens[k] if tokens.count(tokens[k]) == 1 else f"{tokens[k]} ({k})") for k in keys)
 
 
@@ -264,14 +265,20 @@ class ClassScreens:
         self.scene_shown()
         return server.url
 
+    def stop_server(self) -> None:
+        """The server stopped (its streams ended, its port closed), nothing of the window touched: what the
+        command line does once the window's loop has ended."""
+        self.picture_timer.stop()
+        if self.server is not None:
+            self.server.stop()
+        self.server = None
+
     def close(self) -> None:
         """The room dropped: the server stopped, the students' pages told nothing more; the answers are lost
         unless saved (the menu asks nothing: the teacher saves them before, as they would a file)."""
         if self.server is None:
             return
-        self.picture_timer.stop()
-        self.server.stop()
-        self.server = None
+        self.stop_server()
         self.card.hide()
         self.bars.hide()
         self.counts_shown = False
@@ -291,9 +298,12 @@ class ClassScreens:
             poll = Poll(str(index + 1), {lang: scene.question.text[lang] for lang in ("ja", "en")},
                         choices_of(opened, player.classroom.parts))
         self.counts_shown = False
-        QTimer.singleShot(SETTLE_MS, self._look)  # the scene as drawn once its views are laid out
+        # Its picture once the window has drawn it, between two events: grabbed here, in the middle of showing the
+        # scene, a view would paint the new scenario with the old selection.
+        self.last_picture = None
+        QTimer.singleShot(SETTLE_MS, self._look)
         self.room.show(Shown(index + 1, len(lesson.scenes), {lang: scene.caption[lang] for lang in ("ja", "en")},
-                             poll, self._picture(force=True), {lang: lesson.title[lang] for lang in ("ja", "en")}))
+                             poll, b"", {lang: lesson.title[lang] for lang in ("ja", "en")}))
         self.question_changed()
 
     def question_changed(self) -> None:

@@ -56,18 +56,26 @@ def _serve_class(app, window, host: str | None, port: int | None) -> int:
     if url is None:
         print(f"attnviz: error: {screens.why}", file=sys.stderr)
         return 2
-    stopped: list[int] = []  # Ctrl+C, before the address is out (one may follow it at once) or during the loop
-    signal.signal(signal.SIGINT, lambda *_: (stopped.append(1), app.quit()))
+    # Ctrl+C, before the address is out (one may follow it at once) or during the loop. The handler only notes it:
+    # Python runs it between any two bytecodes, in the middle of a paint too; the loop's own tick then closes the
+    # room and quits, between two events.
+    stopped: list[int] = []
+    signal.signal(signal.SIGINT, lambda *_: stopped.append(1))
     print(json.dumps({"url": url, "room": screens.room.code, "port": screens.server.port}), flush=True)
     screens.card.toggle()  # how to join, first: J hides it
-    # Python's signal handler runs only between Qt's events: a tick lets it, and quits for one that came early
+
+    def tick() -> None:
+        if stopped:
+            screens.close()
+            app.quit()
     ticks = QTimer(interval=200)
-    ticks.timeout.connect(lambda: stopped and app.quit())
+    ticks.timeout.connect(tick)
     ticks.start()
     try:
         return app.exec()
     finally:
-        screens.close()
+        ticks.stop()
+        screens.stop_server()  # the window closed by hand: its loop is over, no widget is touched
 
 
 def _start_scenario(notices: list | None = None):

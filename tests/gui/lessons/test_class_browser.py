@@ -42,6 +42,7 @@ def lesson(qtbot):
     screens = w.lessons.class_screens
     url = screens.open("127.0.0.1", 0)
     assert url is not None, screens.why
+    qtbot.waitUntil(lambda: screens.room.picture() != b"")  # drawn by the window's loop, which Selenium's waits stop
     yield w, screens, url
     screens.close()
 

@@ -90,6 +90,7 @@ def _has_colour(image: QImage, colour: QColor, tolerance: int = 60) -> bool:
 def test_the_students_see_the_projector_s_scene_and_follow_it(lesson, qtbot):
     w, screens, url = lesson
     student = Student(url, 3)
+    qtbot.waitUntil(lambda: student.state(mine=False)["picture"] > 0)  # drawn once the scene is laid out
     first = student.state()
     status, png = student.ask("GET", "scene.png")
     picture = QImage.fromData(png, "PNG")
@@ -98,6 +99,7 @@ def test_the_students_see_the_projector_s_scene_and_follow_it(lesson, qtbot):
     while w.lessons.index == TOP_KEY:  # the reveal first, then the next scene (a clicker's Page Down)
         press(w, qtbot, Qt.Key_PageDown)
     qtbot.waitUntil(lambda: student.state(mine=False)["scene"] == TOP_KEY + 2)
+    qtbot.waitUntil(lambda: student.state(mine=False)["picture"] > first["picture"])
     after = student.state()
     assert after["picture"] > first["picture"] and after["question"] is None
     assert student.ask("GET", "scene.png")[1] != png
@@ -207,3 +209,40 @@ def test_the_teacher_stops_the_answers_and_takes_them_again_and_the_tally_needs_
     assert w.lessons.presenter.screen_window.tally.counts[0] == 1
     w.lessons.reveal()
     assert screens.taking_answers() is None
+
+
+def test_this_machine_s_addresses_are_listed_as_ipv4_without_the_loopback():
+    import ipaddress
+    found = class_screens.addresses()  # Qt's own list of the machine's networks, as J offers them
+    assert all(ipaddress.ip_address(a).version == 4 and not ipaddress.ip_address(a).is_loopback for a in found)
+
+
+QUESTIONS = [(lesson.id, i) for lesson in __import__("attnviz.core.lessons", fromlist=["list_lessons"]).list_lessons()
+             if not lesson.needs_model for i, scene in enumerate(lesson.scenes) if scene.question is not None]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_question_of_the_built_in_lessons_reaches_the_class_without_the_keys_the_mask_hides(qtbot, lang):
+    from attnviz.core.compute import compute, hidden
+    from attnviz.core.lessons import builtin_lesson
+    w = giving(qtbot, "attention", lang, 0)
+    screens = w.lessons.class_screens
+    masked_somewhere = False
+    url = screens.open("127.0.0.1", 0)
+    try:
+        for lesson_id, index in QUESTIONS:
+            if w.lessons.lesson.id != lesson_id:  # another lesson: given from its start, the room opened again
+                w.lessons.end()
+                assert w.lessons.open(builtin_lesson(lesson_id), index)
+                url = screens.open("127.0.0.1", 0)
+            w.lessons.go(index)
+            q = Student(url, 1).state(lang, mine=False)["question"]
+            opened = w.lessons.question.opened
+            masked = hidden(compute(opened.scenario).heads[opened.head])[opened.query]
+            masked_somewhere |= bool(masked.any())
+            assert [c["value"] for c in q["choices"]] == [k for k in range(len(masked)) if not masked[k]], \
+                (lesson_id, index)
+            assert q["text"] == w.lessons.scene().question.text[lang]
+    finally:
+        screens.close()
+    assert masked_somewhere  # the lessons ask about a query whose future is hidden: those keys are no choice
