@@ -84,12 +84,15 @@ class Tally:
 class Bucket:
     """A token bucket per device: RATE a second, BURST at once; `clock` for tests that count, not time."""
 
-    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic):
-        self.rate, self.burst, self.clock = rate, burst, clock
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic,
+                 most: int = 4096):
+        self.rate, self.burst, self.clock, self.most = rate, burst, clock, most
         self.left: dict[str, tuple[float, float]] = {}
 
     def take(self, who: str) -> bool:
         now = self.clock()
+        if len(self.left) >= self.most:  # those full again forgotten: as many kept as ask within a refill
+            self.left = {k: v for k, v in self.left.items() if now - v[1] < self.burst / self.rate}
         tokens, then = self.left.get(who, (float(self.burst), now))
         tokens = min(self.burst, tokens + (now - then) * self.rate)
         if tokens < 1:

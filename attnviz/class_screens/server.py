@@ -33,6 +33,7 @@ MAX_BODY = 1024          # bytes: an answer is ~90
 ADDRESS_RATE = 200.0     # requests a second from one address, all its devices together
 ADDRESS_BURST = 400
 MAX_STREAMS = 400        # pushed states open at once (a device may have two tabs)
+WRITE_SECONDS = 10       # a page that takes longer to take a state has stopped reading: its stream is dropped
 BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
 ASSETS = {"page.js": "text/javascript", "page.css": "text/css"}
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -197,25 +198,32 @@ class Server:
         self._streams += 1
         try:
             await self._stream(request, response)
-        except (ConnectionError, asyncio.CancelledError):
-            pass
+        except (ConnectionError, asyncio.CancelledError, asyncio.TimeoutError):
+            pass  # the page went, or stopped reading: its stream ends
         finally:
             self._streams -= 1
         return response
 
     async def _stream(self, request: web.Request, response: web.StreamResponse) -> None:
+        """The state each time it changes, a beat when it has not for BEAT_SECONDS. Nothing is written while the
+        lock every stream waits on is held, and a page that stops reading is dropped after WRITE_SECONDS: one
+        device's stalled connection holds up no other."""
         assert self._changed is not None and self._stopping is not None
         sent = None
         while not self._stopping.is_set():
             state = self._state_of(request)
             if state["version"] != sent:
                 sent = state["version"]
-                await response.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode())
+                await asyncio.wait_for(response.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode()),
+                                       WRITE_SECONDS)
             async with self._changed:
                 try:
                     await asyncio.wait_for(self._changed.wait(), BEAT_SECONDS)
+                    beat = False
                 except asyncio.TimeoutError:
-                    await response.write(b": beat\n\n")
+                    beat = True
+            if beat:
+                await asyncio.wait_for(response.write(b": beat\n\n"), WRITE_SECONDS)
 
     async def _join(self, request: web.Request) -> web.Response:
         body = await _json(request)

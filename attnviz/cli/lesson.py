@@ -5,6 +5,7 @@ input is said before Qt starts."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 from ..class_screens.room import PORT as CLASS_PORT
@@ -63,6 +64,9 @@ def open_lesson(name: str, strict: bool = False):
 def run(args, out) -> int:
     if (args.width or args.height) and args.screenshot is None:
         raise UsageError("--width and --height size a --screenshot")
+    stopped: list[int] = []
+    if args.class_screens:  # a Ctrl+C from here on (Qt's imports too) only noted: the window's loop acts on it
+        signal.signal(signal.SIGINT, lambda *_: stopped.append(1))
     _check_class(args)
     if args.save is not None:
         return _save(args)
@@ -82,8 +86,8 @@ def run(args, out) -> int:
     if problem:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
+    screens = None if not args.class_screens else (args.bind, args.port, stopped)
     from ..gui.window.start import run as open_window  # Qt and the window (~0.7 s): only when a window is wanted
-    screens = (args.bind, args.port) if args.class_screens else None
     return open_window(lang=args.lang, lesson=(lesson, index), class_screens=screens)
 
 
@@ -96,6 +100,9 @@ def _check_class(args) -> None:
     if args.screenshot is not None or args.check or args.save is not None or args.handout:
         raise UsageError("--class serves a lesson given in the window: leave out --screenshot, --check, --save "
                          "and --handout")
+    if args.bind is not None and not _this_machines(args.bind):
+        raise UsageError(f"--bind {args.bind}: not an address of this machine (a network's broadcast, another "
+                         "machine's): give one of its own, or 0.0.0.0 for every network")
     if args.bind is not None or args.port is not None:
         problem = bind_problem(args.bind or "0.0.0.0", args.port or 0)  # every address: the port free on each
         if problem:
@@ -119,6 +126,17 @@ def _check_model_scenes(lesson, name: str) -> None:
                     open_scene(lesson, index, lang, runs)
     finally:
         line.clear()
+
+
+def _this_machines(address: str) -> bool:
+    """`address` is one of this machine's (or every network's, 0.0.0.0 / ::): Qt's list of them (QtNetwork only,
+    no window)."""
+    import ipaddress
+
+    from PySide6.QtNetwork import QNetworkInterface
+    ip = ipaddress.ip_address(address)
+    mine = {ipaddress.ip_address(a.toString().split("%")[0]) for a in QNetworkInterface.allAddresses()}
+    return ip.is_unspecified or ip in mine
 
 
 def _save(args) -> int:

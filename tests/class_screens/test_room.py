@@ -135,3 +135,13 @@ def test_the_picture_has_its_own_version():
     assert room.state("en")["picture"] == first  # an answer or a join: no picture to load again
     room.picture_changed(b"png2")
     assert room.state("en")["picture"] == first + 1 and room.picture() == b"png2"
+
+
+def test_a_bucket_forgets_those_full_again_past_its_most():
+    now = [0.0]
+    bucket = Bucket(rate=5, burst=20, clock=lambda: now[0], most=100)
+    for i in range(100):
+        bucket.take(f"{i}")
+    now[0] += 10.0  # every one of them full again
+    bucket.take("new")
+    assert list(bucket.left) == ["new"]

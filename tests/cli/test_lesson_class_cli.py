@@ -61,6 +61,7 @@ def open_stream(url: str, i: int):
 
 @pytest.mark.parametrize("argv, message", [
     (["--class", "--bind", "224.0.0.1"], "'224.0.0.1' is a multicast or broadcast address"),
+    (["--class", "--bind", "127.255.255.255"], "--bind 127.255.255.255: not an address of this machine"),
     (["--class", "--bind", "255.255.255.255"], "'255.255.255.255' is a multicast or broadcast address"),
     (["--port", "8765"], "--port and --bind are the class's screens': give --class too"),
     (["--bind", "127.0.0.1"], "--port and --bind are the class's screens': give --class too"),
@@ -83,3 +84,17 @@ def test_a_taken_port_is_said_in_one_line(capsys):
                          "--bind 127.0.0.1: Address already in use")
         one_line_refusal(*run(capsys, "lesson", "attention", "--class", "--port", port),
                          f"--port {port}: Address already in use")
+
+
+def test_ctrl_c_while_the_window_starts_is_a_quiet_exit():
+    import time
+    child = subprocess.Popen([sys.executable, "-m", "attnviz", "lesson", "attention", "--class", "--bind", "127.0.0.1",
+                              "--port", str(free_port())], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)  # importing Qt, opening the window: before the room is open
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    # killed by the interrupt while Python still imports the command line, 0 once the command has its handler
+    assert child.returncode in (0, -signal.SIGINT) and "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -3,7 +3,6 @@ last had open, until it closes."""
 from __future__ import annotations
 
 import json
-import signal
 import sys
 
 from PySide6.QtCore import QTimer
@@ -41,12 +40,12 @@ def run(scenario=None, lang: str | None = None, model_text: str | None = None, m
         window.model.open_session(session)
     if lesson is not None:  # (a lesson, the scene to start from): given full screen
         window.lessons.open(*lesson)
-    if class_screens is not None:  # (address or None, port or None): the lesson's class's screens, until Ctrl+C
+    if class_screens is not None:  # (address or None, port or None, Ctrl+C noted): the class's screens, until Ctrl+C
         return _serve_class(app, window, *class_screens)
     return app.exec()
 
 
-def _serve_class(app, window, host: str | None, port: int | None) -> int:
+def _serve_class(app, window, host: str | None, port: int | None, stopped: list) -> int:
     """`attnviz lesson … --class`: the room opened, its address printed as one line of JSON, then the window
     until it closes or Ctrl+C (exit 0 either way; the room closed first)."""
     screens = window.lessons.class_screens
@@ -56,11 +55,8 @@ def _serve_class(app, window, host: str | None, port: int | None) -> int:
     if url is None:
         print(f"attnviz: error: {screens.why}", file=sys.stderr)
         return 2
-    # Ctrl+C, before the address is out (one may follow it at once) or during the loop. The handler only notes it:
-    # Python runs it between any two bytecodes, in the middle of a paint too; the loop's own tick then closes the
-    # room and quits, between two events.
-    stopped: list[int] = []
-    signal.signal(signal.SIGINT, lambda *_: stopped.append(1))
+    # Ctrl+C (`stopped`, from the start) is only noted by its handler: Python runs it between any two bytecodes, in
+    # the middle of a paint too; the loop's own tick then closes the room and quits, between two events.
     print(json.dumps({"url": url, "room": screens.room.code, "port": screens.server.port}), flush=True)
     screens.card.toggle()  # how to join, first: J hides it
 
