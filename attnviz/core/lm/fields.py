@@ -109,15 +109,15 @@ class Texts:
 
 @dataclass(frozen=True)
 class Names:
-    """An object of texts to texts (an index's tensor name -> its file)."""
+    """An object of at most `most` names, each to a text (an index's tensor name -> its file); an entry
+    that is not a text is named by `check`."""
     most: int = 1 << 20
 
     def wrong(self, value) -> bool:
-        return not isinstance(value, dict) or len(value) > self.most or \
-            not all(isinstance(v, str) for v in value.values())
+        return not isinstance(value, dict) or len(value) > self.most
 
     def says(self) -> str:
-        return "an object naming each tensor's file"
+        return f"an object of at most {self.most:,} tensors' names, each to its file's name"
 
 
 @dataclass(frozen=True)
@@ -374,6 +374,16 @@ def check(path, document: dict, fields: dict, within: str = "") -> None:
             raise problem(path, QT_TR_NOOP("its {0} is {1}, not {2}"), name, shown(value), kind.says())
         if isinstance(kind, Object):
             check(path, value, kind.fields, name + ".")
+        if isinstance(kind, Names):
+            _check_names(path, value, name)
+
+
+def _check_names(path, value: dict, name: str) -> None:
+    """Each entry of the object `value` a text, or one line naming the first that is not."""
+    for key, entry in value.items():
+        if not isinstance(entry, str):
+            raise problem(path, QT_TR_NOOP("its {0} is {1}, not {2}"), f"{name}[{quoted(key)}]", shown(entry),
+                          "a file's name")
 
 
 def check_gguf(g) -> None:
@@ -394,4 +404,6 @@ def _one(g, key: str) -> bool:
 
 def shown(value) -> str:
     """`value` as a message quotes it, a list or an object by its kind."""
+    if value is None:
+        return "null"
     return "an object" if isinstance(value, dict) else "a list" if isinstance(value, list) else quoted(value)

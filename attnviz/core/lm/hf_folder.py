@@ -359,10 +359,12 @@ def _check(folder: Path, c: Config, t: _Tensors, vocab: int) -> None:
 
 
 def _default_template(value) -> str | None:
-    """tokenizer_config.json's chat_template: a text, or a list of named ones of which transformers takes
-    "default" when no other is asked for."""
+    """tokenizer_config.json's chat_template: a text, or named ones (a list of {name, template}, or an
+    object of name -> template) of which transformers takes "default" when no other is asked for."""
     if isinstance(value, list):
         value = next((t.get("template") for t in value if isinstance(t, dict) and t.get("name") == "default"), None)
+    elif isinstance(value, dict):
+        value = value.get("default")
     return value if isinstance(value, str) else None
 
 

@@ -77,8 +77,12 @@ def test_a_config_nested_200000_deep_is_refused_not_a_recursion_error(folder):
 
 
 @pytest.mark.parametrize("weight_map, says", [
-    ([], "its weight_map is a list"), ({"a": 1, "b": "model.safetensors"}, "its weight_map is an object, not an"),
-    ({"a": ["model.safetensors"]}, "its weight_map is an object, not an object naming"),
+    ([], "its weight_map is a list"), ({"b": "model.safetensors", "a": 1}, "its weight_map['a'] is 1, not a file's"),
+    # attacker round 34: an entry that was not a text was answered "its weight_map is an object, not an object"
+    ({"a": ["model.safetensors"]}, "its weight_map['a'] is a list, not a file's name"),
+    ({"a": None}, "its weight_map['a'] is null, not a file's name"),
+    ({"a": {}}, "its weight_map['a'] is an object, not a file's name"),
+    (3, "its weight_map is 3, not an object of at most 1,048,576 tensors' names"),
     (None, "does not list the folder's safetensors files"),
     # attacker round 28: a shard a session's SHA-256 does not cover (weights.st) made a changed model reopen silently
     ({"model.embed_tokens.weight": "weights.st"}, "does not list the folder's safetensors files"),
@@ -298,11 +302,15 @@ def test_a_chat_template_writing_a_lone_surrogate_is_refused_naming_the_model(fo
     assert str(e.value) == f"{folder}: its chat template makes a text that is not valid Unicode"
 
 
-def test_named_chat_templates_in_tokenizer_config_give_the_default_one(folder):
+@pytest.mark.parametrize("named", [
+    [{"name": "tool_use", "template": "TOOLS {{ messages[0]['content'] }}"},
+     {"name": "default", "template": "<|user|>{{ messages[0]['content'] }}<|assistant|>"}],
+    # attacker round 34: the object form, which transformers reads too, was "this model has no chat template"
+    {"tool_use": "TOOLS {{ messages[0]['content'] }}", "default": "<|user|>{{ messages[0]['content'] }}<|assistant|>"},
+])
+def test_named_chat_templates_in_tokenizer_config_give_the_default_one(folder, named):
     (folder / "chat_template.jinja").unlink(missing_ok=True)
-    edit(folder / "tokenizer_config.json", lambda t: t.update(chat_template=[
-        {"name": "tool_use", "template": "TOOLS {{ messages[0]['content'] }}"},
-        {"name": "default", "template": "<|user|>{{ messages[0]['content'] }}<|assistant|>"}]))
+    edit(folder / "tokenizer_config.json", lambda t: t.update(chat_template=named))
     model = lm.load(str(folder))
     assert model.tokenizer.chat("hi") == "<|user|>hi<|assistant|>"
     assert hf_folder.describe(folder)["chat"]
