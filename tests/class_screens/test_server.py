@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from attnviz.class_screens import server as server_module
 from attnviz.class_screens.room import Poll, Room, Shown
 from attnviz.class_screens.server import MAX_BODY, Server, ServerError, bind_problem
 
@@ -204,6 +205,45 @@ def test_stop_ends_open_streams_and_frees_the_port():
     assert not reader.is_alive() and len(seen) == 1
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+def test_a_page_that_stops_reading_holds_up_no_other_and_is_dropped(monkeypatch):
+    """A device that opens the stream and never reads (its buffers full after a few long captions): every other
+    page still gets each change, the stalled stream is dropped once a write has waited WRITE_SECONDS, and stop
+    returns (attacker round 34: one such device froze every page and Ctrl+C)."""
+    monkeypatch.setattr(server_module, "WRITE_SECONDS", 1.0)
+    room = Room(code=CODE)
+    room.show(Shown(1, 99, {"ja": "", "en": "first"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect(("127.0.0.1", s.port))
+    stalled.sendall(f"GET /{CODE}/events?lang=en HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    seen: list = []
+    ready = threading.Event()
+    reader = threading.Thread(target=read_events, args=(s, "en", 10_000, seen, ready), daemon=True)
+    reader.start()
+    ready.wait(10)
+    try:
+        for n in range(2, 120):  # 64 KB a state: 7.5 MB in all, past what the stalled socket's buffers hold
+            room.show(Shown(n, 99, {"ja": "", "en": f"{n} " + "x" * 65536}))
+            for _ in range(400):  # the healthy page has it before the next change
+                if seen and seen[-1]["scene"] == n:
+                    break
+                reader.join(0.05)
+            assert seen[-1]["scene"] == n, f"the healthy page stopped at scene {seen[-1]['scene']} of {n}"
+        for _ in range(600):
+            if s._streams == 1:
+                break
+            reader.join(0.05)
+        assert s._streams == 1  # the stalled one dropped, the healthy one open
+    finally:
+        stopping = threading.Thread(target=s.stop, daemon=True)
+        stopping.start()
+        stopping.join(30)
+        stalled.close()
+    assert not stopping.is_alive()
 
 
 def test_a_taken_port_or_an_address_not_this_machines_is_said():
