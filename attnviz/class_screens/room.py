@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from ..core.text import csv_cell
+
 # A room code is read aloud and typed on a phone: no O/0 or I/1 to mistake for each other.
 PORT = 8765  # the port tried first (a fixed one: a QR code printed once still works); else any free
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -69,6 +71,7 @@ class Tally:
     """One question's answers: device → choice's value; open until the reveal (or the teacher) closes it."""
 
     poll: Poll
+    lesson: dict[str, str] = field(default_factory=dict)  # the title of the lesson that asked it
     answers: dict[str, int] = field(default_factory=dict)
     open: bool = True
     shown: bool = False  # the counts on the class's screens (the teacher's key), before the reveal
@@ -108,7 +111,8 @@ class Room:
         self.most_devices = most_devices
         self._lock = threading.Lock()
         self._shown: Shown | None = None
-        self._tallies: dict[str, Tally] = {}  # every question asked, in the order asked
+        self._tallies: dict[str, Tally] = {}  # a key's question, as it is asked now
+        self._asked: list[Tally] = []         # every question asked, in the order asked (the CSV)
         self._devices: set[str] = set()
         self._version = 0
         self._pictures = 0  # the picture's own version: a page loads it again only when it changed
@@ -121,17 +125,22 @@ class Room:
         self._listeners.append(changed)
 
     def show(self, shown: Shown) -> None:
-        """The big screen's scene. Its question is asked anew when it was not asked before; one asked
-        before (the class went back to it) keeps its answers."""
+        """The big screen's scene, its counts hidden until the teacher shows them. Its question is asked anew
+        unless the same lesson asked it before, in the same words with the same choices (the class went back
+        to it: it keeps its answers); another lesson's, or an edited one's, under the same key is another
+        question, the first one's answers kept for the CSV."""
         with self._lock:
             self._shown = shown
             self._pictures += bool(shown.picture)
             poll = shown.poll
-            if poll is not None and poll.key not in self._tallies:
-                self._tallies[poll.key] = Tally(poll)
-            elif poll is not None:
-                tally = self._tallies[poll.key]
-                tally.poll = replace(poll, answer=tally.poll.answer)
+            if poll is None:
+                pass
+            elif (tally := self._tallies.get(poll.key)) is None or \
+                    (tally.lesson, tally.poll.text, tally.poll.choices) != (shown.title, poll.text, poll.choices):
+                self._tallies[poll.key] = Tally(poll, dict(shown.title))
+                self._asked.append(self._tallies[poll.key])
+            else:
+                tally.shown = False
         self._changed()
 
     def picture_changed(self, picture: bytes) -> None:
@@ -187,27 +196,29 @@ class Room:
             return len(self._devices)
 
     def csv_text(self, lang: str) -> str:
-        """Every question asked: scene, question, choice, how many chose it, and whether it was the answer."""
+        """Every question asked: its lesson, scene, question, each choice, how many chose it, and whether it was
+        the answer. A lesson file's words are made safe for a spreadsheet (no cell runs as a formula)."""
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["scene", "question", "choice", "count", "right"])
+        w.writerow(["lesson", "scene", "question", "choice", "count", "right"])
         with self._lock:
-            tallies = list(self._tallies.values())
-            rows = [(t.poll, t.counts()) for t in tallies]
-        for poll, counts in rows:
+            rows = [(t.lesson.get(lang, ""), t.poll, t.counts()) for t in self._asked]
+        for lesson, poll, counts in rows:
             for (value, label), count in zip(poll.choices, counts):
                 right = "" if poll.answer is None else ("yes" if value == poll.answer else "no")
-                w.writerow([poll.key, poll.text.get(lang, ""), label, count, right])
+                w.writerow([csv_cell(lesson), csv_cell(poll.key), csv_cell(poll.text.get(lang, "")), csv_cell(label),
+                            count, right])
         return out.getvalue()
 
     @property
     def asked(self) -> int:
         with self._lock:
-            return len(self._tallies)
+            return len(self._asked)
 
     # ------------------------------------------------------------- the students' side
 
-    def join(self, given: object) -> None:
+    def join(self, given: object) -> bool:
+        """`given` joined (again: nothing changes); whether it is new to the room."""
         device = _device(given)
         with self._lock:
             if device not in self._devices and len(self._devices) >= self.most_devices:
@@ -216,6 +227,7 @@ class Room:
             self._devices.add(device)
         if new:
             self._changed()
+        return new
 
     def answer(self, device: object, key: object, value: object) -> None:
         """`device`'s answer to the question `key`: one per device, changeable while answers are open."""

@@ -10,8 +10,8 @@ path not listed here; nothing else exists (no files, no other scenes, no listing
     GET  /ROOM/scene.png    the big screen's scene       POST /ROOM/join    {"device": …}
                                                          POST /ROOM/answer  {"device": …, "question": …, "choice": n}
 
-Bodies are at most MAX_BODY bytes (413), a device's requests RATE a second (429); a body that is not the
-JSON asked for is a 400 and changes nothing.
+Bodies are at most MAX_BODY bytes (413), a device's requests RATE a second (429), an address's devices and
+requests in progress capped (429); a body that is not the JSON asked for is a 400 and changes nothing.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import json
 import logging
 import socket
 import threading
+from collections import Counter
 
 from aiohttp import web
 
@@ -33,7 +34,12 @@ MAX_BODY = 1024          # bytes: an answer is ~90
 ADDRESS_RATE = 200.0     # requests a second from one address, all its devices together
 ADDRESS_BURST = 400
 MAX_STREAMS = 400        # pushed states open at once (a device may have two tabs)
-WRITE_SECONDS = 10       # a page that takes longer to take a state has stopped reading: its stream is dropped
+# One address (a student's machine, or a classroom behind one router) holds at most this much of the room: a
+# class of 40 with second devices fits, and one machine making up devices or holding streams leaves the rest
+# of the room to the others.
+ADDRESS_DEVICES = 60     # devices joined
+ADDRESS_OPEN = 160       # requests in progress at once (streams, a picture being sent)
+WRITE_SECONDS = 10       # a page that takes longer to take what it asked for has stopped reading: it is dropped
 BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
 ASSETS = {"page.js": "text/javascript", "page.css": "text/css"}
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -58,13 +64,17 @@ class ServerError(Exception):
 
 
 class Server:
-    def __init__(self, room: Room, host: str, port: int = 0):
-        self.room, self.host, self.port = room, host, port
+    def __init__(self, room: Room, host: str, port: int = 0, shown: str | None = None):
+        """Serving on host:port; `shown`: the address the room's URL gives, where `host` is every network's
+        (0.0.0.0), which no device can open."""
+        self.room, self.host, self.port, self.shown = room, host, port, shown or host
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
         self._changed: asyncio.Condition | None = None
         self._streams = 0
+        self._open: Counter[str] = Counter()    # requests in progress, per address
+        self._joined: Counter[str] = Counter()  # devices joined, per address (at most the room's 200)
         self.devices = Bucket()  # a device's own pace
         # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
         self.addresses = Bucket(rate=ADDRESS_RATE, burst=ADDRESS_BURST)
@@ -72,7 +82,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        host = f"[{self.shown}]" if ":" in self.shown else self.shown
         return f"http://{host}:{self.port}/{self.room.code}/"
 
     def start(self) -> None:
@@ -148,9 +158,14 @@ class Server:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler):
-        """The room code on every request; a device's (or an address's) rate; the headers of every answer."""
+        """The room code on every request; a device's (or an address's) rate, and an address's requests in
+        progress; the headers of every answer."""
         if request.match_info.get("room") != self.room.code:
             raise web.HTTPNotFound()
+        address = request.remote or "?"
+        if self._open[address] >= ADDRESS_OPEN:
+            return web.json_response({"error": "too many requests at once"}, status=429, headers=HEADERS)
+        self._open[address] += 1
         try:
             device = request.query.get("device")
             if device is not None or request.method == "GET":  # a POST's device is in its body: paced there
@@ -158,6 +173,10 @@ class Server:
             response = await handler(request)
         except RoomError as e:
             response = web.json_response({"error": str(e)}, status=e.status)
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
         response.headers.update(HEADERS)
         return response
 
@@ -184,11 +203,19 @@ class Server:
         lang = "ja" if request.query.get("lang") == "ja" else "en"
         return self.room.state(lang, request.query.get("device"))
 
-    async def _picture(self, request: web.Request) -> web.Response:
+    async def _picture(self, request: web.Request) -> web.StreamResponse:
+        """The picture, sent as a stream so that a page that stops reading it is dropped after WRITE_SECONDS."""
         picture = self.room.picture()
         if not picture:
             raise web.HTTPNotFound()
-        return web.Response(body=picture, content_type="image/png")
+        response = web.StreamResponse(headers={"Content-Type": "image/png", **HEADERS})
+        response.content_length = len(picture)
+        await response.prepare(request)
+        try:
+            await asyncio.wait_for(response.write(picture), WRITE_SECONDS)
+        except asyncio.TimeoutError:
+            _drop(request)
+        return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if self._streams >= MAX_STREAMS:
@@ -198,8 +225,10 @@ class Server:
         self._streams += 1
         try:
             await self._stream(request, response)
-        except (ConnectionError, asyncio.CancelledError, asyncio.TimeoutError):
-            pass  # the page went, or stopped reading: its stream ends
+        except (ConnectionError, asyncio.CancelledError):
+            pass  # the page went: its stream ends
+        except asyncio.TimeoutError:
+            _drop(request)  # it stopped reading
         finally:
             self._streams -= 1
         return response
@@ -227,8 +256,12 @@ class Server:
 
     async def _join(self, request: web.Request) -> web.Response:
         body = await _json(request)
-        self._pace(request, body.get("device"))
-        self.room.join(body.get("device"))
+        device, address = body.get("device"), request.remote or "?"
+        self._pace(request, device)
+        if self._joined[address] >= ADDRESS_DEVICES and not (isinstance(device, str) and self.room.has(device)):
+            raise RoomError(429, f"too many devices from one address ({ADDRESS_DEVICES})")
+        if self.room.join(device):
+            self._joined[address] += 1
         return web.json_response({"ok": True})
 
     async def _answer(self, request: web.Request) -> web.Response:
@@ -236,6 +269,13 @@ class Server:
         self._pace(request, body.get("device"))
         self.room.answer(body.get("device"), body.get("question"), body.get("choice"))
         return web.json_response({"ok": True})
+
+
+def _drop(request: web.Request) -> None:
+    """The connection closed at once, what it had not taken thrown away: aiohttp would otherwise wait, with no
+    end, to finish the answer to a page that no longer reads."""
+    if request.transport is not None:
+        request.transport.abort()
 
 
 async def _json(request: web.Request) -> dict:

