@@ -285,7 +285,8 @@ HOSTILE = {
                             "its vocabulary has 258 tokens but token_embd.weight has 0 rows"),
     "an output of other rows": (_llama(tensors={"output.weight": _rows(300)}),
                                 "its vocabulary has 258 tokens but output.weight has 300 rows"),
-    "a missing weight": (_llama(tensors={"blk.1.attn_q.weight": None}), "has no tensor blk.1.attn_q.weight"),
+    "a missing weight": (_llama(tensors={"blk.1.attn_q.weight": None}),
+                         "has no tensor blk.1.attn_q.weight: not the llama model its general.architecture says"),
     "a weight of the wrong shape": (_llama(tensors={"blk.0.attn_q.weight": _rows(32)}),
                                     "tensor blk.0.attn_q.weight has shape (32, 64), not (64, 64)"),
     "NaN scales (4 KB overwritten)": (_overwritten, "holds values that are not numbers (NaN or infinity): the file "
@@ -323,6 +324,9 @@ HOSTILE = {
                          "its llama.context_length is 0, not a whole number from 1 to"),
     "a sliding window a list": (_llama(arch="gemma3", metadata={"gemma3.attention.sliding_window": [1, 2]}),
                                 "its gemma3.attention.sliding_window is a list, not one value"),
+    # attacker round 35: a gemma3 (gpt2, qwen) file missing a tensor was "not the llama model AttnViz runs"
+    "a Gemma 3 missing its norms of q and k": (_gemma3(metadata={}), "has no tensor blk.0.attn_q_norm.weight: not "
+                                               "the gemma3 model its general.architecture says"),
     "Gemma 3's logits capped": (_gemma3(metadata={"gemma3.final_logit_softcapping": 30.0}),
                                 "caps its logits (softcapping), which AttnViz does not do"),
     "RoPE over half of each head": (_llama(metadata={"llama.attention.key_length": 16,

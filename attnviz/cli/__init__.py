@@ -11,6 +11,7 @@ system's language with QtCore alone).
 """
 from __future__ import annotations
 
+import io
 import os
 import sys
 import textwrap
@@ -67,11 +68,13 @@ def main(argv=None) -> int:
     one_heap()  # before any thread of AttnViz's own (lm/allocator.py)
     use_one_thread()
     commands, window_parser, names = build_parsers()
-    out = _utf8_stdout()
+    out = Output(_utf8_stdout())
     try:
         parser = commands if argv and argv[0] in names else window_parser
         args = parser.parse_args(argv)
-        return args.run(args, out)
+        code = args.run(args, out)
+        out.flush()  # what is still buffered, written while a failure can still be said
+        return code
     except (UsageError, ScenarioError) as e:
         print(f"{PROG}: error: {visible(str(e))}", file=sys.stderr)  # one line, whatever a file name holds
         return 2
@@ -95,14 +98,50 @@ def _utf8_stdout():
     return sys.stdout
 
 
+class Output(io.TextIOBase):
+    """Standard output as the commands write it: one that cannot be written (a full disk, /dev/full, a stream
+    closed before AttnViz started) is one line, not a traceback; a closed pipe stays BrokenPipeError."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self._done(lambda: self.stream.write(text))
+
+    def flush(self) -> None:
+        self._done(lambda: self.stream.flush())
+
+    def writable(self) -> bool:
+        return True
+
+    def _done(self, step):
+        if self.stream is None:
+            raise UsageError("standard output: it is closed, nothing can be written to it")
+        try:
+            return step()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            _to_devnull()  # what is still buffered is not tried again as Python exits
+            raise UsageError(f"standard output: could not be written ({e.strerror or e})") from None
+
+
 def _flush_quietly(out) -> None:
     try:
         out.flush()
-    except (BrokenPipeError, ValueError):
-        try:
-            sys.stdout = open(os.devnull, "w")  # nothing else may write to the closed pipe
-        except OSError:
-            pass
+    except (BrokenPipeError, ValueError, UsageError):
+        _to_devnull()
+
+
+def _to_devnull() -> None:
+    """Standard output made /dev/null (as Python's documentation does for a closed pipe): nothing else
+    writes to where it failed, the buffered rest included."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (Python's own stream until it exits)
 
 
 if __doc__:  # None under python -OO

@@ -124,6 +124,24 @@ def open_regular(path, limit: int) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
+def mapped_stamp(info: os.stat_result) -> tuple[int, int, int]:
+    """What `still_whole` compares: the file (device, inode) and its length, as mapped."""
+    return info.st_dev, info.st_ino, info.st_size
+
+
+def still_whole(path, mapped: tuple[int, int, int]) -> None:
+    """Refused when the file mapped (its `mapped_stamp`) is shorter than it was (copied over while open): reading
+    its mapped pages past the new end would kill the process (SIGBUS), unsaved work and all. Checked before
+    each read of a mapped file's data; a file cut in the instant between the check and the read is not
+    caught. Another file under its name (replaced by a rename), or none, leaves the mapped one whole."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if (info.st_dev, info.st_ino) == mapped[:2] and info.st_size < mapped[2]:
+        raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it is shorter now): open it again"))
+
+
 def read_limited(path, limit: int) -> bytes:
     """All of a regular file of at most `limit` bytes (reading limit + 1 at most, whatever
     its size claimed)."""

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .files import FileProblem, open_regular, os_problem, problem, regular_file
-from .messages import QT_TR_NOOP, quoted
+from .files import FileProblem, mapped_stamp, open_regular, os_problem, problem, regular_file, still_whole
+from .messages import QT_TR_NOOP, cut, quoted
 from .quants import OWN
 
 MAGIC = b"GGUF"
@@ -201,6 +201,7 @@ class GGUF:
         with open(self.path, "rb") as f:
             try:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                self._stamp = mapped_stamp(os.fstat(f.fileno()))  # the file mapped: see intact
             except (ValueError, OSError) as e:
                 raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
         self._at = 0
@@ -391,7 +392,11 @@ class GGUF:
         """The table's entry of tensor `name`, refused when it is missing or of a type AttnViz cannot read."""
         t = self.tensors.get(name)
         if t is None:
-            raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not the llama model AttnViz runs"), name)
+            arch = self.metadata["general.architecture"] if "general.architecture" in self.fields else None
+            if isinstance(arch, str):
+                raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not the {1} model its general.architecture "
+                                                    "says"), name, cut(arch, 64))
+            raise problem(self.path, QT_TR_NOOP("has no tensor {0}: not a model AttnViz runs"), name)
         if t.kind not in TYPES:
             raise problem(self.path, QT_TR_NOOP("tensor {0} is quantised as type {1}; AttnViz reads {2}"),
                                      name, t.kind, ', '.join(quant.name for quant in TYPES.values()))
@@ -400,9 +405,14 @@ class GGUF:
     def _raw(self, t: TensorInfo) -> np.ndarray:
         return np.frombuffer(self._map, dtype=np.uint8, count=t.nbytes, offset=self._data + t.offset)
 
+    def intact(self) -> None:
+        """Before each read of the data: the file not cut short since it was mapped (files.still_whole)."""
+        still_whole(self.path, self._stamp)
+
     def tensor(self, name: str) -> np.ndarray:
         """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
         t = self.info(name)
+        self.intact()
         values = dequantize(self._raw(t), t.kind).reshape(t.shape)  # a copy: the file's pages can go
         self._release(self._data + t.offset, self._data + t.offset + t.nbytes)
         return values
@@ -420,6 +430,7 @@ class GGUF:
         time. A quantised value is finite when its block's scale (and minimum) are, so for the
         types whose blocks AttnViz knows only those bytes are looked at; the rest are dequantised."""
         t = self.info(name)
+        self.intact()
         quant = TYPES[t.kind]
         blocks, start = self._raw(t).reshape(-1, quant.block_bytes), self._data + t.offset
         step = max(1, _SCAN_VALUES // quant.per_block)
@@ -455,6 +466,7 @@ class StoredMatrix:
 
     def __getitem__(self, ids) -> np.ndarray:
         """Row `ids` (an int: [cols]) or rows (a sequence: [len, cols]) as float32."""
+        self._g.intact()
         picked = self._raw[ids if isinstance(ids, (int, np.integer, slice)) else np.asarray(ids, dtype=np.intp)]
         return dequantize(picked.reshape(-1), self._t.kind).reshape(*picked.shape[:-1], self.shape[1])
 

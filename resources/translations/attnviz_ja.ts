@@ -3102,6 +3102,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>通常のファイルではありません。AttnViz はファイルしか開きません</translation>
     </message>
     <message>
+        <source>changed while AttnViz was reading it (it is shorter now): open it again</source>
+        <translation>AttnViz が読んでいる間に変更されました（短くなっています）。開き直してください</translation>
+    </message>
+    <message>
         <source>cannot write in {0} ({1})</source>
         <translation>{0} に書き込めません（{1}）</translation>
     </message>
@@ -3186,6 +3190,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} が {1} 次元です</translation>
     </message>
     <message>
+        <source>has no tensor {0}: not the {1} model its general.architecture says</source>
+        <translation>テンソル {0} がありません：general.architecture が言う {1} のモデルではありません</translation>
+    </message>
+    <message>
+        <source>has no tensor {0}: not a model AttnViz runs</source>
+        <translation>テンソル {0} がありません：AttnViz が動かすモデルではありません</translation>
+    </message>
+    <message>
         <source>has an alignment of {0}</source>
         <translation>アラインメントが {0} です</translation>
     </message>
@@ -3204,10 +3216,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its {0} is not valid UTF-8 text</source>
         <translation>{0} が正しい UTF-8 の文字列ではありません</translation>
-    </message>
-    <message>
-        <source>has no tensor {0}: not the llama model AttnViz runs</source>
-        <translation>テンソル {0} がありません。AttnViz が動かす llama モデルではありません</translation>
     </message>
     <message>
         <source>tensor {0} is quantised as type {1}; AttnViz reads {2}</source>
@@ -4010,6 +4018,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>settings：&quot;scores_times&quot; は softmax ビューのスコアを何倍かにします。ビューは {0} ではなく softmax にしてください</translation>
     </message>
     <message>
+        <source>holds the number {0}, past what a float holds; numbers must lie {1}</source>
+        <translation>数 {0} は浮動小数点数で表せる範囲を超えています。数は {1} の範囲にしてください</translation>
+    </message>
+    <message>
         <source>the real model&apos;s scenes up to this one read {0} texts or sets of heads switched off; a lesson may have at most {1} (each is a pass of the model)</source>
         <translation>ここまでの本物のモデルのシーンが読む文とオフにしたヘッドの組は {0} 通りです。1 つの授業では {1} 通りまでです（それぞれがモデルの 1 回の計算です）</translation>
     </message>
@@ -4350,6 +4362,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>↑ ↓ で選ぶ · Enter でその場面へ · Esc で閉じる</translation>
     </message>
     <message>
+        <source>its config.json gives the output its own matrix (tie_word_embeddings is false), but it has no tensor lm_head.weight</source>
+        <translation>config.json は出力に専用の行列があるとしています（tie_word_embeddings が false）が、テンソル lm_head.weight がありません</translation>
+    </message>
+    <message>
         <source>its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one row per token is needed</source>
         <translation>トークナイザーには {0:,} 個のトークンがありますが、モデルの埋め込みは {1:,} 行しかありません。トークン 1 つに 1 行が必要です</translation>
     </message>
@@ -4368,6 +4384,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>its header is {0:,.0f} MB, far more than a model&apos;s (at most {1} MB)</source>
         <translation>ヘッダーが {0:,.0f} MB あり、モデルのものよりはるかに大きすぎます（最大 {1} MB）</translation>
+    </message>
+    <message>
+        <source>its header gives tensor {0} a shape, a data type or a place in the file that cannot be right</source>
+        <translation>ヘッダーがテンソル {0} に与えている形、データ型、ファイル内の位置のいずれかがありえないものです</translation>
     </message>
     <message>
         <source>does not list the folder&apos;s safetensors files</source>

@@ -182,3 +182,32 @@ def test_an_output_that_is_the_file_read_or_a_link_to_another_kind_is_refused_an
     link.symlink_to(other)
     one_line_refusal(*run(capsys, "export", str(scenario), "-o", str(link)), "a file of another kind")
     assert scenario.read_bytes() == before and other.read_bytes() == b"GGUF keep me"
+
+
+@pytest.mark.parametrize("argv", [["presets"], ["weights", "seed-demo", "--format", "json"], ["lessons"]])
+@pytest.mark.parametrize("stdout, says", [
+    ("full", "standard output: could not be written (No space left on device)"),
+    ("closed", "standard output: it is closed, nothing can be written to it"),
+])
+def test_a_standard_output_that_cannot_be_written_is_one_line(argv, stdout, says):
+    """> /dev/full (a full disk) or >&- (closed): one line and exit 2, where a traceback and exit 1 were
+    (attacker round 35); a pipe closed by its reader (| head) stays a quiet exit 0."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    target = open("/dev/full", "w") if stdout == "full" else None  # noqa: SIM115 (closed below)
+    try:
+        result = subprocess.run([sys.executable, "-m", "attnviz", *argv], stdout=target, stderr=subprocess.PIPE,
+                                timeout=120, close_fds=True, text=True,
+                                preexec_fn=None if target else lambda: os.close(1))
+    finally:
+        if target:
+            target.close()
+    assert (result.returncode, result.stderr) == (2, f"attnviz: error: {says}\n")
+
+
+def test_a_pipe_its_reader_closed_is_a_quiet_exit():
+    reader = subprocess.Popen([sys.executable, "-m", "attnviz", "presets"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    reader.stdout.close()  # as `| head -0` does: nothing read
+    assert reader.wait(120) == 0 and reader.stderr.read() == b""
+    reader.stderr.close()

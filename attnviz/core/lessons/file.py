@@ -113,8 +113,8 @@ def _parse(data: bytes):
         raise LessonError(QT_TR_NOOP("holds {0:,} values and lists, far more than a lesson has (at most {1:,})"),
                           items, MAX_JSON_ITEMS)
     try:
-        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int, parse_constant=_no_constant,
-                          object_pairs_hook=once)
+        return json.loads(data.decode("utf-8-sig"), parse_int=_bounded_int, parse_float=_finite_float,
+                          parse_constant=_no_constant, object_pairs_hook=once)
     except Twice as e:  # which of the two was meant, no one can tell (json keeps the last silently)
         raise LessonError(QT_TR_NOOP("gives \"{0}\" twice in one object"), cut(e.key, 40)) from None
     except UnicodeDecodeError:
@@ -131,6 +131,15 @@ def _bounded_int(text: str) -> int:
         raise LessonError(QT_TR_NOOP("holds an integer of {0:,} digits; numbers must lie {1}"),
                           len(text.lstrip("-")), RANGE_TEXT)
     return int(text)
+
+
+def _finite_float(text: str) -> float:
+    """A number JSON writes that a float holds (1e400 is not: it would be infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise LessonError(QT_TR_NOOP("holds the number {0}, past what a float holds; numbers must lie {1}"),
+                          cut(text, 40), RANGE_TEXT)
+    return value
 
 
 def _no_constant(text: str):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from safetensors import safe_open
 
-from ..files import FileProblem, open_regular, optional_file, problem, read_limited
+from ..files import FileProblem, mapped_stamp, open_regular, optional_file, problem, read_limited, still_whole
 from ..messages import QT_TR_NOOP, cut
 from ..scenario import ScenarioError
 from . import fields, memory
@@ -55,6 +55,9 @@ def load(folder, progress=None, way: str | None = None, name: str | None = None)
     try:
         vocab = _number(folder, config_json, "vocab_size")
         _check(folder, c, tensors, vocab)
+        if config_json.get("tie_word_embeddings") is False and not tensors.has("lm_head.weight"):
+            raise problem(folder, QT_TR_NOOP("its config.json gives the output its own matrix (tie_word_embeddings is "
+                                             "false), but it has no tensor lm_head.weight"))
         tokenizer = _tokenizer(folder)
         if len(tokenizer.pieces) > vocab:  # a token with no embedding row: refused before any weight is read
             raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
@@ -148,15 +151,63 @@ def _parsed(path: Path, data: bytes, declared: dict | None) -> dict:
     return value
 
 
-def _check_header_size(path: Path) -> None:
+# The bytes of one value of each safetensors data type (the types a newer file may hold beyond these are the
+# reader's to judge).
+ITEM_BYTES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2, "U16": 2, "F16": 2, "BF16": 2,
+              "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
+
+
+def _check_header(path: Path) -> tuple[int, int, int]:
     """A safetensors file starts with its JSON header's length: one far beyond any model's is refused before
-    the reader builds it."""
+    the reader builds it. Its tensors' shapes, types and places are then checked by name and by place, so
+    that a header that lies is named by the same tensor every time (the reader names one or none, as its
+    hash map's order falls); a header that is not JSON is the reader's to name. The file's stamp, as read."""
     with open_regular(path, 1 << 42) as f:  # its size is the reader's to check against the header
         start = f.read(8)
-    size = int.from_bytes(start, "little") if len(start) == 8 else 0
-    if size > MAX_HEADER_BYTES:
-        raise problem(path, QT_TR_NOOP("its header is {0:,.0f} MB, far more than a model's (at most {1} MB)"),
-                      size / 2**20, MAX_HEADER_BYTES >> 20)
+        size = int.from_bytes(start, "little") if len(start) == 8 else 0
+        if size > MAX_HEADER_BYTES:
+            raise problem(path, QT_TR_NOOP("its header is {0:,.0f} MB, far more than a model's (at most {1} MB)"),
+                          size / 2**20, MAX_HEADER_BYTES >> 20)
+        header, info = f.read(size), os.fstat(f.fileno())
+    data = info.st_size - 8 - size
+    try:
+        entries = json.loads(header)
+    except (ValueError, RecursionError):
+        return mapped_stamp(info)
+    if not isinstance(entries, dict):
+        return mapped_stamp(info)
+    places = []
+    for name in sorted(k for k in entries if k != "__metadata__"):
+        place = _place(entries[name], data)
+        if place is None:
+            raise problem(path, QT_TR_NOOP("its header gives tensor {0} a shape, a data type or a place in the file "
+                                           "that cannot be right"), cut(name, 200))
+        places.append((*place, name))
+    end = 0
+    for begin, stop, name in sorted(places):  # one after the other, from the data's first byte, as written
+        if begin != end:
+            raise problem(path, QT_TR_NOOP("its header gives tensor {0} a shape, a data type or a place in the file "
+                                           "that cannot be right"), cut(name, 200))
+        end = stop
+    return mapped_stamp(info)
+
+
+def _place(entry, data: int) -> tuple[int, int] | None:
+    """A header entry's (begin, end) in the file's `data` bytes, or None where its shape, type and place
+    disagree or lie outside."""
+    if not isinstance(entry, dict):
+        return None
+    shape, offsets, kind = entry.get("shape"), entry.get("data_offsets"), entry.get("dtype")
+    whole = (int,)
+    if not isinstance(shape, list) or not all(type(n) in whole and n >= 0 for n in shape) or \
+            not isinstance(offsets, list) or len(offsets) != 2 or not all(type(n) in whole for n in offsets):
+        return None
+    begin, end = offsets
+    if not 0 <= begin <= end <= data or not isinstance(kind, str):
+        return None
+    if kind in ITEM_BYTES and end - begin != math.prod(shape) * ITEM_BYTES[kind]:
+        return None
+    return begin, end
 
 
 class _Tensors:
@@ -174,12 +225,13 @@ class _Tensors:
             raise problem(index, QT_TR_NOOP("does not list the folder's safetensors files"))
         self.files: list = []
         self.where: dict[str, tuple] = {}  # a tensor's name -> (its file, its key there, the file's path)
+        self.stamps: dict[Path, tuple] = {}  # each file's, as it was read: a file cut short is not read
         try:
             for name in files:
                 path = folder / name
                 if not optional_file(path):
                     raise problem(path, QT_TR_NOOP("is not there: the model folder is incomplete"))
-                _check_header_size(path)
+                self.stamps[path] = _check_header(path)
                 f = safe_open(str(path), framework="numpy")
                 self.files.append(f)
                 for key in f.keys():
@@ -210,6 +262,7 @@ class _Tensors:
     def get(self, name: str) -> np.ndarray:
         """float32; bfloat16 (which numpy has not) widened from its bits."""
         f, key, path = self.where[name]
+        still_whole(path, self.stamps[path])
         kind = self.dtype(name)
         if kind == "BF16":
             bits = f.get_slice(key)[:]  # the numpy side hands bfloat16 over as raw 16-bit words

@@ -127,6 +127,11 @@ def test_broken_json_says_where():
 def test_nan_and_huge_integers_are_refused_while_parsing():
     refused(lesson_text().replace('"version": 1', '"version": NaN'), "NaN, which is not a number JSON allows")
     refused(lesson_text().replace('"version": 1', '"version": ' + "9" * 5000), "an integer of 5,000 digits")
+    # attacker round 35: 1e400 in an embedded scenario was infinity, a traceback where it was written back
+    embedded = {"scenario": {"embedded": {"format": "attnviz-scenario", "note": 1.0}},
+                "caption": {"ja": "あ", "en": "a"}}
+    refused(lesson_text(embedded).replace('"note": 1.0', '"note": 1e400'),
+            "holds the number 1e400, past what a float holds")
 
 
 def test_deep_nesting_is_refused():
