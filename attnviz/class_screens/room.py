@@ -52,6 +52,15 @@ class Poll:
     text: dict[str, str]
     choices: tuple[tuple[int, str], ...]
     answer: int | None = None  # the right choice's value, set at the reveal
+    # what the question is about beyond its words, in no language (the window's: its head, query, right answer
+    # and the weights it is asked of); never sent to a student
+    asks: str = ""
+
+    def same_question(self, other: Poll) -> bool:
+        """Whether `other` asks this question again: its words, its choices' values and what it asks of, the
+        same; the choices' labels may be in another language."""
+        return (self.text, [v for v, _ in self.choices], self.asks) == \
+            (other.text, [v for v, _ in other.choices], other.asks)
 
 
 @dataclass(frozen=True)
@@ -126,20 +135,21 @@ class Room:
 
     def show(self, shown: Shown) -> None:
         """The big screen's scene, its counts hidden until the teacher shows them. Its question is asked anew
-        unless the same lesson asked it before, in the same words with the same choices (the class went back
-        to it: it keeps its answers); another lesson's, or an edited one's, under the same key is another
-        question, the first one's answers kept for the CSV."""
+        unless the same lesson asked it before (Poll.same_question: the class went back to it, or the window
+        changed language: it keeps its answers); another lesson's, or an edited one's, under the same key is
+        another question, the first one's answers kept for the CSV."""
         with self._lock:
             self._shown = shown
             self._pictures += bool(shown.picture)
             poll = shown.poll
             if poll is None:
                 pass
-            elif (tally := self._tallies.get(poll.key)) is None or \
-                    (tally.lesson, tally.poll.text, tally.poll.choices) != (shown.title, poll.text, poll.choices):
+            elif (tally := self._tallies.get(poll.key)) is None or tally.lesson != shown.title or \
+                    not tally.poll.same_question(poll):
                 self._tallies[poll.key] = Tally(poll, dict(shown.title))
                 self._asked.append(self._tallies[poll.key])
-            else:
+            else:  # its labels as the window now gives them (its language), its answers and reveal kept
+                tally.poll = replace(poll, answer=tally.poll.answer)
                 tally.shown = False
         self._changed()
 

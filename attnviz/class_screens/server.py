@@ -21,6 +21,7 @@ import logging
 import socket
 import threading
 from collections import Counter
+from functools import partial
 
 from aiohttp import web
 
@@ -245,14 +246,18 @@ class Server:
                 sent = state["version"]
                 await asyncio.wait_for(response.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode()),
                                        WRITE_SECONDS)
-            async with self._changed:
+            async with self._changed:  # the room's version, not a wake-up: a change made while writing is not missed
                 try:
-                    await asyncio.wait_for(self._changed.wait(), BEAT_SECONDS)
+                    await asyncio.wait_for(self._changed.wait_for(partial(self._news, sent)), BEAT_SECONDS)
                     beat = False
                 except asyncio.TimeoutError:
                     beat = True
             if beat:
                 await asyncio.wait_for(response.write(b": beat\n\n"), WRITE_SECONDS)
+
+    def _news(self, sent: int | None) -> bool:
+        """Whether a stream that sent the room's version `sent` has more to send (or the server stops)."""
+        return self.room.version != sent or (self._stopping is not None and self._stopping.is_set())
 
     async def _join(self, request: web.Request) -> web.Response:
         body = await _json(request)

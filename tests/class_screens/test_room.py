@@ -166,6 +166,23 @@ def test_an_edited_question_is_asked_anew_and_the_same_one_keeps_its_answers():
     assert room.counts()[1] == [0, 0] and room.asked == 2
 
 
+def test_the_same_question_in_another_language_keeps_its_answers_and_another_right_answer_does_not():
+    """The window switched language: the choices' labels change, the question does not (attacker round 36: the
+    class's answers were dropped). A scene of the same words and choices asking of something else (the lesson
+    editor moved it under this number) is another question."""
+    room = Room(code="ABC234")
+    asked = Poll("4", POLL.text, POLL.choices, asks="head 0 right 1")
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, asked))
+    room.join(A)
+    room.answer(A, "4", 1)
+    in_japanese = Poll("4", POLL.text, ((0, "その"), (1, "猫"), (2, "座った")), asks="head 0 right 1")
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, in_japanese))
+    assert room.counts()[1] == [0, 1, 0] and room.asked == 1
+    assert [c["label"] for c in room.state("en", A)["question"]["choices"]] == ["その", "猫", "座った"]
+    room.show(Shown(4, 10, {"ja": "", "en": ""}, Poll("4", POLL.text, POLL.choices, asks="head 1 right 2")))
+    assert room.counts()[1] == [0, 0, 0] and room.asked == 2
+
+
 def test_a_scene_shown_again_hides_its_counts_until_the_teacher_shows_them():
     """The window hides the counts at every scene: the room does too (attacker round 35: Q, a scene and back
     left the students' pages showing the counts the projector hid)."""

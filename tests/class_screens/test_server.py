@@ -330,6 +330,41 @@ def test_one_address_holds_at_most_its_share_of_the_requests_in_progress(server,
     assert ask(server, "GET", f"/{CODE}/state")[0] == 200
 
 
+class Racing(Room):
+    """A room changed (by the window, on its thread) just after a stream read its state, as the stream writes it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.armed = True
+
+    def state(self, lang, device=None):
+        read = super().state(lang, device)
+        if self.armed and read["scene"] == 1:
+            self.armed = False
+            self.show(Shown(2, 2, {"ja": "", "en": "the next scene"}))
+        return read
+
+
+def test_a_change_made_while_a_stream_writes_is_sent_at_once_not_at_the_beat(monkeypatch):
+    """The wake-up came while the stream was writing, and nothing waited for it: the page saw the scene (or the
+    reveal) 15 s late, at the beat (attacker round 36: 15 of 30 scene changes). The stream waits on the room's
+    version instead."""
+    monkeypatch.setattr(server_module, "BEAT_SECONDS", 120)
+    room = Racing(code=CODE)
+    room.show(Shown(1, 2, {"ja": "", "en": "first"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    seen: list = []
+    ready = threading.Event()
+    reader = threading.Thread(target=read_events, args=(s, "en", 2, seen, ready), daemon=True)
+    reader.start()
+    try:
+        reader.join(20)
+        assert [state["scene"] for state in seen] == [1, 2]
+    finally:
+        s.stop()
+
+
 def test_a_taken_port_or_an_address_not_this_machines_is_said():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -10,9 +10,11 @@ the room; the answers are kept only for the CSV the teacher may save (Lessons â†
 """
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QBuffer, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QWidget
@@ -77,6 +79,18 @@ def choices_of(opened, parts) -> tuple[tuple[int, str], ...]:
     masked = hidden(compute(opened.scenario).heads[opened.head])[opened.query]  # keys the mask hides: no choice
     keys = [k for k in range(len(tokens)) if not masked[k]]
     return tuple((k, tokens[k] if tokens.count(tokens[k]) == 1 else f"{tokens[k]} ({k})") for k in keys)
+
+
+def asked_of(opened) -> str:
+    """What a scene's question asks of, in no language: its head, its query, its right answer and the weights
+    the class predicts (rounded: the same scene drawn again gives the same), or the next token's id. A scene
+    the lesson editor moved under another number asks something else; the window in another language does not."""
+    answer = opened.answer
+    if answer.hide == "next-token":
+        return f"next {answer.next_token}"
+    weights = compute(opened.scenario).heads[opened.head].weights[opened.query]
+    digest = hashlib.sha256(np.round(np.asarray(weights, np.float64), 6).tobytes()).hexdigest()[:16]
+    return f"head {opened.head} query {opened.query} right {answer.top_key} weights {digest}"
 
 
 def right_choice(answer) -> int:
@@ -308,7 +322,7 @@ class ClassScreens:
         poll = None
         if scene.question is not None and opened is not None and opened.answer is not None:
             poll = Poll(str(index + 1), {lang: scene.question.text[lang] for lang in ("ja", "en")},
-                        choices_of(opened, player.classroom.parts))
+                        choices_of(opened, player.classroom.parts), asks=asked_of(opened))
         self.counts_shown = False
         # Its picture once the window has drawn it, between two events: grabbed here, in the middle of showing the
         # scene, a view would paint the new scenario with the old selection.

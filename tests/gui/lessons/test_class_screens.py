@@ -278,6 +278,58 @@ def test_q_a_scene_and_back_leave_the_counts_hidden_everywhere(lesson, qtbot):
     assert screens.bars.isVisible() and student.state()["question"]["counts"] == screens.room.counts()[1]
 
 
+def test_the_window_in_another_language_keeps_the_class_s_answers(lesson, qtbot):
+    """The tokens the choices name change language with the window; the question, its answers and its counts do
+    not (attacker round 36: [0, 5, 0] became [0, 0, 0], and each language added the question to the CSV)."""
+    w, screens, url = lesson
+    students = [Student(url, i) for i in range(5)]
+    right = w.lessons.question.answer.top_key
+    for s in students:
+        assert s.join() == 200 and s.answer(str(TOP_KEY + 1), right) == 200
+    before = screens.room.counts()[1]
+    w.classroom.set_language("ja")
+    settle()
+    q = students[0].state()["question"]
+    assert screens.room.counts()[1] == before and q["mine"] == right and screens.room.asked == 1
+    assert [c["label"] for c in q["choices"]] != ["cat", "fish", "it"][:len(q["choices"])]  # the projector's tokens
+    w.classroom.set_language("en")
+    settle()
+    assert screens.room.counts()[1] == before and screens.room.asked == 1
+
+
+def test_a_scene_the_lesson_editor_moved_asks_its_own_question(qtbot):
+    """A scene removed, and the lesson given again: the question now numbered 2 (the same words, on head 1) is
+    not the old scene 2's, already revealed on head 0 (attacker round 36: the old reveal was kept, with its
+    right answer, and new answers refused)."""
+    import dataclasses
+
+    from attnviz.core.lessons import builtin_lesson
+    w = giving(qtbot, "why-it-works", "en", 1)
+    lesson = builtin_lesson("why-it-works")
+    question = lesson.scenes[0]
+    editor = w.lessons.editor
+    editor.lesson = dataclasses.replace(lesson, scenes=(lesson.scenes[1], question,
+                                                        dataclasses.replace(question, head=1)))
+    editor.dirty = False
+    editor.give(1)
+    settle()
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    try:
+        student = Student(url, 1)
+        assert student.join() == 200 and student.answer("2", w.lessons.question.answer.top_key) == 200
+        press(w, qtbot, Qt.Key_A)
+        settle()
+        editor.remove(0)
+        editor.give(1)
+        settle()
+        q = student.state()["question"]
+        assert q["open"] and q["answer"] is None and q["mine"] is None and screens.room.asked == 2
+        assert student.answer("2", w.lessons.question.answer.top_key) == 200
+    finally:
+        screens.close()
+
+
 QUESTIONS = [(lesson.id, i) for lesson in __import__("attnviz.core.lessons", fromlist=["list_lessons"]).list_lessons()
              if not lesson.needs_model for i, scene in enumerate(lesson.scenes) if scene.question is not None]
 
