@@ -50,8 +50,8 @@ class Blank:
     end: bytes = b""
 
 
-def _string(text: str) -> bytes:
-    data = text.encode("utf-8")
+def _string(text: str | bytes) -> bytes:
+    data = text if isinstance(text, bytes) else text.encode("utf-8")  # bytes: as they are, UTF-8 or not
     return struct.pack("<Q", len(data)) + data
 
 
@@ -285,6 +285,9 @@ HOSTILE = {
                             "its vocabulary has 258 tokens but token_embd.weight has 0 rows"),
     "an output of other rows": (_llama(tensors={"output.weight": _rows(300)}),
                                 "its vocabulary has 258 tokens but output.weight has 300 rows"),
+    # attacker round 36: the file was named twice ("f.gguf: f.gguf: its tokenizer.ggml.merges ...")
+    "merges that are not UTF-8": (_llama(metadata={"tokenizer.ggml.merges": ["a b", b"\xff b"]}),
+                                  "its tokenizer.ggml.merges is not valid UTF-8 text"),
     "a missing weight": (_llama(tensors={"blk.1.attn_q.weight": None}),
                          "has no tensor blk.1.attn_q.weight: not the llama model its general.architecture says"),
     "a weight of the wrong shape": (_llama(tensors={"blk.0.attn_q.weight": _rows(32)}),

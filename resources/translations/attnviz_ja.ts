@@ -4362,8 +4362,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>↑ ↓ で選ぶ · Enter でその場面へ · Esc で閉じる</translation>
     </message>
     <message>
-        <source>its config.json gives the output its own matrix (tie_word_embeddings is false), but it has no tensor lm_head.weight</source>
-        <translation>config.json は出力に専用の行列があるとしています（tie_word_embeddings が false）が、テンソル lm_head.weight がありません</translation>
+        <source>its config.json gives the output its own matrix (tie_word_embeddings is false, as written or as transformers takes it for a {0} model), but it has no tensor lm_head.weight</source>
+        <translation>config.json は出力に専用の行列があるとしています（tie_word_embeddings が false：書かれたとおり、または transformers が {0} のモデルでそう取る既定値）が、テンソル lm_head.weight がありません</translation>
     </message>
     <message>
         <source>its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one row per token is needed</source>

@@ -36,6 +36,7 @@ def refused_in_one_line(path, message, *more):
     assert code == 2 and out == [], err[-2000:]
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err[-2000:]
     assert err.startswith("attnviz: error: ") and message in err, err
+    assert err.count(str(path)) == 1, err  # the file named once
     return peak
 
 

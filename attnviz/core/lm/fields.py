@@ -342,7 +342,30 @@ GGUF_FAMILY: dict[str, Kind] = {
     "rope.scaling.factor": Number(),
     "rope.scale_linear": Number(), "final_logit_softcapping": Number(), "attn_logit_softcapping": Number(),
 }
-TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject()}
+@dataclass(frozen=True)
+class NamedTokens:
+    """Tokens tokenizer_config.json adds to tokenizer.json's: a list of texts (or of {"content": text}), an
+    object of names to them (extra_special_tokens), or added_tokens_decoder's object of ids to {"content":
+    text, "special": true or false, ...}; at most `most`, each at most 1,024 characters."""
+    most: int = 1 << 12
+
+    def wrong(self, value) -> bool:
+        items = list(value.values()) if isinstance(value, dict) else value
+        return not isinstance(items, list) or len(items) > self.most or \
+            not all(0 < len(token_text(t)) <= 1024 for t in items)
+
+    def says(self) -> str:
+        return f"a list or an object of at most {self.most:,} tokens of at most 1,024 characters"
+
+
+def token_text(item) -> str:
+    """A named token's text: itself, or its "content"; "" where it is no text."""
+    text = item.get("content") if isinstance(item, dict) else item
+    return text if isinstance(text, str) else ""
+
+
+TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject(), "added_tokens_decoder": NamedTokens(),
+                    "extra_special_tokens": NamedTokens()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

@@ -350,6 +350,8 @@ def _tokenizer(g: GGUF, s: _TokenizerSettings) -> tk.Tokenizer:
         else:
             made = tk.sentencepiece_bpe(tokens, m["tokenizer.ggml.scores"], types, gemma=_setting(
                 g, "general.architecture") == "gemma3", space_prefix=s.space_prefix, **ids)
+    except FileProblem:  # the file's own reading (a list read as it is built) names it already
+        raise
     except ScenarioError as e:
         raise problem(g.path, e) from None
     made.template_tokens = {"bos_token": _piece(made, tokens, types, s.named_bos),

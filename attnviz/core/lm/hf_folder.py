@@ -55,9 +55,12 @@ def load(folder, progress=None, way: str | None = None, name: str | None = None)
     try:
         vocab = _number(folder, config_json, "vocab_size")
         _check(folder, c, tensors, vocab)
-        if config_json.get("tie_word_embeddings") is False and not tensors.has("lm_head.weight"):
+        tied = config_json.get("tie_word_embeddings")
+        tied = FAMILIES[c.family].HF_DEFAULTS["tie_word_embeddings"] if tied is None else tied
+        if not tied and not tensors.has("lm_head.weight"):
             raise problem(folder, QT_TR_NOOP("its config.json gives the output its own matrix (tie_word_embeddings is "
-                                             "false), but it has no tensor lm_head.weight"))
+                                             "false, as written or as transformers takes it for a {0} model), but it "
+                                             "has no tensor lm_head.weight"), c.family)
         tokenizer = _tokenizer(folder)
         if len(tokenizer.pieces) > vocab:  # a token with no embedding row: refused before any weight is read
             raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
@@ -297,15 +300,17 @@ def _number(folder: Path, cfg: dict, *keys, default=None, whole=True):
     return value
 
 
-def _rope_base(folder: Path, cfg: dict, kind: str | None, default: float) -> float:
-    """rope_theta, or transformers 5's rope_parameters (per layer type for Gemma 3)."""
+def _rope_base(folder: Path, cfg: dict, kind: str | None, defaults: dict) -> float:
+    """rope_theta, or transformers 5's rope_parameters (per layer type for Gemma 3); where none is named, the
+    family's `defaults` (transformers' config's)."""
     params = cfg.get("rope_parameters")
     if isinstance(params, dict) and kind in params and isinstance(params[kind], dict):
         params = params[kind]
     if isinstance(params, dict) and "rope_theta" in params:
         return float(_number(folder, params, "rope_theta", whole=False))
-    return float(_number(folder, cfg, "rope_local_base_freq" if kind == "sliding_attention" else "rope_theta",
-                         default=default, whole=False))
+    key = "rope_local_base_freq" if kind == "sliding_attention" else "rope_theta"
+    return float(_number(folder, cfg, key, default=defaults.get(key, defaults.get("rope_theta", 10000.0)),
+                         whole=False))
 
 
 def _rope_factors(cfg: dict, d_head: int, base: float):
@@ -364,7 +369,7 @@ def _config(folder: Path, cfg: dict) -> Config:
     n = lambda *keys, **kw: _number(folder, cfg, *keys, **kw)  # noqa: E731
     d, heads, layers = n("hidden_size", "n_embd"), n("num_attention_heads", "n_head"), n("num_hidden_layers", "n_layer")
     d_head = n("head_dim", default=max(1, d // heads))
-    rope = lambda kind: _rope_base(folder, cfg, kind, 10000.0)  # noqa: E731
+    rope = lambda kind: _rope_base(folder, cfg, kind, family.HF_DEFAULTS)  # noqa: E731
     try:
         if cfg.get("attn_logit_softcapping"):
             raise ScenarioError(QT_TR_NOOP("caps its logits (softcapping), which AttnViz does not do"))
@@ -377,7 +382,7 @@ def _config(folder: Path, cfg: dict) -> Config:
     config = Config(
         family=family.NAME, n_layers=layers, d=d, d_ff=n("intermediate_size", "n_inner", default=4 * d),
         n_heads=heads, n_kv_heads=n("num_key_value_heads", default=heads), d_head=d_head,
-        eps=float(n("rms_norm_eps", "layer_norm_epsilon", default=1e-6, whole=False)),
+        eps=float(n("rms_norm_eps", "layer_norm_epsilon", default=family.HF_DEFAULTS["eps"], whole=False)),
         context=n("max_position_embeddings", "n_positions", default=2048), name=folder.name,
         rope_halves=True, rope_factors=factors, quant=str(cfg.get("torch_dtype", cfg.get("dtype", ""))), **settings)
     return checked(folder, config)
@@ -421,6 +426,21 @@ def _default_template(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _named_tokens(settings: dict) -> list[tuple[str, dict]]:
+    """The tokens the tokenizer's settings add to tokenizer.json's, as transformers adds them when it loads:
+    added_tokens_decoder's (with their own flags), then extra_special_tokens as special tokens (transformers
+    5 reads no additional_special_tokens): (text, flags of tokenizers' AddedToken)."""
+    found = []
+    for entry in (settings.get("added_tokens_decoder") or {}).values():
+        flags = {key: entry[key] for key in ("special", "lstrip", "rstrip", "single_word", "normalized")
+                 if isinstance(entry, dict) and isinstance(entry.get(key), bool)}
+        found.append((fields.token_text(entry), flags))
+    named = settings.get("extra_special_tokens") or []
+    for entry in named.values() if isinstance(named, dict) else named:
+        found.append((fields.token_text(entry), {"special": True, "normalized": False}))
+    return found
+
+
 def _tokenizer(folder: Path) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
@@ -440,7 +460,7 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         _parsed(path, data, fields.TOKENIZER)
         return tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
-                            settings.get("eos_token"), settings.get("bos_token"))
+                            settings.get("eos_token"), settings.get("bos_token"), _named_tokens(settings))
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

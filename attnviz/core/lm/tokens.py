@@ -306,10 +306,21 @@ def _byte_values() -> dict[str, int]:
 PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
-def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -> Tokenizer:
+def _add(backend: Backend, added: list[tuple[str, dict]]) -> None:
+    """Tokens not among tokenizer.json's added ones, added (special ones as special: a text is split on them)."""
+    known = {t.content for t in backend.get_added_tokens_decoder().values()}
+    new = {content: AddedToken(content, **flags) for content, flags in added if content not in known}
+    backend.add_special_tokens([t for t in new.values() if t.special])
+    backend.add_tokens([t for t in new.values() if not t.special])
+
+
+def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
+              added: list[tuple[str, dict]] | None = None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects. `eos` and `bos`: the folder's (a text, or an added
-    token's object; None where it names none), what a chat template calls them."""
+    token's object; None where it names none), what a chat template calls them. `added`: the tokens its
+    settings add (tokenizer_config.json's), added as transformers adds them, once the tokenizer's own reading
+    has been checked."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -318,6 +329,7 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None) -
             plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a")
             probed = backend.encode(PROBE, add_special_tokens=False).ids
             read_back = backend.decode(probed)
+            _add(backend, added or [])
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
             raise

@@ -643,9 +643,12 @@ def test_an_added_token_written_in_another_normal_form_is_matched_as_typed():
 def test_an_output_matrix_the_config_promises_but_the_folder_lacks_is_refused(folder):
     """tie_word_embeddings false and no lm_head.weight: transformers makes a random output matrix, AttnViz ran
     the embedding as the output instead (attacker round 35: the top tokens differed); tied, it runs."""
+    says = "its config.json gives the output its own matrix (tie_word_embeddings is false, as written or as " \
+           "transformers takes it for a llama model), but it has no tensor lm_head.weight"
     edit(folder / "config.json", lambda c: c.update(tie_word_embeddings=False))
-    refused(folder, "its config.json gives the output its own matrix (tie_word_embeddings is false), but it has no "
-                    "tensor lm_head.weight")
+    refused(folder, says)
+    edit(folder / "config.json", lambda c: c.pop("tie_word_embeddings"))  # round 36: LlamaConfig's default, false
+    refused(folder, says)
     edit(folder / "config.json", lambda c: c.update(tie_word_embeddings=True))
     assert lm.load(str(folder)).output is not None
     edit(folder / "config.json", lambda c: c.update(tie_word_embeddings="no"))
@@ -705,3 +708,51 @@ def test_a_safetensors_file_cut_short_while_it_loads_is_one_message_not_a_crash(
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == f"{folder / 'model.safetensors'}: changed while AttnViz was reading it (it is shorter " \
                             "now): open it again\n"
+
+
+HE = {"content": "he", "special": True, "lstrip": False, "rstrip": False, "normalized": False, "single_word": False}
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.update(extra_special_tokens=[*t["extra_special_tokens"], "he"]),
+    lambda t: t.update(added_tokens_decoder={"261": HE}),
+])
+def test_tokens_the_tokenizer_settings_add_are_read_as_transformers_reads_them(folder, change):
+    """A token of the vocabulary made special in tokenizer_config.json only: transformers splits a text on it
+    ([0, 490, 262, 261, 268] for "hi there", its ids read with transformers 5), AttnViz read [0, 490, 270, 268]
+    (attacker round 36)."""
+    edit(folder / "tokenizer_config.json", change)
+    model = lm.load(str(folder))
+    assert [t.id for t in model.tokenizer.encode("hi there")] == [0, 490, 262, 261, 268]
+
+
+@pytest.mark.parametrize("key, value", [("extra_special_tokens", 5), ("added_tokens_decoder", {"261": {"x": 1}}),
+                                        ("extra_special_tokens", ["x" * 1025])])
+def test_tokens_named_in_the_tokenizer_settings_of_the_wrong_kind_are_refused(folder, key, value):
+    edit(folder / "tokenizer_config.json", lambda t: t.update({key: value}))
+    refused(folder, f"tokenizer_config.json: its {key} is ")
+
+
+GEMMA3 = LLAMA.parents[1] / "gemma3" / "hf"
+
+
+@pytest.mark.parametrize("family, key, value", [
+    ("gemma3", "query_pre_attn_scalar", 256), ("gemma3", "tie_word_embeddings", True),
+    ("olmo2", "rms_norm_eps", 1e-5), ("gpt2", "layer_norm_epsilon", 1e-5),
+])
+def test_a_setting_config_json_leaves_out_is_transformers_default_for_the_family(tmp_path, family, key, value):
+    """Left out, each is the value transformers' config of the family takes (attacker round 36: Gemma 3's
+    query_pre_attn_scalar was head_dim, its RoPE bases 10,000 for both kinds of layer, every family's ε 1e-6):
+    the model runs as it runs with the value written in."""
+    written = family_folder(tmp_path / "written", family, lambda c: c.update({key: value}))
+    left_out = family_folder(tmp_path / "left-out", family, lambda c: c.pop(key, None))
+    ids = [0, 5, 9, 14]
+    runs = [lm.run(lm.load(str(f)), ids).probs for f in (written, left_out)]
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+def test_gemma_3s_rope_bases_left_out_are_transformers_defaults(tmp_path):
+    def bases(c):
+        c.pop("rope_parameters", None), c.pop("rope_theta", None), c.pop("rope_local_base_freq", None)
+    config = lm.load(str(family_folder(tmp_path, "gemma3", bases))).config
+    assert (config.rope_base, config.rope_base_local) == (1_000_000.0, 10_000.0)

@@ -44,6 +44,9 @@ class Family(Protocol):
     @property
     def HF_ASSUMES(self) -> dict[str, tuple]: ...  # noqa: N802 config.json settings its block holds to: their values
 
+    @property
+    def HF_DEFAULTS(self) -> dict[str, float | bool]: ...  # noqa: N802 transformers' values where config.json has none
+
     def embed(self, model, ids) -> np.ndarray: ...
 
     def qkv(self, b: Block, c: Config, layer: int, x: np.ndarray, start: int = 0) -> tuple: ...

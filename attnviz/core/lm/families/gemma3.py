@@ -31,6 +31,10 @@ GGUF_ROPE_HALVES = True  # llama.cpp turns its halves (NEOX)
 HF_GAIN_PLUS_ONE = True  # transformers' Gemma3RMSNorm multiplies by 1 + w (a GGUF stores 1 + w already)
 HF_ASSUMES = {"hidden_activation": ("gelu_pytorch_tanh",), "attention_bias": (False,),
               "use_bidirectional_attention": (False,)}
+# what transformers' Gemma3TextConfig takes where config.json names none (its rope_parameters: 1,000,000 for the
+# global layers, 10,000 for the sliding ones)
+HF_DEFAULTS: dict[str, float | bool] = {"eps": 1e-6, "tie_word_embeddings": True, "rope_theta": 1_000_000.0,
+                                        "rope_local_base_freq": 10_000.0, "query_pre_attn_scalar": 256}
 LAYER_TYPES = ("sliding_attention", "full_attention")
 GLOBAL_EVERY = 6         # llama.cpp's Gemma 3: every sixth layer global, the rest sliding
 LOCAL_BASE = 10000.0     # llama.cpp's Gemma 3: the sliding layers' RoPE base where the file names none
@@ -94,5 +98,6 @@ def hf_settings(number, cfg: dict, n_layers: int, d: int, d_head: int, rope_base
     window = number("sliding_window", default=4096)  # none named: transformers' Gemma3TextConfig's default
     return {"rope_base": rope_base("full_attention"), "rope_base_local": rope_base("sliding_attention"),
             "window": window, "sliding": tuple(t == "sliding_attention" for t in types),
-            "q_scale": math.sqrt(d_head / number("query_pre_attn_scalar", default=d_head, whole=False)),
+            "q_scale": math.sqrt(d_head / number("query_pre_attn_scalar", default=HF_DEFAULTS["query_pre_attn_scalar"],
+                                                          whole=False)),
             "embed_scale": math.sqrt(d)}

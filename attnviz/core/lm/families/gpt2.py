@@ -28,6 +28,7 @@ HF_GAIN_PLUS_ONE = False
 # the three activations are one tanh formula
 HF_ASSUMES = {"activation_function": ("gelu_new", "gelu_pytorch_tanh", "gelu_fast"), "scale_attn_weights": (True,),
               "scale_attn_by_inverse_layer_idx": (False,)}
+HF_DEFAULTS: dict[str, float | bool] = {"eps": 1e-5, "tie_word_embeddings": True}
 
 
 def embed(model, ids) -> np.ndarray:

@@ -28,6 +28,8 @@ HF_GAIN_PLUS_ONE = False             # transformers keeps a norm's gain g as it 
 # what the block above holds to, where config.json may say otherwise (absent: transformers' default, the same)
 HF_ASSUMES = {"hidden_act": ("silu", "swish"), "attention_bias": (False,), "mlp_bias": (False,),
               "partial_rotary_factor": (1, 1.0)}
+# what transformers' config (LlamaConfig, and Qwen 2's, Qwen 3's, Mistral's) takes where config.json names none
+HF_DEFAULTS: dict[str, float | bool] = {"eps": 1e-6, "tie_word_embeddings": False, "rope_theta": 10000.0}
 
 
 def silu(x: np.ndarray) -> np.ndarray:

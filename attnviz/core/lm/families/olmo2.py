@@ -27,6 +27,7 @@ NAME = "olmo2"                       # general.architecture in a GGUF file (OLMo
 MODEL_TYPES = ("olmo2",)
 GGUF_ROPE_HALVES = True              # llama.cpp turns its halves (NEOX), no permutation
 HF_ASSUMES = {"hidden_act": ("silu", "swish"), "attention_bias": (False,)}
+HF_DEFAULTS: dict[str, float | bool] = {"eps": 1e-5, "tie_word_embeddings": False, "rope_theta": 10000.0}
 
 
 class Unnormed(Norm):

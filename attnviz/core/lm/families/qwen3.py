@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..weights import Block, Config
 from . import llama
 from .base import no_gguf_settings, no_hf_settings, no_top
-from .llama import HF, HF_GAIN_PLUS_ONE, LAYER_NORM, ROPE, attention_out, block, embed, mlp, qkv  # noqa: F401
+from .llama import HF, HF_DEFAULTS, HF_GAIN_PLUS_ONE, LAYER_NORM, ROPE, attention_out, block, embed, mlp, qkv  # noqa: F401
 
 NAME = "qwen3"
 MODEL_TYPES = ("qwen3",)
