@@ -252,6 +252,8 @@ class Room:
                 raise RoomError(409, "the answers are closed")
             if type(value) is not int or value not in [v for v, _ in tally.poll.choices]:
                 raise RoomError(400, "not one of the choices")
+            if tally.answers.get(device) == value:  # the same answer again: nothing to tell every page
+                return
             tally.answers[device] = value
         self._changed()
 

@@ -162,7 +162,7 @@ class Server:
         """The room code on every request; a device's (or an address's) rate, and an address's requests in
         progress; the headers of every answer."""
         if request.match_info.get("room") != self.room.code:
-            raise web.HTTPNotFound()
+            raise web.HTTPNotFound(headers=HEADERS)
         address = request.remote or "?"
         if self._open[address] >= ADDRESS_OPEN:
             return web.json_response({"error": "too many requests at once"}, status=429, headers=HEADERS)
@@ -174,6 +174,9 @@ class Server:
             response = await handler(request)
         except RoomError as e:
             response = web.json_response({"error": str(e)}, status=e.status)
+        except web.HTTPException as e:  # a 404, or aiohttp's 413: with the headers every answer has
+            e.headers.update(HEADERS)
+            raise
         finally:
             self._open[address] -= 1
             if not self._open[address]:

@@ -30,7 +30,7 @@ const device = deviceId();
 let lang = "en";
 try { lang = localStorage.getItem("attnviz-lang") || navigator.language || "en"; } catch (e) { lang = navigator.language || "en"; }
 lang = lang.startsWith("ja") ? "ja" : "en";
-let state = null, events = null, picture = -1;
+let state = null, events = null, picture = -1, retry = null, pause = 1000;
 
 function post(path, body) {
   return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -94,17 +94,31 @@ function renderQuestion(q) {
 
 async function answer(key, value) {
   if (!state || !state.question || !state.question.open) return;
-  state.question.mine = value;  // shown at once; the pushed state confirms it
-  renderQuestion(state.question);
+  const asked = state.question, before = asked.mine;
+  asked.mine = value;  // shown at once; the pushed state confirms it
+  renderQuestion(asked);
   const r = await post("answer", { device, question: key, choice: value }).catch(() => null);
-  if (!r || !r.ok) follow();
+  if (!r || !r.ok) {  // refused (too fast, closed): the answer the room has, not this one
+    if (state && state.question === asked && asked.mine === value) { asked.mine = before; renderQuestion(asked); }
+    if (!events || events.readyState === EventSource.CLOSED) follow();
+  }
 }
 
+// The browser tries a dropped stream again by itself, but not one the room refused (a limit, too many screens):
+// that one is tried again here, after 1 s, then 2, 4… up to 30.
 function follow() {
   if (events) events.close();
+  clearTimeout(retry);
   events = new EventSource("events?lang=" + lang + "&device=" + device);
+  events.onopen = () => { pause = 1000; };
   events.onmessage = (e) => { state = JSON.parse(e.data); render(); };
-  events.onerror = () => { $("status").textContent = say("lost"); };
+  events.onerror = () => {
+    $("status").textContent = say("lost");
+    if (events.readyState === EventSource.CLOSED) {
+      retry = setTimeout(follow, pause);
+      pause = Math.min(2 * pause, 30000);
+    }
+  };
 }
 
 $("language").addEventListener("click", () => {

@@ -183,6 +183,19 @@ def test_the_same_question_in_another_language_keeps_its_answers_and_another_rig
     assert room.counts()[1] == [0, 0, 0] and room.asked == 2
 
 
+def test_the_same_answer_again_tells_no_page():
+    """Every change is pushed to every page: an answer given again as it was is no change (attacker round 37: a
+    tapping student pushed the state to the whole class at each tap)."""
+    room = asking()
+    room.join(A)
+    room.answer(A, "4", 1)
+    version = room.version
+    room.answer(A, "4", 1)
+    assert room.version == version
+    room.answer(A, "4", 2)
+    assert room.version == version + 1
+
+
 def test_a_scene_shown_again_hides_its_counts_until_the_teacher_shows_them():
     """The window hides the counts at every scene: the room does too (attacker round 35: Q, a scene and back
     left the students' pages showing the counts the projector hid)."""

@@ -51,6 +51,15 @@ def test_without_the_room_code_nothing_is_there(server):
     assert server.room.joined == 0
 
 
+def test_a_refusal_carries_the_headers_every_answer_has(server):
+    """A 404 or a 413 is an answer too: no sniffing, no framing, no script from elsewhere (attacker round 37)."""
+    for status, path, body in ((404, "/XYZ234/", None), (404, f"/{CODE}/nothing", None),
+                               (413, f"/{CODE}/join", {"device": "a" * (MAX_BODY + 10)})):
+        got, _, headers = ask(server, "GET" if body is None else "POST", path, body)
+        assert got == status and headers.get("X-Content-Type-Options") == "nosniff", (path, headers)
+        assert "default-src 'self'" in headers.get("Content-Security-Policy", "")
+
+
 def test_path_traversal_by_raw_request_finds_nothing(server):
     for target in (f"/{CODE}/../../etc/passwd", f"/{CODE}/%2e%2e/%2e%2e/etc/passwd", f"/{CODE}/..%2fpage.html",
                    f"/{CODE}/page.js/../../README.md", "//etc/passwd", f"/{CODE}/./././state/../../x"):

@@ -86,11 +86,17 @@ def asked_of(opened) -> str:
     the class predicts (rounded: the same scene drawn again gives the same), or the next token's id. A scene
     the lesson editor moved under another number asks something else; the window in another language does not."""
     answer = opened.answer
-    if answer.hide == "next-token":
-        return f"next {answer.next_token}"
+    if answer.hide == "next-token":  # the probabilities the bars list: another text, or a head off, moves them
+        run = opened.run
+        rows = rows_with_ids(run.model, run.baseline, run.run)[:TOP]
+        return f"next {answer.next_token} probabilities {_digest([(i, p) for i, _, p, _ in rows])}"
     weights = compute(opened.scenario).heads[opened.head].weights[opened.query]
-    digest = hashlib.sha256(np.round(np.asarray(weights, np.float64), 6).tobytes()).hexdigest()[:16]
-    return f"head {opened.head} query {opened.query} right {answer.top_key} weights {digest}"
+    return f"head {opened.head} query {opened.query} right {answer.top_key} weights {_digest(weights)}"
+
+
+def _digest(values) -> str:
+    """Numbers, rounded (the same scene worked out again gives the same), as a short hash."""
+    return hashlib.sha256(np.round(np.asarray(values, np.float64), 6).tobytes()).hexdigest()[:16]
 
 
 def right_choice(answer) -> int:

@@ -102,3 +102,25 @@ def test_two_browsers_among_forty_students_follow_the_scene_answer_and_see_the_r
     finally:
         for page in pages.values():
             page.quit()
+
+
+def test_a_page_the_room_refused_a_stream_tries_again_and_follows_the_scene(lesson, qtbot, tmp_path, monkeypatch):
+    """A stream refused (the room's screens at their limit, a device too fast): the browser never tries such a
+    one again by itself, and the page stayed on its scene for good (attacker round 37). It tries again, after
+    1 s, 2 s, 4 s…"""
+    from selenium.webdriver.common.by import By
+
+    from attnviz.class_screens import server as server_module
+    w, screens, url = lesson
+    monkeypatch.setattr(server_module, "MAX_STREAMS", 0)
+    page = browser("en", tmp_path / "page")
+    try:
+        page.get(url)
+        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
+        monkeypatch.setattr(server_module, "MAX_STREAMS", 400)
+        w.lessons.go(TOP_KEY + 1)
+        settle()
+        caption = w.lessons.scene().caption["en"].strip()
+        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+    finally:
+        page.quit()

@@ -330,6 +330,40 @@ def test_a_scene_the_lesson_editor_moved_asks_its_own_question(qtbot):
         screens.close()
 
 
+@pytest.mark.real_model("smollm2")
+def test_a_next_token_scene_given_with_another_text_asks_its_own_question(qtbot):
+    """The lesson editor changed the text the model reads; the ten likeliest tokens and the right one stayed:
+    still another question, open, no answers (attacker round 37: the old text's reveal was kept)."""
+    import dataclasses
+
+    from attnviz.core.lessons import builtin_lesson
+    w = giving(qtbot, "real-model", "en", 1)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+    lesson = builtin_lesson("real-model")
+    question = lesson.scenes[1]
+    edited = dataclasses.replace(question, scenario=dataclasses.replace(
+        question.scenario, value="The cat ate a fish. The fish was fresh. The cat"))
+    editor = w.lessons.editor
+    screens = w.lessons.class_screens
+    try:
+        for scenes in ((lesson.scenes[0], question), (lesson.scenes[0], edited)):
+            editor.lesson, editor.dirty = dataclasses.replace(lesson, scenes=scenes), False
+            editor.give(1)
+            qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=60000)
+            settle()
+            if not screens.on:
+                url = screens.open("127.0.0.1", 0)
+                student = Student(url, 1)
+                assert student.join() == 200
+                assert student.answer("2", student.state()["question"]["choices"][0]["value"]) == 200
+                press(w, qtbot, Qt.Key_A)
+                settle()
+        q = student.state()["question"]
+        assert q["open"] and q["answer"] is None and q["mine"] is None and screens.room.asked == 2
+    finally:
+        screens.close()
+
+
 QUESTIONS = [(lesson.id, i) for lesson in __import__("attnviz.core.lessons", fromlist=["list_lessons"]).list_lessons()
              if not lesson.needs_model for i, scene in enumerate(lesson.scenes) if scene.question is not None]
 
