@@ -4438,8 +4438,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} は {1} で保存されています。AttnViz が読めるのは F32, F16, BF16 です</translation>
     </message>
     <message>
+        <source>its tokenizer settings name a token that is empty or longer than 1,024 characters</source>
+        <translation>トークナイザーの設定が、空または 1,024 文字を超えるトークンを挙げています</translation>
+    </message>
+    <message>
         <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>
         <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
+    </message>
+    <message>
+        <source>is not an object of tokens, each to its id</source>
+        <translation>トークンとその ID を対応させたオブジェクトではありません</translation>
     </message>
     <message>
         <source>is not valid UTF-8 text</source>

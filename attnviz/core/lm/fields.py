@@ -348,13 +348,18 @@ class NamedTokens:
     object of names to them (extra_special_tokens), or added_tokens_decoder's object of ids to {"content":
     text, "special": true or false, ...}; at most `most`, each at most 1,024 characters."""
     most: int = 1 << 12
+    by_id: bool = False  # added_tokens_decoder's: an object of ids to objects
 
     def wrong(self, value) -> bool:
         items = list(value.values()) if isinstance(value, dict) else value
+        if self.by_id and not (isinstance(value, dict) and all(isinstance(t, dict) for t in items)):
+            return True
         return not isinstance(items, list) or len(items) > self.most or \
             not all(0 < len(token_text(t)) <= 1024 for t in items)
 
     def says(self) -> str:
+        if self.by_id:
+            return f"an object of at most {self.most:,} ids, each to a token's object of at most 1,024 characters"
         return f"a list or an object of at most {self.most:,} tokens of at most 1,024 characters"
 
 
@@ -364,8 +369,9 @@ def token_text(item) -> str:
     return text if isinstance(text, str) else ""
 
 
-TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject(), "added_tokens_decoder": NamedTokens(),
-                    "extra_special_tokens": NamedTokens()}
+TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject(),
+                    "added_tokens_decoder": NamedTokens(by_id=True), "extra_special_tokens": NamedTokens(),
+                    "additional_special_tokens": NamedTokens()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

@@ -304,8 +304,8 @@ def _rope_base(folder: Path, cfg: dict, kind: str | None, defaults: dict) -> flo
     """rope_theta, or transformers 5's rope_parameters (per layer type for Gemma 3); where none is named, the
     family's `defaults` (transformers' config's)."""
     params = cfg.get("rope_parameters")
-    if isinstance(params, dict) and kind in params and isinstance(params[kind], dict):
-        params = params[kind]
+    if kind is not None:  # Gemma 3's are per layer type: transformers passes a flat one over, as here
+        params = params.get(kind) if isinstance(params, dict) else None
     if isinstance(params, dict) and "rope_theta" in params:
         return float(_number(folder, params, "rope_theta", whole=False))
     key = "rope_local_base_freq" if kind == "sliding_attention" else "rope_theta"
@@ -426,18 +426,33 @@ def _default_template(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _named_tokens(settings: dict) -> list[tuple[str, dict]]:
-    """The tokens the tokenizer's settings add to tokenizer.json's, as transformers adds them when it loads:
-    added_tokens_decoder's (with their own flags), then extra_special_tokens as special tokens (transformers
-    5 reads no additional_special_tokens): (text, flags of tokenizers' AddedToken)."""
+FLAGS = ("special", "lstrip", "rstrip", "single_word", "normalized")  # of tokenizers' AddedToken
+# the special tokens transformers names first, in its order (SPECIAL_TOKENS_ATTRIBUTES); any other "…_token" after
+NAMED = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+
+
+def _named_tokens(folder: Path, settings: dict, listed: dict) -> list[tuple[str, dict]]:
+    """The tokens the tokenizer's settings add to tokenizer.json's, in the order transformers 5 adds them when
+    it loads (TokenizersBackend.__init__): added_tokens_decoder's by id (with their own flags) and
+    added_tokens.json's, then the named special tokens (bos_token, pad_token, image_token: every "…_token"),
+    then extra_special_tokens (additional_special_tokens in older files), these special: (text, flags)."""
     found = []
-    for entry in (settings.get("added_tokens_decoder") or {}).values():
-        flags = {key: entry[key] for key in ("special", "lstrip", "rstrip", "single_word", "normalized")
-                 if isinstance(entry, dict) and isinstance(entry.get(key), bool)}
-        found.append((fields.token_text(entry), flags))
-    named = settings.get("extra_special_tokens") or []
-    for entry in named.values() if isinstance(named, dict) else named:
-        found.append((fields.token_text(entry), {"special": True, "normalized": False}))
+    decoder = settings.get("added_tokens_decoder") or {}
+    for key in sorted(decoder, key=lambda k: int(k) if k.isdigit() else 1 << 62):
+        entry = decoder[key]
+        found.append((fields.token_text(entry), {f: entry[f] for f in FLAGS if isinstance(entry.get(f), bool)}))
+    found += [(text, {}) for text, _ in sorted(listed.items(), key=lambda item: item[1])]
+    special = {"special": True, "normalized": False}
+    for key in [*NAMED, *(k for k in settings if k.endswith("_token") and k not in NAMED)]:
+        value = settings.get(key)
+        if fields.token_text(value):
+            flags = {f: value[f] for f in FLAGS if isinstance(value, dict) and isinstance(value.get(f), bool)}
+            found.append((fields.token_text(value), {**special, **flags}))
+    named = settings.get("extra_special_tokens", settings.get("additional_special_tokens")) or []
+    found += [(fields.token_text(entry), special) for entry in (named.values() if isinstance(named, dict) else named)]
+    if any(not 0 < len(text) <= 1024 for text, _ in found):
+        raise problem(folder, QT_TR_NOOP("its tokenizer settings name a token that is empty or longer than 1,024 "
+                                         "characters"))
     return found
 
 
@@ -447,9 +462,18 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
-    if optional_file(folder / "special_tokens_map.json"):  # its names of the special tokens win, as in transformers
+    # special_tokens_map.json's names of the special tokens win, its extra ones join, as in transformers 5: where
+    # tokenizer_config.json has no added_tokens_decoder (transformers reads the map only then)
+    if optional_file(folder / "special_tokens_map.json") and "added_tokens_decoder" not in settings:
         named = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
-        settings.update({key: named[key] for key in fields.TOKENIZER_CONFIG if key in named})
+        extra = [*(settings.get("extra_special_tokens") or []), *(named.get("extra_special_tokens") or [])] \
+            if all(isinstance(x.get("extra_special_tokens") or [], list) for x in (settings, named)) else None
+        settings.update({key: value for key, value in named.items() if key.endswith("_token")})
+        if extra is not None:
+            settings["extra_special_tokens"] = extra
+    listed = _json(folder / "added_tokens.json") if optional_file(folder / "added_tokens.json") else {}
+    if len(listed) > fields.ENTRIES or not all(type(i) is int for i in listed.values()):
+        raise problem(folder / "added_tokens.json", QT_TR_NOOP("is not an object of tokens, each to its id"))
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
@@ -460,7 +484,8 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         _parsed(path, data, fields.TOKENIZER)
         return tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
-                            settings.get("eos_token"), settings.get("bos_token"), _named_tokens(settings))
+                            settings.get("eos_token"), settings.get("bos_token"),
+                            _named_tokens(folder, settings, listed))
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

@@ -307,11 +307,14 @@ PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
 def _add(backend: Backend, added: list[tuple[str, dict]]) -> None:
-    """Tokens not among tokenizer.json's added ones, added (special ones as special: a text is split on them)."""
+    """Tokens not among tokenizer.json's added ones, added in their order in one call, as transformers adds them
+    (a text is split on each; the special ones are what a decoder may leave out)."""
     known = {t.content for t in backend.get_added_tokens_decoder().values()}
-    new = {content: AddedToken(content, **flags) for content, flags in added if content not in known}
-    backend.add_special_tokens([t for t in new.values() if t.special])
-    backend.add_tokens([t for t in new.values() if not t.special])
+    new: dict[str, AddedToken] = {}
+    for content, flags in added:
+        if content not in known and content not in new:
+            new[content] = AddedToken(content, **flags)
+    backend.add_tokens(list(new.values()))
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,

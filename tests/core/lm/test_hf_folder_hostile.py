@@ -756,3 +756,66 @@ def test_gemma_3s_rope_bases_left_out_are_transformers_defaults(tmp_path):
         c.pop("rope_parameters", None), c.pop("rope_theta", None), c.pop("rope_local_base_freq", None)
     config = lm.load(str(family_folder(tmp_path, "gemma3", bases))).config
     assert (config.rope_base, config.rope_base_local) == (1_000_000.0, 10_000.0)
+
+
+@pytest.fixture
+def roomy(tmp_path):
+    """The qwen2 folder with 32 embedding rows past its vocabulary, for the tokens its settings add."""
+    from safetensors.numpy import load_file, save_file
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    tensors = load_file(str(copy / "model.safetensors"))
+    rows = json.loads((copy / "config.json").read_text("utf-8"))["vocab_size"]
+    rng = np.random.default_rng(1)
+    for name, value in tensors.items():
+        if value.ndim == 2 and value.shape[0] == rows:
+            tensors[name] = np.concatenate([value, rng.normal(0, 0.02, (32, value.shape[1])).astype(value.dtype)])
+    save_file(tensors, str(copy / "model.safetensors"), metadata={"format": "pt"})
+    edit(copy / "config.json", lambda c: c.update(vocab_size=rows + 32))
+    return copy
+
+
+A_B = {"513": {"content": "<B>", "special": True}, "512": {"content": "<A>", "special": False}}
+
+
+@pytest.mark.parametrize("change, text, ids", [
+    # by id, special or not, in one call (round 37: in the object's order, the special ones first)
+    (lambda d: edit(d / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=A_B)), "x<A>y<B>z",
+     [90, 512, 91, 513, 92]),
+    # additional_special_tokens, which transformers 5 reads as extra_special_tokens
+    (lambda d: edit(d / "tokenizer_config.json", lambda t: (t.pop("extra_special_tokens"), t.update(
+        additional_special_tokens=["<|im_start|>", "<|im_end|>", "<C>"]))), "x<C>y", [90, 512, 91]),
+    # named special tokens not in the vocabulary, in transformers' order (unk before pad), and a model's own
+    (lambda d: edit(d / "tokenizer_config.json", lambda t: t.update(pad_token="<P>", unk_token="<U>",
+                                                                     mask_token="<M>", image_token="<I>")),
+     "x<P>y<U>z<M><I>", [90, 513, 91, 512, 92, 514, 515]),
+    # added_tokens.json, and special_tokens_map.json's extra tokens joining tokenizer_config.json's
+    (lambda d: (d / "added_tokens.json").write_text('{"<AT>": 512}'), "x<AT>y", [90, 512, 91]),
+    (lambda d: (edit(d / "tokenizer_config.json", lambda t: t.update(extra_special_tokens=["<E1>"])),
+                (d / "special_tokens_map.json").write_text('{"extra_special_tokens": ["<E2>"]}')),
+     "x<E1>y<E2>z", [90, 512, 91, 513, 92]),
+])
+def test_the_tokens_a_folders_settings_add_take_the_ids_transformers_gives_them(roomy, change, text, ids):
+    """Each as transformers 5.24 reads the same folder (its ids written here): attacker round 37 found each
+    split into pieces or given another id."""
+    change(roomy)
+    model = lm.load(str(roomy))
+    assert [t.id for t in model.tokenizer.encode(text, bos=False)] == ids
+
+
+def test_special_tokens_map_is_passed_over_where_the_settings_list_their_added_tokens(roomy):
+    """transformers 5 reads special_tokens_map.json only where tokenizer_config.json has no added_tokens_decoder
+    (round 37: its eos_token won all the same, and a chat template's eos_token was another token)."""
+    edit(roomy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={}))
+    (roomy / "special_tokens_map.json").write_text('{"eos_token": "<|im_end|>"}')
+    model = lm.load(str(roomy))
+    assert model.tokenizer.template_tokens["eos_token"] == "<|endoftext|>"
+
+
+def test_a_flat_rope_parameters_is_not_gemma_3s(tmp_path):
+    """Gemma 3's RoPE bases are per layer type: transformers passes a flat rope_parameters over (round 37: its
+    rope_theta was taken for both kinds of layer)."""
+    folder = family_folder(tmp_path, "gemma3", lambda c: c.update(rope_parameters={"rope_type": "default",
+                                                                                   "rope_theta": 500.0}))
+    config = lm.load(str(folder)).config
+    assert (config.rope_base, config.rope_base_local) == (1_000_000.0, 10_000.0)
