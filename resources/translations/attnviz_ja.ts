@@ -4422,6 +4422,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>rope_scaling を読めません</translation>
     </message>
     <message>
+        <source>names {0} as a token, which tokenizer.json does not list: AttnViz reads the tokens tokenizer.json lists, and transformers would add this one its own way</source>
+        <translation>{0} をトークンとして挙げていますが、tokenizer.json にはありません。AttnViz は tokenizer.json にあるトークンを読みます（transformers はこれを独自の方法で加えます）</translation>
+    </message>
+    <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>
         <translation>ロジットに上限をかけています (ソフトキャップ)。AttnViz はこれに対応していません</translation>
     </message>
@@ -4438,16 +4442,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} は {1} で保存されています。AttnViz が読めるのは F32, F16, BF16 です</translation>
     </message>
     <message>
-        <source>its tokenizer settings name a token that is empty or longer than 1,024 characters</source>
-        <translation>トークナイザーの設定が、空または 1,024 文字を超えるトークンを挙げています</translation>
-    </message>
-    <message>
         <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>
         <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
-    </message>
-    <message>
-        <source>is not an object of tokens, each to its id</source>
-        <translation>トークンとその ID を対応させたオブジェクトではありません</translation>
     </message>
     <message>
         <source>is not valid UTF-8 text</source>

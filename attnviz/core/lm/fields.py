@@ -371,7 +371,7 @@ def token_text(item) -> str:
 
 TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject(),
                     "added_tokens_decoder": NamedTokens(by_id=True), "extra_special_tokens": NamedTokens(),
-                    "additional_special_tokens": NamedTokens()}
+                    "additional_special_tokens": NamedTokens(), "split_special_tokens": Flag()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

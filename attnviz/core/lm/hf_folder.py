@@ -18,7 +18,7 @@ import numpy as np
 from safetensors import safe_open
 
 from ..files import FileProblem, mapped_stamp, open_regular, optional_file, problem, read_limited, still_whole
-from ..messages import QT_TR_NOOP, cut
+from ..messages import QT_TR_NOOP, cut, quoted
 from ..scenario import ScenarioError
 from . import fields, memory
 from . import tokens as tk
@@ -426,34 +426,29 @@ def _default_template(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
-FLAGS = ("special", "lstrip", "rstrip", "single_word", "normalized")  # of tokenizers' AddedToken
-# the special tokens transformers names first, in its order (SPECIAL_TOKENS_ATTRIBUTES); any other "…_token" after
-NAMED = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+def _named(settings: dict) -> list[str]:
+    """Every token a tokenizer's settings name: added_tokens_decoder's, every "…_token" (bos_token, pad_token, a
+    model's own image_token), extra_special_tokens and additional_special_tokens (their texts, or an object's
+    values)."""
+    found = [fields.token_text(entry) for entry in (settings.get("added_tokens_decoder") or {}).values()]
+    found += [fields.token_text(value) for key, value in settings.items() if key.endswith("_token")]
+    for key in ("extra_special_tokens", "additional_special_tokens"):
+        named = settings.get(key) or []
+        found += [fields.token_text(entry) for entry in (named.values() if isinstance(named, dict) else named)]
+    return [text for text in found if text]
 
 
-def _named_tokens(folder: Path, settings: dict, listed: dict) -> list[tuple[str, dict]]:
-    """The tokens the tokenizer's settings add to tokenizer.json's, in the order transformers 5 adds them when
-    it loads (TokenizersBackend.__init__): added_tokens_decoder's by id (with their own flags) and
-    added_tokens.json's, then the named special tokens (bos_token, pad_token, image_token: every "…_token"),
-    then extra_special_tokens (additional_special_tokens in older files), these special: (text, flags)."""
-    found = []
-    decoder = settings.get("added_tokens_decoder") or {}
-    for key in sorted(decoder, key=lambda k: int(k) if k.isdigit() else 1 << 62):
-        entry = decoder[key]
-        found.append((fields.token_text(entry), {f: entry[f] for f in FLAGS if isinstance(entry.get(f), bool)}))
-    found += [(text, {}) for text, _ in sorted(listed.items(), key=lambda item: item[1])]
-    special = {"special": True, "normalized": False}
-    for key in [*NAMED, *(k for k in settings if k.endswith("_token") and k not in NAMED)]:
-        value = settings.get(key)
-        if fields.token_text(value):
-            flags = {f: value[f] for f in FLAGS if isinstance(value, dict) and isinstance(value.get(f), bool)}
-            found.append((fields.token_text(value), {**special, **flags}))
-    named = settings.get("extra_special_tokens", settings.get("additional_special_tokens")) or []
-    found += [(fields.token_text(entry), special) for entry in (named.values() if isinstance(named, dict) else named)]
-    if any(not 0 < len(text) <= 1024 for text, _ in found):
-        raise problem(folder, QT_TR_NOOP("its tokenizer settings name a token that is empty or longer than 1,024 "
-                                         "characters"))
-    return found
+def _unlisted(folder: Path, made: tk.Tokenizer, named: dict) -> None:
+    """transformers adds the tokens a folder's settings name that tokenizer.json does not list, by rules of
+    its own (the ids by the settings' ids, names and files, in an order of its own; two attacker rounds found
+    twelve ways they differ from any simple reading): such a folder is refused, naming the token. A folder
+    transformers saved lists every one in tokenizer.json."""
+    for path, texts in named.items():
+        missing = next((text for text in texts if text not in made.added), None)
+        if missing is not None:
+            raise problem(path, QT_TR_NOOP("names {0} as a token, which tokenizer.json does not list: AttnViz reads "
+                                           "the tokens tokenizer.json lists, and transformers would add this one "
+                                           "its own way"), quoted(missing))
 
 
 def _tokenizer(folder: Path) -> tk.Tokenizer:
@@ -462,18 +457,15 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
-    # special_tokens_map.json's names of the special tokens win, its extra ones join, as in transformers 5: where
-    # tokenizer_config.json has no added_tokens_decoder (transformers reads the map only then)
-    if optional_file(folder / "special_tokens_map.json") and "added_tokens_decoder" not in settings:
-        named = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
-        extra = [*(settings.get("extra_special_tokens") or []), *(named.get("extra_special_tokens") or [])] \
-            if all(isinstance(x.get("extra_special_tokens") or [], list) for x in (settings, named)) else None
-        settings.update({key: value for key, value in named.items() if key.endswith("_token")})
-        if extra is not None:
-            settings["extra_special_tokens"] = extra
-    listed = _json(folder / "added_tokens.json") if optional_file(folder / "added_tokens.json") else {}
-    if len(listed) > fields.ENTRIES or not all(type(i) is int for i in listed.values()):
-        raise problem(folder / "added_tokens.json", QT_TR_NOOP("is not an object of tokens, each to its id"))
+    named = {folder / "tokenizer_config.json": _named(settings)}
+    if optional_file(folder / "special_tokens_map.json"):
+        mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
+        named[folder / "special_tokens_map.json"] = _named(mapped)
+        if "added_tokens_decoder" not in settings:  # its names win, as transformers 5 reads it (only then)
+            settings.update({key: mapped[key] for key in ("bos_token", "eos_token") if key in mapped})
+    if optional_file(folder / "added_tokens.json"):
+        listed = _json(folder / "added_tokens.json")
+        named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
@@ -483,13 +475,15 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
     try:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         _parsed(path, data, fields.TOKENIZER)
-        return tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
+        made = tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
                             settings.get("eos_token"), settings.get("bos_token"),
-                            _named_tokens(folder, settings, listed))
+                            split_special=settings.get("split_special_tokens") is True)
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
+    _unlisted(folder, made, named)
+    return made
 
 
 # ---------------------------------------------------------------- weights

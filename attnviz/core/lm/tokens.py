@@ -306,24 +306,13 @@ def _byte_values() -> dict[str, int]:
 PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
-def _add(backend: Backend, added: list[tuple[str, dict]]) -> None:
-    """Tokens not among tokenizer.json's added ones, added in their order in one call, as transformers adds them
-    (a text is split on each; the special ones are what a decoder may leave out)."""
-    known = {t.content for t in backend.get_added_tokens_decoder().values()}
-    new: dict[str, AddedToken] = {}
-    for content, flags in added:
-        if content not in known and content not in new:
-            new[content] = AddedToken(content, **flags)
-    backend.add_tokens(list(new.values()))
-
-
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
-              added: list[tuple[str, dict]] | None = None) -> Tokenizer:
+              split_special: bool = False) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects. `eos` and `bos`: the folder's (a text, or an added
-    token's object; None where it names none), what a chat template calls them. `added`: the tokens its
-    settings add (tokenizer_config.json's), added as transformers adds them, once the tokenizer's own reading
-    has been checked."""
+    token's object; None where it names none), what a chat template calls them. `split_special`: its
+    settings' split_special_tokens (special tokens typed in a text read as the text they are written with),
+    set once the tokenizer's own reading has been checked."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -332,7 +321,7 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
             plain, marked = backend.encode("a", add_special_tokens=False).ids, backend.encode("a")
             probed = backend.encode(PROBE, add_special_tokens=False).ids
             read_back = backend.decode(probed)
-            _add(backend, added or [])
+            backend.encode_special_tokens = split_special
     except BaseException as e:  # noqa: B036 (the Rust side says what is wrong in its own words, or panics)
         if not _failed_inside(e):
             raise

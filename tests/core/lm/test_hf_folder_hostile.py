@@ -713,17 +713,39 @@ def test_a_safetensors_file_cut_short_while_it_loads_is_one_message_not_a_crash(
 HE = {"content": "he", "special": True, "lstrip": False, "rstrip": False, "normalized": False, "single_word": False}
 
 
-@pytest.mark.parametrize("change", [
-    lambda t: t.update(extra_special_tokens=[*t["extra_special_tokens"], "he"]),
-    lambda t: t.update(added_tokens_decoder={"261": HE}),
+@pytest.mark.parametrize("file, change", [
+    ("tokenizer_config.json", lambda t: t.update(extra_special_tokens=[*t["extra_special_tokens"], "he"])),
+    ("tokenizer_config.json", lambda t: t.update(added_tokens_decoder={"261": HE})),
+    ("tokenizer_config.json", lambda t: t.update(additional_special_tokens=["he"])),
+    ("tokenizer_config.json", lambda t: t.update(pad_token="he")),
+    ("tokenizer_config.json", lambda t: t.update(image_token={"content": "he"})),
+    ("special_tokens_map.json", lambda t: t.update(additional_special_tokens=["he"])),
+    ("added_tokens.json", lambda t: t.update(he=261)),
 ])
-def test_tokens_the_tokenizer_settings_add_are_read_as_transformers_reads_them(folder, change):
-    """A token of the vocabulary made special in tokenizer_config.json only: transformers splits a text on it
-    ([0, 490, 262, 261, 268] for "hi there", its ids read with transformers 5), AttnViz read [0, 490, 270, 268]
-    (attacker round 36)."""
-    edit(folder / "tokenizer_config.json", change)
+def test_a_token_the_settings_name_that_tokenizer_json_does_not_list_is_refused(folder, file, change):
+    """transformers adds such a token by rules of its own (attacker rounds 36 to 38 found twelve ways AttnViz's
+    reading of them differed: "hi there" read as [0, 490, 270, 268] where transformers reads [0, 490, 262, 261,
+    268], ids in another order, a file read that transformers passes over): refused in one line, naming it."""
+    edit(folder / file, change)
+    message = refused(folder, f"{file}: names 'he' as a token, which tokenizer.json does not list")
+    assert message.startswith(str(folder / file))
+
+
+def test_the_tokens_tokenizer_json_lists_may_be_named_in_every_setting(folder):
+    """The families' own folders name theirs (bos_token, extra_special_tokens) as tokenizer.json lists them."""
+    edit(folder / "tokenizer_config.json", lambda t: t.update(
+        added_tokens_decoder={"0": {"content": "<|begin_of_text|>", "special": True}}, pad_token="<|im_end|>"))
+    (folder / "special_tokens_map.json").write_text('{"additional_special_tokens": ["<|im_start|>"]}')
+    assert [t.id for t in lm.load(str(folder)).tokenizer.encode("hi there", bos=False)] == [490, 270, 268]
+
+
+def test_split_special_tokens_reads_a_typed_special_token_as_its_text(folder):
+    """"split_special_tokens": true: transformers reads <|im_start|> typed in a text as the text it is written
+    with (attacker round 38: AttnViz read it as the one token)."""
+    edit(folder / "tokenizer_config.json", lambda t: t.update(split_special_tokens=True))
     model = lm.load(str(folder))
-    assert [t.id for t in model.tokenizer.encode("hi there")] == [0, 490, 262, 261, 268]
+    ids = [t.id for t in model.tokenizer.encode("a<|im_start|>b", bos=False)]
+    assert 2 not in ids and len(ids) > 3
 
 
 @pytest.mark.parametrize("key, value", [("extra_special_tokens", 5), ("added_tokens_decoder", {"261": {"x": 1}}),
@@ -758,58 +780,15 @@ def test_gemma_3s_rope_bases_left_out_are_transformers_defaults(tmp_path):
     assert (config.rope_base, config.rope_base_local) == (1_000_000.0, 10_000.0)
 
 
-@pytest.fixture
-def roomy(tmp_path):
-    """The qwen2 folder with 32 embedding rows past its vocabulary, for the tokens its settings add."""
-    from safetensors.numpy import load_file, save_file
-    copy = tmp_path / "qwen2"
-    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
-    tensors = load_file(str(copy / "model.safetensors"))
-    rows = json.loads((copy / "config.json").read_text("utf-8"))["vocab_size"]
-    rng = np.random.default_rng(1)
-    for name, value in tensors.items():
-        if value.ndim == 2 and value.shape[0] == rows:
-            tensors[name] = np.concatenate([value, rng.normal(0, 0.02, (32, value.shape[1])).astype(value.dtype)])
-    save_file(tensors, str(copy / "model.safetensors"), metadata={"format": "pt"})
-    edit(copy / "config.json", lambda c: c.update(vocab_size=rows + 32))
-    return copy
-
-
-A_B = {"513": {"content": "<B>", "special": True}, "512": {"content": "<A>", "special": False}}
-
-
-@pytest.mark.parametrize("change, text, ids", [
-    # by id, special or not, in one call (round 37: in the object's order, the special ones first)
-    (lambda d: edit(d / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=A_B)), "x<A>y<B>z",
-     [90, 512, 91, 513, 92]),
-    # additional_special_tokens, which transformers 5 reads as extra_special_tokens
-    (lambda d: edit(d / "tokenizer_config.json", lambda t: (t.pop("extra_special_tokens"), t.update(
-        additional_special_tokens=["<|im_start|>", "<|im_end|>", "<C>"]))), "x<C>y", [90, 512, 91]),
-    # named special tokens not in the vocabulary, in transformers' order (unk before pad), and a model's own
-    (lambda d: edit(d / "tokenizer_config.json", lambda t: t.update(pad_token="<P>", unk_token="<U>",
-                                                                     mask_token="<M>", image_token="<I>")),
-     "x<P>y<U>z<M><I>", [90, 513, 91, 512, 92, 514, 515]),
-    # added_tokens.json, and special_tokens_map.json's extra tokens joining tokenizer_config.json's
-    (lambda d: (d / "added_tokens.json").write_text('{"<AT>": 512}'), "x<AT>y", [90, 512, 91]),
-    (lambda d: (edit(d / "tokenizer_config.json", lambda t: t.update(extra_special_tokens=["<E1>"])),
-                (d / "special_tokens_map.json").write_text('{"extra_special_tokens": ["<E2>"]}')),
-     "x<E1>y<E2>z", [90, 512, 91, 513, 92]),
-])
-def test_the_tokens_a_folders_settings_add_take_the_ids_transformers_gives_them(roomy, change, text, ids):
-    """Each as transformers 5.24 reads the same folder (its ids written here): attacker round 37 found each
-    split into pieces or given another id."""
-    change(roomy)
-    model = lm.load(str(roomy))
-    assert [t.id for t in model.tokenizer.encode(text, bos=False)] == ids
-
-
-def test_special_tokens_map_is_passed_over_where_the_settings_list_their_added_tokens(roomy):
+def test_special_tokens_map_is_passed_over_where_the_settings_list_their_added_tokens(folder):
     """transformers 5 reads special_tokens_map.json only where tokenizer_config.json has no added_tokens_decoder
     (round 37: its eos_token won all the same, and a chat template's eos_token was another token)."""
-    edit(roomy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={}))
-    (roomy / "special_tokens_map.json").write_text('{"eos_token": "<|im_end|>"}')
-    model = lm.load(str(roomy))
-    assert model.tokenizer.template_tokens["eos_token"] == "<|endoftext|>"
+    edit(folder / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={}))
+    (folder / "special_tokens_map.json").write_text('{"eos_token": "<|im_start|>"}')
+    model = lm.load(str(folder))
+    assert model.tokenizer.template_tokens["eos_token"] == "<|end_of_text|>"
+    edit(folder / "tokenizer_config.json", lambda t: t.pop("added_tokens_decoder"))  # read where there is none
+    assert lm.load(str(folder)).tokenizer.template_tokens["eos_token"] == "<|im_start|>"
 
 
 def test_a_flat_rope_parameters_is_not_gemma_3s(tmp_path):
