@@ -356,4 +356,4 @@ HOSTILE = {
 # Refused only once the vocabulary's texts are read (bounded by the lists' limit), the weights never built:
 # what the tokenizers library says of them, and a token's length.
 READS_TEXTS = {"merges of pieces not in the vocabulary", "a SentencePiece token of 2,000 characters",
-               "SentencePiece with no unk and no byte tokens"}
+               "SentencePiece with no unk and no byte tokens", "merges that are not UTF-8"}  # found as they are read
