@@ -79,8 +79,9 @@ class Shown:
 class Tally:
     """One question's answers: device → choice's value; open until the reveal (or the teacher) closes it."""
 
-    poll: Poll
+    poll: Poll                            # its key its own: the scene's, or "4.2" for the second asked at scene 4
     lesson: dict[str, str] = field(default_factory=dict)  # the title of the lesson that asked it
+    scene: str = ""                       # the key the window gave: the scene's number
     answers: dict[str, int] = field(default_factory=dict)
     open: bool = True
     shown: bool = False  # the counts on the class's screens (the teacher's key), before the reveal
@@ -135,23 +136,31 @@ class Room:
 
     def show(self, shown: Shown) -> None:
         """The big screen's scene, its counts hidden until the teacher shows them. Its question is asked anew
-        unless the same lesson asked it before (Poll.same_question: the class went back to it, or the window
-        changed language: it keeps its answers); another lesson's, or an edited one's, under the same key is
-        another question, the first one's answers kept for the CSV."""
+        unless the same lesson asked it before at this scene (Poll.same_question: the class went back to it, or
+        the window changed language: it keeps its answers). Another lesson's, or an edited one's, at the same
+        scene is another question, with a key of its own ("4.2"): an answer a page sends for the first one is
+        refused, not counted for it; the first one's answers are kept for the CSV."""
         with self._lock:
             self._shown = shown
             self._pictures += bool(shown.picture)
             poll = shown.poll
-            if poll is None:
-                pass
-            elif (tally := self._tallies.get(poll.key)) is None or tally.lesson != shown.title or \
-                    not tally.poll.same_question(poll):
-                self._tallies[poll.key] = Tally(poll, dict(shown.title))
-                self._asked.append(self._tallies[poll.key])
-            else:  # its labels as the window now gives them (its language), its answers and reveal kept
-                tally.poll = replace(poll, answer=tally.poll.answer)
-                tally.shown = False
+            if poll is not None:
+                self._tallies[poll.key] = self._asking(poll, shown.title)
         self._changed()
+
+    def _asking(self, poll: Poll, lesson: dict[str, str]) -> Tally:
+        """The tally of `poll` at its scene: the one asked before, its labels as the window now gives them and
+        its counts hidden, or a new one (the lock held)."""
+        at = [t for t in self._asked if t.scene == poll.key]
+        tally = next((t for t in reversed(at) if t.lesson == lesson and t.poll.same_question(poll)), None)
+        if tally is None:
+            key = poll.key if not at else f"{poll.key}.{len(at) + 1}"
+            tally = Tally(replace(poll, key=key), dict(lesson), poll.key)
+            self._asked.append(tally)
+        else:
+            tally.poll = replace(poll, key=tally.poll.key, answer=tally.poll.answer)
+            tally.shown = False
+        return tally
 
     def picture_changed(self, picture: bytes) -> None:
         """The big screen drawn again (a step, a guess, the pen) in the same scene."""
@@ -212,11 +221,11 @@ class Room:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["lesson", "scene", "question", "choice", "count", "right"])
         with self._lock:
-            rows = [(t.lesson.get(lang, ""), t.poll, t.counts()) for t in self._asked]
-        for lesson, poll, counts in rows:
+            rows = [(t.lesson.get(lang, ""), t.scene, t.poll, t.counts()) for t in self._asked]
+        for lesson, scene, poll, counts in rows:
             for (value, label), count in zip(poll.choices, counts):
                 right = "" if poll.answer is None else ("yes" if value == poll.answer else "no")
-                w.writerow([csv_cell(lesson), csv_cell(poll.key), csv_cell(poll.text.get(lang, "")), csv_cell(label),
+                w.writerow([csv_cell(lesson), csv_cell(scene), csv_cell(poll.text.get(lang, "")), csv_cell(label),
                             count, right])
         return out.getvalue()
 

@@ -31,6 +31,7 @@ let lang = "en";
 try { lang = localStorage.getItem("attnviz-lang") || navigator.language || "en"; } catch (e) { lang = navigator.language || "en"; }
 lang = lang.startsWith("ja") ? "ja" : "en";
 let state = null, events = null, picture = -1, retry = null, pause = 1000;
+let confirmed = null;  // this device's answer as the room last said it
 
 function post(path, body) {
   return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -94,12 +95,12 @@ function renderQuestion(q) {
 
 async function answer(key, value) {
   if (!state || !state.question || !state.question.open) return;
-  const asked = state.question, before = asked.mine;
+  const asked = state.question;
   asked.mine = value;  // shown at once; the pushed state confirms it
   renderQuestion(asked);
   const r = await post("answer", { device, question: key, choice: value }).catch(() => null);
-  if (!r || !r.ok) {  // refused (too fast, closed): the answer the room has, not this one
-    if (state && state.question === asked && asked.mine === value) { asked.mine = before; renderQuestion(asked); }
+  if (!r || !r.ok) {  // refused (too fast, closed): the answer the room has, not this one nor the one before
+    if (state && state.question === asked && asked.mine === value) { asked.mine = confirmed; renderQuestion(asked); }
     if (!events || events.readyState === EventSource.CLOSED) follow();
   }
 }
@@ -111,13 +112,14 @@ function follow() {
   clearTimeout(retry);
   events = new EventSource("events?lang=" + lang + "&device=" + device);
   events.onopen = () => { pause = 1000; };
-  events.onmessage = (e) => { state = JSON.parse(e.data); render(); };
+  events.onmessage = (e) => {
+    state = JSON.parse(e.data);
+    confirmed = state.question ? state.question.mine : null;
+    render();
+  };
   events.onerror = () => {
     $("status").textContent = say("lost");
-    if (events.readyState === EventSource.CLOSED) {
-      retry = setTimeout(follow, pause);
-      pause = Math.min(2 * pause, 30000);
-    }
+    if (events.readyState === EventSource.CLOSED) again(follow);
   };
 }
 
@@ -128,8 +130,22 @@ $("language").addEventListener("click", () => {
   render();
 });
 
-post("join", { device }).then((r) => {
-  if (r.status === 429) { $("status").textContent = say("full"); return; }
-  follow();
-}).catch(() => { $("status").textContent = say("lost"); setTimeout(() => location.reload(), 3000); });
+// Joined, then the stream followed; a join refused for a passing limit (a device or an address too fast, the
+// network gone) is tried again as a refused stream is; only a full room says so, and waits.
+function join() {
+  post("join", { device }).then(async (r) => {
+    if (r.ok) { pause = 1000; follow(); return; }
+    const said = await r.json().catch(() => ({}));
+    $("status").textContent = say(/full/.test(said.error || "") ? "full" : "lost");
+    again(join);
+  }).catch(() => { $("status").textContent = say("lost"); again(join); });
+}
+
+function again(step) {
+  clearTimeout(retry);
+  retry = setTimeout(step, pause);
+  pause = Math.min(2 * pause, 30000);
+}
+
+join();
 render();

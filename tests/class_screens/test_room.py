@@ -146,8 +146,10 @@ def test_another_lessons_question_under_the_same_key_is_another_question():
     room.reveal(6)
     room.show(Shown(4, 12, {"ja": "", "en": ""}, POLL, title={"ja": "二", "en": "Two"}))
     poll, counts, open_ = room.counts()
-    assert (poll.answer, counts, open_) == (None, [0, 0, 0], True)
-    room.answer(B, "4", 2)
+    assert (poll.answer, counts, open_) == (None, [0, 0, 0], True) and poll.key == "4.2"
+    with pytest.raises(RoomError):  # a page still showing the first lesson's: not counted for this one
+        room.answer(B, "4", 2)
+    room.answer(B, "4.2", 2)
     assert room.counts()[1] == [0, 0, 1] and room.asked == 2
     rows = list(csv.reader(io.StringIO(room.csv_text("en"))))
     assert [r[0] for r in rows[1:]] == ["One"] * 8 + ["Two"] * 3

@@ -124,3 +124,23 @@ def test_a_page_the_room_refused_a_stream_tries_again_and_follows_the_scene(less
         wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
     finally:
         page.quit()
+
+
+def test_a_page_whose_join_was_refused_for_a_passing_limit_joins_again(lesson, qtbot, tmp_path, monkeypatch):
+    """A join refused for pace (a second tab of a device tapping fast, an address's share): the page said "The
+    room is full." and never followed (attacker round 38). It joins again after 1 s, 2 s, 4 s…"""
+    from selenium.webdriver.common.by import By
+
+    from attnviz.class_screens import server as server_module
+    w, screens, url = lesson
+    monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 0)
+    page = browser("en", tmp_path / "page")
+    try:
+        page.get(url)
+        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
+        monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 60)
+        caption = w.lessons.scene().caption["en"].strip()
+        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+        assert screens.room.joined == 1
+    finally:
+        page.quit()
