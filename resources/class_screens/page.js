@@ -32,6 +32,12 @@ try { lang = localStorage.getItem("attnviz-lang") || navigator.language || "en";
 lang = lang.startsWith("ja") ? "ja" : "en";
 let state = null, events = null, picture = -1, retry = null, pause = 1000;
 let confirmed = null;  // this device's answer as the room last said it
+let joined = false, trouble = null;  // trouble: what the status line says is wrong ("lost", "full"), or nothing
+
+function tell(key) {
+  trouble = key;
+  if (key) $("status").textContent = say(key);
+}
 
 function post(path, body) {
   return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -101,7 +107,8 @@ async function answer(key, value) {
   const r = await post("answer", { device, question: key, choice: value }).catch(() => null);
   if (!r || !r.ok) {  // refused (too fast, closed): the answer the room has, not this one nor the one before
     if (state && state.question === asked && asked.mine === value) { asked.mine = confirmed; renderQuestion(asked); }
-    if (!events || events.readyState === EventSource.CLOSED) follow();
+    if (r && r.status === 403) { joined = false; join(); }  // the room does not know this device: join again
+    else if (!events || events.readyState === EventSource.CLOSED) follow();
   }
 }
 
@@ -115,10 +122,11 @@ function follow() {
   events.onmessage = (e) => {
     state = JSON.parse(e.data);
     confirmed = state.question ? state.question.mine : null;
+    trouble = null;
     render();
   };
   events.onerror = () => {
-    $("status").textContent = say("lost");
+    tell("lost");
     if (events.readyState === EventSource.CLOSED) again(follow);
   };
 }
@@ -126,19 +134,20 @@ function follow() {
 $("language").addEventListener("click", () => {
   lang = lang === "ja" ? "en" : "ja";
   try { localStorage.setItem("attnviz-lang", lang); } catch (e) { /* this page only */ }
-  follow();
+  if (joined) follow();  // not joined yet: the join waiting to be tried again goes on, and follows once it is
   render();
+  tell(trouble);
 });
 
 // Joined, then the stream followed; a join refused for a passing limit (a device or an address too fast, the
 // network gone) is tried again as a refused stream is; only a full room says so, and waits.
 function join() {
   post("join", { device }).then(async (r) => {
-    if (r.ok) { pause = 1000; follow(); return; }
+    if (r.ok) { joined = true; pause = 1000; follow(); return; }
     const said = await r.json().catch(() => ({}));
-    $("status").textContent = say(/full/.test(said.error || "") ? "full" : "lost");
+    tell(/full/.test(said.error || "") ? "full" : "lost");
     again(join);
-  }).catch(() => { $("status").textContent = say("lost"); again(join); });
+  }).catch(() => { tell("lost"); again(join); });
 }
 
 function again(step) {

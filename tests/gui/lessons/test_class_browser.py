@@ -144,3 +144,29 @@ def test_a_page_whose_join_was_refused_for_a_passing_limit_joins_again(lesson, q
         assert screens.room.joined == 1
     finally:
         page.quit()
+
+
+def test_the_language_button_while_a_join_waits_to_be_tried_again_leaves_it_waiting(lesson, qtbot, tmp_path,
+                                                                                   monkeypatch):
+    """The only button on a page that has not joined yet: it cancelled the join waiting to be tried again, and
+    the page followed the scenes with every answer thrown away (attacker round 39). The join goes on, and the
+    answers count."""
+    from selenium.webdriver.common.by import By
+
+    from attnviz.class_screens import server as server_module
+    w, screens, url = lesson
+    monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 0)
+    page = browser("en", tmp_path / "page")
+    try:
+        page.get(url)
+        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
+        page.find_element(By.ID, "language").click()
+        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("接続が切れました"))
+        monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 60)
+        caption = w.lessons.scene().caption["ja"].strip()
+        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+        assert screens.room.joined == 1
+        page.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
+        qtbot.waitUntil(lambda: sum(screens.room.counts()[1]) == 1, timeout=10000)
+    finally:
+        page.quit()
