@@ -216,7 +216,7 @@ class Server:
         response.content_length = len(picture)
         await response.prepare(request)
         try:
-            await asyncio.wait_for(response.write(picture), WRITE_SECONDS)
+            await _send(response, picture)
         except asyncio.TimeoutError:
             _drop(request)
         return response
@@ -247,8 +247,7 @@ class Server:
             state = self._state_of(request)
             if state["version"] != sent:
                 sent = state["version"]
-                await asyncio.wait_for(response.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode()),
-                                       WRITE_SECONDS)
+                await _send(response, f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode())
             async with self._changed:  # the room's version, not a wake-up: a change made while writing is not missed
                 try:
                     await asyncio.wait_for(self._changed.wait_for(partial(self._news, sent)), BEAT_SECONDS)
@@ -256,7 +255,7 @@ class Server:
                 except asyncio.TimeoutError:
                     beat = True
             if beat:
-                await asyncio.wait_for(response.write(b": beat\n\n"), WRITE_SECONDS)
+                await _send(response, b": beat\n\n")
 
     def _news(self, sent: int | None) -> bool:
         """Whether a stream that sent the room's version `sent` has more to send (or the server stops)."""
@@ -277,6 +276,11 @@ class Server:
         self._pace(request, body.get("device"))
         self.room.answer(body.get("device"), body.get("question"), body.get("choice"))
         return web.json_response({"ok": True})
+
+
+async def _send(response: web.StreamResponse, data: bytes) -> None:
+    """`data` written, or asyncio.TimeoutError once WRITE_SECONDS pass: the page has stopped reading."""
+    await asyncio.wait_for(response.write(data), WRITE_SECONDS)
 
 
 def _drop(request: web.Request) -> None:

@@ -344,9 +344,9 @@ GGUF_FAMILY: dict[str, Kind] = {
 }
 @dataclass(frozen=True)
 class NamedTokens:
-    """Tokens tokenizer_config.json adds to tokenizer.json's: a list of texts (or of {"content": text}), an
-    object of names to them (extra_special_tokens), or added_tokens_decoder's object of ids to {"content":
-    text, "special": true or false, ...}; at most `most`, each at most 1,024 characters."""
+    """Tokens a tokenizer's settings name: a list of texts (or of {"content": text}), an object of names to
+    them (extra_special_tokens), or added_tokens_decoder's object of ids to {"content": text, "special": true
+    or false, ...}; at most `most`, each at most 1,024 characters."""
     most: int = 1 << 12
     by_id: bool = False  # added_tokens_decoder's: an object of ids to objects
 

@@ -179,20 +179,28 @@ def _check_header(path: Path) -> tuple[int, int, int]:
         return mapped_stamp(info)
     if not isinstance(entries, dict):
         return mapped_stamp(info)
+    wrong = _lying(entries, data)
+    if wrong is not None:
+        raise problem(path, QT_TR_NOOP("its header gives tensor {0} a shape, a data type or a place in the file "
+                                       "that cannot be right"), cut(wrong, 200))
+    return mapped_stamp(info)
+
+
+def _lying(entries: dict, data: int) -> str | None:
+    """The first tensor, by name, whose shape, type and place disagree; else the first, by place, that does not
+    follow the one before it from the data's first byte, as the format writes them; None when all hold."""
     places = []
     for name in sorted(k for k in entries if k != "__metadata__"):
         place = _place(entries[name], data)
         if place is None:
-            raise problem(path, QT_TR_NOOP("its header gives tensor {0} a shape, a data type or a place in the file "
-                                           "that cannot be right"), cut(name, 200))
+            return name
         places.append((*place, name))
     end = 0
-    for begin, stop, name in sorted(places):  # one after the other, from the data's first byte, as written
+    for begin, stop, name in sorted(places):
         if begin != end:
-            raise problem(path, QT_TR_NOOP("its header gives tensor {0} a shape, a data type or a place in the file "
-                                           "that cannot be right"), cut(name, 200))
+            return name
         end = stop
-    return mapped_stamp(info)
+    return None
 
 
 def _place(entry, data: int) -> tuple[int, int] | None:
@@ -201,9 +209,8 @@ def _place(entry, data: int) -> tuple[int, int] | None:
     if not isinstance(entry, dict):
         return None
     shape, offsets, kind = entry.get("shape"), entry.get("data_offsets"), entry.get("dtype")
-    whole = (int,)
-    if not isinstance(shape, list) or not all(type(n) in whole and n >= 0 for n in shape) or \
-            not isinstance(offsets, list) or len(offsets) != 2 or not all(type(n) in whole for n in offsets):
+    if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape) or \
+            not isinstance(offsets, list) or len(offsets) != 2 or not all(type(n) is int for n in offsets):
         return None
     begin, end = offsets
     if not 0 <= begin <= end <= data or not isinstance(kind, str):
@@ -440,9 +447,8 @@ def _named(settings: dict) -> list[str]:
 
 def _unlisted(folder: Path, made: tk.Tokenizer, named: dict) -> None:
     """transformers adds the tokens a folder's settings name that tokenizer.json does not list, by rules of
-    its own (the ids by the settings' ids, names and files, in an order of its own; two attacker rounds found
-    twelve ways they differ from any simple reading): such a folder is refused, naming the token. A folder
-    transformers saved lists every one in tokenizer.json."""
+    its own (ids from the settings' keys, names and files, in an order of its own, none of it written down):
+    such a folder is refused, naming the token. A folder transformers saved lists every one in tokenizer.json."""
     for path, texts in named.items():
         missing = next((text for text in texts if text not in made.added), None)
         if missing is not None:

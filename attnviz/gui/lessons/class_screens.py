@@ -90,8 +90,7 @@ def asked_of(opened) -> str:
         run = opened.run
         rows = rows_with_ids(run.model, run.baseline, run.run)[:TOP]
         return f"next {answer.next_token} probabilities {_digest([(i, p) for i, _, p, _ in rows])}"
-    weights = compute(opened.scenario).heads[opened.head].weights[opened.query]
-    return f"head {opened.head} query {opened.query} right {answer.top_key} weights {_digest(weights)}"
+    return f"head {opened.head} query {opened.query} right {answer.top_key} weights {_digest(answer.weights)}"
 
 
 def _digest(values) -> str:

@@ -2,6 +2,7 @@
 packages, never downloaded here) driven by Selenium through its own chromedriver, two pages (one in
 Japanese, one in English) among 40 simulated students. The pages show the projector's scene and its caption,
 their buttons answer, the answers reach the presenter's screen, and the reveal reaches the pages."""
+import contextlib
 import os
 import shutil
 import threading
@@ -104,46 +105,48 @@ def test_two_browsers_among_forty_students_follow_the_scene_answer_and_see_the_r
             page.quit()
 
 
-def test_a_page_the_room_refused_a_stream_tries_again_and_follows_the_scene(lesson, qtbot, tmp_path, monkeypatch):
-    """A stream refused (the room's screens at their limit, a device too fast): the browser never tries such a
-    one again by itself, and the page stayed on its scene for good (attacker round 37). It tries again, after
-    1 s, 2 s, 4 s…"""
+@contextlib.contextmanager
+def refused_at_first(url, tmp_path, monkeypatch, limit: str, value: int):
+    """A page opened while the server's `limit` is 0 (it says the connection is lost), the limit then set back
+    to `value` by the test through the yielded `lift`."""
     from selenium.webdriver.common.by import By
 
     from attnviz.class_screens import server as server_module
-    w, screens, url = lesson
-    monkeypatch.setattr(server_module, "MAX_STREAMS", 0)
+    monkeypatch.setattr(server_module, limit, 0)
     page = browser("en", tmp_path / "page")
     try:
         page.get(url)
         wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
-        monkeypatch.setattr(server_module, "MAX_STREAMS", 400)
-        w.lessons.go(TOP_KEY + 1)
-        settle()
-        caption = w.lessons.scene().caption["en"].strip()
-        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+        yield page, lambda: monkeypatch.setattr(server_module, limit, value)
     finally:
         page.quit()
+
+
+def caption_shown(page, caption: str) -> None:
+    from selenium.webdriver.common.by import By
+    wait(page, lambda d: d.find_element(By.ID, "caption").text == caption.strip(), 30)
+
+
+def test_a_page_the_room_refused_a_stream_tries_again_and_follows_the_scene(lesson, qtbot, tmp_path, monkeypatch):
+    """A stream refused (the room's screens at their limit, a device too fast): the browser never tries such a
+    one again by itself, and the page stayed on its scene for good (attacker round 37). It tries again, after
+    1 s, 2 s, 4 s…"""
+    w, screens, url = lesson
+    with refused_at_first(url, tmp_path, monkeypatch, "MAX_STREAMS", 400) as (page, lift):
+        lift()
+        w.lessons.go(TOP_KEY + 1)
+        settle()
+        caption_shown(page, w.lessons.scene().caption["en"])
 
 
 def test_a_page_whose_join_was_refused_for_a_passing_limit_joins_again(lesson, qtbot, tmp_path, monkeypatch):
     """A join refused for pace (a second tab of a device tapping fast, an address's share): the page said "The
     room is full." and never followed (attacker round 38). It joins again after 1 s, 2 s, 4 s…"""
-    from selenium.webdriver.common.by import By
-
-    from attnviz.class_screens import server as server_module
     w, screens, url = lesson
-    monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 0)
-    page = browser("en", tmp_path / "page")
-    try:
-        page.get(url)
-        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
-        monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 60)
-        caption = w.lessons.scene().caption["en"].strip()
-        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+    with refused_at_first(url, tmp_path, monkeypatch, "ADDRESS_DEVICES", 60) as (page, lift):
+        lift()
+        caption_shown(page, w.lessons.scene().caption["en"])
         assert screens.room.joined == 1
-    finally:
-        page.quit()
 
 
 def test_the_language_button_while_a_join_waits_to_be_tried_again_leaves_it_waiting(lesson, qtbot, tmp_path,
@@ -152,21 +155,12 @@ def test_the_language_button_while_a_join_waits_to_be_tried_again_leaves_it_wait
     the page followed the scenes with every answer thrown away (attacker round 39). The join goes on, and the
     answers count."""
     from selenium.webdriver.common.by import By
-
-    from attnviz.class_screens import server as server_module
     w, screens, url = lesson
-    monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 0)
-    page = browser("en", tmp_path / "page")
-    try:
-        page.get(url)
-        wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("Connection lost"))
+    with refused_at_first(url, tmp_path, monkeypatch, "ADDRESS_DEVICES", 60) as (page, lift):
         page.find_element(By.ID, "language").click()
         wait(page, lambda d: d.find_element(By.ID, "status").text.startswith("接続が切れました"))
-        monkeypatch.setattr(server_module, "ADDRESS_DEVICES", 60)
-        caption = w.lessons.scene().caption["ja"].strip()
-        wait(page, lambda d: d.find_element(By.ID, "caption").text == caption, 30)
+        lift()
+        caption_shown(page, w.lessons.scene().caption["ja"])
         assert screens.room.joined == 1
         page.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
         qtbot.waitUntil(lambda: sum(screens.room.counts()[1]) == 1, timeout=10000)
-    finally:
-        page.quit()
