@@ -162,6 +162,21 @@ class Room:
             tally.shown = False
         return tally
 
+    def ask_again(self) -> None:
+        """The current question, revealed, asked afresh (the teacher's R, or the scene shown again with its
+        question hidden): a new vote, open and uncounted, with a key of its own ("4.2"); the first one's answers
+        are kept for the CSV, and a tap from a page still showing it is refused."""
+        with self._lock:
+            tally = self._current()
+            if tally is None or tally.poll.answer is None:
+                return
+            at = sum(t.scene == tally.scene for t in self._asked)
+            again = Tally(replace(tally.poll, key=f"{tally.scene}.{at + 1}", answer=None), dict(tally.lesson),
+                          tally.scene)
+            self._asked.append(again)
+            self._tallies[tally.scene] = again
+        self._changed()
+
     def picture_changed(self, picture: bytes) -> None:
         """The big screen drawn again (a step, a guess, the pen) in the same scene."""
         with self._lock:

@@ -323,7 +323,8 @@ class ClassScreens:
             return
         player = self.player
         lesson, index = player.lesson, player.index
-        scene, opened = lesson.scenes[index], player.question.opened
+        # a real model's scene still running shows no question: the one the player holds is the last scene's
+        scene, opened = lesson.scenes[index], None if player.waiting else player.question.opened
         poll = None
         if scene.question is not None and opened is not None and opened.answer is not None:
             poll = Poll(str(index + 1), {lang: scene.question.text[lang] for lang in ("ja", "en")},
@@ -335,6 +336,9 @@ class ClassScreens:
         QTimer.singleShot(SETTLE_MS, self._look)
         self.room.show(Shown(index + 1, len(lesson.scenes), {lang: scene.caption[lang] for lang in ("ja", "en")},
                              poll, b"", {lang: lesson.title[lang] for lang in ("ja", "en")}))
+        asked = player.question.asked
+        if poll is not None and (asked is None or not asked.revealed):  # the projector asks it afresh (R)
+            self.room.ask_again()
         self.question_changed()
 
     def question_changed(self) -> None:
@@ -342,7 +346,8 @@ class ClassScreens:
         if not self.on:
             return
         question = self.player.question
-        if question.asked is not None and question.asked.revealed and question.answer is not None:
+        if question.asked is not None and question.asked.revealed and question.answer is not None \
+                and not self.player.waiting:  # (while a model's scene runs, the last scene's question is held)
             counts = self.room.counts()
             if counts is not None and counts[0].answer is None:
                 self.room.reveal(right_choice(question.answer))

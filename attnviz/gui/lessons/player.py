@@ -195,7 +195,8 @@ class LessonPlayer:
                 menu.addAction(tr("Close the class's screens")).triggered.connect(screens.close)
             else:
                 menu.addAction(tr("Open the class's screens (J)")).triggered.connect(screens.toggle)
-            menu.addAction(tr("Save the class's answers…")).triggered.connect(screens.save_csv)
+        if self.active or self.class_screens.room is not None:  # after the lesson ended too: its answers kept
+            menu.addAction(tr("Save the class's answers…")).triggered.connect(self.class_screens.save_csv)
 
     def open_file(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, tr("Open a lesson"), "",
@@ -350,6 +351,7 @@ class LessonPlayer:
             self.reading.start(tr("The model is reading the text…"))
             self._pending = self._key(scene)
             self.runner.run_scene(self.runs, scene.scenario.value, scene.off)
+            self.class_screens.scene_shown()  # the class's screens follow, with no question until it has run
             return True
         self._pending = None
         self.reading.stop()

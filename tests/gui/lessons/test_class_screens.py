@@ -4,12 +4,13 @@ J's card with the address, the code and a QR code drawn module by module, the CS
 the lesson. The students are HTTP clients here (test_class_browser.py: real browsers)."""
 import csv
 import http.client
+import io
 
 import pytest
 import segno
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 from students import Student
 from test_player import giving, press, settle
 
@@ -159,6 +160,43 @@ def test_the_class_s_answers_are_saved_as_csv(lesson, qtbot, tmp_path, monkeypat
     assert sum(int(r["count"]) for r in rows) == 3
 
 
+# attacker round 40: R asked the question again on the projector while every page stayed revealed and closed
+def test_r_after_the_reveal_asks_the_class_again_and_keeps_the_first_vote(lesson, qtbot):
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    right = w.lessons.question.answer.top_key
+    wrong = next(c["value"] for c in student.state()["question"]["choices"] if c["value"] != right)
+    assert student.answer(str(TOP_KEY + 1), wrong) == 200
+    press(w, qtbot, Qt.Key_A)
+    press(w, qtbot, Qt.Key_R)
+    q = student.state()["question"]
+    assert (q["key"], q["open"], q["answer"], q["counts"], q["mine"]) == (f"{TOP_KEY + 1}.2", True, None, None, None)
+    assert screens.taking_answers() is True
+    assert student.answer(str(TOP_KEY + 1), right) == 409  # a page still showing the first vote
+    assert student.answer(q["key"], right) == 200
+    rows = list(csv.DictReader(io.StringIO(screens.room.csv_text("en"))))
+    first, again = rows[:len(rows) // 2], rows[len(rows) // 2:]
+    assert [(r["count"], r["right"]) for r in first if r["count"] != "0"] == [("1", "no")]
+    assert [(r["count"], r["right"]) for r in again if r["count"] != "0"] == [("1", "")]
+
+
+# attacker round 40: once the lesson had ended (Esc), the menu no longer offered to save the answers it kept
+def test_the_class_s_answers_can_be_saved_after_the_lesson_has_ended(lesson, qtbot, tmp_path, monkeypatch):
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key)
+    w.lessons.end()
+    menu = QMenu()
+    w.lessons.fill_menu(menu)
+    save = next(a for a in menu.actions() if a.text() == "Save the class's answers…")
+    target = tmp_path / "answers.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    save.trigger()
+    assert sum(int(r["count"]) for r in csv.DictReader(target.open(encoding="utf-8"))) == 1
+
+
 def test_nothing_is_served_but_the_room(lesson):
     w, screens, url = lesson
     c = http.client.HTTPConnection("127.0.0.1", screens.server.port, timeout=10)
@@ -192,6 +230,33 @@ def test_a_next_token_question_offers_the_tokens_the_hidden_bars_list(qtbot):
         assert student.answer(q["key"], right) == 200
         w.lessons.reveal()
         assert Student(url, 3).state(mine=False)["question"]["answer"] == right
+    finally:
+        screens.close()
+
+
+# attacker round 40: the room opened (or the scene changed) while a real model's scene ran sent the pages the
+# new scene's question with the last scene's choices, and a tap on it was counted
+@pytest.mark.real_model("smollm2")
+def test_a_model_scene_still_running_shows_the_class_no_question_until_it_has_run(qtbot):
+    from attnviz.core.lessons import builtin_lesson
+    scenes = builtin_lesson("real-model").scenes
+    index = next(i for i, s in enumerate(scenes) if i > 0 and s.question and s.off)  # a head off: a run of its own
+    w = giving(qtbot, "real-model", "en", index - 1)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=120000)
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    try:
+        student = Student(url, 1)
+        student.join()
+        w.lessons.go(index)
+        assert w.lessons.waiting
+        state = student.state()
+        assert state["scene"] == index + 1 and state["question"] is None
+        qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=120000)
+        q = student.state()["question"]
+        bars = w.lessons.classroom.parts.next_token().bars
+        assert q["key"] == str(index + 1) and [c["value"] for c in q["choices"]] == [bars.ids[r] for r in bars.drawn()]
+        assert student.answer(q["key"], q["choices"][0]["value"]) == 200
     finally:
         screens.close()
 
