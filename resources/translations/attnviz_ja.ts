@@ -4442,6 +4442,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>テンソル {0} は {1} で保存されています。AttnViz が読めるのは F32, F16, BF16 です</translation>
     </message>
     <message>
+        <source>would be read by transformers as the tokenizer class {0} builds it, which AttnViz does not know (it knows those of the families it runs)</source>
+        <translation>transformers はこれをトークナイザークラス {0} が組み立てるとおりに読みますが、AttnViz はそのクラスを知りません（知っているのは AttnViz が動かすファミリーのものです）</translation>
+    </message>
+    <message>
         <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>
         <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
     </message>

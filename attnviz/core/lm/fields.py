@@ -320,7 +320,7 @@ CONFIG = {
     "rope_theta": BASE, "rope_local_base_freq": BASE, "rope_scaling": ROPE,
     "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
     "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(), "license": Text(),
-    "tie_word_embeddings": Flag(),
+    "tie_word_embeddings": Flag(), "tokenizer_class": Text(64),
 }
 INDEX = {"weight_map": Names()}
 # A GGUF file's metadata: general.* and tokenizer.* as named, the sizes under the file's architecture
@@ -369,9 +369,10 @@ def token_text(item) -> str:
     return text if isinstance(text, str) else ""
 
 
-TOKENIZER_CONFIG = {"eos_token": TextOrObject(), "bos_token": TextOrObject(),
+TOKENIZER_CONFIG = {**{f"{name}_token": TextOrObject() for name in ("bos", "eos", "unk", "sep", "pad", "cls", "mask")},
                     "added_tokens_decoder": NamedTokens(by_id=True), "extra_special_tokens": NamedTokens(),
-                    "additional_special_tokens": NamedTokens(), "split_special_tokens": Flag()}
+                    "additional_special_tokens": NamedTokens(), "split_special_tokens": Flag(),
+                    "tokenizer_class": Text(64), "add_prefix_space": Flag()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

@@ -20,7 +20,7 @@ from safetensors import safe_open
 from ..files import FileProblem, mapped_stamp, open_regular, optional_file, problem, read_limited, still_whole
 from ..messages import QT_TR_NOOP, cut, quoted
 from ..scenario import ScenarioError
-from . import fields, memory
+from . import fields, memory, rebuilt
 from . import tokens as tk
 from .families import FAMILIES, MODEL_TYPES, NAMES, Family
 from .gguf_file import checked
@@ -61,7 +61,7 @@ def load(folder, progress=None, way: str | None = None, name: str | None = None)
             raise problem(folder, QT_TR_NOOP("its config.json gives the output its own matrix (tie_word_embeddings is "
                                              "false, as written or as transformers takes it for a {0} model), but it "
                                              "has no tensor lm_head.weight"), c.family)
-        tokenizer = _tokenizer(folder)
+        tokenizer = _tokenizer(folder, config_json)
         if len(tokenizer.pieces) > vocab:  # a token with no embedding row: refused before any weight is read
             raise problem(folder, QT_TR_NOOP("its tokenizer has {0:,} tokens but the model {1:,} embedding rows: one "
                                              "row per token is needed"), len(tokenizer.pieces), vocab)
@@ -457,7 +457,41 @@ def _unlisted(folder: Path, made: tk.Tokenizer, named: dict) -> None:
                                            "its own way"), quoted(missing))
 
 
-def _tokenizer(folder: Path) -> tk.Tokenizer:
+_SPECIAL = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+_GENERIC = ("TokenizersBackend", "PreTrainedTokenizer", "PythonBackend")  # tokenizer.json read as written
+
+
+def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
+    """The tokenizer class of a model's own that transformers 5 loads the folder's tokenizer with, by
+    AutoTokenizer's rules (its model type's class, or the one tokenizer_config.json or config.json names),
+    or None where it reads tokenizer.json as written."""
+    model_type = config_json.get("model_type") or ""
+    registered = (rebuilt.REGISTERED.get(model_type) or "").removesuffix("Fast")
+    named = (settings.get("tokenizer_class") or config_json.get("tokenizer_class") or "").removesuffix("Fast")
+    if model_type in rebuilt.FORCED:  # a model type whose folders name a wrong class
+        used = registered
+    elif named == "LlamaTokenizer" and '"ByteLevel"' in text:  # Llama 3's folders
+        used = ""
+    elif named and registered and named != registered:
+        used = "" if registered in _GENERIC else named
+    else:
+        used = named or registered
+    return None if used in ("", *_GENERIC) else used
+
+
+def _as_transformers_builds(path: Path, doc: dict, used: str, add_prefix_space) -> str:
+    """tokenizer.json as transformers reads it with `used`: the class keeps the vocabulary, merges, added tokens
+    and post-processor, and builds the normalizer, the pre-tokenizer and the model's settings (byte fallback,
+    the unknown token) itself. Refused where it is a class AttnViz does not know."""
+    if used not in rebuilt.BUILT:
+        raise problem(path, QT_TR_NOOP("would be read by transformers as the tokenizer class {0} builds it, which "
+                                       "AttnViz does not know (it knows those of the families it runs)"), used)
+    built = rebuilt.BUILT[used][str(add_prefix_space)]
+    return json.dumps({**doc, "normalizer": built["normalizer"], "pre_tokenizer": built["pre_tokenizer"],
+                       "model": {**(doc.get("model") or {}), **built["model"]}})
+
+
+def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
@@ -468,7 +502,7 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
         mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
         named[folder / "special_tokens_map.json"] = _named(mapped)
         if "added_tokens_decoder" not in settings:  # its names win, as transformers 5 reads it (only then)
-            settings.update({key: mapped[key] for key in ("bos_token", "eos_token") if key in mapped})
+            settings.update({key: mapped[key] for key in _SPECIAL if key in mapped})
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
         named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
@@ -480,10 +514,14 @@ def _tokenizer(folder: Path) -> tk.Tokenizer:
             raise problem(folder / "chat_template.jinja", QT_TR_NOOP("is not valid UTF-8 text")) from None
     try:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
-        _parsed(path, data, fields.TOKENIZER)
-        made = tk.from_json(data.decode("utf-8"), template if isinstance(template, str) else None,
+        doc, text = _parsed(path, data, fields.TOKENIZER), data.decode("utf-8")
+        used = _class_used(config_json, settings, text)
+        if used is not None:
+            text = _as_transformers_builds(path, doc, used, settings.get("add_prefix_space"))
+        made = tk.from_json(text, template if isinstance(template, str) else None,
                             settings.get("eos_token"), settings.get("bos_token"),
-                            split_special=settings.get("split_special_tokens") is True)
+                            split_special=settings.get("split_special_tokens") is True,
+                            others={key: settings.get(key) for key in _SPECIAL[2:]})
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

@@ -232,10 +232,11 @@ class Tokenizer:
             raise ScenarioError(QT_TR_NOOP("its {0} {1} is not one of its vocabulary's special tokens: its chat "
                                            "template cannot be used"), *self.template_problem)
         name = lambda i: self.pieces[i] if i is not None else ""  # noqa: E731
-        tokens = self.template_tokens or {"bos_token": name(self.bos), "eos_token": name(self.eos)}
-        try:
+        tokens = self.template_tokens if self.template_tokens is not None else \
+            {"bos_token": name(self.bos), "eos_token": name(self.eos)}
+        try:  # as transformers renders one: no tools, no documents
             return render(self.chat_template, cancelled, messages=[{"role": "user", "content": text}],
-                          add_generation_prompt=True, **tokens)
+                          tools=None, documents=None, add_generation_prompt=True, **tokens)
         except Cancelled:
             raise
         except Exception as e:  # a template is the file's code: whatever it raises is its fault
@@ -307,12 +308,13 @@ PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
-              split_special: bool = False) -> Tokenizer:
+              split_special: bool = False, others: dict | None = None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects. `eos` and `bos`: the folder's (a text, or an added
     token's object; None where it names none), what a chat template calls them. `split_special`: its
     settings' split_special_tokens (special tokens typed in a text read as the text they are written with),
-    set once the tokenizer's own reading has been checked."""
+    set once the tokenizer's own reading has been checked. `others`: the other special tokens it names
+    (unk_token, pad_token, …), which transformers also gives a chat template."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -332,7 +334,8 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
     made = Tokenizer(backend, around[0][0] if around[0] else None, chat_template,
                      backend.token_to_id(eos) if isinstance(eos, str) else None, byte_level=_decodes_bytes(backend),
                      around=around)
-    _template_tokens(made, {"bos_token": bos, "eos_token": eos})
+    others = {key: t.get("content") if isinstance(t, dict) else t for key, t in (others or {}).items()}
+    _template_tokens(made, {"bos_token": bos, "eos_token": eos, **others})
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
     # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)
@@ -345,13 +348,16 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
 
 
 def _template_tokens(made: Tokenizer, named: dict) -> None:
-    """A Hugging Face folder's bos_token and eos_token as its chat template gets them: as named, or empty where
-    none is (transformers passes none); one that is not a text, or not one of the vocabulary's added tokens
+    """A Hugging Face folder's special tokens (bos_token, eos_token, pad_token, …) as its chat template gets
+    them: as named, and none where none is (as transformers passes them); one that is not a text, or not one of
+    the vocabulary's added tokens
     (transformers would make it one: a new token past the model's embeddings, or a word read otherwise in the
     rest of the text than AttnViz reads it), stops the template."""
     made.template_tokens = {}
     for key, value in named.items():
-        if value is not None and (not isinstance(value, str) or (value and value not in made.added)):
+        if value is None:
+            continue
+        if not isinstance(value, str) or (value and value not in made.added):
             made.template_problem = (key, shortened(repr(value), 60))
         made.template_tokens[key] = value if isinstance(value, str) else ""
 

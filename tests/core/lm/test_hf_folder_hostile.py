@@ -487,12 +487,63 @@ def test_the_labels_follow_the_tokenizers_decoder_whatever_its_byte_fallback_fla
     assert b" the" in {after.tokenizer.piece_bytes(i) for i in pieces}
 
 
-def test_gemmas_sentencepiece_without_byte_fallback_drops_what_its_vocabulary_lacks_and_is_refused(tmp_path):
+def test_gemmas_tokenizer_json_without_byte_fallback_is_read_with_it_as_transformers_builds_gemmas(tmp_path):
+    """transformers' GemmaTokenizer builds its model's settings itself: byte fallback on, whatever the file
+    says (ids read with transformers 5.24 on this folder)."""
     copy = tmp_path / "gemma3"
     shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
     edit(copy / "tokenizer.json", lambda t: t["model"].update(byte_fallback=False))
-    message = refused(copy, "its tokenizer does not read a text back as it was ('Ab a b c é 日本, the quick")
-    assert "\n" not in message
+    assert list(lm.encode(lm.load(str(copy)), "日本 é").ids) == [2, 559, 610, 495, 552]
+
+
+# attacker round 39: transformers 5 reads a folder's tokenizer with a class of its model's own where it has one
+# (by its model type, or the class tokenizer_config.json names), and that class builds the normalizer, the
+# pre-tokenizer and the model's settings itself, from add_prefix_space: AttnViz read tokenizer.json as written.
+# Each case's ids were read with transformers 5.24 on the same folder.
+@pytest.mark.parametrize("family, tokenizer_json, settings, text, ids", [
+    ("qwen2", {"normalizer": None}, {}, "cafe\u0301 a\u0301b", [69, 467, 330, 223, 130, 97, 68]),
+    ("qwen3", {}, {"tokenizer_class": "GPT2Tokenizer"}, "a\u0301b", [67, 139, 226, 68]),
+    ("llama", {}, {"tokenizer_class": "Qwen2Tokenizer"}, "The cat 12345!", [0, 286, 351, 224, 20, 21, 22, 23, 24, 4]),
+    ("gemma3", {"normalizer": {"type": "Sequence", "normalizers": [
+        {"type": "NFKC"}, {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}]}}, {},
+     "cafe\u0301", [2, 509, 400, 496, 211, 136]),
+    ("qwen3", {}, {}, "a\u0301b", [130, 97, 68]),  # TokenizersBackend named: tokenizer.json as written
+])
+def test_a_folder_s_tokenizer_is_read_as_the_class_transformers_gives_it_builds_it(tmp_path, family, tokenizer_json,
+                                                                                 settings, text, ids):
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    edit(copy / "tokenizer.json", lambda t: t.update(tokenizer_json))
+    edit(copy / "tokenizer_config.json", lambda t: t.update(settings))
+    assert list(lm.encode(lm.load(str(copy)), text).ids) == ids
+
+
+def test_add_prefix_space_that_the_class_puts_before_every_piece_is_refused_as_its_labels_would_lie(tmp_path):
+    """Qwen2Tokenizer with add_prefix_space puts a space before every piece its regex splits ("1 3" for 13):
+    the text read back is not the text, so the labels would lie."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(add_prefix_space=True))
+    refused(copy, "its tokenizer does not read a text back as it was")
+
+
+def test_a_tokenizer_class_attnviz_does_not_know_is_refused_by_name(folder):
+    edit(folder / "tokenizer_config.json", lambda t: t.update(tokenizer_class="BertTokenizer"))
+    refused(folder, "tokenizer.json: would be read by transformers as the tokenizer class BertTokenizer builds it")
+
+
+@pytest.mark.parametrize("template, settings, ids", [
+    ("{%- if tools is not none %}<|im_start|>tools<|im_end|>{% endif %}{{ messages[0].content }}", {},
+     [318, 270, 268]),
+    ("{{ pad_token }}{{ messages[0].content }}", {"pad_token": "<|im_end|>"}, [3, 318, 270, 268]),
+    ("{% if documents is defined and documents is none %}<|im_end|>{% endif %}{{ messages[0].content }}", {},
+     [3, 318, 270, 268]),
+])
+def test_a_chat_template_gets_what_transformers_gives_it(folder, template, settings, ids):
+    """tools and documents (none), and every special token the folder names (ids read with transformers 5.24)."""
+    (folder / "chat_template.jinja").write_text(template, encoding="utf-8")
+    edit(folder / "tokenizer_config.json", lambda t: t.update(settings))
+    assert list(lm.encode(lm.load(str(folder)), "Hello there", chat=True).ids) == ids
 
 
 # attacker round 22: normalizers that change or add text, a pre-tokenizer that removes it, and decoders that
