@@ -116,13 +116,15 @@ class Bucket:
 
 
 class Room:
-    def __init__(self, code: str | None = None, most_devices: int = MAX_DEVICES):
+    def __init__(self, code: str | None = None, most_devices: int = MAX_DEVICES, earlier: Room | None = None):
+        """`earlier`: the room this one follows (the teacher closed it, or ended the lesson and gives another):
+        its questions and answers are kept, for the CSV, and asked again as they were."""
         self.code = code or new_code()
         self.most_devices = most_devices
         self._lock = threading.Lock()
         self._shown: Shown | None = None
         self._tallies: dict[str, Tally] = {}  # a key's question, as it is asked now
-        self._asked: list[Tally] = []         # every question asked, in the order asked (the CSV)
+        self._asked: list[Tally] = earlier.tallies() if earlier is not None else []  # every one asked (the CSV)
         self._devices: set[str] = set()
         self._version = 0
         self._pictures = 0  # the picture's own version: a page loads it again only when it changed
@@ -243,6 +245,11 @@ class Room:
                 w.writerow([csv_cell(lesson), csv_cell(scene), csv_cell(poll.text.get(lang, "")), csv_cell(label),
                             count, right])
         return out.getvalue()
+
+    def tallies(self) -> list[Tally]:
+        """Every question asked, in the order asked."""
+        with self._lock:
+            return list(self._asked)
 
     @property
     def asked(self) -> int:

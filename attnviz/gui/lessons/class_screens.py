@@ -277,7 +277,7 @@ class ClassScreens:
     def open(self, host: str, port: int | None = None) -> str | None:
         """The room opened on host:port (port None: PORT if free, else any); its URL, or None (`why` says why)."""
         from ...class_screens.server import Server, ServerError  # aiohttp: not imported until the teacher asks
-        room = Room()
+        room = Room(earlier=self.room)  # the answers of the rooms before kept, for the CSV
         for tried in ([port] if port is not None else [PORT, 0]):
             server = Server(room, host, tried, reachable(host))
             try:
@@ -323,8 +323,7 @@ class ClassScreens:
             return
         player = self.player
         lesson, index = player.lesson, player.index
-        # a real model's scene still running shows no question: the one the player holds is the last scene's
-        scene, opened = lesson.scenes[index], None if player.waiting else player.question.opened
+        scene, opened = lesson.scenes[index], self._opened()
         poll = None
         if scene.question is not None and opened is not None and opened.answer is not None:
             poll = Poll(str(index + 1), {lang: scene.question.text[lang] for lang in ("ja", "en")},
@@ -341,13 +340,22 @@ class ClassScreens:
             self.room.ask_again()
         self.question_changed()
 
+    def _opened(self):
+        """The scene on screen as the player opened it; None while a real model's scene runs, or where it
+        could not be shown (the player then holds the last scene's, which is no question of this one)."""
+        player = self.player
+        opened = player.question.opened
+        if player.waiting or opened is None or opened.scene is not player.lesson.scenes[player.index]:
+            return None
+        return opened
+
     def question_changed(self) -> None:
         """A reveal: the right answer and the counts to every screen, the bars beside it on the projector."""
         if not self.on:
             return
         question = self.player.question
         if question.asked is not None and question.asked.revealed and question.answer is not None \
-                and not self.player.waiting:  # (while a model's scene runs, the last scene's question is held)
+                and self._opened() is not None:
             counts = self.room.counts()
             if counts is not None and counts[0].answer is None:
                 self.room.reveal(right_choice(question.answer))

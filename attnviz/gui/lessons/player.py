@@ -358,6 +358,7 @@ class LessonPlayer:
         try:
             opened = open_scene(self.lesson, self.index, lang, self.runs)
         except LessonError as e:
+            self.class_screens.scene_shown()  # the class follows to the scene, with no question
             self.window.warn(tr("Cannot show this scene"), str(e))
             return False
         d = self.document

@@ -197,6 +197,40 @@ def test_the_class_s_answers_can_be_saved_after_the_lesson_has_ended(lesson, qtb
     assert sum(int(r["count"]) for r in csv.DictReader(target.open(encoding="utf-8"))) == 1
 
 
+# attacker round 41: a scene that could not be shown left the pages on the last scene's question, open; J then
+# sent its words with the last scene's choices, and counted a tap the reveal never closed
+def test_a_scene_that_cannot_be_shown_takes_the_class_to_it_with_no_question(lesson, qtbot, monkeypatch):
+    from attnviz.core.lessons import LessonError
+    from attnviz.gui.lessons import player
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    assert student.state()["question"]["open"]
+    monkeypatch.setattr(player, "open_scene", lambda *a, **k: (_ for _ in ()).throw(LessonError("no such head")))
+    monkeypatch.setattr(w, "warn", lambda *a: None)
+    index = next(i for i, s in enumerate(w.lessons.lesson.scenes) if i > TOP_KEY and s.question)  # one asked
+    w.lessons.go(index)
+    state = student.state()
+    assert state["scene"] == index + 1 and state["question"] is None
+    screens.close()
+    url = screens.open("127.0.0.1", 0)  # J at that scene
+    assert Student(url, 2).state()["question"] is None
+
+
+# attacker round 41: Esc, another lesson, then J dropped the first lesson's answers without a word
+def test_a_room_opened_after_another_keeps_its_answers_for_the_csv(lesson, qtbot):
+    from attnviz.core.lessons import builtin_lesson
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    assert student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key) == 200
+    press(w, qtbot, Qt.Key_Escape)
+    assert w.lessons.open(builtin_lesson("multi-head"), 0)
+    assert screens.open("127.0.0.1", 0) is not None
+    rows = list(csv.DictReader(io.StringIO(screens.room.csv_text("en"))))
+    assert [r["lesson"] for r in rows if r["count"] == "1"] == [builtin_lesson("attention").title["en"]]
+
+
 def test_nothing_is_served_but_the_room(lesson):
     w, screens, url = lesson
     c = http.client.HTTPConnection("127.0.0.1", screens.server.port, timeout=10)
@@ -257,6 +291,29 @@ def test_a_model_scene_still_running_shows_the_class_no_question_until_it_has_ru
         bars = w.lessons.classroom.parts.next_token().bars
         assert q["key"] == str(index + 1) and [c["value"] for c in q["choices"]] == [bars.ids[r] for r in bars.drawn()]
         assert student.answer(q["key"], q["choices"][0]["value"]) == 200
+    finally:
+        screens.close()
+
+
+@pytest.mark.real_model("smollm2")
+def test_a_model_scene_whose_run_failed_shows_the_class_no_question(qtbot, monkeypatch):
+    from PySide6.QtCore import QTimer
+
+    from attnviz.core.lessons import builtin_lesson
+    scenes = builtin_lesson("real-model").scenes
+    index = next(i for i, s in enumerate(scenes) if i > 0 and s.question and s.off)
+    w = giving(qtbot, "real-model", "en", index - 1)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=120000)
+    runner = w.lessons.runner
+    monkeypatch.setattr(runner, "run_scene", lambda runs, text, off: QTimer.singleShot(
+        50, lambda: runner.scene_failed.emit((text, tuple(sorted(off))), "not installed")))
+    w.lessons.go(index)
+    qtbot.waitUntil(lambda: not w.lessons.waiting, timeout=5000)
+    screens = w.lessons.class_screens
+    url = screens.open("127.0.0.1", 0)
+    try:
+        state = Student(url, 1).state()
+        assert state["scene"] == index + 1 and state["question"] is None
     finally:
         screens.close()
 

@@ -159,8 +159,8 @@ def test_the_lessons_menu_offers_the_handout_of_each_built_in_lesson(qtbot, qapp
     install_language("en")
     window, menu = QWidget(), QMenu()
     qtbot.addWidget(window)
-    player = LessonPlayer.__new__(LessonPlayer)  # the menu needs no window's parts: only these two
-    player.window, player.lesson = window, None
+    player = LessonPlayer.__new__(LessonPlayer)  # the menu needs no window's parts: only these
+    player.window, player.lesson, player.class_screens = window, None, SimpleNamespace(room=None)
     player.editor = SimpleNamespace(fill_menu=lambda menu: None)  # making lessons' entries: test_editor.py's
     LessonPlayer.fill_menu(player, menu)
     handouts = next(a.menu() for a in menu.actions() if a.text() == "Handout (PDF)")
