@@ -17,38 +17,51 @@ from pathlib import Path
 import transformers
 from transformers.models.auto import tokenization_auto as auto
 
+from attnviz.core.lm.families import MODEL_TYPES
+
 CLASSES = ("Qwen2Tokenizer", "GPT2Tokenizer", "GemmaTokenizer", "LlamaTokenizer")
-MODEL_TYPES = ("llama", "qwen2", "qwen3", "gemma3", "gemma3_text", "gpt2", "olmo2")
 MODEL_SETTINGS = ("unk_token", "fuse_unk", "byte_fallback", "ignore_merges", "dropout")
 OUT = Path(__file__).resolve().parents[1] / "attnviz" / "core" / "lm" / "rebuilt.py"
 
 
-def built(name: str, add_prefix_space: bool | None) -> dict:
-    cls = getattr(transformers, name)
-    kwargs = {} if add_prefix_space is None else {"add_prefix_space": add_prefix_space}
-    made = json.loads(cls(vocab={"a": 0, "b": 1, "ab": 2, "<unk>": 3}, merges=[("a", "b")], **kwargs)
-                      .backend_tokenizer.to_str())
-    return {"normalizer": made["normalizer"], "pre_tokenizer": made["pre_tokenizer"],
-            "model": {k: made["model"][k] for k in MODEL_SETTINGS}}
+def made(name: str, **kwargs):
+    return getattr(transformers, name)(vocab={"a": 0, "b": 1, "ab": 2, "<unk>": 3}, merges=[("a", "b")], **kwargs)
+
+
+def built(name: str, add_prefix_space: bool | None, legacy: bool | None) -> dict:
+    kwargs = {k: v for k, v in (("add_prefix_space", add_prefix_space), ("legacy", legacy)) if v is not None}
+    backend = json.loads(made(name, **kwargs).backend_tokenizer.to_str())
+    return {"normalizer": backend["normalizer"], "pre_tokenizer": backend["pre_tokenizer"],
+            "model": {k: backend["model"][k] for k in MODEL_SETTINGS}}
 
 
 def main() -> None:
-    table = {name: {str(a): built(name, a) for a in (None, True, False)} for name in CLASSES}
+    settings = [(a, b) for a in (None, True, False) for b in (None, True, False)]
+    table = {name: {f"{a},{b}": built(name, a, b) for a, b in settings} for name in CLASSES}
+    named = {name: made(name).special_tokens_map for name in CLASSES}
     registered = {t: auto.TOKENIZER_MAPPING_NAMES.get(t) for t in MODEL_TYPES}
-    forced = sorted(t for t in MODEL_TYPES if t in auto.MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS)
+    forced = sorted(auto.MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS)
+    known = sorted({c.removesuffix("Fast") for c in auto.TOKENIZER_MAPPING_NAMES.values() if c})
     version = transformers.__version__
     OUT.write_text(f'''"""What transformers {version} builds in place of parts of a folder's tokenizer.json,
 written by tools/rebuilt_tokenizers.py (do not edit): for each tokenizer class of a model's own, by
-tokenizer_config.json's add_prefix_space (absent, true, false), the normalizer and pre-tokenizer it makes and
-the settings of the model it makes; which class each model type is given; and the model types whose
-folders are given their type's class whatever their settings name. core/lm/hf_folder.py reads it."""
+tokenizer_config.json's add_prefix_space and legacy ("None,True": absent, true), the normalizer and
+pre-tokenizer it makes and the settings of the model it makes; the special tokens it names where a folder
+names none; which class each model type AttnViz runs is given; the model types (or config.json's
+model_name) whose folders are given their type's class whatever their settings name; and every class
+transformers knows by name (for a name it does not know, it reads tokenizer.json as written).
+core/lm/hf_folder.py reads it."""
 from __future__ import annotations
 
 BUILT: dict[str, dict[str, dict]] = {pprint.pformat(table, width=116, sort_dicts=True)}
 
+NAMED: dict[str, dict[str, str]] = {pprint.pformat(named, width=116)}
+
 REGISTERED: dict[str, str | None] = {pprint.pformat(registered, width=116)}
 
-FORCED: list[str] = {pprint.pformat(forced, width=116)}
+FORCED: frozenset[str] = frozenset({pprint.pformat(forced, width=116, compact=True)})
+
+KNOWN: frozenset[str] = frozenset({pprint.pformat(known, width=116, compact=True)})
 ''')
 
 

@@ -4446,6 +4446,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>transformers はこれをトークナイザークラス {0} が組み立てるとおりに読みますが、AttnViz はそのクラスを知りません（知っているのは AttnViz が動かすファミリーのものです）</translation>
     </message>
     <message>
+        <source>names tokenizer code of its own (auto_map), which transformers chooses its tokenizer by otherwise: AttnViz does not read it as transformers would</source>
+        <translation>独自のトークナイザーのコード（auto_map）を指定しています。transformers はこれによってトークナイザーの選び方を変えるため、AttnViz は transformers と同じようには読めません</translation>
+    </message>
+    <message>
         <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>
         <translation>tokenizer.json がありません: AttnViz はトークナイザーをこのファイルから読みます</translation>
     </message>

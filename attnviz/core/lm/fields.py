@@ -372,7 +372,7 @@ def token_text(item) -> str:
 TOKENIZER_CONFIG = {**{f"{name}_token": TextOrObject() for name in ("bos", "eos", "unk", "sep", "pad", "cls", "mask")},
                     "added_tokens_decoder": NamedTokens(by_id=True), "extra_special_tokens": NamedTokens(),
                     "additional_special_tokens": NamedTokens(), "split_special_tokens": Flag(),
-                    "tokenizer_class": Text(64), "add_prefix_space": Flag()}
+                    "tokenizer_class": Text(64), "add_prefix_space": Flag(), "legacy": Flag()}
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

@@ -468,8 +468,10 @@ def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
     model_type = config_json.get("model_type") or ""
     registered = (rebuilt.REGISTERED.get(model_type) or "").removesuffix("Fast")
     named = (settings.get("tokenizer_class") or config_json.get("tokenizer_class") or "").removesuffix("Fast")
-    if model_type in rebuilt.FORCED:  # a model type whose folders name a wrong class
+    if registered and {model_type, config_json.get("model_name")} & rebuilt.FORCED:  # folders naming a wrong class
         used = registered
+    elif settings.get("tokenizer_class") == "" or (named and named not in rebuilt.KNOWN):
+        used = ""  # a name that is no class: transformers falls back on tokenizer.json as written
     elif named == "LlamaTokenizer" and '"ByteLevel"' in text:  # Llama 3's folders
         used = ""
     elif named and registered and named != registered:
@@ -479,24 +481,28 @@ def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
     return None if used in ("", *_GENERIC) else used
 
 
-def _as_transformers_builds(path: Path, doc: dict, used: str, add_prefix_space) -> str:
+def _as_transformers_builds(path: Path, doc: dict, used: str, settings: dict) -> str:
     """tokenizer.json as transformers reads it with `used`: the class keeps the vocabulary, merges, added tokens
     and post-processor, and builds the normalizer, the pre-tokenizer and the model's settings (byte fallback,
     the unknown token) itself. Refused where it is a class AttnViz does not know."""
     if used not in rebuilt.BUILT:
         raise problem(path, QT_TR_NOOP("would be read by transformers as the tokenizer class {0} builds it, which "
                                        "AttnViz does not know (it knows those of the families it runs)"), used)
-    built = rebuilt.BUILT[used][str(add_prefix_space)]
+    built = rebuilt.BUILT[used][f"{settings.get('add_prefix_space')},{settings.get('legacy')}"]
     return json.dumps({**doc, "normalizer": built["normalizer"], "pre_tokenizer": built["pre_tokenizer"],
                        "model": {**(doc.get("model") or {}), **built["model"]}})
 
 
-def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
-    path = folder / "tokenizer.json"
-    if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
-        raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
+def _settings(folder: Path) -> tuple[dict, dict]:
+    """(tokenizer_config.json's settings, with special_tokens_map.json's names where transformers reads them;
+    the tokens each settings file names)."""
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
+    code = settings.get("auto_map")
+    if isinstance(code, (list, tuple)) or (isinstance(code, dict) and code.get("AutoTokenizer") is not None):
+        raise problem(folder / "tokenizer_config.json", QT_TR_NOOP("names tokenizer code of its own (auto_map), which "
+                                                                   "transformers chooses its tokenizer by otherwise: "
+                                                                   "AttnViz does not read it as transformers would"))
     named = {folder / "tokenizer_config.json": _named(settings)}
     if optional_file(folder / "special_tokens_map.json"):
         mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
@@ -506,6 +512,14 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
         named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
+    return settings, named
+
+
+def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
+    path = folder / "tokenizer.json"
+    if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
+        raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
+    settings, named = _settings(folder)
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja"):
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
@@ -517,11 +531,12 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
         doc, text = _parsed(path, data, fields.TOKENIZER), data.decode("utf-8")
         used = _class_used(config_json, settings, text)
         if used is not None:
-            text = _as_transformers_builds(path, doc, used, settings.get("add_prefix_space"))
+            text = _as_transformers_builds(path, doc, used, settings)
         made = tk.from_json(text, template if isinstance(template, str) else None,
                             settings.get("eos_token"), settings.get("bos_token"),
                             split_special=settings.get("split_special_tokens") is True,
-                            others={key: settings.get(key) for key in _SPECIAL[2:]})
+                            others={key: settings.get(key) for key in _SPECIAL[2:]},
+                            defaults=rebuilt.NAMED.get(used or ""))
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

@@ -29,7 +29,7 @@ from datetime import datetime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.environment import Environment
-from jinja2.exceptions import TemplateError
+from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.ext import Extension
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, Namespace
@@ -189,11 +189,25 @@ class _Budget:
 
 
 class _Namespace(Namespace):
-    """`namespace()`: what a loop keeps from one turn to the next, measured as it is kept."""
+    """`namespace()`: what a loop keeps from one turn to the next, measured as it is kept; no name that
+    begins with _ (transformers' sandbox refuses them)."""
+
+    def __init__(*args, **kwargs):  # Namespace's own signature: `namespace(self=...)` still works
+        self, args = args[0], args[1:]
+        attrs = dict(*args, **kwargs)
+        for name in attrs:
+            _Namespace._check(name)
+        Namespace.__init__(self, attrs)
 
     def __setitem__(self, name, value):
+        _Namespace._check(name)
         _fits(_length(value), f"namespace.{name}")
         super().__setitem__(name, value)
+
+    @staticmethod
+    def _check(name) -> None:
+        if isinstance(name, str) and name.startswith("_"):
+            raise SecurityError(f"a namespace keeps no name that begins with _ ({name[:40]!r})")
 
 
 class _CodeGenerator(CodeGenerator):

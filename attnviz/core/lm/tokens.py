@@ -308,13 +308,15 @@ PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
-              split_special: bool = False, others: dict | None = None) -> Tokenizer:
+              split_special: bool = False, others: dict | None = None, defaults: dict | None = None) -> Tokenizer:
     """A Hugging Face tokenizer.json, as transformers reads it; the BOS its post-processor puts
     first (when it does) is the one the model expects. `eos` and `bos`: the folder's (a text, or an added
     token's object; None where it names none), what a chat template calls them. `split_special`: its
     settings' split_special_tokens (special tokens typed in a text read as the text they are written with),
     set once the tokenizer's own reading has been checked. `others`: the other special tokens it names
-    (unk_token, pad_token, …), which transformers also gives a chat template."""
+    (unk_token, pad_token, …), which transformers also gives a chat template; `defaults`: those the
+    tokenizer class transformers reads it with names where the folder names none (its template gets those
+    the vocabulary lists)."""
     try:
         with rust_quiet():
             backend = Backend.from_str(text)
@@ -334,8 +336,11 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
     made = Tokenizer(backend, around[0][0] if around[0] else None, chat_template,
                      backend.token_to_id(eos) if isinstance(eos, str) else None, byte_level=_decodes_bytes(backend),
                      around=around)
-    others = {key: t.get("content") if isinstance(t, dict) else t for key, t in (others or {}).items()}
-    _template_tokens(made, {"bos_token": bos, "eos_token": eos, **others})
+    named = {"bos_token": bos, "eos_token": eos,
+             **{key: t.get("content") if isinstance(t, dict) else t for key, t in (others or {}).items()}}
+    named.update({key: token for key, token in (defaults or {}).items()
+                  if named.get(key) is None and token in made.added})
+    _template_tokens(made, named)
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would
     # lie. (A SentencePiece normalizer puts ▁, a space, before the first word.)

@@ -518,6 +518,88 @@ def test_a_folder_s_tokenizer_is_read_as_the_class_transformers_gives_it_builds_
     assert list(lm.encode(lm.load(str(copy)), text).ids) == ids
 
 
+def sentencepiece_folder(folder: Path, **settings) -> Path:
+    """A Llama-2-style folder: SentencePiece BPE with byte fallback (▁ put before the text by its normalizer),
+    named LlamaTokenizer, with a [INST] chat template."""
+    specials = ["<unk>", "<s>", "</s>"]
+    vocab = {t: i for i, t in enumerate([*specials, *(f"<0x{b:02X}>" for b in range(256)), "▁",
+                                         *(chr(c) for c in range(33, 127))])}
+    merges = []
+    for word in ("▁the", "▁The", "▁cat", "▁Hello", "▁world", "▁hi", "▁[INST]", "▁[/INST]", "[INST]"):
+        for i in range(2, len(word) + 1):
+            if word[:i] not in vocab:
+                vocab[word[:i]] = len(vocab)
+                merges.append([word[:i - 1], word[i - 1]])
+    replace = {"type": "Replace", "pattern": {"String": "▁"}, "content": " "}
+    (folder / "tokenizer.json").write_text(json.dumps({
+        "version": "1.0", "truncation": None, "padding": None, "pre_tokenizer": None,
+        "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for i, t in enumerate(specials)],
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {
+            "type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+        "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                                                                    {"Sequence": {"id": "A", "type_id": 0}}],
+                           "pair": [], "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
+        "decoder": {"type": "Sequence", "decoders": [replace, {"type": "ByteFallback"}, {"type": "Fuse"},
+                                                     {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True, "ignore_merges": False,
+                  "vocab": vocab, "merges": merges}}), encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text(json.dumps({
+        "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "tokenizer_class": "LlamaTokenizer",
+        "chat_template": "{{ bos_token }}{% for m in messages %}[INST] {{ m['content'] }} [/INST]{% endfor %}",
+        **settings}), encoding="utf-8")
+    (folder / "chat_template.jinja").unlink()
+    return folder
+
+
+# attacker round 40: the class's choice and what it builds, by the rest of transformers' rules (ids read with
+# transformers 5.24 on the same folder)
+@pytest.mark.parametrize("legacy, ids", [(True, [1, 356, 362, 2, 356, 362]), (False, [1, 356, 362, 2, 343, 331, 328, 362])])
+def test_llamatokenizer_s_legacy_puts_its_space_after_a_special_token_as_transformers_does(folder, legacy, ids):
+    model = lm.load(str(sentencepiece_folder(folder, legacy=legacy)))
+    assert list(lm.encode(model, "the cat</s>the cat").ids) == ids
+
+
+@pytest.mark.parametrize("config, settings, text, ids", [
+    ({"model_type": "mistral"}, {"tokenizer_class": "Qwen2Tokenizer"}, " The cat 12345!",
+     [0, 340, 351, 224, 459, 22, 463, 4]),   # mistral's class reads tokenizer.json as written
+    ({}, {"tokenizer_class": "Foo"}, " The cat 12345!", [0, 340, 351, 224, 459, 22, 463, 4]),  # no such class
+    ({"model_type": "mistral"}, {"tokenizer_class": ""}, " The cat 12345!", [0, 340, 351, 224, 459, 22, 463, 4]),
+])
+def test_a_class_transformers_does_not_build_leaves_tokenizer_json_as_written(folder, config, settings, text, ids):
+    edit(folder / "config.json", lambda c: c.update(config))
+    edit(folder / "tokenizer_config.json", lambda t: t.update(settings))
+    assert list(lm.encode(lm.load(str(folder)), text).ids) == ids
+
+
+def test_config_json_s_model_name_of_a_type_whose_folders_name_a_wrong_class_gives_the_type_s_class(tmp_path):
+    copy = tmp_path / "gpt2"
+    shutil.copytree(LLAMA.parents[1] / "gpt2" / "hf", copy)
+    edit(copy / "config.json", lambda c: c.update(model_name="qwen2"))
+    edit(copy / "tokenizer_config.json", lambda t: t.update(tokenizer_class="Qwen2Tokenizer"))
+    assert list(lm.encode(lm.load(str(copy)), " The cat 12345!").ids) == [334, 345, 385, 443, 445, 1]
+
+
+@pytest.mark.parametrize("family, template, ids", [
+    ("gemma3", "{{ bos_token }}<start_of_turn>user\n{{ messages[0]['content'] }}", [2, 5, 423, 334, 17, 412]),
+    ("qwen2", "{{ unk_token }}{{ messages[0]['content'] }}", [0, 481]),
+])
+def test_a_chat_template_gets_the_special_tokens_the_class_names_where_the_folder_names_none(tmp_path, family,
+                                                                                            template, ids):
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: [t.pop("bos_token", None), t.update(chat_template=template)])
+    (copy / "chat_template.jinja").unlink(missing_ok=True)
+    assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == ids
+
+
+@pytest.mark.parametrize("auto_map", [{"AutoTokenizer": [None, "x.Y"]}, [None, "x.Y"]])
+def test_a_folder_naming_tokenizer_code_of_its_own_is_refused(folder, auto_map):
+    edit(folder / "tokenizer_config.json", lambda t: t.update(auto_map=auto_map))
+    refused(folder, "tokenizer_config.json: names tokenizer code of its own (auto_map)")
+
+
 def test_add_prefix_space_that_the_class_puts_before_every_piece_is_refused_as_its_labels_would_lie(tmp_path):
     """Qwen2Tokenizer with add_prefix_space puts a space before every piece its regex splits ("1 3" for 13):
     the text read back is not the text, so the labels would lie."""

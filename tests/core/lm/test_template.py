@@ -178,3 +178,13 @@ def test_what_transformers_chat_templates_use_renders_as_transformers_renders_it
     assert render(template, messages=[{"content": "a"}, {"content": "b"}]) == 'a|G|4|{"a": "<猫>"}'
     with pytest.raises(OverBudget):
         render_here("{{ [1]|tojson(indent=100000000) }}")
+
+
+# attacker round 40: transformers' sandbox keeps no name beginning with _ in a namespace; AttnViz's rendered it
+@pytest.mark.parametrize("source", ["{% set ns = namespace(_x=1) %}{{ ns._x }}",
+                                    "{% set ns = namespace() %}{% set ns._y = 2 %}{{ ns._y }}"])
+def test_a_namespace_keeps_no_name_that_begins_with_an_underscore(source):
+    from jinja2.exceptions import SecurityError
+    with pytest.raises(SecurityError, match="begins with _"):
+        render_here(source)
+    assert render_here("{% set ns = namespace(x=1) %}{% set ns.y = 2 %}{{ ns.x + ns.y }}") == "3"
