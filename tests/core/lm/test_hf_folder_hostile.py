@@ -555,7 +555,8 @@ def sentencepiece_folder(folder: Path, **settings) -> Path:
 
 # attacker round 40: the class's choice and what it builds, by the rest of transformers' rules (ids read with
 # transformers 5.24 on the same folder)
-@pytest.mark.parametrize("legacy, ids", [(True, [1, 356, 362, 2, 356, 362]), (False, [1, 356, 362, 2, 343, 331, 328, 362])])
+@pytest.mark.parametrize("legacy, ids", [(True, [1, 356, 362, 2, 356, 362]),
+                                         (False, [1, 356, 362, 2, 343, 331, 328, 362])])
 def test_llamatokenizer_s_legacy_puts_its_space_after_a_special_token_as_transformers_does(folder, legacy, ids):
     model = lm.load(str(sentencepiece_folder(folder, legacy=legacy)))
     assert list(lm.encode(model, "the cat</s>the cat").ids) == ids
