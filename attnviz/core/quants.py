@@ -3,7 +3,7 @@ where a block keeps its floats, and how its values come back as float32. The oth
 dequantise (core/gguf.py asks it which it can).
 
 Measured side by side on SmolLM2 (Q4_1), gguf 0.19's dequantize took 6.0–6.6 s where these take 0.5–0.8 s;
-on 4 M values of each K-quant (bench/quants.py), these are 5–8× gguf's speed. tests/core/test_gguf.py
+on 4 M values of each K-quant (bench/quants.py), these are 4–6× gguf's speed. tests/core/test_gguf.py
 checks each against gguf's, bit for bit, on every value.
 """
 from __future__ import annotations

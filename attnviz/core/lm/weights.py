@@ -149,64 +149,54 @@ class Block:
     w_in: np.ndarray | None = field(init=False, repr=False)  # [d, 2 d_ff]: the gated families
 
     def __post_init__(self):
-        # (in, out) in memory: BLAS multiplies that order faster. A compact model builds its blocks at every
-        # pass, where turning them over would cost more than a pass's products (4 s of an 8 s pass on a 1B
-        # model): there the matrices stay as given, (out, in), and the fields are their transposed views, which
-        # numpy hands to BLAS as they are. Either way each matrix is written where it is kept, a tile at a time.
-        turn = not getattr(_building, "as_given", False)
+        # The matrices stay as given, (out, in), and the fields are their transposed views, which numpy hands to
+        # BLAS as they are. Turning them over to (in, out) made the products 4–8 % faster (bench/shapes.py's 1B
+        # matrices, 128 rows) but took more than half of a fast load (7 s of 15 s on a 1B Q4_K file), and a
+        # compact model builds its blocks at every pass. Each matrix is written where it is kept, a tile at a time.
         cuts = [len(self.w_q), len(self.w_q) + len(self.w_k)]
-        self.w_qkv = _gathered((self.w_q, self.w_k, self.w_v), turn)
+        self.w_qkv = _gathered((self.w_q, self.w_k, self.w_v))
         self.w_q, self.w_k, self.w_v = np.split(self.w_qkv, cuts, axis=1)
         self.b_qkv = None
         if all(b is not None for b in (self.b_q, self.b_k, self.b_v)):
             self.b_qkv = np.concatenate([self.b_q, self.b_k, self.b_v])
             self.b_q, self.b_k, self.b_v = np.split(self.b_qkv, cuts)
-        self.w_o, self.w_down = _gathered((self.w_o,), turn), _gathered((self.w_down,), turn)
+        self.w_o, self.w_down = _gathered((self.w_o,)), _gathered((self.w_down,))
         self.w_in = None
         if self.w_gate is None:
-            self.w_up = _gathered((self.w_up,), turn)
+            self.w_up = _gathered((self.w_up,))
         else:
-            self.w_in = _gathered((self.w_gate, self.w_up), turn)
+            self.w_in = _gathered((self.w_gate, self.w_up))
             self.w_gate, self.w_up = np.split(self.w_in, 2, axis=1)
 
 
-TURN_VALUES = 1 << 19
-"""The values of a tile turned over at a time (2 MB of float32, in the processor's cache): turning a 1B
-model's matrices over tile by tile took a third of the time numpy's copy of each whole transposed matrix
-did, and a stored matrix is dequantised into its place with no copy of the whole on the way."""
+TILE_VALUES = 1 << 19
+"""The values of a stored matrix dequantised at a time (2 MB of float32, in the processor's cache), into its
+place: no copy of the whole matrix on the way."""
 
 
-def _gathered(ms: Sequence, turn: bool) -> np.ndarray:
-    """Matrices [rows_i, cols] (arrays, or Stored ones read a tile at a time) one under the other, as the
-    (in, out) matrix [cols, Σ rows_i]: written turned over (`turn`), or kept [Σ rows_i, cols] and seen through
-    its transposed view. One array kept as given is not copied."""
-    if not turn and len(ms) == 1 and isinstance(ms[0], np.ndarray):
+def _gathered(ms: Sequence) -> np.ndarray:
+    """Matrices [rows_i, cols] (arrays, or Stored ones read a tile at a time) one under the other, kept
+    [Σ rows_i, cols] and seen as the (in, out) matrix through its transposed view. One array is not copied."""
+    if len(ms) == 1 and isinstance(ms[0], np.ndarray):
         return ms[0].T
     cols, total = ms[0].shape[1], sum(len(m) for m in ms)
-    dtype = np.result_type(*(getattr(m, "dtype", np.float32) for m in ms))
-    out = np.empty((cols, total) if turn else (total, cols), dtype)
+    out = np.empty((total, cols), np.result_type(*(getattr(m, "dtype", np.float32) for m in ms)))
     at = 0
     for m in ms:
         for lo, hi, rows in _tiles(m):
-            if turn:
-                out[:, at + lo:at + hi] = rows.T
-            else:
-                out[at + lo:at + hi] = rows
+            out[at + lo:at + hi] = rows
         at += len(m)
-    return out if turn else out.T
+    return out.T
 
 
 def _tiles(m):
-    """(lo, hi, rows lo..hi) of an array or a Stored matrix, about TURN_VALUES values at a time."""
+    """(lo, hi, rows lo..hi) of an array or a Stored matrix, about TILE_VALUES values at a time."""
     if not isinstance(m, np.ndarray):
-        yield from m.tiles(TURN_VALUES)
+        yield from m.tiles(TILE_VALUES)
         return
-    step = max(1, TURN_VALUES // max(1, m.shape[1]))
+    step = max(1, TILE_VALUES // max(1, m.shape[1]))
     for lo in range(0, len(m), step):
         yield lo, min(len(m), lo + step), m[lo:lo + step]
-
-
-_building = threading.local()  # as_given: the block being built keeps its matrices as given (LazyBlocks)
 
 
 class LazyBlocks(Sequence[Block]):
@@ -240,11 +230,7 @@ class LazyBlocks(Sequence[Block]):
         with self._lock:
             block = self._kept.get(i)
             if block is None:
-                _building.as_given = True
-                try:
-                    block = self._kept[i] = self._build(i)
-                finally:
-                    _building.as_given = False
+                block = self._kept[i] = self._build(i)
                 self.built += 1
                 while self._kept and distinct_bytes(self.kept()) > self.keep:
                     del self._kept[min(self._kept)]  # the lowest first (this one, when it is the lowest)

@@ -98,11 +98,11 @@ def test_the_unembedding_a_tile_at_a_time_is_the_whole_product_and_rows_are_the_
     np.testing.assert_allclose(stored.times_transposed(x), x @ dense.T, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("as_given", [False, True], ids=["turned", "as given"])
-def test_a_block_is_read_from_its_file_a_tile_at_a_time_into_its_place(six_layers, monkeypatch, as_given):
+@pytest.mark.parametrize("compact", [False, True], ids=["fast", "compact"])
+def test_a_block_is_read_from_its_file_a_tile_at_a_time_into_its_place(six_layers, monkeypatch, compact):
     """A block built from the file's stored matrices holds the numbers built from whole float32 arrays, bit for
-    bit, either way it keeps them (turned over: fast; as given: compact), and no tile read on the way holds
-    more than the tile's values (no whole matrix dequantised beside the block)."""
+    bit, and no tile read on the way holds more than the tile's values (no whole matrix dequantised beside the
+    block), kept fast or compact."""
     g = GGUF(six_layers)
     family = families.FAMILIES["llama"]
     read = []
@@ -113,24 +113,20 @@ def test_a_block_is_read_from_its_file_a_tile_at_a_time_into_its_place(six_layer
             read.append(rows.size)
             yield lo, hi, rows
     monkeypatch.setattr(StoredMatrix, "tiles", counted)
-    monkeypatch.setattr(weights, "TURN_VALUES", 256 * 24)
+    monkeypatch.setattr(weights, "TILE_VALUES", 256 * 24)
     config = gguf_file._config(g)
 
     def norm(name):
         return gguf_file._norm(g, family, f"blk.2.{name}")
-    weights._building.as_given = as_given
-    try:
-        stored = family.gguf_block(lambda name: g.matrix(f"blk.2.{name}"), norm, config)
-        dense = family.gguf_block(lambda name: g.tensor(f"blk.2.{name}"), norm, config)
-    finally:
-        weights._building.as_given = False
+    stored = family.gguf_block(lambda name: g.matrix(f"blk.2.{name}"), norm, config)
+    dense = family.gguf_block(lambda name: g.tensor(f"blk.2.{name}"), norm, config)
     for name in ("w_qkv", "w_in", "w_o", "w_down"):
         np.testing.assert_array_equal(getattr(stored, name), getattr(dense, name))
-        assert getattr(stored, name).shape[0] == (512 if name == "w_down" else 256)  # (in, out) either way
+        assert getattr(stored, name).shape[0] == (512 if name == "w_down" else 256)  # (in, out), seen so
     assert max(read) == 256 * 24 and sum(read) == 256 * (256 + 2 * 128 + 256 + 2 * 512) + 512 * 256
     whole = []
     monkeypatch.setattr(GGUF, "tensor", lambda self, name: whole.append(name) or dense_tensor(self, name))
-    model = gguf_file.load(six_layers, keep=memory.KEEP if as_given else None)
+    model = gguf_file.load(six_layers, keep=memory.KEEP if compact else None)
     lm.run(model, [5, 6, 7])
     assert not [name for name in whole if name.startswith("blk.") and name.endswith(("q.weight", "up.weight"))]
 
