@@ -118,14 +118,15 @@ class Bucket:
 class Room:
     def __init__(self, code: str | None = None, most_devices: int = MAX_DEVICES, earlier: Room | None = None):
         """`earlier`: the room this one follows (the teacher closed it, or ended the lesson and gives another):
-        its questions and answers are kept, for the CSV, and asked again as they were."""
-        self.code = code or new_code()
+        its code, devices, questions and answers are kept (the students' pages and a printed QR code find the
+        room again; the CSV holds every answer), and its questions asked again as they were."""
+        self.code: str = code or (earlier.code if earlier is not None else new_code())
         self.most_devices = most_devices
         self._lock = threading.Lock()
         self._shown: Shown | None = None
         self._tallies: dict[str, Tally] = {}  # a key's question, as it is asked now
         self._asked: list[Tally] = earlier.tallies() if earlier is not None else []  # every one asked (the CSV)
-        self._devices: set[str] = set()
+        self._devices: set[str] = earlier.devices() if earlier is not None else set()
         self._version = 0
         self._pictures = 0  # the picture's own version: a page loads it again only when it changed
         self._listeners: list[Callable[[], None]] = []
@@ -245,6 +246,11 @@ class Room:
                 w.writerow([csv_cell(lesson), csv_cell(scene), csv_cell(poll.text.get(lang, "")), csv_cell(label),
                             count, right])
         return out.getvalue()
+
+    def devices(self) -> set[str]:
+        """The devices joined."""
+        with self._lock:
+            return set(self._devices)
 
     def tallies(self) -> list[Tally]:
         """Every question asked, in the order asked."""

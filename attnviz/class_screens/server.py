@@ -42,6 +42,7 @@ ADDRESS_DEVICES = 60     # devices joined
 ADDRESS_OPEN = 160       # requests in progress at once (streams, a picture being sent)
 WRITE_SECONDS = 10       # a page that takes longer to take what it asked for has stopped reading: it is dropped
 BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
+LOOK_SECONDS = 1         # how soon a stream whose page has gone gives its place back
 ASSETS = {"page.js": "text/javascript", "page.css": "text/css"}
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Content-Security-Policy": "default-src 'self'; img-src 'self'; frame-ancestors 'none'"}
@@ -248,14 +249,28 @@ class Server:
             if state["version"] != sent:
                 sent = state["version"]
                 await _send(response, f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode())
-            async with self._changed:  # the room's version, not a wake-up: a change made while writing is not missed
-                try:
-                    await asyncio.wait_for(self._changed.wait_for(partial(self._news, sent)), BEAT_SECONDS)
-                    beat = False
-                except asyncio.TimeoutError:
-                    beat = True
-            if beat:
+            waited = await self._wait(request, sent)
+            if waited == "gone":
+                return
+            if waited == "beat":
                 await _send(response, b": beat\n\n")
+
+    async def _wait(self, request: web.Request, sent: int | None) -> str:
+        """"news" once the room's version is not `sent` (not a wake-up: a change made while the stream wrote is
+        not missed), "beat" after BEAT_SECONDS without, "gone" once the page's connection has closed: aiohttp
+        (3.9 on) no longer stops a handler whose page has gone, and its place would be held until the beat."""
+        assert self._changed is not None
+        waited = 0.0
+        async with self._changed:
+            while waited < BEAT_SECONDS:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(partial(self._news, sent)), LOOK_SECONDS)
+                    return "news"
+                except asyncio.TimeoutError:
+                    waited += LOOK_SECONDS
+                if request.transport is None or request.transport.is_closing():
+                    return "gone"
+        return "beat"
 
     def _news(self, sent: int | None) -> bool:
         """Whether a stream that sent the room's version `sent` has more to send (or the server stops)."""

@@ -224,9 +224,13 @@ def test_a_room_opened_after_another_keeps_its_answers_for_the_csv(lesson, qtbot
     student = Student(url, 1)
     student.join()
     assert student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key) == 200
+    code = screens.room.code
     press(w, qtbot, Qt.Key_Escape)
     assert w.lessons.open(builtin_lesson("multi-head"), 0)
-    assert screens.open("127.0.0.1", 0) is not None
+    url = screens.open("127.0.0.1", 0)
+    # attacker round 42: the new room had a new code, and every page (and a printed QR code) found nothing
+    assert url is not None and screens.room.code == code and screens.room.joined == 1
+    assert Student(url, 1).state()["scene"] == 1
     rows = list(csv.DictReader(io.StringIO(screens.room.csv_text("en"))))
     assert [r["lesson"] for r in rows if r["count"] == "1"] == [builtin_lesson("attention").title["en"]]
 
