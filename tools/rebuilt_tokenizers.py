@@ -41,15 +41,20 @@ def main() -> None:
     named = {name: made(name).special_tokens_map for name in CLASSES}
     registered = {t: auto.TOKENIZER_MAPPING_NAMES.get(t) for t in MODEL_TYPES}
     forced = sorted(auto.MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS)
-    known = sorted({c.removesuffix("Fast") for c in auto.TOKENIZER_MAPPING_NAMES.values() if c})
+    resolved = {}
+    for name in sorted({*filter(None, auto.TOKENIZER_MAPPING_NAMES.values()), *auto.REGISTERED_FAST_ALIASES,
+                        *(n for n in dir(transformers) if n.endswith(("Tokenizer", "TokenizerFast")))}):
+        found = auto.tokenizer_class_from_name(name)
+        if isinstance(found, type):
+            resolved[name] = found.__name__
     version = transformers.__version__
     OUT.write_text(f'''"""What transformers {version} builds in place of parts of a folder's tokenizer.json,
 written by tools/rebuilt_tokenizers.py (do not edit): for each tokenizer class of a model's own, by
 tokenizer_config.json's add_prefix_space and legacy ("None,True": absent, true), the normalizer and
 pre-tokenizer it makes and the settings of the model it makes; the special tokens it names where a folder
 names none; which class each model type AttnViz runs is given; the model types (or config.json's
-model_name) whose folders are given their type's class whatever their settings name; and every class
-transformers knows by name (for a name it does not know, it reads tokenizer.json as written).
+model_name) whose folders are given their type's class whatever their settings name; and the class each
+name transformers knows stands for (for a name it does not know, it reads tokenizer.json as written).
 core/lm/hf_folder.py reads it."""
 from __future__ import annotations
 
@@ -61,7 +66,7 @@ REGISTERED: dict[str, str | None] = {pprint.pformat(registered, width=116)}
 
 FORCED: frozenset[str] = frozenset({pprint.pformat(forced, width=116, compact=True)})
 
-KNOWN: frozenset[str] = frozenset({pprint.pformat(known, width=116, compact=True)})
+RESOLVED: dict[str, str] = {pprint.pformat(resolved, width=116, compact=True)}
 ''')
 
 

@@ -320,7 +320,7 @@ CONFIG = {
     "rope_theta": BASE, "rope_local_base_freq": BASE, "rope_scaling": ROPE,
     "rope_parameters": ROPE, "torch_dtype": Text(64), "dtype": Text(64),
     "final_logit_softcapping": Positive(), "attn_logit_softcapping": Positive(), "license": Text(),
-    "tie_word_embeddings": Flag(), "tokenizer_class": Text(64),
+    "tie_word_embeddings": Flag(), "tokenizer_class": Text(64), "model_name": Text(),
 }
 INDEX = {"weight_map": Names()}
 # A GGUF file's metadata: general.* and tokenizer.* as named, the sizes under the file's architecture

@@ -466,13 +466,15 @@ def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
     AutoTokenizer's rules (its model type's class, or the one tokenizer_config.json or config.json names),
     or None where it reads tokenizer.json as written."""
     model_type = config_json.get("model_type") or ""
-    registered = (rebuilt.REGISTERED.get(model_type) or "").removesuffix("Fast")
-    named = (settings.get("tokenizer_class") or config_json.get("tokenizer_class") or "").removesuffix("Fast")
-    if registered and {model_type, config_json.get("model_name")} & rebuilt.FORCED:  # folders naming a wrong class
+    registered = rebuilt.RESOLVED.get(rebuilt.REGISTERED.get(model_type) or "", "")
+    written = settings.get("tokenizer_class") or config_json.get("tokenizer_class") or ""
+    named = rebuilt.RESOLVED.get(written.removesuffix("Fast")) or rebuilt.RESOLVED.get(written, "")
+    forced = bool({model_type, config_json.get("model_name")} & rebuilt.FORCED)  # folders naming a wrong class
+    if forced and registered:
         used = registered
-    elif settings.get("tokenizer_class") == "" or (named and named not in rebuilt.KNOWN):
+    elif (written and not named) or (not written and settings.get("tokenizer_class") == ""):
         used = ""  # a name that is no class: transformers falls back on tokenizer.json as written
-    elif named == "LlamaTokenizer" and '"ByteLevel"' in text:  # Llama 3's folders
+    elif named == "LlamaTokenizer" and '"ByteLevel"' in text and not forced:  # Llama 3's folders
         used = ""
     elif named and registered and named != registered:
         used = "" if registered in _GENERIC else named
@@ -536,7 +538,8 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
                             settings.get("eos_token"), settings.get("bos_token"),
                             split_special=settings.get("split_special_tokens") is True,
                             others={key: settings.get(key) for key in _SPECIAL[2:]},
-                            defaults=rebuilt.NAMED.get(used or ""))
+                            defaults={key: token for key, token in rebuilt.NAMED.get(used or "", {}).items()
+                                      if key not in settings})  # one the folder sets to null stays none
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:

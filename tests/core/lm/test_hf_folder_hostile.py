@@ -595,6 +595,41 @@ def test_a_chat_template_gets_the_special_tokens_the_class_names_where_the_folde
     assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == ids
 
 
+# attacker round 41 (ids read with transformers 5.24 on the same folder)
+@pytest.mark.parametrize("family, config, settings, text, ids", [
+    ("qwen3", {"tokenizer_class": "GPT2Tokenizer"}, {"tokenizer_class": ""}, "a\u0301b", [67, 139, 226, 68]),
+    ("llama", {}, {"tokenizer_class": "Qwen2TokenizerFastFast"}, "The cat 12345!",
+     [0, 286, 351, 224, 20, 21, 22, 23, 24, 4]),  # "Fast" taken off once, then the alias
+])
+def test_the_class_is_the_one_transformers_finds_by_the_name_written(tmp_path, family, config, settings, text, ids):
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    edit(copy / "config.json", lambda c: c.update(config))
+    edit(copy / "tokenizer_config.json", lambda t: t.update(settings))
+    assert list(lm.encode(lm.load(str(copy)), text).ids) == ids
+
+
+@pytest.mark.parametrize("name", ["DistilBertTokenizer", "SqueezeBertTokenizerFast"])
+def test_a_class_transformers_finds_but_attnviz_does_not_build_is_refused_by_its_name(folder, name):
+    edit(folder / "tokenizer_config.json", lambda t: t.update(tokenizer_class=name))
+    refused(folder, "would be read by transformers as the tokenizer class")
+
+
+def test_a_special_token_set_to_null_gives_the_template_none_not_the_class_s_own(tmp_path):
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(
+        unk_token=None, chat_template="[{{ unk_token }}|{{ pad_token }}]{{ messages[0]['content'] }}"))
+    (copy / "chat_template.jinja").unlink(missing_ok=True)
+    assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == [61, 94, 0, 63, 481]
+
+
+@pytest.mark.parametrize("value, says", [(["qwen2"], "a list"), ({"a": 1}, "an object")])
+def test_a_model_name_that_is_no_text_is_refused_in_one_line(folder, value, says):
+    edit(folder / "config.json", lambda c: c.update(model_name=value))
+    refused(folder, f"config.json: its model_name is {says}, not a text")
+
+
 @pytest.mark.parametrize("auto_map", [{"AutoTokenizer": [None, "x.Y"]}, [None, "x.Y"]])
 def test_a_folder_naming_tokenizer_code_of_its_own_is_refused(folder, auto_map):
     edit(folder / "tokenizer_config.json", lambda t: t.update(auto_map=auto_map))
