@@ -4446,8 +4446,20 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>transformers はこれをトークナイザークラス {0} が組み立てるとおりに読みますが、AttnViz はそのクラスを知りません（知っているのは AttnViz が動かすファミリーのものです）</translation>
     </message>
     <message>
+        <source>sets {0}, by which transformers builds anew the tokens it puts around a text: AttnViz reads them from tokenizer.json</source>
+        <translation>{0} を設定しています。transformers はこれでテキストの前後に置くトークンを組み立て直しますが、AttnViz はそれを tokenizer.json から読みます</translation>
+    </message>
+    <message>
         <source>names tokenizer code of its own (auto_map), which transformers chooses its tokenizer by otherwise: AttnViz does not read it as transformers would</source>
         <translation>独自のトークナイザーのコード（auto_map）を指定しています。transformers はこれによってトークナイザーの選び方を変えるため、AttnViz は transformers と同じようには読めません</translation>
+    </message>
+    <message>
+        <source>names tokenizer files by transformers version (fast_tokenizer_files), which transformers may read in place of tokenizer.json: AttnViz reads tokenizer.json only</source>
+        <translation>transformers のバージョンごとのトークナイザーファイル（fast_tokenizer_files）を指定しています。transformers は tokenizer.json の代わりにそれを読むことがありますが、AttnViz は tokenizer.json だけを読みます</translation>
+    </message>
+    <message>
+        <source>holds chat templates, which transformers reads in place of the folder&apos;s or beside it: AttnViz reads chat_template.jinja or tokenizer_config.json&apos;s</source>
+        <translation>チャットテンプレートを含んでいます。transformers はそれをフォルダーのものの代わりに、または並べて読みますが、AttnViz が読むのは chat_template.jinja か tokenizer_config.json のものです</translation>
     </message>
     <message>
         <source>has no tokenizer.json: AttnViz reads the tokenizer from it</source>

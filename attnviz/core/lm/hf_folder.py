@@ -468,7 +468,10 @@ def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
     model_type = config_json.get("model_type") or ""
     registered = rebuilt.RESOLVED.get(rebuilt.REGISTERED.get(model_type) or "", "")
     written = settings.get("tokenizer_class") or config_json.get("tokenizer_class") or ""
-    named = rebuilt.RESOLVED.get(written.removesuffix("Fast")) or rebuilt.RESOLVED.get(written, "")
+    base = written
+    while base.endswith("Fast"):  # transformers takes it off again and again
+        base = base.removesuffix("Fast")
+    named = rebuilt.RESOLVED.get(base) or rebuilt.RESOLVED.get(written, "")
     forced = bool({model_type, config_json.get("model_name")} & rebuilt.FORCED)  # folders naming a wrong class
     if forced and registered:
         used = registered
@@ -496,25 +499,50 @@ def _as_transformers_builds(path: Path, doc: dict, used: str, settings: dict) ->
 
 
 def _settings(folder: Path) -> tuple[dict, dict]:
-    """(tokenizer_config.json's settings, with special_tokens_map.json's names where transformers reads them;
-    the tokens each settings file names)."""
+    """(tokenizer_config.json's settings, with special_tokens_map.json's where transformers reads them; the
+    tokens each settings file names). What makes transformers read another tokenizer than tokenizer.json,
+    or another chat template than the folder's, is refused by name."""
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
+    _refuse_elsewhere(folder, settings)
+    named = {folder / "tokenizer_config.json": _named(settings)}
+    if optional_file(folder / "special_tokens_map.json"):
+        mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
+        named[folder / "special_tokens_map.json"] = _named(mapped)
+        if "added_tokens_decoder" not in settings:  # every key of it wins, as transformers 5 reads it (only then)
+            rebuilds = next((key for key in ("add_bos_token", "add_eos_token") if key in mapped), None)
+            if rebuilds is not None:
+                raise problem(folder / "special_tokens_map.json", QT_TR_NOOP(
+                    "sets {0}, by which transformers builds anew the tokens it puts around a text: AttnViz reads "
+                    "them from tokenizer.json"), rebuilds)
+            settings.update(mapped)
+            settings[_MAPPED_TEMPLATE] = "chat_template" in mapped
+    if optional_file(folder / "added_tokens.json"):
+        listed = _json(folder / "added_tokens.json")
+        named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
+    return settings, named
+
+
+_MAPPED_TEMPLATE = "\0 the chat template is special_tokens_map.json's"  # which wins over chat_template.jinja
+
+
+def _refuse_elsewhere(folder: Path, settings: dict) -> None:
+    """Refused: tokenizer code of the folder's own, tokenizer files by transformers version, more chat
+    templates in a folder of their own (transformers reads each in place of what AttnViz reads)."""
     code = settings.get("auto_map")
     if isinstance(code, (list, tuple)) or (isinstance(code, dict) and code.get("AutoTokenizer") is not None):
         raise problem(folder / "tokenizer_config.json", QT_TR_NOOP("names tokenizer code of its own (auto_map), which "
                                                                    "transformers chooses its tokenizer by otherwise: "
                                                                    "AttnViz does not read it as transformers would"))
-    named = {folder / "tokenizer_config.json": _named(settings)}
-    if optional_file(folder / "special_tokens_map.json"):
-        mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
-        named[folder / "special_tokens_map.json"] = _named(mapped)
-        if "added_tokens_decoder" not in settings:  # its names win, as transformers 5 reads it (only then)
-            settings.update({key: mapped[key] for key in _SPECIAL if key in mapped})
-    if optional_file(folder / "added_tokens.json"):
-        listed = _json(folder / "added_tokens.json")
-        named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
-    return settings, named
+    if settings.get("fast_tokenizer_files"):
+        raise problem(folder / "tokenizer_config.json", QT_TR_NOOP("names tokenizer files by transformers version "
+                                                                   "(fast_tokenizer_files), which transformers may "
+                                                                   "read in place of tokenizer.json: AttnViz reads "
+                                                                   "tokenizer.json only"))
+    more = folder / "additional_chat_templates"
+    if more.is_dir() and any(more.glob("*.jinja")):
+        raise problem(more, QT_TR_NOOP("holds chat templates, which transformers reads in place of the folder's or "
+                                       "beside it: AttnViz reads chat_template.jinja or tokenizer_config.json's"))
 
 
 def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
@@ -523,7 +551,7 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
     settings, named = _settings(folder)
     template = _default_template(settings.get("chat_template"))
-    if optional_file(folder / "chat_template.jinja"):
+    if optional_file(folder / "chat_template.jinja") and not settings.get(_MAPPED_TEMPLATE):
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
             template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8")
         except UnicodeDecodeError:

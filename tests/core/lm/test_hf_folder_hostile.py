@@ -630,6 +630,43 @@ def test_a_model_name_that_is_no_text_is_refused_in_one_line(folder, value, says
     refused(folder, f"config.json: its model_name is {says}, not a text")
 
 
+# attacker round 42: transformers 5 takes every key of special_tokens_map.json where tokenizer_config.json has no
+# added_tokens_decoder (ids read with transformers 5.24 on the same folder)
+def _mapped(tmp_path, family: str, **mapped) -> Path:
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.pop("added_tokens_decoder", None))
+    edit(copy / "special_tokens_map.json", lambda m: m.update(mapped))
+    return copy
+
+
+def test_special_tokens_map_json_s_settings_are_read_as_transformers_reads_them(tmp_path):
+    split = _mapped(tmp_path / "a", "qwen3", split_special_tokens=True)
+    assert list(lm.encode(lm.load(str(split)), "<|im_start|>x<|im_end|>").ids) == \
+        [301, 304, 443, 310, 90, 301, 304, 434, 310]
+    template = _mapped(tmp_path / "b", "qwen3", chat_template="T:{{ messages[0]['content'] }}")
+    (template / "chat_template.jinja").write_text("J:{{ messages[0]['content'] }}")  # the map's wins over it
+    assert list(lm.encode(lm.load(str(template)), "Hello world", chat=True).ids) == [54, 28, 317, 431]
+
+
+def test_special_tokens_map_json_s_add_eos_token_is_refused(tmp_path):
+    refused(_mapped(tmp_path, "gpt2", add_eos_token=True), "special_tokens_map.json: sets add_eos_token")
+
+
+def test_what_makes_transformers_read_another_tokenizer_or_template_is_refused(folder):
+    edit(folder / "tokenizer_config.json", lambda t: t.update(fast_tokenizer_files=["tokenizer.4.0.0.json"]))
+    refused(folder, "tokenizer_config.json: names tokenizer files by transformers version")
+    edit(folder / "tokenizer_config.json", lambda t: t.pop("fast_tokenizer_files"))
+    (folder / "additional_chat_templates").mkdir()
+    (folder / "additional_chat_templates" / "default.jinja").write_text("X{{ messages[0]['content'] }}")
+    refused(folder, "additional_chat_templates: holds chat templates")
+
+
+def test_fast_is_taken_off_a_class_name_as_often_as_it_is_written(folder):
+    edit(folder / "tokenizer_config.json", lambda t: t.update(tokenizer_class="Qwen2TokenizerFastFastFast"))
+    assert list(lm.encode(lm.load(str(folder)), " The cat 12345!").ids) == [0, 340, 351, 224, 20, 21, 22, 23, 24, 4]
+
+
 @pytest.mark.parametrize("auto_map", [{"AutoTokenizer": [None, "x.Y"]}, [None, "x.Y"]])
 def test_a_folder_naming_tokenizer_code_of_its_own_is_refused(folder, auto_map):
     edit(folder / "tokenizer_config.json", lambda t: t.update(auto_map=auto_map))
