@@ -15,6 +15,7 @@ import re
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -116,20 +117,33 @@ class Bucket:
 
 
 class Room:
-    def __init__(self, code: str | None = None, most_devices: int = MAX_DEVICES, earlier: Room | None = None):
-        """`earlier`: the room this one follows (the teacher closed it, or ended the lesson and gives another):
-        its code, devices, questions and answers are kept (the students' pages and a printed QR code find the
-        room again; the CSV holds every answer), and its questions asked again as they were."""
-        self.code: str = code or (earlier.code if earlier is not None else new_code())
+    def __init__(self, code: str | None = None, most_devices: int = MAX_DEVICES, earlier: Room | None = None,
+                 same_class: bool = False):
+        """`earlier`: the room this one follows, its code kept (a page still open, or a QR code printed, finds
+        the room again) and its counters going on (a page sees a new picture as new). `same_class`: the teacher
+        closed it and opens it again in the same lesson: it goes on as it was, its devices (and how many each
+        address joined), questions and answers. Else (another lesson, another class) the devices join anew, and
+        the earlier questions are kept for the CSV only."""
+        handed = earlier.handed_on() if earlier is not None else {}
+        self.code: str = code or handed.get("code") or new_code()
         self.most_devices = most_devices
         self._lock = threading.Lock()
         self._shown: Shown | None = None
         self._tallies: dict[str, Tally] = {}  # a key's question, as it is asked now
-        self._asked: list[Tally] = earlier.tallies() if earlier is not None else []  # every one asked (the CSV)
-        self._devices: set[str] = earlier.devices() if earlier is not None else set()
-        self._version = 0
-        self._pictures = 0  # the picture's own version: a page loads it again only when it changed
+        self._earlier: list[Tally] = handed.get("earlier", []) + ([] if same_class else handed.get("asked", []))
+        self._asked: list[Tally] = handed.get("asked", []) if same_class else []  # asked in this class (the CSV)
+        self._devices: set[str] = handed.get("devices", set()) if same_class else set()
+        self.joined_from: Counter[str] = handed.get("joined_from", Counter()) if same_class else Counter()
+        self._version = handed.get("version", 0)
+        self._pictures = handed.get("pictures", 0)  # the picture's own version: a page loads it when it changed
         self._listeners: list[Callable[[], None]] = []
+
+    def handed_on(self) -> dict:
+        """What a room that follows this one may keep."""
+        with self._lock:
+            return {"code": self.code, "earlier": list(self._earlier), "asked": list(self._asked),
+                    "devices": set(self._devices), "joined_from": Counter(self.joined_from),
+                    "version": self._version + 1, "pictures": self._pictures + 1}
 
     # ------------------------------------------------------------- the teacher's side
 
@@ -239,7 +253,7 @@ class Room:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["lesson", "scene", "question", "choice", "count", "right"])
         with self._lock:
-            rows = [(t.lesson.get(lang, ""), t.scene, t.poll, t.counts()) for t in self._asked]
+            rows = [(t.lesson.get(lang, ""), t.scene, t.poll, t.counts()) for t in self._earlier + self._asked]
         for lesson, scene, poll, counts in rows:
             for (value, label), count in zip(poll.choices, counts):
                 right = "" if poll.answer is None else ("yes" if value == poll.answer else "no")
@@ -247,20 +261,10 @@ class Room:
                             count, right])
         return out.getvalue()
 
-    def devices(self) -> set[str]:
-        """The devices joined."""
-        with self._lock:
-            return set(self._devices)
-
-    def tallies(self) -> list[Tally]:
-        """Every question asked, in the order asked."""
-        with self._lock:
-            return list(self._asked)
-
     @property
     def asked(self) -> int:
         with self._lock:
-            return len(self._asked)
+            return len(self._earlier) + len(self._asked)
 
     # ------------------------------------------------------------- the students' side
 

@@ -76,7 +76,7 @@ class Server:
         self._changed: asyncio.Condition | None = None
         self._streams = 0
         self._open: Counter[str] = Counter()    # requests in progress, per address
-        self._joined: Counter[str] = Counter()  # devices joined, per address (at most the room's 200)
+        self._joined: Counter[str] = room.joined_from  # devices joined, per address: the room's, kept with it
         self.devices = Bucket()  # a device's own pace
         # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
         self.addresses = Bucket(rate=ADDRESS_RATE, burst=ADDRESS_BURST)

@@ -237,3 +237,18 @@ def test_a_bucket_forgets_those_full_again_past_its_most():
     now[0] += 10.0  # every one of them full again
     bucket.take("new")
     assert list(bucket.left) == ["new"]
+
+
+# attacker round 43: a room opened after another counted its pictures from 0 again, and a page still open kept
+# the last scene's picture (the same number); the next class found the last one's devices until it was full
+def test_a_room_that_follows_another_keeps_its_code_and_counts_on():
+    first = Room()
+    first.show(Shown(2, 5, {"ja": "", "en": ""}, None, b"scene 2"))
+    first.join(A)
+    seen = first.state("en")["picture"]
+    again = Room(earlier=first, same_class=True)
+    assert again.code == first.code and again.has(A)
+    nextclass = Room(earlier=first)
+    nextclass.show(Shown(4, 5, {"ja": "", "en": ""}, None, b"scene 4"))
+    assert nextclass.code == first.code and not nextclass.has(A) and nextclass.joined == 0
+    assert nextclass.state("en")["picture"] > seen and nextclass.state("en")["version"] > first.version

@@ -235,6 +235,8 @@ class ClassScreens:
     def __init__(self, player):
         self.player, self.window = player, player.window
         self.room: Room | None = None
+        self.room_lesson = None                   # the lesson the room was opened in
+        self.where: tuple[str, int] | None = None  # the host and port it was last opened on
         self.server: Server | None = None
         self.card = JoinCard(self.window)
         self.bars = TallyBars(self.window)        # on the projector: Q, or the reveal
@@ -257,7 +259,7 @@ class ClassScreens:
         if self.on:
             self.card.toggle()
             return
-        host = self._choose_address()
+        host = self.where[0] if self.where is not None else self._choose_address()  # where it was, if it was
         if host is None:
             return
         if self.open(host) is None:
@@ -277,8 +279,10 @@ class ClassScreens:
     def open(self, host: str, port: int | None = None) -> str | None:
         """The room opened on host:port (port None: PORT if free, else any); its URL, or None (`why` says why)."""
         from ...class_screens.server import Server, ServerError  # aiohttp: not imported until the teacher asks
-        room = Room(earlier=self.room)  # the answers of the rooms before kept, for the CSV
-        for tried in ([port] if port is not None else [PORT, 0]):
+        same_class = self.room is not None and self.room_lesson is not None and self.room_lesson is self.player.lesson
+        room = Room(earlier=self.room, same_class=same_class)
+        again = [self.where[1]] if self.where is not None and self.where[0] == host else []  # the URL it had
+        for tried in ([port] if port is not None else [*again, PORT, 0]):
             server = Server(room, host, tried, reachable(host))
             try:
                 server.start()
@@ -289,7 +293,7 @@ class ClassScreens:
         else:
             self.why = why
             return None
-        self.room, self.server = room, server
+        self.room, self.server, self.room_lesson, self.where = room, server, self.player.lesson, (host, server.port)
         room.listen(self.heard.changed.emit)
         self.card.set_room(server.url, room.code)
         self.picture_timer.start()
@@ -304,9 +308,12 @@ class ClassScreens:
             self.server.stop()
         self.server = None
 
-    def close(self) -> None:
-        """The room dropped: the server stopped, the students' pages told nothing more; the answers are lost
-        unless saved (the menu asks nothing: the teacher saves them before, as they would a file)."""
+    def close(self, ended: bool = False) -> None:
+        """The room closed: the server stopped, the students' pages told nothing more. Its answers stay for the
+        CSV; opened again in the same lesson it goes on as it was, unless the lesson has `ended` (the next
+        class: its devices join anew)."""
+        if ended:
+            self.room_lesson = None
         if self.server is None:
             return
         self.stop_server()

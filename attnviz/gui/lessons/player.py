@@ -139,7 +139,7 @@ class LessonPlayer:
 
     def end(self) -> None:
         """Back to the desk, on the last scene's scenario (what the class tried in it is still there)."""
-        self.class_screens.close()
+        self.class_screens.close(ended=True)
         self.lesson = None
         self.classroom.lesson = None
         self.question.end()

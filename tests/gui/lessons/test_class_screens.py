@@ -217,22 +217,36 @@ def test_a_scene_that_cannot_be_shown_takes_the_class_to_it_with_no_question(les
     assert Student(url, 2).state()["question"] is None
 
 
-# attacker round 41: Esc, another lesson, then J dropped the first lesson's answers without a word
-def test_a_room_opened_after_another_keeps_its_answers_for_the_csv(lesson, qtbot):
+# attacker rounds 41–43: Esc, another lesson, then J dropped the first lesson's answers without a word; the
+# room had a new code and port, so every page and a printed QR code found nothing; then the next class found
+# the last one's devices and open answers, until the room was full
+def test_a_room_opened_for_another_lesson_keeps_its_code_and_the_answers_but_not_the_class(lesson, qtbot):
     from attnviz.core.lessons import builtin_lesson
     w, screens, url = lesson
     student = Student(url, 1)
     student.join()
     assert student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key) == 200
-    code = screens.room.code
+    code, before = screens.room.code, screens.room.state("en")["picture"]
     press(w, qtbot, Qt.Key_Escape)
-    assert w.lessons.open(builtin_lesson("multi-head"), 0)
-    url = screens.open("127.0.0.1", 0)
-    # attacker round 42: the new room had a new code, and every page (and a printed QR code) found nothing
-    assert url is not None and screens.room.code == code and screens.room.joined == 1
-    assert Student(url, 1).state()["scene"] == 1
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)  # the next period
+    screens.toggle()  # J, where it was: no network asked for
+    assert screens.on and screens.server.url == url and screens.room.code == code and screens.room.joined == 0
+    qtbot.waitUntil(lambda: screens.room.state("en")["picture"] > before)  # a page loads the new picture
+    q = Student(url, 2).state()["question"]
+    assert q["open"] and q["counts"] is None and screens.room.counts()[1] == [0] * len(q["choices"])
     rows = list(csv.DictReader(io.StringIO(screens.room.csv_text("en"))))
-    assert [r["lesson"] for r in rows if r["count"] == "1"] == [builtin_lesson("attention").title["en"]]
+    assert [r["count"] for r in rows if r["count"] != "0"] == ["1"]  # the first period's, kept for the CSV
+
+
+def test_the_room_closed_and_opened_again_in_the_lesson_goes_on_as_it_was(lesson, qtbot):
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    assert student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key) == 200
+    screens.close()
+    screens.toggle()
+    assert screens.server.url == url and screens.room.joined == 1 and screens.room.joined_from["127.0.0.1"] == 1
+    assert sum(screens.room.counts()[1]) == 1 and student.answer(str(TOP_KEY + 1), 0) == 200
 
 
 def test_nothing_is_served_but_the_room(lesson):
