@@ -4450,6 +4450,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} を設定しています。transformers はこれでテキストの前後に置くトークンを組み立て直しますが、AttnViz はそれを tokenizer.json から読みます</translation>
     </message>
     <message>
+        <source>names {0}, from which transformers would read the tokenizer in place of tokenizer.json: AttnViz reads tokenizer.json only</source>
+        <translation>{0} を指定しています。transformers は tokenizer.json の代わりにそこからトークナイザーを読みますが、AttnViz は tokenizer.json だけを読みます</translation>
+    </message>
+    <message>
         <source>names tokenizer code of its own (auto_map), which transformers chooses its tokenizer by otherwise: AttnViz does not read it as transformers would</source>
         <translation>独自のトークナイザーのコード（auto_map）を指定しています。transformers はこれによってトークナイザーの選び方を変えるため、AttnViz は transformers と同じようには読めません</translation>
     </message>

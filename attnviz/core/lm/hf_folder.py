@@ -477,7 +477,7 @@ def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
         used = registered
     elif (written and not named) or (not written and settings.get("tokenizer_class") == ""):
         used = ""  # a name that is no class: transformers falls back on tokenizer.json as written
-    elif named == "LlamaTokenizer" and '"ByteLevel"' in text and not forced:  # Llama 3's folders
+    elif written.removesuffix("Fast") == "LlamaTokenizer" and '"ByteLevel"' in text and not forced:  # Llama 3's
         used = ""
     elif named and registered and named != registered:
         used = "" if registered in _GENERIC else named
@@ -515,7 +515,13 @@ def _settings(folder: Path) -> tuple[dict, dict]:
                 raise problem(folder / "special_tokens_map.json", QT_TR_NOOP(
                     "sets {0}, by which transformers builds anew the tokens it puts around a text: AttnViz reads "
                     "them from tokenizer.json"), rebuilds)
-            settings.update(mapped)
+            source = next((key for key in _SOURCES if key in mapped), None)
+            if source is not None:
+                raise problem(folder / "special_tokens_map.json", QT_TR_NOOP(
+                    "names {0}, from which transformers would read the tokenizer in place of tokenizer.json: "
+                    "AttnViz reads tokenizer.json only"), source)
+            # (its tokenizer_class not: transformers has chosen the class before it reads this file)
+            settings.update({key: value for key, value in mapped.items() if key != "tokenizer_class"})
             settings[_MAPPED_TEMPLATE] = "chat_template" in mapped
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
@@ -523,6 +529,7 @@ def _settings(folder: Path) -> tuple[dict, dict]:
     return settings, named
 
 
+_SOURCES = ("tokenizer_file", "gguf_file", "vocab", "merges", "vocab_file", "merges_file", "post_processor")
 _MAPPED_TEMPLATE = "\0 the chat template is special_tokens_map.json's"  # which wins over chat_template.jinja
 
 

@@ -653,6 +653,24 @@ def test_special_tokens_map_json_s_add_eos_token_is_refused(tmp_path):
     refused(_mapped(tmp_path, "gpt2", add_eos_token=True), "special_tokens_map.json: sets add_eos_token")
 
 
+# attacker round 43 (ids read with transformers 5.24 on the same folder)
+def test_special_tokens_map_json_s_tokenizer_class_is_not_the_class_transformers_chooses(tmp_path):
+    folder = _mapped(tmp_path, "gpt2", tokenizer_class="Qwen2Tokenizer")
+    assert list(lm.encode(lm.load(str(folder)), "Hello world 12345").ids) == [312, 425, 385, 443, 445]
+
+
+@pytest.mark.parametrize("key", ["tokenizer_file", "gguf_file"])
+def test_special_tokens_map_json_naming_another_tokenizer_is_refused(tmp_path, key):
+    refused(_mapped(tmp_path, "qwen3", **{key: "elsewhere.json"}), f"special_tokens_map.json: names {key}, from which")
+
+
+@pytest.mark.parametrize("where", ["tokenizer_config.json", "config.json"])
+def test_llama_3_s_rule_takes_fast_off_once_as_transformers_does(folder, where):
+    edit(folder / "tokenizer_config.json", lambda t: t.pop("tokenizer_class"))
+    edit(folder / where, lambda t: t.update(tokenizer_class="LlamaTokenizerFastFast"))
+    refused(folder, "its tokenizer does not read a text back as it was")  # LlamaTokenizer on a ByteLevel vocabulary
+
+
 def test_what_makes_transformers_read_another_tokenizer_or_template_is_refused(folder):
     edit(folder / "tokenizer_config.json", lambda t: t.update(fast_tokenizer_files=["tokenizer.4.0.0.json"]))
     refused(folder, "tokenizer_config.json: names tokenizer files by transformers version")
