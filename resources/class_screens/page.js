@@ -107,7 +107,10 @@ async function answer(key, value) {
   const r = await post("answer", { device, question: key, choice: value }).catch(() => null);
   if (!r || !r.ok) {  // refused (too fast, closed): the answer the room has, not this one nor the one before
     if (state && state.question === asked && asked.mine === value) { asked.mine = confirmed; renderQuestion(asked); }
-    if (r && r.status === 403) { joined = false; join(); }  // the room does not know this device: join again
+    if (r && r.status === 403) {  // the room does not know this device (a new class): join, then answer again
+      joined = false;
+      join(() => answer(key, value));
+    }
     else if (!events || events.readyState === EventSource.CLOSED) follow();
   }
 }
@@ -141,13 +144,13 @@ $("language").addEventListener("click", () => {
 
 // Joined, then the stream followed; a join refused for a passing limit (a device or an address too fast, the
 // network gone) is tried again as a refused stream is; only a full room says so, and waits.
-function join() {
+function join(then) {
   post("join", { device }).then(async (r) => {
-    if (r.ok) { joined = true; pause = 1000; follow(); return; }
+    if (r.ok) { joined = true; pause = 1000; follow(); if (then) then(); return; }
     const said = await r.json().catch(() => ({}));
     tell(/full/.test(said.error || "") ? "full" : "lost");
-    again(join);
-  }).catch(() => { tell("lost"); again(join); });
+    again(() => join(then));
+  }).catch(() => { tell("lost"); again(() => join(then)); });
 }
 
 function again(step) {

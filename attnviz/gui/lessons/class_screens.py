@@ -235,8 +235,8 @@ class ClassScreens:
     def __init__(self, player):
         self.player, self.window = player, player.window
         self.room: Room | None = None
-        self.room_lesson = None                   # the lesson the room was opened in
-        self.where: tuple[str, int] | None = None  # the host and port it was last opened on
+        self.period_over = False                   # the lesson ended since the room opened: the next is a new class
+        self.where: tuple[str, int] | None = None  # the host and port it first opened on
         self.server: Server | None = None
         self.card = JoinCard(self.window)
         self.bars = TallyBars(self.window)        # on the projector: Q, or the reveal
@@ -279,8 +279,8 @@ class ClassScreens:
     def open(self, host: str, port: int | None = None) -> str | None:
         """The room opened on host:port (port None: PORT if free, else any); its URL, or None (`why` says why)."""
         from ...class_screens.server import Server, ServerError  # aiohttp: not imported until the teacher asks
-        same_class = self.room is not None and self.room_lesson is not None and self.room_lesson is self.player.lesson
-        room = Room(earlier=self.room, same_class=same_class)
+        room = Room(earlier=self.room, same_class=self.room is not None and not self.period_over)
+        self.period_over = False
         again = [self.where[1]] if self.where is not None and self.where[0] == host else []  # the URL it had
         for tried in ([port] if port is not None else [*again, PORT, 0]):
             server = Server(room, host, tried, reachable(host))
@@ -293,7 +293,8 @@ class ClassScreens:
         else:
             self.why = why
             return None
-        self.room, self.server, self.room_lesson, self.where = room, server, self.player.lesson, (host, server.port)
+        self.room, self.server = room, server
+        self.where = self.where or (host, server.port)  # where it first opened: tried first again
         room.listen(self.heard.changed.emit)
         self.card.set_room(server.url, room.code)
         self.picture_timer.start()
@@ -313,7 +314,7 @@ class ClassScreens:
         CSV; opened again in the same lesson it goes on as it was, unless the lesson has `ended` (the next
         class: its devices join anew)."""
         if ended:
-            self.room_lesson = None
+            self.period_over = True
         if self.server is None:
             return
         self.stop_server()

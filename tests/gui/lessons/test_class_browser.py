@@ -164,3 +164,24 @@ def test_the_language_button_while_a_join_waits_to_be_tried_again_leaves_it_wait
         assert screens.room.joined == 1
         page.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
         qtbot.waitUntil(lambda: sum(screens.room.counts()[1]) == 1, timeout=10000)
+
+
+def test_a_page_the_room_no_longer_knows_joins_again_and_its_tap_counts(lesson, qtbot, tmp_path):
+    """The next class's room (the lesson ended, another begun) knows none of the last class's devices: a page
+    kept open had its first tap refused, joined again, and the tap was lost (attacker round 44)."""
+    from selenium.webdriver.common.by import By
+    w, screens, url = lesson
+    page = browser("en", tmp_path)
+    try:
+        page.get(url)
+        caption_shown(page, w.lessons.scene().caption["en"])
+        qtbot.waitUntil(lambda: screens.room.joined == 1, timeout=10000)
+        screens.close(ended=True)
+        screens.toggle()  # the next class, at the same address
+        assert screens.room.joined == 0 and screens.server.url == url
+        wait(page, lambda d: d.find_element(By.ID, "status").text == "", 30)  # following again
+        page.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
+        qtbot.waitUntil(lambda: sum(screens.room.counts()[1]) == 1, timeout=10000)
+        assert screens.room.joined == 1
+    finally:
+        page.quit()

@@ -249,6 +249,37 @@ def test_the_room_closed_and_opened_again_in_the_lesson_goes_on_as_it_was(lesson
     assert sum(screens.room.counts()[1]) == 1 and student.answer(str(TOP_KEY + 1), 0) == 200
 
 
+# attacker round 44: another lesson given without Esc made the next reopening a new class; a port taken once
+# moved the room for the rest of the session
+def test_another_lesson_given_in_the_period_keeps_the_class_through_a_reopening(lesson, qtbot):
+    from attnviz.core.lessons import builtin_lesson
+    w, screens, url = lesson
+    student = Student(url, 1)
+    student.join()
+    assert w.lessons.open(builtin_lesson("multi-head"), 0)
+    screens.close()
+    screens.toggle()
+    assert screens.room.joined == 1 and screens.room.joined_from["127.0.0.1"] == 1
+
+
+def test_the_room_goes_back_to_the_port_it_first_opened_on(lesson, qtbot, monkeypatch):
+    import socket
+    w, screens, url = lesson
+    monkeypatch.setattr(class_screens, "PORT", 0)
+    first = screens.server.port
+    screens.close()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", first))
+    try:
+        screens.toggle()
+        assert screens.server.port != first
+    finally:
+        taken.close()
+    screens.close()
+    screens.toggle()
+    assert screens.server.url == url
+
+
 def test_nothing_is_served_but_the_room(lesson):
     w, screens, url = lesson
     c = http.client.HTTPConnection("127.0.0.1", screens.server.port, timeout=10)
