@@ -171,12 +171,17 @@ class Room:
         at = [t for t in self._asked if t.scene == poll.key]
         tally = next((t for t in reversed(at) if t.lesson == lesson and t.poll.same_question(poll)), None)
         if tally is None:
-            key = poll.key if not at else f"{poll.key}.{len(at) + 1}"
-            tally = Tally(replace(poll, key=key), dict(lesson), poll.key)
-            self._asked.append(tally)
-        else:
-            tally.poll = replace(poll, key=tally.poll.key, answer=tally.poll.answer)
-            tally.shown = False
+            return self._new_tally(poll, lesson, poll.key)
+        tally.poll = replace(poll, key=tally.poll.key, answer=tally.poll.answer)
+        tally.shown = False
+        return tally
+
+    def _new_tally(self, poll: Poll, lesson: dict[str, str], scene: str) -> Tally:
+        """`poll` asked afresh at `scene`: keyed by the scene, or "4.2" where a question was asked there before
+        (the lock held)."""
+        at = sum(t.scene == scene for t in self._asked)
+        tally = Tally(replace(poll, key=scene if not at else f"{scene}.{at + 1}", answer=None), dict(lesson), scene)
+        self._asked.append(tally)
         return tally
 
     def ask_again(self) -> None:
@@ -187,11 +192,7 @@ class Room:
             tally = self._current()
             if tally is None or tally.poll.answer is None:
                 return
-            at = sum(t.scene == tally.scene for t in self._asked)
-            again = Tally(replace(tally.poll, key=f"{tally.scene}.{at + 1}", answer=None), dict(tally.lesson),
-                          tally.scene)
-            self._asked.append(again)
-            self._tallies[tally.scene] = again
+            self._tallies[tally.scene] = self._new_tally(tally.poll, tally.lesson, tally.scene)
         self._changed()
 
     def picture_changed(self, picture: bytes) -> None:

@@ -498,10 +498,12 @@ def _as_transformers_builds(path: Path, doc: dict, used: str, settings: dict) ->
                        "model": {**(doc.get("model") or {}), **built["model"]}})
 
 
-def _settings(folder: Path) -> tuple[dict, dict]:
+def _settings(folder: Path) -> tuple[dict, dict, bool]:
     """(tokenizer_config.json's settings, with special_tokens_map.json's where transformers reads them; the
-    tokens each settings file names). What makes transformers read another tokenizer than tokenizer.json,
-    or another chat template than the folder's, is refused by name."""
+    tokens each settings file names; whether the chat template is special_tokens_map.json's, which wins over
+    chat_template.jinja). What makes transformers read another tokenizer than tokenizer.json, or another chat
+    template than the folder's, is refused by name."""
+    mapped_template = False
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
     _refuse_elsewhere(folder, settings)
@@ -522,15 +524,14 @@ def _settings(folder: Path) -> tuple[dict, dict]:
                     "AttnViz reads tokenizer.json only"), source)
             # (its tokenizer_class not: transformers has chosen the class before it reads this file)
             settings.update({key: value for key, value in mapped.items() if key != "tokenizer_class"})
-            settings[_MAPPED_TEMPLATE] = "chat_template" in mapped
+            mapped_template = "chat_template" in mapped
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
         named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
-    return settings, named
+    return settings, named, mapped_template
 
 
 _SOURCES = ("tokenizer_file", "gguf_file", "vocab", "merges", "vocab_file", "merges_file", "post_processor")
-_MAPPED_TEMPLATE = "\0 the chat template is special_tokens_map.json's"  # which wins over chat_template.jinja
 
 
 def _refuse_elsewhere(folder: Path, settings: dict) -> None:
@@ -556,9 +557,9 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
-    settings, named = _settings(folder)
+    settings, named, mapped_template = _settings(folder)
     template = _default_template(settings.get("chat_template"))
-    if optional_file(folder / "chat_template.jinja") and not settings.get(_MAPPED_TEMPLATE):
+    if optional_file(folder / "chat_template.jinja") and not mapped_template:
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
             template = read_limited(folder / "chat_template.jinja", MAX_CONFIG_BYTES).decode("utf-8")
         except UnicodeDecodeError:
