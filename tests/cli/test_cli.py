@@ -120,6 +120,9 @@ def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     if platform:
         env["QT_QPA_PLATFORM"] = platform  # as the README's own command may be run
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env["TMPDIR"] = str(temporary)
     out = tmp_path / "shot.png"
     result = subprocess.run([sys.executable, "-m", "attnviz", "screenshot", "seed-demo", "--presentation",
                              "--step", "4", "--width", "1280", "--height", "800", "-o", str(out)],
@@ -127,6 +130,7 @@ def test_a_presentation_screenshot_has_the_size_asked_for_with_or_without_qt_qpa
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1280, 800)
+    assert list(temporary.iterdir()) == []  # its settings and screen files go with it
 
 
 @pytest.mark.parametrize("option", [["--temperature", "2"], ["--no-causal"], ["--no-scale"]])

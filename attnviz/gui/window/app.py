@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -82,5 +83,6 @@ def use_offscreen(width: int = 1920, height: int = 1080) -> None:
 def isolate_settings() -> None:
     """Point QSettings at a fresh temporary folder (for scripted renders)."""
     folder = tempfile.mkdtemp(prefix="attnviz-settings-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # a render a minute would fill /tmp
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, folder)
