@@ -4454,6 +4454,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} を指定しています。transformers は tokenizer.json の代わりにそこからトークナイザーを読みますが、AttnViz は tokenizer.json だけを読みます</translation>
     </message>
     <message>
+        <source>sets {0}, a setting AttnViz does not know: transformers may read the text otherwise by it, and AttnViz reads a folder only where it knows what every setting does to the tokens</source>
+        <translation>AttnViz の知らない設定 {0} があります。transformers はこの設定でテキストを別の読み方をするかもしれません。AttnViz は、すべての設定がトークンに何をするかを知っているフォルダーだけを読みます</translation>
+    </message>
+    <message>
         <source>names tokenizer code of its own (auto_map), which transformers chooses its tokenizer by otherwise: AttnViz does not read it as transformers would</source>
         <translation>独自のトークナイザーのコード（auto_map）を指定しています。transformers はこれによってトークナイザーの選び方を変えるため、AttnViz は transformers と同じようには読めません</translation>
     </message>

@@ -373,6 +373,25 @@ TOKENIZER_CONFIG = {**{f"{name}_token": TextOrObject() for name in ("bos", "eos"
                     "added_tokens_decoder": NamedTokens(by_id=True), "extra_special_tokens": NamedTokens(),
                     "additional_special_tokens": NamedTokens(), "split_special_tokens": Flag(),
                     "tokenizer_class": Text(64), "add_prefix_space": Flag(), "legacy": Flag()}
+# The other keys of tokenizer_config.json (and of special_tokens_map.json, where transformers merges it in) that
+# a folder may hold: each is read by transformers 5 without changing the ids of a text or its chat template, as
+# tools/checked_settings.py shows on every family (the paths are passed over for the folder's own files). A key
+# outside these, TOKENIZER_CONFIG, chat_template, auto_map and a model's own "…_token" is refused by name:
+# transformers may read it otherwise (a padding that names a token adds that token).
+NO_EFFECT = frozenset({
+    "name_or_path", "processor_class", "verbose", "model_max_length", "max_len", "padding_side", "truncation_side",
+    "model_input_names", "clean_up_tokenization_spaces", "errors", "spaces_between_special_tokens", "backend",
+    "is_local", "local_files_only", "add_bos_token", "add_eos_token", "sp_model_kwargs", "use_default_system_prompt",
+    "vocab_size", "do_lower_case", "max_length", "stride", "truncation_strategy", "pad_to_multiple_of",
+    "pad_token_type_id", "tokenizer_file", "vocab_file", "merges_file", "special_tokens_map_file",
+})
+
+
+def unknown_setting(settings: dict) -> str | None:
+    """The first key of tokenizer settings whose effect AttnViz does not know, or None."""
+    return next((key for key, value in settings.items()
+                 if key not in TOKENIZER_CONFIG and key not in NO_EFFECT and key not in ("chat_template", "auto_map")
+                 and not (key.endswith("_token") and (value is None or isinstance(value, (str, dict))))), None)
 # tokenizer.json, read by `tokenizers` as it is once these hold: a vocabulary and merges of at most a million
 # (Gemma 3's 262,144 tokens and 514,906 merges are the largest in use), so that two million merges in a 64 MB
 # file are refused before they take 1.4 GB. Parsing it here first costs ≈ 0.4 s on a 17 MB file. Its padding

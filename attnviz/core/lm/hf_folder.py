@@ -507,6 +507,7 @@ def _settings(folder: Path) -> tuple[dict, dict, bool]:
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
     _refuse_elsewhere(folder, settings)
+    _refuse_unknown(folder / "tokenizer_config.json", settings)
     named = {folder / "tokenizer_config.json": _named(settings)}
     if optional_file(folder / "special_tokens_map.json"):
         mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
@@ -522,6 +523,7 @@ def _settings(folder: Path) -> tuple[dict, dict, bool]:
                 raise problem(folder / "special_tokens_map.json", QT_TR_NOOP(
                     "names {0}, from which transformers would read the tokenizer in place of tokenizer.json: "
                     "AttnViz reads tokenizer.json only"), source)
+            _refuse_unknown(folder / "special_tokens_map.json", mapped)
             # (its tokenizer_class not: transformers has chosen the class before it reads this file)
             settings.update({key: value for key, value in mapped.items() if key != "tokenizer_class"})
             mapped_template = "chat_template" in mapped
@@ -529,6 +531,14 @@ def _settings(folder: Path) -> tuple[dict, dict, bool]:
         listed = _json(folder / "added_tokens.json")
         named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
     return settings, named, mapped_template
+
+
+def _refuse_unknown(path: Path, settings: dict) -> None:
+    key = fields.unknown_setting(settings)
+    if key is not None:
+        raise problem(path, QT_TR_NOOP("sets {0}, a setting AttnViz does not know: transformers may read the text "
+                                       "otherwise by it, and AttnViz reads a folder only where it knows what every "
+                                       "setting does to the tokens"), quoted(key))
 
 
 _SOURCES = ("tokenizer_file", "gguf_file", "vocab", "merges", "vocab_file", "merges_file", "post_processor")
@@ -580,6 +590,9 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
+    padding = doc.get("padding")
+    if isinstance(padding, dict) and "pad_token" not in settings:  # transformers takes it as the pad token
+        named[path] = [fields.token_text(padding.get("pad_token"))]
     _unlisted(folder, made, named)
     return made
 
