@@ -177,9 +177,9 @@ class Room:
         return tally
 
     def _new_tally(self, poll: Poll, lesson: dict[str, str], scene: str) -> Tally:
-        """`poll` asked afresh at `scene`: keyed by the scene, or "4.2" where a question was asked there before
-        (the lock held)."""
-        at = sum(t.scene == scene for t in self._asked)
+        """`poll` asked afresh at `scene`: keyed by the scene, or "4.2" where a question was asked there before,
+        in this class or an earlier one (a page still showing the last class's is refused; the lock held)."""
+        at = sum(t.scene == scene for t in self._earlier + self._asked)
         tally = Tally(replace(poll, key=scene if not at else f"{scene}.{at + 1}", answer=None), dict(lesson), scene)
         self._asked.append(tally)
         return tally

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import socket
 import threading
 from collections import Counter
@@ -97,7 +98,8 @@ class Server:
         started.wait()
         if failed:
             self._thread.join()
-            raise ServerError(f"cannot serve on {self.host}:{self.port}: {failed[0]}")
+            where = self.host if self.port == 0 else f"{self.host}:{self.port}"
+            raise ServerError(f"cannot serve on {where}: {failed[0]}")
         self.room.listen(self._wake)
 
     def stop(self) -> None:
@@ -138,8 +140,8 @@ class Server:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
             await site.start()
             self.port = runner.addresses[0][1]
-        except OSError as e:
-            failed.append(e.strerror or e)
+        except OSError as e:  # the system's words (asyncio's would add Python's tuple of the address)
+            failed.append(os.strerror(e.errno) if e.errno else e.strerror or e)
             await runner.cleanup()
             return
         started.set()

@@ -252,3 +252,23 @@ def test_a_room_that_follows_another_keeps_its_code_and_counts_on():
     nextclass.show(Shown(4, 5, {"ja": "", "en": ""}, None, b"scene 4"))
     assert nextclass.code == first.code and not nextclass.has(A) and nextclass.joined == 0
     assert nextclass.state("en")["picture"] > seen and nextclass.state("en")["version"] > first.version
+
+
+def test_the_next_class_s_question_at_the_same_scene_refuses_a_tap_meant_for_the_last_class_s():
+    """Attacker round 45: keys began again at "4" in the next class, and a page still showing the last
+    class's question at scene 4 (it joins again and sends its tap again) was counted for the new one."""
+    first = asking()
+    first.join(A)
+    first.answer(A, "4", 1)
+    other = Poll("4", {"ja": "次は？", "en": "Next?"}, ((0, "a"), (1, "b")))
+    nextclass = Room(earlier=first)
+    nextclass.show(Shown(4, 10, {"ja": "", "en": ""}, other, b"png"))
+    nextclass.join(A)
+    with pytest.raises(RoomError) as e:
+        nextclass.answer(A, "4", 1)
+    assert e.value.status == 409 and nextclass.counts()[1] == [0, 0]
+    key = nextclass.state("en")["question"]["key"]
+    nextclass.answer(A, key, 1)
+    assert nextclass.counts()[1] == [0, 1]
+    rows = list(csv.reader(io.StringIO(nextclass.csv_text("en"))))[1:]
+    assert {row[1] for row in rows} == {"4"}  # both at scene 4, as the teacher numbers them

@@ -236,7 +236,8 @@ class ClassScreens:
         self.player, self.window = player, player.window
         self.room: Room | None = None
         self.period_over = False                   # the lesson ended since the room opened: the next is a new class
-        self.where: tuple[str, int] | None = None  # the host and port it first opened on
+        self.where: tuple[str, int] | None = None  # the network and port it first opened on
+        self.given = False                         # that network given (`--bind`), not asked for
         self.server: Server | None = None
         self.card = JoinCard(self.window)
         self.bars = TallyBars(self.window)        # on the projector: Q, or the reveal
@@ -259,28 +260,39 @@ class ClassScreens:
         if self.on:
             self.card.toggle()
             return
-        host = self.where[0] if self.where is not None else self._choose_address()  # where it was, if it was
+        again = self._host_again()
+        host = again or self._choose_address()
         if host is None:
             return
-        if self.open(host) is None:
+        if self.open(host, given=again is not None and self.given) is None:
             self.window.warn(tr("Cannot open the class's screens"), self.why)
         else:
             self.card.toggle()
+
+    def _host_again(self) -> str | None:
+        """The network the room was on, while the machine still has that address: in the same period, or for the
+        session where it was given (`--bind`); a new class, or an address the machine lost, asks again."""
+        if self.where is None or (self.period_over and not self.given):
+            return None
+        host = self.where[0]
+        return host if host == LOOPBACK or host in addresses() else None
 
     def _choose_address(self) -> str | None:
         found = addresses()
         if len(found) == 1:
             return found[0]
         items = found + [tr("{0} (this computer only)").format(LOOPBACK)]
+        before = self.where[0] if self.where is not None else None
+        at = len(found) if before == LOOPBACK else (found.index(before) if before in found else 0)
         item, ok = QInputDialog.getItem(self.window, tr("Open the class's screens"),
-                                        tr("The network the class's devices are on:"), items, 0, False)
+                                        tr("The network the class's devices are on:"), items, at, False)
         return None if not ok else (LOOPBACK if item == items[-1] else item)
 
-    def open(self, host: str, port: int | None = None) -> str | None:
-        """The room opened on host:port (port None: PORT if free, else any); its URL, or None (`why` says why)."""
+    def open(self, host: str, port: int | None = None, given: bool = True) -> str | None:
+        """The room opened on host:port (port None: PORT if free, else any); its URL, or None (`why` says why).
+        A host `given` (not asked for: `--bind`) is kept for the session."""
         from ...class_screens.server import Server, ServerError  # aiohttp: not imported until the teacher asks
         room = Room(earlier=self.room, same_class=self.room is not None and not self.period_over)
-        self.period_over = False
         again = [self.where[1]] if self.where is not None and self.where[0] == host else []  # the URL it had
         for tried in ([port] if port is not None else [*again, PORT, 0]):
             server = Server(room, host, tried, reachable(host))
@@ -293,8 +305,9 @@ class ClassScreens:
         else:
             self.why = why
             return None
-        self.room, self.server = room, server
-        self.where = self.where or (host, server.port)  # where it first opened: tried first again
+        self.room, self.server, self.period_over, self.given = room, server, False, given
+        if self.where is None or self.where[0] != host:  # where it first opened on this network: tried first again
+            self.where = (host, server.port)
         room.listen(self.heard.changed.emit)
         self.card.set_room(server.url, room.code)
         self.picture_timer.start()

@@ -566,3 +566,77 @@ def test_every_question_of_the_built_in_lessons_reaches_the_class_without_the_ke
     finally:
         screens.close()
     assert masked_somewhere  # the lessons ask about a query whose future is hidden: those keys are no choice
+
+
+# attacker round 45: the network first chosen was kept for the session (never asked again, and a room whose
+# address the machine lost could never open again); a J that failed after Esc let the next one go on with the
+# last class
+@pytest.fixture
+def networks(monkeypatch):
+    """The machine's networks (loopback addresses, which bind here), as the test sets them; the network the
+    dialog is asked for, and which it lists first."""
+    found = {"now": ["127.0.0.2", "127.0.0.3"]}
+    monkeypatch.setattr(class_screens, "addresses", lambda: list(found["now"]))
+    asked = []
+
+    def dialog(parent, title, label, items, current, editable):
+        asked.append((items, current))
+        return items[found.get("pick", 0)], True
+    monkeypatch.setattr(class_screens.QInputDialog, "getItem", dialog)
+    return found, asked
+
+
+def test_a_network_the_machine_lost_is_asked_for_again(qtbot, networks, monkeypatch):
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    monkeypatch.setattr(class_screens, "PORT", 0)
+    screens.toggle()
+    assert screens.server.host == "127.0.0.2" and len(asked) == 1
+    screens.close()
+    screens.toggle()  # the same network, not asked again
+    assert screens.server.host == "127.0.0.2" and len(asked) == 1
+    screens.close()
+    found["now"] = ["127.0.0.3", "127.0.0.4"]  # another Wi-Fi, or the address renewed
+    screens.toggle()
+    assert screens.on and screens.server.host == "127.0.0.3" and len(asked) == 2
+    screens.close()
+
+
+def test_the_next_class_is_asked_for_its_network_the_last_one_offered_first(qtbot, networks):
+    from attnviz.core.lessons import builtin_lesson
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    found["pick"] = 1
+    screens.toggle()
+    url = screens.server.url
+    press(w, qtbot, Qt.Key_Escape)  # the period is over
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)
+    settle()
+    screens.toggle()
+    assert len(asked) == 2 and asked[1][1] == 1 and screens.server.url == url  # its URL again, its port too
+    screens.close()
+
+
+def test_a_j_that_failed_after_the_period_leaves_the_next_one_a_new_class(qtbot, networks, monkeypatch):
+    from attnviz.core.lessons import builtin_lesson
+    found, asked = networks
+    warned = []
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    monkeypatch.setattr(w, "warn", lambda title, message: warned.append(message))
+    screens = w.lessons.class_screens
+    screens.toggle()
+    student = Student(screens.server.url, 1)
+    student.join()
+    assert student.answer(str(TOP_KEY + 1), w.lessons.question.answer.top_key) == 200
+    press(w, qtbot, Qt.Key_Escape)
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)
+    settle()
+    found["now"] = ["192.0.2.1"]  # a network the machine is not on: the room cannot open
+    screens.toggle()
+    assert not screens.on and warned == ["cannot serve on 192.0.2.1: Cannot assign requested address"]
+    found["now"] = ["127.0.0.2"]
+    screens.toggle()
+    assert screens.on and screens.room.joined == 0 and sum(screens.room.counts()[1]) == 0
+    screens.close()
