@@ -10,6 +10,7 @@ imports transformers, takes those parts from the table this script writes, made 
 """
 from __future__ import annotations
 
+import inspect
 import json
 import pprint
 from pathlib import Path
@@ -47,15 +48,19 @@ def main() -> None:
         found = auto.tokenizer_class_from_name(name)
         if isinstance(found, type):
             resolved[name] = found.__name__
+    as_written = sorted(auto.MODEL_IDS_TO_TOKENIZERS_BACKEND)
+    pad_parameter = sorted(name for name in CLASSES
+                           if "pad_token" in inspect.signature(getattr(transformers, name).__init__).parameters)
     version = transformers.__version__
     OUT.write_text(f'''"""What transformers {version} builds in place of parts of a folder's tokenizer.json,
 written by tools/rebuilt_tokenizers.py (do not edit): for each tokenizer class of a model's own, by
 tokenizer_config.json's add_prefix_space and legacy ("None,True": absent, true), the normalizer and
 pre-tokenizer it makes and the settings of the model it makes; the special tokens it names where a folder
 names none; which class each model type AttnViz runs is given; the model types (or config.json's
-model_name) whose folders are given their type's class whatever their settings name; and the class each
-name transformers knows stands for (for a name it does not know, it reads tokenizer.json as written).
-core/lm/hf_folder.py reads it."""
+model_name) whose folders are given their type's class whatever their settings name; the class each
+name transformers knows stands for (for a name it does not know, it reads tokenizer.json as written); the
+Hub ids whose folders it reads as written whatever their settings say; and the classes that name a pad
+token themselves (the others take tokenizer.json's padding's). core/lm/hf_folder.py reads it."""
 from __future__ import annotations
 
 BUILT: dict[str, dict[str, dict]] = {pprint.pformat(table, width=116, sort_dicts=True)}
@@ -67,6 +72,10 @@ REGISTERED: dict[str, str | None] = {pprint.pformat(registered, width=116)}
 FORCED: frozenset[str] = frozenset({pprint.pformat(forced, width=116, compact=True)})
 
 RESOLVED: dict[str, str] = {pprint.pformat(resolved, width=116, compact=True)}
+
+AS_WRITTEN: tuple[str, ...] = tuple({pprint.pformat(as_written, width=116, compact=True)})
+
+PAD_PARAMETER: frozenset[str] = frozenset({pprint.pformat(pad_parameter, width=116, compact=True)})
 ''')
 
 

@@ -4426,6 +4426,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} をトークンとして挙げていますが、tokenizer.json にはありません。AttnViz は tokenizer.json にあるトークンを読みます（transformers はこれを独自の方法で加えます）</translation>
     </message>
     <message>
+        <source>is read by transformers with the tokenizer class {0}, which names {1} as a token, and tokenizer.json does not list it: transformers would add it its own way</source>
+        <translation>transformers はトークナイザーのクラス {0} で読みます。このクラスはトークン {1} を名指ししますが、tokenizer.json にはありません。transformers は独自のやり方でこれを加えてしまいます</translation>
+    </message>
+    <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>
         <translation>ロジットに上限をかけています (ソフトキャップ)。AttnViz はこれに対応していません</translation>
     </message>

@@ -8,6 +8,7 @@ its config.json before anything is read, and its values for NaN as they are read
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 import os
@@ -41,7 +42,7 @@ def read_files(folder) -> list[Path]:
     """The files of a folder that make the model (what a session's SHA-256 covers), sorted."""
     folder = Path(folder)
     named = [folder / n for n in ("config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja",
-                                  "model.safetensors.index.json")]
+                                  "special_tokens_map.json", "added_tokens.json", "model.safetensors.index.json")]
     return sorted([p for p in named if p.is_file()] + [p for p in folder.glob("*.safetensors") if p.is_file()])
 
 
@@ -461,10 +462,22 @@ _SPECIAL = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cl
 _GENERIC = ("TokenizersBackend", "PreTrainedTokenizer", "PythonBackend")  # tokenizer.json read as written
 
 
-def _class_used(config_json: dict, settings: dict, text: str) -> str | None:
+def _hub_id(folder: Path) -> str:
+    """The id the Hub knows a folder by, as transformers is given it: the cache's models--owner--name (its
+    snapshots/<commit> folder), else the folder's last two names (a `--local-dir owner/name` download)."""
+    parts = folder.absolute().parts
+    cached = next((p for p in reversed(parts[:-2]) if p.startswith("models--")), None)
+    if cached is not None and parts[-2] == "snapshots":
+        return cached.removeprefix("models--").replace("--", "/", 1).lower()
+    return "/".join(parts[-2:]).lower()
+
+
+def _class_used(config_json: dict, settings: dict, text: str, folder: Path) -> str | None:
     """The tokenizer class of a model's own that transformers 5 loads the folder's tokenizer with, by
     AutoTokenizer's rules (its model type's class, or the one tokenizer_config.json or config.json names),
-    or None where it reads tokenizer.json as written."""
+    or None where it reads tokenizer.json as written (as it reads a few Hub ids' folders, whatever they say)."""
+    if any(fnmatch.fnmatch(_hub_id(folder), pattern) for pattern in rebuilt.AS_WRITTEN):
+        return None
     model_type = config_json.get("model_type") or ""
     registered = rebuilt.RESOLVED.get(rebuilt.REGISTERED.get(model_type) or "", "")
     written = settings.get("tokenizer_class") or config_json.get("tokenizer_class") or ""
@@ -525,7 +538,7 @@ def _settings(folder: Path) -> tuple[dict, dict, bool]:
                     "AttnViz reads tokenizer.json only"), source)
             _refuse_unknown(folder / "special_tokens_map.json", mapped)
             # (its tokenizer_class not: transformers has chosen the class before it reads this file)
-            settings.update({key: value for key, value in mapped.items() if key != "tokenizer_class"})
+            settings.update({key: _as_added(key, value) for key, value in mapped.items() if key != "tokenizer_class"})
             mapped_template = "chat_template" in mapped
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
@@ -539,6 +552,11 @@ def _refuse_unknown(path: Path, settings: dict) -> None:
         raise problem(path, QT_TR_NOOP("sets {0}, a setting AttnViz does not know: transformers may read the text "
                                        "otherwise by it, and AttnViz reads a folder only where it knows what every "
                                        "setting does to the tokens"), quoted(key))
+
+
+def _as_added(key: str, value):
+    """A value of special_tokens_map.json as transformers merges it: an object is an added token."""
+    return {**value, "__type": "AddedToken"} if isinstance(value, dict) and key != "extra_special_tokens" else value
 
 
 _SOURCES = ("tokenizer_file", "gguf_file", "vocab", "merges", "vocab_file", "merges_file", "post_processor")
@@ -577,24 +595,52 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     try:
         data = read_limited(path, tk.MAX_TOKENIZER_BYTES)
         doc, text = _parsed(path, data, fields.TOKENIZER), data.decode("utf-8")
-        used = _class_used(config_json, settings, text)
+        used = _class_used(config_json, settings, text, folder)
         if used is not None:
             text = _as_transformers_builds(path, doc, used, settings)
+        settings = _padded(path, doc, settings, used, named)
+        defaults = {key: token for key, token in rebuilt.NAMED.get(used or "", {}).items()
+                    if key not in settings}  # one the folder sets to null stays none
         made = tk.from_json(text, template if isinstance(template, str) else None,
                             settings.get("eos_token"), settings.get("bos_token"),
                             split_special=settings.get("split_special_tokens") is True,
-                            others={key: settings.get(key) for key in _SPECIAL[2:]},
-                            defaults={key: token for key, token in rebuilt.NAMED.get(used or "", {}).items()
-                                      if key not in settings})  # one the folder sets to null stays none
+                            others={**{key: settings.get(key) for key in _SPECIAL[2:]}, **_model_tokens(settings)},
+                            defaults=defaults)
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
-    padding = doc.get("padding")
-    if isinstance(padding, dict) and "pad_token" not in settings:  # transformers takes it as the pad token
-        named[path] = [fields.token_text(padding.get("pad_token"))]
     _unlisted(folder, made, named)
+    missing = next((token for token in defaults.values() if token not in made.added), None)
+    if missing is not None:
+        raise problem(path, QT_TR_NOOP("is read by transformers with the tokenizer class {0}, which names {1} as a "
+                                       "token, and tokenizer.json does not list it: transformers would add it its "
+                                       "own way"), used, quoted(missing))
     return made
+
+
+def _padded(path: Path, doc: dict, settings: dict, used: str | None, named: dict) -> dict:
+    """The settings with tokenizer.json's padding's token as the pad token, where transformers takes it so:
+    where they name none, with a class that names none itself (one it does not list is refused)."""
+    padding = doc.get("padding")
+    pad = fields.token_text(padding.get("pad_token")) if isinstance(padding, dict) else ""
+    if not pad or "pad_token" in settings or used in rebuilt.PAD_PARAMETER:
+        return settings
+    named[path] = [pad]
+    return {**settings, "pad_token": pad}
+
+
+def _model_tokens(settings: dict) -> dict[str, str]:
+    """The tokens of a model's own that transformers names beside the seven (image_token, boi_token, …), and so
+    gives a chat template: a "…_token" setting that is a text or an added token, and extra_special_tokens
+    given by name."""
+    found = {key: fields.token_text(value) for key, value in settings.items()
+             if key.endswith("_token") and key not in _SPECIAL
+             and (isinstance(value, str) or (isinstance(value, dict) and value.get("__type") == "AddedToken"))}
+    extra = settings.get("extra_special_tokens")
+    if isinstance(extra, dict):
+        found.update({key: fields.token_text(value) for key, value in extra.items()})
+    return found
 
 
 # ---------------------------------------------------------------- weights

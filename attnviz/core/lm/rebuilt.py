@@ -3,9 +3,10 @@ written by tools/rebuilt_tokenizers.py (do not edit): for each tokenizer class o
 tokenizer_config.json's add_prefix_space and legacy ("None,True": absent, true), the normalizer and
 pre-tokenizer it makes and the settings of the model it makes; the special tokens it names where a folder
 names none; which class each model type AttnViz runs is given; the model types (or config.json's
-model_name) whose folders are given their type's class whatever their settings name; and the class each
-name transformers knows stands for (for a name it does not know, it reads tokenizer.json as written).
-core/lm/hf_folder.py reads it."""
+model_name) whose folders are given their type's class whatever their settings name; the class each
+name transformers knows stands for (for a name it does not know, it reads tokenizer.json as written); the
+Hub ids whose folders it reads as written whatever their settings say; and the classes that name a pad
+token themselves (the others take tokenizer.json's padding's). core/lm/hf_folder.py reads it."""
 from __future__ import annotations
 
 BUILT: dict[str, dict[str, dict]] = {'GPT2Tokenizer': {'False,False': {'model': {'byte_fallback': False,
@@ -571,3 +572,9 @@ RESOLVED: dict[str, str] = {'AlbertTokenizer': 'AlbertTokenizer',
  'XLMRobertaTokenizer': 'XLMRobertaTokenizer',
  'XLMTokenizer': 'XLMTokenizer',
  'XLNetTokenizer': 'XLNetTokenizer'}
+
+AS_WRITTEN: tuple[str, ...] = tuple(['allenai/dolma2-tokenizer', 'deepseek-ai/deepseek-coder-*', 'deepseek-ai/deepseek-r1-distill-llama-*',
+ 'google/umt5-small', 'naver-clova-ix/donut-*', 'salesforce/blip2-flan-t5-*', 'salesforce/blip2-opt-*',
+ 'salesforce/instructblip-flan-t5-*', 'stepfun-ai/step-3.7-*'])
+
+PAD_PARAMETER: frozenset[str] = frozenset(['GPT2Tokenizer', 'GemmaTokenizer', 'Qwen2Tokenizer'])

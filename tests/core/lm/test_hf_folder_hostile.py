@@ -187,7 +187,7 @@ def test_padding_and_truncation_of_the_file_are_not_the_models_reading(folder):
     plain = lm.encode(lm.load(str(folder)), "hi there").ids
     edit(folder / "tokenizer.json", lambda t: t.update(
         padding={"strategy": {"Fixed": 4_000_000_000}, "direction": "Right", "pad_to_multiple_of": None,
-                 "pad_id": 0, "pad_type_id": 0, "pad_token": "x"},
+                 "pad_id": 0, "pad_type_id": 0, "pad_token": "<|im_end|>"},
         truncation={"max_length": 0, "strategy": "LongestFirst", "stride": 0, "direction": "Right"}))
     assert lm.encode(lm.load(str(folder)), "hi there").ids == plain
 
@@ -496,6 +496,11 @@ def test_gemmas_tokenizer_json_without_byte_fallback_is_read_with_it_as_transfor
     assert list(lm.encode(lm.load(str(copy)), "日本 é").ids) == [2, 559, 610, 495, 552]
 
 
+# Qwen2Tokenizer's own unk and pad tokens, <|endoftext|>, which the Llama folder does not list: named null, they
+# are none (else the folder is refused: transformers would add the token past the embeddings)
+NO_UNLISTED_DEFAULTS = {"unk_token": None, "pad_token": None}
+
+
 # attacker round 39: transformers 5 reads a folder's tokenizer with a class of its model's own where it has one
 # (by its model type, or the class tokenizer_config.json names), and that class builds the normalizer, the
 # pre-tokenizer and the model's settings itself, from add_prefix_space: AttnViz read tokenizer.json as written.
@@ -503,7 +508,8 @@ def test_gemmas_tokenizer_json_without_byte_fallback_is_read_with_it_as_transfor
 @pytest.mark.parametrize("family, tokenizer_json, settings, text, ids", [
     ("qwen2", {"normalizer": None}, {}, "cafe\u0301 a\u0301b", [69, 467, 330, 223, 130, 97, 68]),
     ("qwen3", {}, {"tokenizer_class": "GPT2Tokenizer"}, "a\u0301b", [67, 139, 226, 68]),
-    ("llama", {}, {"tokenizer_class": "Qwen2Tokenizer"}, "The cat 12345!", [0, 286, 351, 224, 20, 21, 22, 23, 24, 4]),
+    ("llama", {}, {"tokenizer_class": "Qwen2Tokenizer", **NO_UNLISTED_DEFAULTS}, "The cat 12345!",
+     [0, 286, 351, 224, 20, 21, 22, 23, 24, 4]),
     ("gemma3", {"normalizer": {"type": "Sequence", "normalizers": [
         {"type": "NFKC"}, {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}]}}, {},
      "cafe\u0301", [2, 509, 400, 496, 211, 136]),
@@ -598,7 +604,7 @@ def test_a_chat_template_gets_the_special_tokens_the_class_names_where_the_folde
 # attacker round 41 (ids read with transformers 5.24 on the same folder)
 @pytest.mark.parametrize("family, config, settings, text, ids", [
     ("qwen3", {"tokenizer_class": "GPT2Tokenizer"}, {"tokenizer_class": ""}, "a\u0301b", [67, 139, 226, 68]),
-    ("llama", {}, {"tokenizer_class": "Qwen2TokenizerFastFast"}, "The cat 12345!",
+    ("llama", {}, {"tokenizer_class": "Qwen2TokenizerFastFast", **NO_UNLISTED_DEFAULTS}, "The cat 12345!",
      [0, 286, 351, 224, 20, 21, 22, 23, 24, 4]),  # "Fast" taken off once, then the alias
 ])
 def test_the_class_is_the_one_transformers_finds_by_the_name_written(tmp_path, family, config, settings, text, ids):
@@ -681,7 +687,8 @@ def test_what_makes_transformers_read_another_tokenizer_or_template_is_refused(f
 
 
 def test_fast_is_taken_off_a_class_name_as_often_as_it_is_written(folder):
-    edit(folder / "tokenizer_config.json", lambda t: t.update(tokenizer_class="Qwen2TokenizerFastFastFast"))
+    edit(folder / "tokenizer_config.json", lambda t: t.update(tokenizer_class="Qwen2TokenizerFastFastFast",
+                                                              **NO_UNLISTED_DEFAULTS))
     assert list(lm.encode(lm.load(str(folder)), " The cat 12345!").ids) == [0, 340, 351, 224, 20, 21, 22, 23, 24, 4]
 
 
@@ -1081,3 +1088,74 @@ def test_a_pad_token_tokenizer_json_s_padding_names_but_does_not_list_is_refused
         refused(copy, "tokenizer.json: names '<|zz|>' as a token, which tokenizer.json does not list")
     else:
         assert list(lm.encode(lm.load(str(copy)), "The <|zz|> cat").ids) == ids
+
+
+# attacker round 44 (ids read with transformers 5.24 on the same folder)
+MODEL_TOKEN_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m.content }}<|im_end|>{% endfor %}[{{ foo_token }}]"
+
+
+@pytest.mark.parametrize("where, settings", [
+    ("tokenizer_config.json", {"foo_token": "<|im_end|>"}),
+    ("tokenizer_config.json", {"extra_special_tokens": {"foo_token": "<|im_end|>"}}),
+    ("special_tokens_map.json", {"foo_token": {"content": "<|im_end|>"}}),
+])
+def test_a_model_s_own_token_reaches_its_chat_template(tmp_path, where, settings):
+    """A multimodal model's image_token, boi_token…: transformers names them beside the seven, and gives them
+    to the template."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(chat_template=MODEL_TOKEN_TEMPLATE))
+    edit(copy / where, lambda t: t.update(settings))
+    assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == [1, 481, 2, 61, 2, 63]
+
+
+@pytest.mark.parametrize("family, ids", [
+    ("llama", [2, 490, 3, 62, 3, 64]),  # tokenizer.json as written: the padding's <|im_end|>
+    ("qwen2", [1, 481, 2, 61, 0, 63]),  # Qwen2Tokenizer names its own: <|endoftext|>
+])
+def test_tokenizer_json_s_padding_gives_the_pad_token_where_the_settings_and_the_class_name_none(tmp_path, family,
+                                                                                                ids):
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    (copy / "chat_template.jinja").write_text("{% for m in messages %}<|im_start|>{{ m.content }}<|im_end|>"
+                                              "{% endfor %}[{{ pad_token }}]", encoding="utf-8")
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("pad_token", None), t.pop("chat_template", None)))
+    edit(copy / "tokenizer.json", lambda t: t.update(padding={**PADDING, "pad_token": "<|im_end|>"}))
+    assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == ids
+
+
+@pytest.mark.parametrize("path", ["deepseek-ai/deepseek-coder-1.3b-base",
+                                  "hub/models--deepseek-ai--deepseek-coder-1.3b-base/snapshots/0123abc"])
+def test_a_hub_repo_transformers_reads_as_written_is_read_so_by_its_id(tmp_path, path):
+    """transformers reads a few repos' tokenizer.json as written, whatever class their settings or type give:
+    a qwen2 folder of such an id is not given Qwen2Tokenizer's NFC."""
+    copy = tmp_path / path
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer.json", lambda t: t.update(normalizer=None))
+    assert list(lm.encode(lm.load(str(copy)), "a\u0301").ids) == [67, 139, 226]
+    assert list(lm.encode(lm.load(str(LLAMA.parents[1] / "qwen2" / "hf")), "a\u0301").ids) == [130, 97]
+
+
+def test_a_token_the_class_names_that_tokenizer_json_does_not_list_is_refused(tmp_path):
+    """GemmaTokenizer names <mask>; a folder without it was read as if it had none, where transformers adds
+    it (a new id past the embeddings: "a <mask> b" read as [2, 498, 495, 640, 284])."""
+    copy = tmp_path / "gemma3"
+    shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("mask_token"), t.update(
+        extra_special_tokens=[token for token in t["extra_special_tokens"] if token != "<mask>"])))
+
+    def renamed(t):
+        for token in t["added_tokens"]:
+            token["content"] = "<other>" if token["content"] == "<mask>" else token["content"]
+        t["model"]["vocab"]["<other>"] = t["model"]["vocab"].pop("<mask>")
+    edit(copy / "tokenizer.json", renamed)
+    refused(copy, "tokenizer.json: is read by transformers with the tokenizer class GemmaTokenizer, which names "
+                  "'<mask>' as a token, and tokenizer.json does not list it")
+
+
+def test_a_session_s_digest_covers_every_file_the_tokenizer_is_read_from(folder):
+    (folder / "special_tokens_map.json").write_text("{}", encoding="utf-8")
+    (folder / "added_tokens.json").write_text("{}", encoding="utf-8")
+    assert {p.name for p in hf_folder.read_files(folder)} >= {
+        "config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja", "special_tokens_map.json",
+        "added_tokens.json", "model.safetensors"}
