@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
@@ -62,7 +62,7 @@ class Stored(Protocol):
 
     def times_transposed(self, x: np.ndarray) -> np.ndarray: ...
 
-    def tiles(self, values: int | None = None) -> Iterator[tuple[int, int, np.ndarray]]: ...
+    def fill(self, out: np.ndarray, lo: int = 0) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -169,11 +169,6 @@ class Block:
             self.w_gate, self.w_up = np.split(self.w_in, 2, axis=1)
 
 
-TILE_VALUES = 1 << 19
-"""The values of a stored matrix dequantised at a time (2 MB of float32, in the processor's cache), into its
-place: no copy of the whole matrix on the way."""
-
-
 def _gathered(ms: Sequence) -> np.ndarray:
     """Matrices [rows_i, cols] (arrays, or Stored ones read a tile at a time) one under the other, kept
     [Σ rows_i, cols] and seen as the (in, out) matrix through its transposed view. One array is not copied."""
@@ -183,20 +178,12 @@ def _gathered(ms: Sequence) -> np.ndarray:
     out = np.empty((total, cols), np.result_type(*(getattr(m, "dtype", np.float32) for m in ms)))
     at = 0
     for m in ms:
-        for lo, hi, rows in _tiles(m):
-            out[at + lo:at + hi] = rows
+        if isinstance(m, np.ndarray):
+            out[at:at + len(m)] = m
+        else:
+            m.fill(out[at:at + len(m)])
         at += len(m)
     return out.T
-
-
-def _tiles(m):
-    """(lo, hi, rows lo..hi) of an array or a Stored matrix, about TILE_VALUES values at a time."""
-    if not isinstance(m, np.ndarray):
-        yield from m.tiles(TILE_VALUES)
-        return
-    step = max(1, TILE_VALUES // max(1, m.shape[1]))
-    for lo in range(0, len(m), step):
-        yield lo, min(len(m), lo + step), m[lo:lo + step]
 
 
 class LazyBlocks(Sequence[Block]):

@@ -6,6 +6,8 @@ before it loads; a model that would not fit is refused before anything is built.
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +15,9 @@ import pytest
 
 from attnviz.core import lm
 from attnviz.core.compute import compute
+from attnviz.core.files import FileProblem
 from attnviz.core.gguf import GGUF, StoredMatrix
-from attnviz.core.lm import families, gguf_file, memory, weights
+from attnviz.core.lm import families, gguf_file, memory
 from attnviz.core.lm.weights import LazyBlocks, distinct_bytes
 from attnviz.core.scenario import Change, ScenarioError
 from bench import shapes
@@ -98,6 +101,28 @@ def test_the_unembedding_a_tile_at_a_time_is_the_whole_product_and_rows_are_the_
     np.testing.assert_allclose(stored.times_transposed(x), x @ dense.T, rtol=1e-5, atol=1e-6)
 
 
+def test_a_matrix_s_tiles_are_dequantised_on_every_core_and_a_failing_one_is_raised_once_all_have_ended(
+        six_layers, monkeypatch):
+    g = GGUF(six_layers)
+    stored, dense = g.matrix("token_embd.weight"), g.tensor("token_embd.weight")
+    monkeypatch.setattr(StoredMatrix, "FILL_VALUES", 256 * 7)  # 7 rows a tile: 429 tiles
+    threads, rows_of = set(), StoredMatrix.__getitem__
+
+    def noted(self, ids):
+        threads.add(threading.get_ident())
+        if ids.start == 7 * 300:
+            raise FileProblem("the file changed while it was read")
+        return rows_of(self, ids)
+    out = np.full(dense.shape, np.nan, np.float32)
+    monkeypatch.setattr(StoredMatrix, "__getitem__", noted)
+    with pytest.raises(FileProblem, match="changed while it was read"):
+        stored.fill(out)
+    done = ~np.isnan(out).any(axis=1)
+    assert done.sum() == len(out) - 7 and not done[2100:2107].any()  # every other tile written, and whole
+    np.testing.assert_array_equal(out[done], dense[done])
+    assert len(threads) > 1 or (os.cpu_count() or 1) == 1
+
+
 @pytest.mark.parametrize("compact", [False, True], ids=["fast", "compact"])
 def test_a_block_is_read_from_its_file_a_tile_at_a_time_into_its_place(six_layers, monkeypatch, compact):
     """A block built from the file's stored matrices holds the numbers built from whole float32 arrays, bit for
@@ -106,14 +131,14 @@ def test_a_block_is_read_from_its_file_a_tile_at_a_time_into_its_place(six_layer
     g = GGUF(six_layers)
     family = families.FAMILIES["llama"]
     read = []
-    tiles = StoredMatrix.tiles
+    rows_of = StoredMatrix.__getitem__
 
-    def counted(self, values=None):
-        for lo, hi, rows in tiles(self, values):
-            read.append(rows.size)
-            yield lo, hi, rows
-    monkeypatch.setattr(StoredMatrix, "tiles", counted)
-    monkeypatch.setattr(weights, "TILE_VALUES", 256 * 24)
+    def counted(self, ids):
+        rows = rows_of(self, ids)
+        read.append(rows.size)
+        return rows
+    monkeypatch.setattr(StoredMatrix, "__getitem__", counted)
+    monkeypatch.setattr(StoredMatrix, "FILL_VALUES", 256 * 24)
     config = gguf_file._config(g)
 
     def norm(name):
