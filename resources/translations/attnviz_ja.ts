@@ -3106,6 +3106,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読んでいる間に変更されました（短くなっています）。開き直してください</translation>
     </message>
     <message>
+        <source>changed while AttnViz was reading it (it has been written since it was opened): open it again</source>
+        <translation>AttnViz が読んでいる間に変更されました（開いた後に書き換えられています）。開き直してください</translation>
+    </message>
+    <message>
         <source>cannot write in {0} ({1})</source>
         <translation>{0} に書き込めません（{1}）</translation>
     </message>
@@ -4428,6 +4432,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>is read by transformers with the tokenizer class {0}, which names {1} as a token, and tokenizer.json does not list it: transformers would add it its own way</source>
         <translation>transformers はトークナイザーのクラス {0} で読みます。このクラスはトークン {1} を名指ししますが、tokenizer.json にはありません。transformers は独自のやり方でこれを加えてしまいます</translation>
+    </message>
+    <message>
+        <source>gives the token {0} another {1} than tokenizer.json gives it: transformers reads a text with the settings&apos; and AttnViz with tokenizer.json&apos;s</source>
+        <translation>トークン {0} に tokenizer.json とは違う {1} を与えています。transformers はこの設定のほうで、AttnViz は tokenizer.json のほうでテキストを読みます</translation>
     </message>
     <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>

@@ -161,7 +161,7 @@ ITEM_BYTES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2,
               "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
 
 
-def _check_header(path: Path) -> tuple[int, int, int]:
+def _check_header(path: Path) -> tuple[int, int, int, int]:
     """A safetensors file starts with its JSON header's length: one far beyond any model's is refused before
     the reader builds it. Its tensors' shapes, types and places are then checked by name and by place, so
     that a header that lies is named by the same tensor every time (the reader names one or none, as its
@@ -462,21 +462,24 @@ _SPECIAL = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cl
 _GENERIC = ("TokenizersBackend", "PreTrainedTokenizer", "PythonBackend")  # tokenizer.json read as written
 
 
-def _hub_id(folder: Path) -> str:
-    """The id the Hub knows a folder by, as transformers is given it: the cache's models--owner--name (its
-    snapshots/<commit> folder), else the folder's last two names (a `--local-dir owner/name` download)."""
+def _hub_ids(folder: Path) -> list[str]:
+    """The ids the Hub knows a folder by, as transformers is given it: the cache's models--owner--name (its
+    snapshots/<commit> folder), else the folder's last two names (a `--local-dir owner/name` download); and a
+    relative path as written (transformers matches the text it is given)."""
     parts = folder.absolute().parts
     cached = next((p for p in reversed(parts[:-2]) if p.startswith("models--")), None)
     if cached is not None and parts[-2] == "snapshots":
-        return cached.removeprefix("models--").replace("--", "/", 1).lower()
-    return "/".join(parts[-2:]).lower()
+        found = cached.removeprefix("models--").replace("--", "/", 1)
+    else:
+        found = "/".join(parts[-2:])
+    return [found.lower()] + ([] if folder.is_absolute() else [str(folder).lower()])
 
 
 def _class_used(config_json: dict, settings: dict, text: str, folder: Path) -> str | None:
     """The tokenizer class of a model's own that transformers 5 loads the folder's tokenizer with, by
     AutoTokenizer's rules (its model type's class, or the one tokenizer_config.json or config.json names),
     or None where it reads tokenizer.json as written (as it reads a few Hub ids' folders, whatever they say)."""
-    if any(fnmatch.fnmatch(_hub_id(folder), pattern) for pattern in rebuilt.AS_WRITTEN):
+    if any(fnmatch.fnmatch(name, pattern) for name in _hub_ids(folder) for pattern in rebuilt.AS_WRITTEN):
         return None
     model_type = config_json.get("model_type") or ""
     registered = rebuilt.RESOLVED.get(rebuilt.REGISTERED.get(model_type) or "", "")
@@ -511,17 +514,18 @@ def _as_transformers_builds(path: Path, doc: dict, used: str, settings: dict) ->
                        "model": {**(doc.get("model") or {}), **built["model"]}})
 
 
-def _settings(folder: Path) -> tuple[dict, dict, bool]:
+def _settings(folder: Path) -> tuple[dict, dict, bool, dict[str, str]]:
     """(tokenizer_config.json's settings, with special_tokens_map.json's where transformers reads them; the
     tokens each settings file names; whether the chat template is special_tokens_map.json's, which wins over
-    chat_template.jinja). What makes transformers read another tokenizer than tokenizer.json, or another chat
-    template than the folder's, is refused by name."""
+    chat_template.jinja; the model's own tokens, _model_tokens). What makes transformers read another
+    tokenizer than tokenizer.json, or another chat template than the folder's, is refused by name."""
     mapped_template = False
     settings = _json(folder / "tokenizer_config.json", fields.TOKENIZER_CONFIG) \
         if optional_file(folder / "tokenizer_config.json") else {}
     _refuse_elsewhere(folder, settings)
     _refuse_unknown(folder / "tokenizer_config.json", settings)
     named = {folder / "tokenizer_config.json": _named(settings)}
+    config, merged = dict(settings), None
     if optional_file(folder / "special_tokens_map.json"):
         mapped = _json(folder / "special_tokens_map.json", fields.TOKENIZER_CONFIG)
         named[folder / "special_tokens_map.json"] = _named(mapped)
@@ -538,12 +542,36 @@ def _settings(folder: Path) -> tuple[dict, dict, bool]:
                     "AttnViz reads tokenizer.json only"), source)
             _refuse_unknown(folder / "special_tokens_map.json", mapped)
             # (its tokenizer_class not: transformers has chosen the class before it reads this file)
-            settings.update({key: _as_added(key, value) for key, value in mapped.items() if key != "tokenizer_class"})
+            merged = {key: _as_added(key, value) for key, value in mapped.items() if key != "tokenizer_class"}
+            settings.update(merged)
             mapped_template = "chat_template" in mapped
     if optional_file(folder / "added_tokens.json"):
         listed = _json(folder / "added_tokens.json")
         named[folder / "added_tokens.json"] = [text for text in listed if isinstance(text, str)]
-    return settings, named, mapped_template
+    return settings, named, mapped_template, _model_tokens(config, merged)
+
+
+def _model_tokens(config: dict, merged: dict | None) -> dict[str, str]:
+    """The tokens of a model's own that transformers names beside the seven (image_token, boi_token, …), and so
+    gives a chat template, as its _from_pretrained and __init__ name them: tokenizer_config.json's "…_token"
+    texts and its extra_special_tokens (or additional_special_tokens) given by name, and special_tokens_map.json's
+    extra_special_tokens by name (`merged`: the map as merged, or None), over the "…_token" added tokens left
+    among the settings once the map's are merged in."""
+    explicit: dict = {key: value for key, value in config.items() if _own_token(key) and isinstance(value, str)}
+    extra = config.get("extra_special_tokens") or config.get("additional_special_tokens")
+    explicit.update(extra if isinstance(extra, dict) else {})
+    left = dict(config)
+    if merged is not None:
+        left.update(merged)
+        extra = merged.get("extra_special_tokens")
+        explicit.update(extra if isinstance(extra, dict) else {})
+    automatic = {key: value for key, value in left.items() if _own_token(key) and (
+        isinstance(value, str) or (isinstance(value, dict) and value.get("__type") == "AddedToken"))}
+    return {key: fields.token_text(value) for key, value in {**automatic, **explicit}.items()}
+
+
+def _own_token(key: str) -> bool:
+    return key.endswith("_token") and key not in _SPECIAL
 
 
 def _refuse_unknown(path: Path, settings: dict) -> None:
@@ -585,7 +613,7 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     path = folder / "tokenizer.json"
     if not optional_file(path):  # absent; a pipe, a device or a folder is refused as what it is
         raise problem(folder, QT_TR_NOOP("has no tokenizer.json: AttnViz reads the tokenizer from it"))
-    settings, named, mapped_template = _settings(folder)
+    settings, named, mapped_template, model_tokens = _settings(folder)
     template = _default_template(settings.get("chat_template"))
     if optional_file(folder / "chat_template.jinja") and not mapped_template:
         try:  # bytes that are not UTF-8 would put U+FFFD in every text the template makes
@@ -604,19 +632,35 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
         made = tk.from_json(text, template if isinstance(template, str) else None,
                             settings.get("eos_token"), settings.get("bos_token"),
                             split_special=settings.get("split_special_tokens") is True,
-                            others={**{key: settings.get(key) for key in _SPECIAL[2:]}, **_model_tokens(settings)},
+                            others={**{key: settings.get(key) for key in _SPECIAL[2:]}, **model_tokens},
                             defaults=defaults)
     except FileProblem:
         raise
     except (ScenarioError, UnicodeDecodeError) as e:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
     _unlisted(folder, made, named)
+    _same_flags(folder / "tokenizer_config.json", doc, settings)
     missing = next((token for token in defaults.values() if token not in made.added), None)
     if missing is not None:
         raise problem(path, QT_TR_NOOP("is read by transformers with the tokenizer class {0}, which names {1} as a "
                                        "token, and tokenizer.json does not list it: transformers would add it its "
                                        "own way"), used, quoted(missing))
     return made
+
+
+def _same_flags(path: Path, doc: dict, settings: dict) -> None:
+    """A token added_tokens_decoder gives other lstrip, rstrip or single_word than tokenizer.json gives it under
+    the same id is refused: transformers adds it again with the settings' (" <|im_end|> b" read otherwise)."""
+    listed = {t.get("id"): t for t in doc.get("added_tokens") or [] if isinstance(t, dict)}
+    for key, token in (settings.get("added_tokens_decoder") or {}).items():
+        there = listed.get(int(key)) if isinstance(key, str) and key.isdecimal() else None
+        if there is None or not isinstance(token, dict) or there.get("content") != token.get("content"):
+            continue
+        flag = next((f for f in ("lstrip", "rstrip", "single_word") if bool(token.get(f)) != bool(there.get(f))), None)
+        if flag is not None:
+            raise problem(path, QT_TR_NOOP("gives the token {0} another {1} than tokenizer.json gives it: transformers "
+                                           "reads a text with the settings' and AttnViz with tokenizer.json's"),
+                          quoted(token.get("content")), flag)
 
 
 def _padded(path: Path, doc: dict, settings: dict, used: str | None, named: dict) -> dict:
@@ -630,17 +674,6 @@ def _padded(path: Path, doc: dict, settings: dict, used: str | None, named: dict
     return {**settings, "pad_token": pad}
 
 
-def _model_tokens(settings: dict) -> dict[str, str]:
-    """The tokens of a model's own that transformers names beside the seven (image_token, boi_token, …), and so
-    gives a chat template: a "…_token" setting that is a text or an added token, and extra_special_tokens
-    given by name."""
-    found = {key: fields.token_text(value) for key, value in settings.items()
-             if key.endswith("_token") and key not in _SPECIAL
-             and (isinstance(value, str) or (isinstance(value, dict) and value.get("__type") == "AddedToken"))}
-    extra = settings.get("extra_special_tokens")
-    if isinstance(extra, dict):
-        found.update({key: fields.token_text(value) for key, value in extra.items()})
-    return found
 
 
 # ---------------------------------------------------------------- weights

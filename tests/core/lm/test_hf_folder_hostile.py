@@ -1159,3 +1159,52 @@ def test_a_session_s_digest_covers_every_file_the_tokenizer_is_read_from(folder)
     assert {p.name for p in hf_folder.read_files(folder)} >= {
         "config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja", "special_tokens_map.json",
         "added_tokens.json", "model.safetensors"}
+
+
+# attacker round 45 (ids read with transformers 5.24 on the same folder)
+TWO_TOKENS = ("{% for m in messages %}<|im_start|>{{ m.content }}<|im_end|>{% endfor %}"
+              "[{{ foo_token }}][{{ bar_token }}]")
+
+
+@pytest.mark.parametrize("settings, mapped, ids", [
+    # additional_special_tokens by name stands for extra_special_tokens
+    ({"additional_special_tokens": {"foo_token": "<|im_end|>"}}, None, [1, 481, 2, 61, 2, 63, 61, 63]),
+    # the settings' text is named before special_tokens_map.json's is merged in, and wins over it
+    ({"foo_token": "<|im_start|>"}, {"foo_token": "<|im_end|>"}, [1, 481, 2, 61, 1, 63, 61, 63]),
+    # extra_special_tokens by name in both: merged, the map's over the settings'
+    ({"extra_special_tokens": {"foo_token": "<|im_start|>", "bar_token": "<|im_start|>"}},
+     {"extra_special_tokens": {"foo_token": "<|im_end|>"}}, [1, 481, 2, 61, 2, 63, 61, 1, 63]),
+    # the map's list names no token by name: the settings' stays
+    ({"extra_special_tokens": {"foo_token": "<|im_start|>"}}, {"extra_special_tokens": ["<|im_end|>"]},
+     [1, 481, 2, 61, 1, 63, 61, 63]),
+    ({"foo_token": "<|im_end|>"}, {"foo_token": None}, [1, 481, 2, 61, 2, 63, 61, 63]),  # null names none
+])
+def test_a_model_s_own_tokens_are_named_as_transformers_names_them(tmp_path, settings, mapped, ids):
+    copy = tmp_path / "qwen3"
+    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("extra_special_tokens", None), t.pop(
+        "added_tokens_decoder", None) if mapped is not None else None, t.update(chat_template=TWO_TOKENS, **settings)))
+    if mapped is not None:
+        edit(copy / "special_tokens_map.json", lambda m: m.update(mapped))
+    assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == ids
+
+
+@pytest.mark.parametrize("flag", ["lstrip", "rstrip", "single_word"])
+def test_a_listed_token_the_settings_give_other_flags_is_refused(tmp_path, flag):
+    """transformers adds it again with the settings' flags: with rstrip, "a <|im_end|> b" is [67, 223, 2, 68]
+    where tokenizer.json's reading gives [67, 223, 2, 295]."""
+    copy = tmp_path / "qwen3"
+    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={"2": {
+        "content": "<|im_end|>", "lstrip": False, "rstrip": False, "single_word": False, "normalized": False,
+        "special": True, flag: True}}))
+    refused(copy, f"tokenizer_config.json: gives the token '<|im_end|>' another {flag} than tokenizer.json gives it")
+
+
+def test_a_relative_path_transformers_matches_as_a_hub_id_is_read_as_it_reads_it(tmp_path, monkeypatch):
+    """transformers matches the path it is given as written ("*" takes "/" too)."""
+    copy = tmp_path / "deepseek-ai" / "deepseek-coder-1.3b-base" / "main"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer.json", lambda t: t.update(normalizer=None))
+    monkeypatch.chdir(tmp_path)
+    assert list(lm.encode(lm.load("deepseek-ai/deepseek-coder-1.3b-base/main"), "a\u0301").ids) == [67, 139, 226]
