@@ -309,7 +309,8 @@ class Room:
                 return {"version": version, "scene": None}
             state: dict = {"version": version, "scene": shown.number, "of": shown.count,
                            "title": shown.title.get(lang, ""), "caption": shown.caption.get(lang, ""),
-                           "picture": self._pictures if shown.picture else 0, "question": None}
+                           "picture": self._pictures if shown.picture else 0, "question": None,
+                           "joined": device in self._devices}  # a page the next class does not know joins again
             if tally is not None:
                 poll = tally.poll
                 state["question"] = {

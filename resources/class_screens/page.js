@@ -124,6 +124,7 @@ function follow() {
   events.onopen = () => { pause = 1000; };
   events.onmessage = (e) => {
     state = JSON.parse(e.data);
+    if (state.joined === false && joined) { joined = false; join(); }  // the next class: counted in it too
     confirmed = state.question ? state.question.mine : null;
     trouble = null;
     render();

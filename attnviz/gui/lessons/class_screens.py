@@ -275,7 +275,8 @@ class ClassScreens:
         if self.where is None or (self.period_over and not self.given):
             return None
         host = self.where[0]
-        return host if host == LOOPBACK or host in addresses() else None
+        every = ipaddress.ip_address(host).is_unspecified  # `--bind 0.0.0.0`: never among the addresses
+        return host if every or host == LOOPBACK or host in addresses() else None
 
     def _choose_address(self) -> str | None:
         found = addresses()

@@ -185,3 +185,22 @@ def test_a_page_the_room_no_longer_knows_joins_again_and_its_tap_counts(lesson, 
         assert screens.room.joined == 1
     finally:
         page.quit()
+
+
+def test_a_page_kept_open_into_the_next_class_is_counted_there_before_it_taps(lesson, qtbot, tmp_path):
+    """Attacker round 46: it followed the next class's scenes, but the presenter read "0 devices joined"
+    until its student tapped."""
+    from selenium.webdriver.common.by import By
+    w, screens, url = lesson
+    page = browser("en", tmp_path)
+    try:
+        page.get(url)
+        caption_shown(page, w.lessons.scene().caption["en"])
+        qtbot.waitUntil(lambda: screens.room.joined == 1, timeout=10000)
+        screens.close(ended=True)
+        screens.toggle()
+        assert screens.room.joined == 0
+        wait(page, lambda d: d.find_element(By.ID, "status").text == "", 30)
+        qtbot.waitUntil(lambda: screens.room.joined == 1, timeout=10000)
+    finally:
+        page.quit()

@@ -576,7 +576,7 @@ def networks(monkeypatch):
     """The machine's networks (loopback addresses, which bind here), as the test sets them; the network the
     dialog is asked for, and which it lists first."""
     found = {"now": ["127.0.0.2", "127.0.0.3"]}
-    monkeypatch.setattr(class_screens, "addresses", lambda: list(found["now"]))
+    monkeypatch.setattr(class_screens, "addresses", lambda ipv6=False: list(found["now"]))
     asked = []
 
     def dialog(parent, title, label, items, current, editable):
@@ -639,4 +639,23 @@ def test_a_j_that_failed_after_the_period_leaves_the_next_one_a_new_class(qtbot,
     found["now"] = ["127.0.0.2"]
     screens.toggle()
     assert screens.on and screens.room.joined == 0 and sum(screens.room.counts()[1]) == 0
+    screens.close()
+
+
+def test_every_network_given_is_kept_through_a_reopening_and_the_next_class(qtbot, networks):
+    """Attacker round 46: `--bind 0.0.0.0` is never among the machine's addresses, and J narrowed the room to
+    one network (devices on the other lost it in the same period)."""
+    from attnviz.core.lessons import builtin_lesson
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    screens.open("0.0.0.0", 0)
+    screens.close()
+    screens.toggle()
+    assert screens.server.host == "0.0.0.0"
+    press(w, qtbot, Qt.Key_Escape)
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)
+    settle()
+    screens.toggle()
+    assert screens.server.host == "0.0.0.0" and not asked
     screens.close()
