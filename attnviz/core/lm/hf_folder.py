@@ -649,14 +649,16 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
 
 
 def _same_flags(path: Path, doc: dict, settings: dict) -> None:
-    """A token added_tokens_decoder gives other lstrip, rstrip or single_word than tokenizer.json gives it under
-    the same id is refused: transformers adds it again with the settings' (" <|im_end|> b" read otherwise)."""
-    listed = {t.get("id"): t for t in doc.get("added_tokens") or [] if isinstance(t, dict)}
-    for key, token in (settings.get("added_tokens_decoder") or {}).items():
-        there = listed.get(int(key)) if isinstance(key, str) and key.isdecimal() else None
-        if there is None or not isinstance(token, dict) or there.get("content") != token.get("content"):
+    """A token added_tokens_decoder gives other lstrip, rstrip, single_word or special than tokenizer.json gives
+    it (under any id) is refused: transformers adds it again with the settings' (" <|im_end|> b" read
+    otherwise; a token no longer special split by split_special_tokens)."""
+    listed = {t.get("content"): t for t in doc.get("added_tokens") or [] if isinstance(t, dict)}
+    for token in (settings.get("added_tokens_decoder") or {}).values():
+        there = listed.get(token.get("content")) if isinstance(token, dict) else None
+        if there is None:
             continue
-        flag = next((f for f in ("lstrip", "rstrip", "single_word") if bool(token.get(f)) != bool(there.get(f))), None)
+        flag = next((f for f in ("lstrip", "rstrip", "single_word", "special")
+                     if bool(token.get(f)) != bool(there.get(f))), None)
         if flag is not None:
             raise problem(path, QT_TR_NOOP("gives the token {0} another {1} than tokenizer.json gives it: transformers "
                                            "reads a text with the settings' and AttnViz with tokenizer.json's"),

@@ -124,6 +124,7 @@ class Tokenizer:
         self.added = {t.content for t in added}  # matched in the text as written, whatever its characters
         self._form = _canonical_form(backend)  # worked out once, not at every text
         self._written_otherwise = [t for t in self.added if self._form and unicodedata.normalize(self._form, t) != t]
+        self._beyond_ascii = [t for t in self.added if self._form and not t.isascii()]  # a normal form may make one
         self.longest = max((len(p) for p in self.pieces), default=1)  # characters one token stands for, at most
 
     def encode(self, text: str, bos: bool = True, cancelled=None, most: int | None = None) -> list[Token]:
@@ -189,7 +190,10 @@ class Tokenizer:
         the normalizer reorders puts each mark's tokens on the other mark)."""
         if self._form is None or any(t in text for t in self._written_otherwise):
             return text  # an added token matched as written ("cafe\u0301"): the library keeps it whole
-        return unicodedata.normalize(self._form, text)
+        normal = unicodedata.normalize(self._form, text)
+        if any(normal.count(t) != text.count(t) for t in self._beyond_ascii):
+            return text  # the normal form would make an added token of another spelling, which transformers does not
+        return normal
 
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),

@@ -1189,15 +1189,17 @@ def test_a_model_s_own_tokens_are_named_as_transformers_names_them(tmp_path, set
     assert list(lm.encode(lm.load(str(copy)), "hi", chat=True).ids) == ids
 
 
-@pytest.mark.parametrize("flag", ["lstrip", "rstrip", "single_word"])
-def test_a_listed_token_the_settings_give_other_flags_is_refused(tmp_path, flag):
-    """transformers adds it again with the settings' flags: with rstrip, "a <|im_end|> b" is [67, 223, 2, 68]
-    where tokenizer.json's reading gives [67, 223, 2, 295]."""
+@pytest.mark.parametrize("flag, value, key", [("lstrip", True, "2"), ("rstrip", True, "2"), ("single_word", True, "2"),
+                                             ("special", False, "2"), ("lstrip", True, " 2"), ("lstrip", True, "7")])
+def test_a_listed_token_the_settings_give_other_flags_is_refused(tmp_path, flag, value, key):
+    """transformers adds it again with the settings' flags, under whatever id (int(" 2") is 2 too): with rstrip,
+    "a <|im_end|> b" is [67, 223, 2, 68] where tokenizer.json's reading gives [67, 223, 2, 295] (attacker rounds
+    45 and 46; a token no longer special is split by split_special_tokens)."""
     copy = tmp_path / "qwen3"
     shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
-    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={"2": {
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={key: {
         "content": "<|im_end|>", "lstrip": False, "rstrip": False, "single_word": False, "normalized": False,
-        "special": True, flag: True}}))
+        "special": True, flag: value}}))
     refused(copy, f"tokenizer_config.json: gives the token '<|im_end|>' another {flag} than tokenizer.json gives it")
 
 
@@ -1208,3 +1210,21 @@ def test_a_relative_path_transformers_matches_as_a_hub_id_is_read_as_it_reads_it
     edit(copy / "tokenizer.json", lambda t: t.update(normalizer=None))
     monkeypatch.chdir(tmp_path)
     assert list(lm.encode(lm.load("deepseek-ai/deepseek-coder-1.3b-base/main"), "a\u0301").ids) == [67, 139, 226]
+
+
+def test_another_spelling_of_an_added_token_is_not_read_as_the_token(tmp_path):
+    """Attacker round 46: the text was brought to NFC before the added tokens were matched, so "<|e\u0301|>" was
+    read as the token "<|é|>", which transformers matches on the text as written."""
+    copy = tmp_path / "qwen3"
+    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
+
+    def renamed(t):
+        for token in t["added_tokens"]:
+            token["content"] = "<|\u00e9|>" if token["id"] == 2 else token["content"]
+        t["model"]["vocab"]["<|\u00e9|>"] = t["model"]["vocab"].pop("<|im_end|>")
+    edit(copy / "tokenizer.json", renamed)
+    settings = copy / "tokenizer_config.json"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", "<|\u00e9|>"), encoding="utf-8")
+    model = lm.load(str(copy))
+    assert list(lm.encode(model, "x <|e\u0301|> y").ids) == [90, 223, 301, 330, 310, 223, 91]
+    assert list(lm.encode(model, "x <|\u00e9|> y").ids) == [90, 223, 2, 223, 91]
