@@ -51,7 +51,7 @@ def _serve_class(app, window, host: str | None, port: int | None, stopped: list)
     screens = window.lessons.class_screens
     if not window.lessons.active:
         return 2
-    url = screens.open(host or (addresses() or [LOOPBACK])[0], port)
+    url = screens.open(host or (addresses() or [LOOPBACK])[0], port, given=host is not None)  # else: asked again
     if url is None:
         print(f"attnviz: error: {screens.why}", file=sys.stderr)
         return 2

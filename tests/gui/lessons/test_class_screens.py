@@ -659,3 +659,23 @@ def test_every_network_given_is_kept_through_a_reopening_and_the_next_class(qtbo
     screens.toggle()
     assert screens.server.host == "0.0.0.0" and not asked
     screens.close()
+
+
+@pytest.mark.parametrize("bind, asked_again", [(None, 1), ("127.0.0.3", 0)])
+def test_the_network_the_command_line_picked_itself_is_asked_for_in_the_next_class(qtbot, networks, monkeypatch,
+                                                                                    bind, asked_again):
+    """Attacker round 47: `attnviz lesson … --class` without --bind picks the first network; that one was kept
+    for the session as if the teacher had named it."""
+    from attnviz.core.lessons import builtin_lesson
+    from attnviz.gui.window import start
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    app = QApplication.instance()
+    monkeypatch.setattr(app, "exec", lambda: 0)  # the window's loop: over at once
+    assert start._serve_class(app, w, bind, 0, []) == 0
+    press(w, qtbot, Qt.Key_Escape)
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)
+    settle()
+    w.lessons.class_screens.toggle()
+    assert len(asked) == asked_again
+    w.lessons.class_screens.close()
