@@ -676,8 +676,6 @@ def _padded(path: Path, doc: dict, settings: dict, used: str | None, named: dict
     return {**settings, "pad_token": pad}
 
 
-
-
 # ---------------------------------------------------------------- weights
 
 def _norm(family: Family, get, name: str) -> Norm:
