@@ -124,12 +124,13 @@ def open_regular(path, limit: int) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def mapped_stamp(info: os.stat_result) -> tuple[int, int, int, int]:
-    """What `still_whole` compares: the file (device, inode), its length and when it was written, as mapped."""
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+def mapped_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    """What `still_whole` compares: the file (device, inode), its length, when it was written and when its
+    inode last changed (which writing changes too, and which no one can set back as `touch -r` sets the other)."""
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
-def still_whole(path, mapped: tuple[int, int, int, int]) -> None:
+def still_whole(path, mapped: tuple[int, int, int, int, int]) -> None:
     """Refused when the file mapped (its `mapped_stamp`) is shorter than it was (copied over while open): reading
     its mapped pages past the new end would kill the process (SIGBUS), unsaved work and all; or written since
     (the same length, other numbers: a compact model reads its weights again at every pass). Checked before
@@ -143,7 +144,7 @@ def still_whole(path, mapped: tuple[int, int, int, int]) -> None:
         return
     if info.st_size < mapped[2]:
         raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it is shorter now): open it again"))
-    if info.st_mtime_ns != mapped[3]:
+    if (info.st_mtime_ns, info.st_ctime_ns) != mapped[3:]:
         raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it has been written since it was "
                                        "opened): open it again"))
 

@@ -4518,6 +4518,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>tokenizer.json を読めません: {0}</translation>
     </message>
     <message>
+        <source>lists {0} as an ordinary token, which the folder&apos;s settings name as a special one and split (split_special_tokens): transformers makes it special and so splits it in a text, where AttnViz would read it whole</source>
+        <translation>{0} を普通のトークンとして載せていますが、フォルダーの設定はこれを特殊トークンと呼び、特殊トークンを分けて読みます（split_special_tokens）。transformers はこれを特殊トークンにして文の中で分けますが、AttnViz は一つのまま読みます。</translation>
+    </message>
+    <message>
         <source>its tokenizer does not read a text back as it was (&apos;{0}&apos; reads back as &apos;{1}&apos;), so AttnViz could not show which text each token is</source>
         <translation>トークナイザーが文をそのまま読み戻しません（&apos;{0}&apos; が &apos;{1}&apos; と読み戻されます）。どのトークンがどの文字かを AttnViz は示せません</translation>
     </message>

@@ -161,7 +161,7 @@ ITEM_BYTES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2,
               "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
 
 
-def _check_header(path: Path) -> tuple[int, int, int, int]:
+def _check_header(path: Path) -> tuple[int, int, int, int, int]:
     """A safetensors file starts with its JSON header's length: one far beyond any model's is refused before
     the reader builds it. Its tensors' shapes, types and places are then checked by name and by place, so
     that a header that lies is named by the same tensor every time (the reader names one or none, as its
@@ -649,20 +649,26 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
 
 
 def _same_flags(path: Path, doc: dict, settings: dict) -> None:
-    """A token added_tokens_decoder gives other lstrip, rstrip, single_word or special than tokenizer.json gives
-    it (under any id) is refused: transformers adds it again with the settings' (" <|im_end|> b" read
-    otherwise; a token no longer special split by split_special_tokens)."""
+    """A token added_tokens_decoder gives other lstrip, rstrip, single_word, normalized or special than
+    tokenizer.json gives it (under any id) is refused: transformers adds it again with the settings' (" <|im_end|>
+    b" read otherwise; "<|é|>" matched before or after NFC; a token no longer special split by
+    split_special_tokens)."""
     listed = {t.get("content"): t for t in doc.get("added_tokens") or [] if isinstance(t, dict)}
     for token in (settings.get("added_tokens_decoder") or {}).values():
         there = listed.get(token.get("content")) if isinstance(token, dict) else None
         if there is None:
             continue
-        flag = next((f for f in ("lstrip", "rstrip", "single_word", "special")
-                     if bool(token.get(f)) != bool(there.get(f))), None)
+        flag = next((f for f in ("lstrip", "rstrip", "single_word", "normalized", "special")
+                     if _flag(token, f) != _flag(there, f)), None)
         if flag is not None:
             raise problem(path, QT_TR_NOOP("gives the token {0} another {1} than tokenizer.json gives it: transformers "
                                            "reads a text with the settings' and AttnViz with tokenizer.json's"),
                           quoted(token.get("content")), flag)
+
+
+def _flag(token: dict, name: str) -> bool:
+    """An added token's flag as the tokenizers library takes it: normalized, where not written, is not special."""
+    return bool(token.get(name, not token.get("special") if name == "normalized" else False))
 
 
 def _padded(path: Path, doc: dict, settings: dict, used: str | None, named: dict) -> dict:

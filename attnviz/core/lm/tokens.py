@@ -36,7 +36,7 @@ from tokenizers import AddedToken, Regex, decoders, normalizers, pre_tokenizers
 from tokenizers import Tokenizer as Backend
 from tokenizers.models import BPE
 
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, quoted
 from ..scenario import MAX_TOKEN_LENGTH, ScenarioError
 from ..text import marked_invisible, shortened, visible
 from . import fields
@@ -123,8 +123,6 @@ class Tokenizer:
         self.special = {t.content for t in added if t.special}
         self.added = {t.content for t in added}  # matched in the text as written, whatever its characters
         self._form = _canonical_form(backend)  # worked out once, not at every text
-        self._written_otherwise = [t for t in self.added if self._form and unicodedata.normalize(self._form, t) != t]
-        self._beyond_ascii = [t for t in self.added if self._form and not t.isascii()]  # a normal form may make one
         self.longest = max((len(p) for p in self.pieces), default=1)  # characters one token stands for, at most
 
     def encode(self, text: str, bos: bool = True, cancelled=None, most: int | None = None) -> list[Token]:
@@ -134,19 +132,23 @@ class Tokenizer:
         tokens: TooManyTokens, before a Token is made of them."""
         if cancelled is not None and cancelled():
             raise Cancelled()
-        try:
-            with rust_quiet():
-                found = self.backend.encode(text, add_special_tokens=False)
-        except BaseException as e:  # noqa: B036 (a panic in the Rust side is a BaseException)
-            if not _failed_inside(e):
-                raise
-            raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
+        found = self._encoded(text)
         first = [Token(i, 0, 0) for i in self.before] if bos else []
         last = [Token(i, len(text), len(text)) for i in self.after] if bos else []
         if most is not None and len(first) + len(found) + len(last) > most:
             raise TooManyTokens(len(first) + len(found) + len(last))
         self._check_spelled(text, found.ids)
         return first + [Token(i, a, b) for i, (a, b) in zip(found.ids, found.offsets)] + last
+
+    def _encoded(self, text: str):
+        """The library's encoding of `text`, with no special tokens put around it; its failure named."""
+        try:
+            with rust_quiet():
+                return self.backend.encode(text, add_special_tokens=False)
+        except BaseException as e:  # noqa: B036 (a panic in the Rust side is a BaseException)
+            if not _failed_inside(e):
+                raise
+            raise ScenarioError(QT_TR_NOOP("the tokenizer cannot read this text: {0}"), _first_line(e)) from None
 
     def _check_spelled(self, text: str, ids: list[int]) -> None:
         """The tokens spell the text as it is written (their bytes, the special tokens typed in it): else the
@@ -188,11 +190,11 @@ class Tokenizer:
         """`text` in the Unicode normal form (NFC or NFD) the tokenizer's normalizer brings it to, the same text:
         tokenized so, the tokens' offsets are its own (the library's alignment of a text whose combining marks
         the normalizer reorders puts each mark's tokens on the other mark)."""
-        if self._form is None or any(t in text for t in self._written_otherwise):
-            return text  # an added token matched as written ("cafe\u0301"): the library keeps it whole
-        normal = unicodedata.normalize(self._form, text)
-        if any(normal.count(t) != text.count(t) for t in self._beyond_ascii):
-            return text  # the normal form would make an added token of another spelling, which transformers does not
+        normal = text if self._form is None else unicodedata.normalize(self._form, text)
+        if normal != text and self._encoded(normal).ids != self._encoded(text).ids:
+            # Added tokens are matched in the text as written: its normal form may make one ("<|\u212a|>" the
+            # token "<|K|>"), or unmake one ("<|im_end|>" and U+0338 are "<|im_end|≯").
+            return text
         return normal
 
     def normalized_length(self, text: str) -> int:
@@ -344,6 +346,12 @@ def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,
              **{key: t.get("content") if isinstance(t, dict) else t for key, t in (others or {}).items()}}
     named.update({key: token for key, token in (defaults or {}).items()
                   if named.get(key) is None and token in made.added})
+    ordinary = next((t for t in named.values() if isinstance(t, str) and t in made.added and t not in made.special),
+                    None)
+    if split_special and ordinary is not None:
+        raise ScenarioError(QT_TR_NOOP("lists {0} as an ordinary token, which the folder's settings name as a special "
+                                       "one and split (split_special_tokens): transformers makes it special and so "
+                                       "splits it in a text, where AttnViz would read it whole"), quoted(ordinary))
     _template_tokens(made, named)
     spelled = b"".join(made.piece_bytes(i) or b"" for i in probed).decode("utf-8", "replace")
     # Characters dropped, changed or added, or pieces spelled unlike the text they stand for: the labels would

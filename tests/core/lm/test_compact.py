@@ -286,19 +286,26 @@ def test_a_file_cut_short_while_a_compact_model_is_open_is_one_message_not_a_cra
     assert result.stdout == (said if way == "compact" else "")
 
 
-def test_a_file_written_over_while_a_compact_model_is_open_is_refused_not_read_as_other_weights(tmp_path):
+@pytest.mark.parametrize("time_set_back", [False, True], ids=["written", "written-time-set-back"])
+def test_a_file_written_over_while_a_compact_model_is_open_is_refused_not_read_as_other_weights(tmp_path,
+                                                                                                 time_set_back):
     """The same length, other bytes (`dd conv=notrunc`, a copy of another file of that size): a compact model
-    reads its weights again at every pass, and ran on other numbers or warned of overflows (attacker round 45)."""
+    reads its weights again at every pass, and ran on other numbers or warned of overflows (attacker round 45);
+    also where its time of writing is set back (`touch -r`, `rsync --inplace -t`: attacker round 47)."""
     import shutil
     import time
     path = tmp_path / "m.gguf"
     shutil.copy(GOLDEN / "llama" / "llama-q8_0.gguf", path)
     model = lm.load(str(path), way="compact")
     before = lm.run(model, [1, 2, 3]).logits
+    written = path.stat().st_mtime_ns
     time.sleep(0.05)  # past the file system's clock tick
     with open(path, "r+b") as f:
         f.seek(path.stat().st_size // 2)
         f.write(bytes(4096))
+    if time_set_back:
+        os.utime(path, ns=(written, written))
+        assert path.stat().st_mtime_ns == written
     with pytest.raises(ScenarioError, match="has been written since it was opened"):
         lm.run(model, [1, 2, 3])
     assert lm.run(lm.load(str(path), way="compact"), [1, 2, 3]).logits.shape == before.shape  # opened again: read

@@ -1190,16 +1190,20 @@ def test_a_model_s_own_tokens_are_named_as_transformers_names_them(tmp_path, set
 
 
 @pytest.mark.parametrize("flag, value, key", [("lstrip", True, "2"), ("rstrip", True, "2"), ("single_word", True, "2"),
-                                             ("special", False, "2"), ("lstrip", True, " 2"), ("lstrip", True, "7")])
+                                             ("special", False, "2"), ("lstrip", True, " 2"), ("lstrip", True, "7"),
+                                             ("normalized", True, "2"), ("normalized", None, "2")])
 def test_a_listed_token_the_settings_give_other_flags_is_refused(tmp_path, flag, value, key):
     """transformers adds it again with the settings' flags, under whatever id (int(" 2") is 2 too): with rstrip,
     "a <|im_end|> b" is [67, 223, 2, 68] where tokenizer.json's reading gives [67, 223, 2, 295] (attacker rounds
     45 and 46; a token no longer special is split by split_special_tokens)."""
     copy = tmp_path / "qwen3"
     shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
-    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={key: {
-        "content": "<|im_end|>", "lstrip": False, "rstrip": False, "single_word": False, "normalized": False,
-        "special": True, flag: value}}))
+    entry = {"content": "<|im_end|>", "lstrip": False, "rstrip": False, "single_word": False, "normalized": False,
+             "special": True, flag: value}
+    if value is None:  # not written: the library's default, normalized where not special (named before special)
+        del entry[flag]
+        entry["special"] = False
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder={key: entry}))
     refused(copy, f"tokenizer_config.json: gives the token '<|im_end|>' another {flag} than tokenizer.json gives it")
 
 
@@ -1228,3 +1232,53 @@ def test_another_spelling_of_an_added_token_is_not_read_as_the_token(tmp_path):
     model = lm.load(str(copy))
     assert list(lm.encode(model, "x <|e\u0301|> y").ids) == [90, 223, 301, 330, 310, 223, 91]
     assert list(lm.encode(model, "x <|\u00e9|> y").ids) == [90, 223, 2, 223, 91]
+
+
+@pytest.mark.parametrize("text, ids", [("a <|im_end|>\u0338 b", [67, 223, 2, 139, 119, 295]),
+                                       ("<|im_start|>\u0338<|im_end|>", [1, 139, 119, 2])])
+def test_a_normal_form_that_would_unmake_an_added_token_leaves_the_text_as_written(text, ids):
+    """Attacker round 47: NFC makes "≯" of ">" and U+0338, so "<|im_end|>" was read as pieces where transformers
+    matches it on the text as written (ids read with transformers 5.24)."""
+    assert list(lm.encode(lm.load(str(LLAMA.parents[1] / "qwen3" / "hf")), text).ids) == ids
+
+
+@pytest.mark.parametrize("token, typed, ids", [("<|K|>", "a <|\u212a|> b", [67, 223, 301, 45, 310, 295]),
+                                               ("<|;|>", "a <|\u037e|> b", [67, 223, 301, 29, 310, 295])])
+def test_a_normal_form_that_would_make_an_ascii_added_token_leaves_the_text_as_written(tmp_path, token, typed, ids):
+    """Attacker round 47: NFC makes "K" of the Kelvin sign and ";" of the Greek question mark."""
+    copy = tmp_path / "qwen3"
+    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
+
+    def renamed(t):
+        for added in t["added_tokens"]:
+            added["content"] = token if added["id"] == 2 else added["content"]
+        t["model"]["vocab"][token] = t["model"]["vocab"].pop("<|im_end|>")
+    edit(copy / "tokenizer.json", renamed)
+    settings = copy / "tokenizer_config.json"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", token), encoding="utf-8")
+    model = lm.load(str(copy))
+    assert list(lm.encode(model, typed).ids) == ids
+    assert list(lm.encode(model, f"a {token} b").ids) == [67, 223, 2, 295]
+
+
+@pytest.mark.parametrize("settings, mapped", [({"sep_token": "<start_of_turn>"}, None),
+                                              ({"sot_token": "<start_of_turn>"}, None),
+                                              ({"extra_special_tokens": {"sot_token": "<start_of_turn>"}}, None),
+                                              ({}, {"sep_token": "<start_of_turn>"}),
+                                              ({"unk_token": "<end_of_turn>"}, None)])
+def test_a_token_named_special_that_tokenizer_json_lists_as_ordinary_is_refused_where_special_ones_are_split(
+        tmp_path, settings, mapped):
+    """Attacker round 47: transformers makes a token the settings name special (Gemma 3's <start_of_turn> is not,
+    in tokenizer.json), and split_special_tokens then splits "a <start_of_turn> b" into 13 ids where AttnViz read
+    5."""
+    copy = tmp_path / "gemma3"
+    shutil.copytree(LLAMA.parents[1] / "gemma3" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(split_special_tokens=True, **settings))
+    if mapped is not None:
+        (copy / "special_tokens_map.json").write_text(json.dumps(mapped), encoding="utf-8")
+    token = next(iter({**settings, **(mapped or {})}.values()))
+    token = token if isinstance(token, str) else token["sot_token"]
+    refused(copy, f"tokenizer.json: lists '{token}' as an ordinary token, which the folder's settings name as a "
+                  "special one and split (split_special_tokens)")
+    edit(copy / "tokenizer_config.json", lambda t: t.update(split_special_tokens=False))
+    assert list(lm.encode(lm.load(str(copy)), "a <start_of_turn> b").ids) == [2, 498, 495, 5, 284]  # not split
