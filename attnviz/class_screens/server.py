@@ -11,11 +11,14 @@ path not listed here; nothing else exists (no files, no other scenes, no listing
                                                          POST /ROOM/answer  {"device": …, "question": …, "choice": n}
 
 Bodies are at most MAX_BODY bytes (413), a device's requests RATE a second (429), an address's devices and
-requests in progress capped (429); a body that is not the JSON asked for is a 400 and changes nothing.
+requests in progress capped (429); a body that is not the JSON asked for is a 400 and changes nothing. An
+address's connections are capped, one that sends nothing is closed, and guesses at the code are paced: one
+machine cannot take the room from the others, nor find its code by trying.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -41,6 +44,10 @@ MAX_STREAMS = 400        # pushed states open at once (a device may have two tab
 # of the room to the others.
 ADDRESS_DEVICES = 60     # devices joined
 ADDRESS_OPEN = 160       # requests in progress at once (streams, a picture being sent)
+ADDRESS_CONNECTIONS = 2 * ADDRESS_OPEN  # connections open at once: a further one is closed as it comes
+IDLE_SECONDS = 10        # a connection that sends no whole request for this long is closed (a browser opens another)
+BODY_SECONDS = 5         # a body not all sent by then is a 408: a slow sender holds no place in the room
+MISS_RATE, MISS_BURST = 5.0, 20  # requests a second from one address without the room's code: guesses paced
 WRITE_SECONDS = 10       # a page that takes longer to take what it asked for has stopped reading: it is dropped
 BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
 LOOK_SECONDS = 1         # how soon a stream whose page has gone gives its place back
@@ -81,6 +88,8 @@ class Server:
         self.devices = Bucket()  # a device's own pace
         # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
         self.addresses = Bucket(rate=ADDRESS_RATE, burst=ADDRESS_BURST)
+        self.misses = Bucket(rate=MISS_RATE, burst=MISS_BURST)  # an address's requests without the code
+        self._connections: Counter[str] = Counter()  # open, per address
         self.pages = {name: resource("class_screens", name).read_bytes() for name in ("page.html", *ASSETS)}
 
     @property
@@ -90,6 +99,7 @@ class Server:
 
     def start(self) -> None:
         """Listen on host:port (port 0: one the system picks), or raise ServerError saying why not."""
+        _more_file_handles()
         started = threading.Event()
         failed: list[BaseException] = []
         self._thread = threading.Thread(target=self._serve, args=(started, failed), name="class-screens",
@@ -98,7 +108,8 @@ class Server:
         started.wait()
         if failed:
             self._thread.join()
-            where = self.host if self.port == 0 else f"{self.host}:{self.port}"
+            host = f"[{self.host}]" if ":" in self.host else self.host
+            where = host if self.port == 0 else f"{host}:{self.port}"
             raise ServerError(f"cannot serve on {where}: {failed[0]}")
         self.room.listen(self._wake)
 
@@ -134,8 +145,11 @@ class Server:
             app.router.add_get(path, handler, allow_head=False)
         app.router.add_post("/{room}/join", self._join)
         app.router.add_post("/{room}/answer", self._answer)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1,
+                               keepalive_timeout=IDLE_SECONDS)  # from the connection's start: see aiohttp's
         await runner.setup()
+        assert runner.server is not None
+        self._count_connections(runner.server)
         try:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
             await site.start()
@@ -149,6 +163,28 @@ class Server:
         async with self._changed:
             self._changed.notify_all()
         await runner.cleanup()
+
+    def _count_connections(self, server: web.Server) -> None:
+        """Each address's open connections counted, and one past ADDRESS_CONNECTIONS closed as it is made (a
+        machine holding a thousand silent ones would leave the process no file handle for a student's)."""
+        made, lost, peers = server.connection_made, server.connection_lost, {}
+
+        def connection_made(handler, transport) -> None:
+            made(handler, transport)
+            peer = transport.get_extra_info("peername")
+            address = peers[handler] = str(peer[0]) if peer else "?"
+            self._connections[address] += 1
+            if self._connections[address] > ADDRESS_CONNECTIONS:
+                transport.abort()
+
+        def connection_lost(handler, exc=None) -> None:
+            address = peers.pop(handler, None)
+            if address is not None:
+                self._connections[address] -= 1
+                if not self._connections[address]:
+                    del self._connections[address]
+            lost(handler, exc)
+        server.connection_made, server.connection_lost = connection_made, connection_lost  # type: ignore[method-assign]
 
     def _wake(self) -> None:
         """The room changed (on any thread): every stream sends the new state."""
@@ -164,9 +200,11 @@ class Server:
     async def _guard(self, request: web.Request, handler):
         """The room code on every request; a device's (or an address's) rate, and an address's requests in
         progress; the headers of every answer."""
-        if request.match_info.get("room") != self.room.code:
-            raise web.HTTPNotFound(headers=HEADERS)
         address = request.remote or "?"
+        if request.match_info.get("room") != self.room.code:
+            if not self.misses.take(address):
+                return web.json_response({"error": "too many requests"}, status=429, headers=HEADERS)
+            raise web.HTTPNotFound(headers=HEADERS)
         if self._open[address] >= ADDRESS_OPEN:
             return web.json_response({"error": "too many requests at once"}, status=429, headers=HEADERS)
         self._open[address] += 1
@@ -300,6 +338,20 @@ async def _send(response: web.StreamResponse, data: bytes) -> None:
     await asyncio.wait_for(response.write(data), WRITE_SECONDS)
 
 
+def _more_file_handles(most: int = 4096) -> None:
+    """The process allowed `most` files open where the system lets it raise its own limit (a desktop's is 1,024,
+    macOS's 256): each device's connections take one each, beside the model and the window's."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = most if hard == resource.RLIM_INFINITY else min(most, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
 def _drop(request: web.Request) -> None:
     """The connection closed at once, what it had not taken thrown away: aiohttp would otherwise wait, with no
     end, to finish the answer to a page that no longer reads."""
@@ -311,9 +363,11 @@ async def _json(request: web.Request) -> dict:
     """The request's body as a JSON object (UTF-8, whatever charset it claims), or a 400 (a 413 past MAX_BODY,
     from aiohttp)."""
     try:
-        data = await request.read()
+        data = await asyncio.wait_for(request.read(), BODY_SECONDS)
     except web.HTTPException:
         raise
+    except asyncio.TimeoutError:  # the rest unread: aiohttp closes the connection after the answer
+        raise RoomError(408, "the body was not sent in time") from None
     except Exception:  # noqa: BLE001 (a body that cannot be read as sent: a bad Content-Encoding, cut short)
         raise RoomError(400, "the body cannot be read") from None
     try:

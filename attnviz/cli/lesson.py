@@ -4,6 +4,7 @@ lesson written as a file to start one's own from (--save), or a handout for stud
 input is said before Qt starts."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import signal
 import sys
@@ -100,14 +101,17 @@ def _check_class(args) -> None:
     if args.screenshot is not None or args.check or args.save is not None or args.handout:
         raise UsageError("--class serves a lesson given in the window: leave out --screenshot, --check, --save "
                          "and --handout")
+    if args.bind is not None and ipaddress.ip_address(args.bind).is_link_local:
+        raise UsageError(f"--bind {args.bind}: a link-local address, whose URL no browser opens: give one of the "
+                         "machine's addresses on the network, or 0.0.0.0 for every network")
     if args.bind is not None and not _this_machines(args.bind):
         raise UsageError(f"--bind {args.bind}: not an address of this machine (a network's broadcast, another "
                          "machine's): give one of its own, or 0.0.0.0 for every network")
     if args.bind is not None or args.port is not None:
         problem = bind_problem(args.bind or "0.0.0.0", args.port or 0)  # every address: the port free on each
         if problem:
-            where = f"--bind {args.bind}" if args.bind is not None else f"--port {args.port}"
-            raise UsageError(f"{where}: {problem}")
+            given = (f"--bind {args.bind}" if args.bind is not None else "", f"--port {args.port}" if args.port else "")
+            raise UsageError(f"{' '.join(part for part in given if part)}: {problem}")
 
 
 def _check_model_scenes(lesson, name: str) -> None:
@@ -131,8 +135,6 @@ def _check_model_scenes(lesson, name: str) -> None:
 def _this_machines(address: str) -> bool:
     """`address` is one of this machine's (or every network's, 0.0.0.0 / ::): Qt's list of them (QtNetwork only,
     no window)."""
-    import ipaddress
-
     from PySide6.QtNetwork import QNetworkInterface
     ip = ipaddress.ip_address(address)
     mine = {ipaddress.ip_address(a.toString().split("%")[0]) for a in QNetworkInterface.allAddresses()}

@@ -392,3 +392,60 @@ def test_a_taken_port_or_an_address_not_this_machines_is_said():
         assert "in use" in bind_problem("127.0.0.1", port)
     assert bind_problem("192.0.2.77", 0)  # TEST-NET-1: no machine's own address
     assert bind_problem("127.0.0.1", 0) is None
+    with pytest.raises(ServerError, match=r"cannot serve on \[2001:db8::7\]:8765: "):  # an IPv6 one, bracketed
+        Server(Room(), "2001:db8::7", 8765).start()
+
+
+def closed_within(s: socket.socket, seconds: float) -> bool:
+    """Whether the server closes `s` (an end or a reset) within `seconds`, the client sending nothing more."""
+    s.settimeout(seconds)
+    try:
+        return s.recv(65536) == b""
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_a_machine_holding_silent_connections_leaves_the_room_to_the_others(monkeypatch):
+    """Attacker round 48: 1,100 connections that sent nothing, from one machine, were held for ever and took every
+    file handle the process had: no student could join. Past ADDRESS_CONNECTIONS an address's next connection is
+    closed as it comes, and one that sends no whole request (nothing, or half a request line) is closed after
+    IDLE_SECONDS."""
+    monkeypatch.setattr(server_module, "ADDRESS_CONNECTIONS", 4)
+    monkeypatch.setattr(server_module, "IDLE_SECONDS", 1)
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    held = [socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=("127.0.0.2", 0))
+            for _ in range(6)]
+    try:
+        held[0].sendall(b"GET /" + CODE.encode() + b"/sta")  # half a request line, never finished
+        assert [closed_within(h, 0.3) for h in held[4:]] == [True, True]  # past the share: closed at once
+        assert from_address(s, "127.0.0.1", {"device": device(1)}) == 200  # another machine is served
+        assert all(closed_within(h, 5) for h in held[:4])  # silent: closed once IDLE_SECONDS have gone
+        assert from_address(s, "127.0.0.2", {"device": device(2)}) == 200  # its places given back
+    finally:
+        for h in held:
+            h.close()
+        s.stop()
+
+
+def test_a_body_sent_a_byte_at_a_time_is_answered_408_after_body_seconds(server, monkeypatch):
+    """Attacker round 48: a POST whose body never came held its request in progress for ever."""
+    monkeypatch.setattr(server_module, "BODY_SECONDS", 0.5)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(f"POST /{CODE}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: 900\r\n\r\n{{".encode())
+        assert s.recv(12) == b"HTTP/1.1 408"
+    assert server.room.joined == 0 and not server._open
+
+
+def test_guesses_at_the_room_code_are_paced(server):
+    """Attacker round 48: one address tried 4,300 codes a second, each a 404. Past MISS_BURST the misses of an
+    address are refused (429) at MISS_RATE; the address's requests with the code are not held up."""
+    statuses = [ask(server, "GET", f"/ZZZ{i:03d}/state")[0] for i in range(server_module.MISS_BURST + 20)]
+    assert statuses[:server_module.MISS_BURST] == [404] * server_module.MISS_BURST
+    assert statuses.count(429) >= 15  # a few let through as the bucket fills again, at MISS_RATE a second
+    assert ask(server, "GET", f"/{CODE}/state")[0] == 200

@@ -68,6 +68,8 @@ def open_stream(url: str, i: int):
     (["--class", "--bind", "my-laptop"], "'my-laptop' is not an IP address"),
     (["--class", "--port", "70000"], "'70000' is not a number from 1 to 65535"),
     (["--class", "--bind", "192.0.2.1"], "--bind 192.0.2.1: "),  # TEST-NET-1: not this machine's
+    # attacker round 48: a link-local address of the machine was said not to be one of its own
+    (["--class", "--bind", "fe80::1%lo"], "--bind fe80::1%lo: a link-local address, whose URL no browser opens"),
     (["--class", "--check"], "--class serves a lesson given in the window"),
     (["--class", "--screenshot", "x.png"], "--class serves a lesson given in the window"),
 ])
@@ -81,7 +83,7 @@ def test_a_taken_port_is_said_in_one_line(capsys):
         taken.listen()
         port = taken.getsockname()[1]
         one_line_refusal(*run(capsys, "lesson", "attention", "--class", "--bind", "127.0.0.1", "--port", port),
-                         "--bind 127.0.0.1: Address already in use")
+                         f"--bind 127.0.0.1 --port {port}: Address already in use")
         one_line_refusal(*run(capsys, "lesson", "attention", "--class", "--port", port),
                          f"--port {port}: Address already in use")
 

@@ -57,6 +57,14 @@ def addresses(ipv6: bool = False) -> list[str]:
     return sorted(found, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
 
 
+def _still_here(host: str) -> bool:
+    """Whether the machine still has address `host` (IPv4 or IPv6, however written): every network's (`--bind
+    0.0.0.0` or ::) and the loopback's (127.0.0.1, ::1) always."""
+    ip = ipaddress.ip_address(host)
+    always = {ipaddress.ip_address(LOOPBACK), ipaddress.ip_address("::1")}
+    return ip.is_unspecified or ip in always or ip in {ipaddress.ip_address(a) for a in addresses(ip.version == 6)}
+
+
 def reachable(host: str) -> str:
     """The address a device opens for a room served on `host`: `host` itself, or, for every network's
     (0.0.0.0, ::), this machine's first address on one (the loopback's where it is on none)."""
@@ -274,13 +282,12 @@ class ClassScreens:
         session where it was given (`--bind`); a new class, or an address the machine lost, asks again."""
         if self.where is None or (self.period_over and not self.given):
             return None
-        host = self.where[0]
-        every = ipaddress.ip_address(host).is_unspecified  # `--bind 0.0.0.0`: never among the addresses
-        return host if every or host == LOOPBACK or host in addresses() else None
+        return self.where[0] if _still_here(self.where[0]) else None
 
     def _choose_address(self) -> str | None:
+        """The network asked for; not where the machine is on one only, unless it has lost the room's last."""
         found = addresses()
-        if len(found) == 1:
+        if len(found) == 1 and (self.where is None or _still_here(self.where[0])):
             return found[0]
         items = found + [tr("{0} (this computer only)").format(LOOPBACK)]
         before = self.where[0] if self.where is not None else None

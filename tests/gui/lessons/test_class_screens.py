@@ -5,6 +5,7 @@ the lesson. The students are HTTP clients here (test_class_browser.py: real brow
 import csv
 import http.client
 import io
+import socket
 
 import pytest
 import segno
@@ -679,3 +680,59 @@ def test_the_network_the_command_line_picked_itself_is_asked_for_in_the_next_cla
     w.lessons.class_screens.toggle()
     assert len(asked) == asked_again
     w.lessons.class_screens.close()
+
+
+def _binds(host: str) -> bool:
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.bind((host, 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _binds("::1"), reason="this machine has no IPv6 loopback")
+def test_an_ipv6_network_given_is_kept_through_a_reopening_and_the_next_class(qtbot, networks):
+    """Attacker round 48: `--bind ::1` was never among the machine's (IPv4) addresses, so the next J moved the
+    room to another network, in the same lesson too: every page open on it lost the room."""
+    from attnviz.core.lessons import builtin_lesson
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    screens.open("::1", 0)
+    url = screens.server.url
+    screens.close()
+    screens.toggle()
+    assert screens.server.url == url
+    press(w, qtbot, Qt.Key_Escape)
+    assert w.lessons.open(builtin_lesson("attention"), TOP_KEY)
+    settle()
+    screens.toggle()
+    assert screens.server.host == "::1" and not asked
+    screens.close()
+
+
+def test_a_lost_network_is_asked_for_even_where_one_is_left(qtbot, networks, monkeypatch):
+    """Attacker round 48: the room's network lost and one other left, J moved the room there without a word."""
+    found, asked = networks
+    w = giving(qtbot, "attention", "en", TOP_KEY)
+    screens = w.lessons.class_screens
+    monkeypatch.setattr(class_screens, "PORT", 0)
+    found["pick"] = 1
+    screens.toggle()
+    assert screens.server.host == "127.0.0.3" and len(asked) == 1
+    screens.close()
+    found["now"], found["pick"] = ["127.0.0.2"], 0
+    screens.toggle()
+    assert len(asked) == 2 and asked[1][0][0] == "127.0.0.2" and screens.server.host == "127.0.0.2"
+    screens.close()
+    screens.toggle()  # where it is now: not asked again
+    assert len(asked) == 2
+    screens.close()
+
+
+def test_a_network_s_ipv6_address_is_found_among_the_machine_s_however_written(monkeypatch):
+    """The IPv6 addresses are asked for an IPv6 host (`--bind fd00::2`, which no list of IPv4 ones holds)."""
+    monkeypatch.setattr(class_screens, "addresses", lambda ipv6=False: ["fd00::2"] if ipv6 else ["192.168.1.20"])
+    assert class_screens._still_here("fd00:0:0::2") and class_screens._still_here("192.168.1.20")
+    assert not class_screens._still_here("fd00::3") and not class_screens._still_here("192.168.1.21")
