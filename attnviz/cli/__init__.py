@@ -65,11 +65,11 @@ def command_list(commands: dict, indent: str) -> str:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    one_heap()  # before any thread of AttnViz's own (lm/allocator.py)
-    use_one_thread()
-    commands, window_parser, names = build_parsers()
     out = Output(_utf8_stdout())
-    try:
+    try:  # a Ctrl+C from the first line on is exit 130, with no traceback
+        one_heap()  # before any thread of AttnViz's own (lm/allocator.py)
+        use_one_thread()
+        commands, window_parser, names = build_parsers()
         parser = commands if argv and argv[0] in names else window_parser
         args = parser.parse_args(argv)
         code = args.run(args, out)
