@@ -103,6 +103,11 @@ class Bucket:
         self.rate, self.burst, self.clock, self.most = rate, burst, clock, most
         self.left: dict[str, tuple[float, float]] = {}
 
+    def ready(self, who: str) -> bool:
+        """Whether `who` may ask now (a token is left), none taken."""
+        tokens, then = self.left.get(who, (float(self.burst), self.clock()))
+        return min(self.burst, tokens + (self.clock() - then) * self.rate) >= 1
+
     def take(self, who: str) -> bool:
         now = self.clock()
         if len(self.left) >= self.most:  # those full again forgotten: as many kept as ask within a refill

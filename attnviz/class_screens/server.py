@@ -24,13 +24,15 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections import Counter
+from dataclasses import dataclass
 from functools import partial
 
 from aiohttp import web
 
 from ..core.paths import resource
-from .room import Bucket, Room, RoomError
+from .room import CODE_LENGTH, Bucket, Room, RoomError
 
 for _name in ("aiohttp", "asyncio"):  # see _serve: their reports of hostile requests are not the teacher's
     logging.getLogger(_name).addHandler(logging.NullHandler())
@@ -45,6 +47,7 @@ MAX_STREAMS = 400        # pushed states open at once (a device may have two tab
 ADDRESS_DEVICES = 60     # devices joined
 ADDRESS_OPEN = 160       # requests in progress at once (streams, a picture being sent)
 ADDRESS_CONNECTIONS = 2 * ADDRESS_OPEN  # connections open at once: a further one is closed as it comes
+SPARE_HANDLES = 256      # files the process keeps for itself (the model, the window's) beside the connections
 IDLE_SECONDS = 10        # a connection that sends no whole request for this long is closed (a browser opens another)
 BODY_SECONDS = 5         # a body not all sent by then is a 408: a slow sender holds no place in the room
 MISS_RATE, MISS_BURST = 5.0, 20  # requests a second from one address without the room's code: guesses paced
@@ -69,6 +72,70 @@ def bind_problem(host: str, port: int) -> str | None:
     return None
 
 
+class Connections:
+    """The server's open connections: each one's address, how many of its requests are in progress and when it
+    last asked for anything. An address's past ADDRESS_CONNECTIONS is closed as it comes; past `most` in all
+    (the process's file handles), the one idle longest (a silent one first: it has asked for nothing) is closed
+    to make room, so that machines holding connections open cannot keep a student's out."""
+
+    def __init__(self, most: int):
+        self.most = max(most, ADDRESS_CONNECTIONS)
+        self.held: dict[object, _Held] = {}    # aiohttp's handler of a connection -> what is known of it
+        self.per_address: Counter[str] = Counter()
+
+    def watch(self, server: web.Server) -> None:
+        """Told by aiohttp's server of each connection made and lost."""
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler, transport) -> None:
+            made(handler, transport)
+            self.made(handler, transport)
+
+        def connection_lost(handler, exc=None) -> None:
+            self.lost(handler)
+            lost(handler, exc)
+        server.connection_made, server.connection_lost = connection_made, connection_lost  # type: ignore[method-assign]
+
+    def made(self, handler, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        self.held[handler] = _Held(address, transport, last=time.monotonic())
+        self.per_address[address] += 1
+        if self.per_address[address] > ADDRESS_CONNECTIONS:
+            transport.abort()
+        elif len(self.held) > self.most:
+            idle = [(h.last, id(h), h) for k, h in self.held.items() if h.busy == 0 and k is not handler]
+            (min(idle)[2].transport if idle else transport).abort()
+
+    def lost(self, handler) -> None:
+        held = self.held.pop(handler, None)
+        if held is not None:
+            self.per_address[held.address] -= 1
+            if not self.per_address[held.address]:
+                del self.per_address[held.address]
+
+    @contextlib.contextmanager
+    def asking(self, handler):
+        """A request of the connection's in progress: it is not idle."""
+        held = self.held.get(handler)
+        if held is not None:
+            held.busy += 1
+        try:
+            yield
+        finally:
+            if held is not None:
+                held.busy -= 1
+                held.last = time.monotonic()
+
+
+@dataclass
+class _Held:
+    address: str
+    transport: asyncio.Transport
+    busy: int = 0        # requests in progress
+    last: float = 0.0    # when it last asked (or opened)
+
+
 class ServerError(Exception):
     """The server could not start (the address is not this machine's, the port is taken)."""
 
@@ -89,7 +156,7 @@ class Server:
         # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
         self.addresses = Bucket(rate=ADDRESS_RATE, burst=ADDRESS_BURST)
         self.misses = Bucket(rate=MISS_RATE, burst=MISS_BURST)  # an address's requests without the code
-        self._connections: Counter[str] = Counter()  # open, per address
+        self.connections = Connections(_more_file_handles() - SPARE_HANDLES)
         self.pages = {name: resource("class_screens", name).read_bytes() for name in ("page.html", *ASSETS)}
 
     @property
@@ -99,7 +166,6 @@ class Server:
 
     def start(self) -> None:
         """Listen on host:port (port 0: one the system picks), or raise ServerError saying why not."""
-        _more_file_handles()
         started = threading.Event()
         failed: list[BaseException] = []
         self._thread = threading.Thread(target=self._serve, args=(started, failed), name="class-screens",
@@ -149,7 +215,7 @@ class Server:
                                keepalive_timeout=IDLE_SECONDS)  # from the connection's start: see aiohttp's
         await runner.setup()
         assert runner.server is not None
-        self._count_connections(runner.server)
+        self.connections.watch(runner.server)
         try:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
             await site.start()
@@ -163,28 +229,6 @@ class Server:
         async with self._changed:
             self._changed.notify_all()
         await runner.cleanup()
-
-    def _count_connections(self, server: web.Server) -> None:
-        """Each address's open connections counted, and one past ADDRESS_CONNECTIONS closed as it is made (a
-        machine holding a thousand silent ones would leave the process no file handle for a student's)."""
-        made, lost, peers = server.connection_made, server.connection_lost, {}
-
-        def connection_made(handler, transport) -> None:
-            made(handler, transport)
-            peer = transport.get_extra_info("peername")
-            address = peers[handler] = str(peer[0]) if peer else "?"
-            self._connections[address] += 1
-            if self._connections[address] > ADDRESS_CONNECTIONS:
-                transport.abort()
-
-        def connection_lost(handler, exc=None) -> None:
-            address = peers.pop(handler, None)
-            if address is not None:
-                self._connections[address] -= 1
-                if not self._connections[address]:
-                    del self._connections[address]
-            lost(handler, exc)
-        server.connection_made, server.connection_lost = connection_made, connection_lost  # type: ignore[method-assign]
 
     def _wake(self) -> None:
         """The room changed (on any thread): every stream sends the new state."""
@@ -200,11 +244,21 @@ class Server:
     async def _guard(self, request: web.Request, handler):
         """The room code on every request; a device's (or an address's) rate, and an address's requests in
         progress; the headers of every answer."""
+        with self.connections.asking(request.protocol):
+            return await self._guarded(request, handler)
+
+    async def _guarded(self, request: web.Request, handler):
         address = request.remote or "?"
-        if request.match_info.get("room") != self.room.code:
-            if not self.misses.take(address):
-                return web.json_response({"error": "too many requests"}, status=429, headers=HEADERS)
-            raise web.HTTPNotFound(headers=HEADERS)
+        first = request.path.split("/")[1]
+        # A guess at the code is paced: past MISS_BURST, every code is refused alike (the right one too, so that
+        # a refusal tells nothing) until the address has its pace again; a miss keeps no connection open.
+        guess = len(first) == CODE_LENGTH
+        if guess and not self.misses.ready(address):
+            return _closing(web.json_response({"error": "too many requests"}, status=429, headers=HEADERS))
+        if first != self.room.code:
+            if guess:
+                self.misses.take(address)
+            return _closing(web.Response(status=404, text="404: Not Found", headers=HEADERS))
         if self._open[address] >= ADDRESS_OPEN:
             return web.json_response({"error": "too many requests at once"}, status=429, headers=HEADERS)
         self._open[address] += 1
@@ -338,18 +392,26 @@ async def _send(response: web.StreamResponse, data: bytes) -> None:
     await asyncio.wait_for(response.write(data), WRITE_SECONDS)
 
 
-def _more_file_handles(most: int = 4096) -> None:
+def _closing(response: web.StreamResponse) -> web.StreamResponse:
+    """`response`, after which the connection is closed."""
+    response.force_close()
+    return response
+
+
+def _more_file_handles(most: int = 4096) -> int:
     """The process allowed `most` files open where the system lets it raise its own limit (a desktop's is 1,024,
-    macOS's 256): each device's connections take one each, beside the model and the window's."""
+    macOS's 256): each device's connections take one each, beside the model and the window's. -> the limit."""
     try:
         import resource
     except ImportError:  # Windows: no such limit on sockets
-        return
+        return most
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = most if hard == resource.RLIM_INFINITY else min(most, hard)
     if soft != resource.RLIM_INFINITY and soft < want:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return most if soft == resource.RLIM_INFINITY else soft
 
 
 def _drop(request: web.Request) -> None:

@@ -442,10 +442,51 @@ def test_a_body_sent_a_byte_at_a_time_is_answered_408_after_body_seconds(server,
     assert server.room.joined == 0 and not server._open
 
 
-def test_guesses_at_the_room_code_are_paced(server):
-    """Attacker round 48: one address tried 4,300 codes a second, each a 404. Past MISS_BURST the misses of an
-    address are refused (429) at MISS_RATE; the address's requests with the code are not held up."""
+def test_guesses_at_the_room_code_are_paced_and_a_refusal_tells_nothing(server):
+    """Attacker rounds 48 and 49: one address tried 4,300 codes a second, each a 404; then each a 429 while the
+    right code still passed, which told the guesser when it had it. Past MISS_BURST every code from the address
+    is refused alike, the right one too, until the address has its pace (MISS_RATE a second) again."""
     statuses = [ask(server, "GET", f"/ZZZ{i:03d}/state")[0] for i in range(server_module.MISS_BURST + 20)]
     assert statuses[:server_module.MISS_BURST] == [404] * server_module.MISS_BURST
     assert statuses.count(429) >= 15  # a few let through as the bucket fills again, at MISS_RATE a second
+    assert ask(server, "GET", f"/{CODE}/state")[0] == 429  # the right code: refused as the wrong ones are
+    threading.Event().wait(1.5 / server_module.MISS_RATE)
     assert ask(server, "GET", f"/{CODE}/state")[0] == 200
+    assert ask(server, "GET", "/favicon.ico")[0] == 404  # no code's shape: not a guess, and never paced
+
+
+def test_a_miss_keeps_no_connection_open(server):
+    """Attacker round 49: a request without the code every few seconds kept a connection from being closed as
+    silent; 14 addresses so held every file handle."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
+        reply = b"".join(iter(lambda: s.recv(65536), b""))  # to its end: the server closes it
+    assert reply.startswith(b"HTTP/1.1 404") and b"Connection: close" in reply
+
+
+def test_past_the_process_s_connections_the_longest_idle_one_makes_room(monkeypatch):
+    """Attacker round 49: 14 addresses, each under its share, held all 4,096 file handles. Past the process's
+    connections, a new one closes the one idle longest (a silent one: it has asked for nothing), never one
+    with a request in progress: a student gets in, and a stream stays open."""
+    monkeypatch.setattr(server_module, "SPARE_HANDLES", server_module._more_file_handles() - 6)  # 6 in all
+    monkeypatch.setattr(server_module, "ADDRESS_CONNECTIONS", 6)
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    assert s.connections.most == 6
+    stream = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+    stream.sendall(f"GET /{CODE}/events?lang=en HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    assert stream.recv(12) == b"HTTP/1.1 200"
+    silent = []
+    try:
+        for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"):
+            silent.append(socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0)))
+            threading.Event().wait(0.05)  # each made after the last: the first is the one idle longest
+        assert from_address(s, "127.0.0.7", {"device": device(1)}) == 200
+        assert closed_within(silent[0], 2) and not closed_within(silent[-1], 0.2)
+        assert not closed_within(stream, 0.2)  # its stream, in progress, kept
+    finally:
+        for h in (stream, *silent):
+            h.close()
+        s.stop()
