@@ -130,14 +130,16 @@ def mapped_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
-def still_whole(path, mapped: tuple[int, int, int, int, int]) -> None:
+def still_whole(path, mapped: tuple[int, int, int, int, int], opened: int | None = None) -> None:
     """Refused when the file mapped (its `mapped_stamp`) is shorter than it was (copied over while open): reading
     its mapped pages past the new end would kill the process (SIGBUS), unsaved work and all; or written since
     (the same length, other numbers: a compact model reads its weights again at every pass). Checked before
     each read of a mapped file's data; a file cut in the instant between the check and the read is not
-    caught. Another file under its name (replaced by a rename), or none, leaves the mapped one whole."""
+    caught. `opened`: a descriptor of the mapped file kept open, which finds it whatever its name now (moved,
+    then changed); else it is looked for under `path`, and another file there (replaced by a rename), or
+    none, leaves the mapped one whole."""
     try:
-        info = os.stat(path)
+        info = os.stat(path) if opened is None else os.fstat(opened)
     except OSError:
         return
     if (info.st_dev, info.st_ino) != mapped[:2]:
@@ -145,8 +147,8 @@ def still_whole(path, mapped: tuple[int, int, int, int, int]) -> None:
     if info.st_size < mapped[2]:
         raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it is shorter now): open it again"))
     if (info.st_mtime_ns, info.st_ctime_ns) != mapped[3:]:
-        raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it has been written since it was "
-                                       "opened): open it again"))
+        raise problem(path, QT_TR_NOOP("changed while AttnViz was reading it (it has been written, moved or given "
+                                       "other permissions since it was opened): open it again"))
 
 
 def read_limited(path, limit: int) -> bytes:

@@ -24,6 +24,7 @@ import math
 import mmap
 import os
 import struct
+import weakref
 from collections.abc import Callable, Mapping
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
@@ -200,12 +201,17 @@ class GGUF:
     def __init__(self, path):
         self.path = Path(path)
         check_file(self.path)
-        with open(self.path, "rb") as f:
-            try:
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                self._stamp = mapped_stamp(os.fstat(f.fileno()))  # the file mapped: see intact
-            except (ValueError, OSError) as e:
-                raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
+        try:  # the descriptor kept while the file is: `intact` finds the mapped file by it, whatever its name
+            self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError as e:
+            raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
+        self._let_go = weakref.finalize(self, os.close, self._fd)
+        try:
+            self._map = mmap.mmap(self._fd, 0, access=mmap.ACCESS_READ)
+            self._stamp = mapped_stamp(os.fstat(self._fd))
+        except (ValueError, OSError) as e:
+            self._let_go()
+            raise problem(self.path, QT_TR_NOOP("cannot be read ({0})"), e) from None
         self._at = 0
         self._items = 0  # metadata items walked so far, all lists together
         try:
@@ -409,7 +415,7 @@ class GGUF:
 
     def intact(self) -> None:
         """Before each read of the data: the file not cut short since it was mapped (files.still_whole)."""
-        still_whole(self.path, self._stamp)
+        still_whole(self.path, self._stamp, self._fd)
 
     def tensor(self, name: str) -> np.ndarray:
         """The tensor `name` as float32, in numpy order ([out, in] for a weight matrix)."""
@@ -443,6 +449,7 @@ class GGUF:
         return True
 
     def close(self) -> None:
+        self._let_go()
         try:
             self._map.close()
         except BufferError:  # an array still looks at it (an error went past): it closes when that is gone

@@ -3106,16 +3106,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>AttnViz が読んでいる間に変更されました（短くなっています）。開き直してください</translation>
     </message>
     <message>
-        <source>changed while AttnViz was reading it (it has been written since it was opened): open it again</source>
-        <translation>AttnViz が読んでいる間に変更されました（開いた後に書き換えられています）。開き直してください</translation>
-    </message>
-    <message>
         <source>cannot write in {0} ({1})</source>
         <translation>{0} に書き込めません（{1}）</translation>
     </message>
     <message>
         <source>could not be written ({0})</source>
         <translation>書き込めませんでした（{0}）</translation>
+    </message>
+    <message>
+        <source>changed while AttnViz was reading it (it has been written, moved or given other permissions since it was opened): open it again</source>
+        <translation>AttnViz が読んでいる間に変更されました（開いた後に書き込まれたか、移動されたか、アクセス権が変わりました）。開き直してください</translation>
     </message>
     <message>
         <source>is too large: {0:,} bytes, more than the {1:,} AttnViz reads from such a file</source>
@@ -4436,6 +4436,10 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
     <message>
         <source>gives the token {0} another {1} than tokenizer.json gives it: transformers reads a text with the settings&apos; and AttnViz with tokenizer.json&apos;s</source>
         <translation>トークン {0} に tokenizer.json とは違う {1} を与えています。transformers はこの設定のほうで、AttnViz は tokenizer.json のほうでテキストを読みます</translation>
+    </message>
+    <message>
+        <source>lists {0} as an added token, which tokenizer_config.json&apos;s added_tokens_decoder leaves out: transformers builds this tokenizer (class {1}) with the settings&apos; tokens only, and would read it as text</source>
+        <translation>{0} を追加トークンとして載せていますが、tokenizer_config.json の added_tokens_decoder にはありません。transformers はこのトークナイザー（クラス {1}）を設定のトークンだけで作るので、これを普通のテキストとして読みます</translation>
     </message>
     <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>

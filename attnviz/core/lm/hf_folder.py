@@ -640,6 +640,7 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
         raise problem(path, e if isinstance(e, ScenarioError) else QT_TR_NOOP("is not UTF-8 text")) from None
     _unlisted(folder, made, named)
     _same_flags(folder / "tokenizer_config.json", doc, settings)
+    _left_out(path, doc, settings, used)
     missing = next((token for token in defaults.values() if token not in made.added), None)
     if missing is not None:
         raise problem(path, QT_TR_NOOP("is read by transformers with the tokenizer class {0}, which names {1} as a "
@@ -664,6 +665,29 @@ def _same_flags(path: Path, doc: dict, settings: dict) -> None:
             raise problem(path, QT_TR_NOOP("gives the token {0} another {1} than tokenizer.json gives it: transformers "
                                            "reads a text with the settings' and AttnViz with tokenizer.json's"),
                           quoted(token.get("content")), flag)
+
+
+def _left_out(path: Path, doc: dict, settings: dict, used: str | None) -> None:
+    """A token tokenizer.json adds that added_tokens_decoder leaves out is refused where transformers builds the
+    tokenizer anew (`used`): it adds the settings' tokens only (and those they name, as special tokens of its
+    default flags), so it reads that one as text."""
+    if used is None or "added_tokens_decoder" not in settings:
+        return
+    named, decoded = set(_named(settings)), {t.get("content") for t in _decoded(settings)}
+    for token in doc.get("added_tokens") or []:
+        if not isinstance(token, dict) or token.get("content") in decoded:
+            continue
+        if token.get("content") not in named or any(_flag(token, f) for f in ("lstrip", "rstrip", "single_word",
+                                                                              "normalized")):
+            raise problem(path, QT_TR_NOOP("lists {0} as an added token, which tokenizer_config.json's "
+                                           "added_tokens_decoder leaves out: transformers builds this tokenizer "
+                                           "(class {1}) with the settings' tokens only, and would read it as text"),
+                          quoted(token.get("content")), used)
+
+
+def _decoded(settings: dict) -> list[dict]:
+    """added_tokens_decoder's entries (objects: its types are checked at the door)."""
+    return [t for t in (settings.get("added_tokens_decoder") or {}).values() if isinstance(t, dict)]
 
 
 def _flag(token: dict, name: str) -> bool:

@@ -68,9 +68,9 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     refused, saying when the chat template made the text that long. `cancelled()` is asked before
     tokenising."""
     check_text(text)
-    shown = model.tokenizer.canonical(_in_template(model, text, cancelled) if chat else text)
+    written = _in_template(model, text, cancelled) if chat else text
     with naming(model.path) if chat else contextlib.nullcontext():  # the template made it too long: it is named
-        tokens = _tokens(model, shown, chat, bos, cancelled)
+        shown, tokens = _tokens(model, written, chat, bos, cancelled)
     if not tokens:  # a chat template that writes nothing, a tokenizer.json that truncates to 0
         raise problem(model.path, QT_TR_NOOP("its tokenizer makes no token of this text"))
     beyond = next((t.id for t in tokens if not 0 <= t.id < len(model.embedding)), None)
@@ -81,19 +81,21 @@ def encode(model: Model, text: str, cancelled=None, chat: bool = False, bos: boo
     return Encoded(text, tuple(t.id for t in tokens), tuple(names), chat)
 
 
-def _tokens(model: Model, shown: str, chat: bool, bos: bool, cancelled) -> list:
-    """The tokens of `shown`, refused before tokenising when they would be more than the limit, whatever they are,
-    and when the tokenizer makes more."""
+def _tokens(model: Model, written: str, chat: bool, bos: bool, cancelled) -> tuple[str, list]:
+    """(the text as shown: `written` in the tokenizer's normal form where it reads the same; its tokens), refused
+    before tokenising (or bringing it to that form, which tokenises it twice) when they would be more than the
+    limit, whatever they are, and when the tokenizer makes more."""
     tokenizer, limit, too_long = model.tokenizer, token_limit(model), _TOO_LONG[chat]
-    if len(shown) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
-        raise ModelError(too_long[0], len(shown), limit, tokenizer.longest)
+    if len(written) > limit * tokenizer.longest:  # more tokens than the limit, whatever they are: not tokenised
+        raise ModelError(too_long[0], len(written), limit, tokenizer.longest)
     with naming(model.path):
-        normalized = tokenizer.normalized_length(shown)  # at most 18 times the text (fields.Rewrite's bound)
+        normalized = tokenizer.normalized_length(written)  # at most 18 times the text (fields.Rewrite's bound)
     if normalized > limit * tokenizer.longest:  # its normaliser lengthens it past that: not tokenised either
         raise ModelError(too_long[1], normalized, limit, tokenizer.longest)
     try:
         with naming(model.path):
-            return tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: its BOS
+            shown = tokenizer.canonical(written)
+            return shown, tokenizer.encode(shown, bos=bos and not chat, cancelled=cancelled, most=limit)  # chat: BOS
     except TooManyTokens as e:
         raise ModelError(too_long[2], e.count, limit) from None
 

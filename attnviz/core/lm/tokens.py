@@ -160,9 +160,7 @@ class Tokenizer:
         if any(self._spells(written.encode(), ids) for written in (text, unicodedata.normalize("NFC", text))):
             return
         read = b"".join(self._piece(i) for i in ids).decode("utf-8", "replace")
-        raise ScenarioError(QT_TR_NOOP("the model's tokenizer reads this text as '{0}', not as it is written: its "
-                                       "tokens could not be labelled with the text"),
-                            shortened(marked_invisible(visible(read)), 80))
+        raise ScenarioError(_MISREAD, shortened(marked_invisible(visible(read)), 80))
 
     def _piece(self, i: int) -> bytes:
         """The bytes token i stands for (a special token: its text)."""
@@ -191,11 +189,14 @@ class Tokenizer:
         tokenized so, the tokens' offsets are its own (the library's alignment of a text whose combining marks
         the normalizer reorders puts each mark's tokens on the other mark)."""
         normal = text if self._form is None else unicodedata.normalize(self._form, text)
-        if normal != text and self._encoded(normal).ids != self._encoded(text).ids:
-            # Added tokens are matched in the text as written: its normal form may make one ("<|\u212a|>" the
-            # token "<|K|>"), or unmake one ("<|im_end|>" and U+0338 are "<|im_end|≯").
-            return text
-        return normal
+        if normal == text or self._encoded(normal).ids == self._encoded(text).ids:
+            return normal
+        # Added tokens are matched in the text as written: its normal form may make one ("<|\u212a|>" the token
+        # "<|K|>"), or unmake one ("<|im_end|>" and U+0338 are "<|im_end|≯"). The text is read as written, unless
+        # the normalizer puts two of its accents in another order, whose tokens' places would be each other's.
+        if _reordered(text):
+            raise ScenarioError(_MISREAD, shortened(marked_invisible(visible(normal)), 80))
+        return text
 
     def normalized_length(self, text: str) -> int:
         """The characters of `text` after the tokenizer's normaliser (NFKC makes one character of U+FDFA 18),
@@ -311,6 +312,17 @@ def _byte_values() -> dict[str, int]:
 # What every tokenizer of the families reads back as it was, each token's bytes spelled as its decoder spells
 # them (byte-level or byte fallback): capitals, letters, digits, punctuation, an accent, CJK and a newline.
 PROBE = "Ab a b c é 日本, the quick brown fox jumps over 13 lazy dogs?\n"
+
+
+_MISREAD = QT_TR_NOOP("the model's tokenizer reads this text as '{0}', not as it is written: its tokens could not "
+                      "be labelled with the text")
+
+
+def _reordered(text: str) -> bool:
+    """Whether Unicode's normal forms put two of `text`'s combining marks in another order (each character
+    decomposed alone, so that only the order between characters is looked at)."""
+    classes = [unicodedata.combining(mark) for ch in text for mark in unicodedata.normalize("NFD", ch)]
+    return any(0 < after < before for before, after in zip(classes, classes[1:]))
 
 
 def from_json(text: str, chat_template: str | None = None, eos=None, bos=None,

@@ -260,10 +260,12 @@ CUT_SHORT = """
 import os, shutil, sys
 from attnviz.core import lm
 from attnviz.core.scenario import ScenarioError
-source, copy, way = sys.argv[1:4]
+source, copy, way, moved = sys.argv[1:5]
 shutil.copy(source, copy)
 model = lm.load(copy, way=way)
-os.truncate(copy, 4096)  # `cp other.gguf model.gguf` over the open file: cut first, then written
+if moved:
+    os.rename(copy, moved)  # moved, then cut: found by the descriptor kept, not by its name
+os.truncate(moved or copy, 4096)  # `cp other.gguf model.gguf` over the open file: cut first, then written
 try:
     lm.run(model, [1, 2, 3])
 except ScenarioError as e:
@@ -271,24 +273,26 @@ except ScenarioError as e:
 """
 
 
-@pytest.mark.parametrize("way", ["compact", "fast"])
-def test_a_file_cut_short_while_a_compact_model_is_open_is_one_message_not_a_crash(tmp_path, way):
+@pytest.mark.parametrize("way, moved", [("compact", ""), ("fast", ""), ("compact", "moved.gguf")])
+def test_a_file_cut_short_while_a_compact_model_is_open_is_one_message_not_a_crash(tmp_path, way, moved):
     """Its pages past the new end are gone: read, they killed the process (SIGBUS, attacker round 35), unsaved
-    work and all. Before each read the file is looked at; a model made float32 (fast) has nothing left to read.
-    In a process of its own: a crash there fails this test, not the test run."""
+    work and all; moved first, then cut, too (attacker round 48). Before each read the file is looked at; a model
+    made float32 (fast) has nothing left to read. In a process of its own: a crash there fails this test, not the
+    test run."""
     import subprocess
     import sys
     source = GOLDEN / "llama" / "llama-q8_0.gguf"
-    result = subprocess.run([sys.executable, "-c", CUT_SHORT, str(source), str(tmp_path / "m.gguf"), way],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", CUT_SHORT, str(source), str(tmp_path / "m.gguf"), way,
+                             str(tmp_path / moved) if moved else ""], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     said = f"{tmp_path / 'm.gguf'}: changed while AttnViz was reading it (it is shorter now): open it again\n"
     assert result.stdout == (said if way == "compact" else "")
 
 
-@pytest.mark.parametrize("time_set_back", [False, True], ids=["written", "written-time-set-back"])
+@pytest.mark.parametrize("time_set_back, moved", [(False, False), (True, False), (False, True)],
+                         ids=["written", "written-time-set-back", "moved-then-written"])
 def test_a_file_written_over_while_a_compact_model_is_open_is_refused_not_read_as_other_weights(tmp_path,
-                                                                                                 time_set_back):
+                                                                                                 time_set_back, moved):
     """The same length, other bytes (`dd conv=notrunc`, a copy of another file of that size): a compact model
     reads its weights again at every pass, and ran on other numbers or warned of overflows (attacker round 45);
     also where its time of writing is set back (`touch -r`, `rsync --inplace -t`: attacker round 47)."""
@@ -300,12 +304,14 @@ def test_a_file_written_over_while_a_compact_model_is_open_is_refused_not_read_a
     before = lm.run(model, [1, 2, 3]).logits
     written = path.stat().st_mtime_ns
     time.sleep(0.05)  # past the file system's clock tick
+    if moved:  # attacker round 48: the file under another name was no longer looked at
+        path = path.rename(tmp_path / "moved.gguf")
     with open(path, "r+b") as f:
         f.seek(path.stat().st_size // 2)
         f.write(bytes(4096))
     if time_set_back:
         os.utime(path, ns=(written, written))
         assert path.stat().st_mtime_ns == written
-    with pytest.raises(ScenarioError, match="has been written since it was opened"):
+    with pytest.raises(ScenarioError, match="has been written, moved or given other permissions since it was opened"):
         lm.run(model, [1, 2, 3])
     assert lm.run(lm.load(str(path), way="compact"), [1, 2, 3]).logits.shape == before.shape  # opened again: read

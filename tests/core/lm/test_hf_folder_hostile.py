@@ -1282,3 +1282,53 @@ def test_a_token_named_special_that_tokenizer_json_lists_as_ordinary_is_refused_
                   "special one and split (split_special_tokens)")
     edit(copy / "tokenizer_config.json", lambda t: t.update(split_special_tokens=False))
     assert list(lm.encode(lm.load(str(copy)), "a <start_of_turn> b").ids) == [2, 498, 495, 5, 284]  # not split
+
+
+def test_a_text_too_long_is_refused_before_it_is_brought_to_its_normal_form(monkeypatch):
+    """Attacker round 48: bringing a text to NFC tokenises it twice (both forms compared), and that came before
+    the length was checked: a chat template of 790,000 characters and a slow pre-tokenizer ran for hours."""
+    model = lm.load(str(LLAMA.parents[1] / "qwen3" / "hf"))
+    monkeypatch.setattr(model.tokenizer.backend, "encode", lambda *a, **k: pytest.fail("tokenised"))
+    text = "e\u0301" * (lm.token_limit(model) * model.tokenizer.longest)
+    with pytest.raises(lm.ModelError, match="characters long; the model reads at most"):
+        lm.encode(model, text)
+
+
+def test_accents_a_normal_form_would_reorder_in_a_text_read_as_written_are_refused_not_mislabelled(tmp_path):
+    """Attacker round 48: a text kept as written (its NFC would make the token "<|K|>") is still normalised by
+    the library, whose offsets then put each of two reordered accents on the other."""
+    copy = tmp_path / "qwen3"
+    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
+
+    def renamed(t):
+        for added in t["added_tokens"]:
+            added["content"] = "<|K|>" if added["id"] == 2 else added["content"]
+        t["model"]["vocab"]["<|K|>"] = t["model"]["vocab"].pop("<|im_end|>")
+    edit(copy / "tokenizer.json", renamed)
+    settings = copy / "tokenizer_config.json"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", "<|K|>"), encoding="utf-8")
+    model = lm.load(str(copy))
+    with pytest.raises(ScenarioError, match="reads this text as '<|K|> q"):
+        lm.encode(model, "<|\u212a|> q\u0301\u0323")
+    encoded = lm.encode(model, "<|\u212a|> q\u0323\u0301")  # in the normal order already: read, and labelled so
+    assert list(encoded.ids) == [301, 45, 310, 223, 83, 139, 99, 139, 226]  # transformers 5.24's
+    assert encoded.labels[-4:] == ("<U+0323> 1/2", "<U+0323> 2/2", "<U+0301> 1/2", "<U+0301> 2/2")
+
+
+@pytest.mark.parametrize("family, kept, text, ids", [
+    ("qwen2", ("<|endoftext|>", "<|im_end|>"), "a <|im_end|> b <|im_start|>x", [67, 223, 2, 295, 223, 1, 90]),
+    ("gemma3", ("<bos>", "<eos>", "<pad>", "<unk>", "<mask>"), "a <start_of_turn> b", [2, 498, 495, 5, 284])])
+def test_an_added_token_the_settings_leave_out_of_a_class_transformers_builds_is_refused(tmp_path, family, kept,
+                                                                                          text, ids):
+    """Attacker round 48: Qwen2Tokenizer and GemmaTokenizer are built from the settings' added_tokens_decoder,
+    not tokenizer.json's added_tokens: a token it leaves out is read as text (23 ids where AttnViz read 7)."""
+    copy = tmp_path / family
+    shutil.copytree(LLAMA.parents[1] / family / "hf", copy)
+    added = json.loads((copy / "tokenizer.json").read_text(encoding="utf-8"))["added_tokens"]
+    decoder = {str(t["id"]): {k: v for k, v in t.items() if k != "id"} for t in added if t["content"] in kept}
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("extra_special_tokens", None),
+                                                    t.update(added_tokens_decoder=decoder)))
+    refused(copy, "tokenizer.json: lists '")
+    left = [t["content"] for t in added if t["content"] not in kept]
+    edit(copy / "tokenizer_config.json", lambda t: t.update(extra_special_tokens=left))  # named: transformers adds
+    assert list(lm.encode(lm.load(str(copy)), text).ids) == ids  # them, and reads them whole (5.24's ids)
