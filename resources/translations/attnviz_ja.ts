@@ -4438,8 +4438,8 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークン {0} に tokenizer.json とは違う {1} を与えています。transformers はこの設定のほうで、AttnViz は tokenizer.json のほうでテキストを読みます</translation>
     </message>
     <message>
-        <source>lists {0} as an added token, which tokenizer_config.json&apos;s added_tokens_decoder leaves out: transformers builds this tokenizer (class {1}) with the settings&apos; tokens only, and would read it as text</source>
-        <translation>{0} を追加トークンとして載せていますが、tokenizer_config.json の added_tokens_decoder にはありません。transformers はこのトークナイザー（クラス {1}）を設定のトークンだけで作るので、これを普通のテキストとして読みます</translation>
+        <source>lists {0} as added token {1}, which tokenizer_config.json&apos;s added_tokens_decoder does not list under that id: transformers builds this tokenizer (class {2}) from the settings&apos; tokens and ids only, and would read it otherwise</source>
+        <translation>{0} を追加トークン {1} として載せていますが、tokenizer_config.json の added_tokens_decoder にはその id で載っていません。transformers はこのトークナイザー（クラス {2}）を設定のトークンと id だけで作るので、これを別のように読みます</translation>
     </message>
     <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>

@@ -8,6 +8,7 @@ its config.json before anything is read, and its values for NaN as they are read
 """
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import json
 import math
@@ -668,26 +669,22 @@ def _same_flags(path: Path, doc: dict, settings: dict) -> None:
 
 
 def _left_out(path: Path, doc: dict, settings: dict, used: str | None) -> None:
-    """A token tokenizer.json adds that added_tokens_decoder leaves out is refused where transformers builds the
-    tokenizer anew (`used`): it adds the settings' tokens only (and those they name, as special tokens of its
-    default flags), so it reads that one as text."""
+    """Where transformers builds the tokenizer anew (`used`) from added_tokens_decoder, each token tokenizer.json
+    adds must be there under its id: transformers adds the settings' tokens only, in the order of their ids, then
+    those the settings name (a token left out is read as text, or given another id)."""
     if used is None or "added_tokens_decoder" not in settings:
         return
-    named, decoded = set(_named(settings)), {t.get("content") for t in _decoded(settings)}
+    decoded: dict[object, object] = {}
+    for key, entry in (settings.get("added_tokens_decoder") or {}).items():
+        with contextlib.suppress(ValueError):  # transformers reads the key with int()
+            decoded[int(key)] = entry.get("content") if isinstance(entry, dict) else None
     for token in doc.get("added_tokens") or []:
-        if not isinstance(token, dict) or token.get("content") in decoded:
-            continue
-        if token.get("content") not in named or any(_flag(token, f) for f in ("lstrip", "rstrip", "single_word",
-                                                                              "normalized")):
-            raise problem(path, QT_TR_NOOP("lists {0} as an added token, which tokenizer_config.json's "
-                                           "added_tokens_decoder leaves out: transformers builds this tokenizer "
-                                           "(class {1}) with the settings' tokens only, and would read it as text"),
-                          quoted(token.get("content")), used)
-
-
-def _decoded(settings: dict) -> list[dict]:
-    """added_tokens_decoder's entries (objects: its types are checked at the door)."""
-    return [t for t in (settings.get("added_tokens_decoder") or {}).values() if isinstance(t, dict)]
+        if isinstance(token, dict) and decoded.get(token.get("id")) != token.get("content"):
+            raise problem(path, QT_TR_NOOP("lists {0} as added token {1}, which tokenizer_config.json's "
+                                           "added_tokens_decoder does not list under that id: transformers builds "
+                                           "this tokenizer (class {2}) from the settings' tokens and ids only, and "
+                                           "would read it otherwise"), quoted(token.get("content")), token.get("id"),
+                          used)
 
 
 def _flag(token: dict, name: str) -> bool:

@@ -1330,5 +1330,23 @@ def test_an_added_token_the_settings_leave_out_of_a_class_transformers_builds_is
                                                     t.update(added_tokens_decoder=decoder)))
     refused(copy, "tokenizer.json: lists '")
     left = [t["content"] for t in added if t["content"] not in kept]
-    edit(copy / "tokenizer_config.json", lambda t: t.update(extra_special_tokens=left))  # named: transformers adds
-    assert list(lm.encode(lm.load(str(copy)), text).ids) == ids  # them, and reads them whole (5.24's ids)
+    # named, transformers adds them after the settings' tokens: their ids may be others (attacker round 49)
+    edit(copy / "tokenizer_config.json", lambda t: t.update(extra_special_tokens=left))
+    refused(copy, "tokenizer.json: lists '")
+    every = {str(t["id"]): {k: v for k, v in t.items() if k != "id"} for t in added}
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=every))
+    assert list(lm.encode(lm.load(str(copy)), text).ids) == ids  # all listed: transformers 5.24's ids
+
+
+def test_added_tokens_the_settings_list_under_other_ids_are_refused_where_transformers_builds_the_class(tmp_path):
+    """Attacker round 49: transformers gives a class it builds anew the settings' tokens in the order of their
+    ids; tokenizer.json's ids were read."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    added = json.loads((copy / "tokenizer.json").read_text(encoding="utf-8"))["added_tokens"]
+    swapped = {str(t["id"]): {k: v for k, v in t.items() if k != "id"} for t in added}
+    first, second = sorted(swapped)[:2]
+    swapped[first], swapped[second] = swapped[second], swapped[first]
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=swapped))
+    refused(copy, "tokenizer.json: lists '<|endoftext|>' as added token 0, which tokenizer_config.json's "
+                  "added_tokens_decoder does not list under that id")
