@@ -102,10 +102,18 @@ class Connections:
         self.held[handler] = _Held(address, transport, last=time.monotonic())
         self.per_address[address] += 1
         if self.per_address[address] > ADDRESS_CONNECTIONS:
-            transport.abort()
+            self.close(handler)
         elif len(self.held) > self.most:
-            idle = [(h.last, id(h), h) for k, h in self.held.items() if h.busy == 0 and k is not handler]
-            (min(idle)[2].transport if idle else transport).abort()
+            idle = [(h.last, id(k), k) for k, h in self.held.items() if h.busy == 0 and k is not handler]
+            self.close(min(idle)[2] if idle else handler)
+
+    def close(self, handler) -> None:
+        """The connection closed, and no longer counted at once: asyncio says it is lost a turn of its loop
+        later, after as many as 128 more were accepted, each of which would have closed this one again."""
+        held = self.held.get(handler)
+        if held is not None:
+            held.transport.abort()
+            self.lost(handler)
 
     def lost(self, handler) -> None:
         held = self.held.pop(handler, None)
@@ -149,7 +157,7 @@ class Server:
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
         self._changed: asyncio.Condition | None = None
-        self._streams = 0
+        self._streaming: dict[str, list[web.Request]] = {}  # the streams open, per address, oldest first
         self._open: Counter[str] = Counter()    # requests in progress, per address
         self._joined: Counter[str] = room.joined_from  # devices joined, per address: the room's, kept with it
         self.devices = Bucket()  # a device's own pace
@@ -209,6 +217,7 @@ class Server:
                               ("/{room}/state", self._state), ("/{room}/events", self._events),
                               ("/{room}/scene.png", self._picture)):
             app.router.add_get(path, handler, allow_head=False)
+        app.router.add_get("/{room}", self._to_page, allow_head=False)
         app.router.add_post("/{room}/join", self._join)
         app.router.add_post("/{room}/answer", self._answer)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1,
@@ -249,13 +258,16 @@ class Server:
 
     async def _guarded(self, request: web.Request, handler):
         address = request.remote or "?"
-        first = request.path.split("/")[1]
+        first = (request.path.split("/") + [""])[1]  # ("*" for OPTIONS *: no code at all)
         # A guess at the code is paced: past MISS_BURST, every code is refused alike (the right one too, so that
-        # a refusal tells nothing) until the address has its pace again; a miss keeps no connection open.
+        # a refusal tells nothing) until the address has its pace again, but for a device that joined (which
+        # only the code lets one do: behind one router, the class goes on); a miss keeps no connection open.
         guess = len(first) == CODE_LENGTH
-        if guess and not self.misses.ready(address):
+        if guess and not self.misses.ready(address) and not await self._of_joined_device(request):
             return _closing(web.json_response({"error": "too many requests"}, status=429, headers=HEADERS))
         if first != self.room.code:
+            if guess and first.upper() == self.room.code and request.method == "GET":  # typed on a phone
+                raise web.HTTPFound("/" + self.room.code + request.path[1 + CODE_LENGTH:], headers=HEADERS)
             if guess:
                 self.misses.take(address)
             return _closing(web.Response(status=404, text="404: Not Found", headers=HEADERS))
@@ -279,6 +291,16 @@ class Server:
         response.headers.update(HEADERS)
         return response
 
+    async def _of_joined_device(self, request: web.Request) -> bool:
+        """Whether the request names a device that joined (in its query, or a POST's body), whatever its code."""
+        device = request.query.get("device")
+        if device is None and request.method == "POST":
+            try:
+                device = (await _json(request)).get("device")
+            except (RoomError, web.HTTPException):
+                return False
+        return isinstance(device, str) and self.room.has(device)
+
     def _pace(self, request: web.Request, device: object) -> None:
         """A device's requests at its pace, then its address's (every device behind it together): a device
         refused for its own pace takes nothing of the others'. Only a device that joined has a pace of its own
@@ -287,6 +309,10 @@ class Server:
             raise RoomError(429, "too many requests")
         if not self.addresses.take(request.remote or "?"):
             raise RoomError(429, "too many requests")
+
+    async def _to_page(self, request: web.Request) -> web.Response:
+        """/ROOM, as typed without its last slash: the page."""
+        raise web.HTTPFound(f"/{self.room.code}/", headers=HEADERS)
 
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self.pages["page.html"], content_type="text/html", charset="utf-8")
@@ -317,11 +343,12 @@ class Server:
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        if self._streams >= MAX_STREAMS:
+        address = request.remote or "?"
+        if not self._room_for_stream(address):
             raise web.HTTPServiceUnavailable(text="too many screens")
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", **HEADERS})
         await response.prepare(request)
-        self._streams += 1
+        self._streaming.setdefault(address, []).append(request)
         try:
             await self._stream(request, response)
         except (ConnectionError, asyncio.CancelledError):
@@ -329,8 +356,24 @@ class Server:
         except asyncio.TimeoutError:
             _drop(request)  # it stopped reading
         finally:
-            self._streams -= 1
+            held = self._streaming.get(address, [])
+            if request in held:  # (one given up for another address's is gone already)
+                held.remove(request)
+            if not held:
+                self._streaming.pop(address, None)
         return response
+
+    def _room_for_stream(self, address: str) -> bool:
+        """Whether a stream from `address` may open: below MAX_STREAMS in all; at it, where another address holds
+        more than this one would, whose oldest stream is closed for it (its page opens one again, and waits its
+        turn): three machines holding 134 each left the class's pages none."""
+        if sum(map(len, self._streaming.values())) < MAX_STREAMS:
+            return True
+        most = max(self._streaming, key=lambda a: len(self._streaming[a]), default=None)
+        if most is None or len(self._streaming[most]) <= len(self._streaming.get(address, ())) + 1:
+            return False
+        _drop(self._streaming[most].pop(0))
+        return True
 
     async def _stream(self, request: web.Request, response: web.StreamResponse) -> None:
         """The state each time it changes, a beat when it has not for BEAT_SECONDS. Nothing is written while the

@@ -52,7 +52,7 @@ function render() {
   $("caption").textContent = state.caption;
   if (state.picture && picture !== state.picture) {
     picture = state.picture;
-    $("scene").src = "scene.png?v=" + state.picture;
+    $("scene").src = "scene.png?v=" + state.picture + "&device=" + device;  // named: let through a router's paced guesses
   }
   renderQuestion(state.question);
 }
