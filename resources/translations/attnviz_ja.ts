@@ -4438,8 +4438,16 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>トークン {0} に tokenizer.json とは違う {1} を与えています。transformers はこの設定のほうで、AttnViz は tokenizer.json のほうでテキストを読みます</translation>
     </message>
     <message>
+        <source>lists {0} twice in added_tokens_decoder: transformers builds this tokenizer (class {1}) from the settings&apos; tokens in the order of their ids, and would give the tokens after it other ids</source>
+        <translation>added_tokens_decoder に {0} が二回載っています。transformers はこのトークナイザー（クラス {1}）を設定のトークンから id の順に作るので、その後のトークンに別の id を与えます</translation>
+    </message>
+    <message>
         <source>lists {0} as added token {1}, which tokenizer_config.json&apos;s added_tokens_decoder does not list under that id: transformers builds this tokenizer (class {2}) from the settings&apos; tokens and ids only, and would read it otherwise</source>
         <translation>{0} を追加トークン {1} として載せていますが、tokenizer_config.json の added_tokens_decoder にはその id で載っていません。transformers はこのトークナイザー（クラス {2}）を設定のトークンと id だけで作るので、これを別のように読みます</translation>
+    </message>
+    <message>
+        <source>gives {0} the id {1}, where tokenizer.json gives it {2}: transformers would add it again in another place, with flags of its own</source>
+        <translation>{0} に id {1} を与えていますが、tokenizer.json では {2} です。transformers はこれを別の場所に、独自のフラグで追加し直します</translation>
     </message>
     <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>

@@ -642,6 +642,7 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     _unlisted(folder, made, named)
     _same_flags(folder / "tokenizer_config.json", doc, settings)
     _left_out(path, doc, settings, used)
+    _added_json(folder, doc)
     missing = next((token for token in defaults.values() if token not in made.added), None)
     if missing is not None:
         raise problem(path, QT_TR_NOOP("is read by transformers with the tokenizer class {0}, which names {1} as a "
@@ -678,6 +679,12 @@ def _left_out(path: Path, doc: dict, settings: dict, used: str | None) -> None:
     for key, entry in (settings.get("added_tokens_decoder") or {}).items():
         with contextlib.suppress(ValueError):  # transformers reads the key with int()
             decoded[int(key)] = entry.get("content") if isinstance(entry, dict) else None
+    twice = next((text for text in decoded.values() if list(decoded.values()).count(text) > 1), None)
+    if twice is not None:  # added in the order of the ids, the first of the two takes the next free id
+        raise problem(path.parent / "tokenizer_config.json", QT_TR_NOOP(
+            "lists {0} twice in added_tokens_decoder: transformers builds this tokenizer (class {1}) from the "
+            "settings' tokens in the order of their ids, and would give the tokens after it other ids"),
+            quoted(twice), used)
     for token in doc.get("added_tokens") or []:
         if isinstance(token, dict) and decoded.get(token.get("id")) != token.get("content"):
             raise problem(path, QT_TR_NOOP("lists {0} as added token {1}, which tokenizer_config.json's "
@@ -685,6 +692,20 @@ def _left_out(path: Path, doc: dict, settings: dict, used: str | None) -> None:
                                            "this tokenizer (class {2}) from the settings' tokens and ids only, and "
                                            "would read it otherwise"), quoted(token.get("content")), token.get("id"),
                           used)
+
+
+def _added_json(folder: Path, doc: dict) -> None:
+    """added_tokens.json's tokens under tokenizer.json's ids: transformers adds its tokens with ids of their own,
+    in their order, and flags of its own (a token's single_word dropped), where the settings list none."""
+    path = folder / "added_tokens.json"
+    if not optional_file(path):
+        return
+    ids = {t.get("content"): t.get("id") for t in doc.get("added_tokens") or [] if isinstance(t, dict)}
+    for text, at in _json(path).items():
+        if text in ids and at != ids[text]:
+            raise problem(path, QT_TR_NOOP("gives {0} the id {1}, where tokenizer.json gives it {2}: transformers "
+                                           "would add it again in another place, with flags of its own"),
+                          quoted(text), at, ids[text])
 
 
 def _flag(token: dict, name: str) -> bool:

@@ -1350,3 +1350,28 @@ def test_added_tokens_the_settings_list_under_other_ids_are_refused_where_transf
     edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=swapped))
     refused(copy, "tokenizer.json: lists '<|endoftext|>' as added token 0, which tokenizer_config.json's "
                   "added_tokens_decoder does not list under that id")
+
+
+def test_a_token_added_tokens_decoder_lists_twice_is_refused_where_transformers_builds_the_class(tmp_path):
+    """Attacker round 50: the first of the two took the next free id, and every token after it moved up one."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    added = json.loads((copy / "tokenizer.json").read_text(encoding="utf-8"))["added_tokens"]
+    twice = {str(t["id"]): {k: v for k, v in t.items() if k != "id"} for t in added}
+    twice["1000"] = twice["2"]
+    edit(copy / "tokenizer_config.json", lambda t: t.update(added_tokens_decoder=twice))
+    refused(copy, "tokenizer_config.json: lists '<|im_end|>' twice in added_tokens_decoder")
+
+
+@pytest.mark.parametrize("at, held", [(505, False), (600, False), (2, True)])
+def test_added_tokens_json_giving_a_token_another_id_is_refused(tmp_path, at, held):
+    """Attacker round 50: with no added_tokens_decoder, transformers adds added_tokens.json's tokens again under
+    their own ids, in their order and with flags of its own (a single_word dropped)."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+    edit(copy / "tokenizer_config.json", lambda t: t.pop("added_tokens_decoder", None))
+    (copy / "added_tokens.json").write_text(json.dumps({"<|im_end|>": at}), encoding="utf-8")
+    if held:
+        assert list(lm.encode(lm.load(str(copy)), "a <|im_end|> b").ids) == [67, 223, 2, 295]
+    else:
+        refused(copy, f"added_tokens.json: gives '<|im_end|>' the id {at}, where tokenizer.json gives it 2")
