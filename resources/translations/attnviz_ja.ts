@@ -4450,6 +4450,14 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} に id {1} を与えていますが、tokenizer.json では {2} です。transformers はこれを別の場所に、独自のフラグで追加し直します</translation>
     </message>
     <message>
+        <source>lists the added token {0} under the id {1}, which is not the one it is read with, or lists that id or token twice: transformers adds them in the order of their ids, and would read them with others</source>
+        <translation>追加トークン {0} を id {1} で載せていますが、それは読むときの id ではないか、その id かトークンを二回載せています。transformers は id の順に追加するので、別の id で読みます</translation>
+    </message>
+    <message>
+        <source>gives the special token {0} flags (lstrip, rstrip, single_word or normalized) that the tokenizer class {1} takes off it as it is built: transformers would read it otherwise</source>
+        <translation>特殊トークン {0} にフラグ（lstrip、rstrip、single_word、normalized）を与えていますが、トークナイザーのクラス {1} は作るときにそれを外します。transformers は別のように読みます</translation>
+    </message>
+    <message>
         <source>caps its logits (softcapping), which AttnViz does not do</source>
         <translation>ロジットに上限をかけています (ソフトキャップ)。AttnViz はこれに対応していません</translation>
     </message>

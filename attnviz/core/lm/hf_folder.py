@@ -643,6 +643,9 @@ def _tokenizer(folder: Path, config_json: dict) -> tk.Tokenizer:
     _same_flags(folder / "tokenizer_config.json", doc, settings)
     _left_out(path, doc, settings, used)
     _added_json(folder, doc)
+    _written_ids(path, doc, made)
+    if used in _READDS:
+        _readded(path, doc, settings, defaults, used)
     missing = next((token for token in defaults.values() if token not in made.added), None)
     if missing is not None:
         raise problem(path, QT_TR_NOOP("is read by transformers with the tokenizer class {0}, which names {1} as a "
@@ -706,6 +709,44 @@ def _added_json(folder: Path, doc: dict) -> None:
             raise problem(path, QT_TR_NOOP("gives {0} the id {1}, where tokenizer.json gives it {2}: transformers "
                                            "would add it again in another place, with flags of its own"),
                           quoted(text), at, ids[text])
+
+
+def _written_ids(path: Path, doc: dict, made: tk.Tokenizer) -> None:
+    """Each added token under the id tokenizer.json writes for it, once: the tokenizers library gives them ids in
+    the order of the list, transformers in the order of the ids written (and one id written twice is one token)."""
+    ids: set = set()
+    texts: set = set()
+    for token in doc.get("added_tokens") or []:
+        if not isinstance(token, dict) or not isinstance(token.get("content"), str):
+            continue
+        text, at = str(token["content"]), token.get("id")
+        if text in texts or at in ids or made.backend.token_to_id(text) != at:
+            raise problem(path, QT_TR_NOOP("lists the added token {0} under the id {1}, which is not the one it is "
+                                           "read with, or lists that id or token twice: transformers adds them in "
+                                           "the order of their ids, and would read them with others"),
+                          quoted(text), at)
+        ids.add(at)
+        texts.add(text)
+
+
+# The classes whose __init__ adds every special token the settings name again, as AddedToken(text, special=True):
+# with no lstrip, rstrip, single_word or normalized, whatever tokenizer.json gives them (transformers 5.24).
+_READDS = ("Qwen2Tokenizer",)
+
+
+def _readded(path: Path, doc: dict, settings: dict, defaults: dict, used: str) -> None:
+    """A special token the settings name (the seven, the extra ones, the class's own) that tokenizer.json gives
+    other flags is refused where the class adds it again with none."""
+    extra = settings.get("extra_special_tokens") or settings.get("additional_special_tokens") or []
+    named = [settings.get(key) or defaults.get(key) for key in _SPECIAL]
+    named += list(extra.values()) if isinstance(extra, dict) else list(extra) if isinstance(extra, list) else []
+    texts = {fields.token_text(token) for token in named if token}
+    flagged = next((t for t in doc.get("added_tokens") or [] if isinstance(t, dict) and t.get("content") in texts
+                    and any(_flag(t, f) for f in ("lstrip", "rstrip", "single_word", "normalized"))), None)
+    if flagged is not None:
+        raise problem(path, QT_TR_NOOP("gives the special token {0} flags (lstrip, rstrip, single_word or "
+                                       "normalized) that the tokenizer class {1} takes off it as it is built: "
+                                       "transformers would read it otherwise"), quoted(flagged.get("content")), used)
 
 
 def _flag(token: dict, name: str) -> bool:

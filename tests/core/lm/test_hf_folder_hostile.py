@@ -1375,3 +1375,40 @@ def test_added_tokens_json_giving_a_token_another_id_is_refused(tmp_path, at, he
         assert list(lm.encode(lm.load(str(copy)), "a <|im_end|> b").ids) == [67, 223, 2, 295]
     else:
         refused(copy, f"added_tokens.json: gives '<|im_end|>' the id {at}, where tokenizer.json gives it 2")
+
+
+@pytest.mark.parametrize("change", ["listed-out-of-order", "one-id-twice", "one-token-twice"])
+def test_added_tokens_tokenizer_json_lists_out_of_their_ids_order_or_twice_are_refused(tmp_path, change):
+    """Attacker round 51: the tokenizers library gives added tokens ids in the order of the list, transformers in
+    the order of the ids written; one id written twice is one token for it, and of one token listed twice the
+    entry with the higher id wins (its lstrip)."""
+    copy = tmp_path / "olmo2"
+    shutil.copytree(LLAMA.parents[1] / "olmo2" / "hf", copy)
+
+    def changed(t):
+        added = t["added_tokens"]
+        if change == "listed-out-of-order":  # two new tokens past the vocabulary, the second listed first
+            n = max([*t["model"]["vocab"].values(), *(token["id"] for token in added)]) + 1
+            added += [{**added[-1], "content": "<|y|>", "id": n + 1}, {**added[-1], "content": "<|x|>", "id": n}]
+        elif change == "one-id-twice":
+            added[1]["id"] = added[0]["id"]
+        else:
+            added.insert(0, {**added[-1], "id": 999, "lstrip": True})
+    edit(copy / "tokenizer.json", changed)
+    refused(copy, "tokenizer.json: lists the added token '")
+
+
+def test_a_special_token_qwen2tokenizer_builds_again_without_its_flags_is_refused(tmp_path):
+    """Attacker round 51: Qwen2Tokenizer adds every special token the settings name again with no flags: a
+    single_word <|im_end|> in tokenizer.json was read as text in "a<|im_end|>b", where transformers reads it."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+
+    def single_word(t):
+        for token in t["added_tokens"]:
+            token["single_word"] = token["content"] == "<|im_end|>" or token["single_word"]
+    edit(copy / "tokenizer.json", single_word)
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("added_tokens_decoder", None),
+                                                    t.update(tokenizer_class="Qwen2Tokenizer", eos_token="<|im_end|>")))
+    refused(copy, "tokenizer.json: gives the special token '<|im_end|>' flags (lstrip, rstrip, single_word or "
+                  "normalized) that the tokenizer class Qwen2Tokenizer takes off it")
