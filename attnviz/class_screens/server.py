@@ -47,7 +47,8 @@ MAX_STREAMS = 400        # pushed states open at once (a device may have two tab
 ADDRESS_DEVICES = 60     # devices joined
 ADDRESS_OPEN = 160       # requests in progress at once (streams, a picture being sent)
 ADDRESS_CONNECTIONS = 2 * ADDRESS_OPEN  # connections open at once: a further one is closed as it comes
-SPARE_HANDLES = 256      # files the process keeps for itself (the model, the window's) beside the connections
+SPARE_HANDLES = 512      # files kept beside the connections: the process's own, and those accepted but not yet
+BACKLOG = 64             # counted (asyncio accepts up to BACKLOG in a turn, counts them a turn later)
 IDLE_SECONDS = 10        # a connection that sends no whole request for this long is closed (a browser opens another)
 BODY_SECONDS = 5         # a body not all sent by then is a 408: a slow sender holds no place in the room
 MISS_RATE, MISS_BURST = 5.0, 20  # requests a second from one address without the room's code: guesses paced
@@ -226,7 +227,7 @@ class Server:
         assert runner.server is not None
         self.connections.watch(runner.server)
         try:
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
             await site.start()
             self.port = runner.addresses[0][1]
         except OSError as e:  # the system's words (asyncio's would add Python's tuple of the address)
@@ -263,7 +264,7 @@ class Server:
         # a refusal tells nothing) until the address has its pace again, but for a device that joined (which
         # only the code lets one do: behind one router, the class goes on); a miss keeps no connection open.
         guess = len(first) == CODE_LENGTH
-        if guess and not self.misses.ready(address) and not await self._of_joined_device(request):
+        if guess and not self.misses.ready(address) and not self._of_joined_device(request):
             return _closing(web.json_response({"error": "too many requests"}, status=429, headers=HEADERS))
         if first != self.room.code:
             if guess and first.upper() == self.room.code and request.method == "GET":  # typed on a phone
@@ -291,14 +292,10 @@ class Server:
         response.headers.update(HEADERS)
         return response
 
-    async def _of_joined_device(self, request: web.Request) -> bool:
-        """Whether the request names a device that joined (in its query, or a POST's body), whatever its code."""
+    def _of_joined_device(self, request: web.Request) -> bool:
+        """Whether the request names a device that joined in its address (the page names it in every one),
+        whatever its code: nothing is read of a paced request's body, which would hold its place meanwhile."""
         device = request.query.get("device")
-        if device is None and request.method == "POST":
-            try:
-                device = (await _json(request)).get("device")
-            except (RoomError, web.HTTPException):
-                return False
         return isinstance(device, str) and self.room.has(device)
 
     def _pace(self, request: web.Request, device: object) -> None:
@@ -365,12 +362,16 @@ class Server:
 
     def _room_for_stream(self, address: str) -> bool:
         """Whether a stream from `address` may open: below MAX_STREAMS in all; at it, where another address holds
-        more than this one would, whose oldest stream is closed for it (its page opens one again, and waits its
-        turn): three machines holding 134 each left the class's pages none."""
+        more than two for each device joined from it (and more than this one would), whose oldest stream is closed
+        for it (its page opens one again, and waits its turn): three machines holding 134 each left the class's
+        pages none, and a class behind one router keeps the streams of its devices."""
         if sum(map(len, self._streaming.values())) < MAX_STREAMS:
             return True
-        most = max(self._streaming, key=lambda a: len(self._streaming[a]), default=None)
-        if most is None or len(self._streaming[most]) <= len(self._streaming.get(address, ())) + 1:
+        mine = len(self._streaming.get(address, ()))
+        spare = {a: len(held) - 2 * self._joined.get(a, 0) for a, held in self._streaming.items()
+                 if len(held) > mine + 1}
+        most = max(spare, key=spare.__getitem__, default=None)
+        if most is None or spare[most] <= 0:
             return False
         _drop(self._streaming[most].pop(0))
         return True

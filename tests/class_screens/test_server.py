@@ -529,9 +529,16 @@ def test_a_device_that_joined_goes_on_while_its_router_s_guesses_are_refused(ser
         ask(server, "GET", f"/ZZZ{i:03d}/state")
     assert ask(server, "GET", f"/{CODE}/state")[0] == 429
     assert ask(server, "GET", f"/{CODE}/state?lang=en&device={device(1)}")[0] == 200
-    status = ask(server, "POST", f"/{CODE}/answer", {"device": device(1), "question": POLL.key, "choice": 1})[0]
+    status = ask(server, "POST", f"/{CODE}/answer?device={device(1)}",
+                 {"device": device(1), "question": POLL.key, "choice": 1})[0]
     assert status == 200 and server.room.counts()[1][1] == 1
     assert ask(server, "GET", f"/{CODE}/state?lang=en&device={device(2)}")[0] == 429  # one made up: no way in
+    # a paced POST naming no device in its address is refused at once: its body, never sent, holds no place
+    # (attacker round 51: 13 addresses' bodies read for 5 s each held every file handle)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2) as s:
+        s.sendall(f"POST /{CODE}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: 900\r\n\r\n".encode())
+        assert s.recv(12) == b"HTTP/1.1 429"
 
 
 def test_the_room_s_streams_are_shared_out_so_that_a_new_address_gets_one(monkeypatch):
@@ -580,3 +587,31 @@ def test_connections_past_the_process_s_are_closed_one_each_in_a_turn_of_the_loo
     for i in range(10, 30):  # in one turn: none of the closed ones yet said to be lost
         connections.made(i, transport(i))
     assert len(connections.held) == 10 and sorted(aborted) == list(range(20))  # each time another, the oldest
+
+
+def test_a_class_behind_one_router_keeps_its_devices_streams_when_the_room_s_are_all_open(monkeypatch):
+    """Attacker round 51: shared out by address alone, 200 addresses of one machine with the code took the
+    streams of 40 devices behind the class's router, all but one. An address keeps two streams for each device
+    joined from it; only those past that make room for another address's."""
+    monkeypatch.setattr(server_module, "MAX_STREAMS", 4)
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    opened = []
+
+    def stream(address, i):
+        c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
+        c.sendall(f"GET /{CODE}/events?lang=en&device={device(i)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        opened.append(c)
+        return c.recv(12)
+    try:
+        for i in range(2):
+            assert from_address(s, "127.0.0.2", {"device": device(i)}) == 200
+        assert [stream("127.0.0.2", i % 2) for i in range(4)] == [b"HTTP/1.1 200"] * 4  # 2 devices, 2 tabs each
+        assert stream("127.0.0.3", 9) == b"HTTP/1.1 503"  # none past its devices' share: none closed for it
+        assert not any(closed_within(c, 0.2) for c in opened[:4])
+    finally:
+        for c in opened:
+            c.close()
+        s.stop()
