@@ -22,7 +22,7 @@ from typing import Any
 
 from ..files import FileProblem, problem
 from ..gguf import GGUF, TYPES
-from ..messages import QT_TR_NOOP
+from ..messages import QT_TR_NOOP, quoted
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
 from . import fields, memory
 from . import tokens as tk
@@ -268,6 +268,7 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
         if field is not None and per_token and field.of_strings:  # scores and token types are numbers
             raise problem(g.path, QT_TR_NOOP("its {0} is a list of texts, not of numbers"), key)
     _check_token_types(g)
+    _named_special(g)
     pre = _setting(g, "tokenizer.ggml.pre", "default")
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
@@ -298,6 +299,24 @@ def _check_token_types(g: GGUF) -> None:
 
 
 MOST_TOKEN_TYPE = 6  # llama.cpp's LLAMA_TOKEN_TYPE_BYTE, the last
+NAMED_IDS = ("bos", "eos", "unknown", "padding")  # the ids transformers reads (integrations/ggml.py)
+SPECIAL_TYPES = (2, 3, 4)  # unknown, control, user-defined: the types of the tokens a file names
+
+
+def _named_special(g: GGUF) -> None:
+    """A BOS, EOS, unknown or padding id naming an ordinary token (type normal, unused or byte) is refused:
+    transformers makes a special token of its text, read whole wherever it is typed ("in" in "singing in the
+    rain"), where llama.cpp reads it as text."""
+    if "tokenizer.ggml.token_type" not in g.fields:
+        return
+    types, tokens = g.metadata["tokenizer.ggml.token_type"], g.metadata["tokenizer.ggml.tokens"]
+    for name in NAMED_IDS:
+        key = f"tokenizer.ggml.{name}_token_id"
+        at = _setting(g, key, None) if key in g.fields else None
+        if isinstance(at, int) and 0 <= at < len(types) and types[at] not in SPECIAL_TYPES:
+            raise problem(g.path, QT_TR_NOOP("its {0} names {1}, an ordinary token of its vocabulary: transformers "
+                                             "would read that text as one special token wherever it is typed, "
+                                             "llama.cpp as text"), key, quoted(tokens[at]))
 
 
 def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:

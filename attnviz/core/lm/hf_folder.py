@@ -741,12 +741,20 @@ def _readded(path: Path, doc: dict, settings: dict, defaults: dict, used: str) -
     named = [settings.get(key) or defaults.get(key) for key in _SPECIAL]
     named += list(extra.values()) if isinstance(extra, dict) else list(extra) if isinstance(extra, list) else []
     texts = {fields.token_text(token) for token in named if token}
+    flags = ("lstrip", "rstrip", "single_word", "normalized")
     flagged = next((t for t in doc.get("added_tokens") or [] if isinstance(t, dict) and t.get("content") in texts
-                    and any(_flag(t, f) for f in ("lstrip", "rstrip", "single_word", "normalized"))), None)
+                    and any(_flag(t, f) for f in flags)), None)
     if flagged is not None:
         raise problem(path, QT_TR_NOOP("gives the special token {0} flags (lstrip, rstrip, single_word or "
                                        "normalized) that the tokenizer class {1} takes off it as it is built: "
                                        "transformers would read it otherwise"), quoted(flagged.get("content")), used)
+    ordinary = next((t for t in doc.get("added_tokens") or [] if isinstance(t, dict) and t.get("content") in texts
+                     and not t.get("special")), None)
+    if ordinary is not None and settings.get("split_special_tokens") is True:
+        raise problem(path, QT_TR_NOOP("lists {0} as an ordinary token, which the folder's settings name as a "
+                                       "special one and split (split_special_tokens): transformers makes it "
+                                       "special and so splits it in a text, where AttnViz would read it whole"),
+                      quoted(ordinary.get("content")))
 
 
 def _flag(token: dict, name: str) -> bool:

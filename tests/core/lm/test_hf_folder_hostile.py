@@ -1412,3 +1412,21 @@ def test_a_special_token_qwen2tokenizer_builds_again_without_its_flags_is_refuse
                                                     t.update(tokenizer_class="Qwen2Tokenizer", eos_token="<|im_end|>")))
     refused(copy, "tokenizer.json: gives the special token '<|im_end|>' flags (lstrip, rstrip, single_word or "
                   "normalized) that the tokenizer class Qwen2Tokenizer takes off it")
+
+
+def test_an_ordinary_token_qwen2tokenizer_makes_special_is_refused_where_special_tokens_are_split(tmp_path):
+    """Attacker round 52: Qwen2Tokenizer adds <|im_end|> (an extra special token) again as special, and
+    split_special_tokens then split "a<|im_end|>b" into 6 ids where AttnViz read 3."""
+    copy = tmp_path / "qwen2"
+    shutil.copytree(LLAMA.parents[1] / "qwen2" / "hf", copy)
+
+    def ordinary(t):
+        for token in t["added_tokens"]:
+            token["special"] = token["special"] and token["content"] != "<|im_end|>"
+    edit(copy / "tokenizer.json", ordinary)
+    edit(copy / "tokenizer_config.json", lambda t: (t.pop("added_tokens_decoder", None),
+                                                    t.update(tokenizer_class="Qwen2Tokenizer")))
+    assert list(lm.encode(lm.load(str(copy)), "a<|im_end|>b").ids) == [67, 2, 68]  # not split: read whole
+    edit(copy / "tokenizer_config.json", lambda t: t.update(split_special_tokens=True))
+    refused(copy, "tokenizer.json: lists '<|im_end|>' as an ordinary token, which the folder's settings name as a "
+                  "special one and split")
