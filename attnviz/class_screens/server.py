@@ -51,6 +51,7 @@ SPARE_HANDLES = 512      # files kept beside the connections: the process's own,
 BACKLOG = 64             # counted (asyncio accepts up to BACKLOG in a turn, counts them a turn later)
 IDLE_SECONDS = 10        # a connection that sends no whole request for this long is closed (a browser opens another)
 BODY_SECONDS = 5         # a body not all sent by then is a 408: a slow sender holds no place in the room
+ADDRESS_BODIES = 16      # bodies being received at once from one address (a page's arrives with its request)
 MISS_RATE, MISS_BURST = 5.0, 20  # requests a second from one address without the room's code: guesses paced
 WRITE_SECONDS = 10       # a page that takes longer to take what it asked for has stopped reading: it is dropped
 BEAT_SECONDS = 15        # a comment down each stream: a school proxy or a phone's radio keeps it open
@@ -160,6 +161,7 @@ class Server:
         self._changed: asyncio.Condition | None = None
         self._streaming: dict[str, list[web.Request]] = {}  # the streams open, per address, oldest first
         self._open: Counter[str] = Counter()    # requests in progress, per address
+        self._reading: Counter[str] = Counter()  # bodies being received, per address
         self._joined: Counter[str] = room.joined_from  # devices joined, per address: the room's, kept with it
         self.devices = Bucket()  # a device's own pace
         # an address's: every device behind one (a classroom's NAT, a test's 40 students) shares it
@@ -362,14 +364,16 @@ class Server:
 
     def _room_for_stream(self, address: str) -> bool:
         """Whether a stream from `address` may open: below MAX_STREAMS in all; at it, where another address holds
-        more than two for each device joined from it (and more than this one would), whose oldest stream is closed
-        for it (its page opens one again, and waits its turn): three machines holding 134 each left the class's
-        pages none, and a class behind one router keeps the streams of its devices."""
+        more than two for each device joined from it (and more than this one would, unless this one holds fewer
+        than two for each of its own), whose oldest stream is closed for it (its page opens one again, and waits
+        its turn): three machines holding 134 each left the class's pages none, and a class behind one router
+        keeps, and gets, the streams of its devices."""
         if sum(map(len, self._streaming.values())) < MAX_STREAMS:
             return True
         mine = len(self._streaming.get(address, ()))
+        owed = mine < 2 * self._joined.get(address, 0)  # within its devices' two each: any spare one is its
         spare = {a: len(held) - 2 * self._joined.get(a, 0) for a, held in self._streaming.items()
-                 if len(held) > mine + 1}
+                 if a != address and (owed or len(held) > mine + 1)}
         most = max(spare, key=spare.__getitem__, default=None)
         if most is None or spare[most] <= 0:
             return False
@@ -414,10 +418,25 @@ class Server:
         """Whether a stream that sent the room's version `sent` has more to send (or the server stops)."""
         return self.room.version != sent or (self._stopping is not None and self._stopping.is_set())
 
+    async def _body(self, request: web.Request) -> dict:
+        """The request's JSON body, read while the address has fewer than ADDRESS_BODIES being sent: a body
+        that does not come holds its connection for BODY_SECONDS, and could not be closed to make room."""
+        address = request.remote or "?"
+        if self._reading[address] >= ADDRESS_BODIES:
+            raise RoomError(429, "too many requests at once")
+        self._reading[address] += 1
+        try:
+            return await _json(request)
+        finally:
+            self._reading[address] -= 1
+            if not self._reading[address]:
+                del self._reading[address]
+
     async def _join(self, request: web.Request) -> web.Response:
-        body = await _json(request)
+        body = await self._body(request)
         device, address = body.get("device"), request.remote or "?"
-        self._pace(request, device)
+        if request.query.get("device") != device:  # (the page names it in the address: paced there, once)
+            self._pace(request, device)
         if self._joined[address] >= ADDRESS_DEVICES and not (isinstance(device, str) and self.room.has(device)):
             raise RoomError(429, f"too many devices from one address ({ADDRESS_DEVICES})")
         if self.room.join(device):
@@ -425,8 +444,9 @@ class Server:
         return web.json_response({"ok": True})
 
     async def _answer(self, request: web.Request) -> web.Response:
-        body = await _json(request)
-        self._pace(request, body.get("device"))
+        body = await self._body(request)
+        if request.query.get("device") != body.get("device"):
+            self._pace(request, body.get("device"))
         self.room.answer(body.get("device"), body.get("question"), body.get("choice"))
         return web.json_response({"ok": True})
 

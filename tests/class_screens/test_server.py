@@ -615,3 +615,58 @@ def test_a_class_behind_one_router_keeps_its_devices_streams_when_the_room_s_are
         for c in opened:
             c.close()
         s.stop()
+
+
+def test_a_late_student_behind_the_class_s_router_gets_a_stream_from_an_address_with_no_device(monkeypatch):
+    """Attacker round 52: nine addresses of one machine with the code held 40 streams each and no device; the
+    router holding 40 for its 40 devices was never behind by two, and its 41st device's page got a 503 for good."""
+    monkeypatch.setattr(server_module, "MAX_STREAMS", 4)
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    opened = []
+
+    def stream(address, i):
+        c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
+        c.sendall(f"GET /{CODE}/events?lang=en&device={device(i)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        opened.append(c)
+        return c.recv(12)
+    try:
+        for i in range(2):
+            assert from_address(s, "127.0.0.2", {"device": device(i)}) == 200
+        assert [stream("127.0.0.2", i) for i in range(2)] == [b"HTTP/1.1 200"] * 2
+        assert [stream("127.0.0.3", 9) for _ in range(2)] == [b"HTTP/1.1 200"] * 2  # no device joined there
+        assert from_address(s, "127.0.0.2", {"device": device(2)}) == 200  # a late student behind the router
+        assert stream("127.0.0.2", 2) == b"HTTP/1.1 200"
+        assert closed_within(opened[2], 5) and not closed_within(opened[0], 0.2)
+    finally:
+        for c in opened:
+            c.close()
+        s.stop()
+
+
+def test_an_answer_naming_its_device_in_its_address_is_paced_once(server):
+    """Attacker round 52: the page names its device in its POSTs' address as well, and each answer took two of
+    the device's requests: 6 of 16 answers at once were refused."""
+    assert ask(server, "POST", f"/{CODE}/join?device={device(1)}", {"device": device(1)})[0] == 200
+    statuses = [ask(server, "POST", f"/{CODE}/answer?device={device(1)}",
+                    {"device": device(1), "question": POLL.key, "choice": i % 3})[0] for i in range(16)]
+    assert statuses == [200] * 16
+
+
+def test_bodies_being_sent_from_one_address_are_capped(server, monkeypatch):
+    """Attacker round 52: with the code, POSTs whose bodies never came, 160 from each of 24 addresses, held
+    connections that could not be closed to make room, and a student's requests failed."""
+    monkeypatch.setattr(server_module, "ADDRESS_BODIES", 2)
+    held = []
+    try:
+        for _ in range(3):
+            held.append(socket.create_connection(("127.0.0.1", server.port), timeout=3))
+            held[-1].sendall(f"POST /{CODE}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: 900\r\n\r\n{{".encode())
+            threading.Event().wait(0.1)
+        assert held[2].recv(12) == b"HTTP/1.1 429"  # at once: the first two wait for their bodies
+    finally:
+        for h in held:
+            h.close()
