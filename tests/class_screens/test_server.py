@@ -670,3 +670,26 @@ def test_bodies_being_sent_from_one_address_are_capped(server, monkeypatch):
     finally:
         for h in held:
             h.close()
+
+
+def test_answers_of_devices_that_joined_are_not_held_up_by_the_bodies_of_others(server, monkeypatch):
+    """Attacker round 53: with at most 16 bodies being received per address, a class behind one router tapping
+    at the teacher's "now!" had answers refused, and a classmate's 24 unsent bodies refused all of them. A POST
+    naming a device that joined is bounded by that device's pace instead."""
+    monkeypatch.setattr(server_module, "ADDRESS_BODIES", 1)
+    assert ask(server, "POST", f"/{CODE}/join?device={device(1)}", {"device": device(1)})[0] == 200
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as held:
+        held.sendall(f"POST /{CODE}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: 900\r\n\r\n{{".encode())  # a body that does not come, from the same address
+        threading.Event().wait(0.2)
+        assert ask(server, "POST", f"/{CODE}/answer?device={device(1)}",
+                   {"device": device(1), "question": POLL.key, "choice": 2})[0] == 200
+        assert ask(server, "POST", f"/{CODE}/join", {"device": device(2)})[0] == 429  # no device of its own
+
+
+def test_a_post_naming_no_device_is_paced_at_its_address(server):
+    """Attacker round 53: a POST with no device in its address or its body was paced nowhere."""
+    from attnviz.class_screens.room import Bucket
+    server.addresses = Bucket(rate=1.0, burst=5)
+    statuses = [ask(server, "POST", f"/{CODE}/answer", {"question": POLL.key, "choice": 0})[0] for _ in range(10)]
+    assert statuses[:5] == [400] * 5 and statuses.count(429) >= 4

@@ -325,3 +325,10 @@ def test_a_special_token_id_naming_an_ordinary_token_is_refused(tmp_path, key):
                 lm.load(str(path))
         else:
             lm.load(str(path))
+
+
+def test_a_special_token_id_below_minus_1_is_refused(tmp_path):
+    """Attacker round 53: transformers reads a negative id as a token counted from the vocabulary's end."""
+    gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"tokenizer.ggml.padding_token_id": -2})
+    with pytest.raises(FileProblem, match="its tokenizer.ggml.padding_token_id is -2, not a token id from 0 to 257"):
+        lm.load(str(tmp_path / "t.gguf"))

@@ -268,7 +268,6 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
         if field is not None and per_token and field.of_strings:  # scores and token types are numbers
             raise problem(g.path, QT_TR_NOOP("its {0} is a list of texts, not of numbers"), key)
     _check_token_types(g)
-    _named_special(g)
     pre = _setting(g, "tokenizer.ggml.pre", "default")
     if kind == "gpt2" and pre not in tk.SPLITS:
         raise problem(g.path, QT_TR_NOOP("the tokenizer's pre-tokenizer '{0}' is not one AttnViz knows ({1})"),
@@ -278,6 +277,7 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
     add_eos = _setting(g, "tokenizer.ggml.add_eos_token", False)
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=add_eos)
+    _named_special(g)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
                               _setting(g, "tokenizer.ggml.add_space_prefix", True), add_eos, bos)
 
@@ -303,17 +303,27 @@ NAMED_IDS = ("bos", "eos", "unknown", "padding")  # the ids transformers reads (
 SPECIAL_TYPES = (2, 3, 4)  # unknown, control, user-defined: the types of the tokens a file names
 
 
+def tokens_count(g: GGUF) -> int:
+    return len(g.metadata["tokenizer.ggml.tokens"])
+
+
 def _named_special(g: GGUF) -> None:
     """A BOS, EOS, unknown or padding id naming an ordinary token (type normal, unused or byte) is refused:
     transformers makes a special token of its text, read whole wherever it is typed ("in" in "singing in the
     rain"), where llama.cpp reads it as text."""
-    if "tokenizer.ggml.token_type" not in g.fields:
+    keys = [key for key in (f"tokenizer.ggml.{name}_token_id" for name in NAMED_IDS) if key in g.fields]
+    for key in keys:
+        at = g.metadata[key]
+        if type(at) is not int or not -1 <= at < tokens_count(g):  # -1: none, as llama.cpp reads it
+            raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, at,
+                          tokens_count(g) - 1)
+    named = [key for key in keys if g.metadata[key] != -1]
+    if not named or "tokenizer.ggml.token_type" not in g.fields:  # (no types: every token read as text)
         return
     types, tokens = g.metadata["tokenizer.ggml.token_type"], g.metadata["tokenizer.ggml.tokens"]
-    for name in NAMED_IDS:
-        key = f"tokenizer.ggml.{name}_token_id"
-        at = _setting(g, key, None) if key in g.fields else None
-        if isinstance(at, int) and 0 <= at < len(types) and types[at] not in SPECIAL_TYPES:
+    for key in named:
+        at = g.metadata[key]
+        if at < len(types) and types[at] not in SPECIAL_TYPES:
             raise problem(g.path, QT_TR_NOOP("its {0} names {1}, an ordinary token of its vocabulary: transformers "
                                              "would read that text as one special token wherever it is typed, "
                                              "llama.cpp as text"), key, quoted(tokens[at]))
