@@ -3330,10 +3330,6 @@ Numbers: numpy; window: Qt (PySide6) and pyqtgraph; Japanese font: Noto Sans CJK
         <translation>{0} に {1} があります。トークンの種類は 0 から {2} です</translation>
     </message>
     <message>
-        <source>its {0} names {1}, an ordinary token of its vocabulary: transformers would read that text as one special token wherever it is typed, llama.cpp as text</source>
-        <translation>{0} が語彙の普通のトークン {1} を指しています。transformers はそのテキストをどこに書かれても一つの特殊トークンとして読み、llama.cpp はテキストとして読みます</translation>
-    </message>
-    <message>
         <source>its {0} is {1!r}, not a token id from 0 to {2:,}</source>
         <translation>{0} が 0 から {2:,} までのトークン ID ではなく {1!r} です</translation>
     </message>

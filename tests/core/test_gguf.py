@@ -311,22 +311,6 @@ def test_a_text_that_is_not_utf_8_is_named_by_its_key(tmp_path):
         lm.load(str(tmp_path / "t.gguf"))
 
 
-@pytest.mark.parametrize("key", ["bos", "eos", "unknown", "padding"])
-def test_a_special_token_id_naming_an_ordinary_token_is_refused(tmp_path, key):
-    """Attacker round 52: transformers makes a special token of the text a BOS, EOS, unknown or padding id names,
-    read whole wherever it is typed; llama.cpp reads an ordinary token as text. A control token is read alike."""
-    types = gguf_writer.Typed(gguf_writer.ARRAY, [3] + [1] * 257, gguf_writer.I32)
-    for at, refused in ((ord("n"), True), (0, False)):  # a byte-level "n"; the control token
-        path = tmp_path / f"{at}.gguf"
-        gguf_writer.tiny_llama(path, metadata={"tokenizer.ggml.token_type": types,
-                                               f"tokenizer.ggml.{key}_token_id": at})
-        if refused:
-            with pytest.raises(FileProblem, match=f"its tokenizer.ggml.{key}_token_id names 'n', an ordinary token"):
-                lm.load(str(path))
-        else:
-            lm.load(str(path))
-
-
 def test_a_special_token_id_below_minus_1_is_refused(tmp_path):
     """Attacker round 53: transformers reads a negative id as a token counted from the vocabulary's end."""
     gguf_writer.tiny_llama(tmp_path / "t.gguf", metadata={"tokenizer.ggml.padding_token_id": -2})

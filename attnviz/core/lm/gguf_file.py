@@ -22,7 +22,7 @@ from typing import Any
 
 from ..files import FileProblem, problem
 from ..gguf import GGUF, TYPES
-from ..messages import QT_TR_NOOP, quoted
+from ..messages import QT_TR_NOOP
 from ..scenario import MAX_DIM, MAX_HEADS, MAX_LAYERS, ScenarioError
 from . import fields, memory
 from . import tokens as tk
@@ -277,7 +277,7 @@ def _tokenizer_settings(g: GGUF) -> _TokenizerSettings:
     bos = _token_id(g, "tokenizer.ggml.bos_token_id", tokens.count, needed=add_bos)
     add_eos = _setting(g, "tokenizer.ggml.add_eos_token", False)
     eos = _token_id(g, "tokenizer.ggml.eos_token_id", tokens.count, needed=add_eos)
-    _named_special(g)
+    _named_ids(g, tokens.count)
     return _TokenizerSettings(tokens.count, kind, pre, bos if add_bos else None, eos,
                               _setting(g, "tokenizer.ggml.add_space_prefix", True), add_eos, bos)
 
@@ -300,33 +300,16 @@ def _check_token_types(g: GGUF) -> None:
 
 MOST_TOKEN_TYPE = 6  # llama.cpp's LLAMA_TOKEN_TYPE_BYTE, the last
 NAMED_IDS = ("bos", "eos", "unknown", "padding")  # the ids transformers reads (integrations/ggml.py)
-SPECIAL_TYPES = (2, 3, 4)  # unknown, control, user-defined: the types of the tokens a file names
 
 
-def tokens_count(g: GGUF) -> int:
-    return len(g.metadata["tokenizer.ggml.tokens"])
-
-
-def _named_special(g: GGUF) -> None:
-    """A BOS, EOS, unknown or padding id naming an ordinary token (type normal, unused or byte) is refused:
-    transformers makes a special token of its text, read whole wherever it is typed ("in" in "singing in the
-    rain"), where llama.cpp reads it as text."""
-    keys = [key for key in (f"tokenizer.ggml.{name}_token_id" for name in NAMED_IDS) if key in g.fields]
-    for key in keys:
-        at = g.metadata[key]
-        if type(at) is not int or not -1 <= at < tokens_count(g):  # -1: none, as llama.cpp reads it
+def _named_ids(g: GGUF, n_tokens: int) -> None:
+    """A BOS, EOS, unknown or padding id is a token id, or -1 for none (llama.cpp's reading): transformers reads
+    a negative id as a token counted from the vocabulary's end."""
+    for key in (f"tokenizer.ggml.{name}_token_id" for name in NAMED_IDS):
+        at = g.metadata[key] if key in g.fields else -1
+        if type(at) is not int or not -1 <= at < n_tokens:
             raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, at,
-                          tokens_count(g) - 1)
-    named = [key for key in keys if g.metadata[key] != -1]
-    if not named or "tokenizer.ggml.token_type" not in g.fields:  # (no types: every token read as text)
-        return
-    types, tokens = g.metadata["tokenizer.ggml.token_type"], g.metadata["tokenizer.ggml.tokens"]
-    for key in named:
-        at = g.metadata[key]
-        if at < len(types) and types[at] not in SPECIAL_TYPES:
-            raise problem(g.path, QT_TR_NOOP("its {0} names {1}, an ordinary token of its vocabulary: transformers "
-                                             "would read that text as one special token wherever it is typed, "
-                                             "llama.cpp as text"), key, quoted(tokens[at]))
+                          n_tokens - 1)
 
 
 def _token_id(g: GGUF, key: str, n_tokens: int, needed: bool) -> int | None:
