@@ -396,6 +396,25 @@ def test_a_taken_port_or_an_address_not_this_machines_is_said():
         Server(Room(), "2001:db8::7", 8765).start()
 
 
+def started_server() -> Server:
+    """A server of its own, started once the test has set the limits it reads as it starts."""
+    room = Room(code=CODE)
+    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
+    s = Server(room, "127.0.0.1", 0)
+    s.start()
+    return s
+
+
+def open_stream(s: Server, address: str, device_id: str | None, opened: list) -> bytes:
+    """A stream from `address` (of `device_id`'s, where given), kept in `opened`: its status line's first 12
+    bytes."""
+    named = "" if device_id is None else f"&device={device_id}"
+    c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
+    c.sendall(f"GET /{CODE}/events?lang=en{named} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    opened.append(c)
+    return c.recv(12)
+
+
 def closed_within(s: socket.socket, seconds: float) -> bool:
     """Whether the server closes `s` (an end or a reset) within `seconds`, the client sending nothing more."""
     s.settimeout(seconds)
@@ -416,10 +435,7 @@ def test_a_machine_holding_silent_connections_leaves_the_room_to_the_others(monk
     IDLE_SECONDS."""
     monkeypatch.setattr(server_module, "ADDRESS_CONNECTIONS", 4)
     monkeypatch.setattr(server_module, "IDLE_SECONDS", 1)
-    room = Room(code=CODE)
-    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
-    s = Server(room, "127.0.0.1", 0)
-    s.start()
+    s = started_server()
     held = [socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=("127.0.0.2", 0))
             for _ in range(6)]
     try:
@@ -472,10 +488,7 @@ def test_past_the_process_s_connections_the_longest_idle_one_makes_room(monkeypa
     with a request in progress: a student gets in, and a stream stays open."""
     monkeypatch.setattr(server_module, "SPARE_HANDLES", server_module._more_file_handles() - 6)  # 6 in all
     monkeypatch.setattr(server_module, "ADDRESS_CONNECTIONS", 6)
-    room = Room(code=CODE)
-    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
-    s = Server(room, "127.0.0.1", 0)
-    s.start()
+    s = started_server()
     assert s.connections.most == 6
     stream = socket.create_connection(("127.0.0.1", s.port), timeout=10)
     stream.sendall(f"GET /{CODE}/events?lang=en HTTP/1.1\r\nHost: x\r\n\r\n".encode())
@@ -546,17 +559,11 @@ def test_the_room_s_streams_are_shared_out_so_that_a_new_address_gets_one(monkey
     400, and every other student's page had a 503 and no scene. At the limit, a new address's stream closes the
     oldest of the address holding most."""
     monkeypatch.setattr(server_module, "MAX_STREAMS", 4)
-    room = Room(code=CODE)
-    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
-    s = Server(room, "127.0.0.1", 0)
-    s.start()
+    s = started_server()
     opened = []
 
     def stream(address):
-        c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
-        c.sendall(f"GET /{CODE}/events?lang=en HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        opened.append(c)
-        return c.recv(12)
+        return open_stream(s, address, None, opened)
     try:
         assert [stream("127.0.0.2") for _ in range(4)] == [b"HTTP/1.1 200"] * 4
         assert stream("127.0.0.3") == b"HTTP/1.1 200"  # another address: the first one's oldest gives way
@@ -594,17 +601,11 @@ def test_a_class_behind_one_router_keeps_its_devices_streams_when_the_room_s_are
     streams of 40 devices behind the class's router, all but one. An address keeps two streams for each device
     joined from it; only those past that make room for another address's."""
     monkeypatch.setattr(server_module, "MAX_STREAMS", 4)
-    room = Room(code=CODE)
-    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
-    s = Server(room, "127.0.0.1", 0)
-    s.start()
+    s = started_server()
     opened = []
 
     def stream(address, i):
-        c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
-        c.sendall(f"GET /{CODE}/events?lang=en&device={device(i)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        opened.append(c)
-        return c.recv(12)
+        return open_stream(s, address, device(i), opened)
     try:
         for i in range(2):
             assert from_address(s, "127.0.0.2", {"device": device(i)}) == 200
@@ -621,17 +622,11 @@ def test_a_late_student_behind_the_class_s_router_gets_a_stream_from_an_address_
     """Attacker round 52: nine addresses of one machine with the code held 40 streams each and no device; the
     router holding 40 for its 40 devices was never behind by two, and its 41st device's page got a 503 for good."""
     monkeypatch.setattr(server_module, "MAX_STREAMS", 4)
-    room = Room(code=CODE)
-    room.show(Shown(2, 5, {"ja": "猫", "en": "cat"}, POLL, PNG, {"ja": "授業", "en": "Lesson"}))
-    s = Server(room, "127.0.0.1", 0)
-    s.start()
+    s = started_server()
     opened = []
 
     def stream(address, i):
-        c = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(address, 0))
-        c.sendall(f"GET /{CODE}/events?lang=en&device={device(i)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        opened.append(c)
-        return c.recv(12)
+        return open_stream(s, address, device(i), opened)
     try:
         for i in range(2):
             assert from_address(s, "127.0.0.2", {"device": device(i)}) == 200
