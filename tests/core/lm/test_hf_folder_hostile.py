@@ -1216,20 +1216,25 @@ def test_a_relative_path_transformers_matches_as_a_hub_id_is_read_as_it_reads_it
     assert list(lm.encode(lm.load("deepseek-ai/deepseek-coder-1.3b-base/main"), "a\u0301").ids) == [67, 139, 226]
 
 
-def test_another_spelling_of_an_added_token_is_not_read_as_the_token(tmp_path):
-    """Attacker round 46: the text was brought to NFC before the added tokens were matched, so "<|e\u0301|>" was
-    read as the token "<|é|>", which transformers matches on the text as written."""
+def qwen3_renamed(tmp_path, token: str):
+    """A copy of the golden Qwen 3 folder whose <|im_end|> (id 2) is `token`, in tokenizer.json and its settings."""
     copy = tmp_path / "qwen3"
     shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
 
     def renamed(t):
-        for token in t["added_tokens"]:
-            token["content"] = "<|\u00e9|>" if token["id"] == 2 else token["content"]
-        t["model"]["vocab"]["<|\u00e9|>"] = t["model"]["vocab"].pop("<|im_end|>")
+        for added in t["added_tokens"]:
+            added["content"] = token if added["id"] == 2 else added["content"]
+        t["model"]["vocab"][token] = t["model"]["vocab"].pop("<|im_end|>")
     edit(copy / "tokenizer.json", renamed)
     settings = copy / "tokenizer_config.json"
-    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", "<|\u00e9|>"), encoding="utf-8")
-    model = lm.load(str(copy))
+    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", token), encoding="utf-8")
+    return copy
+
+
+def test_another_spelling_of_an_added_token_is_not_read_as_the_token(tmp_path):
+    """Attacker round 46: the text was brought to NFC before the added tokens were matched, so "<|e\u0301|>" was
+    read as the token "<|é|>", which transformers matches on the text as written."""
+    model = lm.load(str(qwen3_renamed(tmp_path, "<|\u00e9|>")))
     assert list(lm.encode(model, "x <|e\u0301|> y").ids) == [90, 223, 301, 330, 310, 223, 91]
     assert list(lm.encode(model, "x <|\u00e9|> y").ids) == [90, 223, 2, 223, 91]
 
@@ -1246,17 +1251,7 @@ def test_a_normal_form_that_would_unmake_an_added_token_leaves_the_text_as_writt
                                                ("<|;|>", "a <|\u037e|> b", [67, 223, 301, 29, 310, 295])])
 def test_a_normal_form_that_would_make_an_ascii_added_token_leaves_the_text_as_written(tmp_path, token, typed, ids):
     """Attacker round 47: NFC makes "K" of the Kelvin sign and ";" of the Greek question mark."""
-    copy = tmp_path / "qwen3"
-    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
-
-    def renamed(t):
-        for added in t["added_tokens"]:
-            added["content"] = token if added["id"] == 2 else added["content"]
-        t["model"]["vocab"][token] = t["model"]["vocab"].pop("<|im_end|>")
-    edit(copy / "tokenizer.json", renamed)
-    settings = copy / "tokenizer_config.json"
-    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", token), encoding="utf-8")
-    model = lm.load(str(copy))
+    model = lm.load(str(qwen3_renamed(tmp_path, token)))
     assert list(lm.encode(model, typed).ids) == ids
     assert list(lm.encode(model, f"a {token} b").ids) == [67, 223, 2, 295]
 
@@ -1297,17 +1292,7 @@ def test_a_text_too_long_is_refused_before_it_is_brought_to_its_normal_form(monk
 def test_accents_a_normal_form_would_reorder_in_a_text_read_as_written_are_refused_not_mislabelled(tmp_path):
     """Attacker round 48: a text kept as written (its NFC would make the token "<|K|>") is still normalised by
     the library, whose offsets then put each of two reordered accents on the other."""
-    copy = tmp_path / "qwen3"
-    shutil.copytree(LLAMA.parents[1] / "qwen3" / "hf", copy)
-
-    def renamed(t):
-        for added in t["added_tokens"]:
-            added["content"] = "<|K|>" if added["id"] == 2 else added["content"]
-        t["model"]["vocab"]["<|K|>"] = t["model"]["vocab"].pop("<|im_end|>")
-    edit(copy / "tokenizer.json", renamed)
-    settings = copy / "tokenizer_config.json"
-    settings.write_text(settings.read_text(encoding="utf-8").replace("<|im_end|>", "<|K|>"), encoding="utf-8")
-    model = lm.load(str(copy))
+    model = lm.load(str(qwen3_renamed(tmp_path, "<|K|>")))
     with pytest.raises(ScenarioError, match="reads this text as '<|K|> q"):
         lm.encode(model, "<|\u212a|> q\u0301\u0323")
     encoded = lm.encode(model, "<|\u212a|> q\u0323\u0301")  # in the normal order already: read, and labelled so
