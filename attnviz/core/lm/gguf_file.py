@@ -299,13 +299,13 @@ def _check_token_types(g: GGUF) -> None:
 
 
 MOST_TOKEN_TYPE = 6  # llama.cpp's LLAMA_TOKEN_TYPE_BYTE, the last
-NAMED_IDS = ("bos", "eos", "unknown", "padding")  # the ids transformers reads (integrations/ggml.py)
+OTHER_IDS = ("unknown", "padding")  # the ids transformers reads beside the BOS and EOS (integrations/ggml.py)
 
 
 def _named_ids(g: GGUF, n_tokens: int) -> None:
-    """A BOS, EOS, unknown or padding id is a token id, or -1 for none (llama.cpp's reading): transformers reads
-    a negative id as a token counted from the vocabulary's end."""
-    for key in (f"tokenizer.ggml.{name}_token_id" for name in NAMED_IDS):
+    """An unknown or padding id is a token id, or -1 for none (llama.cpp's reading; _token_id checks the BOS's
+    and EOS's): transformers reads a negative id as a token counted from the vocabulary's end."""
+    for key in (f"tokenizer.ggml.{name}_token_id" for name in OTHER_IDS):
         at = g.metadata[key] if key in g.fields else -1
         if type(at) is not int or not -1 <= at < n_tokens:
             raise problem(g.path, QT_TR_NOOP("its {0} is {1!r}, not a token id from 0 to {2:,}"), key, at,
